@@ -1,0 +1,130 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+/**
+ * The one error type of the API and the one envelope every non-2xx response
+ * carries. Each code's status, type and retry advice live in this catalog, so a
+ * code means the same thing wherever it is raised.
+ */
+
+type ErrorType =
+  | 'validation_error'
+  | 'authentication_error'
+  | 'authorization_error'
+  | 'not_found'
+  | 'rate_limit_error'
+  | 'api_error';
+
+interface CodeDefinition {
+  status: number;
+  type: ErrorType;
+  retryable: boolean;
+}
+
+const catalog = {
+  invalid_json: { status: 400, type: 'validation_error', retryable: false },
+  unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
+  body_too_large: { status: 413, type: 'validation_error', retryable: false },
+  route_not_found: { status: 404, type: 'not_found', retryable: false },
+  service_degraded: { status: 503, type: 'api_error', retryable: true },
+  internal_error: { status: 500, type: 'api_error', retryable: true },
+} as const satisfies Record<string, CodeDefinition>;
+
+export type ErrorCode = keyof typeof catalog;
+
+export interface ErrorEnvelope {
+  error: {
+    type: ErrorType;
+    code: ErrorCode;
+    message: string;
+    retry: { retryable: boolean };
+    param?: string;
+    details?: Record<string, unknown>;
+  };
+}
+
+export interface ApiErrorOptions {
+  param?: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly retryable: boolean;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    const definition: CodeDefinition = catalog[code];
+    this.status = definition.status;
+    this.type = definition.type;
+    this.retryable = definition.retryable;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    const { param, details } = this.options;
+    return {
+      error: {
+        type: this.type,
+        code: this.code,
+        message: this.message,
+        retry: { retryable: this.retryable },
+        ...(param !== undefined && { param }),
+        ...(details !== undefined && { details }),
+      },
+    };
+  }
+}
+
+/** Status codes the catalog can produce, for documenting error responses. */
+export function statusOf(code: ErrorCode): number {
+  return catalog[code].status;
+}
+
+/** Express body-parser failures carry a `type`; map the ones a client can cause. */
+function fromBodyParser(err: unknown): ApiError | undefined {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
+  switch ((err as { type: unknown }).type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_json', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', {
+        details: { limit_bytes: (err as { limit?: number }).limit },
+      });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', 'Send the body as UTF-8 JSON.');
+    default:
+      return undefined;
+  }
+}
+
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError('route_not_found', `No route ${req.method} ${req.path}. See /v1/openapi.json for the API.`));
+};
+
+/**
+ * Last middleware: anything thrown becomes an ApiError and is written as the
+ * envelope. Unexpected failures are logged with their stack and answered
+ * without internals.
+ */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  const known = err instanceof ApiError ? err : fromBodyParser(err);
+  const apiError = known ?? new ApiError('internal_error', 'Something went wrong on our side. Retry later; the request id identifies it for support.');
+  if (known) {
+    req.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
+  } else {
+    req.log.error({ err }, 'unhandled error');
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const [name, value] of Object.entries(apiError.options.headers ?? {})) res.setHeader(name, value);
+  res.status(apiError.status).json(apiError.toEnvelope());
+};

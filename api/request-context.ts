@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import { environmentForHost, type Environment } from '../domain/environment';
+import { ApiError } from './errors';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Sandbox or live, from the Host header. */
+      environment: Environment;
+      /** Scheme and host this request addressed, for links in responses. */
+      origin: string;
+    }
+  }
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+const acceptableIncomingId = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/** A caller-supplied request id is kept when it is sane, so traces can span systems. */
+function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && acceptableIncomingId.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/** Request id on the response and on every log line written while handling it. */
+export function requestLogging(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: requestIdFor,
+    customAttributeKeys: { reqId: 'request_id' },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+  });
+}
+
+/** Resolves the environment and the public origin once per request. */
+export function requestEnvironment(config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_LIVE_URL' | 'PUBLIC_SANDBOX_URL'>): RequestHandler {
+  return (req, _res, next) => {
+    req.environment = environmentForHost(req.headers.host, config.LIVE_HOSTS);
+    const configured = req.environment === 'live' ? config.PUBLIC_LIVE_URL : config.PUBLIC_SANDBOX_URL;
+    req.origin = configured ? new URL(configured).origin : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    next();
+  };
+}
+
+const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A body that is sent must be JSON; an empty body on POST is fine (some actions take none). */
+export const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (methodsWithBody.has(req.method) && hasBody && !req.is('application/json')) {
+    next(new ApiError('unsupported_media_type', `Send the body as application/json (got ${req.headers['content-type'] ?? 'no Content-Type'}).`));
+    return;
+  }
+  next();
+};

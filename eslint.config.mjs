@@ -1,0 +1,53 @@
+// Lint rules that protect the layering: no floating promises anywhere, and
+// workflow code (replayed deterministically by Temporal) may not touch Node
+// built-ins, the database or the network.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflow code is replayed deterministically: do I/O in an activity.',
+          })),
+          patterns: [
+            {
+              group: ['mongoose', 'mongodb', 'mongoose/*', 'mongodb/*'],
+              message: 'Workflows never touch the database: call an activity.',
+            },
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
+              message: 'Workflows import only @temporalio/workflow and @temporalio/common.',
+            },
+            {
+              group: ['**/activities', '**/activities/*', '**/platform/*', '**/api/*'],
+              allowTypeImports: true,
+              message: 'Workflows reach side effects through proxyActivities only (type imports are fine).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,35 @@
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/shared';
+
+/** Lazy so the API starts (and reports `degraded`) while Temporal is still coming up. */
+export function connectTemporalClient(address: string): Connection {
+  return Connection.lazy({ address });
+}
+
+export async function pingTemporal(connection: Connection, timeoutMs = 2_000): Promise<boolean> {
+  try {
+    await connection.withDeadline(Date.now() + timeoutMs, () => connection.healthService.check({}));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Registers the project's search attributes on any Temporal server (the dev
+ * server gets them as start flags too). Adding is idempotent: existing ones are skipped.
+ */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+  const { IndexedValueType } = temporal.api.enums.v1;
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !(name in (existing.customAttributes ?? {})));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(
+      missing.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
+    ),
+  });
+}

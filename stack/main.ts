@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from '../platform/config';
+import { startStack, type ServiceName } from './embedded-stack';
+import { StackError } from './errors';
+
+/**
+ * `npm start`: the whole service on this machine. Prints where everything is,
+ * stops every child on Ctrl-C or SIGTERM, and stops everything if one of them dies.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
+  const echo = (service: ServiceName, line: string) => process.stdout.write(`[${service}] ${line}\n`);
+
+  say(`starting in ${config.DATA_DIR}`);
+  const stack = await startStack({ config, log: say, echo });
+
+  let stopping = false;
+  const shutdown = (reason: string, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${reason}: stopping`);
+    stack
+      .stop()
+      .then(() => {
+        say('stopped');
+        process.exit(exitCode);
+      })
+      .catch((err: unknown) => {
+        say(`stop failed: ${String(err)}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  for (const name of ['temporal', 'ferretdb', 'mail', 'worker', 'api']) {
+    const managed = stack.process(name);
+    void managed?.exited.then((code) => {
+      if (!stopping && !managed.running) shutdown(`${name} exited unexpectedly (code ${code}); see ${config.DATA_DIR}/logs/${name}.log`, 1);
+    });
+  }
+
+  const { urls } = stack;
+  process.stdout.write(
+    [
+      '',
+      'E-invoice delivery service is running:',
+      `  API              ${urls.api}   (health: ${urls.api}/v1/health, OpenAPI: ${urls.api}/v1/openapi.json)`,
+      `  Temporal Web UI  ${urls.temporalUi ?? `external server at ${urls.temporal}`}`,
+      `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
+      `  Logs             ${config.DATA_DIR}/logs`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  const known = err instanceof StackError || err instanceof ConfigError;
+  process.stderr.write(`[stack] ${known ? err.message : String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});

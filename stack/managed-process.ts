@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+/**
+ * A child of the embedded stack. It runs in its own process group so the stack
+ * decides the shutdown order (Ctrl-C reaches only the supervisor) and so a
+ * child's own children (e.g. a Node loader) are stopped with it.
+ */
+export class ManagedProcess {
+  private child: ChildProcess | undefined;
+  private recent: string[] = [];
+  private logStream: WriteStream | undefined;
+  private exitPromise: Promise<number | null> = Promise.resolve(null);
+  private readonly outputListeners = new Set<(line: string) => void>();
+
+  constructor(
+    readonly name: string,
+    private readonly command: string,
+    private readonly args: string[],
+    private readonly options: { env: NodeJS.ProcessEnv; logFile: string; echo?: (line: string) => void },
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves with the exit code (null when killed by a signal). */
+  get exited(): Promise<number | null> {
+    return this.exitPromise;
+  }
+
+  start(): void {
+    if (this.running) throw new Error(`${this.name} is already running`);
+    this.logStream = createWriteStream(this.options.logFile, { flags: 'a' });
+    const child = spawn(this.command, this.args, {
+      env: this.options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.child = child;
+    this.exitPromise = new Promise((resolve) => {
+      child.once('error', (err) => {
+        this.remember(`failed to start: ${err.message}`);
+        resolve(-1);
+      });
+      child.once('exit', (code) => resolve(code));
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      let partial = '';
+      stream?.on('data', (chunk: Buffer) => {
+        this.logStream?.write(chunk);
+        const lines = (partial + chunk.toString()).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) this.remember(line);
+      });
+    }
+  }
+
+  private remember(line: string): void {
+    this.recent.push(line);
+    if (this.recent.length > 40) this.recent.shift();
+    this.options.echo?.(line);
+    for (const listener of this.outputListeners) listener(line);
+  }
+
+  /** The last lines the process printed, for error messages. */
+  tail(): string {
+    return this.recent.join('\n');
+  }
+
+  /** Resolves when a printed line matches, rejects if the process exits first. */
+  waitForOutput(pattern: RegExp): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const listener = (line: string) => {
+        if (!pattern.test(line)) return;
+        this.outputListeners.delete(listener);
+        resolve();
+      };
+      this.outputListeners.add(listener);
+      void this.exitPromise.then(() => {
+        if (!this.outputListeners.delete(listener)) return;
+        reject(new Error(`${this.name} exited before it was ready`));
+      });
+    });
+  }
+
+  /** Sends a signal to the whole process group. */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.running || this.child?.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** SIGTERM, then SIGKILL if the process is still there after the grace period. */
+  async stop(graceMs = 15_000): Promise<void> {
+    if (this.running) {
+      this.signal('SIGTERM');
+      const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+      await this.exitPromise;
+      clearTimeout(timer);
+    }
+    // The group may still hold grandchildren that ignored SIGTERM.
+    if (this.child?.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        // Nothing left.
+      }
+    }
+    await new Promise<void>((resolve) => (this.logStream ? this.logStream.end(resolve) : resolve()));
+    this.logStream = undefined;
+  }
+}
