@@ -89,7 +89,7 @@ export function statusOf(code: ErrorCode): number {
 /** Express body-parser failures carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err: unknown): ApiError | undefined {
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
-  switch ((err as { type: unknown }).type) {
+  switch (err.type) {
     case 'entity.parse.failed':
       return new ApiError('invalid_json', 'The request body is not valid JSON.');
     case 'entity.too.large':

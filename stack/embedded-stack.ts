@@ -1,10 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
 import { configToEnv, type Config } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
-import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/shared';
+import { SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ManagedProcess } from './managed-process';
@@ -117,12 +120,15 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     const entry = path.join(projectRoot, name === 'api' ? 'api/server.ts' : 'worker/main.ts');
     const managed = spawnProcess(name, process.execPath, ['--import', 'tsx', entry], (line) => options.echo?.(name, line));
     if (name === 'worker') {
-      await Promise.race([
-        managed.waitForOutput(/"msg":"worker running"/),
-        timeout(READY_TIMEOUT_MS.worker, `the worker was not ready after ${READY_TIMEOUT_MS.worker / 1000} s`),
-      ]).catch((err: Error) => {
-        throw new StackError(`${err.message}. Its last output:\n${managed.tail()}`);
-      });
+      // Ready means polling: the new process's identity (pid@host) is among the task queue's pollers.
+      const client = connectTemporalClient(urls.temporal);
+      try {
+        await whenReady(managed, 'the worker', READY_TIMEOUT_MS.worker, () =>
+          isPolling(client, config.TEMPORAL_NAMESPACE, managed.pid!),
+        );
+      } finally {
+        await client.close();
+      }
     } else {
       await whenReady(managed, 'the API', READY_TIMEOUT_MS.api, async () => {
         const response = await fetch(`${urls.api}/v1/health`).catch(() => undefined);
@@ -134,9 +140,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   try {
     await checkPortsFree(config, runs, services);
     if (runs.temporal) {
-      const temporal = await ensureTool(config.TOOLS_DIR, TEMPORAL_CLI, log);
+      const temporalBinary = await ensureTool(config.TOOLS_DIR, TEMPORAL_CLI, log);
       await mkdir(path.join(config.DATA_DIR, 'temporal'), { recursive: true });
-      const managed = spawnProcess('temporal', temporal, [
+      const managed = spawnProcess('temporal', temporalBinary, [
         'server',
         'start-dev',
         '--ip',
@@ -163,11 +169,11 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       log(`temporal   ${urls.temporal} (state in ${path.join(config.DATA_DIR, 'temporal')})`);
     }
     if (runs.ferretdb) {
-      const ferretdb = await ensureTool(config.TOOLS_DIR, FERRETDB, log);
+      const ferretdbBinary = await ensureTool(config.TOOLS_DIR, FERRETDB, log);
       const dbDir = path.join(config.DATA_DIR, 'ferretdb');
       await mkdir(path.join(dbDir, 'state'), { recursive: true });
       await mkdir(path.join(dbDir, 'sqlite'), { recursive: true });
-      const managed = spawnProcess('ferretdb', ferretdb, [
+      const managed = spawnProcess('ferretdb', ferretdbBinary, [
         '--handler=sqlite',
         `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/`,
         `--state-dir=${path.join(dbDir, 'state')}`,
@@ -240,7 +246,14 @@ async function httpOk(url: string): Promise<boolean> {
   return response?.ok === true;
 }
 
-function timeout(ms: number, message: string): Promise<never> {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms).unref());
+async function isPolling(client: Connection, namespace: string, pid: number): Promise<boolean> {
+  const { pollers } = await client.workflowService
+    .describeTaskQueue({
+      namespace,
+      taskQueue: { name: TASK_QUEUE },
+      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    })
+    .catch(() => ({ pollers: [] }));
+  return (pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`));
 }
 

@@ -11,7 +11,6 @@ export class ManagedProcess {
   private recent: string[] = [];
   private logStream: WriteStream | undefined;
   private exitPromise: Promise<number | null> = Promise.resolve(null);
-  private readonly outputListeners = new Set<(line: string) => void>();
 
   constructor(
     readonly name: string,
@@ -64,28 +63,11 @@ export class ManagedProcess {
     this.recent.push(line);
     if (this.recent.length > 40) this.recent.shift();
     this.options.echo?.(line);
-    for (const listener of this.outputListeners) listener(line);
   }
 
   /** The last lines the process printed, for error messages. */
   tail(): string {
     return this.recent.join('\n');
-  }
-
-  /** Resolves when a printed line matches, rejects if the process exits first. */
-  waitForOutput(pattern: RegExp): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const listener = (line: string) => {
-        if (!pattern.test(line)) return;
-        this.outputListeners.delete(listener);
-        resolve();
-      };
-      this.outputListeners.add(listener);
-      void this.exitPromise.then(() => {
-        if (!this.outputListeners.delete(listener)) return;
-        reject(new Error(`${this.name} exited before it was ready`));
-      });
-    });
   }
 
   /** Sends a signal to the whole process group. */

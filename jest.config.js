@@ -1,0 +1,13 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  // Types are checked by `tsc --noEmit` before jest runs; swc only strips them.
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // One embedded stack (Temporal, FerretDB, SMTP sink, worker, API) for the whole run.
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { parse } from 'yaml';
+
+import { configVariableNames } from '../../platform/config';
+
+/**
+ * No Docker engine runs here, so the compose file is checked as data: every
+ * variable the service reads is set for both processes, and every service the
+ * API and worker address exists, is waited for, and has a health check.
+ */
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+}
+
+const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
+  services: Record<string, ComposeService>;
+};
+const { services } = compose;
+
+function hostOf(address: string): string {
+  return address.includes('://') ? new URL(address).hostname : address.split(':')[0]!;
+}
+
+describe('docker-compose.yml', () => {
+  it.each(['api', 'worker'])('when %s starts, then every configuration variable is set', (name) => {
+    const environment = services[name]!.environment ?? {};
+    const missing = configVariableNames.filter((variable) => !(variable in environment) || environment[variable] === '');
+    expect(missing).toEqual([]);
+  });
+
+  it.each(['api', 'worker'])('%s is built from this repository and runs its compiled entry point', (name) => {
+    expect(services[name]!.build).toBe('.');
+    expect(services[name]!.command?.join(' ')).toBe(name === 'api' ? 'node dist/api/server.js' : 'node dist/worker/main.js');
+  });
+
+  it.each(['api', 'worker'])('%s waits for every service it addresses to be healthy', (name) => {
+    const environment = services[name]!.environment!;
+    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL'].map((variable) => hostOf(environment[variable]!));
+    for (const host of needed) {
+      expect(services).toHaveProperty(host);
+      expect(services[host]!.healthcheck?.test.length).toBeGreaterThan(0);
+      expect(services[name]!.depends_on?.[host]).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
+  it('runs a real MongoDB, a Temporal server with its database, and the Temporal Web UI', () => {
+    expect(services.mongodb?.image).toMatch(/^mongo:/);
+    expect(services.temporal?.image).toMatch(/^temporalio\//);
+    expect(services.temporal?.depends_on).toHaveProperty('temporal-db');
+    expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:/);
+    for (const service of Object.values(services)) expect(service.healthcheck).toBeDefined();
+  });
+
+  it('the Dockerfile builds the entry points compose runs', () => {
+    const dockerfile = readFileSync(path.resolve(__dirname, '../../Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/RUN npm run build/);
+    expect(dockerfile).toMatch(/COPY --from=build \/app\/dist \.\/dist/);
+  });
+});

@@ -1,0 +1,17 @@
+import { startStack } from '../stack/embedded-stack';
+import { isolatedStackConfig, publishSharedStack } from './support/test-stack';
+
+/** Starts the shared embedded stack once; its children are stopped in global teardown. */
+export default async function globalSetup(): Promise<void> {
+  // A small body limit keeps the 413 test cheap.
+  const config = await isolatedStackConfig({ MAX_BODY_BYTES: String(256 * 1024) });
+  const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
+  (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
+  publishSharedStack({
+    apiUrl: stack.urls.api!,
+    mongodbUri: stack.urls.mongodb,
+    temporalAddress: stack.urls.temporal,
+    namespace: config.TEMPORAL_NAMESPACE,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+  });
+}

@@ -1,0 +1,130 @@
+import http from 'node:http';
+
+import { callApi } from '../support/http';
+import { sharedStack } from '../support/test-stack';
+
+/** fetch() may not set Host; node:http can, which is how the live host is reached locally. */
+function getWithHost(path: string, host: string): Promise<{ status: number; body: any }> {
+  const url = new URL(sharedStack().apiUrl);
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: url.hostname, port: url.port, path, headers: { Host: host } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+}
+
+const envelopeShape = {
+  error: {
+    type: expect.any(String),
+    code: expect.any(String),
+    message: expect.any(String),
+    retry: { retryable: expect.any(Boolean) },
+  },
+};
+
+describe('public plumbing endpoints on the real stack', () => {
+  it('when the stack is up, then health answers ok with a real database round trip and Temporal reachable', async () => {
+    const response = await callApi('/v1/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      environment: 'sandbox',
+      checks: { db: 'ok', temporal: 'ok' },
+    });
+  });
+
+  it('when a request arrives on a live host, then it is served as the live environment', async () => {
+    expect((await getWithHost('/v1/health', 'live.localhost')).body.environment).toBe('live');
+    expect((await getWithHost('/v1/health', 'sandbox.localhost')).body.environment).toBe('sandbox');
+  });
+
+  it('when the protected-resource document is read, then it names the origin of the host it was asked on', async () => {
+    const onLive = await getWithHost('/.well-known/oauth-protected-resource', 'live.localhost:8443');
+    expect(onLive.status).toBe(200);
+    expect(onLive.body).toEqual({
+      resource: 'http://live.localhost:8443',
+      bearer_methods_supported: ['header'],
+      resource_documentation: 'http://live.localhost:8443/v1/openapi.json',
+    });
+    expect((await callApi('/.well-known/oauth-protected-resource')).body.resource).toBe(sharedStack().apiUrl);
+  });
+
+  it('when the OpenAPI description is read, then it is OpenAPI 3.1 and documents the plumbing endpoints', async () => {
+    const { status, body } = await callApi('/v1/openapi.json');
+    expect(status).toBe(200);
+    expect(body.openapi).toBe('3.1.0');
+    expect(body.servers).toEqual([{ url: sharedStack().apiUrl }]);
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining(['/.well-known/oauth-protected-resource', '/v1/health', '/v1/openapi.json']),
+    );
+    expect(body.paths['/v1/health'].get.security).toEqual([]);
+    expect(body.paths['/v1/health'].get.responses['200'].content['application/json'].schema).toBeDefined();
+    expect(body.components.schemas.ErrorEnvelope).toBeDefined();
+    expect(body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  describe('request ids', () => {
+    it('when a request has no id, then each response gets a fresh one', async () => {
+      const [first, second] = await Promise.all([callApi('/v1/health'), callApi('/v1/health')]);
+      expect(first.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+    });
+
+    it('when a caller sends a sane request id, then it is kept; an unsafe one is replaced', async () => {
+      const kept = await callApi('/v1/health', { headers: { 'X-Request-Id': 'trace-1234-abcd' } });
+      expect(kept.headers.get('x-request-id')).toBe('trace-1234-abcd');
+      const replaced = await callApi('/v1/health', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+      expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
+    });
+
+    it('when an error is answered, then it carries a request id too', async () => {
+      expect((await callApi('/v1/nothing-here')).headers.get('x-request-id')).toMatch(/^req_/);
+    });
+  });
+
+  describe('error paths answer with the envelope', () => {
+    it('when the route is unknown, then 404 route_not_found', async () => {
+      const response = await callApi('/v1/nothing-here');
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject(envelopeShape);
+      expect(response.body.error.code).toBe('route_not_found');
+    });
+
+    it('when the JSON is malformed, then 400 invalid_json', async () => {
+      const response = await callApi('/v1/anything', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"name": ',
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(envelopeShape);
+      expect(response.body.error).toMatchObject({ type: 'validation_error', code: 'invalid_json' });
+    });
+
+    it('when the body is not JSON, then 415 unsupported_media_type', async () => {
+      const response = await callApi('/v1/anything', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'name=acme',
+      });
+      expect(response.status).toBe(415);
+      expect(response.body.error.code).toBe('unsupported_media_type');
+    });
+
+    it('when the body is over the limit, then 413 body_too_large', async () => {
+      const oversized = JSON.stringify({ note: 'x'.repeat(sharedStack().maxBodyBytes + 1) });
+      const response = await callApi('/v1/anything', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: oversized,
+      });
+      expect(response.status).toBe(413);
+      expect(response.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: sharedStack().maxBodyBytes } });
+    });
+  });
+});
