@@ -1,17 +1,16 @@
-import type { Connection } from 'mongoose';
-
 import type { Logger } from '../platform/logger';
-import { pingActivities } from './ping';
+import type { Store } from '../store';
+import { maintenanceActivities } from './maintenance';
 
 export interface ActivityDependencies {
-  db: Connection;
+  store: Store;
   logger: Logger;
 }
 
 /** Activities close over the process's connections; the worker registers what this returns. */
 export function createActivities(deps: ActivityDependencies) {
   return {
-    ...pingActivities(deps),
+    ...maintenanceActivities(deps),
   };
 }
 

@@ -2,22 +2,32 @@ import express, { type Express } from 'express';
 
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
+import type { Store } from '../store';
+import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
 import { createRegistry } from './openapi';
 import { requestEnvironment, requestLogging, requireJsonBody } from './request-context';
+import { routeTable } from './route';
+import { accountRoutes } from './routes/account';
+import { companyRoutes } from './routes/companies';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
+import { signupRoutes } from './routes/signup';
+import { workspaceRoutes } from './routes/workspaces';
 
 export interface AppDependencies {
   config: Config;
   logger: Logger;
+  store: Store;
   probes: HealthProbes;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, probes }: AppDependencies): Express {
+export function createApp({ config, logger, store, probes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Plain `a=b` pairs: `a[$gt]=` stays a literal key instead of becoming an object.
   app.set('query parser', 'simple');
 
   app.use(requestLogging(logger));
@@ -27,7 +37,12 @@ export function createApp({ config, logger, probes }: AppDependencies): Express 
 
   const registry = createRegistry();
   const router = express.Router();
-  plumbingRoutes(router, registry, probes);
+  const routes = routeTable(router, registry, authentication(store, config));
+  plumbingRoutes(routes, registry, probes);
+  signupRoutes(routes, store, config.SIGNUP_LIMIT);
+  accountRoutes(routes, store);
+  workspaceRoutes(routes, store);
+  companyRoutes(routes, store);
   app.use(router);
 
   app.use(routeNotFound);

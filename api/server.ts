@@ -4,6 +4,7 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
+import { openStore } from '../store';
 import { createApp } from './app';
 
 /** Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and close. */
@@ -13,10 +14,12 @@ async function main(): Promise<void> {
   const addresses = requireServiceAddresses(config);
 
   const db = await connectDatabase(addresses.mongodbUri);
+  const store = await openStore(db);
   const temporal = connectTemporalClient(addresses.temporalAddress);
   const app = createApp({
     config,
     logger,
+    store,
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal) },
   });
 

@@ -1,7 +1,7 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/shared';
+import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
 
 /** Lazy so the API starts (and reports `degraded`) while Temporal is still coming up. */
 export function connectTemporalClient(address: string): Connection {
@@ -32,4 +32,20 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
       missing.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
     ),
   });
+}
+
+/** Creates the project's schedules if they do not exist yet (every worker start calls this). */
+export async function ensureSchedules(connection: Connection, namespace: string): Promise<void> {
+  const client = new Client({ connection, namespace });
+  for (const schedule of SCHEDULES) {
+    try {
+      await client.schedule.create({
+        scheduleId: schedule.id,
+        spec: { intervals: [{ every: schedule.every }] },
+        action: { type: 'startWorkflow', workflowType: schedule.workflowType, taskQueue: TASK_QUEUE, workflowId: schedule.id },
+      });
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
+  }
 }

@@ -3,15 +3,20 @@ import { isolatedStackConfig, publishSharedStack } from './support/test-stack';
 
 /** Starts the shared embedded stack once; its children are stopped in global teardown. */
 export default async function globalSetup(): Promise<void> {
-  // A small body limit keeps the 413 test cheap.
-  const config = await isolatedStackConfig({ MAX_BODY_BYTES: String(256 * 1024) });
+  // A small body limit keeps the 413 test cheap; roomy per-key limits keep busy tests clear of 429
+  // (the limit itself is tested with a per-account override and on its own API processes).
+  const config = await isolatedStackConfig({ MAX_BODY_BYTES: String(256 * 1024), RATE_LIMIT_SANDBOX: '600', RATE_LIMIT_LIVE: '700' });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
   publishSharedStack({
     apiUrl: stack.urls.api!,
     mongodbUri: stack.urls.mongodb,
     temporalAddress: stack.urls.temporal,
+    smtpUrl: stack.urls.smtp,
     namespace: config.TEMPORAL_NAMESPACE,
     maxBodyBytes: config.MAX_BODY_BYTES,
+    rateLimitSandbox: config.RATE_LIMIT_SANDBOX,
+    rateLimitLive: config.RATE_LIMIT_LIVE,
+    signupLimit: config.SIGNUP_LIMIT,
   });
 }

@@ -5,7 +5,8 @@ import { createActivities } from '../activities';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
-import { ensureSearchAttributes } from '../platform/temporal';
+import { ensureSchedules, ensureSearchAttributes } from '../platform/temporal';
+import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
 import { temporalLogger } from './temporal-logger';
 
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
   const db = await connectDatabase(addresses.mongodbUri);
   const admin = await Connection.connect({ address: addresses.temporalAddress });
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
+  await ensureSchedules(admin, config.TEMPORAL_NAMESPACE);
   await admin.close();
+  const store = await openStore(db);
 
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const worker = await Worker.create({
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db, logger }),
+    activities: createActivities({ store, logger }),
   });
   logger.info({ taskQueue: TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker running');
   await worker.run();

@@ -1,2 +1,2 @@
 // Every workflow the worker runs is exported here; the worker bundles this file.
-export { pingWorkflow } from './ping';
+export { cleanupRateWindowsWorkflow } from './maintenance';

@@ -16,3 +16,8 @@ export const SEARCH_ATTRIBUTE_TYPES = {
   WorkspaceId: 'Keyword',
   DocumentStatus: 'Keyword',
 } as const;
+
+/** Schedules the worker keeps in place: id, workflow type and interval. */
+export const SCHEDULES = [
+  { id: 'rate-window-cleanup', workflowType: 'cleanupRateWindowsWorkflow', every: '10 minutes' },
+] as const;

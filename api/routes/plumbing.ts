@@ -1,10 +1,9 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { Router } from 'express';
 
 import packageJson from '../../package.json';
 import { ApiError } from '../errors';
 import { openApiDocumentFactory, z } from '../openapi';
-import { addRoute } from '../route';
+import type { RouteTable } from '../route';
 
 /** Probes of the services a request depends on; each answers true when reachable. */
 export interface HealthProbes {
@@ -34,10 +33,10 @@ const protectedResourceSchema = z
   })
   .openapi('ProtectedResource');
 
-export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes: HealthProbes): void {
+export function plumbingRoutes(routes: RouteTable, registry: OpenAPIRegistry, probes: HealthProbes): void {
   const openApiDocument = openApiDocumentFactory(registry);
 
-  addRoute(router, registry, {
+  routes.add({
     method: 'get',
     path: '/.well-known/oauth-protected-resource',
     operationId: 'getProtectedResourceMetadata',
@@ -46,7 +45,7 @@ export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes
     tags: ['Public'],
     public: true,
     responses: { 200: { description: 'Metadata of this host', schema: protectedResourceSchema } },
-    handler: (req) => ({
+    handler: ({ req }) => ({
       status: 200,
       body: {
         resource: req.origin,
@@ -56,7 +55,7 @@ export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes
     }),
   });
 
-  addRoute(router, registry, {
+  routes.add({
     method: 'get',
     path: '/v1/health',
     operationId: 'getHealth',
@@ -69,7 +68,7 @@ export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes
       200: { description: 'Every dependency answers', schema: healthSchema },
       503: { description: 'A dependency failed; the body carries the health fields and the error envelope', schema: healthSchema },
     },
-    handler: async (req) => {
+    handler: async ({ req }) => {
       const [db, temporal] = await Promise.all([probes.db(), probes.temporal()]);
       const healthy = db && temporal;
       const body = {
@@ -85,7 +84,7 @@ export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes
     },
   });
 
-  addRoute(router, registry, {
+  routes.add({
     method: 'get',
     path: '/v1/openapi.json',
     operationId: 'getOpenApi',
@@ -93,6 +92,6 @@ export function plumbingRoutes(router: Router, registry: OpenAPIRegistry, probes
     tags: ['Public'],
     public: true,
     responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
-    handler: (req) => ({ status: 200, body: openApiDocument([req.origin]) }),
+    handler: ({ req }) => ({ status: 200, body: openApiDocument([req.origin]) }),
   });
 }

@@ -1,20 +1,34 @@
+import type { Connection } from 'mongoose';
 import request from 'supertest';
 
 import { createApp } from '../../api/app';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase, pingDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
+import { createStore } from '../../store';
 import { sharedStack } from '../support/test-stack';
 
 /** The app factory, driven in-process, with probes against real and stopped services. */
 describe('the app factory', () => {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const logger = createLogger('silent', 'test');
+  let db: Connection;
+  beforeAll(async () => {
+    db = await connectDatabase(sharedStack().mongodbUri);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('when the database connection is gone, then health is 503 degraded with checks.db error and the envelope', async () => {
-    const db = await connectDatabase(sharedStack().mongodbUri);
-    await db.close();
-    const app = createApp({ config, logger, probes: { db: () => pingDatabase(db), temporal: () => Promise.resolve(true) } });
+    const closed = await connectDatabase(sharedStack().mongodbUri);
+    await closed.close();
+    const app = createApp({
+      config,
+      logger,
+      store: createStore(db),
+      probes: { db: () => pingDatabase(closed), temporal: () => Promise.resolve(true) },
+    });
 
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(503);
@@ -30,6 +44,7 @@ describe('the app factory', () => {
     const app = createApp({
       config,
       logger,
+      store: createStore(db),
       probes: {
         db: () => Promise.reject(new Error('password=hunter2 in stack trace')),
         temporal: () => Promise.resolve(true),

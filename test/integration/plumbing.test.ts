@@ -1,21 +1,7 @@
-import http from 'node:http';
-
 import { callApi } from '../support/http';
 import { sharedStack } from '../support/test-stack';
 
-/** fetch() may not set Host; node:http can, which is how the live host is reached locally. */
-function getWithHost(path: string, host: string): Promise<{ status: number; body: any }> {
-  const url = new URL(sharedStack().apiUrl);
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: url.hostname, port: url.port, path, headers: { Host: host } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      })
-      .on('error', reject);
-  });
-}
+const getWithHost = (path: string, host: string) => callApi(path, { headers: { Host: host } });
 
 const envelopeShape = {
   error: {

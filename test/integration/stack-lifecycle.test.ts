@@ -63,13 +63,9 @@ describe('the embedded stack lifecycle', () => {
       await worker.exited;
 
       await withTemporal(stack!.urls.temporal, async (client) => {
-        const handle = await client.workflow.start('pingWorkflow', {
-          taskQueue: TASK_QUEUE,
-          workflowId: 'ping-while-worker-down',
-          args: ['ping-while-worker-down'],
-        });
+        const handle = await client.workflow.start('cleanupRateWindowsWorkflow', { taskQueue: TASK_QUEUE, workflowId: 'cleanup-while-worker-down' });
         await stack!.startService('worker');
-        await expect(handle.result()).resolves.toEqual(expect.any(String));
+        await expect(handle.result()).resolves.toEqual(expect.any(Number));
       });
     },
     240_000,
@@ -78,6 +74,13 @@ describe('the embedded stack lifecycle', () => {
   it(
     'when the API is killed, then it starts again on the same data',
     async () => {
+      const signup = await callApi('/v1/signup', {
+        baseUrl: stack!.urls.api,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'kept@example.com' }),
+      });
+      expect(signup.status).toBe(201);
       const api = stack!.process('api')!;
       api.signal('SIGKILL');
       await api.exited;
@@ -85,6 +88,8 @@ describe('the embedded stack lifecycle', () => {
 
       await stack!.startService('api');
       expect((await callApi('/v1/health', { baseUrl: stack!.urls.api })).body.checks).toEqual({ db: 'ok', temporal: 'ok' });
+      const account = await callApi('/v1/account', { baseUrl: stack!.urls.api, headers: { Authorization: `Bearer ${signup.body.api_key}` } });
+      expect(account.body.email).toBe('kept@example.com');
     },
     120_000,
   );
@@ -100,12 +105,12 @@ describe('the embedded stack lifecycle', () => {
       stack = await startStack({ config, services: [] });
       const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
       try {
-        expect(await db.collection('pings').countDocuments({ _id: 'ping-while-worker-down' as never })).toBe(1);
+        expect(await db.collection('accounts').countDocuments({ email_key: 'kept@example.com' })).toBe(1);
       } finally {
         await db.close();
       }
       const description = await withTemporal(stack.urls.temporal, (client) =>
-        client.workflow.getHandle('ping-while-worker-down').describe(),
+        client.workflow.getHandle('cleanup-while-worker-down').describe(),
       );
       expect(description.status.name).toBe('COMPLETED');
     },

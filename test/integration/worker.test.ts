@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-
 import { Client, Connection } from '@temporalio/client';
-import mongoose from 'mongoose';
 
-import { SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../../workflows/shared';
+import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../../workflows/shared';
+import { withStore } from '../support/accounts';
 import { sharedStack } from '../support/test-stack';
 
 describe('the worker on the real stack', () => {
@@ -18,17 +16,30 @@ describe('the worker on the real stack', () => {
     await connection.close();
   });
 
-  it('when a workflow is started, then the worker runs its activity against the database and returns', async () => {
-    const token = `ping-${randomUUID()}`;
-    const receivedAt = await client.workflow.execute('pingWorkflow', { taskQueue: TASK_QUEUE, workflowId: token, args: [token] });
-    expect(new Date(receivedAt).toISOString()).toBe(receivedAt);
+  it('when the cleanup schedule runs, then expired rate-limit windows are deleted and current ones kept', async () => {
+    const now = Date.now();
+    await withStore(async (store) => {
+      await store.rateWindows.create({ _id: `test:expired@${now}`, count: 3, expires_at: new Date(now - 60_000) });
+      await store.rateWindows.create({ _id: `test:current@${now}`, count: 3, expires_at: new Date(now + 600_000) });
+    });
+    const schedule = client.schedule.getHandle('rate-window-cleanup');
+    const before = (await schedule.describe()).info.recentActions.length;
+    await schedule.trigger();
 
-    const db = await mongoose.createConnection(sharedStack().mongodbUri).asPromise();
-    try {
-      const record = await db.collection('pings').findOne({ _id: token as never });
-      expect(record?.received_at.toISOString()).toBe(receivedAt);
-    } finally {
-      await db.close();
+    await withStore(async (store) => {
+      for (let attempt = 0; attempt < 100 && (await store.rateWindows.exists({ _id: `test:expired@${now}` })); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await store.rateWindows.exists({ _id: `test:expired@${now}` })).toBeNull();
+      expect(await store.rateWindows.exists({ _id: `test:current@${now}` })).not.toBeNull();
+    });
+    expect((await schedule.describe()).info.recentActions.length).toBeGreaterThan(before);
+  });
+
+  it('when the worker has started, then every project schedule exists', async () => {
+    for (const { id, workflowType } of SCHEDULES) {
+      const description = await client.schedule.getHandle(id).describe();
+      expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType, taskQueue: TASK_QUEUE });
     }
   });
 

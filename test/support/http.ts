@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 import { sharedStack } from './test-stack';
 
 export interface ApiResponse {
@@ -8,15 +10,40 @@ export interface ApiResponse {
   text: string;
 }
 
-/** A real HTTP request to the shared stack's API process. */
-export async function callApi(path: string, init: RequestInit & { baseUrl?: string } = {}): Promise<ApiResponse> {
-  const response = await fetch(`${init.baseUrl ?? sharedStack().apiUrl}${path}`, init);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, headers: response.headers, body, text };
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  baseUrl?: string;
+}
+
+/**
+ * A real HTTP request to an API process (the shared stack's by default).
+ * node:http rather than fetch, because fetch will not send a custom Host
+ * header, and the Host header is how the live environment is reached.
+ */
+export function callApi(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+  const url = new URL(path, options.baseUrl ?? sharedStack().apiUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        let body: unknown;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: response.statusCode ?? 0, headers, body, text });
+      });
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }

@@ -24,8 +24,12 @@ export interface SharedStack {
   apiUrl: string;
   mongodbUri: string;
   temporalAddress: string;
+  smtpUrl: string;
   namespace: string;
   maxBodyBytes: number;
+  rateLimitSandbox: number;
+  rateLimitLive: number;
+  signupLimit: number;
 }
 
 const SHARED_STACK_VARIABLE = 'EINVOICE_TEST_STACK';

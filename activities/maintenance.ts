@@ -1,0 +1,13 @@
+import { deleteExpiredWindows } from '../services/rate-limits';
+import type { ActivityDependencies } from './index';
+
+export function maintenanceActivities({ store, logger }: ActivityDependencies) {
+  return {
+    /** Idempotent: deleting windows that already ended changes nothing when retried. */
+    async deleteExpiredRateWindows(): Promise<number> {
+      const deleted = await deleteExpiredWindows(store);
+      logger.info({ deleted }, 'expired rate-limit windows deleted');
+      return deleted;
+    },
+  };
+}

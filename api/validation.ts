@@ -1,0 +1,65 @@
+import type { z, ZodType } from 'zod';
+
+import { ApiError, type ErrorCode } from './errors';
+
+/**
+ * Turns zod's findings into the one envelope: the first problem names the code
+ * and `param` (a JSON path such as `address.city`), and `details.errors` lists
+ * every problem so a client can fix them all at once. Schemas can name a
+ * spec code for their own checks with `params: { code }`.
+ */
+
+export type InputLocation = 'body' | 'query' | 'path';
+
+export interface InputOptions {
+  /** Which code a required field that is absent gets (the spec uses both). */
+  missingCode?: Extract<ErrorCode, 'missing_field' | 'invalid_field'>;
+}
+
+const ISSUE_CODES: ReadonlySet<string> = new Set<ErrorCode>(['invalid_country', 'invalid_peppol_id', 'invalid_field', 'missing_field']);
+
+function jsonPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[part] : undefined), data);
+}
+
+interface Problem {
+  code: ErrorCode;
+  param: string;
+  message: string;
+}
+
+function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocation, options: InputOptions): Problem[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({
+      code: 'invalid_field',
+      param: jsonPath([...issue.path, key]),
+      message: `Unknown field "${key}".`,
+    }));
+  }
+  const param = jsonPath(issue.path) || location;
+  const named = (issue as { params?: { code?: string } }).params?.code;
+  if (named && ISSUE_CODES.has(named)) return [{ code: named as ErrorCode, param, message: issue.message }];
+  if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined && issue.path.length > 0) {
+    return [{ code: options.missingCode ?? 'missing_field', param, message: `${param} is required.` }];
+  }
+  return [{ code: 'invalid_field', param, message: `${param}: ${issue.message}` }];
+}
+
+/** The one place the generic field codes are made, for checks that zod schemas cannot express. */
+export const invalidField = (param: string, message: string) => new ApiError('invalid_field', message, { param });
+export const missingField = (param: string, message: string) => new ApiError('missing_field', message, { param });
+
+export function parseInput<T extends ZodType>(schema: T, data: unknown, location: InputLocation, options: InputOptions = {}): z.output<T> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.flatMap((issue) => problemOf(issue, data, location, options));
+  const [first] = problems as [Problem, ...Problem[]];
+  throw new ApiError(first.code, first.message, {
+    param: first.param,
+    ...(problems.length > 1 && { details: { errors: problems } }),
+  });
+}

@@ -1,0 +1,55 @@
+import { newId } from '../domain/ids';
+import type { Store } from '../store';
+import { membershipId } from '../store/memberships';
+import { issueApiKey, type NewApiKey } from './api-keys';
+import { recordAudit } from './audit';
+
+export class EmailTakenError extends Error {}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+export interface SignupResult {
+  account: { id: string; email: string; name: string | null; status: string };
+  workspaceId: string;
+  key: NewApiKey;
+}
+
+/**
+ * Account, personal workspace (the account as owner) and a sandbox key. The
+ * unique index on the lower-cased email decides concurrent signups; without
+ * transactions, a failure after the account insert undoes what was written so
+ * the email can sign up again.
+ */
+export async function signup(store: Store, input: { email: string; name?: string | undefined }): Promise<SignupResult> {
+  const now = new Date();
+  const accountId = newId('account');
+  const workspaceId = newId('workspace');
+  try {
+    await store.accounts.create({
+      _id: accountId,
+      email: input.email,
+      email_key: input.email.toLowerCase(),
+      name: input.name ?? null,
+      created_at: now,
+    });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new EmailTakenError();
+    throw err;
+  }
+  try {
+    await store.workspaces.create({ _id: workspaceId, name: input.name ? `${input.name}'s workspace` : 'Personal workspace', created_at: now });
+    await store.memberships.create({ _id: membershipId(workspaceId, accountId), workspace_id: workspaceId, account_id: accountId, role: 'owner', created_at: now });
+    const actor = { accountId, keyPrefix: null };
+    await recordAudit(store, actor, { action: 'workspace.created', workspaceId, target: { type: 'workspace', id: workspaceId } });
+    const key = await issueApiKey(store, actor, { accountId, workspaceId, environment: 'sandbox', companyId: null, label: 'signup' });
+    return { account: { id: accountId, email: input.email, name: input.name ?? null, status: 'active' }, workspaceId, key };
+  } catch (err) {
+    await Promise.allSettled([
+      store.apiKeys.deleteMany({ account_id: accountId }),
+      store.memberships.deleteMany({ account_id: accountId }),
+      store.workspaces.deleteOne({ _id: workspaceId }),
+      store.accounts.deleteOne({ _id: accountId }),
+    ]);
+    throw err;
+  }
+}

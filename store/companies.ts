@@ -1,0 +1,26 @@
+import { Schema, type Connection } from 'mongoose';
+
+const companySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    workspace_id: { type: String, required: true },
+    name: { type: String, required: true },
+    country: { type: String, required: true },
+    company_registration_id: { type: String, default: null },
+    tax_id: { type: String, default: null },
+    email: { type: String, default: null },
+    iban: { type: String, default: null },
+    address: {
+      type: new Schema({ street: String, city: String, postal_code: String }, { _id: false }),
+      default: null,
+    },
+    peppol_id: { type: String, default: null },
+    is_live: { type: Boolean, default: false },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'companies' },
+);
+companySchema.index({ workspace_id: 1, created_at: -1 });
+
+export const companyModel = (db: Connection) => db.model('Company', companySchema);

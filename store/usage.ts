@@ -1,0 +1,17 @@
+import { Schema, type Connection } from 'mongoose';
+
+/** Daily counters per account, incremented with `$inc` upserts as the API works. */
+const usageDaySchema = new Schema(
+  {
+    /** `<account id>:<YYYY-MM-DD>` (UTC day). */
+    _id: { type: String, required: true },
+    account_id: { type: String, required: true },
+    day: { type: String, required: true },
+    api_calls: { type: Number, default: 0 },
+    documents_sent: { type: Number, default: 0 },
+  },
+  { versionKey: false, collection: 'usage_days' },
+);
+usageDaySchema.index({ account_id: 1, day: 1 });
+
+export const usageDayModel = (db: Connection) => db.model('UsageDay', usageDaySchema);

@@ -1,0 +1,18 @@
+import { Schema, type Connection } from 'mongoose';
+
+const workspaceSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    /** `sandbox` until the workspace is verified (KYC), then `live`. */
+    mode: { type: String, enum: ['sandbox', 'live'], default: 'sandbox' },
+    credit_balance: { type: String, default: '0.00' },
+    suspended: { type: Boolean, default: false },
+    created_at: { type: Date, required: true },
+    /** Deleted workspaces keep their data for the audit trail but are gone for everyone. */
+    deleted_at: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'workspaces' },
+);
+
+export const workspaceModel = (db: Connection) => db.model('Workspace', workspaceSchema);
