@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
+import { usageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
@@ -37,7 +38,7 @@ export function createApp({ config, logger, store, probes }: AppDependencies): E
 
   const registry = createRegistry();
   const router = express.Router();
-  const routes = routeTable(router, registry, authentication(store, config));
+  const routes = routeTable(router, registry, authentication(store, config, usageCounters(store)));
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, config.SIGNUP_LIMIT);
   accountRoutes(routes, store);

@@ -11,30 +11,29 @@ export interface WindowState {
 const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /**
- * Fixed windows counted in the database, so every API process shares one
- * count. The first hit of a window creates its counter; two processes racing
- * to create it end with one insert and one increment.
+ * Counts one request in the fixed window of `subject`: claims the next free
+ * slot (count, then insert; a lost race re-counts and tries the next). The
+ * claimed slot is the request's exact position across all API processes; a
+ * full window answers without writing.
  */
 export async function hitWindow(store: Store, subject: string, limit: number, windowMs: number, now = Date.now()): Promise<WindowState> {
   const start = Math.floor(now / windowMs) * windowMs;
   const resetAt = start + windowMs;
-  const id = `${subject}@${start}`;
-  const increment = (upsert: boolean) =>
-    store.rateWindows.findOneAndUpdate(
-      { _id: id },
-      { $inc: { count: 1 }, $setOnInsert: { expires_at: new Date(resetAt) } },
-      { upsert, new: true },
-    );
-  const counter = await increment(true).catch((err: unknown) => {
-    if (isDuplicateKey(err)) return increment(false);
-    throw err;
-  });
-  const count = counter?.count ?? 1;
-  return { limit, remaining: Math.max(0, limit - count), resetAt, exceeded: count > limit };
+  const window = `${subject}@${start}`;
+  for (;;) {
+    const taken = await store.rateSlots.countDocuments({ window });
+    if (taken >= limit) return { limit, remaining: 0, resetAt, exceeded: true };
+    try {
+      await store.rateSlots.create({ _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
+      return { limit, remaining: limit - (taken + 1), resetAt, exceeded: false };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
 }
 
-/** Removes windows that have ended; run on a schedule because FerretDB has no TTL indexes. */
+/** Removes slots of windows that have ended; run on a schedule because FerretDB has no TTL indexes. */
 export async function deleteExpiredWindows(store: Store, now = new Date()): Promise<number> {
-  const { deletedCount } = await store.rateWindows.deleteMany({ expires_at: { $lt: now } });
+  const { deletedCount } = await store.rateSlots.deleteMany({ expires_at: { $lt: now } });
   return deletedCount;
 }

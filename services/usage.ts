@@ -1,3 +1,4 @@
+import { randomBase62 } from '../domain/ids';
 import type { Store } from '../store';
 
 /** UTC day, `YYYY-MM-DD`. */
@@ -5,14 +6,39 @@ export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 export type UsageCounter = 'api_calls' | 'documents_sent';
 
-/** One `$inc` upsert per event: several API processes count into the same day. */
-export async function countUsage(store: Store, accountId: string, counter: UsageCounter, now = new Date()): Promise<void> {
-  const day = dayOf(now);
-  await store.usageDays.updateOne(
-    { _id: `${accountId}:${day}` },
-    { $inc: { [counter]: 1 }, $setOnInsert: { account_id: accountId, day } },
-    { upsert: true },
-  );
+export interface UsageCounters {
+  /** Resolves once the increment is stored. */
+  count(accountId: string, counter: UsageCounter, now?: Date): Promise<void>;
+}
+
+/**
+ * A process's usage writer. It owns its counter documents (a random writer
+ * id) and chains the increments of each document, so no document ever sees
+ * two concurrent updates; several processes never share a document.
+ */
+export function usageCounters(store: Store): UsageCounters {
+  const writer = randomBase62(12);
+  const pending = new Map<string, Promise<void>>();
+  return {
+    count(accountId, counter, now = new Date()) {
+      const day = dayOf(now);
+      const id = `${accountId}:${day}:${writer}`;
+      const write = (pending.get(id) ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(async () => {
+          await store.usageDays.updateOne(
+            { _id: id },
+            { $inc: { [counter]: 1 }, $setOnInsert: { account_id: accountId, day, writer } },
+            { upsert: true },
+          );
+        });
+      pending.set(id, write);
+      void write.finally(() => {
+        if (pending.get(id) === write) pending.delete(id);
+      });
+      return write;
+    },
+  };
 }
 
 export interface UsageReport {
@@ -27,12 +53,14 @@ export interface UsageReport {
 export async function usageReport(store: Store, accountId: string, days: number, now = new Date()): Promise<UsageReport> {
   const dates = Array.from({ length: days }, (_, index) => dayOf(new Date(now.getTime() - (days - 1 - index) * 86_400_000)));
   const rows = await store.usageDays.find({ account_id: accountId, day: { $gte: dates[0], $lte: dates[dates.length - 1] } }).lean();
-  const byDay = new Map(rows.map((row) => [row.day, row]));
-  const data = dates.map((date) => ({
-    date,
-    api_calls: byDay.get(date)?.api_calls ?? 0,
-    documents_sent: byDay.get(date)?.documents_sent ?? 0,
-  }));
+  const data = dates.map((date) => {
+    const ofDay = rows.filter((row) => row.day === date);
+    return {
+      date,
+      api_calls: ofDay.reduce((sum, row) => sum + row.api_calls, 0),
+      documents_sent: ofDay.reduce((sum, row) => sum + row.documents_sent, 0),
+    };
+  });
   return {
     days,
     from: dates[0]!,

@@ -5,7 +5,7 @@ import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
 import { membershipModel } from './memberships';
-import { rateWindowModel } from './rate-limits';
+import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
 import { workspaceModel } from './workspaces';
 
@@ -19,7 +19,7 @@ export function createStore(db: Connection) {
     companies: companyModel(db),
     auditEvents: auditEventModel(db),
     usageDays: usageDayModel(db),
-    rateWindows: rateWindowModel(db),
+    rateSlots: rateSlotModel(db),
   };
 }
 

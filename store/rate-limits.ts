@@ -1,17 +1,20 @@
 import { Schema, type Connection } from 'mongoose';
 
 /**
- * One counter per subject and fixed window, shared by every API process.
- * FerretDB has no TTL indexes, so a scheduled workflow deletes expired windows.
+ * Rate-limit windows as claimed slots: a request that is the n-th of its
+ * window inserts `<window>#<n>`. Unique inserts are atomic on MongoDB and on
+ * FerretDB alike (concurrent `$inc` on one document is not, on FerretDB v1),
+ * so slot numbers are exact positions shared by every API process. FerretDB
+ * has no TTL indexes, so a scheduled workflow deletes expired slots.
  */
-const rateWindowSchema = new Schema(
+const rateSlotSchema = new Schema(
   {
-    /** `<subject>@<window start ms>`, e.g. `key:<hash>@1732250000000`. */
+    /** `<subject>@<window start ms>#<slot>`. */
     _id: { type: String, required: true },
-    count: { type: Number, default: 0 },
+    window: { type: String, required: true, index: true },
     expires_at: { type: Date, required: true, index: true },
   },
-  { versionKey: false, collection: 'rate_windows' },
+  { versionKey: false, collection: 'rate_slots' },
 );
 
-export const rateWindowModel = (db: Connection) => db.model('RateWindow', rateWindowSchema);
+export const rateSlotModel = (db: Connection) => db.model('RateSlot', rateSlotSchema);

@@ -19,19 +19,19 @@ describe('the worker on the real stack', () => {
   it('when the cleanup schedule runs, then expired rate-limit windows are deleted and current ones kept', async () => {
     const now = Date.now();
     await withStore(async (store) => {
-      await store.rateWindows.create({ _id: `test:expired@${now}`, count: 3, expires_at: new Date(now - 60_000) });
-      await store.rateWindows.create({ _id: `test:current@${now}`, count: 3, expires_at: new Date(now + 600_000) });
+      await store.rateSlots.create({ _id: `test:expired@${now}#1`, window: `test:expired@${now}`, expires_at: new Date(now - 60_000) });
+      await store.rateSlots.create({ _id: `test:current@${now}#1`, window: `test:current@${now}`, expires_at: new Date(now + 600_000) });
     });
     const schedule = client.schedule.getHandle('rate-window-cleanup');
     const before = (await schedule.describe()).info.recentActions.length;
     await schedule.trigger();
 
     await withStore(async (store) => {
-      for (let attempt = 0; attempt < 100 && (await store.rateWindows.exists({ _id: `test:expired@${now}` })); attempt += 1) {
+      for (let attempt = 0; attempt < 100 && (await store.rateSlots.exists({ _id: `test:expired@${now}#1` })); attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      expect(await store.rateWindows.exists({ _id: `test:expired@${now}` })).toBeNull();
-      expect(await store.rateWindows.exists({ _id: `test:current@${now}` })).not.toBeNull();
+      expect(await store.rateSlots.exists({ _id: `test:expired@${now}#1` })).toBeNull();
+      expect(await store.rateSlots.exists({ _id: `test:current@${now}#1` })).not.toBeNull();
     });
     expect((await schedule.describe()).info.recentActions.length).toBeGreaterThan(before);
   });
