@@ -75,7 +75,6 @@ export function authentication(store: Store, config: Config, usage: UsageCounter
       environment: req.environment,
       actor: { accountId: account._id, keyPrefix: record.prefix },
     };
-    req.log = req.log.child({ account_id: account._id, key_prefix: record.prefix });
     const max = account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
     await enforceLimit(store, res, { subject: `key:${keyHash}`, max, windowMs: 60_000, what: 'this API key' });
     await usage.count(account._id, 'api_calls');

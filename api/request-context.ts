@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 
 import type { Config } from '../platform/config';
@@ -36,7 +36,14 @@ export function requestLogging(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: requestIdFor,
+    // Binds request_id to req.log, so every line written while handling the request carries it.
+    quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id' },
+    // The caller, once known: account and key prefix (never the key or its hash).
+    customProps: (req) => {
+      const { auth } = req as Request;
+      return auth ? { account_id: auth.accountId, key_prefix: auth.keyPrefix } : {};
+    },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),

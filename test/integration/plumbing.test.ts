@@ -54,6 +54,53 @@ describe('public plumbing endpoints on the real stack', () => {
     expect(body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('when the OpenAPI description is read, then every account, workspace and company endpoint is there with its schemas', async () => {
+    const { body } = await callApi('/v1/openapi.json');
+    const operations: [string, string, number][] = [
+      ['post', '/v1/signup', 201],
+      ['get', '/v1/account', 200],
+      ['post', '/v1/account/keys', 201],
+      ['delete', '/v1/account/keys/{prefix}', 200],
+      ['get', '/v1/account/audit', 200],
+      ['get', '/v1/account/usage', 200],
+      ['post', '/v1/workspaces', 201],
+      ['get', '/v1/workspaces', 200],
+      ['get', '/v1/workspaces/{id}', 200],
+      ['patch', '/v1/workspaces/{id}', 200],
+      ['delete', '/v1/workspaces/{id}', 200],
+      ['get', '/v1/workspaces/{id}/members', 200],
+      ['post', '/v1/workspaces/{id}/members', 201],
+      ['patch', '/v1/workspaces/{id}/members/{accountId}', 200],
+      ['delete', '/v1/workspaces/{id}/members/{accountId}', 200],
+      ['post', '/v1/workspaces/{id}/transfer-ownership', 200],
+      ['get', '/v1/workspaces/{id}/audit', 200],
+      ['post', '/v1/companies', 201],
+      ['get', '/v1/companies', 200],
+      ['get', '/v1/companies/{id}', 200],
+      ['patch', '/v1/companies/{id}', 200],
+    ];
+    for (const [method, path, success] of operations) {
+      const operation = body.paths[path]?.[method];
+      expect({ path, method, documented: Boolean(operation) }).toEqual({ path, method, documented: true });
+      expect(operation.responses[String(success)].content['application/json'].schema).toBeDefined();
+      if (['post', 'patch'].includes(method) && !path.endsWith('transfer-ownership') && path !== '/v1/signup') {
+        expect(operation.requestBody.content['application/json'].schema).toBeDefined();
+      }
+      if (path !== '/v1/signup') {
+        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+        expect(operation.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        expect(operation.responses['429']).toBeDefined();
+        expect(operation.responses[String(success)].headers['RateLimit-Remaining']).toBeDefined();
+      }
+      for (const parameter of path.match(/\{(\w+)\}/g) ?? []) {
+        expect(operation.parameters.map((p: { name: string }) => p.name)).toContain(parameter.slice(1, -1));
+      }
+    }
+    expect(body.paths['/v1/signup'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SignupRequest' });
+    expect(body.paths['/v1/workspaces/{id}/transfer-ownership'].post.requestBody).toBeDefined();
+    expect(body.paths['/v1/companies'].post.responses['400'].description).toMatch(/invalid_country.*invalid_peppol_id|invalid_peppol_id.*invalid_country/);
+  });
+
   describe('request ids', () => {
     it('when a request has no id, then each response gets a fresh one', async () => {
       const [first, second] = await Promise.all([callApi('/v1/health'), callApi('/v1/health')]);

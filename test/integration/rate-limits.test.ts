@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import { hashApiKey } from '../../domain/api-keys';
 import { ManagedProcess } from '../../stack/managed-process';
 import { freePort } from '../../stack/ports';
 import { callAs, signUp, withStore, type TestAccount } from '../support/accounts';
@@ -79,7 +80,7 @@ describe('rate limits', () => {
           SMTP_URL: smtpUrl,
           RATE_LIMIT_SANDBOX: String(rateLimitSandbox),
           RATE_LIMIT_LIVE: String(rateLimitLive),
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: 'debug',
         },
         logFile: path.join(logDir, 'api-2.log'),
       });
@@ -110,6 +111,21 @@ describe('rate limits', () => {
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
       expect(remaining).toEqual(['5', '4', '3', '2', '1', '0', '0', '0']);
+    });
+
+    it('when a key is used, then neither the key nor its hash appears in the API log, even at debug level', async () => {
+      const account = await signUp();
+      await callAs(account.key, '/v1/account', { baseUrl: secondUrl });
+      await callAs(account.key, '/v1/nothing', { baseUrl: secondUrl });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const log = await readFile(path.join(logDir, 'api-2.log'), 'utf8');
+      const lines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const requestLines = lines.filter((line) => line.msg === 'request completed');
+      expect(requestLines.length).toBeGreaterThan(0);
+      for (const line of requestLines) expect(line.request_id).toMatch(/^req_/);
+      expect(requestLines).toEqual(expect.arrayContaining([expect.objectContaining({ account_id: account.id, key_prefix: account.prefix })]));
+      expect(log).not.toContain(account.key.slice(15));
+      expect(log).not.toContain(hashApiKey(account.key));
     });
 
     it('when both processes are hit at once, then exactly the limit is let through', async () => {
