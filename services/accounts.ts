@@ -1,12 +1,11 @@
 import { newId } from '../domain/ids';
 import type { Store } from '../store';
+import { isDuplicateKey } from '../store/errors';
 import { membershipId } from '../store/memberships';
 import { issueApiKey, type NewApiKey } from './api-keys';
 import { recordAudit } from './audit';
 
 export class EmailTakenError extends Error {}
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 export interface SignupResult {
   account: { id: string; email: string; name: string | null; status: string };

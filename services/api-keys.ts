@@ -1,6 +1,7 @@
 import { displayPrefix, generateApiKey, hashApiKey } from '../domain/api-keys';
 import type { Environment } from '../domain/environment';
 import type { Store } from '../store';
+import { isDuplicateKey } from '../store/errors';
 import { recordAudit, type Actor } from './audit';
 
 export interface NewApiKey {
@@ -11,8 +12,6 @@ export interface NewApiKey {
   label: string;
   workspace_id: string;
 }
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /**
  * Mints a key and stores only its hash. The displayed prefix is unique; in the

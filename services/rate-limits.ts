@@ -1,4 +1,5 @@
 import type { Store } from '../store';
+import { isDuplicateKey } from '../store/errors';
 
 export interface WindowState {
   limit: number;
@@ -7,8 +8,6 @@ export interface WindowState {
   resetAt: number;
   exceeded: boolean;
 }
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /**
  * Counts one request in the fixed window of `subject`: claims the next free

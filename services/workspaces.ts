@@ -1,6 +1,7 @@
 import { newId } from '../domain/ids';
 import type { Role } from '../domain/roles';
 import type { Store } from '../store';
+import { isDuplicateKey } from '../store/errors';
 import { membershipId } from '../store/memberships';
 import { revokeKeysOfMember } from './api-keys';
 import { recordAudit, type Actor } from './audit';
@@ -107,8 +108,6 @@ export async function listMembers(store: Store, workspaceId: string): Promise<Me
 export async function countOwners(store: Store, workspaceId: string): Promise<number> {
   return store.memberships.countDocuments({ workspace_id: workspaceId, role: 'owner' });
 }
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** Adds a member; false when the account is one already (the primary key decides races). */
 export async function addMember(store: Store, actor: Actor, workspaceId: string, accountId: string, role: Role): Promise<boolean> {

@@ -1,15 +1,12 @@
-import { idPattern } from '../../domain/ids';
 import { issueApiKey, revokeApiKey } from '../../services/api-keys';
-import { listAudit } from '../../services/audit';
 import { usageReport } from '../../services/usage';
 import type { Store } from '../../store';
 import { requireCompany, requireMembership, requireRole } from '../access';
-import { decodeCursor, encodeCursor } from '../cursor';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
 import { pageQuery, resourceId, text } from '../schemas';
-import { auditPageSchema } from './shared-responses';
+import { auditPage, auditPageSchema } from './audit-pages';
 
 const keySummary = z
   .object({
@@ -164,13 +161,7 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
     errors: ['invalid_field'],
     handler: async ({ auth, query }) => {
       const memberships = await store.memberships.find({ account_id: auth.accountId }).lean();
-      const page = await listAudit(
-        store,
-        memberships.map((membership) => membership.workspace_id),
-        query.limit,
-        decodeCursor(query.cursor, idPattern('auditEvent')),
-      );
-      return { status: 200, body: { ...page, next_cursor: page.next_cursor && encodeCursor(page.next_cursor) } };
+      return { status: 200, body: await auditPage(store, memberships.map((membership) => membership.workspace_id), query) };
     },
   });
 

@@ -1,6 +1,4 @@
-import { idPattern } from '../../domain/ids';
 import type { Role } from '../../domain/roles';
-import { listAudit } from '../../services/audit';
 import {
   addMember,
   changeRole,
@@ -18,13 +16,12 @@ import {
 import type { Store } from '../../store';
 import { membershipId } from '../../store/memberships';
 import { requireMembership, requireRole } from '../access';
-import { decodeCursor, encodeCursor } from '../cursor';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
 import { emailAddress, pageQuery, resourceId, role, text } from '../schemas';
 import { invalidField, missingField } from '../validation';
-import { auditPageSchema } from './shared-responses';
+import { auditPage, auditPageSchema } from './audit-pages';
 
 const workspaceSchema = z
   .object({
@@ -278,8 +275,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     errors: ['invalid_field', 'workspace_not_found'],
     handler: async ({ auth, params, query }) => {
       await requireMembership(store, auth, params.id);
-      const page = await listAudit(store, [params.id], query.limit, decodeCursor(query.cursor, idPattern('auditEvent')));
-      return { status: 200, body: { ...page, next_cursor: page.next_cursor && encodeCursor(page.next_cursor) } };
+      return { status: 200, body: await auditPage(store, [params.id], query) };
     },
   });
 }
