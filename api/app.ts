@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import express, { type Express } from 'express';
 
 import type { Config } from '../platform/config';
@@ -11,6 +12,7 @@ import { requestEnvironment, requestLogging, requireJsonBody } from './request-c
 import { routeTable } from './route';
 import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
+import { documentRoutes } from './routes/documents';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
 import { workspaceRoutes } from './routes/workspaces';
@@ -19,11 +21,13 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   store: Store;
+  /** Starts send workflows. */
+  temporal: Client;
   probes: HealthProbes;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, probes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -44,6 +48,7 @@ export function createApp({ config, logger, store, probes }: AppDependencies): E
   accountRoutes(routes, store);
   workspaceRoutes(routes, store);
   companyRoutes(routes, store);
+  documentRoutes(routes, store, { store, temporal, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS, logger });
   app.use(router);
 
   app.use(routeNotFound);

@@ -50,6 +50,8 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   /** Public endpoints need no API key and are not counted by the per-key rate limit. */
   public?: boolean;
   body?: B;
+  /** Documented as the request body but handed to the handler unparsed (it reports problems its own way). */
+  unparsedBody?: ZodType;
   query?: Q;
   params?: P;
   input?: InputOptions;
@@ -100,7 +102,7 @@ function documentedResponses(spec: RouteSpec<ZodType, ZodType, ZodType>): RouteC
 }
 
 export interface RouteTable {
-  add<B extends ZodType = ZodType<undefined>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(
+  add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(
     spec: RouteSpec<B, Q, P>,
   ): void;
 }
@@ -121,14 +123,16 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         request: {
           ...(spec.params && { params: spec.params as unknown as ZodObject }),
           ...(spec.query && { query: spec.query as unknown as ZodObject }),
-          ...(spec.body && { body: { required: true, content: { 'application/json': { schema: spec.body } } } }),
+          ...((spec.body ?? spec.unparsedBody) && {
+            body: { required: true, content: { 'application/json': { schema: (spec.body ?? spec.unparsedBody)! } } },
+          }),
         },
         responses: documentedResponses(generic),
       });
 
       const handle: RequestHandler = async (req, res) => {
         const input = {
-          body: spec.body ? parseInput(spec.body, req.body, 'body', spec.input) : undefined,
+          body: spec.body ? parseInput(spec.body, req.body, 'body', spec.input) : (req.body as unknown),
           query: spec.query ? parseInput(spec.query, req.query, 'query', spec.input) : undefined,
           params: spec.params ? parseInput(spec.params, req.params, 'path', spec.input) : undefined,
           auth: req.auth!,

@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 
+import { Client } from '@temporalio/client';
+
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     config,
     logger,
     store,
+    temporal: new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE }),
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal) },
   });
 

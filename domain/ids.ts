@@ -18,6 +18,9 @@ export const ID_PREFIXES = {
   workspace: 'wsp',
   company: 'com',
   auditEvent: 'aud',
+  document: 'doc',
+  attachment: 'att',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -43,6 +43,8 @@ export const configSchema = z.object({
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host'),
+  MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
+  DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).describe('Largest accepted request body'),
   RATE_LIMIT_SANDBOX: positiveInt(60).describe('Requests per sandbox key per minute'),

@@ -1,7 +1,7 @@
-import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
+import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, SEARCH_ATTRIBUTES, sendWorkflowId, TASK_QUEUE, type SendDocumentInput } from '../workflows/shared';
 
 /** Lazy so the API starts (and reports `degraded`) while Temporal is still coming up. */
 export function connectTemporalClient(address: string): Connection {
@@ -47,5 +47,41 @@ export async function ensureSchedules(connection: Connection, namespace: string)
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+  }
+}
+
+export interface SendableDocument {
+  _id: string;
+  company_id: string;
+  workspace_id: string;
+  type: string;
+  number: string;
+  recipient_email?: string | null;
+}
+
+/**
+ * Starts the send workflow of a document, searchable in the Web UI by
+ * document, company, workspace and status. Starting one that exists already
+ * is not an error: the workflow id is the document's.
+ */
+export async function startSendWorkflow(client: Client, document: SendableDocument, deliveryWindowSeconds: number): Promise<void> {
+  const args: [SendDocumentInput] = [{ documentId: document._id, deliveryWindowSeconds }];
+  try {
+    await client.workflow.start('sendDocumentWorkflow', {
+      taskQueue: TASK_QUEUE,
+      workflowId: sendWorkflowId(document._id),
+      args,
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
+        { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
+        { key: SEARCH_ATTRIBUTES.workspaceId, value: document.workspace_id },
+        { key: SEARCH_ATTRIBUTES.documentStatus, value: 'queued' },
+      ],
+      staticSummary: `${document.type === 'credit_note' ? 'Credit note' : 'Invoice'} ${document.number} of ${document.company_id}${
+        document.recipient_email ? ` to ${document.recipient_email}` : ''
+      }`,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }

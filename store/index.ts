@@ -4,6 +4,7 @@ import { accountModel } from './accounts';
 import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
+import { attachmentModel, documentModel, historyModel } from './documents';
 import { membershipModel } from './memberships';
 import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
@@ -20,6 +21,9 @@ export function createStore(db: Connection) {
     auditEvents: auditEventModel(db),
     usageDays: usageDayModel(db),
     rateSlots: rateSlotModel(db),
+    documents: documentModel(db),
+    attachments: attachmentModel(db),
+    history: historyModel(db),
   };
 }
 

@@ -1,11 +1,13 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createTransport } from 'nodemailer';
 
 import { createActivities } from '../activities';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { ensureSchedules, ensureSearchAttributes } from '../platform/temporal';
+import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
 import { temporalLogger } from './temporal-logger';
@@ -22,11 +24,12 @@ async function main(): Promise<void> {
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM'] });
 
   const db = await connectDatabase(addresses.mongodbUri);
-  const admin = await Connection.connect({ address: addresses.temporalAddress });
-  await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
-  await ensureSchedules(admin, config.TEMPORAL_NAMESPACE);
-  await admin.close();
+  // A client connection for the operator API, schedules and the reconciler's workflow starts.
+  const clientConnection = await Connection.connect({ address: addresses.temporalAddress });
+  await ensureSearchAttributes(clientConnection, config.TEMPORAL_NAMESPACE);
+  await ensureSchedules(clientConnection, config.TEMPORAL_NAMESPACE);
   const store = await openStore(db);
+  const mailer = createTransport(addresses.smtpUrl);
 
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const worker = await Worker.create({
@@ -34,11 +37,20 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ store, logger }),
+    activities: createActivities({
+      store,
+      logger,
+      mailer,
+      mailFrom: config.MAIL_FROM,
+      usage: usageCounters(store),
+      temporal: new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }),
+      deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
+    }),
   });
   logger.info({ taskQueue: TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker running');
   await worker.run();
-  await Promise.all([db.close(), connection.close()]);
+  mailer.close();
+  await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');
 }
 

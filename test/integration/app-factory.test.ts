@@ -1,4 +1,5 @@
-import type { Connection } from 'mongoose';
+import { Client, Connection } from '@temporalio/client';
+import type { Connection as DbConnection } from 'mongoose';
 import request from 'supertest';
 
 import { createApp } from '../../api/app';
@@ -12,7 +13,7 @@ import { sharedStack } from '../support/test-stack';
 describe('the app factory', () => {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const logger = createLogger('silent', 'test');
-  let db: Connection;
+  let db: DbConnection;
   beforeAll(async () => {
     db = await connectDatabase(sharedStack().mongodbUri);
   });
@@ -27,6 +28,7 @@ describe('the app factory', () => {
       config,
       logger,
       store: createStore(db),
+      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
       probes: { db: () => pingDatabase(closed), temporal: () => Promise.resolve(true) },
     });
 
@@ -45,6 +47,7 @@ describe('the app factory', () => {
       config,
       logger,
       store: createStore(db),
+      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
       probes: {
         db: () => Promise.reject(new Error('password=hunter2 in stack trace')),
         temporal: () => Promise.resolve(true),
