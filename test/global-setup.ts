@@ -13,6 +13,7 @@ export default async function globalSetup(): Promise<void> {
     mongodbUri: stack.urls.mongodb,
     temporalAddress: stack.urls.temporal,
     smtpUrl: stack.urls.smtp,
+    inboxUrl: stack.urls.inbox ?? '',
     namespace: config.TEMPORAL_NAMESPACE,
     maxBodyBytes: config.MAX_BODY_BYTES,
     rateLimitSandbox: config.RATE_LIMIT_SANDBOX,

@@ -22,17 +22,16 @@ const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+/**
+ * A permanent error speaks for itself; anything else reached the workflow
+ * because the delivery window ran out (Temporal then reports the last
+ * attempt's failure, or a timeout).
+ */
 function reasonOf(err: unknown, windowSeconds: number): string {
-  if (err instanceof ActivityFailure) {
-    const cause = err.cause;
-    if (cause instanceof TimeoutFailure) {
-      const last = cause.cause?.message;
-      return `Delivery did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
-    }
-    if (cause instanceof ApplicationFailure) return cause.message;
-    if (cause) return cause.message;
-  }
-  return err instanceof Error ? err.message : String(err);
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type === 'PermanentDeliveryError') return cause.message;
+  const last = cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;
+  return `Delivery did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
 }
 
 function show(status: 'sending' | 'delivered' | 'failed', details: string): void {

@@ -39,6 +39,7 @@ export interface CallOptions {
   body?: unknown;
   host?: string;
   baseUrl?: string;
+  headers?: Record<string, string>;
 }
 
 /** An authenticated request with the given key. */
@@ -49,6 +50,7 @@ export function callAs(key: string, path: string, options: CallOptions = {}): Pr
       Authorization: `Bearer ${key}`,
       ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
       ...(options.host && { Host: options.host }),
+      ...options.headers,
     },
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
     ...(options.baseUrl && { baseUrl: options.baseUrl }),

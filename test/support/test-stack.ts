@@ -25,6 +25,7 @@ export interface SharedStack {
   mongodbUri: string;
   temporalAddress: string;
   smtpUrl: string;
+  inboxUrl: string;
   namespace: string;
   maxBodyBytes: number;
   rateLimitSandbox: number;

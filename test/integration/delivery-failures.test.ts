@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+
+import type { Config } from '../../platform/config';
+import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
+import { canConnect } from '../../stack/ports';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { callAs } from '../support/accounts';
+import { inboxFor } from '../support/documents';
+import { callApi } from '../support/http';
+import { isolatedStackConfig } from '../support/test-stack';
+
+const WINDOW_SECONDS = 12;
+
+/**
+ * A stack of its own, because these tests stop the mail server and kill the
+ * worker. Its delivery window is short so "retried until SMTP returns, then
+ * failed" fits in a test.
+ */
+describe('delivery when SMTP or the worker fail', () => {
+  let config: Config;
+  let stack: EmbeddedStack;
+  let key: string;
+  let companyId: string;
+
+  const baseUrl = () => stack.urls.api!;
+  const post = (email: string) =>
+    callAs(key, '/v1/documents', {
+      baseUrl: baseUrl(),
+      method: 'POST',
+      body: { ...validFixtures[0]!.body, company_id: companyId, to: { ...(validFixtures[0]!.body.to as object), email } },
+    });
+  const documentOf = async (id: string) => (await callAs(key, `/v1/documents/${id}?company_id=${companyId}`, { baseUrl: baseUrl() })).body;
+  async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  const stopMail = () => stack.process('mail')!.stop();
+  const startMail = async () => {
+    stack.process('mail')!.start();
+    await until('the mail server to listen', () => canConnect(config.SMTP_PORT), Boolean);
+  };
+
+  beforeAll(async () => {
+    config = await isolatedStackConfig({ DELIVERY_WINDOW_SECONDS: String(WINDOW_SECONDS) });
+    stack = await startStack({ config });
+    const signup = await callApi('/v1/signup', {
+      baseUrl: baseUrl(),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'failures@example.com' }),
+    });
+    key = signup.body.api_key;
+    companyId = (await callAs(key, '/v1/companies', { baseUrl: baseUrl(), method: 'POST', body: { ...belgianSeller } })).body.id;
+  }, 240_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await rm(config.DATA_DIR, { recursive: true, force: true });
+  });
+
+  it(
+    'when SMTP is down and the worker is killed mid-send, then after both return the document is delivered with one email',
+    async () => {
+      await stopMail();
+      const email = `buyer-${randomBytes(4).toString('hex')}@example.com`;
+      const posted = await post(email);
+      expect(posted.status).toBe(202);
+      await until('the send to start', () => documentOf(posted.body.id), (document) => document.status === 'sending');
+
+      const worker = stack.process('worker')!;
+      worker.signal('SIGKILL');
+      await worker.exited;
+      await startMail();
+      await stack.startService('worker');
+
+      const delivered = await until('delivery', () => documentOf(posted.body.id), (document) => ['delivered', 'failed'].includes(document.status));
+      expect(delivered).toMatchObject({ status: 'delivered', error_message: null });
+      const messages = await inboxFor(email, stack.urls.inbox);
+      expect(messages.length).toBeGreaterThanOrEqual(1);
+      // A second copy is possible only after a crash between SMTP acceptance and the record, and then carries the same Message-ID.
+      expect(new Set(messages.map((message) => message.messageId))).toEqual(new Set([`${posted.body.id}@einvoice.localhost`]));
+    },
+    180_000,
+  );
+
+  it(
+    'when SMTP stays down past the delivery window, then the document fails with a readable reason',
+    async () => {
+      await stopMail();
+      try {
+        const posted = await post('nobody-home@example.com');
+        const failed = await until('failure', () => documentOf(posted.body.id), (document) => ['delivered', 'failed'].includes(document.status), 90_000);
+        expect(failed.status).toBe('failed');
+        expect(failed.error_message).toMatch(new RegExp(`Delivery did not succeed within ${WINDOW_SECONDS} s`));
+        const history = (await callAs(key, `/v1/documents/${posted.body.id}/history`, { baseUrl: baseUrl() })).body;
+        expect(history.map((entry: { step: string }) => entry.step)).toEqual(['created', 'validated', 'queued', 'in_transit', 'failed']);
+        expect(history[4]).toMatchObject({ error_message: failed.error_message, event: { type: 'document.failed' } });
+        expect((await callAs(key, `/v1/documents/${posted.body.id}/ubl`, { baseUrl: baseUrl() })).status).toBe(404);
+      } finally {
+        await startMail();
+      }
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+
+import { Client, Connection } from '@temporalio/client';
+
+import { calculate } from '../../domain/documents/calculate';
+import { convertDocument } from '../../domain/documents/convert';
+import { documentInputSchema } from '../../domain/documents/input';
+import { acceptDocument } from '../../services/documents';
+import { validFixtures } from '../fixtures/documents';
+import { callAs, signUp, withStore } from '../support/accounts';
+import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
+import { sharedStack } from '../support/test-stack';
+
+const fixture = (name: string) => validFixtures.find((candidate) => candidate.name.startsWith(name))!.body;
+const recipient = () => `buyer-${randomBytes(5).toString('hex')}@example.com`;
+const withRecipient = (body: Record<string, unknown>, email: string, companyId: string) => ({
+  ...body,
+  company_id: companyId,
+  to: { ...(body.to as object), email },
+});
+
+describe('documents on the real stack', () => {
+  it('when an invoice and a credit note are posted, then both are delivered by email with the exact UBL, and the UBL can be downloaded', async () => {
+    const sender = await sendingAccount();
+    const email = recipient();
+    const invoice = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), email, sender.companyId) });
+    expect(invoice.status).toBe(202);
+    expect(invoice.body).toEqual({ id: expect.stringMatching(/^doc_/), url: expect.stringContaining(`/v1/documents/${invoice.body.id}`), status: 'queued' });
+    expect(invoice.headers.get('location')).toBe(invoice.body.url);
+    const creditNote = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('credit note'), email, sender.companyId) });
+    expect(creditNote.status).toBe(202);
+
+    for (const document of [invoice.body, creditNote.body]) {
+      const delivered = await waitForStatus(sender.key, document.id, sender.companyId, ['delivered', 'failed']);
+      expect(delivered).toMatchObject({ status: 'delivered', error_message: null, recipient_email: email, message_id: `<${document.id}@einvoice.localhost>` });
+      const ubl = await callAs(sender.key, `/v1/documents/${document.id}/ubl`);
+      expect(ubl.status).toBe(200);
+      expect(ubl.headers.get('content-type')).toMatch(/^application\/xml/);
+      const messages = (await inboxFor(email)).filter((message) => message.messageId === `${document.id}@einvoice.localhost`);
+      expect(messages).toHaveLength(1);
+      const [attachment] = messages[0]!.attachments ?? [];
+      expect(attachment).toMatchObject({ fileName: expect.stringMatching(/^(INV|CN)-2026-00\d\d\.xml$/), contentType: 'application/xml' });
+      expect(await attachmentText(messages[0]!, attachment!.generatedFileName)).toBe(ubl.text);
+    }
+    expect((await callAs(sender.key, `/v1/documents/${creditNote.body.id}/ubl`)).text).toContain('<CreditNote');
+    expect((await callAs(sender.key, '/v1/account/usage?days=1')).body.totals.documents_sent).toBe(2);
+  });
+
+  it('when the history is read, then it lists created, validated, queued, in transit and delivered with their events', async () => {
+    const sender = await sendingAccount();
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), recipient(), sender.companyId) });
+    await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
+    const history = await callAs(sender.key, `/v1/documents/${posted.body.id}/history`);
+    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(['created', 'validated', 'queued', 'in_transit', 'delivered']);
+    expect(history.body.map((entry: { event: { type: string } | null }) => entry.event?.type ?? null)).toEqual([
+      null,
+      null,
+      'document.queued',
+      'document.sending',
+      'document.delivered',
+    ]);
+    for (const entry of history.body) expect(Date.parse(entry.at)).not.toBeNaN();
+  });
+
+  it('when the same idempotency key is sent again, even concurrently, then one document exists and one email goes out', async () => {
+    const sender = await sendingAccount();
+    const email = recipient();
+    const body = withRecipient(fixture('standard rate S'), email, sender.companyId);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        i % 2 === 0
+          ? callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, idempotency_key: 'order-77' } })
+          : callAs(sender.key, '/v1/documents', { method: 'POST', body, headers: { 'Idempotency-Key': 'order-77' } }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 202]);
+    expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
+    expect(responses.every((response) => response.body.status === 'queued')).toBe(true);
+    const id = responses[0]!.body.id;
+    await waitForStatus(sender.key, id, sender.companyId, ['delivered']);
+    const again = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, idempotency_key: 'order-77' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id, status: 'queued' });
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await inboxFor(email)).toHaveLength(1);
+  });
+
+  it('when a document breaks rules, then 422 lists every violation with its path and rule id, and nothing is stored', async () => {
+    const sender = await sendingAccount();
+    const response = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: {
+        ...fixture('standard rate S'),
+        company_id: sender.companyId,
+        buyer_reference: undefined,
+        order_reference: undefined,
+        lines: [{ description: 'x', quantity: 1, unit_price: 10, tax_rate: 0 }, { description: 'y', quantity: 'lots', unit_price: 1, tax_rate: 21 }],
+      },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ type: 'validation_error', code: 'document_invalid' });
+    expect(response.body.error.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'lines[1].quantity' })]));
+
+    const meaning = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: {
+        ...fixture('standard rate S'),
+        company_id: sender.companyId,
+        buyer_reference: undefined,
+        order_reference: undefined,
+        lines: [{ description: 'x', quantity: 1, unit_price: 10, tax_rate: 0 }],
+      },
+    });
+    expect(meaning.status).toBe(422);
+    expect(meaning.body.error.details.violations.map((violation: { path: string; rule: string | null }) => `${violation.path} ${violation.rule}`)).toEqual([
+      'buyer_reference PEPPOL-EN16931-R003',
+      'lines[0].tax_category null',
+    ]);
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toEqual([]);
+  });
+
+  it('when the company is not the caller’s, then 403; an unknown document is 404; a live key is refused until verified', async () => {
+    const [sender, stranger] = [await sendingAccount(), await signUp('stranger')];
+    const body = withRecipient(fixture('standard rate S'), recipient(), sender.companyId);
+    const foreign = await callAs(stranger.key, '/v1/documents', { method: 'POST', body });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error).toMatchObject({ code: 'not_company_member', param: 'company_id' });
+    expect((await callAs(stranger.key, `/v1/documents?company_id=${sender.companyId}`)).status).toBe(403);
+    expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, company_id: undefined } })).body.error).toMatchObject({
+      code: 'missing_field',
+      param: 'company_id',
+    });
+
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body });
+    expect((await callAs(stranger.key, `/v1/documents/${posted.body.id}/history`)).status).toBe(404);
+    expect((await callAs(stranger.key, `/v1/documents/${posted.body.id}?company_id=${sender.companyId}`)).status).toBe(403);
+    expect((await callAs(sender.key, '/v1/documents/doc_000000000000000000000000/ubl')).body.error.code).toBe('document_not_found');
+
+    const live = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false } });
+    const refused = await callAs(live.body.api_key, '/v1/documents', { method: 'POST', body, host: 'live.localhost' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'workspace_not_verified', message: expect.stringContaining('not verified for live sending') });
+  });
+
+  it('when a batch is posted, then each document is processed on its own and answered in order', async () => {
+    const sender = await sendingAccount();
+    const good = withRecipient(fixture('standard rate S'), recipient(), sender.companyId);
+    const response = await callAs(sender.key, '/v1/documents/batch', {
+      method: 'POST',
+      body: [good, { ...good, buyer_reference: undefined, order_reference: undefined }, { ...good, number: 'INV-2', idempotency_key: 'b-2' }],
+    });
+    expect(response.status).toBe(202);
+    expect(response.body).toHaveLength(3);
+    expect(response.body[0]).toMatchObject({ id: expect.stringMatching(/^doc_/), status: 'queued' });
+    expect(response.body[1].error).toMatchObject({ code: 'document_invalid' });
+    expect(response.body[2]).toMatchObject({ id: expect.stringMatching(/^doc_/), status: 'queued' });
+
+    const tooMany = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body: Array.from({ length: 101 }, () => good) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.code).toBe('batch_too_large');
+    const mixed = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body: [good, { ...good, company_id: 'com_000000000000000000000000' }] });
+    expect(mixed.status).toBe(400);
+  });
+
+  it('when documents are listed, then pages come newest first without repeats, and the status filter applies', async () => {
+    const sender = await sendingAccount();
+    const good = withRecipient(fixture('standard rate S'), recipient(), sender.companyId);
+    const batch = await callAs(sender.key, '/v1/documents/batch', {
+      method: 'POST',
+      body: Array.from({ length: 7 }, (_, i) => ({ ...good, number: `INV-${i}` })),
+    });
+    const ids: string[] = batch.body.map((entry: { id: string }) => entry.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: string }[]; next_cursor: string | null } } = await callAs(
+        sender.key,
+        `/v1/documents?company_id=${sender.companyId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...page.body.data.map((document) => document.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    await waitForStatus(sender.key, ids[6]!, sender.companyId, ['delivered']);
+    const delivered = await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}&status=delivered&limit=100`);
+    expect(delivered.body.data.every((document: { status: string }) => document.status === 'delivered')).toBe(true);
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}&limit=101`)).body.error).toMatchObject({ code: 'invalid_field', param: 'limit' });
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}&status=lost`)).body.error).toMatchObject({ code: 'invalid_field', param: 'status' });
+  });
+
+  it('when a document has attachments, then they are embedded in the UBL and downloadable with their content type', async () => {
+    const sender = await sendingAccount();
+    const body = withRecipient(fixture('attachments'), recipient(), sender.companyId);
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body });
+    const listed = await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments`);
+    expect(listed.body.data.map((attachment: { filename: string; mime_type: string }) => [attachment.filename, attachment.mime_type])).toEqual([
+      ['timesheet-2026-11.csv', 'text/csv'],
+      ['logo.png', 'image/png'],
+    ]);
+    const csv = await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments/${listed.body.data[0].id}`);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text).toBe('date;hours\r\n2026-11-03;8\r\n');
+    await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
+    const ubl = (await callAs(sender.key, `/v1/documents/${posted.body.id}/ubl`)).text;
+    expect(ubl).toContain(`<cbc:ID>${listed.body.data[0].id}</cbc:ID>`);
+    expect(ubl).toContain('mimeCode="text/csv" filename="timesheet-2026-11.csv"');
+    expect((await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments/att_000000000000000000000000`)).status).toBe(404);
+  });
+
+  it('when a document is validated, then the verdict and the UBL come back and nothing is stored or sent', async () => {
+    const sender = await sendingAccount();
+    const body = withRecipient(fixture('several S rates'), recipient(), sender.companyId);
+    const valid = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body });
+    expect(valid.status).toBe(200);
+    expect(valid.body).toMatchObject({ valid: true, violations: [], totals: { payable: '1480.71' } });
+    expect(valid.body.ubl).toContain('<cbc:PayableAmount currencyID="EUR">1480.71</cbc:PayableAmount>');
+    const invalid = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, buyer_reference: undefined, order_reference: undefined } });
+    expect(invalid.body).toMatchObject({ valid: false, ubl: null, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toEqual([]);
+  });
+
+  it('when a stored document never got its workflow, then it is 404 for UBL until the reconciler schedule sends it', async () => {
+    const sender = await sendingAccount();
+    const email = recipient();
+    const input = documentInputSchema.parse(withRecipient(fixture('standard rate S'), email, sender.companyId));
+    const conversion = convertDocument(input, (await withStore((store) => store.companies.findById(sender.companyId).lean()))!);
+    if (!conversion.ok) throw new Error('fixture refused');
+    const documentId = await withStore(async (store) => {
+      const company = (await store.companies.findById(sender.companyId).lean())!;
+      const accepted = await acceptDocument(
+        store,
+        { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, workspaceId: company.workspace_id, environment: 'sandbox' },
+        company,
+        conversion.document,
+        { calculated: calculate(conversion.document), ubl: conversion.ubl, attachmentIds: [] },
+        undefined,
+      );
+      // As if the API had died after the write: old enough for the reconciler, no workflow.
+      await store.documents.updateOne({ _id: accepted.id }, { $set: { created_at: new Date(Date.now() - 60_000) } });
+      return accepted.id;
+    });
+    expect((await callAs(sender.key, `/v1/documents/${documentId}/ubl`)).body.error.code).toBe('ubl_not_available');
+
+    const connection = await Connection.connect({ address: sharedStack().temporalAddress });
+    try {
+      await new Client({ connection }).schedule.getHandle('queued-document-reconciler').trigger();
+    } finally {
+      await connection.close();
+    }
+    expect(await waitForStatus(sender.key, documentId, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+    expect(await inboxFor(email)).toHaveLength(1);
+  });
+});

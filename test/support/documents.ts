@@ -1,0 +1,46 @@
+import { belgianSeller } from '../fixtures/documents';
+import { callAs, signUp, type TestAccount } from './accounts';
+import { sharedStack } from './test-stack';
+
+/** A fresh account with a company that can send (the validated example seller). */
+export async function sendingAccount(): Promise<TestAccount & { companyId: string }> {
+  const account = await signUp('sender');
+  const company = await callAs(account.key, '/v1/companies', {
+    method: 'POST',
+    body: { ...belgianSeller, address: { ...belgianSeller.address } },
+  });
+  if (company.status !== 201) throw new Error(`company: ${company.text}`);
+  return { ...account, companyId: company.body.id };
+}
+
+/** Polls a document until its status is one of `statuses`. */
+export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`);
+    if (statuses.includes(response.body?.status)) return response.body;
+    if (Date.now() > deadline) throw new Error(`document ${documentId} stayed ${response.body?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+export interface InboxMessage {
+  id: string;
+  subject: string;
+  messageId: string;
+  to: { address: string }[];
+  attachments?: { fileName: string; generatedFileName: string; contentType: string }[];
+}
+
+/** Messages in the mail sink addressed to `recipient`. */
+export async function inboxFor(recipient: string, inboxUrl = sharedStack().inboxUrl): Promise<InboxMessage[]> {
+  const response = await fetch(`${inboxUrl}/email`);
+  const messages = (await response.json()) as InboxMessage[];
+  return messages.filter((message) => message.to.some((to) => to.address === recipient));
+}
+
+/** maildev serves an attachment under the name it generated for it. */
+export async function attachmentText(message: InboxMessage, generatedFileName: string, inboxUrl = sharedStack().inboxUrl): Promise<string> {
+  const response = await fetch(`${inboxUrl}/email/${message.id}/attachment/${encodeURIComponent(generatedFileName)}`);
+  return response.text();
+}
