@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
+import { rateLimiter } from '../services/rate-limits';
 import { usageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
@@ -42,9 +43,10 @@ export function createApp({ config, logger, store, temporal, probes }: AppDepend
 
   const registry = createRegistry();
   const router = express.Router();
-  const routes = routeTable(router, registry, authentication(store, config, usageCounters(store)));
+  const limiter = rateLimiter(store);
+  const routes = routeTable(router, registry, authentication(store, config, limiter, usageCounters(store)));
   plumbingRoutes(routes, registry, probes);
-  signupRoutes(routes, store, config.SIGNUP_LIMIT);
+  signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   accountRoutes(routes, store);
   workspaceRoutes(routes, store);
   companyRoutes(routes, store);

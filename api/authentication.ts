@@ -4,6 +4,7 @@ import { API_KEY_PATTERN, environmentOfKey, hashApiKey } from '../domain/api-key
 import type { Environment } from '../domain/environment';
 import type { Config } from '../platform/config';
 import type { Actor } from '../services/audit';
+import type { RateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { ApiError, type ErrorCode } from './errors';
@@ -41,7 +42,7 @@ function authenticationFailed(req: Request, code: Extract<ErrorCode, 'missing_ap
  * The chain every non-public endpoint runs: who is calling (401/403), then the
  * per-key rate limit (429), then the day's API-call counter.
  */
-export function authentication(store: Store, config: Config, usage: UsageCounters): RequestHandler {
+export function authentication(store: Store, config: Config, limiter: RateLimiter, usage: UsageCounters): RequestHandler {
   return async (req, res, next) => {
     const header = req.headers.authorization;
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -76,7 +77,7 @@ export function authentication(store: Store, config: Config, usage: UsageCounter
       actor: { accountId: account._id, keyPrefix: record.prefix },
     };
     const max = account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
-    await enforceLimit(store, res, { subject: `key:${keyHash}`, max, windowMs: 60_000, what: 'this API key' });
+    await enforceLimit(limiter, res, { subject: `key:${keyHash}`, max, windowMs: 60_000, what: 'this API key' });
     await usage.count(account._id, 'api_calls');
     next();
   };

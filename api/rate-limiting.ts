@@ -1,7 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 
-import type { Store } from '../store';
-import { hitWindow, type WindowState } from '../services/rate-limits';
+import type { RateLimiter, WindowState } from '../services/rate-limits';
 import { ApiError } from './errors';
 
 /** Both header families on every counted response: the IETF draft's and the older X- form. */
@@ -17,12 +16,12 @@ function applyHeaders(res: Response, state: WindowState, now = Date.now()): void
 
 /** Counts one request against `subject`; answers 429 with Retry-After past the limit. */
 export async function enforceLimit(
-  store: Store,
+  limiter: RateLimiter,
   res: Response,
   limit: { subject: string; max: number; windowMs: number; what: string },
 ): Promise<void> {
   const now = Date.now();
-  const state = await hitWindow(store, limit.subject, limit.max, limit.windowMs, now);
+  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, now);
   applyHeaders(res, state, now);
   if (state.exceeded) {
     const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
@@ -34,9 +33,9 @@ export async function enforceLimit(
 }
 
 /** A per-client-IP limit (signup, lookup); the IP honours X-Forwarded-For only from trusted proxies. */
-export function perIpLimit(store: Store, name: string, max: number, windowMs: number): RequestHandler {
+export function perIpLimit(limiter: RateLimiter, name: string, max: number, windowMs: number): RequestHandler {
   return async (req, res, next) => {
-    await enforceLimit(store, res, { subject: `${name}:${req.ip ?? 'unknown'}`, max, windowMs, what: `${name} per IP address per hour` });
+    await enforceLimit(limiter, res, { subject: `${name}:${req.ip ?? 'unknown'}`, max, windowMs, what: `${name} per IP address per hour` });
     next();
   };
 }

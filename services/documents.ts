@@ -148,8 +148,13 @@ export async function acceptDocument(
   return { id, status: 'queued', created: true };
 }
 
+/** Records that the send workflow exists; an insert, never an update of the document (see store/documents.ts). */
 export async function markWorkflowStarted(store: Store, documentId: string): Promise<void> {
-  await store.documents.updateOne({ _id: documentId }, { $set: { workflow_started: true } });
+  try {
+    await store.dispatches.create({ _id: documentId, started_at: new Date() });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
 }
 
 /**
@@ -178,10 +183,12 @@ export async function moveDocument(
 
 /** Documents accepted but never handed to a workflow (the start failed after the write). */
 export async function queuedWithoutWorkflow(store: Store, olderThanMs: number, limit = 100): Promise<string[]> {
-  const rows = await store.documents
-    .find({ status: 'queued', workflow_started: false, created_at: { $lt: new Date(Date.now() - olderThanMs) } })
+  const queued = await store.documents
+    .find({ status: 'queued', created_at: { $lt: new Date(Date.now() - olderThanMs) } }, { _id: 1 })
     .sort({ _id: 1 })
     .limit(limit)
     .lean();
-  return rows.map((row) => row._id);
+  const dispatched = await store.dispatches.find({ _id: { $in: queued.map((row) => row._id) } }).lean();
+  const started = new Set(dispatched.map((row) => row._id));
+  return queued.map((row) => row._id).filter((id) => !started.has(id));
 }

@@ -15,7 +15,7 @@ export interface WindowState {
  * claimed slot is the request's exact position across all API processes; a
  * full window answers without writing.
  */
-export async function hitWindow(store: Store, subject: string, limit: number, windowMs: number, now = Date.now()): Promise<WindowState> {
+async function claimSlot(store: Store, subject: string, limit: number, windowMs: number, now: number): Promise<WindowState> {
   const start = Math.floor(now / windowMs) * windowMs;
   const resetAt = start + windowMs;
   const window = `${subject}@${start}`;
@@ -29,6 +29,35 @@ export async function hitWindow(store: Store, subject: string, limit: number, wi
       if (!isDuplicateKey(err)) throw err;
     }
   }
+}
+
+export interface RateLimiter {
+  hit(subject: string, limit: number, windowMs: number, now?: number): Promise<WindowState>;
+}
+
+/**
+ * A process's limiter: claims for one window run one after another, so the
+ * requests of one process never race each other for a slot (each lost race
+ * costs a write on the database); only claims from other processes can.
+ */
+export function rateLimiter(store: Store): RateLimiter {
+  const pending = new Map<string, Promise<unknown>>();
+  return {
+    hit(subject, limit, windowMs, now = Date.now()) {
+      const window = `${subject}@${Math.floor(now / windowMs) * windowMs}`;
+      const claim = (pending.get(window) ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => claimSlot(store, subject, limit, windowMs, now));
+      pending.set(window, claim);
+      // The caller handles a failed claim; this bookkeeping branch must not become an unhandled rejection.
+      void claim
+        .finally(() => {
+          if (pending.get(window) === claim) pending.delete(window);
+        })
+        .catch(() => undefined);
+      return claim;
+    },
+  };
 }
 
 /** Removes slots of windows that have ended; run on a schedule because FerretDB has no TTL indexes. */

@@ -33,9 +33,12 @@ export function usageCounters(store: Store): UsageCounters {
           );
         });
       pending.set(id, write);
-      void write.finally(() => {
-        if (pending.get(id) === write) pending.delete(id);
-      });
+      // The caller handles a failed write; this bookkeeping branch must not become an unhandled rejection.
+      void write
+        .finally(() => {
+          if (pending.get(id) === write) pending.delete(id);
+        })
+        .catch(() => undefined);
       return write;
     },
   };

@@ -175,7 +175,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await mkdir(path.join(dbDir, 'sqlite'), { recursive: true });
       const managed = spawnProcess('ferretdb', ferretdbBinary, [
         '--handler=sqlite',
-        `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/`,
+        // Writers queue for the lock at BEGIN (busy_timeout applies) instead of failing with SQLITE_BUSY
+        // when a read transaction has to be upgraded under contention.
+        `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/?_txlock=immediate`,
         `--state-dir=${path.join(dbDir, 'state')}`,
         `--listen-addr=127.0.0.1:${config.FERRETDB_PORT}`,
         '--telemetry=disable',

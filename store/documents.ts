@@ -29,8 +29,7 @@ const documentSchema = new Schema(
     recipient_email: { type: String, default: null },
     /** The send-ready UBL; exactly these bytes are delivered and downloaded. */
     ubl: { type: String, required: true },
-    workflow_started: { type: Boolean, default: false },
-    /** Set once the delivery channel accepted the document (the email was handed to SMTP). */
+    /** Set once the delivery channel accepted the document (the email was handed to SMTP). Written only by its workflow. */
     sent_at: { type: Date, default: null },
     message_id: { type: String, default: null },
     error_message: { type: String, default: null },
@@ -41,7 +40,18 @@ const documentSchema = new Schema(
 );
 documentSchema.index({ company_id: 1, _id: -1 });
 documentSchema.index({ company_id: 1, status: 1, _id: -1 });
-documentSchema.index({ status: 1, workflow_started: 1 });
+documentSchema.index({ status: 1, created_at: 1 });
+
+/**
+ * "This document's send workflow was started": an insert-only record. It is
+ * deliberately not a field of the document, because the send workflow
+ * updates the document at the same time, and FerretDB v1 loses one of two
+ * concurrent updates to one document even when they touch different fields.
+ */
+const dispatchSchema = new Schema(
+  { _id: { type: String, required: true }, started_at: { type: Date, required: true } },
+  { versionKey: false, collection: 'document_dispatches' },
+);
 
 const attachmentSchema = new Schema(
   {
@@ -87,3 +97,4 @@ historySchema.index({ workspace_id: 1, event_id: 1 });
 export const documentModel = (db: Connection) => db.model('Document', documentSchema);
 export const attachmentModel = (db: Connection) => db.model('DocumentAttachment', attachmentSchema);
 export const historyModel = (db: Connection) => db.model('DocumentHistory', historySchema);
+export const dispatchModel = (db: Connection) => db.model('DocumentDispatch', dispatchSchema);

@@ -4,7 +4,7 @@ import { accountModel } from './accounts';
 import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
-import { attachmentModel, documentModel, historyModel } from './documents';
+import { attachmentModel, dispatchModel, documentModel, historyModel } from './documents';
 import { membershipModel } from './memberships';
 import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
@@ -24,6 +24,7 @@ export function createStore(db: Connection) {
     documents: documentModel(db),
     attachments: attachmentModel(db),
     history: historyModel(db),
+    dispatches: dispatchModel(db),
   };
 }
 

@@ -1,4 +1,5 @@
 import { signup, EmailTakenError } from '../../services/accounts';
+import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
@@ -23,7 +24,7 @@ const signupResponse = z
   })
   .openapi('SignupResponse');
 
-export function signupRoutes(routes: RouteTable, store: Store, signupsPerHour: number): void {
+export function signupRoutes(routes: RouteTable, store: Store, limiter: RateLimiter, signupsPerHour: number): void {
   routes.add({
     method: 'post',
     path: '/v1/signup',
@@ -32,7 +33,7 @@ export function signupRoutes(routes: RouteTable, store: Store, signupsPerHour: n
     description: `No key needed. One account per email (case-insensitive). At most ${signupsPerHour} signups per IP address per hour.`,
     tags: ['Public'],
     public: true,
-    before: [perIpLimit(store, 'signup', signupsPerHour, 3_600_000)],
+    before: [perIpLimit(limiter, 'signup', signupsPerHour, 3_600_000)],
     body: signupBody,
     input: { missingCode: 'invalid_field' },
     responses: { 201: { description: 'Account created; the API key is shown once', schema: signupResponse } },

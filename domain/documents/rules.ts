@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 
 import { peppolIdProblem } from '../peppol-id';
+import { checkAttachments } from './attachments';
 import { categoryOf, EXEMPT_CATEGORIES, taxTreatment } from './calculate';
 import { isCurrencyCode } from './currencies';
 import type { DocumentInput, PartyInput, TaxCategory } from './input';
@@ -155,6 +156,7 @@ export function checkDocument(document: DocumentInput): Violation[] {
   checkCategoryRequirements(document, categories, out);
   checkOneReasonPerBreakdown(taxed, out);
   checkPayment(document, out);
+  checkAttachments(document.attachments ?? [], out);
   return out;
 }
 

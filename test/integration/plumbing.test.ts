@@ -78,6 +78,13 @@ describe('public plumbing endpoints on the real stack', () => {
       ['get', '/v1/companies', 200],
       ['get', '/v1/companies/{id}', 200],
       ['patch', '/v1/companies/{id}', 200],
+      ['post', '/v1/documents', 202],
+      ['post', '/v1/documents/batch', 202],
+      ['post', '/v1/documents/validate', 200],
+      ['get', '/v1/documents', 200],
+      ['get', '/v1/documents/{id}', 200],
+      ['get', '/v1/documents/{id}/history', 200],
+      ['get', '/v1/documents/{id}/attachments', 200],
     ];
     for (const [method, path, success] of operations) {
       const operation = body.paths[path]?.[method];
@@ -97,6 +104,11 @@ describe('public plumbing endpoints on the real stack', () => {
       }
     }
     expect(body.paths['/v1/signup'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SignupRequest' });
+    expect(body.paths['/v1/documents'].post.responses['422'].description).toContain('document_invalid');
+    expect(body.paths['/v1/documents/{id}/ubl'].get.responses['200'].content['application/xml']).toBeDefined();
+    expect(body.components.schemas.DocumentRequest.properties).toEqual(
+      expect.objectContaining({ company_id: expect.anything(), lines: expect.anything(), payment: expect.anything(), attachments: expect.anything() }),
+    );
     expect(body.paths['/v1/workspaces/{id}/transfer-ownership'].post.requestBody).toBeDefined();
     expect(body.paths['/v1/companies'].post.responses['400'].description).toMatch(/invalid_country.*invalid_peppol_id|invalid_peppol_id.*invalid_country/);
   });

@@ -103,6 +103,16 @@ describe('pre-send checks', () => {
     expect(violationsOf({ ...base, lines: [{ description: 'x', quantity: 1, unit_price: 1, tax_rate: 0, tax_category: 'O' }, { description: 'y', quantity: 1, unit_price: 1, tax_rate: 21 }] })).toContain('lines BR-O-11');
   });
 
+  it('when an attachment is not what it claims, is not base64 or is empty, then it is refused naming the attachment', () => {
+    const attach = (mime_type: string, content: string) => ({ ...base, attachments: [{ filename: 'f', mime_type, content }] });
+    const pdf = Buffer.from('%PDF-1.7 minimal').toString('base64');
+    expect(violationsOf(attach('application/pdf', pdf))).toEqual([]);
+    expect(violationsOf(attach('image/png', pdf))).toEqual(['attachments[0].mime_type PEPPOL-EN16931-CL001']);
+    expect(violationsOf(attach('text/csv', Buffer.from([0x00, 0xff, 0x10]).toString('base64')))).toEqual(['attachments[0].mime_type PEPPOL-EN16931-CL001']);
+    expect(violationsOf(attach('text/csv', 'not base64!'))).toEqual(['attachments[0].content -']);
+    expect(violationsOf(attach('text/csv', '===='))).toEqual(['attachments[0].content -']);
+  });
+
   it('when the sending company has no Peppol id and from has none, then PEPPOL-EN16931-R020', () => {
     expect(violationsOf(base, { ...belgianSeller, peppol_id: null })).toEqual(['from.peppol_id PEPPOL-EN16931-R020']);
   });
