@@ -3,25 +3,28 @@ import { rm } from 'node:fs/promises';
 
 import type { Config } from '../../platform/config';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
-import { canConnect } from '../../stack/ports';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
-import { inboxFor } from '../support/documents';
+import { ControlledSmtp } from '../support/controlled-smtp';
 import { callApi } from '../support/http';
 import { isolatedStackConfig } from '../support/test-stack';
 
 const WINDOW_SECONDS = 60;
 
+const REFUSED = 'refused@example.com';
+
 /**
  * A stack of its own, because these tests stop the mail server and kill the
- * worker. Its delivery window is short so "retried until SMTP returns, then
- * failed" fits in a test.
+ * worker. Its SMTP server is one the test controls (it goes away, comes back,
+ * refuses one recipient for good), and its delivery window is short so
+ * "retried until SMTP returns, then failed" fits in a test.
  */
 describe('delivery when SMTP or the worker fail', () => {
   let config: Config;
   let stack: EmbeddedStack;
   let key: string;
   let companyId: string;
+  const smtp = new ControlledSmtp(REFUSED);
 
   const baseUrl = () => stack.urls.api!;
   const post = (email: string) =>
@@ -40,14 +43,12 @@ describe('delivery when SMTP or the worker fail', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  const stopMail = () => stack.process('mail')!.stop();
-  const startMail = async () => {
-    stack.process('mail')!.start();
-    await until('the mail server to listen', () => canConnect(config.SMTP_PORT), Boolean);
-  };
+  const stopMail = () => smtp.stop();
+  const startMail = () => smtp.start();
 
   beforeAll(async () => {
-    config = await isolatedStackConfig({ DELIVERY_WINDOW_SECONDS: String(WINDOW_SECONDS) });
+    await smtp.start();
+    config = await isolatedStackConfig({ DELIVERY_WINDOW_SECONDS: String(WINDOW_SECONDS), SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
     stack = await startStack({ config });
     const signup = await callApi('/v1/signup', {
       baseUrl: baseUrl(),
@@ -61,6 +62,7 @@ describe('delivery when SMTP or the worker fail', () => {
 
   afterAll(async () => {
     await stack?.stop();
+    await smtp.stop();
     await rm(config.DATA_DIR, { recursive: true, force: true });
   });
 
@@ -81,12 +83,27 @@ describe('delivery when SMTP or the worker fail', () => {
 
       const delivered = await until('delivery', () => documentOf(posted.body.id), (document) => ['delivered', 'failed'].includes(document.status));
       expect(delivered).toMatchObject({ status: 'delivered', error_message: null });
-      const messages = await inboxFor(email, stack.urls.inbox);
+      const messages = smtp.messagesTo(email);
       expect(messages.length).toBeGreaterThanOrEqual(1);
       // A second copy is possible only after a crash between SMTP acceptance and the record, and then carries the same Message-ID.
       expect(new Set(messages.map((message) => message.messageId))).toEqual(new Set([`${posted.body.id}@einvoice.localhost`]));
+      expect(messages[0]!.raw).toContain('INV-2026-0042.xml');
     },
     180_000,
+  );
+
+  it(
+    'when the mail server refuses the recipient for good, then the document fails at once with its answer',
+    async () => {
+      const started = Date.now();
+      const posted = await post(REFUSED);
+      const failed = await until('failure', () => documentOf(posted.body.id), (document) => ['delivered', 'failed'].includes(document.status));
+      expect(failed.status).toBe('failed');
+      expect(failed.error_message).toMatch(/^The mail server refused the message: .*550/);
+      // Well inside the retry window: a permanent error is not retried.
+      expect(Date.now() - started).toBeLessThan((WINDOW_SECONDS * 1000) / 2);
+    },
+    120_000,
   );
 
   it(
