@@ -1,5 +1,6 @@
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
+import { serialPerKey } from './serial';
 
 export interface WindowState {
   limit: number;
@@ -41,21 +42,11 @@ export interface RateLimiter {
  * costs a write on the database); only claims from other processes can.
  */
 export function rateLimiter(store: Store): RateLimiter {
-  const pending = new Map<string, Promise<unknown>>();
+  const serial = serialPerKey();
   return {
     hit(subject, limit, windowMs, now = Date.now()) {
       const window = `${subject}@${Math.floor(now / windowMs) * windowMs}`;
-      const claim = (pending.get(window) ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => claimSlot(store, subject, limit, windowMs, now));
-      pending.set(window, claim);
-      // The caller handles a failed claim; this bookkeeping branch must not become an unhandled rejection.
-      void claim
-        .finally(() => {
-          if (pending.get(window) === claim) pending.delete(window);
-        })
-        .catch(() => undefined);
-      return claim;
+      return serial(window, () => claimSlot(store, subject, limit, windowMs, now));
     },
   };
 }

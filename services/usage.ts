@@ -1,5 +1,6 @@
 import { randomBase62 } from '../domain/ids';
 import type { Store } from '../store';
+import { serialPerKey } from './serial';
 
 /** UTC day, `YYYY-MM-DD`. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -18,28 +19,14 @@ export interface UsageCounters {
  */
 export function usageCounters(store: Store): UsageCounters {
   const writer = randomBase62(12);
-  const pending = new Map<string, Promise<void>>();
+  const serial = serialPerKey();
   return {
-    count(accountId, counter, now = new Date()) {
+    async count(accountId, counter, now = new Date()) {
       const day = dayOf(now);
       const id = `${accountId}:${day}:${writer}`;
-      const write = (pending.get(id) ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(async () => {
-          await store.usageDays.updateOne(
-            { _id: id },
-            { $inc: { [counter]: 1 }, $setOnInsert: { account_id: accountId, day, writer } },
-            { upsert: true },
-          );
-        });
-      pending.set(id, write);
-      // The caller handles a failed write; this bookkeeping branch must not become an unhandled rejection.
-      void write
-        .finally(() => {
-          if (pending.get(id) === write) pending.delete(id);
-        })
-        .catch(() => undefined);
-      return write;
+      await serial(id, () =>
+        store.usageDays.updateOne({ _id: id }, { $inc: { [counter]: 1 }, $setOnInsert: { account_id: accountId, day, writer } }, { upsert: true }),
+      );
     },
   };
 }

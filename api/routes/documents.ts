@@ -94,6 +94,17 @@ interface DocumentRow {
   updated_at: Date;
 }
 
+function attachmentView(attachment: { _id: string; filename: string; mime_type: string; description?: string | null; size_bytes: number; sha256: string }) {
+  return {
+    id: attachment._id,
+    filename: attachment.filename,
+    mime_type: attachment.mime_type,
+    description: attachment.description ?? null,
+    size_bytes: attachment.size_bytes,
+    sha256: attachment.sha256,
+  };
+}
+
 function summaryOf(document: DocumentRow) {
   return {
     id: document._id,
@@ -248,14 +259,7 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
           sent_at: document.sent_at?.toISOString() ?? null,
           message_id: document.message_id ?? null,
           ubl_url: document.sent_at ? `${req.origin}/v1/documents/${document._id}/ubl` : null,
-          attachments: attachments.map((attachment) => ({
-            id: attachment._id,
-            filename: attachment.filename,
-            mime_type: attachment.mime_type,
-            description: attachment.description ?? null,
-            size_bytes: attachment.size_bytes,
-            sha256: attachment.sha256,
-          })),
+          attachments: attachments.map(attachmentView),
         },
       };
     },
@@ -320,14 +324,7 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
       return {
         status: 200,
         body: {
-          data: attachments.map((attachment) => ({
-            id: attachment._id,
-            filename: attachment.filename,
-            mime_type: attachment.mime_type,
-            description: attachment.description ?? null,
-            size_bytes: attachment.size_bytes,
-            sha256: attachment.sha256,
-          })),
+          data: attachments.map(attachmentView),
         },
       };
     },
