@@ -22,22 +22,28 @@ export function requireRole(role: Role, allowed: readonly Role[], action: string
   }
 }
 
-/** The company, when the caller is a member of its workspace and the key is not limited to another company. */
-export async function requireCompany(store: Store, auth: AuthContext, companyId: string, param = 'id') {
+/** The company and the caller's role, when the caller is a member of its workspace and the key is not limited to another company. */
+async function visibleCompany(store: Store, auth: AuthContext, companyId: string) {
   const company = await findCompany(store, companyId);
-  const membership = company && (auth.companyId === null || auth.companyId === companyId) ? await findMembership(store, company.workspace_id, auth.accountId) : null;
-  if (!company || !membership) throw new ApiError('company_not_found', `No company ${companyId} is visible to this API key.`, { param });
-  return { company, role: membership.role };
+  if (!company || (auth.companyId !== null && auth.companyId !== companyId)) return null;
+  const membership = await findMembership(store, company.workspace_id, auth.accountId);
+  return membership ? { company, role: membership.role } : null;
+}
+
+/** Company endpoints answer 404 for a company the caller cannot see. */
+export async function requireCompany(store: Store, auth: AuthContext, companyId: string, param = 'id') {
+  const visible = await visibleCompany(store, auth, companyId);
+  if (!visible) throw new ApiError('company_not_found', `No company ${companyId} is visible to this API key.`, { param });
+  return visible;
 }
 
 /** Document endpoints answer 403 (as the spec says) when the caller is not a member of the company's workspace. */
 export async function requireDocumentCompany(store: Store, auth: AuthContext, companyId: string) {
-  const company = await findCompany(store, companyId);
-  const member = company && (auth.companyId === null || auth.companyId === companyId) && (await findMembership(store, company.workspace_id, auth.accountId));
-  if (!company || !member) {
+  const visible = await visibleCompany(store, auth, companyId);
+  if (!visible) {
     throw new ApiError('not_company_member', `This API key's account is not a member of the workspace of company ${companyId}.`, { param: 'company_id' });
   }
-  return company;
+  return visible.company;
 }
 
 /** A document of a company the caller may see; anything else is 404. */
