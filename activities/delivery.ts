@@ -63,11 +63,9 @@ export function deliveryActivities({ store, mailer, mailFrom, usage, logger }: A
     },
 
     async markDelivered(documentId: string): Promise<void> {
-      const changed = await moveDocument(store, documentId, 'delivered', 'delivered', { message: 'Delivered by email (sandbox)' });
-      if (changed) {
-        const document = await store.documents.findById(documentId).lean();
-        if (document) await usage.count(document.account_id, 'documents_sent');
-      }
+      const moved = await moveDocument(store, documentId, 'delivered', 'delivered', { message: 'Delivered by email (sandbox)' });
+      // Counted once: a retried activity finds the document delivered already.
+      if (moved) await usage.count(moved.account_id, 'documents_sent');
     },
 
     async markFailed(documentId: string, errorMessage: string): Promise<void> {

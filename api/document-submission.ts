@@ -5,7 +5,7 @@ import { convertDocument, type Conversion } from '../domain/documents/convert';
 import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
 import type { Violation } from '../domain/documents/rules';
 import { startSendWorkflow } from '../platform/temporal';
-import { acceptDocument, markWorkflowStarted } from '../services/documents';
+import { acceptDocument, markWorkflowStarted, totalsView } from '../services/documents';
 import type { Store } from '../store';
 import { requireDocumentCompany } from './access';
 import type { AuthContext } from './authentication';
@@ -70,18 +70,13 @@ async function prepare(store: Store, auth: AuthContext, body: unknown, attachmen
 export async function validateOnly(context: SubmissionContext, auth: AuthContext, body: unknown) {
   try {
     const { conversion } = await prepare(context.store, auth, body, []);
-    return { valid: true, violations: [], ubl: conversion.ubl, totals: totalsOf(conversion) };
+    return { valid: true, violations: [], ubl: conversion.ubl, totals: totalsView(conversion.calculated) };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'document_invalid') {
       return { valid: false, violations: (err.options.details as { violations: Violation[] }).violations, ubl: null, totals: null };
     }
     throw err;
   }
-}
-
-function totalsOf(conversion: Extract<Conversion, { ok: true }>) {
-  const { totals } = conversion.calculated;
-  return { tax_exclusive: totals.taxExclusive.toFixed(2), tax: totals.tax.toFixed(2), payable: totals.payable.toFixed(2) };
 }
 
 export async function submitDocument(
@@ -102,10 +97,9 @@ export async function submitDocument(
   const document: DocumentInput = conversion.document;
   const key = headerKey ?? document.idempotency_key;
 
-  const account = await store.accounts.findById(auth.accountId).lean();
   const accepted = await acceptDocument(
     store,
-    { accountId: auth.accountId, accountEmail: account?.email ?? auth.email, keyPrefix: auth.keyPrefix, workspaceId: company.workspace_id, environment: auth.environment },
+    { accountId: auth.accountId, accountEmail: auth.email, keyPrefix: auth.keyPrefix, workspaceId: company.workspace_id, environment: auth.environment },
     company,
     document,
     { calculated: conversion.calculated, ubl: conversion.ubl, attachmentIds },
@@ -115,8 +109,7 @@ export async function submitDocument(
   if (!accepted.created) return { status: 200, body: { id: accepted.id, url, status: 'queued' } };
 
   try {
-    const stored = await store.documents.findById(accepted.id).lean();
-    await startSendWorkflow(context.temporal, stored!, context.deliveryWindowSeconds);
+    await startSendWorkflow(context.temporal, accepted.sendable, context.deliveryWindowSeconds);
     await markWorkflowStarted(store, accepted.id);
   } catch (err) {
     // Accepted and stored: the reconciler schedule starts the workflow later.

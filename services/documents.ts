@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { formatAmount, type CalculatedDocument } from '../domain/documents/calculate';
 import type { DocumentInput } from '../domain/documents/input';
 import type { Environment } from '../domain/environment';
+import type { SendableDocument } from '../platform/temporal';
 import { newSortableId } from '../domain/ids';
 import type { Store } from '../store';
 import type { DocumentStatus } from '../store/documents';
@@ -41,9 +42,12 @@ export interface AcceptedDocument {
   status: DocumentStatus;
   /** False when an earlier request with the same idempotency key created it. */
   created: boolean;
+  /** What starting its send workflow needs. */
+  sendable: SendableDocument;
 }
 
-function totalsView(calculated: CalculatedDocument) {
+/** Totals as stored on a document and shown to clients: decimal strings with 2 decimals. */
+export function totalsView(calculated: CalculatedDocument) {
   const totals = calculated.totals;
   return {
     line_extension: formatAmount(totals.lineExtension),
@@ -123,7 +127,7 @@ export async function acceptDocument(
     if (!isDuplicateKey(err)) throw err;
     const existing = await store.documents.findOne({ idempotency_scope: scope }).lean();
     if (!existing) throw err;
-    return { id: existing._id, status: existing.status, created: false };
+    return { id: existing._id, status: existing.status, created: false, sendable: existing };
   }
   await Promise.all(
     attachments.map((attachment, position) => {
@@ -145,7 +149,7 @@ export async function acceptDocument(
   await recordStep(store, row, 'created', 'queued', { message: `Accepted from key ${sender.keyPrefix}` });
   await recordStep(store, row, 'validated', 'queued', { message: 'Passed the EN 16931 and Peppol BIS 3.0 checks' });
   await recordStep(store, row, 'queued', 'queued');
-  return { id, status: 'queued', created: true };
+  return { id, status: 'queued', created: true, sendable: row };
 }
 
 /** Records that the send workflow exists; an insert, never an update of the document (see store/documents.ts). */
@@ -159,7 +163,8 @@ export async function markWorkflowStarted(store: Store, documentId: string): Pro
 
 /**
  * Moves the document to a state and records the step; repeating a move
- * changes nothing. Answers whether the state changed.
+ * changes nothing. Answers the document as it was when the state changed,
+ * null when it was in that state already.
  */
 export async function moveDocument(
   store: Store,
@@ -167,7 +172,7 @@ export async function moveDocument(
   to: DocumentStatus,
   step: HistoryStep,
   details: { message?: string; error_message?: string | null } = {},
-): Promise<boolean> {
+): Promise<{ account_id: string } | null> {
   const document = await store.documents.findById(documentId).lean();
   if (!document) throw new Error(`document ${documentId} does not exist`);
   const changed = document.status !== to;
@@ -178,7 +183,7 @@ export async function moveDocument(
     );
   }
   await recordStep(store, document, step, to, details);
-  return changed;
+  return changed ? document : null;
 }
 
 /** Documents accepted but never handed to a workflow (the start failed after the write). */
