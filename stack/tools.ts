@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { access, chmod, constants, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { access, constants, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { StackError } from './errors';
+import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
 
 /**
  * The embedded stack's two Go programs, built once per machine from the Go
@@ -38,22 +39,29 @@ export const TEMPORAL_CLI: Tool = {
   },
 };
 
+/** The FerretDB release the einvoice build starts from. */
+const FERRETDB_RELEASE = 'v1.24.2';
+
 export const FERRETDB: Tool = {
   name: 'ferretdb',
-  version: 'v1.24.2',
+  // Also the version FerretDB reports (it only requires the leading "v") and the cache directory's name,
+  // so a binary of another release or build tag is never reused.
+  version: `${FERRETDB_RELEASE}-${FERRETDB_BUILD_TAG}`,
   alternative: 'MONGODB_URI',
   async build(go, outputFile) {
     // `go install …@v1.24.2` cannot be used: the proxy refuses FerretDB's version
     // list (needed for its deprecation check), and the module ships without the
     // build/version/version.txt its own build task generates, so the binary
     // panics at start. So: download the pinned module (checksum-verified against
-    // the Go sum database), add that one generated file, and build its command.
-    const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${this.version}`])) as { Dir?: string };
+    // the Go sum database), add our changes (stack/ferretdb: indexed queries,
+    // filter and sort pushdown, atomic updates) and that one generated file, and
+    // build its command.
+    const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`])) as { Dir?: string };
     if (!module.Dir) throw new StackError('go mod download did not report the module directory');
     const source = await mkdtemp(path.join(path.dirname(outputFile), 'src-'));
     try {
       await cp(module.Dir, source, { recursive: true });
-      await chmod(path.join(source, 'build', 'version'), 0o755);
+      await applyEinvoiceChanges(source);
       await writeFile(path.join(source, 'build', 'version', 'version.txt'), `${this.version}\n`);
       await go(['build', '-trimpath', '-o', outputFile, './cmd/ferretdb'], { cwd: source });
     } finally {
