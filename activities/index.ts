@@ -1,17 +1,17 @@
 import type { Client } from '@temporalio/client';
-import type { Transporter } from 'nodemailer';
 
 import type { Logger } from '../platform/logger';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
-import { deliveryActivities } from './delivery';
+import { emailDeliveryActivities } from './email-delivery';
+import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { reconcileActivities } from './reconcile';
 
 export interface ActivityDependencies {
   store: Store;
   logger: Logger;
-  mailer: Transporter;
+  smtpUrl: string;
   mailFrom: string;
   usage: UsageCounters;
   temporal: Client;
@@ -22,7 +22,8 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...maintenanceActivities(deps),
-    ...deliveryActivities(deps),
+    ...lifecycleActivities(deps),
+    ...emailDeliveryActivities(deps),
     ...reconcileActivities(deps),
   };
 }

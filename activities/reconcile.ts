@@ -1,27 +1,15 @@
-import { markWorkflowStarted, queuedWithoutWorkflow } from '../services/documents';
-import { startSendWorkflow } from '../platform/temporal';
+import { reconcileDispatches } from '../services/documents/dispatch';
 import type { ActivityDependencies } from './index';
-
-/** A document younger than this may still be getting its workflow from the API. */
-const GRACE_MS = 30_000;
 
 export function reconcileActivities({ store, temporal, deliveryWindowSeconds, logger }: ActivityDependencies) {
   return {
     /**
-     * Starts the send workflow of every queued document that has none (the
-     * API wrote it, then failed to start its workflow). Idempotent: the
-     * workflow id is the document's.
+     * Finishes every dispatch the API could not (it stored a document, then
+     * failed to start its workflow, or died half-way). Idempotent: the
+     * workflow id is the document's and is never reused.
      */
     async startMissingSendWorkflows(): Promise<number> {
-      const ids = await queuedWithoutWorkflow(store, GRACE_MS);
-      for (const id of ids) {
-        const document = await store.documents.findById(id).lean();
-        if (!document) continue;
-        await startSendWorkflow(temporal, document, deliveryWindowSeconds);
-        await markWorkflowStarted(store, id);
-        logger.warn({ documentId: id }, 'started a missing send workflow');
-      }
-      return ids.length;
+      return reconcileDispatches(store, temporal, deliveryWindowSeconds, logger);
     },
   };
 }

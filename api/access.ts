@@ -1,17 +1,22 @@
+import { idPattern } from '../domain/ids';
 import type { Role } from '../domain/roles';
-import { findCompany } from '../services/companies';
-import { findMembership } from '../services/workspaces';
+import { findCompany, type Company } from '../services/companies';
+import { findDocument } from '../services/documents/queries';
+import { membershipOf, type WorkspaceWithRole } from '../services/workspaces';
 import type { Store } from '../store';
+import type { DocumentRow } from '../store/documents';
 import type { AuthContext } from './authentication';
 import { ApiError } from './errors';
 
 /**
- * Who may see and change what. A workspace or company the caller cannot see
- * answers 404, never a hint that it exists.
+ * Who may see and change what. A workspace, company or document the caller
+ * cannot see answers exactly as one that does not exist; an id that cannot
+ * name anything is not even looked up. A key limited to one company sees
+ * that company and its documents only.
  */
 
-export async function requireMembership(store: Store, auth: AuthContext, workspaceId: string) {
-  const membership = await findMembership(store, workspaceId, auth.accountId);
+export async function requireMembership(store: Store, auth: AuthContext, workspaceId: string): Promise<WorkspaceWithRole> {
+  const membership = idPattern('workspace').test(workspaceId) ? await membershipOf(store, workspaceId, auth.accountId) : null;
   if (!membership) throw new ApiError('workspace_not_found', `No workspace ${workspaceId} is visible to this account.`, { param: 'id' });
   return membership;
 }
@@ -23,11 +28,11 @@ export function requireRole(role: Role, allowed: readonly Role[], action: string
 }
 
 /** The company and the caller's role, when the caller is a member of its workspace and the key is not limited to another company. */
-async function visibleCompany(store: Store, auth: AuthContext, companyId: string) {
+async function visibleCompany(store: Store, auth: AuthContext, companyId: string): Promise<{ company: Company; role: Role } | null> {
+  if (!idPattern('company').test(companyId) || (auth.companyId !== null && auth.companyId !== companyId)) return null;
   const company = await findCompany(store, companyId);
-  if (!company || (auth.companyId !== null && auth.companyId !== companyId)) return null;
-  const membership = await findMembership(store, company.workspace_id, auth.accountId);
-  return membership ? { company, role: membership.role } : null;
+  const membership = company && (await membershipOf(store, company.workspace_id, auth.accountId));
+  return company && membership ? { company, role: membership.role } : null;
 }
 
 /** Company endpoints answer 404 for a company the caller cannot see. */
@@ -38,7 +43,7 @@ export async function requireCompany(store: Store, auth: AuthContext, companyId:
 }
 
 /** Document endpoints answer 403 (as the spec says) when the caller is not a member of the company's workspace. */
-export async function requireDocumentCompany(store: Store, auth: AuthContext, companyId: string) {
+export async function requireDocumentCompany(store: Store, auth: AuthContext, companyId: string): Promise<Company> {
   const visible = await visibleCompany(store, auth, companyId);
   if (!visible) {
     throw new ApiError('not_company_member', `This API key's account is not a member of the workspace of company ${companyId}.`, { param: 'company_id' });
@@ -46,14 +51,14 @@ export async function requireDocumentCompany(store: Store, auth: AuthContext, co
   return visible.company;
 }
 
-/** A document of a company the caller may see; anything else is 404. */
-export async function requireDocument(store: Store, auth: AuthContext, documentId: string, companyId?: string) {
-  const document = await store.documents.findById(documentId).lean();
+/** A document of this key's environment, of a company the caller may see; anything else is 404. */
+export async function requireDocument(store: Store, auth: AuthContext, documentId: string, companyId?: string): Promise<DocumentRow> {
+  const document = idPattern('document').test(documentId) ? await findDocument(store, documentId) : null;
   const visible =
     document &&
+    document.environment === auth.environment &&
     (companyId === undefined || document.company_id === companyId) &&
-    (auth.companyId === null || auth.companyId === document.company_id) &&
-    (await findMembership(store, document.workspace_id, auth.accountId));
+    (await visibleCompany(store, auth, document.company_id));
   if (!document || !visible) throw new ApiError('document_not_found', `No document ${documentId} is visible to this API key.`, { param: 'id' });
   return document;
 }

@@ -4,16 +4,17 @@ import express, { type Express } from 'express';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { rateLimiter } from '../services/rate-limits';
-import { usageCounters } from '../services/usage';
+import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
 import { createRegistry } from './openapi';
 import { requestEnvironment, requestLogging, requireJsonBody } from './request-context';
-import { routeTable } from './route';
+import { routeTable, type RouteTable } from './route';
 import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
+import { eventRoutes } from './routes/events';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
 import { workspaceRoutes } from './routes/workspaces';
@@ -25,10 +26,13 @@ export interface AppDependencies {
   /** Starts send workflows. */
   temporal: Client;
   probes: HealthProbes;
+  usage: UsageCounters;
+  /** More routes, declared like the others (the tests add ones that exist only there). */
+  extraRoutes?: (routes: RouteTable) => void;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -38,22 +42,24 @@ export function createApp({ config, logger, store, temporal, probes }: AppDepend
 
   app.use(requestLogging(logger));
   app.use(requestEnvironment(config));
+  // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
   app.use(requireJsonBody);
-  app.use(express.json({ limit: config.MAX_BODY_BYTES, strict: true }));
 
   const registry = createRegistry();
   const router = express.Router();
   const limiter = rateLimiter(store);
-  const routes = routeTable(router, registry, authentication(store, config, limiter, usageCounters(store)));
+  const routes = routeTable(router, registry, authentication(store, config, limiter, usage));
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
-  accountRoutes(routes, store);
-  workspaceRoutes(routes, store);
+  accountRoutes(routes, store, usage);
+  workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY);
   companyRoutes(routes, store);
-  documentRoutes(routes, store, { store, temporal, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS, logger });
+  documentRoutes(routes, { store, temporal, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS, logger, limiter, maxBodyBytes: config.MAX_BODY_BYTES, sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY });
+  eventRoutes(routes, store);
+  extraRoutes?.(routes);
   app.use(router);
 
-  app.use(routeNotFound);
+  app.use(routeNotFound((path) => routes.allowedMethods(path)));
   app.use(errorHandler);
   return app;
 }

@@ -1,6 +1,7 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 import { API_KEY_PATTERN, environmentOfKey, hashApiKey } from '../domain/api-keys';
+import { addressBucket } from '../domain/client-address';
 import type { Environment } from '../domain/environment';
 import type { Config } from '../platform/config';
 import type { Actor } from '../services/audit';
@@ -21,6 +22,8 @@ export interface AuthContext {
   companyId: string | null;
   environment: Environment;
   actor: Actor;
+  /** Requests per minute this caller's key (and, twice that, account) may make. */
+  perMinute: number;
 }
 
 declare global {
@@ -32,28 +35,39 @@ declare global {
   }
 }
 
-function authenticationFailed(req: Request, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key'>, message: string): ApiError {
-  return new ApiError(code, message, {
-    headers: { 'WWW-Authenticate': `Bearer resource_metadata="${req.origin}/.well-known/oauth-protected-resource"` },
-  });
-}
+/** Failed authentications a client address may cause per minute; past it, 429 instead of 401. */
+export const AUTH_FAILURES_PER_MINUTE = 30;
 
 /**
- * The chain every non-public endpoint runs: who is calling (401/403), then the
- * per-key rate limit (429), then the day's API-call counter.
+ * The chain every non-public endpoint runs: who is calling (401/403), then
+ * the per-key and per-account rate limits (429), then the day's API-call
+ * counter. Failed authentications are counted per client address, so
+ * guessing keys or flooding with unknown ones is limited too.
  */
 export function authentication(store: Store, config: Config, limiter: RateLimiter, usage: UsageCounters): RequestHandler {
+  const failed = async (req: Request, res: Response, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key'>, message: string) => {
+    await enforceLimit(
+      limiter,
+      res,
+      { subject: `auth-failure:${addressBucket(req.ip)}`, max: AUTH_FAILURES_PER_MINUTE, windowMs: 60_000, what: 'failed authentication per address' },
+      { headers: false },
+    );
+    return new ApiError(code, message, {
+      headers: { 'WWW-Authenticate': `Bearer resource_metadata="${req.origin}/.well-known/oauth-protected-resource"` },
+    });
+  };
+
   return async (req, res, next) => {
     const header = req.headers.authorization;
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!bearer) throw authenticationFailed(req, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
+    if (!bearer) throw await failed(req, res, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
     const key = bearer[1]!;
-    if (!API_KEY_PATTERN.test(key)) throw authenticationFailed(req, 'invalid_api_key', 'This is not an API key of this service.');
+    if (!API_KEY_PATTERN.test(key)) throw await failed(req, res, 'invalid_api_key', 'This is not an API key of this service.');
 
     const keyHash = hashApiKey(key);
-    const unknownKey = () => authenticationFailed(req, 'invalid_api_key', 'This API key is unknown or has been revoked.');
     const record = await store.apiKeys.findById(keyHash).lean();
-    if (!record || record.revoked_at) throw unknownKey();
+    const account = record && !record.revoked_at ? await store.accounts.findById(record.account_id).lean() : null;
+    if (!record || !account) throw await failed(req, res, 'invalid_api_key', 'This API key is unknown or has been revoked.');
     if (environmentOfKey(key) !== req.environment) {
       throw new ApiError(
         'wrong_environment',
@@ -62,10 +76,9 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
           : 'This is a live key (ps_live_); use it on the live host.',
       );
     }
-    const account = await store.accounts.findById(record.account_id).lean();
-    if (!account) throw unknownKey();
     if (account.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
 
+    const perMinute = account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
     req.auth = {
       accountId: account._id,
       email: account.email,
@@ -75,10 +88,26 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
       companyId: record.company_id ?? null,
       environment: req.environment,
       actor: { accountId: account._id, keyPrefix: record.prefix },
+      perMinute,
     };
-    const max = account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
-    await enforceLimit(limiter, res, { subject: `key:${keyHash}`, max, windowMs: 60_000, what: 'this API key' });
-    await usage.count(account._id, 'api_calls');
+    await enforceRequestLimits(limiter, req, res, 1);
+    usage.count(account._id, 'api_calls');
     next();
   };
+}
+
+/**
+ * Counts `cost` requests (a batch counts its documents) against the key's
+ * window and the account's (twice the key's: a second key adds no budget
+ * beyond it). The key's window sets the headers.
+ */
+export async function enforceRequestLimits(limiter: RateLimiter, req: Request, res: Response, cost: number): Promise<void> {
+  const auth = req.auth!;
+  await enforceLimit(limiter, res, { subject: `key:${auth.keyHash}`, max: auth.perMinute, windowMs: 60_000, what: 'this API key', cost });
+  await enforceLimit(
+    limiter,
+    res,
+    { subject: `account:${auth.accountId}:${auth.environment}`, max: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)', cost },
+    { headers: false },
+  );
 }

@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
+import { RuleError } from '../services/errors';
+
 /**
  * The one error type of the API and the one envelope every non-2xx response
  * carries. Each code's status, type and retry advice live in this catalog, so a
@@ -35,6 +37,7 @@ const catalog = {
   wrong_environment: { status: 403, type: 'authorization_error', retryable: false },
   insufficient_role: { status: 403, type: 'authorization_error', retryable: false },
   disabled_account: { status: 403, type: 'authentication_error', retryable: false },
+  key_limited: { status: 403, type: 'authorization_error', retryable: false },
   not_company_member: { status: 403, type: 'authorization_error', retryable: false },
   workspace_not_verified: { status: 403, type: 'authorization_error', retryable: false },
   api_key_not_found: { status: 404, type: 'not_found', retryable: false },
@@ -43,15 +46,18 @@ const catalog = {
   member_not_found: { status: 404, type: 'not_found', retryable: false },
   account_not_found: { status: 404, type: 'not_found', retryable: false },
   route_not_found: { status: 404, type: 'not_found', retryable: false },
+  method_not_allowed: { status: 405, type: 'validation_error', retryable: false },
   document_not_found: { status: 404, type: 'not_found', retryable: false },
   ubl_not_available: { status: 404, type: 'not_found', retryable: false },
   attachment_not_found: { status: 404, type: 'not_found', retryable: false },
   email_taken: { status: 409, type: 'validation_error', retryable: false },
   already_member: { status: 409, type: 'validation_error', retryable: false },
+  key_limit_reached: { status: 409, type: 'validation_error', retryable: false },
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
   document_invalid: { status: 422, type: 'validation_error', retryable: false },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },
+  sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
   internal_error: { status: 500, type: 'api_error', retryable: true },
 } as const satisfies Record<string, CodeDefinition>;
@@ -113,12 +119,13 @@ export function statusOf(code: ErrorCode): number {
   return catalog[code].status;
 }
 
-/** Express body-parser failures carry a `type`; map the ones a client can cause. */
-function fromBodyParser(err: unknown): ApiError | undefined {
+/** Errors of known kinds become the envelope's codes here, and only here. */
+function fromKnownError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof RuleError) return new ApiError(err.code, err.message, err.options);
+  // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   switch (err.type) {
-    case 'entity.parse.failed':
-      return new ApiError('invalid_json', 'The request body is not valid JSON.');
     case 'entity.too.large':
       return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', {
         details: { limit_bytes: (err as { limit?: number }).limit },
@@ -131,9 +138,21 @@ function fromBodyParser(err: unknown): ApiError | undefined {
   }
 }
 
-export const routeNotFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError('route_not_found', `No route ${req.method} ${req.path}. See /v1/openapi.json for the API.`));
-};
+/** The last route: a path no route has is 404; a known path asked with another method is 405 with `Allow`. */
+export function routeNotFound(allowedMethods: (path: string) => string[] = () => []): RequestHandler {
+  return (req, _res, next) => {
+    const allowed = allowedMethods(req.path);
+    if (allowed.length > 0) {
+      next(
+        new ApiError('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allowed.join(', ')}.`, {
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
+      return;
+    }
+    next(new ApiError('route_not_found', `No route ${req.method} ${req.path}. See /v1/openapi.json for the API.`));
+  };
+}
 
 /**
  * Last middleware: anything thrown becomes an ApiError and is written as the
@@ -141,7 +160,7 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
  * without internals.
  */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  const known = err instanceof ApiError ? err : fromBodyParser(err);
+  const known = fromKnownError(err);
   const apiError = known ?? new ApiError('internal_error', 'Something went wrong on our side. Retry later; the request id identifies it for support.');
   if (known) {
     req.log.info({ code: apiError.code, status: apiError.status }, apiError.message);

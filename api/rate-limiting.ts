@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 
+import { addressBucket } from '../domain/client-address';
 import type { RateLimiter, WindowState } from '../services/rate-limits';
 import { ApiError } from './errors';
 
@@ -14,15 +15,21 @@ function applyHeaders(res: Response, state: WindowState, now = Date.now()): void
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(state.resetAt / 1000)));
 }
 
-/** Counts one request against `subject`; answers 429 with Retry-After past the limit. */
-export async function enforceLimit(
-  limiter: RateLimiter,
-  res: Response,
-  limit: { subject: string; max: number; windowMs: number; what: string },
-): Promise<void> {
+export interface Limit {
+  subject: string;
+  max: number;
+  windowMs: number;
+  /** Named in the 429 message, e.g. "this API key". */
+  what: string;
+  /** How many requests this one counts as (a batch counts its documents). */
+  cost?: number;
+}
+
+/** Counts the request against `limit`; answers 429 with Retry-After past it. Sets the rate-limit headers unless told not to. */
+export async function enforceLimit(limiter: RateLimiter, res: Response, limit: Limit, options: { headers?: boolean } = {}): Promise<void> {
   const now = Date.now();
-  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, now);
-  applyHeaders(res, state, now);
+  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, { now, cost: limit.cost ?? 1 });
+  if (options.headers !== false) applyHeaders(res, state, now);
   if (state.exceeded) {
     const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
     throw new ApiError('rate_limit_exceeded', `Too many requests: ${limit.what} allows ${limit.max}. Retry in ${retryAfter} s.`, {
@@ -32,10 +39,13 @@ export async function enforceLimit(
   }
 }
 
-/** A per-client-IP limit (signup, lookup); the IP honours X-Forwarded-For only from trusted proxies. */
-export function perIpLimit(limiter: RateLimiter, name: string, max: number, windowMs: number): RequestHandler {
+/**
+ * A per-client-address limit (signup, lookup); the address honours
+ * X-Forwarded-For only from trusted proxies, and IPv6 counts by /64.
+ */
+export function perIpLimit(limiter: RateLimiter, name: string, max: number, windowMs: number, what: string): RequestHandler {
   return async (req, res, next) => {
-    await enforceLimit(limiter, res, { subject: `${name}:${req.ip ?? 'unknown'}`, max, windowMs, what: `${name} per IP address per hour` });
+    await enforceLimit(limiter, res, { subject: `${name}:${addressBucket(req.ip)}`, max, windowMs, what });
     next();
   };
 }

@@ -52,12 +52,14 @@ export function requestLogging(logger: Logger): RequestHandler {
   });
 }
 
-/** Resolves the environment and the public origin once per request. */
+/**
+ * Resolves the environment (from the Host header) and the public origin (from
+ * configuration, never from the request) once per request.
+ */
 export function requestEnvironment(config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_LIVE_URL' | 'PUBLIC_SANDBOX_URL'>): RequestHandler {
   return (req, _res, next) => {
     req.environment = environmentForHost(req.headers.host, config.LIVE_HOSTS);
-    const configured = req.environment === 'live' ? config.PUBLIC_LIVE_URL : config.PUBLIC_SANDBOX_URL;
-    req.origin = configured ? new URL(configured).origin : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    req.origin = req.environment === 'live' ? config.PUBLIC_LIVE_URL : config.PUBLIC_SANDBOX_URL;
     next();
   };
 }

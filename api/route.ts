@@ -3,14 +3,16 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
 
 import type { AuthContext } from './authentication';
-import { statusOf, type ErrorCode } from './errors';
+import { ApiError, statusOf, type ErrorCode } from './errors';
+import { jsonBody, SMALL_BODY_BYTES } from './json-body';
 import { BEARER_AUTH, errorEnvelopeSchema } from './openapi';
 import { parseInput, type InputOptions } from './validation';
 
 /**
- * One declaration per endpoint drives three things: the Express route with
- * its authentication and input parsing, the OpenAPI operation, and the
- * handler's types. Nothing about an endpoint is written twice.
+ * One declaration per endpoint drives everything about it: the Express route
+ * (authentication, the body read with the route's own limit, input parsing),
+ * the OpenAPI operation with every status it can answer, and the handler's
+ * types. Nothing about an endpoint is written twice.
  */
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -39,6 +41,16 @@ export interface HandlerInput<B extends ZodType, Q extends ZodType, P extends Zo
   res: Response;
 }
 
+/** Versioning 4: an operation in its notice period. */
+export interface Deprecation {
+  /** When it was deprecated. */
+  since: Date;
+  /** After this it may stop working. */
+  sunset: Date;
+  /** Where the notice is published. */
+  notice: string;
+}
+
 export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
   method: Method;
   /** OpenAPI form: `/v1/workspaces/{id}`. */
@@ -49,24 +61,35 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   tags: string[];
   /** Public endpoints need no API key and are not counted by the per-key rate limit. */
   public?: boolean;
+  /**
+   * Whether a key limited to one company may call it (the handler then limits
+   * what it shows or changes to that company). Other routes answer such a key
+   * 403 `key_limited`.
+   */
+  limitedKeys?: boolean;
   body?: B;
   /** Documented as the request body but handed to the handler unparsed (it reports problems its own way). */
   unparsedBody?: ZodType;
+  /** Largest body this route reads (default 64 KiB). */
+  bodyLimit?: number;
   query?: Q;
   params?: P;
   input?: InputOptions;
   responses: Record<number, ResponseSpec>;
-  /** Error codes this endpoint can answer with, documented with the shared envelope. */
+  /** Error codes this endpoint can answer with (besides those of authentication and input parsing). */
   errors?: ErrorCode[];
-  /** Middleware run before input parsing (e.g. the per-IP signup limit). */
+  /** Middleware run before the body is read (e.g. the per-IP signup limit). */
   before?: RequestHandler[];
+  deprecated?: Deprecation;
   handler: (input: HandlerInput<B, Q, P>) => Promise<Reply | void> | Reply | void;
 }
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '[^/]+')}$`);
 
 /** Codes every authenticated endpoint can answer with. */
 const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'wrong_environment', 'disabled_account', 'rate_limit_exceeded'];
+const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type', 'invalid_field', 'missing_field'];
 
 const RATE_LIMIT_HEADERS: ResponseSpec['headers'] = {
   'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
@@ -77,10 +100,31 @@ const RATE_LIMIT_HEADERS: ResponseSpec['headers'] = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
 };
 
-function documentedResponses(spec: RouteSpec<ZodType, ZodType, ZodType>): RouteConfig['responses'] {
+const DEPRECATION_HEADERS: ResponseSpec['headers'] = {
+  Deprecation: { description: 'When the operation was deprecated (RFC 9745)', schema: { type: 'string' } },
+  Sunset: { description: 'After this date the operation may stop working (RFC 8594)', schema: { type: 'string' } },
+  Link: { description: 'The deprecation notice: `<url>; rel="deprecation"`', schema: { type: 'string' } },
+};
+
+type AnyRoute = RouteSpec<ZodType, ZodType, ZodType>;
+
+/** Every error code the route can answer with: its own, and those its declaration implies. */
+export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
+  return [
+    ...new Set<ErrorCode>([
+      ...(spec.errors ?? []),
+      ...(spec.public ? [] : AUTH_ERRORS),
+      ...(spec.public || spec.limitedKeys ? [] : (['key_limited'] as ErrorCode[])),
+      ...(spec.body || spec.unparsedBody ? BODY_ERRORS : []),
+      ...(spec.query ? (['invalid_field', 'missing_field'] as ErrorCode[]) : []),
+    ]),
+  ];
+}
+
+function documentedResponses(spec: AnyRoute): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {};
   for (const [status, response] of Object.entries(spec.responses)) {
-    const headers = { ...(spec.public ? {} : RATE_LIMIT_HEADERS), ...response.headers };
+    const headers = { ...(spec.public ? {} : RATE_LIMIT_HEADERS), ...(spec.deprecated ? DEPRECATION_HEADERS : {}), ...response.headers };
     responses[status] = {
       description: response.description,
       ...(Object.keys(headers).length > 0 && { headers }),
@@ -88,10 +132,7 @@ function documentedResponses(spec: RouteSpec<ZodType, ZodType, ZodType>): RouteC
     };
   }
   const errorsByStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...(spec.errors ?? []), ...(spec.public ? [] : AUTH_ERRORS)]) {
-    const status = statusOf(code);
-    errorsByStatus.set(status, [...new Set([...(errorsByStatus.get(status) ?? []), code])]);
-  }
+  for (const code of errorCodesOf(spec)) errorsByStatus.set(statusOf(code), [...(errorsByStatus.get(statusOf(code)) ?? []), code]);
   for (const [status, codes] of errorsByStatus) {
     responses[String(status)] ??= {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
@@ -101,23 +142,46 @@ function documentedResponses(spec: RouteSpec<ZodType, ZodType, ZodType>): RouteC
   return responses;
 }
 
+function deprecationHeaders(deprecation: Deprecation): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(deprecation.since.getTime() / 1000)}`,
+    Sunset: deprecation.sunset.toUTCString(),
+    Link: `<${deprecation.notice}>; rel="deprecation"`,
+  };
+}
+
 export interface RouteTable {
-  add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(
-    spec: RouteSpec<B, Q, P>,
-  ): void;
+  add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
+  /** Methods declared for a concrete path, for 405 answers. */
+  allowedMethods(path: string): string[];
 }
 
 /** Binds routes to a router, the OpenAPI registry and the authentication chain. */
 export function routeTable(router: Router, registry: OpenAPIRegistry, authenticate: RequestHandler): RouteTable {
+  const declared: { pattern: RegExp; method: string }[] = [];
+
+  const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
+    if (req.auth?.companyId) {
+      throw new ApiError('key_limited', `This API key is limited to company ${req.auth.companyId}; this endpoint needs a key that is not.`);
+    }
+    next();
+  };
+
   return {
+    allowedMethods(path) {
+      return [...new Set(declared.filter((route) => route.pattern.test(path)).map((route) => route.method.toUpperCase()))];
+    },
+
     add(spec) {
-      const generic = spec as unknown as RouteSpec<ZodType, ZodType, ZodType>;
+      const generic = spec as unknown as AnyRoute;
+      declared.push({ pattern: toPattern(spec.path), method: spec.method });
       registry.registerPath({
         method: spec.method,
         path: spec.path,
         operationId: spec.operationId,
         summary: spec.summary,
         ...(spec.description && { description: spec.description }),
+        ...(spec.deprecated && { deprecated: true }),
         tags: spec.tags,
         security: spec.public ? [] : [{ [BEARER_AUTH]: [] }],
         request: {
@@ -144,7 +208,18 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
         res.status(reply.status).json(reply.body);
       };
-      router[spec.method](toExpressPath(spec.path), ...(spec.public ? [] : [authenticate]), ...(spec.before ?? []), handle);
+      // Every response of a deprecated operation says so, errors included.
+      const deprecation: RequestHandler[] = spec.deprecated
+        ? [
+            (_req, res, next) => {
+              for (const [name, value] of Object.entries(deprecationHeaders(spec.deprecated!))) res.setHeader(name, value);
+              next();
+            },
+          ]
+        : [];
+      const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
+      const body = spec.body || spec.unparsedBody ? jsonBody(spec.bodyLimit ?? SMALL_BODY_BYTES) : [];
+      router[spec.method](toExpressPath(spec.path), ...deprecation, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };
 }

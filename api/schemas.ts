@@ -3,14 +3,28 @@ import { isValidIban, normalizeIban } from '../domain/iban';
 import { idPattern, type IdKind } from '../domain/ids';
 import { peppolIdProblem } from '../domain/peppol-id';
 import { ROLES } from '../domain/roles';
+import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../domain/text';
 import { z } from './openapi';
 
 /** Input building blocks shared by the routes; each carries its OpenAPI description. */
 
-export const text = (max: number) => z.string().trim().min(1).max(max);
+/** Free text: trimmed, bounded, and only characters XML and other systems can carry. */
+export const text = (max: number) => z.string().trim().min(1).max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE);
 
+/** An id in a body field: malformed is a 400 naming the field. */
 export const resourceId = (kind: IdKind, example: string) =>
   z.string().regex(idPattern(kind), `expected an id like ${example}`).openapi({ example });
+
+/**
+ * An id in the path (or a query naming a resource): any value is looked up,
+ * and one that names nothing is simply not found (404, or 403 where the spec
+ * says so). The pattern tells clients what ids look like.
+ */
+export const idParam = (kind: IdKind, example: string) =>
+  z
+    .string()
+    .max(100)
+    .openapi({ pattern: idPattern(kind).source, example });
 
 export const emailAddress = z.email().max(254).openapi({ example: 'ap@example.com' });
 
@@ -28,7 +42,7 @@ export const country = z
       });
     }
   })
-  .openapi({ description: 'ISO 3166-1 alpha-2 code of a country with active Peppol use', example: 'BE' });
+  .openapi({ description: 'ISO 3166-1 alpha-2 code of a country with active Peppol use', example: 'BE', pattern: '^[A-Za-z]{2}$' });
 
 export const peppolId = z
   .string()
@@ -38,25 +52,33 @@ export const peppolId = z
     const problem = peppolIdProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `Invalid Peppol id: ${problem}.`, params: { code: 'invalid_peppol_id' } });
   })
-  .openapi({ description: 'Peppol participant id, `scheme:id` with a current EAS scheme', example: '0208:0123456749' });
+  .openapi({ description: 'Peppol participant id, `scheme:id` with a current EAS scheme', example: '0208:0123456749', pattern: '^[0-9]{4}:\\S{1,135}$' });
 
 export const iban = z
   .string()
   .max(50)
   .refine(isValidIban, 'not a valid IBAN (structure or check digits)')
   .transform(normalizeIban)
-  .openapi({ example: 'BE68539007547034' });
+  .openapi({ example: 'BE68539007547034', pattern: '^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}$' });
 
 export const address = z
   .object({ street: text(200).optional(), city: text(100).optional(), postal_code: text(20).optional() })
   .strict()
   .openapi('Address');
 
+/** An opaque `next_cursor`: base64url. */
+export const cursorParam = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a next_cursor of this list')
+  .optional()
+  .openapi({ description: 'Opaque `next_cursor` of the previous page' });
+
 /** `limit` and `cursor` of cursor-paginated lists. */
 export const pageQuery = (defaultLimit: number) =>
   z
     .object({
       limit: z.coerce.number().int().min(1).max(100).default(defaultLimit).openapi({ description: `1 to 100, default ${defaultLimit}` }),
-      cursor: z.string().max(200).optional().openapi({ description: 'Opaque `next_cursor` of the previous page' }),
+      cursor: cursorParam,
     })
     .strict();

@@ -6,6 +6,7 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
+import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { createApp } from './app';
 
@@ -16,14 +17,16 @@ async function main(): Promise<void> {
   const addresses = requireServiceAddresses(config);
 
   const db = await connectDatabase(addresses.mongodbUri);
-  const store = await openStore(db);
+  const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
   const temporal = connectTemporalClient(addresses.temporalAddress);
+  const usage = usageCounters(store, logger);
   const app = createApp({
     config,
     logger,
     store,
     temporal: new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE }),
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal) },
+    usage,
   });
 
   const server = app.listen(config.PORT, config.BIND_HOST);
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'api shutting down');
     closeServer(server, 10_000)
+      .then(() => usage.flush())
       .then(() => Promise.all([db.close(), temporal.close()]))
       .then(() => process.exit(0))
       .catch((err: unknown) => {

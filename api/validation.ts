@@ -53,6 +53,15 @@ function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocati
 export const invalidField = (param: string, message: string) => new ApiError('invalid_field', message, { param });
 export const missingField = (param: string, message: string) => new ApiError('missing_field', message, { param });
 
+/** Lists in error answers stop here, so an answer never grows much beyond the request that caused it. */
+export const MAX_LISTED_PROBLEMS = 50;
+
+/** `{<name>: the first MAX_LISTED_PROBLEMS, total, truncated}`: every problem, up to a bound. */
+export function listedProblems<T>(name: string, problems: T[]): Record<string, unknown> {
+  const truncated = problems.length > MAX_LISTED_PROBLEMS;
+  return { [name]: problems.slice(0, MAX_LISTED_PROBLEMS), ...(truncated && { total: problems.length, truncated }) };
+}
+
 export function parseInput<T extends ZodType>(schema: T, data: unknown, location: InputLocation, options: InputOptions = {}): z.output<T> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
@@ -60,6 +69,6 @@ export function parseInput<T extends ZodType>(schema: T, data: unknown, location
   const [first] = problems as [Problem, ...Problem[]];
   throw new ApiError(first.code, first.message, {
     param: first.param,
-    ...(problems.length > 1 && { details: { errors: problems } }),
+    ...(problems.length > 1 && { details: listedProblems('errors', problems) }),
   });
 }

@@ -38,5 +38,10 @@ export function idPattern(kind: IdKind): RegExp {
  * one millisecond never tie and lexical order is creation order.
  */
 export function newSortableId(kind: IdKind, now = Date.now()): string {
-  return `${ID_PREFIXES[kind]}_${now.toString(36).padStart(10, '0')}${randomBase62(14)}`;
+  return `${sortableIdBound(kind, now)}${randomBase62(14)}`;
+}
+
+/** Sorts before every sortable id made at `ms` or later, and after every one made earlier. */
+export function sortableIdBound(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${Math.max(0, Math.floor(ms)).toString(36).padStart(10, '0')}`;
 }

@@ -1,16 +1,17 @@
-import os from 'node:os';
-import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every environment variable the service reads, in one place, validated once at
- * start-up. A bad value stops the process with the variable's name in the message.
+ * Every environment variable the API and the worker read, in one place,
+ * validated once at start-up. A bad value stops the process with the
+ * variable's name; its value is shown only when it cannot hold a secret.
+ * The embedded stack's own variables (data directory, ports) live in
+ * stack/config.ts: a deployment never sets them.
  */
 
-const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An empty variable means "not set", as it does in shells and compose files. */
-const optional = <T extends z.ZodType>(schema: T) =>
+export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const optionalUrl = optional(z.url());
 const hostList = z
@@ -23,26 +24,16 @@ const hostList = z
       .filter((host) => host.length > 0),
   );
 
-export const configSchema = z.object({
+export const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
-  DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
-  TOOLS_DIR: z
-    .string()
-    .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
-    .describe('Per-machine cache of the pinned Temporal CLI and FerretDB binaries'),
-  MONGODB_URI: optionalUrl.describe('External MongoDB; when unset the embedded FerretDB is used'),
-  TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe('External Temporal frontend; when unset the embedded dev server is used'),
+  MONGODB_URI: optionalUrl.describe('MongoDB connection string'),
+  TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe('Temporal frontend host:port'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal dev server'),
-  TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal dev server'),
-  FERRETDB_PORT: port(27017).describe('Port of the embedded FerretDB'),
-  SMTP_URL: optionalUrl.describe('External SMTP server; when unset the embedded mail sink is used'),
-  SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
-  MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
+  SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
-  PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host'),
-  PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host'),
+  PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
+  PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),
   MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -50,40 +41,63 @@ export const configSchema = z.object({
   RATE_LIMIT_SANDBOX: positiveInt(60).describe('Requests per sandbox key per minute'),
   RATE_LIMIT_LIVE: positiveInt(120).describe('Requests per live key per minute'),
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),
-  LOOKUP_LIMIT: positiveInt(100).describe('Participant lookups per IP address per hour'),
-});
+  SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe("Distinct sandbox email recipients per account per UTC day, besides the account's own addresses"),
+  INVITES_BY_EMAIL_PER_DAY: positiveInt(50).describe('Members an account may add by email per UTC day'),
+  STRICT_QUERY_SHAPES: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe('Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)'),
+  WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
+};
 
-export type Config = z.infer<typeof configSchema>;
-
-/** Names of every variable the service reads; the deployment test checks they are all set. */
-export const configVariableNames = Object.keys(configSchema.shape) as (keyof Config)[];
+/** Variables whose value may carry credentials: named in errors, never printed. */
+const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = Object.fromEntries(configVariableNames.map((name) => [name, env[name]]));
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
-    });
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
-  }
-  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+/** Parses the variables of `shape` from `env`; every problem is reported at once. */
+export function parseEnvironment<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv): z.output<z.ZodObject<S>> {
+  const names = Object.keys(shape);
+  const parsed = z.object(shape).safeParse(Object.fromEntries(names.map((name) => [name, env[name]])));
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return SECRET_VARIABLES.has(name) ? `${name}: ${issue.message}` : `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
 
-/** The inverse of loadConfig: variables that reproduce this configuration in a child process. */
-export function configToEnv(config: Config): Record<string, string> {
+/** The inverse of parsing: variables that reproduce these values in a child process. */
+export function toEnvironment(values: Record<string, string | number | boolean | string[] | undefined>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of configVariableNames) {
-    const value = config[name];
+  for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
     env[name] = Array.isArray(value) ? value.join(',') : String(value);
   }
   return env;
+}
+
+type ParsedServiceConfig = z.output<z.ZodObject<typeof serviceConfigShape>>;
+
+export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LIVE_URL'> & {
+  /** Origins used in links and headers the API returns; never taken from a request's Host header. */
+  PUBLIC_SANDBOX_URL: string;
+  PUBLIC_LIVE_URL: string;
+};
+
+/** Names of every variable the service reads; the deployment test checks they are all set. */
+export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = parseEnvironment(serviceConfigShape, env);
+  return {
+    ...parsed,
+    PUBLIC_SANDBOX_URL: new URL(parsed.PUBLIC_SANDBOX_URL ?? `http://127.0.0.1:${parsed.PORT}`).origin,
+    PUBLIC_LIVE_URL: new URL(parsed.PUBLIC_LIVE_URL ?? `http://live.localhost:${parsed.PORT}`).origin,
+  };
 }
 
 /** The API and the worker talk to services by address; `npm start` fills these in for the embedded stack. */

@@ -3,9 +3,8 @@ import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
 import { membershipId } from '../store/memberships';
 import { issueApiKey, type NewApiKey } from './api-keys';
-import { recordAudit } from './audit';
-
-export class EmailTakenError extends Error {}
+import { RuleError } from './errors';
+import { createWorkspace } from './workspaces';
 
 export interface SignupResult {
   account: { id: string; email: string; name: string | null; status: string };
@@ -32,20 +31,18 @@ export async function signup(store: Store, input: { email: string; name?: string
       created_at: now,
     });
   } catch (err) {
-    if (isDuplicateKey(err)) throw new EmailTakenError();
+    if (isDuplicateKey(err)) throw new RuleError('email_taken', 'An account with this email exists already.', { param: 'email' });
     throw err;
   }
   try {
-    await store.workspaces.create({ _id: workspaceId, name: input.name ? `${input.name}'s workspace` : 'Personal workspace', created_at: now });
-    await store.memberships.create({ _id: membershipId(workspaceId, accountId), workspace_id: workspaceId, account_id: accountId, role: 'owner', created_at: now });
     const actor = { accountId, keyPrefix: null };
-    await recordAudit(store, actor, { action: 'workspace.created', workspaceId, target: { type: 'workspace', id: workspaceId } });
+    await createWorkspace(store, actor, input.name ? `${input.name}'s workspace` : 'Personal workspace', workspaceId);
     const key = await issueApiKey(store, actor, { accountId, workspaceId, environment: 'sandbox', companyId: null, label: 'signup' });
     return { account: { id: accountId, email: input.email, name: input.name ?? null, status: 'active' }, workspaceId, key };
   } catch (err) {
     await Promise.allSettled([
       store.apiKeys.deleteMany({ account_id: accountId }),
-      store.memberships.deleteMany({ account_id: accountId }),
+      store.memberships.deleteOne({ _id: membershipId(workspaceId, accountId) }),
       store.workspaces.deleteOne({ _id: workspaceId }),
       store.accounts.deleteOne({ _id: accountId }),
     ]);

@@ -3,6 +3,10 @@ import type { Environment } from '../domain/environment';
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
 import { recordAudit, type Actor } from './audit';
+import { RuleError } from './errors';
+
+/** Active keys an account may hold; enough for rotation and per-system keys, few enough that keys cannot multiply a budget. */
+export const MAX_ACTIVE_KEYS = 25;
 
 export interface NewApiKey {
   api_key: string;
@@ -22,6 +26,10 @@ export async function issueApiKey(
   actor: Actor,
   options: { accountId: string; workspaceId: string; environment: Environment; companyId: string | null; label: string },
 ): Promise<NewApiKey> {
+  // Checked before the insert, so two concurrent creations may pass one over the cap; the per-account rate limit bounds what that buys.
+  if ((await store.apiKeys.countDocuments({ account_id: options.accountId, revoked_at: null })) >= MAX_ACTIVE_KEYS) {
+    throw new RuleError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+  }
   for (;;) {
     const key = generateApiKey(options.environment);
     const prefix = displayPrefix(key);
@@ -57,10 +65,15 @@ export async function issueApiKey(
   }
 }
 
-/** Revokes the account's own active key by prefix; false when there is none to revoke. */
-export async function revokeApiKey(store: Store, actor: Actor, prefix: string): Promise<boolean> {
+/**
+ * Revokes the account's own active key by prefix (only one limited to
+ * `onlyCompanyId`, when given); false when there is none to revoke. One
+ * conditional update decides: of concurrent revocations one wins, and only
+ * it writes the audit event.
+ */
+export async function revokeApiKey(store: Store, actor: Actor, prefix: string, onlyCompanyId: string | null = null): Promise<boolean> {
   const revoked = await store.apiKeys.findOneAndUpdate(
-    { prefix, account_id: actor.accountId, revoked_at: null },
+    { prefix, account_id: actor.accountId, revoked_at: null, ...(onlyCompanyId && { company_id: onlyCompanyId }) },
     { $set: { revoked_at: new Date() } },
     { new: true },
   );
@@ -80,4 +93,9 @@ export async function revokeKeysOfMember(store: Store, workspaceId: string, acco
     { $set: { revoked_at: new Date() } },
   );
   return modifiedCount;
+}
+
+/** The account's active keys, oldest first (prefixes only: the keys themselves are not stored). */
+export async function activeKeysOf(store: Store, accountId: string) {
+  return store.apiKeys.find({ account_id: accountId, revoked_at: null }).sort({ created_at: 1 }).lean();
 }

@@ -1,5 +1,7 @@
 import { newSortableId } from '../domain/ids';
 import type { Store } from '../store';
+import type { AuditEventRow } from '../store/audit-events';
+import { pageOf, type Page } from './paging';
 
 /**
  * The audit trail is append-only: this module only inserts and reads. Every
@@ -17,7 +19,8 @@ export type AuditAction =
   | 'workspace.deleted'
   | 'workspace.ownership_transferred'
   | 'company.created'
-  | 'company.updated';
+  | 'company.updated'
+  | 'company.deleted';
 
 export interface Actor {
   accountId: string;
@@ -46,43 +49,24 @@ export async function recordAudit(store: Store, actor: Actor, entry: AuditEntry)
   });
 }
 
-export interface AuditPage {
-  data: AuditEventView[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
-
-export interface AuditEventView {
-  id: string;
-  action: string;
-  workspace_id: string;
-  actor: { account_id: string; key_prefix: string | null };
-  target: { type: string; id: string };
-  details: Record<string, unknown>;
-  created_at: string;
-}
-
 /**
- * Newest first. The cursor is the last id seen; ids sort by creation and
- * never tie, so a page never repeats or skips an event that existed before it,
- * whatever is inserted meanwhile (new events land before page one).
+ * Newest first, across the given workspaces. Each workspace's events are
+ * read from its own index range and merged, so the cost is a page per
+ * workspace, not the whole trail. The cursor is the last id seen; ids sort by
+ * creation and never tie, so a page never repeats or skips an event that
+ * existed before it, whatever is inserted meanwhile (new events land before
+ * page one).
  */
-export async function listAudit(store: Store, workspaceIds: string[], limit: number, after: string | undefined): Promise<AuditPage> {
-  const filter = { workspace_id: { $in: workspaceIds }, ...(after && { _id: { $lt: after } }) };
-  const rows = await store.auditEvents.find(filter).sort({ _id: -1 }).limit(limit + 1).lean();
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return {
-    data: page.map((row) => ({
-      id: row._id,
-      action: row.action,
-      workspace_id: row.workspace_id,
-      actor: { account_id: row.actor_account_id, key_prefix: row.actor_key_prefix ?? null },
-      target: { type: row.target_type, id: row.target_id },
-      details: (row.details ?? {}) as Record<string, unknown>,
-      created_at: row.created_at.toISOString(),
-    })),
-    has_more: hasMore,
-    next_cursor: hasMore ? page[page.length - 1]!._id : null,
-  };
+export async function listAudit(store: Store, workspaceIds: string[], limit: number, before: string | undefined): Promise<Page<AuditEventRow>> {
+  const perWorkspace = await Promise.all(
+    workspaceIds.map((workspaceId) =>
+      store.auditEvents
+        .find({ workspace_id: workspaceId, ...(before && { _id: { $lt: before } }) })
+        .sort({ _id: -1 })
+        .limit(limit + 1)
+        .lean(),
+    ),
+  );
+  const merged = perWorkspace.flat().sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
+  return pageOf(merged.slice(0, limit + 1), limit);
 }

@@ -1,5 +1,6 @@
-import { newId } from '../domain/ids';
+import { newSortableId } from '../domain/ids';
 import type { Store } from '../store';
+import type { CompanyRow } from '../store/companies';
 import { recordAudit, type Actor } from './audit';
 
 export interface CompanyFields {
@@ -13,70 +14,63 @@ export interface CompanyFields {
   peppol_id?: string | null | undefined;
 }
 
-type CompanyRow = CompanyFields & { _id: string; workspace_id: string; is_live: boolean; created_at: Date; updated_at: Date };
+export type Company = CompanyRow & { _id: string };
 
-export function companyView(company: CompanyRow) {
-  return {
-    id: company._id,
-    name: company.name,
-    workspace_id: company.workspace_id,
-    is_live: company.is_live,
-    company_registration_id: company.company_registration_id ?? null,
-    tax_id: company.tax_id ?? null,
-    email: company.email ?? null,
-    country: company.country,
-    address: company.address
-      ? { street: company.address.street ?? null, city: company.address.city ?? null, postal_code: company.address.postal_code ?? null }
-      : null,
-    iban: company.iban ?? null,
-    peppol_id: company.peppol_id ?? null,
-    created_at: company.created_at.toISOString(),
-    updated_at: company.updated_at.toISOString(),
-  };
-}
-
-export function companySummary(company: CompanyRow) {
-  const { id, name, tax_id, country, is_live, workspace_id, created_at } = companyView(company);
-  return { id, name, tax_id, country, is_live, workspace_id, created_at };
-}
-
-export async function createCompany(store: Store, actor: Actor, workspaceId: string, fields: CompanyFields) {
+export async function createCompany(store: Store, actor: Actor, workspaceId: string, fields: CompanyFields): Promise<Company> {
   const now = new Date();
-  const company = await store.companies.create({ _id: newId('company'), workspace_id: workspaceId, ...fields, created_at: now, updated_at: now });
+  const company = await store.companies.create({ _id: newSortableId('company', now.getTime()), workspace_id: workspaceId, ...fields, created_at: now, updated_at: now });
   await recordAudit(store, actor, {
     action: 'company.created',
     workspaceId,
     target: { type: 'company', id: company._id },
     details: { fields: Object.keys(fields).sort() },
   });
-  return company.toObject() as CompanyRow;
+  return company.toObject();
 }
 
-export async function listCompanies(store: Store, workspaceId: string, onlyCompanyId: string | null) {
-  const rows = await store.companies
-    .find({ workspace_id: workspaceId, ...(onlyCompanyId && { _id: onlyCompanyId }) })
-    .sort({ created_at: -1, _id: -1 })
-    .lean();
-  return rows as CompanyRow[];
+/** The workspace's companies, newest first; a key limited to one company sees only that one. */
+export async function listCompanies(store: Store, workspaceId: string, onlyCompanyId: string | null): Promise<Company[]> {
+  if (onlyCompanyId) {
+    const company = await findCompany(store, onlyCompanyId);
+    return company && company.workspace_id === workspaceId ? [company] : [];
+  }
+  const rows = await store.companies.find({ workspace_id: workspaceId }).sort({ _id: -1 }).lean();
+  return rows.filter((company) => !company.deleted_at);
 }
 
-export async function findCompany(store: Store, companyId: string) {
-  return (await store.companies.findById(companyId).lean()) as CompanyRow | null;
+/** A company that is not deleted. */
+export async function findCompany(store: Store, companyId: string): Promise<Company | null> {
+  const company = await store.companies.findById(companyId).lean();
+  return company && !company.deleted_at ? company : null;
 }
 
-/** Applies the sent fields only; the audit event lists which ones actually changed. */
-export async function updateCompany(store: Store, actor: Actor, current: CompanyRow, changes: Partial<CompanyFields>) {
-  const changed = Object.keys(changes).filter(
-    (field) => JSON.stringify(changes[field as keyof CompanyFields] ?? null) !== JSON.stringify(current[field as keyof CompanyFields] ?? null),
-  );
+/**
+ * Applies the sent fields only, to a company that is not deleted (one
+ * conditional update: a change racing a deletion either lands before it or
+ * not at all). Null when the company is gone. The audit event lists the
+ * fields that actually changed.
+ */
+export async function updateCompany(store: Store, actor: Actor, current: Company, changes: Partial<CompanyFields>): Promise<Company | null> {
   const updated = await store.companies
-    .findOneAndUpdate({ _id: current._id }, { $set: { ...changes, updated_at: new Date() } }, { new: true })
+    .findOneAndUpdate({ _id: current._id, deleted_at: null }, { $set: { ...changes, updated_at: new Date() } }, { new: true })
     .lean();
+  if (!updated) return null;
+  const changed = (Object.keys(changes) as (keyof CompanyFields)[]).filter(
+    (field) => JSON.stringify(changes[field] ?? null) !== JSON.stringify(current[field] ?? null),
+  );
   await recordAudit(store, actor, {
     action: 'company.updated',
     workspaceId: current.workspace_id,
     target: { type: 'company', id: current._id },
     details: { fields: changed.sort() },
   });
-  return updated as CompanyRow;
+  return updated;
+}
+
+/** Marks the company deleted (its documents stay for the record); false when it was gone already. */
+export async function deleteCompany(store: Store, actor: Actor, company: Company): Promise<boolean> {
+  const { modifiedCount } = await store.companies.updateOne({ _id: company._id, deleted_at: null }, { $set: { deleted_at: new Date() } });
+  if (modifiedCount === 0) return false;
+  await recordAudit(store, actor, { action: 'company.deleted', workspaceId: company.workspace_id, target: { type: 'company', id: company._id } });
+  return true;
 }

@@ -10,43 +10,77 @@ export interface WindowState {
   exceeded: boolean;
 }
 
-/**
- * Counts one request in the fixed window of `subject`: claims the next free
- * slot (count, then insert; a lost race re-counts and tries the next). The
- * claimed slot is the request's exact position across all API processes; a
- * full window answers without writing.
- */
-async function claimSlot(store: Store, subject: string, limit: number, windowMs: number, now: number): Promise<WindowState> {
-  const start = Math.floor(now / windowMs) * windowMs;
-  const resetAt = start + windowMs;
-  const window = `${subject}@${start}`;
-  for (;;) {
-    const taken = await store.rateSlots.countDocuments({ window });
-    if (taken >= limit) return { limit, remaining: 0, resetAt, exceeded: true };
-    try {
-      await store.rateSlots.create({ _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
-      return { limit, remaining: limit - (taken + 1), resetAt, exceeded: false };
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-  }
-}
-
 export interface RateLimiter {
-  hit(subject: string, limit: number, windowMs: number, now?: number): Promise<WindowState>;
+  /** Counts `cost` requests against `subject`'s fixed window; none when they do not all fit. */
+  hit(subject: string, limit: number, windowMs: number, options?: { now?: number; cost?: number }): Promise<WindowState>;
+  /**
+   * Whether `item` (e.g. a recipient) may be used by `subject` in the current
+   * UTC day, counting distinct items against `perDay`: an item already used
+   * today passes without counting again. A first use claims the item's own
+   * slot and then one of the day's; refused, it gives the item's slot back.
+   */
+  admitDistinct(subject: string, item: string, perDay: number, now?: number): Promise<WindowState>;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * A process's limiter: claims for one window run one after another, so the
- * requests of one process never race each other for a slot (each lost race
- * costs a write on the database); only claims from other processes can.
+ * Windows as claimed slots: the n-th request of a window inserts slot n, and
+ * unique inserts are atomic on every backend, so a slot number is an exact
+ * position shared by every API process. A process remembers the last slot it
+ * saw in each window and claims the next one directly; only a lost race
+ * (another process took it) costs a count and another try. Claims of one
+ * window run one after another within a process, so its own requests never
+ * race each other. A full window answers without writing.
  */
 export function rateLimiter(store: Store): RateLimiter {
   const serial = serialPerKey();
+  /** Per subject: the window last used and the highest slot seen taken in it. */
+  const lastSeen = new Map<string, { window: string; taken: number }>();
+  const count = (window: string) => store.rateSlots.countDocuments({ window });
+
+  async function claim(subject: string, window: string, limit: number, resetAt: number, cost: number): Promise<WindowState> {
+    const seen = lastSeen.get(subject);
+    let taken = seen?.window === window ? seen.taken : await count(window);
+    let claimed = 0;
+    while (claimed < cost) {
+      // A batch that does not fit is refused whole before it claims anything; only a lost race can cut one short.
+      if (claimed === 0 && taken + cost > limit) break;
+      if (taken + 1 > limit) break;
+      try {
+        await store.rateSlots.create({ _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
+        taken += 1;
+        claimed += 1;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // Another process took that slot: recount and go on from the first free one.
+        taken = await count(window);
+      }
+    }
+    lastSeen.set(subject, { window, taken });
+    const exceeded = claimed < cost;
+    return { limit, remaining: Math.max(0, limit - taken), resetAt, exceeded };
+  }
+
+  const hit: RateLimiter['hit'] = (subject, limit, windowMs, { now = Date.now(), cost = 1 } = {}) => {
+    if (lastSeen.size > 100_000) lastSeen.clear();
+    const start = Math.floor(now / windowMs) * windowMs;
+    const window = `${subject}@${start}`;
+    return serial(subject, () => claim(subject, window, limit, start + windowMs, cost));
+  };
+
   return {
-    hit(subject, limit, windowMs, now = Date.now()) {
-      const window = `${subject}@${Math.floor(now / windowMs) * windowMs}`;
-      return serial(window, () => claimSlot(store, subject, limit, windowMs, now));
+    hit,
+    async admitDistinct(subject, item, perDay, now = Date.now()) {
+      const itemSubject = `${subject}:${item}`;
+      const first = await hit(itemSubject, 1, DAY_MS, { now });
+      if (first.exceeded) return { limit: perDay, remaining: perDay, resetAt: first.resetAt, exceeded: false };
+      const counted = await hit(subject, perDay, DAY_MS, { now });
+      if (counted.exceeded) {
+        await store.rateSlots.deleteOne({ _id: `${itemSubject}@${first.resetAt - DAY_MS}#1` });
+        lastSeen.delete(itemSubject);
+      }
+      return counted;
     },
   };
 }
@@ -56,3 +90,4 @@ export async function deleteExpiredWindows(store: Store, now = new Date()): Prom
   const { deletedCount } = await store.rateSlots.deleteMany({ expires_at: { $lt: now } });
   return deletedCount;
 }
+

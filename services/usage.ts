@@ -1,6 +1,6 @@
-import { randomBase62 } from '../domain/ids';
+import type { Logger } from '../platform/logger';
 import type { Store } from '../store';
-import { serialPerKey } from './serial';
+import { isDuplicateKey } from '../store/errors';
 
 /** UTC day, `YYYY-MM-DD`. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -8,25 +8,62 @@ export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 export type UsageCounter = 'api_calls' | 'documents_sent';
 
 export interface UsageCounters {
-  /** Resolves once the increment is stored. */
-  count(accountId: string, counter: UsageCounter, now?: Date): Promise<void>;
+  /** Counts one call or document; written shortly after, without holding up the caller. */
+  count(accountId: string, counter: UsageCounter, now?: Date): void;
+  /** Resolves once everything counted so far is stored (tests, shutdown). */
+  flush(): Promise<void>;
 }
 
+const dayId = (accountId: string, day: string) => `${accountId}:${day}`;
+
 /**
- * A process's usage writer. It owns its counter documents (a random writer
- * id) and chains the increments of each document, so no document ever sees
- * two concurrent updates; several processes never share a document.
+ * A process's usage writer. Counts gather in memory while a write is in
+ * flight and go out together in the next one, so a busy process writes each
+ * day counter a few times a second instead of once per request; a quiet one
+ * writes each count at once. `$inc` is atomic on MongoDB and on the embedded
+ * FerretDB build, so several processes can raise one counter.
  */
-export function usageCounters(store: Store): UsageCounters {
-  const writer = randomBase62(12);
-  const serial = serialPerKey();
+export function usageCounters(store: Store, logger: Logger): UsageCounters {
+  let pending = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number }>();
+  let writing: Promise<void> | undefined;
+
+  async function write(batch: typeof pending): Promise<void> {
+    for (const [id, { account_id, day, api_calls, documents_sent }] of batch) {
+      const increment = { $inc: { api_calls, documents_sent } };
+      try {
+        await store.usageDays.updateOne({ _id: id }, { ...increment, $setOnInsert: { account_id, day } }, { upsert: true });
+      } catch (err) {
+        // Another process created the day's counter at the same moment: it exists now.
+        if (!isDuplicateKey(err)) throw err;
+        await store.usageDays.updateOne({ _id: id }, increment);
+      }
+    }
+  }
+
+  function drain(): Promise<void> {
+    writing ??= (async () => {
+      while (pending.size > 0) {
+        const batch = pending;
+        pending = new Map();
+        await write(batch).catch((err: unknown) => logger.error({ err, counters: batch.size }, 'usage counters could not be written'));
+      }
+    })().finally(() => {
+      writing = undefined;
+    });
+    return writing;
+  }
+
   return {
-    async count(accountId, counter, now = new Date()) {
+    count(accountId, counter, now = new Date()) {
       const day = dayOf(now);
-      const id = `${accountId}:${day}:${writer}`;
-      await serial(id, () =>
-        store.usageDays.updateOne({ _id: id }, { $inc: { [counter]: 1 }, $setOnInsert: { account_id: accountId, day, writer } }, { upsert: true }),
-      );
+      const id = dayId(accountId, day);
+      const entry = pending.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0 };
+      entry[counter] += 1;
+      pending.set(id, entry);
+      void drain();
+    },
+    async flush() {
+      while (writing || pending.size > 0) await drain();
     },
   };
 }
@@ -43,14 +80,8 @@ export interface UsageReport {
 export async function usageReport(store: Store, accountId: string, days: number, now = new Date()): Promise<UsageReport> {
   const dates = Array.from({ length: days }, (_, index) => dayOf(new Date(now.getTime() - (days - 1 - index) * 86_400_000)));
   const rows = await store.usageDays.find({ account_id: accountId, day: { $gte: dates[0], $lte: dates[dates.length - 1] } }).lean();
-  const data = dates.map((date) => {
-    const ofDay = rows.filter((row) => row.day === date);
-    return {
-      date,
-      api_calls: ofDay.reduce((sum, row) => sum + row.api_calls, 0),
-      documents_sent: ofDay.reduce((sum, row) => sum + row.documents_sent, 0),
-    };
-  });
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const data = dates.map((date) => ({ date, api_calls: byDay.get(date)?.api_calls ?? 0, documents_sent: byDay.get(date)?.documents_sent ?? 0 }));
   return {
     days,
     from: dates[0]!,

@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { configToEnv, type Config } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
+import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import { SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
+import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ManagedProcess } from './managed-process';
@@ -19,18 +20,25 @@ import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
  * server, FerretDB, a local SMTP sink with an inbox page, the worker and the
  * API. A component whose address is configured (TEMPORAL_ADDRESS, MONGODB_URI,
  * SMTP_URL) is used as it is and not started.
+ *
+ * The stack supervises what it starts: a child that exits unexpectedly is
+ * started again after a backoff (1 s, doubling up to 30 s), and only after
+ * repeated fast crashes does the stack give up.
  */
 
 export type ServiceName = 'api' | 'worker';
+export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | ServiceName;
 
 export interface StackOptions {
-  config: Config;
+  config: StackConfig;
   /** Which of the project's own processes to run (both by default). */
   services?: ServiceName[];
-  /** Progress lines for a person watching. */
+  /** Progress and supervision lines for a person watching. */
   log?: (line: string) => void;
   /** Where the API's and worker's output goes besides their log files. */
   echo?: (service: ServiceName, line: string) => void;
+  /** Called when a component crashed too often to go on restarting it. */
+  onGiveUp?: (name: ComponentName) => void;
 }
 
 export interface StackUrls {
@@ -46,29 +54,35 @@ export interface EmbeddedStack {
   urls: StackUrls;
   /** Environment the API and worker run with (all variables, addresses filled in). */
   serviceEnv: NodeJS.ProcessEnv;
-  process(name: string): ManagedProcess | undefined;
+  process(name: ComponentName): ManagedProcess | undefined;
   /** Starts (or starts again) the API or the worker and waits until it is ready. */
   startService(name: ServiceName): Promise<void>;
+  /** Resolves once the component has been started again by the supervisor (and is ready). */
+  restarted(name: ComponentName): Promise<void>;
   stop(): Promise<void>;
 }
 
 const projectRoot = path.resolve(__dirname, '..');
 const READY_TIMEOUT_MS = { infrastructure: 60_000, worker: 180_000, api: 60_000 };
+/** More crashes than this within the period and the supervisor gives up. */
+const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
+const MAX_BACKOFF_MS = 30_000;
 
 export async function startStack(options: StackOptions): Promise<EmbeddedStack> {
   const { config } = options;
   const log = options.log ?? (() => undefined);
   const services = options.services ?? ['worker', 'api'];
-  const runs = {
-    temporal: !config.TEMPORAL_ADDRESS,
-    ferretdb: !config.MONGODB_URI,
-    mail: !config.SMTP_URL,
-  };
+  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL };
 
   const logsDir = path.join(config.DATA_DIR, 'logs');
   await mkdir(logsDir, { recursive: true });
   const lock = await acquireDataDirLock(config.DATA_DIR);
-  const processes = new Map<string, ManagedProcess>();
+  const processes = new Map<ComponentName, ManagedProcess>();
+  /** How each component is started and judged ready; the supervisor restarts with the same. */
+  const starters = new Map<ComponentName, () => Promise<void>>();
+  const restartWaiters = new Map<ComponentName, (() => void)[]>();
+  const crashes = new Map<ComponentName, number[]>();
+  let stopping = false;
 
   const urls: StackUrls = {
     mongodb: config.MONGODB_URI ?? `mongodb://127.0.0.1:${config.FERRETDB_PORT}/einvoice`,
@@ -80,60 +94,99 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
   const serviceEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    ...configToEnv(config),
+    ...serviceEnvironment(config),
     MONGODB_URI: urls.mongodb,
     TEMPORAL_ADDRESS: urls.temporal,
     SMTP_URL: urls.smtp,
-  };
-
-  const spawnProcess = (name: string, command: string, args: string[], echo?: (line: string) => void) => {
-    const managed = new ManagedProcess(name, command, args, {
-      env: serviceEnv,
-      logFile: path.join(logsDir, `${name}.log`),
-      ...(echo && { echo }),
-    });
-    processes.set(name, managed);
-    managed.start();
-    return managed;
+    // The embedded stack is where new code runs first: any query without its index fails loudly.
+    STRICT_QUERY_SHAPES: 'true',
   };
 
   const whenReady = async (managed: ManagedProcess, what: string, timeoutMs: number, ready: () => Promise<boolean>) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!managed.running) {
-        throw new StackError(`${what} exited during start-up. Its last output:\n${managed.tail()}`);
-      }
+      if (!managed.running) throw new StackError(`${what} exited during start-up. Its last output:\n${managed.tail()}`);
       if (await ready()) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new StackError(`${what} was not ready after ${timeoutMs / 1000} s. Its last output:\n${managed.tail()}`);
   };
 
+  const supervise = (name: ComponentName, managed: ManagedProcess) => {
+    managed.onUnexpectedExit = (code) => {
+      if (stopping) return;
+      const now = Date.now();
+      const recent = [...(crashes.get(name) ?? []), now].filter((at) => at > now - CRASH_LIMIT.periodMs);
+      crashes.set(name, recent);
+      if (recent.length > CRASH_LIMIT.count) {
+        log(`${name} crashed ${recent.length} times within ${CRASH_LIMIT.periodMs / 1000} s; giving up (see ${path.join(logsDir, `${name}.log`)})`);
+        options.onGiveUp?.(name);
+        return;
+      }
+      const delay = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** (recent.length - 1));
+      log(`${name} exited unexpectedly (code ${code}); restarting in ${delay / 1000} s (restart ${recent.length} of at most ${CRASH_LIMIT.count} per minute)`);
+      setTimeout(() => {
+        if (stopping) return;
+        starters
+          .get(name)!()
+          .then(() => {
+            log(`${name} restarted`);
+            for (const resolve of restartWaiters.get(name) ?? []) resolve();
+            restartWaiters.delete(name);
+          })
+          .catch((err: unknown) => log(`${name} did not come back: ${(err as Error).message}`));
+      }, delay).unref();
+    };
+  };
+
+  /** Declares a component: how to spawn it and when it is ready; starts it now. */
+  const component = async (name: ComponentName, command: string, args: () => Promise<string[]> | string[], what: string, timeoutMs: number, ready: (managed: ManagedProcess) => Promise<boolean>, echo?: (line: string) => void) => {
+    const start = async () => {
+      const existing = processes.get(name);
+      const managed =
+        existing ?? new ManagedProcess(name, command, await args(), { env: serviceEnv, logFile: path.join(logsDir, `${name}.log`), ...(echo && { echo }) });
+      processes.set(name, managed);
+      supervise(name, managed);
+      managed.start();
+      await whenReady(managed, what, timeoutMs, () => ready(managed));
+    };
+    starters.set(name, start);
+    await start();
+  };
+
   const stop = async () => {
+    stopping = true;
     // Reverse start order: the API and worker drain before the services they use go away.
-    for (const managed of [...processes.values()].reverse()) await managed.stop();
+    for (const managed of [...processes.values()].reverse()) await managed.close();
     await lock.release();
   };
 
-  const startService = async (name: ServiceName) => {
-    await processes.get(name)?.stop();
+  const serviceComponent = async (name: ServiceName) => {
     const entry = path.join(projectRoot, name === 'api' ? 'api/server.ts' : 'worker/main.ts');
-    const managed = spawnProcess(name, process.execPath, ['--import', 'tsx', entry], (line) => options.echo?.(name, line));
-    if (name === 'worker') {
-      // Ready means polling: the new process's identity (pid@host) is among the task queue's pollers.
-      const client = connectTemporalClient(urls.temporal);
-      try {
-        await whenReady(managed, 'the worker', READY_TIMEOUT_MS.worker, () =>
-          isPolling(client, config.TEMPORAL_NAMESPACE, managed.pid!),
-        );
-      } finally {
-        await client.close();
-      }
+    const ready =
+      name === 'worker'
+        ? async (managed: ManagedProcess) => {
+            // Ready means polling: the new process's identity (pid@host) is among the task queue's pollers.
+            const client = connectTemporalClient(urls.temporal);
+            try {
+              return await isPolling(client, config.TEMPORAL_NAMESPACE, managed.pid!);
+            } finally {
+              await client.close();
+            }
+          }
+        : async () => (await fetch(`${urls.api}/v1/health`).catch(() => undefined))?.status === 200;
+    await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, (line) =>
+      options.echo?.(name, line),
+    );
+  };
+
+  const startService = async (name: ServiceName) => {
+    const existing = processes.get(name);
+    if (existing) {
+      await existing.stop();
+      await starters.get(name)!();
     } else {
-      await whenReady(managed, 'the API', READY_TIMEOUT_MS.api, async () => {
-        const response = await fetch(`${urls.api}/v1/health`).catch(() => undefined);
-        return response?.status === 200;
-      });
+      await serviceComponent(name);
     }
   };
 
@@ -142,88 +195,116 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (runs.temporal) {
       const temporalBinary = await ensureTool(config.TOOLS_DIR, TEMPORAL_CLI, log);
       await mkdir(path.join(config.DATA_DIR, 'temporal'), { recursive: true });
-      const managed = spawnProcess('temporal', temporalBinary, [
-        'server',
-        'start-dev',
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(config.TEMPORAL_PORT),
-        '--ui-port',
-        String(config.TEMPORAL_UI_PORT),
-        '--db-filename',
-        path.join(config.DATA_DIR, 'temporal', 'temporal.db'),
-        '--namespace',
-        config.TEMPORAL_NAMESPACE,
-        '--log-level',
-        'warn',
-        ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
-      ]);
-      const client = connectTemporalClient(urls.temporal);
-      try {
-        await whenReady(managed, 'the Temporal dev server', READY_TIMEOUT_MS.infrastructure, () => pingTemporal(client, 1_000));
-      } finally {
-        await client.close();
-      }
-      await whenReady(managed, 'the Temporal Web UI', READY_TIMEOUT_MS.infrastructure, () => httpOk(urls.temporalUi!));
-      log(`temporal   ${urls.temporal} (state in ${path.join(config.DATA_DIR, 'temporal')})`);
+      await component(
+        'temporal',
+        temporalBinary,
+        () => [
+          'server',
+          'start-dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(config.TEMPORAL_PORT),
+          '--ui-port',
+          String(config.TEMPORAL_UI_PORT),
+          '--db-filename',
+          path.join(config.DATA_DIR, 'temporal', 'temporal.db'),
+          // Write-ahead log, synced at checkpoints: survives a crash of any process, not a power loss (see README).
+          '--sqlite-pragma',
+          'journal_mode=wal',
+          '--sqlite-pragma',
+          'synchronous=normal',
+          '--namespace',
+          config.TEMPORAL_NAMESPACE,
+          '--log-level',
+          'warn',
+          ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+        ],
+        'the Temporal dev server',
+        READY_TIMEOUT_MS.infrastructure,
+        async () => {
+          const client = connectTemporalClient(urls.temporal);
+          try {
+            return (await pingTemporal(client, 1_000)) && (await httpOk(urls.temporalUi!));
+          } finally {
+            await client.close();
+          }
+        },
+      );
+      log(`temporal   ${urls.temporal} (state in ${path.join(config.DATA_DIR, 'temporal')}; Web UI ${urls.temporalUi})`);
     }
     if (runs.ferretdb) {
       const ferretdbBinary = await ensureTool(config.TOOLS_DIR, FERRETDB, log);
       const dbDir = path.join(config.DATA_DIR, 'ferretdb');
       await mkdir(path.join(dbDir, 'state'), { recursive: true });
       await mkdir(path.join(dbDir, 'sqlite'), { recursive: true });
-      const managed = spawnProcess('ferretdb', ferretdbBinary, [
-        '--handler=sqlite',
-        // Writers queue for the lock at BEGIN (busy_timeout applies) instead of failing with SQLITE_BUSY
-        // when a read transaction has to be upgraded under contention.
-        `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/?_txlock=immediate`,
-        `--state-dir=${path.join(dbDir, 'state')}`,
-        `--listen-addr=127.0.0.1:${config.FERRETDB_PORT}`,
-        '--telemetry=disable',
-        '--debug-addr=-',
-        '--log-level=warn',
-        '--log-format=json',
-      ]);
-      await whenReady(managed, 'FerretDB', READY_TIMEOUT_MS.infrastructure, () => canConnect(config.FERRETDB_PORT));
-      const db = await connectDatabase(urls.mongodb);
-      try {
-        await whenReady(managed, 'FerretDB', READY_TIMEOUT_MS.infrastructure, () => pingDatabase(db));
-      } finally {
-        await db.close();
-      }
+      await component(
+        'ferretdb',
+        ferretdbBinary,
+        () => [
+          '--handler=sqlite',
+          // Writers queue for the lock at BEGIN (busy_timeout applies) instead of failing with SQLITE_BUSY
+          // when a read transaction has to be upgraded under contention; WAL synced at checkpoints, as Temporal's.
+          `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/?_txlock=immediate&_pragma=synchronous(normal)`,
+          `--state-dir=${path.join(dbDir, 'state')}`,
+          `--listen-addr=127.0.0.1:${config.FERRETDB_PORT}`,
+          '--telemetry=disable',
+          '--debug-addr=-',
+          '--log-level=warn',
+          '--log-format=json',
+        ],
+        'FerretDB',
+        READY_TIMEOUT_MS.infrastructure,
+        async () => {
+          if (!(await canConnect(config.FERRETDB_PORT))) return false;
+          const db = await connectDatabase(urls.mongodb).catch(() => undefined);
+          try {
+            return db !== undefined && (await pingDatabase(db));
+          } finally {
+            await db?.close();
+          }
+        },
+      );
       log(`mongodb    ${urls.mongodb} (FerretDB on SQLite in ${dbDir})`);
     }
     if (runs.mail) {
       const mailDir = path.join(config.DATA_DIR, 'mail');
       await mkdir(mailDir, { recursive: true });
-      const managed = spawnProcess('mail', process.execPath, [
-        require.resolve('maildev/bin/maildev'),
-        '--ip',
-        '127.0.0.1',
-        '--smtp',
-        String(config.SMTP_PORT),
-        '--web',
-        String(config.MAIL_UI_PORT),
-        '--mail-directory',
-        mailDir,
-      ]);
-      await whenReady(managed, 'the mail sink', READY_TIMEOUT_MS.infrastructure, async () => (await canConnect(config.SMTP_PORT)) && httpOk(urls.inbox!));
-      log(`smtp       ${urls.smtp}`);
+      await component(
+        'mail',
+        process.execPath,
+        () => [require.resolve('maildev/bin/maildev'), '--ip', '127.0.0.1', '--smtp', String(config.SMTP_PORT), '--web', String(config.MAIL_UI_PORT), '--mail-directory', mailDir],
+        'the mail sink',
+        READY_TIMEOUT_MS.infrastructure,
+        async () => (await canConnect(config.SMTP_PORT)) && httpOk(urls.inbox!),
+      );
+      log(`smtp       ${urls.smtp} (inbox ${urls.inbox})`);
     }
-    for (const service of (['worker', 'api'] as const).filter((name) => services.includes(name))) {
-      await startService(service);
-      log(`${service === 'api' ? 'api     ' : 'worker  '}   ${service === 'api' ? urls.api! : `task queue on ${urls.temporal}`}`);
+    if (services.includes('worker')) {
+      serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
+      await serviceComponent('worker');
+      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal}`);
+    }
+    if (services.includes('api')) {
+      await serviceComponent('api');
+      log(`api        ${urls.api}`);
     }
   } catch (err) {
     await stop();
     throw err;
   }
 
-  return { urls, serviceEnv, process: (name) => processes.get(name), startService, stop };
+  return {
+    urls,
+    serviceEnv,
+    process: (name) => processes.get(name),
+    startService,
+    restarted: (name) => new Promise((resolve) => restartWaiters.set(name, [...(restartWaiters.get(name) ?? []), resolve])),
+    stop,
+  };
 }
 
-async function checkPortsFree(config: Config, runs: Record<'temporal' | 'ferretdb' | 'mail', boolean>, services: ServiceName[]) {
+async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail', boolean>, services: ServiceName[]) {
   const wanted: [boolean, number, string][] = [
     [runs.temporal, config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
     [runs.temporal, config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
@@ -258,4 +339,3 @@ async function isPolling(client: Connection, namespace: string, pid: number): Pr
     .catch(() => ({ pollers: [] }));
   return (pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`));
 }
-

@@ -1,10 +1,10 @@
-import { loadConfig } from '../platform/config';
+import { loadStackConfig } from './config';
 import { StackError } from './errors';
 import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
 
 /** `npm run tools`: builds the pinned Temporal CLI and FerretDB into the per-machine cache. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadStackConfig();
   const say = (line: string) => process.stdout.write(`[tools] ${line}\n`);
   for (const tool of [TEMPORAL_CLI, FERRETDB]) {
     say(`${tool.name} ${tool.version}: ${await ensureTool(config.TOOLS_DIR, tool, say)}`);

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { loadConfig, type Config } from '../platform/config';
+import { loadStackConfig, type StackConfig } from './config';
 import { freePort } from './ports';
 
 /**
@@ -10,11 +10,11 @@ import { freePort } from './ports';
  * so test and benchmark stacks never collide with `npm start` or each other.
  * Services configured through MONGODB_URI, TEMPORAL_ADDRESS or SMTP_URL are used as they are.
  */
-export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<Config> {
+export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
   const ports: Record<string, string> = {};
   for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT']) {
     ports[name] = String(await freePort());
   }
-  return loadConfig({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
+  return loadStackConfig({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
 }

@@ -1,21 +1,24 @@
-import { ConfigError, loadConfig } from '../platform/config';
+import { ConfigError } from '../platform/config';
+import { loadStackConfig } from './config';
 import { startStack, type ServiceName } from './embedded-stack';
 import { StackError } from './errors';
 
 /**
  * `npm start`: the whole service on this machine. Prints where everything is,
- * stops every child on Ctrl-C or SIGTERM, and stops everything if one of them dies.
+ * restarts a crashed child (see embedded-stack.ts), and stops every child on
+ * Ctrl-C or SIGTERM, or when one keeps crashing.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadStackConfig();
   const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
   const echo = (service: ServiceName, line: string) => process.stdout.write(`[${service}] ${line}\n`);
 
-  say(`starting in ${config.DATA_DIR}`);
-  const stack = await startStack({ config, log: say, echo });
-
   let stopping = false;
-  const shutdown = (reason: string, exitCode: number) => {
+  let shutdown: (reason: string, exitCode: number) => void = () => undefined;
+  say(`starting in ${config.DATA_DIR}`);
+  const stack = await startStack({ config, log: say, echo, onGiveUp: (name) => shutdown(`${name} keeps crashing`, 1) });
+
+  shutdown = (reason, exitCode) => {
     if (stopping) return;
     stopping = true;
     say(`${reason}: stopping`);
@@ -32,12 +35,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
-  for (const name of ['temporal', 'ferretdb', 'mail', 'worker', 'api']) {
-    const managed = stack.process(name);
-    void managed?.exited.then((code) => {
-      if (!stopping && !managed.running) shutdown(`${name} exited unexpectedly (code ${code}); see ${config.DATA_DIR}/logs/${name}.log`, 1);
-    });
-  }
 
   const { urls } = stack;
   process.stdout.write(

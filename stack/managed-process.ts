@@ -4,13 +4,17 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 /**
  * A child of the embedded stack. It runs in its own process group so the stack
  * decides the shutdown order (Ctrl-C reaches only the supervisor) and so a
- * child's own children (e.g. a Node loader) are stopped with it.
+ * child's own children (e.g. a Node loader) are stopped with it. It can be
+ * started again after it exits (the supervisor restarts crashed children).
  */
 export class ManagedProcess {
   private child: ChildProcess | undefined;
   private recent: string[] = [];
   private logStream: WriteStream | undefined;
   private exitPromise: Promise<number | null> = Promise.resolve(null);
+  private stopping = false;
+  /** Called when the process exits without having been asked to stop. */
+  onUnexpectedExit: ((code: number | null) => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -34,7 +38,8 @@ export class ManagedProcess {
 
   start(): void {
     if (this.running) throw new Error(`${this.name} is already running`);
-    this.logStream = createWriteStream(this.options.logFile, { flags: 'a' });
+    this.stopping = false;
+    this.logStream ??= createWriteStream(this.options.logFile, { flags: 'a' });
     const child = spawn(this.command, this.args, {
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,6 +52,9 @@ export class ManagedProcess {
         resolve(-1);
       });
       child.once('exit', (code) => resolve(code));
+    });
+    void this.exitPromise.then((code) => {
+      if (!this.stopping && this.child === child) this.onUnexpectedExit?.(code);
     });
     for (const stream of [child.stdout, child.stderr]) {
       let partial = '';
@@ -80,8 +88,9 @@ export class ManagedProcess {
     }
   }
 
-  /** SIGTERM, then SIGKILL if the process is still there after the grace period. */
+  /** SIGTERM, then SIGKILL if the process is still there after the grace period. Not a crash: nothing restarts it. */
   async stop(graceMs = 15_000): Promise<void> {
+    this.stopping = true;
     if (this.running) {
       this.signal('SIGTERM');
       const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
@@ -96,6 +105,11 @@ export class ManagedProcess {
         // Nothing left.
       }
     }
+  }
+
+  /** Stops the process and closes its log. */
+  async close(): Promise<void> {
+    await this.stop();
     await new Promise<void>((resolve) => (this.logStream ? this.logStream.end(resolve) : resolve()));
     this.logStream = undefined;
   }

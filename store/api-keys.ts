@@ -5,9 +5,9 @@ const apiKeySchema = new Schema(
     /** SHA-256 of the key: the only form in which a key is stored. */
     _id: { type: String, required: true },
     prefix: { type: String, required: true, unique: true },
-    account_id: { type: String, required: true, index: true },
+    account_id: { type: String, required: true },
     /** The key's home workspace: "the caller's workspace" for endpoints that speak of one. */
-    workspace_id: { type: String, required: true, index: true },
+    workspace_id: { type: String, required: true },
     company_id: { type: String, default: null },
     label: { type: String, default: '' },
     sandbox: { type: Boolean, required: true },
@@ -16,5 +16,7 @@ const apiKeySchema = new Schema(
   },
   { versionKey: false, collection: 'api_keys' },
 );
+apiKeySchema.index({ account_id: 1, created_at: 1 });
+apiKeySchema.index({ workspace_id: 1, account_id: 1 });
 
 export const apiKeyModel = (db: Connection) => db.model('ApiKey', apiKeySchema);

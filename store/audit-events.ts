@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 /**
  * Append-only: the store offers no update or delete for this collection, and
@@ -23,3 +23,4 @@ const auditEventSchema = new Schema(
 auditEventSchema.index({ workspace_id: 1, _id: -1 });
 
 export const auditEventModel = (db: Connection) => db.model('AuditEvent', auditEventSchema);
+export type AuditEventRow = InferSchemaType<typeof auditEventSchema>;

@@ -1,7 +1,8 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 const companySchema = new Schema(
   {
+    /** Sortable (`com_` + time + randomness): a workspace's companies list newest first by id. */
     _id: { type: String, required: true },
     workspace_id: { type: String, required: true },
     name: { type: String, required: true },
@@ -18,9 +19,12 @@ const companySchema = new Schema(
     is_live: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    /** Deleted companies keep their documents for the record but are gone for everyone. */
+    deleted_at: { type: Date, default: null },
   },
   { versionKey: false, collection: 'companies' },
 );
-companySchema.index({ workspace_id: 1, created_at: -1 });
+companySchema.index({ workspace_id: 1, _id: -1 });
 
 export const companyModel = (db: Connection) => db.model('Company', companySchema);
+export type CompanyRow = InferSchemaType<typeof companySchema>;

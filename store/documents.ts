@@ -1,7 +1,16 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
-export const DOCUMENT_STATUSES = ['queued', 'sending', 'delivered', 'failed'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+import { DOCUMENT_STATUSES } from '../domain/documents/lifecycle';
+
+/**
+ * A document is stored in four collections, by how its parts change:
+ * - `documents`: the small row whose status moves; only the lifecycle
+ *   operation (services/documents/lifecycle.ts) changes it after acceptance.
+ * - `document_contents` and `document_attachments`: written once, before the
+ *   row, never changed; the UBL sent is exactly the UBL stored here.
+ * - `document_dispatches`: an outbox row per accepted document whose send
+ *   workflow may not have started yet; deleted once it has.
+ */
 
 const documentSchema = new Schema(
   {
@@ -14,49 +23,63 @@ const documentSchema = new Schema(
     environment: { type: String, enum: ['sandbox', 'live'], required: true },
     type: { type: String, enum: ['invoice', 'credit_note'], required: true },
     number: { type: String, required: true },
+    issue_date: { type: String, required: true },
+    due_date: { type: String, default: null },
     status: { type: String, enum: DOCUMENT_STATUSES, required: true },
     /**
-     * `<company>:<idempotency key>`, or `<company>:doc:<id>` when none was sent:
-     * always set, because FerretDB has no partial indexes and a unique index
-     * would treat every missing key as the same value.
+     * `<environment>:<company>:<key>`, or `<environment>:<company>:doc:<id>`
+     * when no key was sent: always set, because FerretDB has no partial
+     * indexes and a unique index would treat every missing key as one value.
      */
     idempotency_scope: { type: String, required: true, unique: true },
     idempotency_key: { type: String, default: null },
-    /** The parsed request, attachments' content left out (they live in document_attachments). */
-    input: { type: Schema.Types.Mixed, required: true },
     currency: { type: String, required: true },
-    totals: { type: Schema.Types.Mixed, required: true },
+    totals: {
+      type: new Schema(
+        {
+          line_extension: String,
+          allowance_total: String,
+          charge_total: String,
+          tax_exclusive: String,
+          tax: String,
+          tax_inclusive: String,
+          prepaid: String,
+          payable: String,
+        },
+        { _id: false },
+      ),
+      required: true,
+    },
     recipient_email: { type: String, default: null },
-    /** The send-ready UBL; exactly these bytes are delivered and downloaded. */
-    ubl: { type: String, required: true },
-    /** Set once the delivery channel accepted the document (the email was handed to SMTP). Written only by its workflow. */
+    /** Set once the delivery channel accepted the document (SMTP accepted the email). */
     sent_at: { type: Date, default: null },
     message_id: { type: String, default: null },
     error_message: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
-  { versionKey: false, collection: 'documents', minimize: false },
+  { versionKey: false, collection: 'documents' },
 );
-documentSchema.index({ company_id: 1, _id: -1 });
-documentSchema.index({ company_id: 1, status: 1, _id: -1 });
-documentSchema.index({ status: 1, created_at: 1 });
+documentSchema.index({ company_id: 1, environment: 1, _id: -1 });
+documentSchema.index({ company_id: 1, environment: 1, status: 1, _id: -1 });
 
-/**
- * "This document's send workflow was started": an insert-only record. It is
- * deliberately not a field of the document, because the send workflow
- * updates the document at the same time, and FerretDB v1 loses one of two
- * concurrent updates to one document even when they touch different fields.
- */
-const dispatchSchema = new Schema(
-  { _id: { type: String, required: true }, started_at: { type: Date, required: true } },
-  { versionKey: false, collection: 'document_dispatches' },
+const contentSchema = new Schema(
+  {
+    /** The document id. */
+    _id: { type: String, required: true },
+    /** The parsed request (company defaults applied, attachment bytes left out). */
+    input: { type: Schema.Types.Mixed, required: true },
+    /** The send-ready UBL; exactly these bytes are delivered and downloaded. */
+    ubl: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'document_contents', minimize: false },
 );
 
 const attachmentSchema = new Schema(
   {
     _id: { type: String, required: true },
-    document_id: { type: String, required: true, index: true },
+    document_id: { type: String, required: true },
     position: { type: Number, required: true },
     filename: { type: String, required: true },
     mime_type: { type: String, required: true },
@@ -68,33 +91,21 @@ const attachmentSchema = new Schema(
   },
   { versionKey: false, collection: 'document_attachments' },
 );
+attachmentSchema.index({ document_id: 1, position: 1 });
 
-/**
- * Delivery history and lifecycle events, one insert per transition. The id is
- * derived from the document and the step, so a retried activity cannot record
- * a step twice (the insert loses the race and changes nothing).
- */
-const historySchema = new Schema(
+const dispatchSchema = new Schema(
   {
+    /** The document id: it starts with the time of acceptance, so the reconciler reads the oldest first by _id. */
     _id: { type: String, required: true },
-    document_id: { type: String, required: true, index: true },
-    company_id: { type: String, required: true },
-    workspace_id: { type: String, required: true },
-    step: { type: String, enum: ['created', 'validated', 'queued', 'in_transit', 'delivered', 'failed'], required: true },
-    status: { type: String, enum: DOCUMENT_STATUSES, required: true },
-    /** The webhook event this step raises (`evt_…` id and kind), if any. */
-    event_id: { type: String, default: null },
-    event_type: { type: String, default: null },
-    number: { type: String, required: true },
-    message: { type: String, default: null },
-    error_message: { type: String, default: null },
     created_at: { type: Date, required: true },
   },
-  { versionKey: false, collection: 'document_history' },
+  { versionKey: false, collection: 'document_dispatches' },
 );
-historySchema.index({ workspace_id: 1, event_id: 1 });
 
 export const documentModel = (db: Connection) => db.model('Document', documentSchema);
+export const contentModel = (db: Connection) => db.model('DocumentContent', contentSchema);
 export const attachmentModel = (db: Connection) => db.model('DocumentAttachment', attachmentSchema);
-export const historyModel = (db: Connection) => db.model('DocumentHistory', historySchema);
 export const dispatchModel = (db: Connection) => db.model('DocumentDispatch', dispatchSchema);
+
+export type DocumentRow = InferSchemaType<typeof documentSchema>;
+export type AttachmentRow = InferSchemaType<typeof attachmentSchema>;

@@ -1,14 +1,19 @@
-import type { Connection } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
 
 import { accountModel } from './accounts';
 import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
-import { attachmentModel, dispatchModel, documentModel, historyModel } from './documents';
+import { attachmentModel, contentModel, dispatchModel, documentModel } from './documents';
+import { eventModel } from './events';
 import { membershipModel } from './memberships';
+import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
 import { workspaceModel } from './workspaces';
+
+// Registered before any model is compiled, so every collection carries the guard.
+mongoose.plugin(indexedQueriesOnly);
 
 /** Every collection of the service, bound to one connection. */
 export function createStore(db: Connection) {
@@ -22,16 +27,23 @@ export function createStore(db: Connection) {
     usageDays: usageDayModel(db),
     rateSlots: rateSlotModel(db),
     documents: documentModel(db),
+    contents: contentModel(db),
     attachments: attachmentModel(db),
-    history: historyModel(db),
     dispatches: dispatchModel(db),
+    events: eventModel(db),
   };
 }
 
 export type Store = ReturnType<typeof createStore>;
 
-/** Builds the indexes before the first request: uniqueness (emails, key prefixes) depends on them. */
-export async function openStore(db: Connection): Promise<Store> {
+export interface StoreOptions {
+  /** Refuse any query no declared index serves (see query-shapes.ts). */
+  strictQueryShapes?: boolean;
+}
+
+/** Builds the indexes before the first request: uniqueness (emails, key prefixes, idempotency) depends on them. */
+export async function openStore(db: Connection, options: StoreOptions = {}): Promise<Store> {
+  enforceIndexedQueries(options.strictQueryShapes ?? false);
   const store = createStore(db);
   await Promise.all(Object.values(store).map((model) => model.init()));
   return store;

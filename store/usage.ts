@@ -1,18 +1,12 @@
 import { Schema, type Connection } from 'mongoose';
 
-/**
- * Daily counters per account. Each process writes only its own documents
- * (`writer`) and never two updates to one document at a time, because
- * FerretDB v1 loses concurrent `$inc`s on one document; a day's total is the
- * sum over writers.
- */
+/** Daily counters per account (UTC day), raised with `$inc` (atomic on MongoDB and on the embedded FerretDB build). */
 const usageDaySchema = new Schema(
   {
-    /** `<account id>:<YYYY-MM-DD>:<writer>` (UTC day). */
+    /** `<account id>:<YYYY-MM-DD>`. */
     _id: { type: String, required: true },
     account_id: { type: String, required: true },
     day: { type: String, required: true },
-    writer: { type: String, required: true },
     api_calls: { type: Number, default: 0 },
     documents_sent: { type: Number, default: 0 },
   },

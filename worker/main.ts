@@ -1,21 +1,22 @@
+import path from 'node:path';
+
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createTransport } from 'nodemailer';
 
 import { createActivities } from '../activities';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
-import { ensureSchedules, ensureSearchAttributes } from '../platform/temporal';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
 import { temporalLogger } from './temporal-logger';
+import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
 
 /**
  * Process entry of the worker. The SDK runtime owns SIGINT/SIGTERM: it stops
  * polling, lets running activities finish, and `run()` resolves; then the
- * connections close.
+ * connections close. Workflow code comes pre-bundled (worker/workflow-bundle.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,32 +25,35 @@ async function main(): Promise<void> {
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM'] });
 
   const db = await connectDatabase(addresses.mongodbUri);
+  const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
+  logger.info('database connected');
   // A client connection for the operator API, schedules and the reconciler's workflow starts.
   const clientConnection = await Connection.connect({ address: addresses.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.TEMPORAL_NAMESPACE);
   await ensureSchedules(clientConnection, config.TEMPORAL_NAMESPACE);
-  const store = await openStore(db);
-  const mailer = createTransport(addresses.smtpUrl);
+  logger.info({ address: addresses.temporalAddress, namespace: config.TEMPORAL_NAMESPACE }, 'temporal connected; search attributes and schedules in place');
 
+  const usage = usageCounters(store, logger);
+  const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    workflowBundle: { codePath },
     activities: createActivities({
       store,
       logger,
-      mailer,
+      smtpUrl: addresses.smtpUrl,
       mailFrom: config.MAIL_FROM,
-      usage: usageCounters(store),
+      usage,
       temporal: new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }),
       deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
     }),
   });
-  logger.info({ taskQueue: TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker running');
+  logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');
   await worker.run();
-  mailer.close();
+  await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');
 }

@@ -2,24 +2,35 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio
 import { proxyActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import { SEARCH_ATTRIBUTES, type SendDocumentInput } from './shared';
+import type { DocumentStatus } from '../domain/documents/lifecycle';
+import {
+  DELIVERY_ATTEMPT_TIMEOUT_MS,
+  DELIVERY_HEARTBEAT_TIMEOUT_MS,
+  DELIVERY_RETRY,
+  ILLEGAL_MOVE_ERROR,
+  PERMANENT_DELIVERY_ERROR,
+  SEARCH_ATTRIBUTES,
+  type SendDocumentInput,
+} from './shared';
 
 /**
- * One document, one workflow (id `send-<document id>`):
+ * One document, one workflow (id `send-<document id>`), following the
+ * lifecycle table (domain/documents/lifecycle.ts):
  *
- *   queued ──markSending──▶ sending ──deliver──▶ delivered
- *                              │
- *                              └── permanent error, or the delivery window ends ──▶ failed
+ *   queued ──send──▶ sending ──deliver──▶ delivered
+ *                       │ ▲
+ *                       └─┘ retry: a transient error; the activity retry policy waits and tries again
+ *                       │
+ *                       └──fail──▶ failed: a permanent error, or the delivery window ran out
  *
- * Transient delivery errors are retried by the activity's retry policy with
- * exponential backoff for at most the delivery window; permanent ones
- * (PermanentDeliveryError) fail at once. Bookkeeping activities (the state
- * moves) retry until the database answers.
+ * The moves are activities (the lifecycle operation guards each); the
+ * attempts' backoff is the activity retry policy, bounded by the delivery
+ * window as its schedule-to-close timeout.
  */
 
-const bookkeeping = proxyActivities<Activities>({
+const lifecycle = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] },
 });
 
 /**
@@ -29,33 +40,39 @@ const bookkeeping = proxyActivities<Activities>({
  */
 function reasonOf(err: unknown, windowSeconds: number): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type === 'PermanentDeliveryError') return cause.message;
+  if (cause instanceof ApplicationFailure && cause.type === PERMANENT_DELIVERY_ERROR) return cause.message;
   const last = cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;
   return `Delivery did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
 }
 
-function show(status: 'sending' | 'delivered' | 'failed', details: string): void {
+function show(status: DocumentStatus, details: string): void {
   upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.documentStatus, value: status }]);
   setCurrentDetails(details);
 }
 
-export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }: SendDocumentInput): Promise<'delivered' | 'failed'> {
-  const { deliverByEmail } = proxyActivities<Activities>({
-    startToCloseTimeout: '1 minute',
+export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }: SendDocumentInput): Promise<DocumentStatus> {
+  const delivery = proxyActivities<Activities>({
+    startToCloseTimeout: DELIVERY_ATTEMPT_TIMEOUT_MS,
+    heartbeatTimeout: DELIVERY_HEARTBEAT_TIMEOUT_MS,
     scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['PermanentDeliveryError'] },
+    retry: {
+      initialInterval: DELIVERY_RETRY.initialIntervalMs,
+      backoffCoefficient: DELIVERY_RETRY.backoffCoefficient,
+      maximumInterval: DELIVERY_RETRY.maximumIntervalMs,
+      nonRetryableErrorTypes: [PERMANENT_DELIVERY_ERROR],
+    },
   });
 
-  await bookkeeping.markSending(documentId);
+  await lifecycle.markSending(documentId);
   show('sending', 'Delivering by email (sandbox)');
   try {
-    const messageId = await deliverByEmail(documentId);
-    await bookkeeping.markDelivered(documentId);
-    show('delivered', `Delivered; Message-ID ${messageId}`);
+    const receipt = await delivery.deliverByEmail(documentId);
+    await lifecycle.markDelivered(documentId, receipt);
+    show('delivered', `Delivered; Message-ID ${receipt.messageId}`);
     return 'delivered';
   } catch (err) {
     const reason = reasonOf(err, deliveryWindowSeconds);
-    await bookkeeping.markFailed(documentId, reason);
+    await lifecycle.markFailed(documentId, reason);
     show('failed', reason);
     return 'failed';
   }

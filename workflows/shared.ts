@@ -1,8 +1,8 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * Names shared by the API (which starts workflows), the worker (which runs them)
- * and the embedded stack (which registers the search attributes). Pure constants:
+ * Names and settings shared by the API (which starts workflows), the worker
+ * (which runs them), the activities and the embedded stack. Pure constants:
  * safe to import from workflow code.
  */
 
@@ -40,3 +40,22 @@ export interface SendDocumentInput {
   /** How long delivery is retried before the document fails (DELIVERY_WINDOW_SECONDS). */
   deliveryWindowSeconds: number;
 }
+
+/** Backoff between delivery attempts; the delivery window bounds how long they go on. */
+export const DELIVERY_RETRY = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000 } as const;
+
+/** How long one delivery attempt may take; the SMTP client's own timeouts end an attempt well before. */
+export const DELIVERY_ATTEMPT_TIMEOUT_MS = 60_000;
+/** A worker that dies mid-attempt is noticed this fast (attempts heartbeat). */
+export const DELIVERY_HEARTBEAT_TIMEOUT_MS = 15_000;
+
+/** The wait before the attempt after `attempt` (1-based), as the activity retry policy computes it. */
+export function delayAfterAttempt(attempt: number): number {
+  const { initialIntervalMs, backoffCoefficient, maximumIntervalMs } = DELIVERY_RETRY;
+  return Math.min(maximumIntervalMs, initialIntervalMs * backoffCoefficient ** (attempt - 1));
+}
+
+/** Error types that end delivery at once, without further attempts. */
+export const PERMANENT_DELIVERY_ERROR = 'PermanentDeliveryError';
+/** A move the lifecycle table does not allow from the document's status. */
+export const ILLEGAL_MOVE_ERROR = 'IllegalMoveError';

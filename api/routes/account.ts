@@ -1,37 +1,17 @@
-import { issueApiKey, revokeApiKey } from '../../services/api-keys';
-import { usageReport } from '../../services/usage';
+import { idPattern } from '../../domain/ids';
+import { activeKeysOf, issueApiKey, revokeApiKey } from '../../services/api-keys';
+import { listAudit } from '../../services/audit';
+import { usageReport, type UsageCounters } from '../../services/usage';
+import { listWorkspaces } from '../../services/workspaces';
 import type { Store } from '../../store';
 import { requireCompany, requireMembership, requireRole } from '../access';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
+import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { pageQuery, resourceId, text } from '../schemas';
-import { auditPage, auditPageSchema } from './audit-pages';
-
-const keySummary = z
-  .object({
-    prefix: z.string().openapi({ example: 'ps_test_AbC1234...' }),
-    label: z.string(),
-    sandbox: z.boolean(),
-    workspace_id: z.string(),
-    company_id: z.string().nullable(),
-    created_at: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('ApiKeySummary');
-
-const accountSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    name: z.string().nullable(),
-    status: z.enum(['active', 'disabled']),
-    created_at: z.string().openapi({ format: 'date-time' }),
-    api_keys: z.array(keySummary).openapi({ description: 'Active keys, by prefix only' }),
-    usage: z
-      .object({ period_days: z.number().int(), api_calls: z.number().int(), documents_sent: z.number().int() })
-      .openapi({ description: 'Totals of the last 30 days' }),
-  })
-  .openapi('Account');
+import { accountSchema, accountView, createdKeySchema, usageSchema } from '../views/accounts';
+import { auditEventView, auditPageSchema } from '../views/audit';
 
 const createKeyBody = z
   .object({
@@ -43,62 +23,30 @@ const createKeyBody = z
     company_id: resourceId('company', 'com_…').optional().openapi({ description: 'Limits the key to one company of that workspace' }),
   })
   .strict()
-  .openapi('CreateApiKeyRequest');
+  .openapi('CreateApiKeyRequest', {
+    description: 'A key limited to one company can create only keys limited to that same company, in its own workspace and environment.',
+  });
 
-const createdKey = z
-  .object({
-    api_key: z.string().openapi({ description: 'The full key, shown once' }),
-    prefix: z.string(),
-    sandbox: z.boolean(),
-    company_id: z.string().nullable(),
-    label: z.string(),
-    workspace_id: z.string(),
-  })
-  .openapi('CreatedApiKey');
+export function accountRoutes(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
+  /** A report includes every call this process has counted so far (its writes are batched). */
+  const report = async (accountId: string, days: number) => {
+    await usageCounters.flush();
+    return usageReport(store, accountId, days);
+  };
 
-const usageSchema = z
-  .object({
-    days: z.number().int(),
-    from: z.string().openapi({ format: 'date' }),
-    to: z.string().openapi({ format: 'date' }),
-    totals: z.object({ api_calls: z.number().int(), documents_sent: z.number().int() }),
-    data: z.array(z.object({ date: z.string().openapi({ format: 'date' }), api_calls: z.number().int(), documents_sent: z.number().int() })),
-  })
-  .openapi('Usage');
-
-export function accountRoutes(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'get',
     path: '/v1/account',
     operationId: 'getAccount',
     summary: 'The calling account: profile, active key prefixes, usage of the last 30 days',
+    description: 'A key limited to one company lists only the keys limited to that company.',
     tags: ['Account'],
+    limitedKeys: true,
     responses: { 200: { description: 'The account', schema: accountSchema } },
     handler: async ({ auth }) => {
-      const [account, keys, usage] = await Promise.all([
-        store.accounts.findById(auth.accountId).lean(),
-        store.apiKeys.find({ account_id: auth.accountId, revoked_at: null }).sort({ created_at: 1 }).lean(),
-        usageReport(store, auth.accountId, 30),
-      ]);
-      return {
-        status: 200,
-        body: {
-          id: account!._id,
-          email: account!.email,
-          name: account!.name ?? null,
-          status: account!.status,
-          created_at: account!.created_at.toISOString(),
-          api_keys: keys.map((key) => ({
-            prefix: key.prefix,
-            label: key.label,
-            sandbox: key.sandbox,
-            workspace_id: key.workspace_id,
-            company_id: key.company_id ?? null,
-            created_at: key.created_at.toISOString(),
-          })),
-          usage: { period_days: usage.days, ...usage.totals },
-        },
-      };
+      const [account, keys, usage] = await Promise.all([store.accounts.findById(auth.accountId).lean(), activeKeysOf(store, auth.accountId), report(auth.accountId, 30)]);
+      const visibleKeys = auth.companyId ? keys.filter((key) => key.company_id === auth.companyId) : keys;
+      return { status: 200, body: accountView(account!, visibleKeys, usage) };
     },
   });
 
@@ -109,11 +57,16 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
     summary: 'Create an API key (owner or admin of its home workspace)',
     description: 'The full key is in this response only. To rotate, create the new key first, then revoke the old one.',
     tags: ['Account'],
+    limitedKeys: true,
     body: createKeyBody,
-    responses: { 201: { description: 'The new key', schema: createdKey } },
-    errors: ['invalid_field', 'insufficient_role', 'workspace_not_found', 'company_not_found'],
+    responses: { 201: { description: 'The new key', schema: createdKeySchema } },
+    errors: ['insufficient_role', 'workspace_not_found', 'company_not_found', 'key_limited', 'key_limit_reached'],
     handler: async ({ auth, body }) => {
       const workspaceId = body.workspace_id ?? auth.workspaceId;
+      const environment = body.sandbox ? 'sandbox' : 'live';
+      if (auth.companyId && (body.company_id !== auth.companyId || workspaceId !== auth.workspaceId || environment !== auth.environment)) {
+        throw new ApiError('key_limited', `This API key is limited to company ${auth.companyId}: it can create only keys limited to that company, in its workspace and environment.`);
+      }
       const { role } = await requireMembership(store, auth, workspaceId);
       requireRole(role, ['owner', 'admin'], 'create API keys');
       if (body.company_id) {
@@ -122,13 +75,7 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
           throw new ApiError('company_not_found', `Company ${body.company_id} is not in workspace ${workspaceId}.`, { param: 'company_id' });
         }
       }
-      const key = await issueApiKey(store, auth.actor, {
-        accountId: auth.accountId,
-        workspaceId,
-        environment: body.sandbox ? 'sandbox' : 'live',
-        companyId: body.company_id ?? null,
-        label: body.label ?? '',
-      });
+      const key = await issueApiKey(store, auth.actor, { accountId: auth.accountId, workspaceId, environment, companyId: body.company_id ?? null, label: body.label ?? '' });
       return { status: 201, body: key };
     },
   });
@@ -138,12 +85,14 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
     path: '/v1/account/keys/{prefix}',
     operationId: 'revokeApiKey',
     summary: 'Revoke one of your API keys by its prefix; effective on the next request',
+    description: 'A key limited to one company can revoke only keys limited to that company.',
     tags: ['Account'],
-    params: z.object({ prefix: z.string().max(20).openapi({ example: 'ps_test_AbC1234...' }) }),
+    limitedKeys: true,
+    params: z.object({ prefix: z.string().max(100).openapi({ example: 'ps_test_AbC1234...', pattern: '^ps_(test|live)_[0-9A-Za-z]{7}\\.\\.\\.$' }) }),
     responses: { 200: { description: 'Revoked', schema: z.object({ revoked: z.literal(true), prefix: z.string() }) } },
     errors: ['api_key_not_found'],
     handler: async ({ auth, params }) => {
-      if (!(await revokeApiKey(store, auth.actor, params.prefix))) {
+      if (!(await revokeApiKey(store, auth.actor, params.prefix, auth.companyId))) {
         throw new ApiError('api_key_not_found', `No active key of this account has the prefix ${params.prefix}.`, { param: 'prefix' });
       }
       return { status: 200, body: { revoked: true, prefix: params.prefix } };
@@ -158,10 +107,10 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
     tags: ['Account'],
     query: pageQuery(50),
     responses: { 200: { description: 'A page of audit events', schema: auditPageSchema } },
-    errors: ['invalid_field'],
     handler: async ({ auth, query }) => {
-      const memberships = await store.memberships.find({ account_id: auth.accountId }).lean();
-      return { status: 200, body: await auditPage(store, memberships.map((membership) => membership.workspace_id), query) };
+      const workspaceIds = (await listWorkspaces(store, auth.accountId)).map(({ workspace }) => workspace._id);
+      const page = await listAudit(store, workspaceIds, query.limit, decodeCursor(query.cursor, idPattern('auditEvent')));
+      return { status: 200, body: pageView(page, auditEventView) };
     },
   });
 
@@ -173,7 +122,6 @@ export function accountRoutes(routes: RouteTable, store: Store): void {
     tags: ['Account'],
     query: z.object({ days: z.coerce.number().int().min(1).max(90).default(30).openapi({ description: '1 to 90, default 30' }) }).strict(),
     responses: { 200: { description: 'Daily usage, oldest day first', schema: usageSchema } },
-    errors: ['invalid_field'],
-    handler: async ({ auth, query }) => ({ status: 200, body: await usageReport(store, auth.accountId, query.days) }),
+    handler: async ({ auth, query }) => ({ status: 200, body: await report(auth.accountId, query.days) }),
   });
 }

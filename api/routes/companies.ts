@@ -1,10 +1,11 @@
-import { companySummary, companyView, createCompany, listCompanies, updateCompany } from '../../services/companies';
+import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
 import type { Store } from '../../store';
 import { requireCompany, requireMembership, requireRole } from '../access';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
-import { address, country, emailAddress, iban, peppolId, resourceId, role, text } from '../schemas';
+import { address, country, emailAddress, iban, idParam, peppolId, role, text } from '../schemas';
+import { companySchema, companySummary, companySummarySchema, companyView } from '../views/companies';
 
 const optionalFields = {
   company_registration_id: text(100).nullable().optional().openapi({ description: 'Legal registration id (e.g. enterprise number)' }),
@@ -25,32 +26,12 @@ const updateBody = z
   .strict()
   .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.' });
 
-const companySchema = z
-  .object({
-    id: z.string().openapi({ example: 'com_2Hk9LmQ4rT7vW0xY3zA6bC8d' }),
-    name: z.string(),
-    workspace_id: z.string(),
-    is_live: z.boolean().openapi({ description: 'True once the company has a provider tenant (live sending)' }),
-    company_registration_id: z.string().nullable(),
-    tax_id: z.string().nullable(),
-    email: z.string().nullable(),
-    country: z.string(),
-    address: z.object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() }).nullable(),
-    iban: z.string().nullable(),
-    peppol_id: z.string().nullable(),
-    created_at: z.string().openapi({ format: 'date-time' }),
-    updated_at: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Company');
-
-const companySummarySchema = companySchema
-  .pick({ id: true, name: true, tax_id: true, country: true, is_live: true, workspace_id: true, created_at: true })
-  .openapi('CompanySummary');
-
-const companyParams = z.object({ id: resourceId('company', 'com_2Hk9LmQ4rT7vW0xY3zA6bC8d') });
-const companyErrors = ['missing_field', 'invalid_field', 'invalid_country', 'invalid_peppol_id'] as const;
+const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
+const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
 export function companyRoutes(routes: RouteTable, store: Store): void {
+  const companyGone = (id: string) => new ApiError('company_not_found', `Company ${id} has just been deleted.`, { param: 'id' });
+
   routes.add({
     method: 'post',
     path: '/v1/companies',
@@ -58,12 +39,11 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     summary: "Create a company in the caller's workspace (owner or admin)",
     tags: ['Companies'],
     body: createBody,
-    responses: { 201: { description: 'The company, with the caller’s role', schema: companySchema.extend({ role }).omit({ updated_at: true }) } },
-    errors: [...companyErrors, 'insufficient_role'],
+    responses: { 201: { description: 'The company, with the caller’s role', schema: companySchema.extend({ role }).omit({ updated_at: true }).openapi('CreatedCompany') } },
+    errors: [...fieldErrors, 'insufficient_role', 'workspace_not_found'],
     handler: async ({ auth, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, auth.workspaceId);
       requireRole(callerRole, ['owner', 'admin'], 'create companies');
-      if (auth.companyId) throw new ApiError('insufficient_role', 'This API key is limited to one company and cannot create companies.');
       const company = await createCompany(store, auth.actor, auth.workspaceId, body);
       const { updated_at: _updatedAt, ...created } = companyView(company);
       return { status: 201, body: { ...created, role: callerRole } };
@@ -75,8 +55,11 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     path: '/v1/companies',
     operationId: 'listCompanies',
     summary: "Every company of the caller's workspace, newest first",
+    description: 'A key limited to one company lists that company only.',
     tags: ['Companies'],
-    responses: { 200: { description: 'Companies (summary)', schema: z.object({ data: z.array(companySummarySchema) }) } },
+    limitedKeys: true,
+    responses: { 200: { description: 'Companies (summary)', schema: z.object({ data: z.array(companySummarySchema) }).openapi('CompanyList') } },
+    errors: ['workspace_not_found'],
     handler: async ({ auth }) => {
       await requireMembership(store, auth, auth.workspaceId);
       const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
@@ -90,9 +73,10 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     operationId: 'getCompany',
     summary: 'A company of a workspace the caller belongs to',
     tags: ['Companies'],
+    limitedKeys: true,
     params: companyParams,
     responses: { 200: { description: 'The company', schema: companySchema } },
-    errors: ['company_not_found', 'invalid_field'],
+    errors: ['company_not_found'],
     handler: async ({ auth, params }) => {
       const { company } = await requireCompany(store, auth, params.id);
       return { status: 200, body: companyView(company) };
@@ -105,17 +89,38 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     operationId: 'updateCompany',
     summary: 'Change fields of a company (owner or admin)',
     tags: ['Companies'],
+    limitedKeys: true,
     params: companyParams,
     body: updateBody,
     responses: { 200: { description: 'The company', schema: companySchema } },
-    errors: [...companyErrors, 'no_fields_to_update', 'insufficient_role', 'company_not_found'],
+    errors: [...fieldErrors, 'no_fields_to_update', 'insufficient_role', 'company_not_found'],
     handler: async ({ auth, params, body }) => {
       const { company, role: callerRole } = await requireCompany(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'update companies');
       if (Object.keys(body).length === 0) {
         throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updateBody.shape) } });
       }
-      return { status: 200, body: companyView(await updateCompany(store, auth.actor, company, body)) };
+      const updated = await updateCompany(store, auth.actor, company, body);
+      if (!updated) throw companyGone(params.id);
+      return { status: 200, body: companyView(updated) };
+    },
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/v1/companies/{id}',
+    operationId: 'deleteCompany',
+    summary: 'Delete a company (owner or admin)',
+    description: 'The company is gone for everyone from then on; its documents are kept for the record (and still delivered if queued).',
+    tags: ['Companies'],
+    params: companyParams,
+    responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true), id: z.string() }) } },
+    errors: ['insufficient_role', 'company_not_found'],
+    handler: async ({ auth, params }) => {
+      const { company, role: callerRole } = await requireCompany(store, auth, params.id);
+      requireRole(callerRole, ['owner', 'admin'], 'delete companies');
+      if (!(await deleteCompany(store, auth.actor, company))) throw companyGone(params.id);
+      return { status: 200, body: { deleted: true, id: params.id } };
     },
   });
 }

@@ -1,125 +1,106 @@
+import type { Request } from 'express';
+
 import { documentInputSchema } from '../../domain/documents/input';
+import { DOCUMENT_STATUSES } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
-import type { Store } from '../../store';
-import { DOCUMENT_STATUSES } from '../../store/documents';
+import { eventsOfDocument } from '../../services/events';
+import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
+import { recipientOf, totalsView } from '../../services/documents/accept';
+import type { Company } from '../../services/companies';
+import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
+import type { RateLimiter } from '../../services/rate-limits';
 import { requireDocument, requireDocumentCompany } from '../access';
-import { decodeCursor, encodeCursor } from '../cursor';
-import { submitDocument, validateOnly, type SubmissionContext } from '../document-submission';
+import type { AuthContext } from '../authentication';
+import { enforceRequestLimits } from '../authentication';
+import { prepareDocument } from '../document-input';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
+import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
-import { resourceId } from '../schemas';
-import { invalidField } from '../validation';
+import { cursorParam, idParam } from '../schemas';
+import { invalidField, missingField } from '../validation';
+import {
+  acceptedSchema,
+  attachmentSchema,
+  attachmentView,
+  documentSchema,
+  documentSummary,
+  documentSummarySchema,
+  documentView,
+  historyEntrySchema,
+  historyView,
+  totalsSchema,
+  violationSchema,
+} from '../views/documents';
 
 const MAX_BATCH = 100;
 
-const accepted = z
-  .object({
-    id: z.string().openapi({ example: 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
-    url: z.string().openapi({ description: 'Where to read the document' }),
-    status: z.enum(DOCUMENT_STATUSES),
-  })
-  .openapi('DocumentAccepted');
+const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
+const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
+const batchErrorSchema = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
 
-const violation = z.object({ path: z.string(), rule: z.string().nullable(), message: z.string() }).openapi('DocumentViolation');
-
-const totals = z.object({
-  line_extension: z.string(),
-  allowance_total: z.string(),
-  charge_total: z.string(),
-  tax_exclusive: z.string(),
-  tax: z.string(),
-  tax_inclusive: z.string(),
-  prepaid: z.string(),
-  payable: z.string(),
-});
-
-const attachmentMeta = z
-  .object({ id: z.string(), filename: z.string(), mime_type: z.string(), description: z.string().nullable(), size_bytes: z.number().int(), sha256: z.string() })
-  .openapi('DocumentAttachment');
-
-const documentSummary = z
-  .object({
-    id: z.string(),
-    company_id: z.string(),
-    type: z.enum(['invoice', 'credit_note']),
-    number: z.string(),
-    status: z.enum(DOCUMENT_STATUSES),
-    currency: z.string(),
-    payable: z.string().openapi({ description: 'Amount due, as a decimal string' }),
-    created_at: z.string().openapi({ format: 'date-time' }),
-    updated_at: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('DocumentSummary');
-
-const documentSchema = documentSummary
-  .extend({
-    workspace_id: z.string(),
-    issue_date: z.string(),
-    due_date: z.string().nullable(),
-    recipient_email: z.string().nullable(),
-    totals,
-    error_message: z.string().nullable(),
-    idempotency_key: z.string().nullable(),
-    sent_at: z.string().nullable(),
-    message_id: z.string().nullable().openapi({ description: 'Message-ID of the sandbox delivery email' }),
-    ubl_url: z.string().nullable().openapi({ description: 'Download of the sent UBL; null until sent' }),
-    attachments: z.array(attachmentMeta),
-  })
-  .openapi('Document');
-
-const historyEntry = z
-  .object({
-    step: z.enum(['created', 'validated', 'queued', 'in_transit', 'delivered', 'failed']),
-    status: z.enum(DOCUMENT_STATUSES),
-    message: z.string().nullable(),
-    error_message: z.string().nullable(),
-    event: z.object({ id: z.string(), type: z.string() }).nullable().openapi({ description: 'The lifecycle event this step raised' }),
-    at: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('DocumentHistoryEntry');
-
-const documentParams = z.object({ id: resourceId('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
-const errorEntry = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
-
-interface DocumentRow {
-  _id: string;
-  company_id: string;
-  type: 'invoice' | 'credit_note';
-  number: string;
-  status: (typeof DOCUMENT_STATUSES)[number];
-  currency: string;
-  totals: unknown;
-  created_at: Date;
-  updated_at: Date;
+export interface DocumentRouteDependencies extends SubmissionDependencies {
+  limiter: RateLimiter;
+  /** Largest document body (attachments travel inside it). */
+  maxBodyBytes: number;
+  sandboxRecipientsPerDay: number;
 }
 
-function attachmentView(attachment: { _id: string; filename: string; mime_type: string; description?: string | null; size_bytes: number; sha256: string }) {
-  return {
-    id: attachment._id,
-    filename: attachment.filename,
-    mime_type: attachment.mime_type,
-    description: attachment.description ?? null,
-    size_bytes: attachment.size_bytes,
-    sha256: attachment.sha256,
-  };
+/**
+ * The sandbox sends real email, so it must not become a way to mail anyone:
+ * besides the account's own address and the company's, an account reaches
+ * at most `sandboxRecipientsPerDay` distinct recipients a day.
+ */
+async function admitSandboxRecipient(deps: DocumentRouteDependencies, auth: AuthContext, company: Company, recipient: string): Promise<void> {
+  const address = recipient.toLowerCase();
+  if (address === auth.email.toLowerCase() || address === company.email?.toLowerCase()) return;
+  const state = await deps.limiter.admitDistinct(`sandbox-recipients:${auth.accountId}`, address, deps.sandboxRecipientsPerDay);
+  if (state.exceeded) {
+    const retryAfter = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+    throw new ApiError(
+      'sandbox_recipient_quota',
+      `The sandbox delivers to at most ${deps.sandboxRecipientsPerDay} different addresses per account per day (your own and your company's always work); ${recipient} would be one more. Try again tomorrow (UTC), or send to one of those.`,
+      { param: 'to.email', headers: { 'Retry-After': String(retryAfter) }, details: { limit: deps.sandboxRecipientsPerDay, retry_after_seconds: retryAfter } },
+    );
+  }
 }
 
-function summaryOf(document: DocumentRow) {
-  return {
-    id: document._id,
-    company_id: document.company_id,
-    type: document.type,
-    number: document.number,
-    status: document.status,
-    currency: document.currency,
-    payable: (document.totals as { payable: string }).payable,
-    created_at: document.created_at.toISOString(),
-    updated_at: document.updated_at.toISOString(),
-  };
+/** The company a posted body names, checked before anything else of it is looked at. */
+async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, body: unknown) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidField('body', 'The body must be a JSON object (a document).');
+  const companyId = (body as { company_id?: unknown }).company_id;
+  if (companyId === undefined) throw missingField('company_id', 'company_id is required.');
+  if (typeof companyId !== 'string') throw invalidField('company_id', 'company_id must be a company id (com_…).');
+  const company = await requireDocumentCompany(deps.store, auth, companyId);
+  if (auth.environment === 'live') {
+    throw new ApiError('workspace_not_verified', 'This workspace is not verified for live sending yet (KYC). Use the sandbox host to test.');
+  }
+  return company;
 }
 
-export function documentRoutes(routes: RouteTable, store: Store, context: SubmissionContext): void {
+async function submitOne(deps: DocumentRouteDependencies, req: Request, body: unknown, headerKey: string | undefined) {
+  const auth = req.auth!;
+  const bodyKey = typeof body === 'object' && body !== null ? (body as { idempotency_key?: unknown }).idempotency_key : undefined;
+  if (headerKey !== undefined && typeof bodyKey === 'string' && bodyKey !== headerKey) {
+    throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
+  }
+  const company = await companyOf(deps, auth, body);
+  const prepared = prepareDocument(body, company);
+  if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
+  const accepted = await submitDocument(
+    deps,
+    { accountId: auth.accountId, accountEmail: auth.email, keyPrefix: auth.keyPrefix, environment: auth.environment },
+    company,
+    prepared,
+    headerKey ?? prepared.document.idempotency_key,
+  );
+  const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
+  return { status: accepted.created ? (202 as const) : (200 as const), body: { id: accepted.id, url, status: accepted.created ? accepted.status : ('queued' as const) } };
+}
+
+export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
+
   routes.add({
     method: 'post',
     path: '/v1/documents',
@@ -128,17 +109,19 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     description:
       'Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). ' +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
-      'A refused document gets 422 `document_invalid` with `details.violations`: every problem, each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.',
+      'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.',
     tags: ['Documents'],
+    limitedKeys: true,
     unparsedBody: documentInputSchema,
+    bodyLimit: deps.maxBodyBytes,
     responses: {
-      202: { description: 'Accepted and queued; `Location` is the document', schema: accepted, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
-      200: { description: 'Idempotent replay: the first document with this key', schema: accepted },
+      202: { description: 'Accepted and queued; `Location` is the document', schema: acceptedSchema, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
+      200: { description: 'Idempotent replay: the first document with this key', schema: acceptedSchema },
     },
-    errors: ['missing_field', 'invalid_field', 'not_company_member', 'workspace_not_verified', 'document_invalid'],
-    handler: async ({ auth, body, req }) => {
-      const submitted = await submitDocument(context, auth, req.origin, body, req.get('Idempotency-Key'));
-      return { status: submitted.status, body: submitted.body, headers: { Location: submitted.body.url } };
+    errors: ['not_company_member', 'workspace_not_verified', 'document_invalid', 'sandbox_recipient_quota'],
+    handler: async ({ body, req }) => {
+      const submitted = await submitOne(deps, req, body, req.get('Idempotency-Key'));
+      return { ...submitted, headers: { Location: submitted.body.url } };
     },
   });
 
@@ -148,25 +131,33 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'sendDocumentBatch',
     summary: 'Send up to 100 documents of one company, each processed on its own',
     description:
-      'Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document). ' +
-      'The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
+      'Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, ' +
+      'including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). ' +
+      'Each document counts as one request against the rate limits. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
     tags: ['Documents'],
-    unparsedBody: z.array(documentInputSchema).max(MAX_BATCH),
-    responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([accepted, errorEntry])) } },
-    errors: ['invalid_field', 'batch_too_large', 'not_company_member'],
-    handler: async ({ auth, body, req }) => {
+    limitedKeys: true,
+    unparsedBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
+    bodyLimit: deps.maxBodyBytes,
+    responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
+    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified'],
+    handler: async ({ auth, body, req, res }) => {
       if (!Array.isArray(body) || body.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
       if (body.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${body.length}.`);
       const companies = new Set(body.map((entry: unknown) => (entry as { company_id?: unknown } | null)?.company_id));
+      const [companyId] = companies;
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
-      await requireDocumentCompany(store, auth, String([...companies][0]));
+      if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
+      await companyOf(deps, auth, { company_id: companyId });
+      await enforceRequestLimits(deps.limiter, req, res, body.length - 1);
       const results = [];
       for (const entry of body as unknown[]) {
         try {
-          results.push((await submitDocument(context, auth, req.origin, entry, undefined)).body);
+          results.push((await submitOne(deps, req, entry, undefined)).body);
         } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          results.push(err.toEnvelope());
+          // One document's failure, whatever it is, is that entry's answer: the others stand.
+          const apiError = err instanceof ApiError ? err : new ApiError('internal_error', 'This document could not be processed on our side; send it again (with its idempotency_key).');
+          if (!(err instanceof ApiError)) req.log.error({ err }, 'a batch entry failed');
+          results.push(apiError.toEnvelope());
         }
       }
       return { status: 202, body: results };
@@ -179,54 +170,57 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'validateDocument',
     summary: 'Run the same checks and conversion as sending, without storing, charging or sending',
     tags: ['Documents'],
+    limitedKeys: true,
     unparsedBody: documentInputSchema,
+    bodyLimit: deps.maxBodyBytes,
     responses: {
       200: {
         description: 'The verdict: the UBL when valid, every violation when not',
         schema: z
-          .object({ valid: z.boolean(), violations: z.array(violation), ubl: z.string().nullable(), totals: z.record(z.string(), z.string()).nullable() })
+          .object({ valid: z.boolean(), violations: z.array(violationSchema), ubl: z.string().nullable(), totals: totalsSchema.nullable() })
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['missing_field', 'invalid_field', 'not_company_member', 'workspace_not_verified'],
-    handler: async ({ auth, body }) => ({ status: 200, body: await validateOnly(context, auth, body) }),
+    errors: ['not_company_member', 'workspace_not_verified'],
+    handler: async ({ auth, body }) => {
+      const company = await companyOf(deps, auth, body);
+      try {
+        const prepared = prepareDocument(body, company);
+        return { status: 200, body: { valid: true, violations: [], ubl: prepared.ubl, totals: totalsView(prepared.calculated) } };
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
+        return { status: 200, body: { valid: false, violations: (err.options.details as { violations: unknown[] }).violations, ubl: null, totals: null } };
+      }
+    },
   });
 
   routes.add({
     method: 'get',
     path: '/v1/documents',
     operationId: 'listDocuments',
-    summary: 'Documents of a company, newest first',
+    summary: "Documents of a company (of this key's environment), newest first",
     tags: ['Documents'],
+    limitedKeys: true,
     query: z
       .object({
-        company_id: resourceId('company', 'com_2Hk9LmQ4rT7vW0xY3zA6bC8d'),
+        company_id: companyQuery,
         status: z.enum(DOCUMENT_STATUSES).optional(),
         limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
-        cursor: z.string().max(200).optional().openapi({ description: 'Opaque `next_cursor` of the previous page' }),
+        cursor: cursorParam,
       })
       .strict(),
-    responses: {
-      200: {
-        description: 'A page of documents',
-        schema: z.object({ data: z.array(documentSummary), has_more: z.boolean(), next_cursor: z.string().nullable() }).openapi('DocumentList'),
-      },
-    },
-    errors: ['missing_field', 'invalid_field', 'not_company_member'],
+    responses: { 200: { description: 'A page of documents', schema: pageSchema(documentSummarySchema, 'DocumentList') } },
+    errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
       await requireDocumentCompany(store, auth, query.company_id);
-      const before = decodeCursor(query.cursor, idPattern('document'));
-      const rows = await store.documents
-        .find({ company_id: query.company_id, ...(query.status && { status: query.status }), ...(before && { _id: { $lt: before } }) })
-        .sort({ _id: -1 })
-        .limit(query.limit + 1)
-        .lean();
-      const page = rows.slice(0, query.limit);
-      const hasMore = rows.length > query.limit;
-      return {
-        status: 200,
-        body: { data: page.map(summaryOf), has_more: hasMore, next_cursor: hasMore ? encodeCursor(page[page.length - 1]!._id) : null },
-      };
+      const page = await listDocuments(store, {
+        companyId: query.company_id,
+        environment: auth.environment,
+        status: query.status,
+        limit: query.limit,
+        before: decodeCursor(query.cursor, idPattern('document')),
+      });
+      return { status: 200, body: pageView(page, documentSummary) };
     },
   });
 
@@ -236,32 +230,15 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'getDocument',
     summary: 'A document with its status, totals and attachments',
     tags: ['Documents'],
+    limitedKeys: true,
     params: documentParams,
-    query: z.object({ company_id: resourceId('company', 'com_2Hk9LmQ4rT7vW0xY3zA6bC8d') }).strict(),
+    query: z.object({ company_id: companyQuery }).strict(),
     responses: { 200: { description: 'The document', schema: documentSchema } },
-    errors: ['missing_field', 'invalid_field', 'not_company_member', 'document_not_found'],
+    errors: ['not_company_member', 'document_not_found'],
     handler: async ({ auth, params, query, req }) => {
       await requireDocumentCompany(store, auth, query.company_id);
       const document = await requireDocument(store, auth, params.id, query.company_id);
-      const attachments = await store.attachments.find({ document_id: document._id }).sort({ position: 1 }).lean();
-      const input = document.input as { issue_date: string; due_date?: string };
-      return {
-        status: 200,
-        body: {
-          ...summaryOf(document),
-          workspace_id: document.workspace_id,
-          issue_date: input.issue_date,
-          due_date: input.due_date ?? null,
-          recipient_email: document.recipient_email ?? null,
-          totals: document.totals as Record<string, string>,
-          error_message: document.error_message ?? null,
-          idempotency_key: document.idempotency_key ?? null,
-          sent_at: document.sent_at?.toISOString() ?? null,
-          message_id: document.message_id ?? null,
-          ubl_url: document.sent_at ? `${req.origin}/v1/documents/${document._id}/ubl` : null,
-          attachments: attachments.map(attachmentView),
-        },
-      };
+      return { status: 200, body: documentView(document, await attachmentsOf(store, document._id), req.origin) };
     },
   });
 
@@ -269,27 +246,15 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     method: 'get',
     path: '/v1/documents/{id}/history',
     operationId: 'getDocumentHistory',
-    summary: 'Delivery history: created, validated, queued, in transit, delivered or failed',
+    summary: 'Delivery history: created, validated, queued, sending, each retry, delivered or failed',
     tags: ['Documents'],
+    limitedKeys: true,
     params: documentParams,
-    responses: { 200: { description: 'History entries, oldest first', schema: z.array(historyEntry) } },
-    errors: ['invalid_field', 'document_not_found'],
+    responses: { 200: { description: 'History entries, oldest first', schema: z.array(historyEntrySchema) } },
+    errors: ['document_not_found'],
     handler: async ({ auth, params }) => {
       const document = await requireDocument(store, auth, params.id);
-      const order = ['created', 'validated', 'queued', 'in_transit', 'delivered', 'failed'];
-      const entries = await store.history.find({ document_id: document._id }).lean();
-      entries.sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step));
-      return {
-        status: 200,
-        body: entries.map((entry) => ({
-          step: entry.step,
-          status: entry.status,
-          message: entry.message ?? null,
-          error_message: entry.error_message ?? null,
-          event: entry.event_id && entry.event_type ? { id: entry.event_id, type: entry.event_type } : null,
-          at: entry.created_at.toISOString(),
-        })),
-      };
+      return { status: 200, body: historyView(document, await eventsOfDocument(store, document._id)) };
     },
   });
 
@@ -299,13 +264,15 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'getDocumentUbl',
     summary: 'The UBL exactly as it was sent (404 until sent)',
     tags: ['Documents'],
+    limitedKeys: true,
     params: documentParams,
     responses: { 200: { description: 'Peppol BIS Billing 3.0 UBL', schema: z.string(), contentType: 'application/xml' } },
-    errors: ['invalid_field', 'document_not_found', 'ubl_not_available'],
+    errors: ['document_not_found', 'ubl_not_available'],
     handler: async ({ auth, params, res }) => {
       const document = await requireDocument(store, auth, params.id);
-      if (!document.sent_at) throw new ApiError('ubl_not_available', `Document ${document._id} has not been sent yet (status ${document.status}).`);
-      res.status(200).type('application/xml').send(document.ubl);
+      const ubl = document.sent_at ? await ublOf(store, document._id) : null;
+      if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} has not been sent yet (status ${document.status}).`);
+      res.status(200).type('application/xml').send(ubl);
     },
   });
 
@@ -315,18 +282,13 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'listDocumentAttachments',
     summary: 'Attachments of a document (metadata)',
     tags: ['Documents'],
+    limitedKeys: true,
     params: documentParams,
-    responses: { 200: { description: 'Attachments', schema: z.object({ data: z.array(attachmentMeta) }) } },
-    errors: ['invalid_field', 'document_not_found'],
+    responses: { 200: { description: 'Attachments', schema: z.object({ data: z.array(attachmentSchema) }).openapi('DocumentAttachmentList') } },
+    errors: ['document_not_found'],
     handler: async ({ auth, params }) => {
       const document = await requireDocument(store, auth, params.id);
-      const attachments = await store.attachments.find({ document_id: document._id }).sort({ position: 1 }).lean();
-      return {
-        status: 200,
-        body: {
-          data: attachments.map(attachmentView),
-        },
-      };
+      return { status: 200, body: { data: (await attachmentsOf(store, document._id)).map(attachmentView) } };
     },
   });
 
@@ -336,18 +298,25 @@ export function documentRoutes(routes: RouteTable, store: Store, context: Submis
     operationId: 'getDocumentAttachment',
     summary: 'The raw bytes of an attachment, with its content type',
     tags: ['Documents'],
-    params: documentParams.extend({ attachmentId: resourceId('attachment', 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d') }),
+    limitedKeys: true,
+    params: documentParams.extend({ attachmentId: idParam('attachment', 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d') }),
     responses: { 200: { description: 'The file', schema: z.string().openapi({ format: 'binary' }), contentType: 'application/octet-stream' } },
-    errors: ['invalid_field', 'document_not_found', 'attachment_not_found'],
+    errors: ['document_not_found', 'attachment_not_found'],
     handler: async ({ auth, params, res }) => {
       const document = await requireDocument(store, auth, params.id);
-      const attachment = await store.attachments.findOne({ _id: params.attachmentId, document_id: document._id }).lean();
+      const attachment = idPattern('attachment').test(params.attachmentId) ? await findAttachment(store, document._id, params.attachmentId) : null;
       if (!attachment) throw new ApiError('attachment_not_found', `Document ${document._id} has no attachment ${params.attachmentId}.`, { param: 'attachmentId' });
-      res
-        .status(200)
-        .type(attachment.mime_type)
-        .setHeader('Content-Disposition', `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, '_')}"`)
-        .send(Buffer.from(attachment.content, 'base64'));
+      res.status(200).type(attachment.mime_type).setHeader('Content-Disposition', contentDisposition(attachment.filename)).send(Buffer.from(attachment.content, 'base64'));
     },
   });
+}
+
+/**
+ * RFC 6266: a plain ASCII `filename` for old clients and the exact name as
+ * UTF-8 in `filename*` (a header can carry only Latin-1 as it is).
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

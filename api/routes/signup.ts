@@ -1,7 +1,6 @@
-import { signup, EmailTakenError } from '../../services/accounts';
+import { signup } from '../../services/accounts';
 import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
-import { ApiError } from '../errors';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
 import type { RouteTable } from '../route';
@@ -33,19 +32,14 @@ export function signupRoutes(routes: RouteTable, store: Store, limiter: RateLimi
     description: `No key needed. One account per email (case-insensitive). At most ${signupsPerHour} signups per IP address per hour.`,
     tags: ['Public'],
     public: true,
-    before: [perIpLimit(limiter, 'signup', signupsPerHour, 3_600_000)],
+    before: [perIpLimit(limiter, 'signup', signupsPerHour, 3_600_000, 'signups per IP address per hour')],
     body: signupBody,
     input: { missingCode: 'invalid_field' },
     responses: { 201: { description: 'Account created; the API key is shown once', schema: signupResponse } },
-    errors: ['invalid_field', 'email_taken', 'rate_limit_exceeded'],
+    errors: ['email_taken', 'rate_limit_exceeded'],
     handler: async ({ body }) => {
-      try {
-        const { account, workspaceId, key } = await signup(store, body);
-        return { status: 201, body: { ...account, api_key: key.api_key, prefix: key.prefix, workspace_id: workspaceId } };
-      } catch (err) {
-        if (err instanceof EmailTakenError) throw new ApiError('email_taken', 'An account with this email exists already.', { param: 'email' });
-        throw err;
-      }
+      const { account, workspaceId, key } = await signup(store, body);
+      return { status: 201, body: { ...account, api_key: key.api_key, prefix: key.prefix, workspace_id: workspaceId } };
     },
   });
 }

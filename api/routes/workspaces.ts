@@ -1,46 +1,31 @@
-import type { Role } from '../../domain/roles';
+import { idPattern } from '../../domain/ids';
+import { listAudit } from '../../services/audit';
 import {
   addMember,
   changeRole,
-  countOwners,
   createWorkspace,
   deleteWorkspace,
+  findInvitee,
   listMembers,
   listWorkspaces,
-  membersLeftWithoutOwnedWorkspace,
   removeMember,
   renameWorkspace,
   transferOwnership,
-  workspaceView,
 } from '../../services/workspaces';
+import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
-import { membershipId } from '../../store/memberships';
 import { requireMembership, requireRole } from '../access';
-import { ApiError } from '../errors';
 import { z } from '../openapi';
+import { enforceLimit } from '../rate-limiting';
+import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
-import { emailAddress, pageQuery, resourceId, role, text } from '../schemas';
+import { emailAddress, idParam, pageQuery, resourceId, role, text } from '../schemas';
 import { invalidField, missingField } from '../validation';
-import { auditPage, auditPageSchema } from './audit-pages';
+import { auditEventView, auditPageSchema } from '../views/audit';
+import { memberSchema, memberView, workspaceSchema, workspaceView } from '../views/workspaces';
 
-const workspaceSchema = z
-  .object({
-    id: z.string().openapi({ example: 'wsp_8bYt2LqX0mN4vR6sD1kP9wZc' }),
-    name: z.string(),
-    role: role.openapi({ description: "The caller's role" }),
-    mode: z.enum(['sandbox', 'live']).openapi({ description: '`sandbox` until the workspace is verified (KYC approved), then `live`' }),
-    credit_balance: z.string().openapi({ description: 'Prepaid credits in EUR, as a decimal string', example: '0.00' }),
-    suspended: z.boolean().openapi({ description: 'A suspended workspace cannot send on the live network' }),
-    created_at: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Workspace');
-
-const memberSchema = z
-  .object({ account_id: z.string(), email: z.string(), name: z.string().nullable(), role, joined_at: z.string().openapi({ format: 'date-time' }) })
-  .openapi('WorkspaceMember');
-
-const workspaceParams = z.object({ id: resourceId('workspace', 'wsp_8bYt2LqX0mN4vR6sD1kP9wZc') });
-const memberParams = workspaceParams.extend({ accountId: resourceId('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') });
+const workspaceParams = z.object({ id: idParam('workspace', 'wsp_8bYt2LqX0mN4vR6sD1kP9wZc') });
+const memberParams = workspaceParams.extend({ accountId: idParam('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') });
 const nameBody = z.object({ name: text(200).openapi({ example: 'Acme finance' }) }).strict();
 
 const inviteBody = z
@@ -53,21 +38,11 @@ const inviteBody = z
   .openapi('InviteMemberRequest', {
     description:
       'Name the account by `account_id` or by `email` (one is required; if both are sent they must name the same account). ' +
-      'Only existing accounts can be added: an email without an account gets 404 `account_not_found`; ask the person to sign up first.',
+      'Only existing accounts can be added: an email without an account gets 404 `account_not_found`; ask the person to sign up first. ' +
+      'Only owners grant `owner`.',
   });
 
-export function workspaceRoutes(routes: RouteTable, store: Store): void {
-  const memberOf = async (workspaceId: string, accountId: string, param = 'accountId') => {
-    const membership = await store.memberships.findById(membershipId(workspaceId, accountId)).lean();
-    if (!membership) throw new ApiError('member_not_found', `Account ${accountId} is not a member of this workspace.`, { param });
-    return membership.role;
-  };
-  const refuseLastOwner = async (workspaceId: string, currentRole: Role) => {
-    if (currentRole === 'owner' && (await countOwners(store, workspaceId)) <= 1) {
-      throw new ApiError('last_owner', 'A workspace needs an owner: make another member owner first (or transfer ownership).');
-    }
-  };
-
+export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateLimiter, invitesByEmailPerDay: number): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces',
@@ -76,8 +51,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     tags: ['Workspaces'],
     body: nameBody,
     responses: { 201: { description: 'The new workspace', schema: workspaceSchema } },
-    errors: ['missing_field', 'invalid_field'],
-    handler: async ({ auth, body }) => ({ status: 201, body: await createWorkspace(store, auth.actor, body.name) }),
+    handler: async ({ auth, body }) => ({ status: 201, body: workspaceView(await createWorkspace(store, auth.actor, body.name)) }),
   });
 
   routes.add({
@@ -86,8 +60,8 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     operationId: 'listWorkspaces',
     summary: 'Every workspace the caller belongs to, with the caller’s role',
     tags: ['Workspaces'],
-    responses: { 200: { description: 'Workspaces', schema: z.object({ data: z.array(workspaceSchema) }) } },
-    handler: async ({ auth }) => ({ status: 200, body: { data: await listWorkspaces(store, auth.accountId) } }),
+    responses: { 200: { description: 'Workspaces', schema: z.object({ data: z.array(workspaceSchema) }).openapi('WorkspaceList') } },
+    handler: async ({ auth }) => ({ status: 200, body: { data: (await listWorkspaces(store, auth.accountId)).map(workspaceView) } }),
   });
 
   routes.add({
@@ -98,11 +72,8 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     tags: ['Workspaces'],
     params: workspaceParams,
     responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
-    errors: ['workspace_not_found', 'invalid_field'],
-    handler: async ({ auth, params }) => {
-      const { workspace, role: callerRole } = await requireMembership(store, auth, params.id);
-      return { status: 200, body: workspaceView(workspace, callerRole) };
-    },
+    errors: ['workspace_not_found'],
+    handler: async ({ auth, params }) => ({ status: 200, body: workspaceView(await requireMembership(store, auth, params.id)) }),
   });
 
   routes.add({
@@ -114,11 +85,12 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     params: workspaceParams,
     body: nameBody,
     responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
-    errors: ['missing_field', 'invalid_field', 'insufficient_role', 'workspace_not_found'],
+    errors: ['insufficient_role', 'workspace_not_found'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'change workspace settings');
-      return { status: 200, body: await renameWorkspace(store, auth.actor, params.id, body.name, callerRole) };
+      await renameWorkspace(store, auth.actor, params.id, body.name);
+      return { status: 200, body: workspaceView(await requireMembership(store, auth, params.id)) };
     },
   });
 
@@ -137,12 +109,6 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, params }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner'], 'delete a workspace');
-      const stranded = await membersLeftWithoutOwnedWorkspace(store, params.id);
-      if (stranded.length > 0) {
-        throw new ApiError('workspace_not_deletable', 'Deleting this workspace would leave members without a workspace they own.', {
-          details: { accounts: stranded },
-        });
-      }
       await deleteWorkspace(store, auth.actor, params.id);
       return { status: 200, body: { deleted: true } };
     },
@@ -155,11 +121,11 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     summary: 'Members of a workspace with their roles',
     tags: ['Workspaces'],
     params: workspaceParams,
-    responses: { 200: { description: 'Members', schema: z.object({ data: z.array(memberSchema) }) } },
+    responses: { 200: { description: 'Members', schema: z.object({ data: z.array(memberSchema) }).openapi('WorkspaceMemberList') } },
     errors: ['workspace_not_found'],
     handler: async ({ auth, params }) => {
-      await requireMembership(store, auth, params.id);
-      return { status: 200, body: { data: await listMembers(store, params.id) } };
+      const { workspace } = await requireMembership(store, auth, params.id);
+      return { status: 200, body: { data: (await listMembers(store, workspace)).map(memberView) } };
     },
   });
 
@@ -171,33 +137,22 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     tags: ['Workspaces'],
     params: workspaceParams,
     body: inviteBody,
-    responses: {
-      201: {
-        description: 'Added',
-        schema: z.object({ account_id: z.string(), workspace_id: z.string(), role }).openapi('MemberAdded'),
-      },
-    },
-    errors: ['missing_field', 'invalid_field', 'insufficient_role', 'workspace_not_found', 'account_not_found', 'already_member'],
-    handler: async ({ auth, params, body }) => {
+    responses: { 201: { description: 'Added', schema: z.object({ account_id: z.string(), workspace_id: z.string(), role }).openapi('MemberAdded') } },
+    errors: ['insufficient_role', 'workspace_not_found', 'account_not_found', 'already_member'],
+    handler: async ({ auth, params, body, res }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'add members');
-      if (body.role === 'owner') requireRole(callerRole, ['owner'], 'grant the owner role');
       if (!body.account_id && !body.email) throw missingField('account_id', 'Send account_id or email of the account to add.');
-      const account = await store.accounts
-        .findOne(body.account_id ? { _id: body.account_id } : { email_key: body.email!.toLowerCase() })
-        .lean();
-      if (!account) {
-        throw new ApiError('account_not_found', 'No account matches; the person must sign up (POST /v1/signup) before being added.', {
-          param: body.account_id ? 'account_id' : 'email',
-        });
+      // Whether an email has an account is not for anyone to probe at will.
+      if (body.email && !body.account_id) {
+        await enforceLimit(limiter, res, { subject: `invite-by-email:${auth.accountId}`, max: invitesByEmailPerDay, windowMs: 86_400_000, what: 'adding members by email per day' }, { headers: false });
       }
+      const account = await findInvitee(store, { accountId: body.account_id, email: body.email });
       if (body.account_id && body.email && account.email_key !== body.email.toLowerCase()) {
         throw invalidField('email', 'account_id and email name different accounts; send one of them.');
       }
-      if (!(await addMember(store, auth.actor, params.id, account._id, body.role))) {
-        throw new ApiError('already_member', `Account ${account._id} is a member of this workspace already.`, { param: 'account_id' });
-      }
-      return { status: 201, body: { account_id: account._id, workspace_id: params.id, role: body.role } };
+      const accountId = await addMember(store, auth.actor, params.id, callerRole, account, body.role);
+      return { status: 201, body: { account_id: accountId, workspace_id: params.id, role: body.role } };
     },
   });
 
@@ -205,20 +160,16 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     method: 'patch',
     path: '/v1/workspaces/{id}/members/{accountId}',
     operationId: 'changeMemberRole',
-    summary: "Change a member's role (owner only)",
+    summary: "Change a member's role (owner only; the last owner cannot be demoted)",
     tags: ['Workspaces'],
     params: memberParams,
     body: z.object({ role }).strict(),
     responses: { 200: { description: 'The new role', schema: z.object({ account_id: z.string(), role }) } },
-    errors: ['missing_field', 'invalid_field', 'last_owner', 'insufficient_role', 'workspace_not_found', 'member_not_found'],
+    errors: ['last_owner', 'insufficient_role', 'workspace_not_found', 'member_not_found'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner'], 'change roles');
-      const currentRole = await memberOf(params.id, params.accountId);
-      if (currentRole !== body.role) {
-        if (body.role !== 'owner') await refuseLastOwner(params.id, currentRole);
-        await changeRole(store, auth.actor, params.id, params.accountId, currentRole, body.role);
-      }
+      await changeRole(store, auth.actor, params.id, params.accountId, body.role);
       return { status: 200, body: { account_id: params.accountId, role: body.role } };
     },
   });
@@ -227,7 +178,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     method: 'delete',
     path: '/v1/workspaces/{id}/members/{accountId}',
     operationId: 'removeMember',
-    summary: 'Remove a member (owner or admin; only owners remove owners); revokes their keys at home here',
+    summary: 'Remove a member (owner or admin; only owners remove owners, never the last); revokes their keys at home here',
     tags: ['Workspaces'],
     params: memberParams,
     responses: { 200: { description: 'Removed', schema: z.object({ removed: z.literal(true), account_id: z.string() }) } },
@@ -235,10 +186,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, params }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'remove members');
-      const targetRole = await memberOf(params.id, params.accountId);
-      if (targetRole === 'owner') requireRole(callerRole, ['owner'], 'remove an owner');
-      await refuseLastOwner(params.id, targetRole);
-      await removeMember(store, auth.actor, params.id, params.accountId);
+      await removeMember(store, auth.actor, params.id, callerRole, params.accountId);
       return { status: 200, body: { removed: true, account_id: params.accountId } };
     },
   });
@@ -252,12 +200,11 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     params: workspaceParams,
     body: z.object({ account_id: resourceId('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') }).strict(),
     responses: { 200: { description: 'Transferred', schema: z.object({ transferred: z.literal(true), new_owner: z.string() }) } },
-    errors: ['missing_field', 'invalid_field', 'insufficient_role', 'workspace_not_found', 'member_not_found'],
+    errors: ['insufficient_role', 'workspace_not_found', 'member_not_found'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner'], 'transfer ownership');
       if (body.account_id === auth.accountId) throw invalidField('account_id', 'You own this workspace already; name another member.');
-      await memberOf(params.id, body.account_id, 'account_id');
       await transferOwnership(store, auth.actor, params.id, body.account_id);
       return { status: 200, body: { transferred: true, new_owner: body.account_id } };
     },
@@ -272,10 +219,11 @@ export function workspaceRoutes(routes: RouteTable, store: Store): void {
     params: workspaceParams,
     query: pageQuery(50),
     responses: { 200: { description: 'A page of audit events', schema: auditPageSchema } },
-    errors: ['invalid_field', 'workspace_not_found'],
+    errors: ['workspace_not_found'],
     handler: async ({ auth, params, query }) => {
       await requireMembership(store, auth, params.id);
-      return { status: 200, body: await auditPage(store, [params.id], query) };
+      const page = await listAudit(store, [params.id], query.limit, decodeCursor(query.cursor, idPattern('auditEvent')));
+      return { status: 200, body: pageView(page, auditEventView) };
     },
   });
 }

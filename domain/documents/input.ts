@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../text';
+
 /**
  * The JSON document a client posts: the contract's field names, parsed once at
  * the edge into typed values. Numbers may be JSON numbers or decimal strings;
@@ -7,23 +9,27 @@ import { z } from 'zod';
  * binary float past this point.
  */
 
-const decimalPattern = /^-?\d+(\.\d+)?$/;
+/**
+ * At most 15 digits before the point and 10 after: bounded, so no input can
+ * make the exact arithmetic expensive, and no exponent form, whose meaning
+ * differs between readers (`1e21`).
+ */
+export const DECIMAL_PATTERN = /^-?\d{1,15}(\.\d{1,10})?$/;
+const DECIMAL_MESSAGE = 'expected a decimal number such as 12.50: at most 15 digits before the point and 10 after, no exponent';
 
-/** A JSON number or a decimal string, kept as the exact decimal string it denotes. */
+/**
+ * A JSON number or a decimal string, kept as the exact decimal string it
+ * denotes. A JSON number is taken in its shortest round-trip form (0.1 is
+ * "0.1"); one that needs an exponent there must be sent as a string.
+ */
 const decimal = (description: string) =>
   z
-    .union([z.number().finite(), z.string().trim().regex(decimalPattern, 'expected a decimal number such as 12.50')])
-    .transform((value) => (typeof value === 'number' ? numberToDecimalString(value) : value))
+    .union([z.number().finite().transform(String), z.string().trim()])
+    .pipe(z.string().regex(DECIMAL_PATTERN, DECIMAL_MESSAGE))
     .meta({ description, examples: ['12.50'] });
 
-/** Shortest round-trip form of a JSON number, without exponent notation. */
-function numberToDecimalString(value: number): string {
-  const text = String(value);
-  if (!/e/i.test(text)) return text;
-  return value.toFixed(20).replace(/\.?0+$/, '');
-}
-
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Free text that ends up in the UBL: trimmed, bounded, and only characters XML can carry. */
+const text = (max: number) => z.string().trim().min(1).max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE);
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')

@@ -30,10 +30,20 @@ export interface UblAttachment {
 
 type Node = XMLBuilder;
 
+/**
+ * xmlbuilder2 leaves anything that looks like an entity reference (`&amp;`,
+ * `&#49;`) as it is, so text such as `INV&#49;` would come out meaning
+ * `INV1`. Every `&` is escaped first: the XML then says exactly what the
+ * JSON said. (Characters XML cannot carry never get this far: the input
+ * schema refuses them, and `end` checks well-formedness.)
+ */
+const literal = (text: string) => text.replace(/&/g, '&amp;');
+
 /** A basic component, written only when it has a value. */
 function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>): void {
   if (value === undefined || value === null || value.trim() === '') return;
-  parent.ele(NS.cbc, `cbc:${name}`, attributes).txt(value.trim());
+  const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literal(attribute)]));
+  parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(value.trim()));
 }
 
 function hasChildren(node: Node): boolean {
@@ -219,5 +229,5 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       aggregate(node, 'Price', (price) => cbc(price, 'PriceAmount', line.input.unit_price, currency));
     });
   });
-  return xml.end({ prettyPrint: true });
+  return xml.end({ prettyPrint: true, wellFormed: true });
 }

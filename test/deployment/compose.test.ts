@@ -58,6 +58,17 @@ describe('docker-compose.yml', () => {
     for (const service of Object.values(services)) expect(service.healthcheck).toBeDefined();
   });
 
+  it('publishes operator pages and the services behind the API on this machine only; only the API faces the network', () => {
+    const published = Object.entries(services).flatMap(([name, service]) =>
+      ((service as { ports?: string[] }).ports ?? []).map((mapping) => [name, mapping] as const),
+    );
+    for (const [name, mapping] of published) {
+      if (name === 'api') continue;
+      expect(`${name} ${mapping}`).toMatch(new RegExp(`^${name} 127\\.0\\.0\\.1:`));
+    }
+    expect(published.filter(([name]) => name === 'temporal-ui' || name === 'smtp').length).toBeGreaterThan(0);
+  });
+
   it('the Dockerfile builds the entry points compose runs', () => {
     const dockerfile = readFileSync(path.resolve(__dirname, '../../Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN npm run build/);

@@ -3,9 +3,12 @@ import type { Connection as DbConnection } from 'mongoose';
 import request from 'supertest';
 
 import { createApp } from '../../api/app';
+import { z } from '../../api/openapi';
+import type { RouteTable } from '../../api/route';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase, pingDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
+import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
 import { sharedStack } from '../support/test-stack';
 
@@ -21,16 +24,23 @@ describe('the app factory', () => {
     await db.close();
   });
 
+  const appWith = (probes: { db: () => Promise<boolean>; temporal: () => Promise<boolean> }, extraRoutes?: (routes: RouteTable) => void) => {
+    const store = createStore(db);
+    return createApp({
+      config,
+      logger,
+      store,
+      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
+      probes,
+      usage: usageCounters(store, logger),
+      ...(extraRoutes && { extraRoutes }),
+    });
+  };
+
   it('when the database connection is gone, then health is 503 degraded with checks.db error and the envelope', async () => {
     const closed = await connectDatabase(sharedStack().mongodbUri);
     await closed.close();
-    const app = createApp({
-      config,
-      logger,
-      store: createStore(db),
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes: { db: () => pingDatabase(closed), temporal: () => Promise.resolve(true) },
-    });
+    const app = appWith({ db: () => pingDatabase(closed), temporal: () => Promise.resolve(true) });
 
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(503);
@@ -43,19 +53,46 @@ describe('the app factory', () => {
   });
 
   it('when a probe fails unexpectedly, then 500 internal_error without the failure text', async () => {
-    const app = createApp({
-      config,
-      logger,
-      store: createStore(db),
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes: {
-        db: () => Promise.reject(new Error('password=hunter2 in stack trace')),
-        temporal: () => Promise.resolve(true),
-      },
-    });
+    const app = appWith({ db: () => Promise.reject(new Error('password=hunter2 in stack trace')), temporal: () => Promise.resolve(true) });
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(500);
     expect(response.body.error.code).toBe('internal_error');
     expect(response.text).not.toContain('hunter2');
+  });
+
+  describe('an operation in its deprecation notice period (a route that exists only here)', () => {
+    const since = new Date('2026-10-01T00:00:00Z');
+    const sunset = new Date('2027-04-01T00:00:00Z');
+    const app = () =>
+      appWith({ db: () => Promise.resolve(true), temporal: () => Promise.resolve(true) }, (routes) =>
+        routes.add({
+          method: 'get',
+          path: '/v1/test-only/old',
+          operationId: 'oldOperation',
+          summary: 'An operation on its way out',
+          tags: ['Test'],
+          public: true,
+          deprecated: { since, sunset, notice: 'https://example.com/deprecations/old' },
+          query: z.object({ n: z.coerce.number().int().optional() }).strict(),
+          responses: { 200: { description: 'Still works', schema: z.object({ ok: z.literal(true) }) } },
+          handler: () => ({ status: 200, body: { ok: true } }),
+        }),
+      );
+
+    it('when it is called, then its answers carry Deprecation, Sunset and Link rel=deprecation, errors included', async () => {
+      for (const path of ['/v1/test-only/old', '/v1/test-only/old?n=x']) {
+        const response = await request(app()).get(path);
+        expect(response.headers.deprecation).toBe(`@${since.getTime() / 1000}`);
+        expect(response.headers.sunset).toBe('Thu, 01 Apr 2027 00:00:00 GMT');
+        expect(response.headers.link).toBe('<https://example.com/deprecations/old>; rel="deprecation"');
+      }
+    });
+
+    it('when the description is read, then the operation is marked deprecated and the others are not', async () => {
+      const { body } = await request(app()).get('/v1/openapi.json');
+      expect(body.paths['/v1/test-only/old'].get.deprecated).toBe(true);
+      expect(body.paths['/v1/test-only/old'].get.responses['200'].headers).toHaveProperty('Sunset');
+      expect(body.paths['/v1/documents'].post.deprecated).toBeUndefined();
+    });
   });
 });

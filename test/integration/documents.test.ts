@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { calculate } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { acceptDocument } from '../../services/documents';
+import { acceptDocument } from '../../services/documents/accept';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
@@ -46,12 +46,12 @@ describe('documents on the real stack', () => {
     expect((await callAs(sender.key, '/v1/account/usage?days=1')).body.totals.documents_sent).toBe(2);
   });
 
-  it('when the history is read, then it lists created, validated, queued, in transit and delivered with their events', async () => {
+  it('when the history is read, then it lists created, validated, queued, sending and delivered with their events', async () => {
     const sender = await sendingAccount();
     const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), recipient(), sender.companyId) });
     await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
     const history = await callAs(sender.key, `/v1/documents/${posted.body.id}/history`);
-    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(['created', 'validated', 'queued', 'in_transit', 'delivered']);
+    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(['created', 'validated', 'queued', 'sending', 'delivered']);
     expect(history.body.map((entry: { event: { type: string } | null }) => entry.event?.type ?? null)).toEqual([
       null,
       null,
@@ -228,16 +228,16 @@ describe('documents on the real stack', () => {
     if (!conversion.ok) throw new Error('fixture refused');
     const documentId = await withStore(async (store) => {
       const company = (await store.companies.findById(sender.companyId).lean())!;
+      // As if the API had died after the write, a minute ago: old enough for the reconciler, no workflow.
       const accepted = await acceptDocument(
         store,
-        { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, workspaceId: company.workspace_id, environment: 'sandbox' },
+        { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' },
         company,
-        conversion.document,
-        { calculated: calculate(conversion.document), ubl: conversion.ubl, attachmentIds: [] },
+        { document: conversion.document, calculated: calculate(conversion.document), ubl: conversion.ubl, attachmentIds: [] },
         undefined,
+        undefined,
+        new Date(Date.now() - 60_000),
       );
-      // As if the API had died after the write: old enough for the reconciler, no workflow.
-      await store.documents.updateOne({ _id: accepted.id }, { $set: { created_at: new Date(Date.now() - 60_000) } });
       return accepted.id;
     });
     expect((await callAs(sender.key, `/v1/documents/${documentId}/ubl`)).body.error.code).toBe('ubl_not_available');

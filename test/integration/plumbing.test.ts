@@ -29,14 +29,18 @@ describe('public plumbing endpoints on the real stack', () => {
     expect((await getWithHost('/v1/health', 'sandbox.localhost')).body.environment).toBe('sandbox');
   });
 
-  it('when the protected-resource document is read, then it names the origin of the host it was asked on', async () => {
-    const onLive = await getWithHost('/.well-known/oauth-protected-resource', 'live.localhost:8443');
-    expect(onLive.status).toBe(200);
-    expect(onLive.body).toEqual({
-      resource: 'http://live.localhost:8443',
-      bearer_methods_supported: ['header'],
-      resource_documentation: 'http://live.localhost:8443/v1/openapi.json',
-    });
+  it('when the protected-resource document is read, then it names the configured origin of the host asked, whatever the Host header claims', async () => {
+    const liveOrigin = sharedStack().apiUrl.replace('127.0.0.1', 'live.localhost');
+    for (const host of ['live.localhost:8443', 'live.localhost']) {
+      const onLive = await getWithHost('/.well-known/oauth-protected-resource', host);
+      expect(onLive.status).toBe(200);
+      expect(onLive.body).toEqual({
+        resource: liveOrigin,
+        bearer_methods_supported: ['header'],
+        resource_documentation: `${liveOrigin}/v1/openapi.json`,
+      });
+    }
+    expect((await getWithHost('/.well-known/oauth-protected-resource', 'evil.example')).body.resource).toBe(sharedStack().apiUrl);
     expect((await callApi('/.well-known/oauth-protected-resource')).body.resource).toBe(sharedStack().apiUrl);
   });
 
@@ -141,7 +145,7 @@ describe('public plumbing endpoints on the real stack', () => {
     });
 
     it('when the JSON is malformed, then 400 invalid_json', async () => {
-      const response = await callApi('/v1/anything', {
+      const response = await callApi('/v1/signup', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: '{"name": ',
@@ -161,15 +165,15 @@ describe('public plumbing endpoints on the real stack', () => {
       expect(response.body.error.code).toBe('unsupported_media_type');
     });
 
-    it('when the body is over the limit, then 413 body_too_large', async () => {
-      const oversized = JSON.stringify({ note: 'x'.repeat(sharedStack().maxBodyBytes + 1) });
-      const response = await callApi('/v1/anything', {
+    it('when the body is over the route\'s limit, then 413 body_too_large naming the limit', async () => {
+      const oversized = JSON.stringify({ email: 'big@example.com', name: 'x'.repeat(70 * 1024) });
+      const response = await callApi('/v1/signup', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.9.9.9' },
         body: oversized,
       });
       expect(response.status).toBe(413);
-      expect(response.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: sharedStack().maxBodyBytes } });
+      expect(response.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: 64 * 1024 } });
     });
   });
 });

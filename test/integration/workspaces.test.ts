@@ -111,11 +111,13 @@ describe('workspaces and members', () => {
     expect(response.body.error).toMatchObject({ code, param });
   });
 
-  it('when an id is malformed, then 400 invalid_field naming the path parameter', async () => {
+  it('when an id names nothing, however it looks, then 404 workspace_not_found', async () => {
     const account = await signUp();
-    const response = await callAs(account.key, '/v1/workspaces/not-an-id');
-    expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'id' });
+    for (const id of ['not-an-id', 'wsp_doesnotexist000', '%C2%84']) {
+      const response = await callAs(account.key, `/v1/workspaces/${id}/members`);
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({ code: 'workspace_not_found', param: 'id' });
+    }
   });
 
   it('when a workspace does not exist or the caller is not a member, then the answers are the same 404', async () => {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 
+import { checkAgainstDescription } from './openapi-conformance';
 import { sharedStack } from './test-stack';
 
 export interface ApiResponse {
@@ -13,17 +14,26 @@ export interface ApiResponse {
 export interface RequestOptions {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   baseUrl?: string;
 }
 
 /**
- * A real HTTP request to an API process (the shared stack's by default).
- * node:http rather than fetch, because fetch will not send a custom Host
- * header, and the Host header is how the live environment is reached.
+ * A real HTTP request to an API process (the shared stack's by default),
+ * whose answer is checked against that process's OpenAPI description
+ * (support/openapi-conformance.ts). node:http rather than fetch, because
+ * fetch will not send a custom Host header, and the Host header is how the
+ * live environment is reached.
  */
-export function callApi(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
-  const url = new URL(path, options.baseUrl ?? sharedStack().apiUrl);
+export async function callApi(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+  const baseUrl = options.baseUrl ?? sharedStack().apiUrl;
+  const response = await send(path, baseUrl, options);
+  await checkAgainstDescription(baseUrl, options.method ?? 'GET', path, response.status, response.headers.get('content-type'), response.body);
+  return response;
+}
+
+function send(path: string, baseUrl: string, options: RequestOptions): Promise<ApiResponse> {
+  const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 
-import { ConfigError, configToEnv, loadConfig, requireServiceAddresses } from '../../platform/config';
+import { ConfigError, loadConfig, requireServiceAddresses, toEnvironment } from '../../platform/config';
+import { loadStackConfig, serviceEnvironment } from '../../stack/config';
 
 describe('configuration', () => {
   it('when nothing is set, then the documented defaults apply', () => {
@@ -8,14 +9,15 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       PORT: 3000,
       TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_UI_PORT: 8233,
       LIVE_HOSTS: ['live.localhost'],
       RATE_LIMIT_SANDBOX: 60,
       RATE_LIMIT_LIVE: 120,
       SIGNUP_LIMIT: 10,
       LOG_LEVEL: 'info',
+      STRICT_QUERY_SHAPES: false,
+      PUBLIC_SANDBOX_URL: 'http://127.0.0.1:3000',
+      PUBLIC_LIVE_URL: 'http://live.localhost:3000',
     });
-    expect(config.DATA_DIR).toBe(path.resolve('./data'));
     expect(config.MONGODB_URI).toBeUndefined();
   });
 
@@ -25,9 +27,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ RATE_LIMIT_LIVE: '0' })).toThrow(/RATE_LIMIT_LIVE/);
   });
 
-  it('when several variables are wrong, then every one is named at once', () => {
-    const attempt = () => loadConfig({ PORT: '70000', LOG_LEVEL: 'loud', MONGODB_URI: 'not a url' });
-    for (const named of [/PORT="70000"/, /LOG_LEVEL="loud"/, /MONGODB_URI="not a url"/]) expect(attempt).toThrow(named);
+  it('when several variables are wrong, then every one is named at once, and a value that may hold a password is not printed', () => {
+    const attempt = () => loadConfig({ PORT: '70000', LOG_LEVEL: 'loud', MONGODB_URI: 'mongo db://admin:hunter2@db' });
+    for (const named of [/PORT="70000"/, /LOG_LEVEL="loud"/, /MONGODB_URI: /]) expect(attempt).toThrow(named);
+    expect(attempt).not.toThrow(/hunter2/);
   });
 
   it('when LIVE_HOSTS lists hosts loosely, then they are trimmed and lower-cased', () => {
@@ -46,6 +49,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'http://temporal' })).toThrow(/TEMPORAL_ADDRESS/);
   });
 
+  it('when public URLs are set, then links use their origin', () => {
+    expect(loadConfig({ PUBLIC_SANDBOX_URL: 'https://api.example.com/some/path', PUBLIC_LIVE_URL: 'https://live.example.com' })).toMatchObject({
+      PUBLIC_SANDBOX_URL: 'https://api.example.com',
+      PUBLIC_LIVE_URL: 'https://live.example.com',
+    });
+  });
+
   it('when the API or worker starts without service addresses, then it says which are missing and how to proceed', () => {
     expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }))).toThrow(
       /TEMPORAL_ADDRESS, SMTP_URL not set: run `npm start`/,
@@ -53,7 +63,17 @@ describe('configuration', () => {
   });
 
   it('when a configuration is turned back into variables, then loading them gives the same configuration', () => {
-    const config = loadConfig({ PORT: '4000', LIVE_HOSTS: 'a.test,b.test', MONGODB_URI: 'mongodb://db:27017/x' });
-    expect(loadConfig(configToEnv(config))).toEqual(config);
+    const config = loadConfig({ PORT: '4000', LIVE_HOSTS: 'a.test,b.test', MONGODB_URI: 'mongodb://db:27017/x', STRICT_QUERY_SHAPES: 'true' });
+    expect(loadConfig(toEnvironment(config))).toEqual(config);
+  });
+
+  it('the embedded stack has variables of its own, which the service never receives', () => {
+    const stack = loadStackConfig({ FERRETDB_PORT: '27018' });
+    expect(stack.DATA_DIR).toBe(path.resolve('./data'));
+    expect(stack.FERRETDB_PORT).toBe(27018);
+    const passed = serviceEnvironment(stack);
+    expect(passed).toMatchObject({ PORT: '3000' });
+    expect(Object.keys(passed)).not.toEqual(expect.arrayContaining(['DATA_DIR']));
+    expect(passed).not.toHaveProperty('FERRETDB_PORT');
   });
 });

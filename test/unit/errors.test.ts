@@ -35,7 +35,7 @@ describe('the error envelope', () => {
     app.get('/limited', () => {
       throw new ApiError('service_degraded', 'Not now.', { headers: { 'Retry-After': '30' } });
     });
-    app.use(routeNotFound);
+    app.use(routeNotFound((path) => (path === '/limited' ? ['GET'] : [])));
     app.use(errorHandler);
 
     it('when a handler throws something unexpected, then the answer is a 500 envelope without internals', async () => {
@@ -50,6 +50,13 @@ describe('the error envelope', () => {
       const response = await request(app).get('/limited');
       expect(response.status).toBe(503);
       expect(response.headers['retry-after']).toBe('30');
+    });
+
+    it('when a known path is asked with another method, then 405 method_not_allowed with Allow', async () => {
+      const response = await request(app).post('/limited');
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET');
+      expect(response.body.error).toMatchObject({ code: 'method_not_allowed' });
     });
 
     it('when no route matches, then the answer is a 404 envelope naming the method and path', async () => {

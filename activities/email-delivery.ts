@@ -1,0 +1,110 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { createTransport } from 'nodemailer';
+
+import { IllegalMoveError } from '../domain/documents/lifecycle';
+import { moveDocument, recordSent } from '../services/documents/lifecycle';
+import { findDocument, inputOf, ublOf } from '../services/documents/queries';
+import { delayAfterAttempt, PERMANENT_DELIVERY_ERROR } from '../workflows/shared';
+import type { ActivityDependencies } from './index';
+import type { DeliveryReceipt } from './lifecycle';
+
+/** SMTP reply codes 5xx are final: retrying cannot make the server accept the message. */
+const isPermanentSmtpFailure = (err: unknown) => {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+const safeFilename = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'document';
+
+/**
+ * The SMTP client's own limits, well inside one attempt's start-to-close
+ * timeout, so an attempt always ends (and reports) before Temporal starts the
+ * next one: two attempts never send at the same time.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+const HEARTBEAT_EVERY_MS = 5_000;
+
+/** The SMTP URL with the client limits added as its options (nodemailer reads them from the query string). */
+function withTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [option, ms] of Object.entries(SMTP_TIMEOUTS)) url.searchParams.set(option, String(ms));
+  return url.toString();
+}
+
+export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: ActivityDependencies) {
+  const transportUrl = withTimeouts(smtpUrl);
+  const permanent = (message: string) => ApplicationFailure.nonRetryable(message, PERMANENT_DELIVERY_ERROR);
+
+  /** Records that this attempt failed and another will follow (unless the delivery window ends first). */
+  async function recordRetry(documentId: string, err: unknown): Promise<void> {
+    const { info } = Context.current();
+    const nextAttemptAt = Date.now() + delayAfterAttempt(info.attempt);
+    const windowEnds = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs;
+    if (info.scheduleToCloseTimeoutMs > 0 && nextAttemptAt >= windowEnds) return;
+    try {
+      await moveDocument(store, documentId, 'retry', { attempt: info.attempt, error_message: (err as Error).message }, logger);
+    } catch (recordError) {
+      if (!(recordError instanceof IllegalMoveError)) throw recordError;
+    }
+  }
+
+  return {
+    /**
+     * Sandbox delivery: one email to the recipient with the stored UBL
+     * attached. Every attempt carries the same Message-ID (derived from the
+     * document id), so the one duplicate still possible (a crash between
+     * SMTP acceptance and the activity's completion) can be discarded by the
+     * receiver. The attempt heartbeats while it talks to the server and drops
+     * the connection when Temporal cancels it.
+     */
+    async deliverByEmail(documentId: string): Promise<DeliveryReceipt> {
+      const document = await findDocument(store, documentId);
+      if (!document) throw permanent(`Document ${documentId} does not exist.`);
+      if (document.sent_at && document.message_id) return { messageId: document.message_id, sentAt: document.sent_at.toISOString() };
+      if (document.status !== 'sending') throw permanent(`Document ${documentId} is ${document.status}, not sending.`);
+      if (!document.recipient_email) throw permanent('No recipient email: set to.email, or an email on the company or the account.');
+      const [ubl, input] = await Promise.all([ublOf(store, documentId), inputOf(store, documentId)]);
+      if (!ubl) throw permanent(`Document ${documentId} has no stored UBL.`);
+
+      const messageId = `<${document._id}@einvoice.localhost>`;
+      const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
+      const seller = (input?.from as { name?: string } | undefined)?.name ?? 'your supplier';
+      const totals = document.totals;
+      const transport = createTransport(transportUrl);
+      const context = Context.current();
+      const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      const onCancel = () => transport.close();
+      context.cancellationSignal.addEventListener('abort', onCancel);
+      try {
+        context.heartbeat();
+        await transport.sendMail({
+          from: mailFrom,
+          to: document.recipient_email,
+          messageId,
+          subject: `${kind} ${document.number} from ${seller}`,
+          text: [
+            `${kind} ${document.number} from ${seller}.`,
+            `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
+            `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
+            '',
+            'The attached XML is the Peppol BIS Billing 3.0 document. This is a sandbox delivery: nothing was sent on the Peppol network.',
+          ].join('\n'),
+          attachments: [{ filename: `${safeFilename(document.number)}.xml`, content: ubl, contentType: 'application/xml' }],
+        });
+      } catch (err) {
+        if (context.cancellationSignal.aborted) throw err;
+        if (isPermanentSmtpFailure(err)) throw permanent(`The mail server refused the message: ${(err as Error).message}`);
+        logger.warn({ err, documentId, attempt: context.info.attempt }, 'email delivery attempt failed; retrying');
+        await recordRetry(documentId, err);
+        throw err;
+      } finally {
+        clearInterval(heartbeat);
+        context.cancellationSignal.removeEventListener('abort', onCancel);
+        transport.close();
+      }
+      const sentAt = new Date();
+      await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
+      return { messageId, sentAt: sentAt.toISOString() };
+    },
+  };
+}

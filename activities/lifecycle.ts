@@ -1,0 +1,44 @@
+import { ApplicationFailure } from '@temporalio/activity';
+
+import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecycle';
+import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
+import { ILLEGAL_MOVE_ERROR } from '../workflows/shared';
+import type { ActivityDependencies } from './index';
+
+export interface DeliveryReceipt {
+  messageId: string;
+  /** When the channel accepted the document (ISO 8601). */
+  sentAt: string;
+}
+
+/** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
+export function lifecycleActivities({ store, usage, logger }: ActivityDependencies) {
+  async function move(documentId: string, to: Exclude<DocumentMove, 'accept'>, details: MoveDetails) {
+    try {
+      return await moveDocument(store, documentId, to, details, logger);
+    } catch (err) {
+      // Retrying cannot make an illegal move legal.
+      if (err instanceof IllegalMoveError) throw ApplicationFailure.nonRetryable(err.message, ILLEGAL_MOVE_ERROR);
+      throw err;
+    }
+  }
+
+  return {
+    async markSending(documentId: string): Promise<void> {
+      await move(documentId, 'send', { message: 'Sending by email (sandbox)' });
+    },
+
+    async markDelivered(documentId: string, receipt: DeliveryReceipt): Promise<void> {
+      const { moved, document } = await move(documentId, 'deliver', {
+        message: `Delivered by email (sandbox); Message-ID ${receipt.messageId}`,
+        set: { sent_at: new Date(receipt.sentAt), message_id: receipt.messageId },
+      });
+      // Counted by the call that made the move; a retried call finds it made.
+      if (moved) usage.count(document.account_id, 'documents_sent');
+    },
+
+    async markFailed(documentId: string, errorMessage: string): Promise<void> {
+      await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage });
+    },
+  };
+}

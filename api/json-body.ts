@@ -1,0 +1,63 @@
+import express, { type RequestHandler } from 'express';
+
+import { ApiError } from './errors';
+
+/**
+ * JSON bodies are read per route, after authentication, with the route's own
+ * size limit, so an unauthenticated caller cannot make the server read or
+ * parse a large body. Before parsing, the nesting depth is measured in one
+ * pass over the bytes: deeply nested arrays cost the parser far more than
+ * their size suggests.
+ */
+
+export const MAX_JSON_DEPTH = 32;
+/** The default limit of a route's body: forms of a few fields. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The deepest nesting of arrays and objects in a JSON text, strings skipped. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i += 1;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, (depth += 1));
+    else if (char === 0x5d || char === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
+export function parseJsonBytes(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new ApiError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    // V8's message quotes the input; only the position is worth passing on.
+    const position = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw new ApiError('invalid_json', `The request body is not valid JSON${position ? ` (at character ${position})` : ''}.`);
+  }
+}
+
+/** Reads and parses the body (none: `undefined`); over `limitBytes` is 413. */
+export function jsonBody(limitBytes: number): RequestHandler[] {
+  return [
+    express.raw({ type: () => true, limit: limitBytes }),
+    (req, _res, next) => {
+      const raw = req.body as unknown;
+      req.body = Buffer.isBuffer(raw) && raw.length > 0 ? parseJsonBytes(raw) : undefined;
+      next();
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+import { DOCUMENT_EVENT_TYPES } from '../../domain/documents/lifecycle';
+import { idPattern } from '../../domain/ids';
+import { FEED_DELAY_MS, listEvents } from '../../services/events';
+import type { Store } from '../../store';
+import { requireDocument, requireDocumentCompany, requireMembership } from '../access';
+import { z } from '../openapi';
+import { decodeCursor, pageSchema, pageView } from '../paging';
+import type { RouteTable } from '../route';
+import { cursorParam, idParam } from '../schemas';
+import { invalidField } from '../validation';
+import { eventSchema, eventView } from '../views/events';
+
+export function eventRoutes(routes: RouteTable, store: Store): void {
+  routes.add({
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary: "The workspace's lifecycle events, oldest first",
+    description:
+      "Every `document.*` event of the calling key's workspace and environment (queued, sending, retry, delivered, failed), " +
+      'oldest first, in the same shape webhooks deliver. Page with `cursor`: a `next_cursor` never skips or repeats an event, ' +
+      `also while new ones arrive, because the feed lists events once they are ${FEED_DELAY_MS / 1000} s old. ` +
+      'Keep the last `next_cursor` (or the last event id seen) to resume. A key limited to one company sees that company only.',
+    tags: ['Events'],
+    limitedKeys: true,
+    query: z
+      .object({
+        type: z.enum(DOCUMENT_EVENT_TYPES).optional(),
+        company_id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
+        document_id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
+        from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Events created at or after this time' }),
+        to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Events created before this time' }),
+        limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ description: '1 to 100, default 50' }),
+        cursor: cursorParam,
+      })
+      .strict(),
+    responses: { 200: { description: 'A page of events', schema: pageSchema(eventSchema, 'EventList') } },
+    errors: ['workspace_not_found', 'not_company_member', 'document_not_found'],
+    handler: async ({ auth, query }) => {
+      await requireMembership(store, auth, auth.workspaceId);
+      const companyId = query.company_id ?? auth.companyId ?? undefined;
+      if (companyId) await requireDocumentCompany(store, auth, companyId);
+      if (query.document_id) await requireDocument(store, auth, query.document_id, companyId);
+      if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to)) throw invalidField('to', 'to must be after from.');
+      const page = await listEvents(
+        store,
+        {
+          workspaceId: auth.workspaceId,
+          environment: auth.environment,
+          type: query.type,
+          companyId,
+          documentId: query.document_id,
+          from: query.from ? new Date(query.from) : undefined,
+          to: query.to ? new Date(query.to) : undefined,
+        },
+        query.limit,
+        decodeCursor(query.cursor, idPattern('event')),
+      );
+      return { status: 200, body: pageView(page, eventView) };
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import type { Company } from '../../services/companies';
+import { z } from '../openapi';
+
+export const companySchema = z
+  .object({
+    id: z.string().openapi({ example: 'com_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
+    name: z.string(),
+    workspace_id: z.string(),
+    is_live: z.boolean().openapi({ description: 'True once the company has a provider tenant (live sending)' }),
+    company_registration_id: z.string().nullable(),
+    tax_id: z.string().nullable(),
+    email: z.string().nullable(),
+    country: z.string(),
+    address: z.object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() }).nullable(),
+    iban: z.string().nullable(),
+    peppol_id: z.string().nullable(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Company');
+
+export const companySummarySchema = companySchema
+  .pick({ id: true, name: true, tax_id: true, country: true, is_live: true, workspace_id: true, created_at: true })
+  .openapi('CompanySummary');
+
+export function companyView(company: Company): z.infer<typeof companySchema> {
+  return {
+    id: company._id,
+    name: company.name,
+    workspace_id: company.workspace_id,
+    is_live: company.is_live,
+    company_registration_id: company.company_registration_id ?? null,
+    tax_id: company.tax_id ?? null,
+    email: company.email ?? null,
+    country: company.country,
+    address: company.address
+      ? { street: company.address.street ?? null, city: company.address.city ?? null, postal_code: company.address.postal_code ?? null }
+      : null,
+    iban: company.iban ?? null,
+    peppol_id: company.peppol_id ?? null,
+    created_at: company.created_at.toISOString(),
+    updated_at: company.updated_at.toISOString(),
+  };
+}
+
+export function companySummary(company: Company): z.infer<typeof companySummarySchema> {
+  const { id, name, tax_id, country, is_live, workspace_id, created_at } = companyView(company);
+  return { id, name, tax_id, country, is_live, workspace_id, created_at };
+}

@@ -1,0 +1,34 @@
+import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES } from '../../domain/documents/lifecycle';
+import type { EventRow } from '../../store/events';
+import { z } from '../openapi';
+
+/** The one shape of an event, in the events feed and in webhook deliveries alike. */
+export const documentEventDataSchema = z
+  .object({
+    document_id: z.string(),
+    company_id: z.string(),
+    status: z.enum(DOCUMENT_STATUSES),
+    number: z.string(),
+    error_message: z.string().nullable(),
+    attempt: z.number().int().optional().openapi({ description: 'The delivery attempt that failed (`document.retry` only)' }),
+    message: z.string().optional().openapi({ description: 'What happened, for people' }),
+  })
+  .openapi('DocumentEventData');
+
+export const eventSchema = z
+  .object({
+    id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
+    type: z.enum(DOCUMENT_EVENT_TYPES),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    data: documentEventDataSchema,
+  })
+  .openapi('Event');
+
+export function eventView(row: EventRow & { _id: string }): z.infer<typeof eventSchema> {
+  return {
+    id: row._id,
+    type: row.type as z.infer<typeof eventSchema>['type'],
+    created_at: row.created_at.toISOString(),
+    data: row.data as z.infer<typeof documentEventDataSchema>,
+  };
+}

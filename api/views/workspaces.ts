@@ -1,0 +1,34 @@
+import type { WorkspaceWithRole } from '../../services/workspaces';
+import type { MemberView } from '../../services/workspaces';
+import { z } from '../openapi';
+import { role } from '../schemas';
+
+export const workspaceSchema = z
+  .object({
+    id: z.string().openapi({ example: 'wsp_8bYt2LqX0mN4vR6sD1kP9wZc' }),
+    name: z.string(),
+    role: role.openapi({ description: "The caller's role" }),
+    mode: z.enum(['sandbox', 'live']).openapi({ description: '`sandbox` until the workspace is verified (KYC approved), then `live`' }),
+    credit_balance: z.string().openapi({ description: 'Prepaid credits in EUR, as a decimal string', example: '0.00' }),
+    suspended: z.boolean().openapi({ description: 'A suspended workspace cannot send on the live network' }),
+    created_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Workspace');
+
+export function workspaceView({ workspace, role: callerRole }: WorkspaceWithRole): z.infer<typeof workspaceSchema> {
+  return {
+    id: workspace._id,
+    name: workspace.name,
+    role: callerRole,
+    mode: workspace.mode,
+    credit_balance: workspace.credit_balance,
+    suspended: workspace.suspended,
+    created_at: workspace.created_at.toISOString(),
+  };
+}
+
+export const memberSchema = z
+  .object({ account_id: z.string(), email: z.string(), name: z.string().nullable(), role, joined_at: z.string().openapi({ format: 'date-time' }) })
+  .openapi('WorkspaceMember');
+
+export const memberView = (member: MemberView): z.infer<typeof memberSchema> => ({ ...member, joined_at: member.joined_at.toISOString() });

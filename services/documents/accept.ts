@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+
+import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
+import type { DocumentInput } from '../../domain/documents/input';
+import type { DocumentStatus } from '../../domain/documents/lifecycle';
+import type { Environment } from '../../domain/environment';
+import { newSortableId } from '../../domain/ids';
+import type { Logger } from '../../platform/logger';
+import type { Store } from '../../store';
+import type { DocumentRow } from '../../store/documents';
+import { isDuplicateKey } from '../../store/errors';
+import { recordMoveEvent } from './lifecycle';
+
+/**
+ * Accepting a document: everything it consists of is stored before the row
+ * that makes it exist, so a document is either wholly there or not at all.
+ *
+ *   1. the dispatch outbox row (the reconciler's to-do: start its workflow,
+ *      or clean up after a request that died half-way);
+ *   2. its write-once parts: content (input and UBL) and attachments;
+ *   3. the document row, status `queued`: the commit point; its unique
+ *      idempotency scope decides duplicate requests, also concurrent ones;
+ *   4. the `document.queued` event (the accept move of the lifecycle).
+ */
+
+export interface Sender {
+  accountId: string;
+  accountEmail: string;
+  keyPrefix: string;
+  environment: Environment;
+}
+
+export interface AcceptableDocument {
+  document: DocumentInput;
+  calculated: CalculatedDocument;
+  ubl: string;
+  /** Attachment ids in the order of `document.attachments` (the UBL names them). */
+  attachmentIds: string[];
+}
+
+export interface Acceptance {
+  id: string;
+  status: DocumentStatus;
+  /** False when an earlier request with the same idempotency key created it. */
+  created: boolean;
+  document: DocumentRow;
+}
+
+/** Totals as stored and shown: decimal strings with 2 decimals. */
+export function totalsView(calculated: CalculatedDocument) {
+  const totals = calculated.totals;
+  return {
+    line_extension: formatAmount(totals.lineExtension),
+    allowance_total: formatAmount(totals.allowanceTotal),
+    charge_total: formatAmount(totals.chargeTotal),
+    tax_exclusive: formatAmount(totals.taxExclusive),
+    tax: formatAmount(totals.tax),
+    tax_inclusive: formatAmount(totals.taxInclusive),
+    prepaid: formatAmount(totals.prepaid),
+    payable: formatAmount(totals.payable),
+  };
+}
+
+/** Who a sandbox delivery goes to: the buyer's email, else the sending company's, else the sending account's. */
+export const recipientOf = (document: DocumentInput, company: { email?: string | null }, accountEmail: string): string =>
+  document.to.email ?? company.email ?? accountEmail;
+
+const idempotencyScope = (environment: Environment, companyId: string, key: string) => `${environment}:${companyId}:${key}`;
+
+/** The document an idempotency key already made, if any. */
+export async function findByIdempotencyKey(store: Store, environment: Environment, companyId: string, key: string): Promise<DocumentRow | null> {
+  return store.documents.findOne({ idempotency_scope: idempotencyScope(environment, companyId, key) }).lean();
+}
+
+export async function acceptDocument(
+  store: Store,
+  sender: Sender,
+  company: { _id: string; workspace_id: string; email?: string | null },
+  accepted: AcceptableDocument,
+  idempotencyKey: string | undefined,
+  logger?: Logger,
+  now = new Date(),
+): Promise<Acceptance> {
+  if (idempotencyKey) {
+    const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
+    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing };
+  }
+  const id = newSortableId('document', now.getTime());
+  const { document } = accepted;
+  const { attachments = [], ...withoutAttachments } = document;
+
+  await store.dispatches.create({ _id: id, created_at: now });
+  await store.contents.create({
+    _id: id,
+    input: { ...withoutAttachments, attachments: attachments.map(({ content: _content, ...meta }) => meta) },
+    ubl: accepted.ubl,
+    created_at: now,
+  });
+  if (attachments.length > 0) {
+    await store.attachments.insertMany(
+      attachments.map((attachment, position) => {
+        const bytes = Buffer.from(attachment.content, 'base64');
+        return {
+          _id: accepted.attachmentIds[position],
+          document_id: id,
+          position,
+          filename: attachment.filename,
+          mime_type: attachment.mime_type,
+          description: attachment.description ?? null,
+          size_bytes: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          content: attachment.content,
+          created_at: now,
+        };
+      }),
+    );
+  }
+  const row = {
+    _id: id,
+    company_id: company._id,
+    workspace_id: company.workspace_id,
+    account_id: sender.accountId,
+    key_prefix: sender.keyPrefix,
+    environment: sender.environment,
+    type: document.type,
+    number: document.number,
+    issue_date: document.issue_date,
+    due_date: document.due_date ?? null,
+    status: 'queued' as const,
+    idempotency_scope: idempotencyScope(sender.environment, company._id, idempotencyKey ?? `doc:${id}`),
+    idempotency_key: idempotencyKey ?? null,
+    currency: document.currency,
+    totals: totalsView(accepted.calculated),
+    recipient_email: recipientOf(document, company, sender.accountEmail),
+    sent_at: null,
+    message_id: null,
+    error_message: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await store.documents.create(row);
+  } catch (err) {
+    if (!isDuplicateKey(err) || !idempotencyKey) throw err;
+    // A concurrent request with the same key won: this one's parts go, its document answers.
+    await discardParts(store, id);
+    const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
+    if (!existing) throw err;
+    return { id: existing._id, status: existing.status, created: false, document: existing };
+  }
+  await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
+  return { id, status: 'queued', created: true, document: row };
+}
+
+/** Removes what a request stored before its document row failed to appear; idempotent. */
+export async function discardParts(store: Store, documentId: string): Promise<void> {
+  await store.attachments.deleteMany({ document_id: documentId });
+  await store.contents.deleteOne({ _id: documentId });
+  await store.dispatches.deleteOne({ _id: documentId });
+}

@@ -1,0 +1,88 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+
+import { sortableIdBound } from '../../domain/ids';
+import type { Logger } from '../../platform/logger';
+import type { Store } from '../../store';
+import type { DocumentRow } from '../../store/documents';
+import type { sendDocumentWorkflow } from '../../workflows/send-document';
+import { SEARCH_ATTRIBUTES, sendWorkflowId, TASK_QUEUE } from '../../workflows/shared';
+import { discardParts } from './accept';
+import { recordMoveEvent } from './lifecycle';
+
+/**
+ * Handing accepted documents to their send workflows. The workflow id is the
+ * document's (`send-<id>`) and a finished workflow's id is never reused, so
+ * however often a start is repeated (the API, then the reconciler; a retried
+ * request), a document is sent by exactly one workflow run.
+ */
+
+export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'number' | 'company_id' | 'environment' | 'recipient_email'>): string {
+  const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
+  const to = document.environment === 'sandbox' && document.recipient_email ? ` to ${document.recipient_email}` : '';
+  return `${kind} ${document.number} of ${document.company_id} (${document.environment})${to}`;
+}
+
+/** Starts the send workflow, searchable in the Web UI by document, company, workspace and status. */
+export async function startSendWorkflow(temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
+  try {
+    await temporal.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+      taskQueue: TASK_QUEUE,
+      workflowId: sendWorkflowId(document._id),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [{ documentId: document._id, deliveryWindowSeconds }],
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
+        { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
+        { key: SEARCH_ATTRIBUTES.workspaceId, value: document.workspace_id },
+        { key: SEARCH_ATTRIBUTES.documentStatus, value: document.status },
+      ],
+      staticSummary: documentSummary(document),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Starts the workflow of a freshly accepted document and takes it off the outbox. */
+export async function dispatchDocument(store: Store, temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
+  await startSendWorkflow(temporal, document, deliveryWindowSeconds);
+  await store.dispatches.deleteOne({ _id: document._id });
+}
+
+/** An outbox row younger than this may still be on its way through the API. */
+export const DISPATCH_GRACE_MS = 30_000;
+
+/**
+ * The reconciler's pass over the outbox, oldest first: a document whose
+ * request died before its workflow started gets its queued event and its
+ * workflow; the parts of a request that died before its document row was
+ * written are removed. Only unfinished dispatches are in the outbox, so no
+ * backlog of started documents can hide one that is not.
+ */
+export async function reconcileDispatches(
+  store: Store,
+  temporal: Client,
+  deliveryWindowSeconds: number,
+  logger: Logger,
+  options: { now?: number; batch?: number } = {},
+): Promise<number> {
+  // Outbox ids are document ids, which start with the time of acceptance.
+  const cutoff = sortableIdBound('document', (options.now ?? Date.now()) - DISPATCH_GRACE_MS);
+  const due = await store.dispatches
+    .find({ _id: { $lt: cutoff } })
+    .sort({ _id: 1 })
+    .limit(options.batch ?? 200)
+    .lean();
+  for (const { _id: documentId } of due) {
+    const document = await store.documents.findById(documentId).lean();
+    if (document) {
+      await recordMoveEvent(store, document, 'accept', { message: 'Accepted and queued' }, logger);
+      await dispatchDocument(store, temporal, document, deliveryWindowSeconds);
+      logger.warn({ documentId }, 'started a send workflow the API could not start');
+    } else {
+      await discardParts(store, documentId);
+      logger.warn({ documentId }, 'removed the parts of a document whose request did not complete');
+    }
+  }
+  return due.length;
+}

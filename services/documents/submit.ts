@@ -1,0 +1,35 @@
+import type { Client } from '@temporalio/client';
+
+import type { Logger } from '../../platform/logger';
+import type { Store } from '../../store';
+import { acceptDocument, type Acceptance, type AcceptableDocument, type Sender } from './accept';
+import { dispatchDocument } from './dispatch';
+
+export interface SubmissionDependencies {
+  store: Store;
+  temporal: Client;
+  deliveryWindowSeconds: number;
+  logger: Logger;
+}
+
+/**
+ * Accepts a converted document and hands it to its send workflow. Once the
+ * document is stored it is never lost: if the workflow cannot be started now,
+ * the document stays in the outbox and the reconciler starts it.
+ */
+export async function submitDocument(
+  deps: SubmissionDependencies,
+  sender: Sender,
+  company: { _id: string; workspace_id: string; email?: string | null },
+  document: AcceptableDocument,
+  idempotencyKey: string | undefined,
+): Promise<Acceptance> {
+  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, deps.logger);
+  if (!accepted.created) return accepted;
+  try {
+    await dispatchDocument(deps.store, deps.temporal, accepted.document, deps.deliveryWindowSeconds);
+  } catch (err) {
+    deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');
+  }
+  return accepted;
+}

@@ -1,0 +1,25 @@
+/**
+ * A business rule refused an operation. The code is the API's error code for
+ * it (api/errors.ts gives each its status); services raise these, the API
+ * turns them into the envelope.
+ */
+export type RuleCode =
+  | 'last_owner'
+  | 'workspace_not_deletable'
+  | 'already_member'
+  | 'member_not_found'
+  | 'account_not_found'
+  | 'email_taken'
+  | 'insufficient_role'
+  | 'key_limit_reached';
+
+export class RuleError extends Error {
+  override name = 'RuleError';
+  constructor(
+    readonly code: RuleCode,
+    message: string,
+    readonly options: { param?: string; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Environment } from '../domain/environment';
+import { newSortableId, sortableIdBound } from '../domain/ids';
+import type { Logger } from '../platform/logger';
+import type { Store } from '../store';
+import { isDuplicateKey } from '../store/errors';
+import type { EventRow } from '../store/events';
+import { pageOf, type Page } from './paging';
+
+/**
+ * The event log: recorded once per dedupe key, listed chronologically.
+ *
+ * Ids carry the time they were made, and an event is written right after
+ * its id is made. The feed shows only events older than FEED_DELAY_MS, by
+ * which time every write that could still land before them has landed, so
+ * a cursor (the last id a client read) never skips an event that arrives
+ * later, and never repeats one.
+ */
+
+export const FEED_DELAY_MS = 2_000;
+
+export interface NewEvent {
+  dedupeKey: string;
+  type: string;
+  workspaceId: string;
+  environment: Environment;
+  companyId: string | null;
+  documentId: string | null;
+  data: Record<string, unknown>;
+}
+
+/** Records an event; null when one with the same dedupe key exists already (a repeated write). */
+export async function recordEvent(store: Store, event: NewEvent, logger?: Logger): Promise<EventRow | null> {
+  const createdAt = Date.now();
+  const row = {
+    _id: newSortableId('event', createdAt),
+    dedupe_key: event.dedupeKey,
+    type: event.type,
+    workspace_id: event.workspaceId,
+    environment: event.environment,
+    company_id: event.companyId,
+    document_id: event.documentId,
+    data: event.data,
+    created_at: new Date(createdAt),
+  };
+  try {
+    await store.events.create(row);
+  } catch (err) {
+    if (isDuplicateKey(err)) return null;
+    throw err;
+  }
+  const took = Date.now() - createdAt;
+  if (took >= FEED_DELAY_MS) logger?.error({ eventId: row._id, took }, 'an event was written after the feed delay; a feed cursor may have passed it');
+  return row;
+}
+
+export interface EventFilter {
+  workspaceId: string;
+  environment: Environment;
+  type?: string | undefined;
+  companyId?: string | undefined;
+  documentId?: string | undefined;
+  /** Inclusive lower and exclusive upper bound of `created_at`. */
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** A page of a workspace's events, oldest first, after the event id `after`. */
+export async function listEvents(store: Store, filter: EventFilter, limit: number, after: string | undefined, now = Date.now()): Promise<Page<EventRow>> {
+  const settled = sortableIdBound('event', Math.min(now - FEED_DELAY_MS, filter.to?.getTime() ?? Infinity));
+  const lower = [after && { $gt: after }, filter.from && { $gte: sortableIdBound('event', filter.from.getTime()) }].filter(Boolean);
+  const idRange = Object.assign({ $lt: settled }, ...lower) as Record<string, string>;
+  const query = {
+    workspace_id: filter.workspaceId,
+    environment: filter.environment,
+    ...(filter.type && { type: filter.type }),
+    ...(filter.companyId && { company_id: filter.companyId }),
+    ...(filter.documentId && { document_id: filter.documentId }),
+    _id: idRange,
+  };
+  const rows = await store.events.find(query).sort({ _id: 1 }).limit(limit + 1).lean();
+  return pageOf(rows, limit);
+}
+
+/** Every event of one document, oldest first: its history. */
+export async function eventsOfDocument(store: Store, documentId: string): Promise<EventRow[]> {
+  return store.events.find({ document_id: documentId }).sort({ _id: 1 }).lean();
+}

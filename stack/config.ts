@@ -1,0 +1,36 @@
+import os from 'node:os';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { configVariableNames, loadConfig, parseEnvironment, port, toEnvironment, type Config } from '../platform/config';
+
+/**
+ * Variables of the embedded stack only (`npm start`, the tests, the
+ * benchmarks): where it keeps its state and which ports its components use.
+ * The service itself never reads these.
+ */
+const stackShape = {
+  DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
+  TOOLS_DIR: z
+    .string()
+    .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
+    .describe('Per-machine cache of the pinned Temporal CLI and FerretDB binaries'),
+  TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal dev server'),
+  TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal dev server'),
+  FERRETDB_PORT: port(27017).describe('Port of the embedded FerretDB'),
+  SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
+  MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
+};
+
+export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;
+
+export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
+  const stack = parseEnvironment(stackShape, env);
+  return { ...loadConfig(env), ...stack, DATA_DIR: path.resolve(stack.DATA_DIR) };
+}
+
+/** The service's variables of a stack configuration, for the API and worker processes it starts. */
+export function serviceEnvironment(config: StackConfig): Record<string, string> {
+  return toEnvironment(Object.fromEntries(configVariableNames.map((name) => [name, config[name]])));
+}

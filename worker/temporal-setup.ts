@@ -1,0 +1,37 @@
+import { Client, ScheduleAlreadyRunning, type Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
+
+/**
+ * Registers the project's search attributes on any Temporal server (the dev
+ * server gets them as start flags too). Adding is idempotent: existing ones are skipped.
+ */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+  const { IndexedValueType } = temporal.api.enums.v1;
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !(name in (existing.customAttributes ?? {})));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(
+      missing.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
+    ),
+  });
+}
+
+/** Creates the project's schedules if they do not exist yet (every worker start calls this). */
+export async function ensureSchedules(connection: Connection, namespace: string): Promise<void> {
+  const client = new Client({ connection, namespace });
+  for (const schedule of SCHEDULES) {
+    try {
+      await client.schedule.create({
+        scheduleId: schedule.id,
+        spec: { intervals: [{ every: schedule.every }] },
+        action: { type: 'startWorkflow', workflowType: schedule.workflowType, taskQueue: TASK_QUEUE, workflowId: schedule.id },
+      });
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
+  }
+}
