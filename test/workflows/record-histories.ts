@@ -1,0 +1,46 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { startStack } from '../../stack/embedded-stack';
+import { isolatedStackConfig } from '../../stack/isolated-config';
+import { TEMPORAL_CLI, toolBinaryPath } from '../../stack/tools';
+import { runScenario, SCENARIOS } from './scenarios';
+
+/**
+ * `npm run record-histories`: runs every scenario of the send workflow on a
+ * stack of its own and writes each history to test/workflows/histories/. Run
+ * it when the workflow changes on purpose (with `patched()` for the old
+ * shape), keep the old files: they are what running workflows look like.
+ */
+async function main(): Promise<void> {
+  const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });
+  const stack = await startStack({ config, services: [] });
+  try {
+    for (const scenario of SCENARIOS) {
+      const run = await runScenario(stack.urls.temporal, scenario);
+      const file = path.join(__dirname, 'histories', `send-document-${scenario.name}.json`);
+      // The CLI's JSON is the format the SDK's replayer reads (historyFromJSON).
+      const { stdout } = await promisify(execFile)(toolBinaryPath(config.TOOLS_DIR, TEMPORAL_CLI), [
+        'workflow',
+        'show',
+        '--address',
+        stack.urls.temporal,
+        '--workflow-id',
+        run.workflowId,
+        '--output',
+        'json',
+      ]);
+      await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 1)}\n`);
+      process.stdout.write(`${scenario.name}: ${run.result} -> ${path.relative(process.cwd(), file)}\n`);
+    }
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});

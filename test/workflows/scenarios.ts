@@ -1,0 +1,107 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+
+import type { DeliveryReceipt } from '../../activities/lifecycle';
+import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
+import type { sendDocumentWorkflow } from '../../workflows/send-document';
+import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES } from '../../workflows/shared';
+
+/**
+ * The send workflow with its activities stubbed, on a real Temporal server
+ * (the shared test stack's dev server): each scenario scripts what delivery
+ * does, and the run records which activities were called in what order.
+ * The workflow tests assert on runs; the recorder keeps their histories for
+ * the replay tests.
+ */
+
+export interface Scenario {
+  name: string;
+  /** Delivery window of the run, in seconds. */
+  windowSeconds: number;
+  /** What attempt n (1-based) of the delivery does. */
+  attempt: (n: number) => 'deliver' | 'transient' | 'permanent';
+}
+
+export const SCENARIOS: Scenario[] = [
+  { name: 'delivered', windowSeconds: 30, attempt: () => 'deliver' },
+  { name: 'retried-then-delivered', windowSeconds: 30, attempt: (n) => (n <= 2 ? 'transient' : 'deliver') },
+  { name: 'permanent-failure', windowSeconds: 30, attempt: () => 'permanent' },
+  { name: 'window-ran-out', windowSeconds: 3, attempt: () => 'transient' },
+];
+
+export interface ScenarioRun {
+  result: string;
+  calls: string[];
+  failedWith: string | null;
+  statusAttribute: unknown;
+  workflowId: string;
+  seconds: number;
+}
+
+/** The scripted failures are expected: only errors of the SDK itself are worth printing. */
+function quietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already in this process.
+  }
+}
+
+export async function runScenario(temporalAddress: string, scenario: Scenario): Promise<ScenarioRun> {
+  quietRuntime();
+  const taskQueue = `workflow-test-${scenario.name}-${Date.now()}`;
+  const calls: string[] = [];
+  let attempts = 0;
+  let failedWith: string | null = null;
+  const record = (call: string) => {
+    calls.push(call);
+    return Promise.resolve();
+  };
+  const activities = {
+    markSending: (documentId: string) => record(`markSending ${documentId}`),
+    deliverByEmail: (documentId: string): Promise<DeliveryReceipt> => {
+      attempts += 1;
+      calls.push(`deliverByEmail ${documentId} #${attempts}`);
+      const outcome = scenario.attempt(attempts);
+      if (outcome === 'permanent') return Promise.reject(ApplicationFailure.nonRetryable('The mail server refused the message: 550 no such mailbox', PERMANENT_DELIVERY_ERROR));
+      if (outcome === 'transient') return Promise.reject(new Error(`connection refused (attempt ${attempts})`));
+      return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
+    },
+    markDelivered: (documentId: string, receipt: DeliveryReceipt) => record(`markDelivered ${documentId} ${receipt.messageId}`),
+    markFailed: (documentId: string, reason: string) => {
+      failedWith = reason;
+      return record(`markFailed ${documentId}`);
+    },
+  };
+  const native = await NativeConnection.connect({ address: temporalAddress });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: await cachedWorkflowBundle() },
+    activities,
+  });
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const started = Date.now();
+    const handle = await client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+      taskQueue,
+      workflowId: `${taskQueue}-run`,
+      args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds }],
+    });
+    const result = await worker.runUntil(handle.result());
+    const description = await handle.describe();
+    return {
+      result,
+      calls,
+      failedWith,
+      statusAttribute: description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus),
+      workflowId: handle.workflowId,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await connection.close();
+    await native.close();
+  }
+}

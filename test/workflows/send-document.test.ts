@@ -1,0 +1,46 @@
+import { sharedStack } from '../support/test-stack';
+import { runScenario, SCENARIOS } from './scenarios';
+
+const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name === name)!;
+
+/**
+ * The send workflow against the embedded Temporal dev server, its activities
+ * stubbed: the lifecycle order, retries by the activity retry policy, and the
+ * delivery window, in seconds rather than minutes. (The SDK's time-skipping
+ * test server is a download this machine cannot make; see README.)
+ */
+describe('the send workflow', () => {
+  const address = () => sharedStack().temporalAddress;
+
+  it('when delivery succeeds, then it moves the document to sending, delivers once and marks it delivered', async () => {
+    const run = await runScenario(address(), scenario('delivered'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls).toEqual(['markSending doc_test', 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
+    expect(run.statusAttribute).toBe('delivered');
+  });
+
+  it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {
+    const run = await runScenario(address(), scenario('retried-then-delivered'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls.filter((call) => call.startsWith('deliverByEmail'))).toHaveLength(3);
+    expect(run.calls.at(-1)).toMatch(/^markDelivered/);
+    // 1 s, then 2 s of backoff.
+    expect(run.seconds).toBeGreaterThanOrEqual(3);
+  });
+
+  it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
+    const run = await runScenario(address(), scenario('permanent-failure'));
+    expect(run.result).toBe('failed');
+    expect(run.calls).toEqual(['markSending doc_test', 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
+    expect(run.statusAttribute).toBe('failed');
+  });
+
+  it('when the delivery window runs out, then the document fails naming the window and the last error', async () => {
+    const run = await runScenario(address(), scenario('window-ran-out'));
+    expect(run.result).toBe('failed');
+    expect(run.failedWith).toMatch(/^Delivery did not succeed within 3 s; last error: connection refused \(attempt \d\)\.$/);
+    expect(run.calls.filter((call) => call.startsWith('deliverByEmail')).length).toBeGreaterThanOrEqual(2);
+    expect(run.seconds).toBeLessThan(10);
+  });
+});
