@@ -1,0 +1,229 @@
+import { validFixtures } from '../fixtures/documents';
+import { callAs, fakeClientIp, signUp, withStore } from '../support/accounts';
+import { sendingAccount } from '../support/documents';
+import { callApi } from '../support/http';
+
+/** What an attacker or a careless client could do, and what stops it (README, Security). */
+
+const document = (companyId: string, extra: Record<string, unknown> = {}) => ({ ...validFixtures[0]!.body, company_id: companyId, ...extra });
+
+describe('a key limited to one company stays limited', () => {
+  async function limitedKey() {
+    const sender = await sendingAccount();
+    const created = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { company_id: sender.companyId, label: 'limited' } });
+    expect(created.status).toBe(201);
+    return { sender, limited: created.body.api_key as string, prefix: created.body.prefix as string };
+  }
+
+  it('when it sends and reads documents of its company, then that works', async () => {
+    const { sender, limited } = await limitedKey();
+    const posted = await callAs(limited, '/v1/documents', { method: 'POST', body: document(sender.companyId) });
+    expect(posted.status).toBe(202);
+    expect((await callAs(limited, `/v1/documents/${posted.body.id}?company_id=${sender.companyId}`)).status).toBe(200);
+    expect((await callAs(limited, `/v1/companies/${sender.companyId}`)).status).toBe(200);
+    expect((await callAs(limited, '/v1/companies')).body.data.map((company: { id: string }) => company.id)).toEqual([sender.companyId]);
+  });
+
+  it('when it tries to mint a key that is not limited the same way, then 403 key_limited', async () => {
+    const { sender, limited } = await limitedKey();
+    const other = await callAs(sender.key, '/v1/workspaces', { method: 'POST', body: { name: 'Other' } });
+    for (const body of [{}, { sandbox: false, company_id: sender.companyId }, { workspace_id: other.body.id }, { workspace_id: other.body.id, company_id: sender.companyId }]) {
+      const response = await callAs(limited, '/v1/account/keys', { method: 'POST', body });
+      expect(response.status).toBe(403);
+      expect(response.body.error.code).toBe('key_limited');
+    }
+    expect((await callAs(limited, '/v1/account/keys', { method: 'POST', body: { company_id: sender.companyId } })).status).toBe(201);
+  });
+
+  it('when it reaches workspace routes, account audit or usage, then 403 key_limited', async () => {
+    const { sender, limited } = await limitedKey();
+    const requests: [string, string, unknown?][] = [
+      ['GET', `/v1/workspaces/${sender.workspaceId}`],
+      ['GET', `/v1/workspaces/${sender.workspaceId}/members`],
+      ['POST', `/v1/workspaces/${sender.workspaceId}/members`, { account_id: sender.id }],
+      ['PATCH', `/v1/workspaces/${sender.workspaceId}/members/${sender.id}`, { role: 'admin' }],
+      ['POST', `/v1/workspaces/${sender.workspaceId}/transfer-ownership`, { account_id: sender.id }],
+      ['DELETE', `/v1/workspaces/${sender.workspaceId}`],
+      ['GET', `/v1/workspaces/${sender.workspaceId}/audit`],
+      ['GET', '/v1/workspaces'],
+      ['POST', '/v1/workspaces', { name: 'x' }],
+      ['GET', '/v1/account/audit'],
+      ['GET', '/v1/account/usage'],
+      ['POST', '/v1/companies', { name: 'x', country: 'BE' }],
+      ['DELETE', `/v1/companies/${sender.companyId}`],
+    ];
+    for (const [method, path, body] of requests) {
+      const response = await callAs(limited, path, { method, ...(body !== undefined && { body }) });
+      expect([path, response.status, response.body.error?.code]).toEqual([path, 403, 'key_limited']);
+    }
+  });
+
+  it('when it revokes keys or lists the account, then it sees and touches only keys of its company', async () => {
+    const { sender, limited } = await limitedKey();
+    const account = await callAs(limited, '/v1/account');
+    expect(account.body.api_keys.every((key: { company_id: string | null }) => key.company_id === sender.companyId)).toBe(true);
+    expect((await callAs(limited, `/v1/account/keys/${encodeURIComponent(sender.prefix)}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await callAs(sender.key, '/v1/account')).status).toBe(200);
+  });
+});
+
+describe('no request can stall the service', () => {
+  it('when a large body comes without a key, then it is refused 401 without being read', async () => {
+    const response = await callApi('/v1/documents', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': fakeClientIp() },
+      body: `[${'['.repeat(100_000)}`,
+    });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('missing_api_key');
+  });
+
+  it('when a body nests deeper than 32 levels, then 400 invalid_json before it is parsed', async () => {
+    const sender = await sendingAccount();
+    const response = await callApi('/v1/documents', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/json' },
+      body: `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('deeper than 32') });
+  });
+
+  it('when a body is null, a number, a string or not UTF-8, then 400 naming what is wrong', async () => {
+    const account = await signUp();
+    for (const body of ['null', '1', '"x"']) {
+      const response = await callApi('/v1/workspaces', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'body' });
+    }
+    const latin1 = await callApi('/v1/workspaces', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' },
+      body: Buffer.from('{"name":"caf\xe9"}', 'latin1'),
+    });
+    expect(latin1.status).toBe(400);
+  });
+
+  it('when a body holds many problems, then the answer lists at most 50 of them', async () => {
+    const account = await signUp();
+    const body = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown_${i}`, i]));
+    const response = await callAs(account.key, '/v1/workspaces', { method: 'POST', body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toMatchObject({ total: 501, truncated: true });
+    expect(response.body.error.details.errors).toHaveLength(50);
+    expect(response.text.length).toBeLessThan(JSON.stringify(body).length * 2);
+  });
+
+  it('when unknown keys are tried from one address, then after 30 failures it is 429, and other addresses are unaffected', async () => {
+    const address = fakeClientIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i += 1) {
+      const response = await callApi('/v1/account', { headers: { Authorization: `Bearer ps_test_${'x'.repeat(43)}`, 'X-Forwarded-For': address } });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+    expect((await callApi('/v1/account', { headers: { Authorization: 'Bearer nope', 'X-Forwarded-For': fakeClientIp() } })).status).toBe(401);
+  });
+
+  it('when a path is asked with a method it does not have, then 405 with Allow', async () => {
+    const response = await callApi('/v1/signup', { method: 'PUT' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('limits are not easy to sidestep', () => {
+  it('when a batch is sent, then each document counts against the rate limit', async () => {
+    const sender = await sendingAccount();
+    await withStore((store) => store.accounts.updateOne({ _id: sender.id }, { $set: { rate_limit_per_minute: 10 } }));
+    const response = await callAs(sender.key, '/v1/documents/batch', {
+      method: 'POST',
+      body: Array.from({ length: 12 }, (_, i) => document(sender.companyId, { number: `B-${i}` })),
+    });
+    expect(response.status).toBe(429);
+  });
+
+  it('when an account spreads requests over several keys, then the account limit (twice a key\'s) still holds', async () => {
+    const account = await signUp();
+    await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { rate_limit_per_minute: 4 } }));
+    const keys = [account.key];
+    for (let i = 0; i < 2; i += 1) keys.push((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { label: `k${i}` } })).body.api_key);
+    const statuses: number[] = [];
+    for (const key of keys) for (let i = 0; i < 4; i += 1) statuses.push((await callAs(key, '/v1/workspaces')).status);
+    // The first key spent 2 of its 4 on creating the others; the account's 8 run out on the third key.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(6);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('when IPv6 signups come from one /64, then they share one count', async () => {
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const response = await callApi('/v1/signup', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `${prefix}:0:0:0:${(i + 1).toString(16)}` },
+        body: JSON.stringify({ email: `v6-${Date.now()}-${i}@example.com` }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('when an account holds 25 active keys, then a 26th is refused until one is revoked', async () => {
+    const account = await signUp();
+    for (let i = 1; i < 25; i += 1) expect((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: {} })).status).toBe(201);
+    const refused = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('key_limit_reached');
+  });
+
+  it('when the sandbox is asked to mail many different people, then the 21st new address of the day is refused; own addresses always go', async () => {
+    const sender = await sendingAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      const body = document(sender.companyId, { number: `R-${i}`, to: { ...(validFixtures[0]!.body.to as object), email: `person-${i}-${sender.id}@example.com` } });
+      statuses.push((await callAs(sender.key, '/v1/documents', { method: 'POST', body })).status);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 202)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    const again = document(sender.companyId, { number: 'R-again', to: { ...(validFixtures[0]!.body.to as object), email: `person-3-${sender.id}@example.com` } });
+    expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: again })).status).toBe(202);
+    const own = document(sender.companyId, { number: 'R-own', to: { ...(validFixtures[0]!.body.to as object), email: sender.email } });
+    expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: own })).status).toBe(202);
+  });
+});
+
+describe('environments and downloads', () => {
+  it('when a sandbox document is asked for with a live key, then it is not found', async () => {
+    const sender = await sendingAccount();
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: document(sender.companyId) });
+    const live = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false } });
+    const response = await callAs(live.body.api_key, `/v1/documents/${posted.body.id}/history`, { host: 'live.localhost' });
+    expect(response.status).toBe(404);
+    const list = await callAs(live.body.api_key, `/v1/documents?company_id=${sender.companyId}`, { host: 'live.localhost' });
+    expect(list.body.data).toEqual([]);
+  });
+
+  it('when an attachment has a name outside Latin-1, then it downloads with an RFC 6266 filename*', async () => {
+    const sender = await sendingAccount();
+    const posted = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: document(sender.companyId, { attachments: [{ filename: 'Übersicht – 請求書.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') }] }),
+    });
+    const [attachment] = (await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments`)).body.data;
+    const download = await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments/${attachment.id}`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="_bersicht _ ___.csv"; filename*=UTF-8''${encodeURIComponent('Übersicht – 請求書.csv')}`,
+    );
+  });
+
+  it('when a batch entry names no company, then 400 missing_field naming it', async () => {
+    const sender = await sendingAccount();
+    const response = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body: [{}] });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'missing_field', param: '[0].company_id' });
+  });
+});
