@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { proxyActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import type { DocumentStatus } from '../domain/documents/lifecycle';
@@ -23,15 +23,22 @@ import {
  *                       │
  *                       └──fail──▶ failed: a permanent error, or the delivery window ran out
  *
- * The moves are activities (the lifecycle operation guards each); the
- * attempts' backoff is the activity retry policy, bounded by the delivery
- * window as its schedule-to-close timeout.
+ * The moves are local activities (short database writes, each guarded by
+ * the lifecycle operation and safe to repeat), so they cost the server no
+ * task round trip; the delivery is an ordinary activity whose attempts'
+ * backoff is the retry policy, bounded by the delivery window as its
+ * schedule-to-close timeout.
  */
 
-const lifecycle = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] },
-});
+const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] };
+
+/**
+ * Workflows started before the moves became local activities ran them as
+ * ordinary ones; replaying their histories must take the same path.
+ */
+const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
+const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
+const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 
 /**
  * A permanent error speaks for itself; anything else reached the workflow
@@ -63,6 +70,7 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
     },
   });
 
+  const lifecycle = patched(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
   await lifecycle.markSending(documentId);
   show('sending', 'Delivering by email (sandbox)');
   try {

@@ -10,9 +10,11 @@ import { runScenario, SCENARIOS } from './scenarios';
 
 /**
  * `npm run record-histories`: runs every scenario of the send workflow on a
- * stack of its own and writes each history to test/workflows/histories/. Run
- * it when the workflow changes on purpose (with `patched()` for the old
- * shape), keep the old files: they are what running workflows look like.
+ * stack of its own and writes each history to
+ * test/workflows/histories/send-document-<scenario>.json. When the workflow
+ * changes shape on purpose (behind `patched()`), first rename the current
+ * files with a version prefix (as `v1-…`, recorded before the moves became
+ * local activities) and keep them: they are what running workflows look like.
  */
 async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });
