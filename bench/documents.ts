@@ -1,22 +1,43 @@
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
+import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import mongoose from 'mongoose';
+import { create } from 'xmlbuilder2';
+
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
-import { startStack } from '../stack/embedded-stack';
+import { newSortableId } from '../domain/ids';
+import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
 import { isolatedStackConfig } from '../stack/isolated-config';
+import { createStore } from '../store';
+import { cachedWorkflowBundle } from '../worker/workflow-bundle';
+import type { sendDocumentWorkflow } from '../workflows/send-document';
+import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
- * `npm run bench`: on a fresh embedded stack of its own, measures
- *   1. UBL conversions per second in-process (10-line invoice, parse + checks + totals + XML),
- *   2. accepted documents per second and p50/p99 latency of POST /v1/documents under concurrency,
- *   3. documents per second from POST to `delivered` (email through the local SMTP sink).
- * Sizes: BENCH_REQUESTS (default 400), BENCH_CONCURRENCY (default 16), BENCH_SECONDS (default 3).
+ * `npm run bench`: on an embedded stack of its own (or, with
+ * BENCH_AGAINST=compose, on the docker-compose services), each figure next to
+ * the floor of its own engines measured in the same run:
+ *   conversion  UBL conversions/s in-process vs the bare xmlbuilder2 serialisation of the same UBL
+ *   accept      POST /v1/documents at concurrency 16 vs one 12 KB insert + one workflow start,
+ *               and p99 at half that rate (open loop)
+ *   deliver     POST → delivered vs the send workflow run with no-op activities
+ *   scale       first page, cursor page, idempotent replay and GET /v1/account, p99 from one client,
+ *               at 1,000 and at 100,000 stored documents
+ *   volume      BENCH_VOLUME documents accepted and delivered: none lost, none sent twice
+ * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000).
  */
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const REQUESTS = env('BENCH_REQUESTS', 800);
+const CONCURRENCY = env('BENCH_CONCURRENCY', 16);
+const STORED = env('BENCH_STORED', 100_000);
+const VOLUME = env('BENCH_VOLUME', 2_000);
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,scale,volume').split(','));
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const company: SendingCompany = {
   name: 'Bench Seller SRL',
@@ -28,13 +49,13 @@ const company: SendingCompany = {
   address: { street: 'Rue de la Loi 1', city: 'Brussels', postal_code: '1000' },
 };
 
-const invoice = (companyId: string, number: string) => ({
+const invoice = (companyId: string, number: string, email = 'buyer@bench.example') => ({
   company_id: companyId,
   number,
   issue_date: '2026-11-20',
   due_date: '2026-12-20',
   buyer_reference: 'BENCH',
-  to: { name: 'Bench Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email: 'buyer@bench.example', address: { city: 'Antwerpen', country: 'BE' } },
+  to: { name: 'Bench Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email, address: { city: 'Antwerpen', country: 'BE' } },
   lines: Array.from({ length: 10 }, (_, i) => ({
     description: `Item ${i + 1}`,
     quantity: (i % 4) + 1.5,
@@ -44,18 +65,37 @@ const invoice = (companyId: string, number: string) => ({
   })),
 });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+function conversion(): void {
+  const body = documentInputSchema.parse(invoice('com_000000000000000000000000', 'BENCH-1'));
+  const seconds = env('BENCH_SECONDS', 3);
+  const run = (operation: () => void): Measurement => {
+    const latencies: number[] = [];
+    const end = performance.now() + seconds * 1000;
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      operation();
+      latencies.push(performance.now() - t0);
+    }
+    return summarize(latencies, seconds);
+  };
+  const converted = convertDocument(body, company);
+  if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
+  const tree = create(converted.ubl).end({ format: 'object' });
+  const floor = run(() => void create(tree).end({ prettyPrint: true }));
+  const measured = run(() => {
+    const result = convertDocument(documentInputSchema.parse(invoice('com_000000000000000000000000', 'BENCH-1')), company);
+    if (!result.ok) throw new Error('refused');
+  });
+  say(versus('conversion of a 10-line invoice (parse, checks, totals, UBL)', measured, floor, 0.6));
+}
 
-function conversionsPerSecond(): number {
-  const body = invoice('com_000000000000000000000000', 'BENCH-1');
-  let count = 0;
-  const end = performance.now() + SECONDS * 1000;
-  while (performance.now() < end) {
-    const result = convertDocument(documentInputSchema.parse(body), company);
-    if (!result.ok) throw new Error(JSON.stringify(result.violations));
-    count += 1;
-  }
-  return count / SECONDS;
+interface Bench {
+  stack: EmbeddedStack;
+  api: string;
+  auth: Record<string, string>;
+  companyId: string;
+  temporal: Client;
+  db: mongoose.Connection;
 }
 
 async function json(url: string, init: RequestInit = {}) {
@@ -63,13 +103,170 @@ async function json(url: string, init: RequestInit = {}) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function main(): Promise<void> {
-  const say = (line: string) => process.stdout.write(`${line}\n`);
-  say(`1. in-process conversion of a 10-line invoice: ${conversionsPerSecond().toFixed(0)} per second`);
+const post = (bench: Bench, body: unknown) => json(`${bench.api}/v1/documents`, { method: 'POST', headers: bench.auth, body: JSON.stringify(body) });
 
-  const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '1000000', LOG_LEVEL: 'error' });
+async function expectStatus(promise: Promise<{ status: number; body: unknown }>, status: number): Promise<void> {
+  const response = await promise;
+  if (response.status !== status) throw new Error(`answered ${response.status} instead of ${status}: ${JSON.stringify(response.body)}`);
+}
+
+/** Until every document of the company is delivered (or failed); the time it took. */
+async function drained(bench: Bench, expected: number, giveUpMs = 30 * 60_000): Promise<number> {
+  const started = performance.now();
+  const store = createStore(bench.db);
+  for (;;) {
+    const [pending, total] = await Promise.all([
+      store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox', status: { $in: ['queued', 'sending'] } }),
+      store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' }),
+    ]);
+    if (pending === 0 && total >= expected) return (performance.now() - started) / 1000;
+    if (performance.now() - started > giveUpMs) throw new Error(`${pending} documents still pending`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function accept(bench: Bench): Promise<void> {
+  // Floor: what one accepted document costs the engines at the least: a 12 KB insert and a workflow start
+  // (on a task queue no worker polls, so nothing runs it).
+  const floorCollection = bench.db.collection('bench_floor');
+  const blob = randomBytes(6_000).toString('hex');
+  const floor = await closedLoop(REQUESTS, CONCURRENCY, async (i) => {
+    const id = `floor-${Date.now()}-${i}`;
+    await floorCollection.insertOne({ _id: id as unknown as mongoose.mongo.ObjectId, blob });
+    await bench.temporal.workflow.start('benchFloor', { taskQueue: 'bench-floor-unpolled', workflowId: id, args: [] });
+  });
+  let n = 0;
+  const measured = await closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `ACC-${(n += 1)}`)), 202));
+  say(versus(`POST /v1/documents, concurrency ${CONCURRENCY}`, measured, floor, 0.8));
+  const half = await openLoop(Math.min(REQUESTS, Math.round(measured.perSecond * 10)), measured.perSecond / 2, () =>
+    expectStatus(post(bench, invoice(bench.companyId, `HALF-${(n += 1)}`)), 202),
+  );
+  say(`POST /v1/documents at half that rate (${(measured.perSecond / 2).toFixed(1)}/s, open loop): p50 ${ms(half.p50)}, p99 ${ms(half.p99)} (target p99 ≤ 100 ms) ${half.p99 <= 100 ? 'MET' : 'NOT MET'}`);
+  await drained(bench, 0);
+}
+
+async function deliver(bench: Bench, address: string): Promise<void> {
+  // Floor: the send workflow itself, its activities doing nothing, on a worker of this process.
+  const taskQueue = `bench-noop-${Date.now()}`;
+  const native = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: await cachedWorkflowBundle() },
+    activities: {
+      markSending: () => Promise.resolve(),
+      deliverByEmail: (id: string) => Promise.resolve({ messageId: `<${id}@bench>`, sentAt: new Date().toISOString() }),
+      markDelivered: () => Promise.resolve(),
+      markFailed: () => Promise.resolve(),
+    },
+  });
+  const floor = await worker.runUntil(async () => {
+    const started = performance.now();
+    const handles = await Promise.all(
+      Array.from({ length: REQUESTS }, (_, i) =>
+        bench.temporal.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+          taskQueue,
+          workflowId: `${taskQueue}-${i}`,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          args: [{ documentId: `doc_bench${i}`, deliveryWindowSeconds: 600 }],
+        }),
+      ),
+    );
+    await Promise.all(handles.map((handle) => handle.result()));
+    return throughput(REQUESTS, (performance.now() - started) / 1000);
+  });
+  await native.close();
+
+  const before = await createStore(bench.db).documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
+  const started = performance.now();
+  let n = 0;
+  await closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `DEL-${(n += 1)}`)), 202));
+  await drained(bench, before + REQUESTS);
+  say(versus(`POST → delivered, ${REQUESTS} documents`, throughput(REQUESTS, (performance.now() - started) / 1000), floor, 0.8));
+}
+
+/** Stores documents straight into the database until the company holds `total` (the API is what is measured, not this). */
+async function seed(bench: Bench, total: number): Promise<void> {
+  const store = createStore(bench.db);
+  const existing = await store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
+  const template = (await store.documents.findOne({ company_id: bench.companyId }).lean())!;
+  for (let done = existing; done < total; ) {
+    const batch = Math.min(1_000, total - done);
+    const now = Date.now();
+    await store.documents.insertMany(
+      Array.from({ length: batch }, () => {
+        const id = newSortableId('document', now);
+        return { ...template, _id: id, number: `SEED-${id}`, idempotency_scope: `sandbox:${bench.companyId}:doc:${id}`, idempotency_key: null, status: 'delivered' };
+      }),
+      { lean: true },
+    );
+    done += batch;
+  }
+}
+
+async function scale(bench: Bench): Promise<void> {
+  const measureAt = async (documents: number) => {
+    await seed(bench, documents);
+    const list = await json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, { headers: bench.auth });
+    const cursor = String(list.body.next_cursor);
+    const replayBody = invoice(bench.companyId, 'REPLAY-1');
+    await expectStatus(json(`${bench.api}/v1/documents`, { method: 'POST', headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' }, body: JSON.stringify(replayBody) }), 200).catch(() => undefined);
+    const operations: [string, () => Promise<void>][] = [
+      ['first page', () => expectStatus(json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, { headers: bench.auth }), 200)],
+      ['cursor page', () => expectStatus(json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20&cursor=${cursor}`, { headers: bench.auth }), 200)],
+      ['idempotent replay', () => expectStatus(json(`${bench.api}/v1/documents`, { method: 'POST', headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' }, body: JSON.stringify(replayBody) }), 200)],
+      ['GET /v1/account', () => expectStatus(json(`${bench.api}/v1/account`, { headers: bench.auth }), 200)],
+    ];
+    const results = new Map<string, Measurement>();
+    for (const [name, operation] of operations) results.set(name, await singleClient(200, operation));
+    return results;
+  };
+  const small = await measureAt(1_000);
+  const large = await measureAt(STORED);
+  for (const [name, atLarge] of large) {
+    const atSmall = small.get(name)!;
+    const ratio = atLarge.p99 / atSmall.p99;
+    const met = atLarge.p99 <= 20 && ratio <= 1.5;
+    say(
+      `${name}: p99 ${ms(atLarge.p99)} at ${STORED} stored documents, ${ms(atSmall.p99)} at 1000 (ratio ${ratio.toFixed(2)}; targets p99 ≤ 20 ms, ratio ≤ 1.5) ${met ? 'MET' : 'NOT MET'}`,
+    );
+  }
+}
+
+async function volume(bench: Bench): Promise<void> {
+  const email = `volume-${Date.now()}@bench.example`;
+  const before = await createStore(bench.db).documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
+  const ids: string[] = [];
+  const started = performance.now();
+  await closedLoop(VOLUME, CONCURRENCY, async (i) => {
+    const response = await post(bench, invoice(bench.companyId, `VOL-${i}`, email));
+    if (response.status !== 202) throw new Error(`POST answered ${response.status}`);
+    ids.push(String(response.body.id));
+  });
+  await drained(bench, before + VOLUME);
+  const seconds = (performance.now() - started) / 1000;
+  const statuses = await createStore(bench.db).documents.find({ _id: { $in: ids } }, { status: 1 }).lean();
+  const delivered = statuses.filter((row) => row.status === 'delivered').length;
+  const inbox = (await (await fetch(`${bench.stack.urls.inbox}/email`)).json()) as { messageId: string; to: { address: string }[] }[];
+  const copies = new Map<string, number>();
+  for (const message of inbox) if (message.to.some((to) => to.address === email)) copies.set(message.messageId, (copies.get(message.messageId) ?? 0) + 1);
+  const lost = ids.filter((id) => !copies.has(`${id}@einvoice.localhost`)).length;
+  const twice = [...copies.values()].filter((count) => count > 1).length;
+  say(
+    `${VOLUME} documents accepted and delivered in ${seconds.toFixed(0)} s (${(VOLUME / seconds).toFixed(1)}/s): ${delivered} delivered, ` +
+      `${lost} without an email, ${twice} sent twice ${lost === 0 && twice === 0 && delivered === VOLUME ? 'MET' : 'NOT MET'}`,
+  );
+}
+
+async function main(): Promise<void> {
+  if (PARTS.has('conversion')) conversion();
+  if ([...PARTS].every((part) => part === 'conversion')) return;
+
+  const against: Record<string, string> = process.env.BENCH_AGAINST === 'compose'
+    ? { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' }
+    : {};
+  const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '10000000', LOG_LEVEL: 'error', ...against });
   const stack = await startStack({ config });
-  // Interrupted (Ctrl-C, a time limit): stop the stack's processes before leaving.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void stack
@@ -78,50 +275,25 @@ async function main(): Promise<void> {
         .finally(() => process.exit(130));
     });
   }
+  const connection = await Connection.connect({ address: stack.urls.temporal });
+  const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
   try {
     const api = stack.urls.api!;
-    const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: 'bench@example.com' }) });
+    const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: `bench-${Date.now()}@example.com` }) });
     const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
     const created = await json(`${api}/v1/companies`, { method: 'POST', headers: auth, body: JSON.stringify(company) });
-    const companyId = String(created.body.id);
-
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < REQUESTS) {
-          const number = `BENCH-${(next += 1)}`;
-          const t0 = performance.now();
-          const response = await json(`${api}/v1/documents`, { method: 'POST', headers: auth, body: JSON.stringify(invoice(companyId, number)) });
-          latencies.push(performance.now() - t0);
-          if (response.status !== 202) throw new Error(`POST answered ${response.status}: ${JSON.stringify(response.body)}`);
-        }
-      }),
-    );
-    const acceptSeconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    say(
-      `2. POST /v1/documents, ${REQUESTS} requests at concurrency ${CONCURRENCY}: ${(REQUESTS / acceptSeconds).toFixed(1)} accepted per second, ` +
-        `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
-    );
-
-    const giveUpAt = performance.now() + 10 * 60_000;
-    for (;;) {
-      if (performance.now() > giveUpAt) throw new Error('documents still not delivered after 10 minutes');
-      const page = await json(`${api}/v1/documents?company_id=${companyId}&status=delivered&limit=100`, { headers: auth });
-      const queued = await json(`${api}/v1/documents?company_id=${companyId}&status=queued&limit=1`, { headers: auth });
-      const sending = await json(`${api}/v1/documents?company_id=${companyId}&status=sending&limit=1`, { headers: auth });
-      const pending = (queued.body.data as unknown[]).length + (sending.body.data as unknown[]).length;
-      if (pending === 0 && (page.body.data as unknown[]).length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    const endToEndSeconds = (performance.now() - started) / 1000;
-    say(`3. POST to delivered (email), ${REQUESTS} documents: ${(REQUESTS / endToEndSeconds).toFixed(1)} per second (${endToEndSeconds.toFixed(1)} s in all)`);
+    const bench: Bench = { stack, api, auth, companyId: String(created.body.id), temporal: new Client({ connection }), db };
+    say(`stack: ${stack.urls.mongodb}, Temporal ${stack.urls.temporal}`);
+    if (PARTS.has('accept')) await accept(bench);
+    if (PARTS.has('deliver')) await deliver(bench, stack.urls.temporal);
+    if (PARTS.has('volume')) await volume(bench);
+    if (PARTS.has('scale')) await scale(bench);
   } catch (err) {
-    say(`the API's last output:\n${stack.process('api')?.tail() ?? ''}`);
+    say(`the API's last output:\n${stack.process('api')?.tail() ?? ''}\nthe worker's:\n${stack.process('worker')?.tail() ?? ''}`);
     throw err;
   } finally {
+    await db.close();
+    await connection.close();
     await stack.stop();
     await rm(config.DATA_DIR, { recursive: true, force: true });
   }
