@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
-import { IllegalMoveError } from '../domain/documents/lifecycle';
+import { IllegalMoveError, TRANSITIONS } from '../domain/documents/lifecycle';
 import { moveDocument, recordSent } from '../services/documents/lifecycle';
 import { findDocument, inputOf, ublOf } from '../services/documents/queries';
 import { delayAfterAttempt, PERMANENT_DELIVERY_ERROR } from '../workflows/shared';
@@ -61,7 +61,7 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
       const document = await findDocument(store, documentId);
       if (!document) throw permanent(`Document ${documentId} does not exist.`);
       if (document.sent_at && document.message_id) return { messageId: document.message_id, sentAt: document.sent_at.toISOString() };
-      if (document.status !== 'sending') throw permanent(`Document ${documentId} is ${document.status}, not sending.`);
+      if (document.status !== TRANSITIONS.send.to) throw permanent(`Document ${documentId} is ${document.status}, not sending.`);
       if (!document.recipient_email) throw permanent('No recipient email: set to.email, or an email on the company or the account.');
       const [ubl, input] = await Promise.all([ublOf(store, documentId), inputOf(store, documentId)]);
       if (!ubl) throw permanent(`Document ${documentId} has no stored UBL.`);

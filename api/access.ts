@@ -27,28 +27,38 @@ export function requireRole(role: Role, allowed: readonly Role[], action: string
   }
 }
 
-/** The company and the caller's role, when the caller is a member of its workspace and the key is not limited to another company. */
-async function visibleCompany(store: Store, auth: AuthContext, companyId: string): Promise<{ company: Company; role: Role } | null> {
+/** The company, when the caller is a member of its workspace and the key is not limited to another company. */
+async function visibleCompany(store: Store, auth: AuthContext, companyId: string): Promise<Company | null> {
   if (!idPattern('company').test(companyId) || (auth.companyId !== null && auth.companyId !== companyId)) return null;
   const company = await findCompany(store, companyId);
+  if (!company) return null;
+  // A key that is not revoked is a member of its home workspace: removing a member (or deleting the
+  // workspace) revokes the keys at home there before the membership goes.
+  if (company.workspace_id === auth.workspaceId) return company;
+  return (await membershipOf(store, company.workspace_id, auth.accountId)) ? company : null;
+}
+
+/** The company and the caller's role in its workspace. */
+async function companyWithRole(store: Store, auth: AuthContext, companyId: string): Promise<{ company: Company; role: Role } | null> {
+  const company = await visibleCompany(store, auth, companyId);
   const membership = company && (await membershipOf(store, company.workspace_id, auth.accountId));
   return company && membership ? { company, role: membership.role } : null;
 }
 
 /** Company endpoints answer 404 for a company the caller cannot see. */
 export async function requireCompany(store: Store, auth: AuthContext, companyId: string, param = 'id') {
-  const visible = await visibleCompany(store, auth, companyId);
+  const visible = await companyWithRole(store, auth, companyId);
   if (!visible) throw new ApiError('company_not_found', `No company ${companyId} is visible to this API key.`, { param });
   return visible;
 }
 
 /** Document endpoints answer 403 (as the spec says) when the caller is not a member of the company's workspace. */
 export async function requireDocumentCompany(store: Store, auth: AuthContext, companyId: string): Promise<Company> {
-  const visible = await visibleCompany(store, auth, companyId);
-  if (!visible) {
+  const company = await visibleCompany(store, auth, companyId);
+  if (!company) {
     throw new ApiError('not_company_member', `This API key's account is not a member of the workspace of company ${companyId}.`, { param: 'company_id' });
   }
-  return visible.company;
+  return company;
 }
 
 /** A document of this key's environment, of a company the caller may see; anything else is 404. */

@@ -4,6 +4,7 @@ import { API_KEY_PATTERN, environmentOfKey, hashApiKey } from '../domain/api-key
 import { addressBucket } from '../domain/client-address';
 import type { Environment } from '../domain/environment';
 import type { Config } from '../platform/config';
+import { findKeyWithAccount } from '../services/api-keys';
 import type { Actor } from '../services/audit';
 import type { RateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
@@ -65,9 +66,9 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     if (!API_KEY_PATTERN.test(key)) throw await failed(req, res, 'invalid_api_key', 'This is not an API key of this service.');
 
     const keyHash = hashApiKey(key);
-    const record = await store.apiKeys.findById(keyHash).lean();
-    const account = record && !record.revoked_at ? await store.accounts.findById(record.account_id).lean() : null;
-    if (!record || !account) throw await failed(req, res, 'invalid_api_key', 'This API key is unknown or has been revoked.');
+    const found = await findKeyWithAccount(store, keyHash);
+    if (!found) throw await failed(req, res, 'invalid_api_key', 'This API key is unknown or has been revoked.');
+    const { key: record, account } = found;
     if (environmentOfKey(key) !== req.environment) {
       throw new ApiError(
         'wrong_environment',

@@ -49,3 +49,7 @@ export async function signup(store: Store, input: { email: string; name?: string
     throw err;
   }
 }
+
+export async function findAccount(store: Store, accountId: string) {
+  return store.accounts.findById(accountId).lean();
+}

@@ -99,3 +99,10 @@ export async function revokeKeysOfMember(store: Store, workspaceId: string, acco
 export async function activeKeysOf(store: Store, accountId: string) {
   return store.apiKeys.find({ account_id: accountId, revoked_at: null }).sort({ created_at: 1 }).lean();
 }
+
+/** The key with this hash and its account, when the key is not revoked. */
+export async function findKeyWithAccount(store: Store, keyHash: string) {
+  const key = await store.apiKeys.findById(keyHash).lean();
+  const account = key && !key.revoked_at ? await store.accounts.findById(key.account_id).lean() : null;
+  return key && account ? { key, account } : null;
+}

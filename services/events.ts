@@ -4,6 +4,7 @@ import type { Logger } from '../platform/logger';
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
 import type { EventRow } from '../store/events';
+import { insertRow } from '../store/insert';
 import { pageOf, type Page } from './paging';
 
 /**
@@ -43,7 +44,7 @@ export async function recordEvent(store: Store, event: NewEvent, logger?: Logger
     created_at: new Date(createdAt),
   };
   try {
-    await store.events.create(row);
+    await insertRow(store.events, row);
   } catch (err) {
     if (isDuplicateKey(err)) return null;
     throw err;

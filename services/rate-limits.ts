@@ -1,5 +1,6 @@
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
+import { insertRow } from '../store/insert';
 import { serialPerKey } from './serial';
 
 export interface WindowState {
@@ -48,7 +49,7 @@ export function rateLimiter(store: Store): RateLimiter {
       if (claimed === 0 && taken + cost > limit) break;
       if (taken + 1 > limit) break;
       try {
-        await store.rateSlots.create({ _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
+        await insertRow(store.rateSlots, { _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
         taken += 1;
         claimed += 1;
       } catch (err) {

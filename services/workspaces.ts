@@ -166,8 +166,9 @@ export async function removeMember(store: Store, actor: Actor, workspaceId: stri
     requireOwnerFor(callerRole, 'remove an owner');
     await changeOwners(store, workspaceId, (owners) => owners.filter((owner) => owner !== accountId));
   }
-  await store.memberships.deleteOne({ _id: membership._id });
+  // Keys first: a key that is not revoked vouches for its account's membership at home (api/access.ts).
   const revokedKeys = await revokeKeysOfMember(store, workspaceId, accountId);
+  await store.memberships.deleteOne({ _id: membership._id });
   await recordAudit(store, actor, { action: 'member.removed', workspaceId, target: { type: 'account', id: accountId }, details: { revoked_keys: revokedKeys } });
 }
 

@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio
 import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import type { DocumentStatus } from '../domain/documents/lifecycle';
+import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
 import {
   DELIVERY_ATTEMPT_TIMEOUT_MS,
   DELIVERY_HEARTBEAT_TIMEOUT_MS,
@@ -72,16 +72,16 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
 
   const lifecycle = patched(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
   await lifecycle.markSending(documentId);
-  show('sending', 'Delivering by email (sandbox)');
+  show(TRANSITIONS.send.to, 'Delivering by email (sandbox)');
   try {
     const receipt = await delivery.deliverByEmail(documentId);
     await lifecycle.markDelivered(documentId, receipt);
-    show('delivered', `Delivered; Message-ID ${receipt.messageId}`);
-    return 'delivered';
+    show(TRANSITIONS.deliver.to, `Delivered; Message-ID ${receipt.messageId}`);
+    return TRANSITIONS.deliver.to;
   } catch (err) {
     const reason = reasonOf(err, deliveryWindowSeconds);
     await lifecycle.markFailed(documentId, reason);
-    show('failed', reason);
-    return 'failed';
+    show(TRANSITIONS.fail.to, reason);
+    return TRANSITIONS.fail.to;
   }
 }

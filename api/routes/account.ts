@@ -1,4 +1,5 @@
 import { idPattern } from '../../domain/ids';
+import { findAccount } from '../../services/accounts';
 import { activeKeysOf, issueApiKey, revokeApiKey } from '../../services/api-keys';
 import { listAudit } from '../../services/audit';
 import { usageReport, type UsageCounters } from '../../services/usage';
@@ -44,7 +45,7 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     limitedKeys: true,
     responses: { 200: { description: 'The account', schema: accountSchema } },
     handler: async ({ auth }) => {
-      const [account, keys, usage] = await Promise.all([store.accounts.findById(auth.accountId).lean(), activeKeysOf(store, auth.accountId), report(auth.accountId, 30)]);
+      const [account, keys, usage] = await Promise.all([findAccount(store, auth.accountId), activeKeysOf(store, auth.accountId), report(auth.accountId, 30)]);
       const visibleKeys = auth.companyId ? keys.filter((key) => key.company_id === auth.companyId) : keys;
       return { status: 200, body: accountView(account!, visibleKeys, usage) };
     },

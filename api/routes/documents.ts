@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 
 import { documentInputSchema } from '../../domain/documents/input';
-import { DOCUMENT_STATUSES } from '../../domain/documents/lifecycle';
+import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
@@ -95,7 +95,7 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, body: un
     headerKey ?? prepared.document.idempotency_key,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
-  return { status: accepted.created ? (202 as const) : (200 as const), body: { id: accepted.id, url, status: accepted.created ? accepted.status : ('queued' as const) } };
+  return { status: accepted.created ? (202 as const) : (200 as const), body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to } };
 }
 
 export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependencies): void {

@@ -1,4 +1,4 @@
-import { DOCUMENT_STATUSES, HISTORY_STEPS, type HistoryStep } from '../../domain/documents/lifecycle';
+import { DOCUMENT_STATUSES, HISTORY_STEPS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
@@ -140,7 +140,7 @@ export function historyView(document: DocumentRow, events: (EventRow & { _id: st
       at: event.created_at.toISOString(),
     };
     if (event.type !== 'document.queued') return [entry];
-    const accepted = { status: 'queued' as const, error_message: null, attempt: null, event: null, at: document.created_at.toISOString() };
+    const accepted = { status: TRANSITIONS.accept.to, error_message: null, attempt: null, event: null, at: document.created_at.toISOString() };
     return [
       { ...accepted, step: 'created' as const, message: 'Stored' },
       { ...accepted, step: 'validated' as const, message: 'Passed the EN 16931 and Peppol BIS Billing 3.0 checks' },

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 
 import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
 import type { DocumentInput } from '../../domain/documents/input';
-import type { DocumentStatus } from '../../domain/documents/lifecycle';
+import { TRANSITIONS, type DocumentStatus } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
 import { newSortableId } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
+import { insertRow } from '../../store/insert';
 import { recordMoveEvent } from './lifecycle';
 
 /**
@@ -89,8 +90,8 @@ export async function acceptDocument(
   const { document } = accepted;
   const { attachments = [], ...withoutAttachments } = document;
 
-  await store.dispatches.create({ _id: id, created_at: now });
-  await store.contents.create({
+  await insertRow(store.dispatches, { _id: id, created_at: now });
+  await insertRow(store.contents, {
     _id: id,
     input: { ...withoutAttachments, attachments: attachments.map(({ content: _content, ...meta }) => meta) },
     ubl: accepted.ubl,
@@ -126,7 +127,7 @@ export async function acceptDocument(
     number: document.number,
     issue_date: document.issue_date,
     due_date: document.due_date ?? null,
-    status: 'queued' as const,
+    status: TRANSITIONS.accept.to,
     idempotency_scope: idempotencyScope(sender.environment, company._id, idempotencyKey ?? `doc:${id}`),
     idempotency_key: idempotencyKey ?? null,
     currency: document.currency,
@@ -139,7 +140,7 @@ export async function acceptDocument(
     updated_at: now,
   };
   try {
-    await store.documents.create(row);
+    await insertRow(store.documents, row);
   } catch (err) {
     if (!isDuplicateKey(err) || !idempotencyKey) throw err;
     // A concurrent request with the same key won: this one's parts go, its document answers.
@@ -149,7 +150,7 @@ export async function acceptDocument(
     return { id: existing._id, status: existing.status, created: false, document: existing };
   }
   await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
-  return { id, status: 'queued', created: true, document: row };
+  return { id, status: row.status, created: true, document: row };
 }
 
 /** Removes what a request stored before its document row failed to appear; idempotent. */

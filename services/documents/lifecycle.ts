@@ -94,5 +94,5 @@ export function recordMoveEvent(store: Store, document: DocumentRow, move: Docum
  * the deliver move.
  */
 export async function recordSent(store: Store, documentId: string, sent: { sent_at: Date; message_id: string }): Promise<void> {
-  await store.documents.updateOne({ _id: documentId, status: 'sending', sent_at: null }, { $set: sent });
+  await store.documents.updateOne({ _id: documentId, status: TRANSITIONS.send.to, sent_at: null }, { $set: sent });
 }
