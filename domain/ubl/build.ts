@@ -31,18 +31,22 @@ export interface UblAttachment {
 type Node = XMLBuilder;
 
 /**
+ * Text as XML has to say it to mean exactly what the JSON said.
  * xmlbuilder2 leaves anything that looks like an entity reference (`&amp;`,
- * `&#49;`) as it is, so text such as `INV&#49;` would come out meaning
- * `INV1`. Every `&` is escaped first: the XML then says exactly what the
- * JSON said. (Characters XML cannot carry never get this far: the input
- * schema refuses them, and `end` checks well-formedness.)
+ * `&#49;`) as it is, so every `&` is escaped first (text such as `INV&#49;`
+ * would otherwise come out meaning `INV1`). A parser turns a carriage return
+ * into a line feed, and in attributes also tabs and line feeds into spaces,
+ * so those are written as character references. (Characters XML cannot
+ * carry never get this far: the input schema refuses them, and `end` checks
+ * well-formedness.)
  */
-const literal = (text: string) => text.replace(/&/g, '&amp;');
+const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r/g, '&#13;');
+const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
 /** A basic component, written only when it has a value. */
 function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>): void {
   if (value === undefined || value === null || value.trim() === '') return;
-  const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literal(attribute)]));
+  const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literalAttribute(attribute)]));
   parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(value.trim()));
 }
 
