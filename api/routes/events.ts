@@ -4,7 +4,7 @@ import { FEED_DELAY_MS, listEvents } from '../../services/events';
 import type { Store } from '../../store';
 import { requireDocument, requireDocumentCompany, requireMembership } from '../access';
 import { z } from '../openapi';
-import { decodeCursor, pageSchema, pageView } from '../paging';
+import { decodeCursor, encodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
 import { invalidField } from '../validation';
@@ -20,7 +20,8 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
       "Every `document.*` event of the calling key's workspace and environment (queued, sending, retry, delivered, failed), " +
       'oldest first, in the same shape webhooks deliver. Page with `cursor`: a `next_cursor` never skips or repeats an event, ' +
       `also while new ones arrive, because the feed lists events once they are ${FEED_DELAY_MS / 1000} s old. ` +
-      'Keep the last `next_cursor` (or the last event id seen) to resume. A key limited to one company sees that company only.',
+      'Unlike other lists, `next_cursor` is set on every page, also the last (then it marks the end so far; `has_more` is false): keep it and ask again later to tail the feed. ' +
+      'A key limited to one company sees that company only.',
     tags: ['Events'],
     limitedKeys: true,
     query: z
@@ -42,6 +43,7 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
       if (companyId) await requireDocumentCompany(store, auth, companyId);
       if (query.document_id) await requireDocument(store, auth, query.document_id, companyId);
       if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to)) throw invalidField('to', 'to must be after from.');
+      const after = decodeCursor(query.cursor, idPattern('event'));
       const page = await listEvents(
         store,
         {
@@ -54,9 +56,11 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
           to: query.to ? new Date(query.to) : undefined,
         },
         query.limit,
-        decodeCursor(query.cursor, idPattern('event')),
+        after,
       );
-      return { status: 200, body: pageView(page, eventView) };
+      // A feed is tailed: the cursor after the last event (or where the caller was) comes with every page.
+      const last = page.items.at(-1)?._id ?? after;
+      return { status: 200, body: { ...pageView(page, eventView), next_cursor: last ? encodeCursor(last) : null } };
     },
   });
 }

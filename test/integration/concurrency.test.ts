@@ -48,13 +48,19 @@ describe('invariants under concurrency', () => {
     expect(await until(total, (count) => count >= PARALLEL)).toBe(PARALLEL);
   });
 
-  it('idempotency: 50 concurrent sends with one key make one document', async () => {
+  it('idempotency: 50 concurrent sends with one key make one document, and the losers leave no parts behind', async () => {
     const sender = await sendingAccount();
-    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, idempotency_key: 'same-order' };
+    const attachments = [{ filename: 'hours.csv', mime_type: 'text/csv', content: Buffer.from('day;hours\n1;8\n').toString('base64') }];
+    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, idempotency_key: 'same-order', attachments };
     const responses = await times(PARALLEL, () => callAs(sender.key, '/v1/documents', { method: 'POST', body }));
     expect(statusCounts(responses)).toEqual({ 202: 1, 200: PARALLEL - 1 });
     expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
     expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toHaveLength(1);
+    const stored = await withStore(async (store) => ({
+      attachments: await store.attachments.countDocuments({ filename: 'hours.csv', document_id: { $in: [responses[0]!.body.id] } }),
+      contents: await store.contents.countDocuments({ 'input.company_id': sender.companyId }),
+    }));
+    expect(stored).toEqual({ attachments: 1, contents: 1 });
   });
 
   it('last owner: owners demoting each other all at once never leave the workspace without one', async () => {

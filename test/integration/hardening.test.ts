@@ -195,6 +195,19 @@ describe('limits are not easy to sidestep', () => {
   });
 });
 
+describe('probing accounts by email', () => {
+  it('when members are added by email, then the 51st of the day is refused with 429', async () => {
+    const owner = await signUp('prober');
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i += 1) {
+      const response = await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}/members`, { method: 'POST', body: { email: `nobody-${i}-${owner.id}@example.com` } });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 50).every((status) => status === 404)).toBe(true);
+    expect(statuses[50]).toBe(429);
+  });
+});
+
 describe('environments and downloads', () => {
   it('when a sandbox document is asked for with a live key, then it is not found', async () => {
     const sender = await sendingAccount();
