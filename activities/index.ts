@@ -1,12 +1,15 @@
 import type { Client } from '@temporalio/client';
 
+import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
+import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { emailDeliveryActivities } from './email-delivery';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { reconcileActivities } from './reconcile';
+import { webhookActivities } from './webhooks';
 
 export interface ActivityDependencies {
   store: Store;
@@ -16,6 +19,10 @@ export interface ActivityDependencies {
   usage: UsageCounters;
   temporal: Client;
   deliveryWindowSeconds: number;
+  secretBox: SecretBox;
+  allowPrivateTargets: boolean;
+  /** What fanning events out to webhooks needs. */
+  fanOut: FanOutDependencies;
 }
 
 /** Activities close over the process's connections; the worker registers what this returns. */
@@ -25,6 +32,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...lifecycleActivities(deps),
     ...emailDeliveryActivities(deps),
     ...reconcileActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

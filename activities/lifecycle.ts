@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 
 import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecycle';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
+import { fanOutSoon } from '../services/webhooks/deliveries';
 import { ILLEGAL_MOVE_ERROR } from '../workflows/shared';
 import type { ActivityDependencies } from './index';
 
@@ -12,10 +13,13 @@ export interface DeliveryReceipt {
 }
 
 /** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
-export function lifecycleActivities({ store, usage, logger }: ActivityDependencies) {
+export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDependencies) {
+  /** The move, then its event to the webhooks subscribed to it. */
   async function move(documentId: string, to: Exclude<DocumentMove, 'accept'>, details: MoveDetails) {
     try {
-      return await moveDocument(store, documentId, to, details, logger);
+      const result = await moveDocument(store, documentId, to, details, logger);
+      await fanOutSoon(fanOut, result.event);
+      return result;
     } catch (err) {
       // Retrying cannot make an illegal move legal.
       if (err instanceof IllegalMoveError) throw ApplicationFailure.nonRetryable(err.message, ILLEGAL_MOVE_ERROR);

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import express, { type Express } from 'express';
 
+import type { SecretBox } from '../domain/secret-box';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { rateLimiter } from '../services/rate-limits';
@@ -17,6 +18,7 @@ import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
+import { describeWebhookDeliveries, webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspaces';
 
 export interface AppDependencies {
@@ -27,12 +29,14 @@ export interface AppDependencies {
   temporal: Client;
   probes: HealthProbes;
   usage: UsageCounters;
+  /** Seals and opens webhook signing secrets. */
+  secretBox: SecretBox;
   /** More routes, declared like the others (the tests add ones that exist only there). */
   extraRoutes?: (routes: RouteTable) => void;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, extraRoutes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, secretBox, extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -54,8 +58,17 @@ export function createApp({ config, logger, store, temporal, probes, usage, extr
   accountRoutes(routes, store, usage);
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY);
   companyRoutes(routes, store);
-  documentRoutes(routes, { store, temporal, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS, logger, limiter, maxBodyBytes: config.MAX_BODY_BYTES, sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY });
+  const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
+  documentRoutes(routes, {
+    ...fanOut,
+    deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
+    limiter,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY,
+  });
   eventRoutes(routes, store);
+  webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  describeWebhookDeliveries(registry);
   extraRoutes?.(routes);
   app.use(router);
 

@@ -6,6 +6,7 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
+import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { createApp } from './app';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     temporal: new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE }),
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal) },
     usage,
+    secretBox: new SecretBox(addresses.webhookSecretKey),
   });
 
   const server = app.listen(config.PORT, config.BIND_HOST);

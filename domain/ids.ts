@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   document: 'doc',
   attachment: 'att',
   event: 'evt',
+  webhook: 'whk',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

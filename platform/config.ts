@@ -24,6 +24,26 @@ const hostList = z
       .filter((host) => host.length > 0),
   );
 
+/** A duration such as `500ms`, `30s`, `5m` or `1h` (a bare number is milliseconds), in milliseconds. */
+export const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const match = /^(\d+)(ms|s|m|h)?$/.exec(value.trim());
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 500ms, 30s, 5m or 1h' });
+        return z.NEVER;
+      }
+      return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+    });
+
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((value) => value === 'true');
+
 export const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
@@ -43,16 +63,17 @@ export const serviceConfigShape = {
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),
   SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe("Distinct sandbox email recipients per account per UTC day, besides the account's own addresses"),
   INVITES_BY_EMAIL_PER_DAY: positiveInt(50).describe('Members an account may add by email per UTC day'),
-  STRICT_QUERY_SHAPES: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true')
-    .describe('Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)'),
+  STRICT_QUERY_SHAPES: flag('false').describe('Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)'),
+  WEBHOOK_SECRET_KEY: optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded')).describe(
+    'Key that encrypts webhook signing secrets at rest (32 bytes, base64); required by the API and the worker',
+  ),
+  WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
   WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
 };
 
 /** Variables whose value may carry credentials: named in errors, never printed. */
-const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -100,13 +121,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The API and the worker talk to services by address; `npm start` fills these in for the embedded stack. */
-export function requireServiceAddresses(config: Config): { mongodbUri: string; temporalAddress: string; smtpUrl: string } {
-  const missing = (['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL'] as const).filter((name) => !config[name]);
+/** The API and the worker talk to services by address and share the secrets key; `npm start` fills these in for the embedded stack. */
+export function requireServiceAddresses(config: Config): { mongodbUri: string; temporalAddress: string; smtpUrl: string; webhookSecretKey: string } {
+  const missing = (['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'WEBHOOK_SECRET_KEY'] as const).filter((name) => !config[name]);
   if (missing.length > 0) {
     throw new ConfigError(
       `${missing.join(', ')} not set: run \`npm start\` to bring up the embedded stack, or point these variables at running services`,
     );
   }
-  return { mongodbUri: config.MONGODB_URI!, temporalAddress: config.TEMPORAL_ADDRESS!, smtpUrl: config.SMTP_URL! };
+  return { mongodbUri: config.MONGODB_URI!, temporalAddress: config.TEMPORAL_ADDRESS!, smtpUrl: config.SMTP_URL!, webhookSecretKey: config.WEBHOOK_SECRET_KEY! };
 }

@@ -75,7 +75,7 @@ export async function revokeApiKey(store: Store, actor: Actor, prefix: string, o
   const revoked = await store.apiKeys.findOneAndUpdate(
     { prefix, account_id: actor.accountId, revoked_at: null, ...(onlyCompanyId && { company_id: onlyCompanyId }) },
     { $set: { revoked_at: new Date() } },
-    { new: true },
+    { returnDocument: 'after' },
   );
   if (!revoked) return false;
   await recordAudit(store, actor, {

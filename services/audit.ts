@@ -20,7 +20,11 @@ export type AuditAction =
   | 'workspace.ownership_transferred'
   | 'company.created'
   | 'company.updated'
-  | 'company.deleted';
+  | 'company.deleted'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.secret_rotated'
+  | 'webhook.deleted';
 
 export interface Actor {
   accountId: string;
@@ -30,7 +34,7 @@ export interface Actor {
 export interface AuditEntry {
   action: AuditAction;
   workspaceId: string;
-  target: { type: 'api_key' | 'account' | 'workspace' | 'company'; id: string };
+  target: { type: 'api_key' | 'account' | 'workspace' | 'company' | 'webhook'; id: string };
   details?: Record<string, unknown>;
 }
 

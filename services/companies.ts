@@ -52,7 +52,7 @@ export async function findCompany(store: Store, companyId: string): Promise<Comp
  */
 export async function updateCompany(store: Store, actor: Actor, current: Company, changes: Partial<CompanyFields>): Promise<Company | null> {
   const updated = await store.companies
-    .findOneAndUpdate({ _id: current._id, deleted_at: null }, { $set: { ...changes, updated_at: new Date() } }, { new: true })
+    .findOneAndUpdate({ _id: current._id, deleted_at: null }, { $set: { ...changes, updated_at: new Date() } }, { returnDocument: 'after' })
     .lean();
   if (!updated) return null;
   const changed = (Object.keys(changes) as (keyof CompanyFields)[]).filter(

@@ -11,7 +11,9 @@ export type RuleCode =
   | 'account_not_found'
   | 'email_taken'
   | 'insufficient_role'
-  | 'key_limit_reached';
+  | 'key_limit_reached'
+  | 'webhook_url_not_allowed'
+  | 'delivery_not_redeliverable';
 
 export class RuleError extends Error {
   override name = 'RuleError';

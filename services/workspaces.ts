@@ -56,7 +56,7 @@ export async function listWorkspaces(store: Store, accountId: string): Promise<W
 }
 
 export async function renameWorkspace(store: Store, actor: Actor, workspaceId: string, name: string) {
-  const workspace = await store.workspaces.findOneAndUpdate({ _id: workspaceId, deleted_at: null }, { $set: { name } }, { new: true }).lean();
+  const workspace = await store.workspaces.findOneAndUpdate({ _id: workspaceId, deleted_at: null }, { $set: { name } }, { returnDocument: 'after' }).lean();
   await recordAudit(store, actor, { action: 'workspace.updated', workspaceId, target: { type: 'workspace', id: workspaceId }, details: { fields: ['name'] } });
   return workspace;
 }
@@ -209,7 +209,7 @@ export async function deleteWorkspace(store: Store, actor: Actor, workspaceId: s
   const marked = await store.workspaces.findOneAndUpdate(
     { _id: workspaceId, deleted_at: null, $or: [{ deleting_at: null }, { deleting_at: { $lt: new Date(now.getTime() - DELETION_LEASE_MS) } }] },
     { $set: { deleting_at: now } },
-    { new: true },
+    { returnDocument: 'after' },
   );
   if (!marked) throw new RuleError('workspace_not_deletable', 'This workspace is being deleted already.');
   const stranded = await membersLeftWithoutOwnedWorkspace(store, workspaceId);

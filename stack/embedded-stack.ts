@@ -1,9 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
+import { newSecretKey } from '../domain/secret-box';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
@@ -280,6 +281,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`smtp       ${urls.smtp} (inbox ${urls.inbox})`);
     }
+    serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await dataDirSecretKey(config.DATA_DIR));
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
@@ -322,6 +324,26 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
       `port already in use: ${busy.join(', ')}. Another stack (or another program) is running; stop it, or choose other ports with these variables.`,
     );
   }
+}
+
+/**
+ * The key that encrypts webhook secrets at rest, made once per data directory
+ * (readable by its owner only), so the secrets stored there stay readable
+ * across restarts.
+ */
+async function dataDirSecretKey(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'webhook-secret.key');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const key = newSecretKey();
+  // Exclusive create: of two starts racing on one directory, both end up with the key that was written.
+  await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  return (await readFile(file, 'utf8')).trim();
 }
 
 async function httpOk(url: string): Promise<boolean> {

@@ -10,6 +10,7 @@ import { membershipModel } from './memberships';
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
+import { deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
 import { workspaceModel } from './workspaces';
 
 // Registered before any model is compiled, so every collection carries the guard.
@@ -31,6 +32,9 @@ export function createStore(db: Connection) {
     attachments: attachmentModel(db),
     dispatches: dispatchModel(db),
     events: eventModel(db),
+    webhooks: webhookModel(db),
+    deliveries: deliveryModel(db),
+    fanoutMarks: fanoutMarkModel(db),
   };
 }
 

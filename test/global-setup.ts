@@ -5,7 +5,14 @@ import { isolatedStackConfig, publishSharedStack } from './support/test-stack';
 export default async function globalSetup(): Promise<void> {
   // A small body limit keeps the 413 test cheap; roomy per-key limits keep busy tests clear of 429
   // (the limit itself is tested with a per-account override and on its own API processes).
-  const config = await isolatedStackConfig({ MAX_BODY_BYTES: String(256 * 1024), RATE_LIMIT_SANDBOX: '600', RATE_LIMIT_LIVE: '700' });
+  // Webhook receivers in the tests listen on 127.0.0.1, and retries start after a second, not 30.
+  const config = await isolatedStackConfig({
+    MAX_BODY_BYTES: String(256 * 1024),
+    RATE_LIMIT_SANDBOX: '600',
+    RATE_LIMIT_LIVE: '700',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+  });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
   publishSharedStack({
@@ -19,5 +26,6 @@ export default async function globalSetup(): Promise<void> {
     rateLimitSandbox: config.RATE_LIMIT_SANDBOX,
     rateLimitLive: config.RATE_LIMIT_LIVE,
     signupLimit: config.SIGNUP_LIMIT,
+    webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
   });
 }

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
+import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   logger.info({ address: addresses.temporalAddress, namespace: config.TEMPORAL_NAMESPACE }, 'temporal connected; search attributes and schedules in place');
 
   const usage = usageCounters(store, logger);
+  const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const worker = await Worker.create({
@@ -47,8 +49,11 @@ async function main(): Promise<void> {
       smtpUrl: addresses.smtpUrl,
       mailFrom: config.MAIL_FROM,
       usage,
-      temporal: new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }),
+      temporal: temporalClient,
       deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
+      secretBox: new SecretBox(addresses.webhookSecretKey),
+      allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });
   logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');

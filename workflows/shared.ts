@@ -30,6 +30,7 @@ export const SEARCH_ATTRIBUTES = {
 export const SCHEDULES = [
   { id: 'rate-window-cleanup', workflowType: 'cleanupRateWindowsWorkflow', every: '10 minutes' },
   { id: 'queued-document-reconciler', workflowType: 'reconcileQueuedDocumentsWorkflow', every: '1 minute' },
+  { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
 ] as const;
 
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
@@ -59,3 +60,17 @@ export function delayAfterAttempt(attempt: number): number {
 export const PERMANENT_DELIVERY_ERROR = 'PermanentDeliveryError';
 /** A move the lifecycle table does not allow from the document's status. */
 export const ILLEGAL_MOVE_ERROR = 'IllegalMoveError';
+
+/** One workflow per webhook delivery; a redelivery runs the same id again. */
+export const webhookWorkflowId = (deliveryId: string) => `webhook-${deliveryId}`;
+
+export interface DeliverWebhookInput {
+  deliveryId: string;
+  /** Wait before the second attempt (WEBHOOK_RETRY_INITIAL_INTERVAL); it doubles for each next one. */
+  retryInitialMs: number;
+}
+
+/** Attempts per webhook delivery (the spec's 5); then the delivery is failed, in the dead-letter queue. */
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+/** Nothing left to attempt: delivered already, or the webhook is gone. */
+export const DELIVERY_SETTLED = 'DeliverySettled';

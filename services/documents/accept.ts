@@ -8,6 +8,7 @@ import { newSortableId } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
+import type { EventRow } from '../../store/events';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import { recordMoveEvent } from './lifecycle';
@@ -45,6 +46,8 @@ export interface Acceptance {
   /** False when an earlier request with the same idempotency key created it. */
   created: boolean;
   document: DocumentRow;
+  /** The `document.queued` event, when this call recorded it. */
+  event: EventRow | null;
 }
 
 /** Totals as stored and shown: decimal strings with 2 decimals. */
@@ -84,7 +87,7 @@ export async function acceptDocument(
 ): Promise<Acceptance> {
   if (idempotencyKey) {
     const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
-    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing };
+    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
   }
   const id = newSortableId('document', now.getTime());
   const { document } = accepted;
@@ -147,10 +150,10 @@ export async function acceptDocument(
     await discardParts(store, id);
     const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
     if (!existing) throw err;
-    return { id: existing._id, status: existing.status, created: false, document: existing };
+    return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
   }
-  await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
-  return { id, status: row.status, created: true, document: row };
+  const event = await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
+  return { id, status: row.status, created: true, document: row, event };
 }
 
 /** Removes what a request stored before its document row failed to appear; idempotent. */

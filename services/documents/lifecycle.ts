@@ -2,6 +2,7 @@ import { allows, IllegalMoveError, moveKey, TRANSITIONS, type DocumentMove } fro
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
+import type { EventRow } from '../../store/events';
 import { recordEvent } from '../events';
 
 /**
@@ -36,6 +37,8 @@ export interface MoveResult {
   /** False when the move had happened before (a repeat). */
   moved: boolean;
   document: DocumentRow;
+  /** The move's event, when this call recorded it (null when it existed already). */
+  event: EventRow | null;
 }
 
 type LaterMove = Exclude<DocumentMove, 'accept'>;
@@ -48,7 +51,7 @@ export async function moveDocument(store: Store, documentId: string, move: Later
         .findOneAndUpdate(
           { _id: documentId, status: { $in: [...transition.from] } },
           { $set: { status: transition.to, updated_at: new Date(), ...(details.error_message !== undefined && { error_message: details.error_message }), ...details.set } },
-          { new: true },
+          { returnDocument: 'after' },
         )
         .lean()
     : null;
@@ -57,7 +60,7 @@ export async function moveDocument(store: Store, documentId: string, move: Later
   const repeat = !updated && (changesStatus ? document.status === transition.to : allows(move, document.status));
   if (!updated && !repeat) throw new IllegalMoveError(documentId, move, document.status);
   const event = await recordMoveEvent(store, document, move, details, logger);
-  return { moved: updated !== null || (!changesStatus && event !== null), document };
+  return { moved: updated !== null || (!changesStatus && event !== null), document, event };
 }
 
 /** The event a move raises, recorded once per move key. */

@@ -1,15 +1,9 @@
-import type { Client } from '@temporalio/client';
-
-import type { Logger } from '../../platform/logger';
-import type { Store } from '../../store';
+import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { acceptDocument, type Acceptance, type AcceptableDocument, type Sender } from './accept';
 import { dispatchDocument } from './dispatch';
 
-export interface SubmissionDependencies {
-  store: Store;
-  temporal: Client;
+export interface SubmissionDependencies extends FanOutDependencies {
   deliveryWindowSeconds: number;
-  logger: Logger;
 }
 
 /**
@@ -26,6 +20,7 @@ export async function submitDocument(
 ): Promise<Acceptance> {
   const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, deps.logger);
   if (!accepted.created) return accepted;
+  await fanOutSoon(deps, accepted.event);
   try {
     await dispatchDocument(deps.store, deps.temporal, accepted.document, deps.deliveryWindowSeconds);
   } catch (err) {

@@ -8,6 +8,7 @@ import type { RouteTable } from '../../api/route';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase, pingDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
+import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
 import { sharedStack } from '../support/test-stack';
@@ -33,6 +34,7 @@ describe('the app factory', () => {
       temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
       probes,
       usage: usageCounters(store, logger),
+      secretBox: new SecretBox(newSecretKey()),
       ...(extraRoutes && { extraRoutes }),
     });
   };

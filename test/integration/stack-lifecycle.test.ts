@@ -9,6 +9,7 @@ import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { callApi } from '../support/http';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { isolatedStackConfig } from '../support/test-stack';
 
 function isAlive(pid: number): boolean {
@@ -38,7 +39,7 @@ describe('the embedded stack lifecycle', () => {
   let stack: EmbeddedStack | undefined;
 
   beforeAll(async () => {
-    config = await isolatedStackConfig();
+    config = await isolatedStackConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
     stack = await startStack({ config });
   }, 240_000);
 
@@ -97,6 +98,55 @@ describe('the embedded stack lifecycle', () => {
       expect(account.body.email).toBe('kept@example.com');
     },
     120_000,
+  );
+
+  it(
+    'when the worker is killed during a fan-out, then every delivery still arrives (a repeat only under its own delivery id)',
+    async () => {
+      const api = stack!.urls.api!;
+      const receiver = new WebhookReceiver();
+      await receiver.start();
+      try {
+        const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'fan-out@example.com' }) });
+        const key: string = signup.body.api_key;
+        const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
+        const webhook = await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } });
+        expect(webhook.status).toBe(201);
+        const ids: string[] = [];
+        for (let n = 0; n < 15; n += 1) {
+          const body = { ...validFixtures[0]!.body, company_id: company.body.id, number: `FAN-${n}` };
+          ids.push((await callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body })).body.id);
+          if (n === 7) {
+            const worker = stack!.process('worker')!;
+            const restarted = stack!.restarted('worker');
+            worker.signal('SIGKILL');
+            await restarted;
+          }
+        }
+        // Three events a document (queued, sending, delivered), one delivery each; what the kill interrupted
+        // the fan-out reconciler finishes (within its grace period and a pass).
+        const byDelivery = new Map<string, Set<string>>();
+        for (const deadline = Date.now() + 180_000; byDelivery.size < ids.length * 3 && Date.now() < deadline; ) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          byDelivery.clear();
+          for (const request of receiver.received) {
+            const id = String(request.headers['x-peppol-delivery-id']);
+            byDelivery.set(id, (byDelivery.get(id) ?? new Set()).add(request.raw));
+          }
+        }
+        expect(byDelivery.size).toBe(ids.length * 3);
+        expect([...byDelivery.values()].every((bodies) => bodies.size === 1)).toBe(true);
+        const events = receiver.received.map((request) => JSON.parse(request.raw) as { type: string; data: { document_id: string } });
+        for (const id of ids) {
+          expect(new Set(events.filter((event) => event.data.document_id === id).map((event) => event.type))).toEqual(
+            new Set(['document.queued', 'document.sending', 'document.delivered']),
+          );
+        }
+      } finally {
+        await receiver.stop();
+      }
+    },
+    300_000,
   );
 
   it(

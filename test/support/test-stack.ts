@@ -12,6 +12,8 @@ export interface SharedStack {
   rateLimitSandbox: number;
   rateLimitLive: number;
   signupLimit: number;
+  /** The stack's key for webhook secrets, for a second API process on the same data. */
+  webhookSecretKey: string;
 }
 
 const SHARED_STACK_VARIABLE = 'EINVOICE_TEST_STACK';

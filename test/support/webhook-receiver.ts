@@ -1,0 +1,65 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  at: number;
+  headers: http.IncomingHttpHeaders;
+  /** The raw body, exactly as it arrived (what the signatures cover). */
+  raw: string;
+}
+
+export type Behaviour = { status: number } | { delayMs: number; status: number } | { redirectTo: string };
+
+/**
+ * A webhook receiver on a real socket that a test scripts: each request gets
+ * the next behaviour in line (then 200), and is recorded as it arrived.
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  private readonly script: Behaviour[] = [];
+  private server: http.Server | undefined;
+  url = '';
+
+  /** The next requests get these answers, in order. */
+  answer(...behaviours: Behaviour[]): this {
+    this.script.push(...behaviours);
+    return this;
+  }
+
+  async start(): Promise<void> {
+    this.server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        this.received.push({ at: Date.now(), headers: request.headers, raw: Buffer.concat(chunks).toString('utf8') });
+        const behaviour = this.script.shift() ?? { status: 200 };
+        if ('redirectTo' in behaviour) {
+          response.writeHead(307, { Location: behaviour.redirectTo }).end();
+        } else if ('delayMs' in behaviour) {
+          setTimeout(() => response.writeHead(behaviour.status).end('late'), behaviour.delayMs).unref();
+        } else {
+          response.writeHead(behaviour.status).end(behaviour.status < 300 ? 'ok' : 'not now');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    server?.closeAllConnections();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Waits until `count` requests arrived (or fails after the timeout). */
+  async waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${this.received.length}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.received;
+  }
+}
