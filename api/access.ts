@@ -2,6 +2,7 @@ import { idPattern } from '../domain/ids';
 import type { Role } from '../domain/roles';
 import { findCompany, type Company } from '../services/companies';
 import { findDocument } from '../services/documents/queries';
+import { insufficientRole } from '../services/errors';
 import { membershipOf, type WorkspaceWithRole } from '../services/workspaces';
 import type { Store } from '../store';
 import type { DocumentRow } from '../store/documents';
@@ -22,9 +23,7 @@ export async function requireMembership(store: Store, auth: AuthContext, workspa
 }
 
 export function requireRole(role: Role, allowed: readonly Role[], action: string): void {
-  if (!allowed.includes(role)) {
-    throw new ApiError('insufficient_role', `Only ${allowed.join(' or ')} may ${action}; your role in this workspace is ${role}.`);
-  }
+  if (!allowed.includes(role)) throw insufficientRole(role, allowed, action);
 }
 
 /** The company, when the caller is a member of its workspace and the key is not limited to another company. */
@@ -45,10 +44,13 @@ async function companyWithRole(store: Store, auth: AuthContext, companyId: strin
   return company && membership ? { company, role: membership.role } : null;
 }
 
+/** A company the caller may not see, is not where it was asked for, or has just gone: 404, the same for all. */
+export const companyNotFound = (companyId: string, param = 'id') => new ApiError('company_not_found', `No company ${companyId} is visible to this API key here.`, { param });
+
 /** Company endpoints answer 404 for a company the caller cannot see. */
 export async function requireCompany(store: Store, auth: AuthContext, companyId: string, param = 'id') {
   const visible = await companyWithRole(store, auth, companyId);
-  if (!visible) throw new ApiError('company_not_found', `No company ${companyId} is visible to this API key.`, { param });
+  if (!visible) throw companyNotFound(companyId, param);
   return visible;
 }
 

@@ -15,6 +15,11 @@ export type RuleCode =
   | 'webhook_url_not_allowed'
   | 'delivery_not_redeliverable';
 
+/** The one place the role rule's refusal is worded (the API's authorization and the workspace rules both use it). */
+export function insufficientRole(role: string, allowed: readonly string[], action: string): RuleError {
+  return new RuleError('insufficient_role', `Only ${allowed.join(' or ')} may ${action}; your role in this workspace is ${role}.`);
+}
+
 export class RuleError extends Error {
   override name = 'RuleError';
   constructor(

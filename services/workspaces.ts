@@ -6,7 +6,7 @@ import { membershipId } from '../store/memberships';
 import type { WorkspaceRow } from '../store/workspaces';
 import { revokeKeysOfMember } from './api-keys';
 import { recordAudit, type Actor } from './audit';
-import { RuleError } from './errors';
+import { insufficientRole, RuleError } from './errors';
 
 /**
  * Workspaces, members and roles. Who owns a workspace is the workspace row's
@@ -87,7 +87,7 @@ async function requireMember(store: Store, workspaceId: string, accountId: strin
 }
 
 const requireOwnerFor = (callerRole: Role, action: string) => {
-  if (callerRole !== 'owner') throw new RuleError('insufficient_role', `Only an owner may ${action}; your role in this workspace is ${callerRole}.`);
+  if (callerRole !== 'owner') throw insufficientRole(callerRole, ['owner'], action);
 };
 
 export interface MemberView {

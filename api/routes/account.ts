@@ -5,7 +5,7 @@ import { listAudit } from '../../services/audit';
 import { usageReport, type UsageCounters } from '../../services/usage';
 import { listWorkspaces } from '../../services/workspaces';
 import type { Store } from '../../store';
-import { requireCompany, requireMembership, requireRole } from '../access';
+import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
 import { decodeCursor, pageView } from '../paging';
@@ -73,7 +73,7 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       if (body.company_id) {
         const { company } = await requireCompany(store, auth, body.company_id, 'company_id');
         if (company.workspace_id !== workspaceId) {
-          throw new ApiError('company_not_found', `Company ${body.company_id} is not in workspace ${workspaceId}.`, { param: 'company_id' });
+          throw companyNotFound(body.company_id, 'company_id');
         }
       }
       const key = await issueApiKey(store, auth.actor, { accountId: auth.accountId, workspaceId, environment, companyId: body.company_id ?? null, label: body.label ?? '' });

@@ -1,6 +1,6 @@
 import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
 import type { Store } from '../../store';
-import { requireCompany, requireMembership, requireRole } from '../access';
+import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
@@ -30,7 +30,6 @@ const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2n
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
 export function companyRoutes(routes: RouteTable, store: Store): void {
-  const companyGone = (id: string) => new ApiError('company_not_found', `Company ${id} has just been deleted.`, { param: 'id' });
 
   routes.add({
     method: 'post',
@@ -101,7 +100,7 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
         throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updateBody.shape) } });
       }
       const updated = await updateCompany(store, auth.actor, company, body);
-      if (!updated) throw companyGone(params.id);
+      if (!updated) throw companyNotFound(params.id);
       return { status: 200, body: companyView(updated) };
     },
   });
@@ -119,7 +118,7 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, params }) => {
       const { company, role: callerRole } = await requireCompany(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'delete companies');
-      if (!(await deleteCompany(store, auth.actor, company))) throw companyGone(params.id);
+      if (!(await deleteCompany(store, auth.actor, company))) throw companyNotFound(params.id);
       return { status: 200, body: { deleted: true, id: params.id } };
     },
   });

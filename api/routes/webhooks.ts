@@ -74,6 +74,9 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
   }
 }
 
+/** Another workspace's or environment's webhook, one deleted meanwhile, or none: 404, the same for all. */
+const webhookNotFound = (webhookId: string) => new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
+
 export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies): void {
   const { store } = deps.fanOut;
   const policy = (auth: AuthContext) => ({ environment: auth.environment, allowPrivate: deps.allowPrivateTargets });
@@ -84,7 +87,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     if (manage) requireRole(role, ['owner', 'admin'], 'manage webhooks');
     const webhook = idPattern('webhook').test(webhookId) ? await findWebhook(store, webhookId) : null;
     if (!webhook || webhook.workspace_id !== auth.workspaceId || webhook.environment !== auth.environment) {
-      throw new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
+      throw webhookNotFound(webhookId);
     }
     return webhook;
   };
@@ -148,7 +151,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       const webhook = await requireWebhook(auth, params.id, true);
       if (Object.keys(body).length === 0) throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updateBody.shape) } });
       const updated = await updateWebhook(store, auth.actor, webhook, body, policy(auth));
-      if (!updated) throw new ApiError('webhook_not_found', `Webhook ${params.id} has just been deleted.`, { param: 'id' });
+      if (!updated) throw webhookNotFound(params.id);
       return { status: 200, body: webhookView(updated) };
     },
   });
@@ -164,7 +167,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => {
       const webhook = await requireWebhook(auth, params.id, true);
-      if (!(await deleteWebhook(store, auth.actor, webhook))) throw new ApiError('webhook_not_found', `Webhook ${params.id} has just been deleted.`, { param: 'id' });
+      if (!(await deleteWebhook(store, auth.actor, webhook))) throw webhookNotFound(params.id);
       return { status: 200, body: { deleted: true, id: params.id } };
     },
   });
@@ -189,7 +192,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     handler: async ({ auth, params }) => {
       const webhook = await requireWebhook(auth, params.id, true);
       const rotated = await rotateSecret(store, deps.secretBox, auth.actor, webhook);
-      if (!rotated) throw new ApiError('webhook_not_found', `Webhook ${params.id} has just been deleted.`, { param: 'id' });
+      if (!rotated) throw webhookNotFound(params.id);
       return { status: 200, body: { ...webhookView(rotated.webhook), secret: rotated.secret, previous_secret_expires_at: rotated.previousExpiresAt.toISOString() } };
     },
   });
