@@ -14,7 +14,11 @@ export interface DeliveryReceipt {
 
 /** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
 export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDependencies) {
-  /** The move, then its event to the webhooks subscribed to it. */
+  /**
+   * The move, then its event to the webhooks subscribed to it, also when the
+   * move is a repeat (a retry after a crash between the two): deliveries are
+   * made once per event and webhook.
+   */
   async function move(documentId: string, to: Exclude<DocumentMove, 'accept'>, details: MoveDetails) {
     try {
       const result = await moveDocument(store, documentId, to, details, logger);

@@ -29,8 +29,14 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** Records an event; null when one with the same dedupe key exists already (a repeated write). */
-export async function recordEvent(store: Store, event: NewEvent, logger?: Logger): Promise<EventRow | null> {
+export interface Recorded {
+  event: EventRow;
+  /** False when an event with the same dedupe key existed already (a repeated write): that one is answered. */
+  created: boolean;
+}
+
+/** Records an event once per dedupe key. */
+export async function recordEvent(store: Store, event: NewEvent, logger?: Logger): Promise<Recorded> {
   const createdAt = Date.now();
   const row = {
     _id: newSortableId('event', createdAt),
@@ -46,12 +52,14 @@ export async function recordEvent(store: Store, event: NewEvent, logger?: Logger
   try {
     await insertRow(store.events, row);
   } catch (err) {
-    if (isDuplicateKey(err)) return null;
-    throw err;
+    if (!isDuplicateKey(err)) throw err;
+    const existing = await store.events.findOne({ dedupe_key: event.dedupeKey }).lean();
+    if (!existing) throw err;
+    return { event: existing, created: false };
   }
   const took = Date.now() - createdAt;
   if (took >= FEED_DELAY_MS) logger?.error({ eventId: row._id, took }, 'an event was written after the feed delay; a feed cursor may have passed it');
-  return row;
+  return { event: row, created: true };
 }
 
 export interface EventFilter {

@@ -152,7 +152,7 @@ export async function acceptDocument(
     if (!existing) throw err;
     return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
   }
-  const event = await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
+  const { event } = await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
   return { id, status: row.status, created: true, document: row, event };
 }
 

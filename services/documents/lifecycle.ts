@@ -37,8 +37,8 @@ export interface MoveResult {
   /** False when the move had happened before (a repeat). */
   moved: boolean;
   document: DocumentRow;
-  /** The move's event, when this call recorded it (null when it existed already). */
-  event: EventRow | null;
+  /** The move's event (recorded by this call, or by the call that made the move before). */
+  event: EventRow;
 }
 
 type LaterMove = Exclude<DocumentMove, 'accept'>;
@@ -59,8 +59,8 @@ export async function moveDocument(store: Store, documentId: string, move: Later
   if (!document) throw new Error(`document ${documentId} does not exist`);
   const repeat = !updated && (changesStatus ? document.status === transition.to : allows(move, document.status));
   if (!updated && !repeat) throw new IllegalMoveError(documentId, move, document.status);
-  const event = await recordMoveEvent(store, document, move, details, logger);
-  return { moved: updated !== null || (!changesStatus && event !== null), document, event };
+  const recorded = await recordMoveEvent(store, document, move, details, logger);
+  return { moved: updated !== null || (!changesStatus && recorded.created), document, event: recorded.event };
 }
 
 /** The event a move raises, recorded once per move key. */

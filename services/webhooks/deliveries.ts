@@ -72,7 +72,10 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
     await insertRow(deps.store.deliveries, delivery);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    return (await deps.store.deliveries.findOne({ dedupe_key: dedupeKey }).lean())!;
+    // Made before (a repeated fan-out): start it if its workflow was never known to start.
+    const existing = (await deps.store.deliveries.findOne({ dedupe_key: dedupeKey }).lean())!;
+    if (!existing.dispatched) await startDelivery(deps, existing);
+    return existing;
   }
   await startDelivery(deps, delivery);
   return delivery;
