@@ -101,56 +101,7 @@ describe('the embedded stack lifecycle', () => {
   );
 
   it(
-    'when the worker is killed during a fan-out, then every delivery still arrives (a repeat only under its own delivery id)',
-    async () => {
-      const api = stack!.urls.api!;
-      const receiver = new WebhookReceiver();
-      await receiver.start();
-      try {
-        const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'fan-out@example.com' }) });
-        const key: string = signup.body.api_key;
-        const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
-        const webhook = await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } });
-        expect(webhook.status).toBe(201);
-        const ids: string[] = [];
-        for (let n = 0; n < 15; n += 1) {
-          const body = { ...validFixtures[0]!.body, company_id: company.body.id, number: `FAN-${n}` };
-          ids.push((await callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body })).body.id);
-          if (n === 7) {
-            const worker = stack!.process('worker')!;
-            const restarted = stack!.restarted('worker');
-            worker.signal('SIGKILL');
-            await restarted;
-          }
-        }
-        // Three events a document (queued, sending, delivered), one delivery each; what the kill interrupted
-        // the fan-out reconciler finishes (within its grace period and a pass).
-        const byDelivery = new Map<string, Set<string>>();
-        for (const deadline = Date.now() + 180_000; byDelivery.size < ids.length * 3 && Date.now() < deadline; ) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          byDelivery.clear();
-          for (const request of receiver.received) {
-            const id = String(request.headers['x-peppol-delivery-id']);
-            byDelivery.set(id, (byDelivery.get(id) ?? new Set()).add(request.raw));
-          }
-        }
-        expect(byDelivery.size).toBe(ids.length * 3);
-        expect([...byDelivery.values()].every((bodies) => bodies.size === 1)).toBe(true);
-        const events = receiver.received.map((request) => JSON.parse(request.raw) as { type: string; data: { document_id: string } });
-        for (const id of ids) {
-          expect(new Set(events.filter((event) => event.data.document_id === id).map((event) => event.type))).toEqual(
-            new Set(['document.queued', 'document.sending', 'document.delivered']),
-          );
-        }
-      } finally {
-        await receiver.stop();
-      }
-    },
-    300_000,
-  );
-
-  it(
-    'when each child is killed in turn under load, then every accepted document is delivered, by one email (a copy only with the same Message-ID)',
+    'when each child is killed in turn under load, then every accepted document is delivered by one email, and every event reaches the webhook (a repeat only under its own id)',
     async () => {
       const api = stack!.urls.api!;
       const signup = await callApi('/v1/signup', {
@@ -161,6 +112,9 @@ describe('the embedded stack lifecycle', () => {
       });
       const key: string = signup.body.api_key;
       const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
+      const receiver = new WebhookReceiver();
+      await receiver.start();
+      expect((await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } })).status).toBe(201);
       const accepted: string[] = [];
       let posting = true;
       const poster = (async () => {
@@ -198,6 +152,27 @@ describe('the embedded stack lifecycle', () => {
       // milliseconds) sends again, with the same Message-ID. Only the worker's and the mail server's kill can.
       expect(perDocument.filter((copies) => copies > 1).length).toBeLessThanOrEqual(2);
       expect(perDocument.every((copies) => copies <= 2)).toBe(true);
+
+      // Three events a document (queued, sending, delivered), one delivery each, whatever was killed when: what a
+      // crash interrupted, the activity's retry or the fan-out reconciler finishes.
+      const kinds = ['document.queued', 'document.sending', 'document.delivered'];
+      const deliveriesOf = () => {
+        const bodies = new Map<string, Set<string>>();
+        for (const request of receiver.received) {
+          const id = String(request.headers['x-peppol-delivery-id']);
+          bodies.set(id, (bodies.get(id) ?? new Set()).add(request.raw));
+        }
+        const events = [...bodies.values()].map((set) => JSON.parse([...set][0]!) as { type: string; data: { document_id: string } });
+        return { bodies, events };
+      };
+      for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 500))) {
+        const { events } = deliveriesOf();
+        if (accepted.every((id) => kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id)))) break;
+      }
+      await receiver.stop();
+      const { bodies, events } = deliveriesOf();
+      for (const id of accepted) expect(events.filter((event) => event.data.document_id === id).map((event) => event.type).sort()).toEqual([...kinds].sort());
+      expect([...bodies.values()].every((set) => set.size === 1)).toBe(true);
     },
     600_000,
   );
