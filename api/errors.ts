@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
 import { RuleError } from '../services/errors';
 
@@ -159,18 +159,23 @@ export function routeNotFound(allowedMethods: (path: string) => string[] = () =>
 }
 
 /**
- * Last middleware: anything thrown becomes an ApiError and is written as the
- * envelope. Unexpected failures are logged with their stack and answered
- * without internals.
+ * What a thrown error answers: a known kind its own code; anything else
+ * `internal_error` (the one place that code is made), logged with its stack
+ * and answered without internals.
  */
-export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+export function answerFor(err: unknown, req: Request): ApiError {
   const known = fromKnownError(err);
-  const apiError = known ?? new ApiError('internal_error', 'Something went wrong on our side. Retry later; the request id identifies it for support.');
   if (known) {
-    req.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
-  } else {
-    req.log.error({ err }, 'unhandled error');
+    req.log.info({ code: known.code, status: known.status }, known.message);
+    return known;
   }
+  req.log.error({ err }, 'unhandled error');
+  return new ApiError('internal_error', 'Something went wrong on our side. Retry later (with the same idempotency key); the request id identifies it for support.');
+}
+
+/** Last middleware: anything thrown is written as the envelope of its answer. */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  const apiError = answerFor(err, req);
   if (res.headersSent) {
     res.destroy();
     return;

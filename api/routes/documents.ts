@@ -13,7 +13,7 @@ import { requireDocument, requireDocumentCompany } from '../access';
 import type { AuthContext } from '../authentication';
 import { enforceRequestLimits } from '../authentication';
 import { prepareDocument } from '../document-input';
-import { ApiError } from '../errors';
+import { answerFor, ApiError } from '../errors';
 import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
@@ -155,9 +155,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           results.push((await submitOne(deps, req, entry, undefined)).body);
         } catch (err) {
           // One document's failure, whatever it is, is that entry's answer: the others stand.
-          const apiError = err instanceof ApiError ? err : new ApiError('internal_error', 'This document could not be processed on our side; send it again (with its idempotency_key).');
-          if (!(err instanceof ApiError)) req.log.error({ err }, 'a batch entry failed');
-          results.push(apiError.toEnvelope());
+          results.push(answerFor(err, req).toEnvelope());
         }
       }
       return { status: 202, body: results };

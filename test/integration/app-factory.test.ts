@@ -11,7 +11,10 @@ import { createLogger } from '../../platform/logger';
 import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
+import { callAs } from '../support/accounts';
+import { sendingAccount, waitForStatus } from '../support/documents';
 import { sharedStack } from '../support/test-stack';
+import { validFixtures } from '../fixtures/documents';
 
 /** The app factory, driven in-process, with probes against real and stopped services. */
 describe('the app factory', () => {
@@ -25,9 +28,9 @@ describe('the app factory', () => {
     await db.close();
   });
 
-  const appWith = (probes: { db: () => Promise<boolean>; temporal: () => Promise<boolean> }, extraRoutes?: (routes: RouteTable) => void) => {
-    const store = createStore(db);
-    return createApp({
+  const healthy = { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true) };
+  const appWith = (probes: typeof healthy, extraRoutes?: (routes: RouteTable) => void, store = createStore(db)) =>
+    createApp({
       config,
       logger,
       store,
@@ -37,7 +40,6 @@ describe('the app factory', () => {
       secretBox: new SecretBox(newSecretKey()),
       ...(extraRoutes && { extraRoutes }),
     });
-  };
 
   it('when the database connection is gone, then health is 503 degraded with checks.db error and the envelope', async () => {
     const closed = await connectDatabase(sharedStack().mongodbUri);
@@ -62,11 +64,44 @@ describe('the app factory', () => {
     expect(response.text).not.toContain('hunter2');
   });
 
+  it('when one entry of a batch fails on our side, then that entry answers internal_error, the others stand, and its retry sends it once', async () => {
+    const sender = await sendingAccount();
+    const store = createStore(db);
+    const app = appWith(healthy, undefined, store);
+    const insertOne = store.contents.collection.insertOne.bind(store.contents.collection);
+    const failing = jest.spyOn(store.contents.collection, 'insertOne').mockImplementation(((row: { input: { number: string } }) => {
+      if (row.input.number === 'INV-FAILS') return Promise.reject(new Error('connection reset by peer'));
+      return insertOne(row);
+    }) as never);
+    const entry = (number: string) => ({ ...validFixtures[0]!.body, company_id: sender.companyId, number, idempotency_key: `key-${number}` });
+    const batch = () =>
+      request(app)
+        .post('/v1/documents/batch')
+        .set('Authorization', `Bearer ${sender.key}`)
+        .send([entry('INV-1'), entry('INV-FAILS'), entry('INV-3')]);
+
+    const first = await batch();
+    failing.mockRestore();
+    expect(first.status).toBe(202);
+    expect(first.body[0]).toMatchObject({ status: 'queued' });
+    expect(first.body[1].error).toMatchObject({ code: 'internal_error', retry: { retryable: true } });
+    expect(first.text).not.toContain('connection reset');
+    expect(first.body[2]).toMatchObject({ status: 'queued' });
+    const listed = await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`);
+    expect(listed.body.data.map((document: { number: string }) => document.number).sort()).toEqual(['INV-1', 'INV-3']);
+
+    const retried = await batch();
+    expect(retried.body.map((answer: { id: string }) => answer.id)).toEqual([first.body[0].id, expect.stringMatching(/^doc_/), first.body[2].id]);
+    await waitForStatus(sender.key, retried.body[1].id, sender.companyId, ['delivered']);
+    const after = await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`);
+    expect(after.body.data).toHaveLength(3);
+  });
+
   describe('an operation in its deprecation notice period (a route that exists only here)', () => {
     const since = new Date('2026-10-01T00:00:00Z');
     const sunset = new Date('2027-04-01T00:00:00Z');
     const app = () =>
-      appWith({ db: () => Promise.resolve(true), temporal: () => Promise.resolve(true) }, (routes) =>
+      appWith(healthy, (routes) =>
         routes.add({
           method: 'get',
           path: '/v1/test-only/old',
