@@ -12,6 +12,7 @@ import { SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
 import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
+import { ferretdbArgs } from './ferretdb/command-line';
 import { ManagedProcess } from './managed-process';
 import { canConnect, isPortFree } from './ports';
 import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
@@ -242,18 +243,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await component(
         'ferretdb',
         ferretdbBinary,
-        () => [
-          '--handler=sqlite',
-          // Writers queue for the lock at BEGIN (busy_timeout applies) instead of failing with SQLITE_BUSY
-          // when a read transaction has to be upgraded under contention; WAL synced at checkpoints, as Temporal's.
-          `--sqlite-url=file:${path.join(dbDir, 'sqlite')}/?_txlock=immediate&_pragma=synchronous(normal)`,
-          `--state-dir=${path.join(dbDir, 'state')}`,
-          `--listen-addr=127.0.0.1:${config.FERRETDB_PORT}`,
-          '--telemetry=disable',
-          '--debug-addr=-',
-          '--log-level=warn',
-          '--log-format=json',
-        ],
+        () => ferretdbArgs(dbDir, config.FERRETDB_PORT, { handler: 'sqlite' }),
         'FerretDB',
         READY_TIMEOUT_MS.infrastructure,
         async () => {
