@@ -60,9 +60,10 @@ describe('the events feed', () => {
   it('when filtered by type, company, document or time, then only those events come, in the webhook payload shape', async () => {
     const sender = await sendingAccount();
     const other = (await callAs(sender.key, '/v1/companies', { method: 'POST', body: { name: 'Other Co', country: 'BE', tax_id: 'BE0123456749', peppol_id: '0208:0123456749' } })).body.id as string;
+    // One after the other, so that the delivered events have a known order (two sends in flight finish in either).
     const first = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
-    const second = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: other } });
     await waitForStatus(sender.key, first.body.id, sender.companyId, ['delivered']);
+    const second = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: other } });
     await waitForStatus(sender.key, second.body.id, other, ['delivered']);
     await sleep(FEED_DELAY_MS + 200);
 
