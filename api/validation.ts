@@ -53,6 +53,13 @@ function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocati
 export const invalidField = (param: string, message: string) => new ApiError('invalid_field', message, { param });
 export const missingField = (param: string, message: string) => new ApiError('missing_field', message, { param });
 
+/** An update must change something: an empty one is `no_fields_to_update`, naming the fields it could change. */
+export function requireSomeField(body: object, updatable: { shape: object }): void {
+  if (Object.keys(body).length === 0) {
+    throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updatable.shape) } });
+  }
+}
+
 /** Lists in error answers stop here, so an answer never grows much beyond the request that caused it. */
 export const MAX_LISTED_PROBLEMS = 50;
 

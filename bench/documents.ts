@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -10,11 +9,11 @@ import { create } from 'xmlbuilder2';
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
 import { newSortableId } from '../domain/ids';
-import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
-import { isolatedStackConfig } from '../stack/isolated-config';
+import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
+import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
@@ -31,13 +30,11 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000).
  */
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const REQUESTS = env('BENCH_REQUESTS', 800);
-const CONCURRENCY = env('BENCH_CONCURRENCY', 16);
-const STORED = env('BENCH_STORED', 100_000);
-const VOLUME = env('BENCH_VOLUME', 2_000);
+const REQUESTS = envNumber('BENCH_REQUESTS', 800);
+const CONCURRENCY = envNumber('BENCH_CONCURRENCY', 16);
+const STORED = envNumber('BENCH_STORED', 100_000);
+const VOLUME = envNumber('BENCH_VOLUME', 2_000);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,scale,volume').split(','));
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const company: SendingCompany = {
   name: 'Bench Seller SRL',
@@ -67,7 +64,7 @@ const invoice = (companyId: string, number: string, email = 'buyer@bench.example
 
 function conversion(): void {
   const body = documentInputSchema.parse(invoice('com_000000000000000000000000', 'BENCH-1'));
-  const seconds = env('BENCH_SECONDS', 3);
+  const seconds = envNumber('BENCH_SECONDS', 3);
   const run = (operation: () => void): Measurement => {
     const latencies: number[] = [];
     const end = performance.now() + seconds * 1000;
@@ -96,11 +93,6 @@ interface Bench {
   companyId: string;
   temporal: Client;
   db: mongoose.Connection;
-}
-
-async function json(url: string, init: RequestInit = {}) {
-  const response = await fetch(url, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 const post = (bench: Bench, body: unknown) => json(`${bench.api}/v1/documents`, { method: 'POST', headers: bench.auth, body: JSON.stringify(body) });
@@ -270,24 +262,13 @@ async function main(): Promise<void> {
   const against: Record<string, string> = process.env.BENCH_AGAINST === 'compose'
     ? { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' }
     : {};
-  const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '10000000', LOG_LEVEL: 'error', ...against });
-  const stack = await startStack({ config });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void stack
-        .stop()
-        .then(() => rm(config.DATA_DIR, { recursive: true, force: true }))
-        .finally(() => process.exit(130));
-    });
-  }
+  const { stack, stop } = await benchStack(against);
   const connection = await Connection.connect({ address: stack.urls.temporal });
   const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
   try {
     const api = stack.urls.api!;
-    const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: `bench-${Date.now()}@example.com` }) });
-    const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
-    const created = await json(`${api}/v1/companies`, { method: 'POST', headers: auth, body: JSON.stringify(company) });
-    const bench: Bench = { stack, api, auth, companyId: String(created.body.id), temporal: new Client({ connection }), db };
+    const { auth, companyId } = await signUpWithCompany(api, 'bench', company);
+    const bench: Bench = { stack, api, auth, companyId, temporal: new Client({ connection }), db };
     say(`stack: ${stack.urls.mongodb}, Temporal ${stack.urls.temporal}`);
     if (PARTS.has('accept')) await accept(bench);
     if (PARTS.has('deliver')) await deliver(bench, stack.urls.temporal);
@@ -299,12 +280,8 @@ async function main(): Promise<void> {
   } finally {
     await db.close();
     await connection.close();
-    await stack.stop();
-    await rm(config.DATA_DIR, { recursive: true, force: true });
+    await stop();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-  process.exit(1);
-});
+runBenchmark(main);

@@ -10,7 +10,8 @@ import { ferretdbArgs, type FerretdbBackend } from '../stack/ferretdb/command-li
 import { ManagedProcess } from '../stack/managed-process';
 import { freePort } from '../stack/ports';
 import { ensureTool, FERRETDB } from '../stack/tools';
-import { ms, summarize, type Measurement } from './support';
+import { cleanUpOnInterrupt, envNumber, runBenchmark, say } from './harness';
+import { closedLoop, ms, type Measurement } from './support';
 
 /**
  * `npm run bench:handlers`: the einvoice FerretDB build on its SQLite handler
@@ -23,13 +24,11 @@ import { ms, summarize, type Measurement } from './support';
  * BENCH_HANDLER_CAP_SECONDS (120: any step stops there and reports what it reached).
  */
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const DOCS = env('BENCH_HANDLER_DOCS', 20_000);
-const SECONDS = env('BENCH_HANDLER_SECONDS', 5);
-const CAP_MS = env('BENCH_HANDLER_CAP_SECONDS', 120) * 1000;
+const DOCS = envNumber('BENCH_HANDLER_DOCS', 20_000);
+const SECONDS = envNumber('BENCH_HANDLER_SECONDS', 5);
+const CAP_MS = envNumber('BENCH_HANDLER_CAP_SECONDS', 120) * 1000;
 const COMPANIES = 50;
 const RACERS = 50;
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The fields the steps read; the rows hold the others of the service's `documents` too. */
 type Row = { _id: string; company_id: string; idempotency_scope: string; status: string; n?: number };
@@ -71,7 +70,11 @@ async function postgresql(dir: string): Promise<Server> {
   // if missing) and gives it the data directory, which that user must be able to reach.
   if (os.userInfo().uid === 0) for (const reach of [path.dirname(dir), dir]) await chmod(reach, 0o755);
   const pg = new EmbeddedPostgres({
-    ...{ databaseDir: path.join(dir, 'data'), port, user: 'ferretdb', password: 'ferretdb', persistent: false },
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'ferretdb',
+    password: 'ferretdb',
+    persistent: false,
     createPostgresUser: os.userInfo().uid === 0,
     // No fsync per commit, as SQLite's synchronous=NORMAL in WAL mode: the benefit of the doubt to PostgreSQL.
     postgresFlags: ['-c', 'synchronous_commit=off'],
@@ -105,34 +108,29 @@ function row(i: number, now: number): Row & Document {
   const id = `doc_${(now + i).toString(36).padStart(10, '0')}${String(i).padStart(14, '0')}`;
   const amount = ((i % 997) * 13.37).toFixed(2);
   return {
-    ...{ _id: id, company_id: company, workspace_id: `wsp_${String(i % 7).padStart(24, '0')}`, account_id: `acc_${String(i % 11).padStart(24, '0')}` },
-    ...{ key_prefix: 'sk_test_bench', environment: 'sandbox', type: i % 10 === 0 ? 'credit_note' : 'invoice', number: `INV-${i}` },
-    ...{ issue_date: '2026-11-20', due_date: '2026-12-20', status: 'delivered', currency: 'EUR' },
-    ...{ idempotency_scope: `sandbox:${company}:doc:${id}`, idempotency_key: null },
+    _id: id,
+    company_id: company,
+    workspace_id: `wsp_${String(i % 7).padStart(24, '0')}`,
+    account_id: `acc_${String(i % 11).padStart(24, '0')}`,
+    key_prefix: 'sk_test_bench',
+    environment: 'sandbox',
+    type: i % 10 === 0 ? 'credit_note' : 'invoice',
+    number: `INV-${i}`,
+    issue_date: '2026-11-20',
+    due_date: '2026-12-20',
+    status: 'delivered',
+    currency: 'EUR',
+    idempotency_scope: `sandbox:${company}:doc:${id}`,
+    idempotency_key: null,
     totals: { line_extension: amount, allowance_total: '0.00', charge_total: '0.00', tax_exclusive: amount, tax: '0.00', tax_inclusive: amount, prepaid: '0.00', payable: amount },
-    ...{ recipient_email: `buyer-${i % 300}@bench.example`, sent_at: new Date(now), message_id: `<${id}@einvoice.localhost>`, error_message: null },
+    recipient_email: `buyer-${i % 300}@bench.example`,
+    sent_at: new Date(now),
+    message_id: `<${id}@einvoice.localhost>`,
+    error_message: null,
     note: `Delivery note ${i}: `.padEnd(1_300, 'lorem ipsum dolor sit amet '),
-    ...{ created_at: new Date(now + i), updated_at: new Date(now + i) },
+    created_at: new Date(now + i),
+    updated_at: new Date(now + i),
   };
-}
-
-/** `concurrency` closed-loop workers until `operations` are done or `seconds` have passed, whichever first. */
-async function run(concurrency: number, operations: number, seconds: number, operation: () => Promise<unknown>): Promise<Measurement> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < operations && performance.now() < end) {
-        next += 1;
-        const t0 = performance.now();
-        await operation();
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return summarize(latencies, (performance.now() - started) / 1000);
 }
 
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
@@ -167,27 +165,27 @@ async function measure(documents: Collection<Row>): Promise<Map<string, string>>
   // 1. Seeding, in the batches the driver would send anyway.
   const now = Date.now();
   const seedStarted = performance.now();
-  let seeded = 0;
-  while (seeded < DOCS && performance.now() - seedStarted < CAP_MS) {
-    const batch = Array.from({ length: Math.min(1_000, DOCS - seeded) }, (_, j) => row(seeded + j, now));
+  const rows: Row[] = [];
+  while (rows.length < DOCS && performance.now() - seedStarted < CAP_MS) {
+    const batch = Array.from({ length: Math.min(1_000, DOCS - rows.length) }, (_, j) => row(rows.length + j, now));
     await documents.insertMany(batch, { ordered: false });
-    seeded += batch.length;
+    rows.push(...batch);
   }
+  const seeded = rows.length;
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   results.set('bulk insert', `${(seeded / seedSeconds).toFixed(0)} docs/s${seeded < DOCS ? ` (${seeded} in the cap)` : ''}`);
-  const rows = Array.from({ length: seeded }, (_, i) => row(i, now));
   await new Promise((resolve) => setTimeout(resolve, 2_000)); // let a WAL checkpoint / autovacuum settle
 
   // 2. The status update a worker activity makes, by _id, at concurrency 16.
-  const updates = await run(16, Number.POSITIVE_INFINITY, SECONDS, () => documents.updateOne({ _id: pick(rows)._id }, { $set: { status: 'sending', updated_at: new Date() } }));
+  const updates = await closedLoop(Number.POSITIVE_INFINITY, 16, () => documents.updateOne({ _id: pick(rows)._id }, { $set: { status: 'sending', updated_at: new Date() } }), SECONDS);
   results.set('updateOne by _id, concurrency 16', `${updates.perSecond.toFixed(0)}/s, ${latency(updates)}`);
 
   // 3.–4. A list page and the idempotent replay's lookup, from one client after a warm-up.
   const page = () => documents.find({ company_id: pick(rows).company_id }).sort({ _id: -1 }).limit(21).toArray();
   const lookup = () => documents.findOne({ idempotency_scope: pick(rows).idempotency_scope });
   for (let i = 0; i < 10; i += 1) await Promise.all([page(), lookup()]);
-  results.set('page: find company, sort _id -1, limit 21', latency(await run(1, 200, CAP_MS / 1000, page), ' runs'));
-  results.set('findOne by unique idempotency_scope', latency(await run(1, 200, CAP_MS / 1000, lookup), ' runs'));
+  results.set('page: find company, sort _id -1, limit 21', latency(await closedLoop(200, 1, page, CAP_MS / 1000), ' runs'));
+  results.set('findOne by unique idempotency_scope', latency(await closedLoop(200, 1, lookup, CAP_MS / 1000), ' runs'));
 
   // 5.–6. Races on one document, three rounds each: concurrent $inc (lost updates show as a final n below
   // RACERS), and concurrent claims queued → sending (exactly one may win).
@@ -226,7 +224,7 @@ async function main(): Promise<void> {
     await server?.stop();
   };
   const cleanUp = () => stopRunning().finally(() => rm(root, { recursive: true, force: true }));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  cleanUpOnInterrupt(cleanUp);
 
   const columns = new Map<string, Map<string, string>>();
   try {
@@ -260,7 +258,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-  process.exit(1);
-});
+runBenchmark(main);

@@ -22,14 +22,23 @@ export function throughput(count: number, seconds: number): Measurement {
   return { count, seconds, perSecond: count / seconds, p50: Number.NaN, p99: Number.NaN };
 }
 
-/** `operations` run by `concurrency` closed-loop workers; each operation's latency is recorded. */
-export async function closedLoop(operations: number, concurrency: number, operation: (index: number) => Promise<void>): Promise<Measurement> {
+/**
+ * `operations` run by `concurrency` closed-loop workers; each operation's latency is recorded.
+ * With `maxSeconds`, no operation starts after that time: a slow engine ends with what it reached.
+ */
+export async function closedLoop(
+  operations: number,
+  concurrency: number,
+  operation: (index: number) => Promise<unknown>,
+  maxSeconds = Number.POSITIVE_INFINITY,
+): Promise<Measurement> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
+  const end = started + maxSeconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < operations) {
+      while (next < operations && performance.now() < end) {
         const index = next;
         next += 1;
         const t0 = performance.now();

@@ -1,10 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
-import { startStack } from '../stack/embedded-stack';
-import { isolatedStackConfig } from '../stack/isolated-config';
+import { benchStack, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, summarize } from './support';
 
 /**
@@ -17,7 +15,6 @@ import { closedLoop, ms, summarize } from './support';
  */
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Receiver {
   url: string;
@@ -62,24 +59,19 @@ async function receiver(flaky: boolean): Promise<Receiver> {
 }
 
 async function main(): Promise<void> {
-  const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '10000000', LOG_LEVEL: 'error', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
-  const stack = await startStack({ config });
+  const { stack, stop } = await benchStack({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
   const [steady, flaky] = [await receiver(false), await receiver(true)];
   try {
     const api = stack.urls.api!;
-    const json = async (path: string, init: RequestInit = {}) => {
-      const response = await fetch(`${api}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
-    const signup = await json('/v1/signup', { method: 'POST', body: JSON.stringify({ email: `hooks-${Date.now()}@example.com` }) });
-    const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
-    const company = await json('/v1/companies', {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ name: 'Bench Seller SRL', country: 'BE', tax_id: 'BE0123456749', peppol_id: '0208:0123456749', email: 'bench@seller.example' }),
+    const { auth, companyId } = await signUpWithCompany(api, 'hooks', {
+      name: 'Bench Seller SRL',
+      country: 'BE',
+      tax_id: 'BE0123456749',
+      peppol_id: '0208:0123456749',
+      email: 'bench@seller.example',
     });
     for (const target of [steady, flaky]) {
-      const created = await json('/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: target.url, events: ['*'] }) });
+      const created = await json(`${api}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: target.url, events: ['*'] }) });
       if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
     }
     // Three deliverable events a document: queued, sending, delivered.
@@ -88,11 +80,11 @@ async function main(): Promise<void> {
     const started = performance.now();
     let n = 0;
     await closedLoop(documents, 8, async () => {
-      const response = await json('/v1/documents', {
+      const response = await json(`${api}/v1/documents`, {
         method: 'POST',
         headers: auth,
         body: JSON.stringify({
-          company_id: company.body.id,
+          company_id: companyId,
           number: `HOOK-${(n += 1)}`,
           issue_date: '2026-11-20',
           buyer_reference: 'BENCH',
@@ -119,12 +111,8 @@ async function main(): Promise<void> {
   } finally {
     await steady.close();
     await flaky.close();
-    await stack.stop();
-    await rm(config.DATA_DIR, { recursive: true, force: true });
+    await stop();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-  process.exit(1);
-});
+runBenchmark(main);

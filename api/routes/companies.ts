@@ -1,10 +1,10 @@
 import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
 import type { Store } from '../../store';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
-import { ApiError } from '../errors';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
 import { address, country, emailAddress, iban, idParam, peppolId, role, text } from '../schemas';
+import { requireSomeField } from '../validation';
 import { companySchema, companySummary, companySummarySchema, companyView } from '../views/companies';
 
 const optionalFields = {
@@ -96,9 +96,7 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, params, body }) => {
       const { company, role: callerRole } = await requireCompany(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'update companies');
-      if (Object.keys(body).length === 0) {
-        throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updateBody.shape) } });
-      }
+      requireSomeField(body, updateBody);
       const updated = await updateCompany(store, auth.actor, company, body);
       if (!updated) throw companyNotFound(params.id);
       return { status: 200, body: companyView(updated) };

@@ -11,6 +11,7 @@ import { z } from '../openapi';
 import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
+import { requireSomeField } from '../validation';
 import { documentEventDataSchema } from '../views/events';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
@@ -149,7 +150,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found', 'webhook_url_not_allowed', 'no_fields_to_update'],
     handler: async ({ auth, params, body }) => {
       const webhook = await requireWebhook(auth, params.id, true);
-      if (Object.keys(body).length === 0) throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updateBody.shape) } });
+      requireSomeField(body, updateBody);
       const updated = await updateWebhook(store, auth.actor, webhook, body, policy(auth));
       if (!updated) throw webhookNotFound(params.id);
       return { status: 200, body: webhookView(updated) };

@@ -1,0 +1,46 @@
+import { rm } from 'node:fs/promises';
+
+import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
+import { isolatedStackConfig } from '../stack/isolated-config';
+
+/** Running a benchmark: its output, its settings, its own stack, and cleaning up however it ends. */
+
+export const say = (line: string) => process.stdout.write(`${line}\n`);
+
+export const envNumber = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** A benchmark's entry point: a failure prints its stack and exits 1. */
+export function runBenchmark(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
+    process.exit(1);
+  });
+}
+
+/** Ctrl-C or SIGTERM cleans up first (nothing left running, no data left behind), then exits 130. */
+export function cleanUpOnInterrupt(cleanUp: () => Promise<unknown>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+
+/** An embedded stack of the benchmark's own; `stop` (or an interrupt) stops it and removes its data. */
+export async function benchStack(overrides: Record<string, string>): Promise<{ stack: EmbeddedStack; stop: () => Promise<void> }> {
+  const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '10000000', LOG_LEVEL: 'error', ...overrides });
+  const stack = await startStack({ config });
+  const stop = () => stack.stop().then(() => rm(config.DATA_DIR, { recursive: true, force: true }));
+  cleanUpOnInterrupt(stop);
+  return { stack, stop };
+}
+
+/** A JSON request: the answer's status and body. */
+export async function json(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A new account (`<label>-<time>@example.com`) with the given company: its authorization header and the company's id. */
+export async function signUpWithCompany(api: string, label: string, company: object): Promise<{ auth: Record<string, string>; companyId: string }> {
+  const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: `${label}-${Date.now()}@example.com` }) });
+  const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
+  const created = await json(`${api}/v1/companies`, { method: 'POST', headers: auth, body: JSON.stringify(company) });
+  return { auth, companyId: String(created.body.id) };
+}
