@@ -2,12 +2,14 @@ import type { Client } from '@temporalio/client';
 
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
+import type { OfficialValidator } from '../platform/official-validator';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { emailDeliveryActivities } from './email-delivery';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
+import { officialValidationActivities } from './official-validation';
 import { reconcileActivities } from './reconcile';
 import { webhookActivities } from './webhooks';
 
@@ -21,6 +23,8 @@ export interface ActivityDependencies {
   deliveryWindowSeconds: number;
   secretBox: SecretBox;
   allowPrivateTargets: boolean;
+  /** The official Peppol rules, asked before every send. */
+  validator: OfficialValidator;
   /** What fanning events out to webhooks needs. */
   fanOut: FanOutDependencies;
 }
@@ -30,6 +34,7 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     ...maintenanceActivities(deps),
     ...lifecycleActivities(deps),
+    ...officialValidationActivities(deps),
     ...emailDeliveryActivities(deps),
     ...reconcileActivities(deps),
     ...webhookActivities(deps),

@@ -32,8 +32,9 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDe
   }
 
   return {
-    async markSending(documentId: string): Promise<void> {
-      await move(documentId, 'send', { message: 'Sending by email (sandbox)' });
+    /** `ruleSet`: the official rules that accepted it (absent in workflows started before the validating step). */
+    async markSending(documentId: string, ruleSet?: string): Promise<void> {
+      await move(documentId, 'send', { message: 'Sending by email (sandbox)', ...(ruleSet && { set: { rule_set: ruleSet } }) });
     },
 
     async markDelivered(documentId: string, receipt: DeliveryReceipt): Promise<void> {
@@ -45,8 +46,8 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDe
       if (moved) usage.count(document.account_id, 'documents_sent');
     },
 
-    async markFailed(documentId: string, errorMessage: string): Promise<void> {
-      await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage });
+    async markFailed(documentId: string, errorMessage: string, ruleSet?: string): Promise<void> {
+      await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage, ...(ruleSet && { set: { rule_set: ruleSet } }) });
     },
   };
 }

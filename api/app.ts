@@ -4,13 +4,14 @@ import express, { type Express } from 'express';
 import type { SecretBox } from '../domain/secret-box';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
+import type { OfficialValidator } from '../platform/official-validator';
 import { rateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
 import { createRegistry } from './openapi';
-import { requestEnvironment, requestLogging, requireJsonBody } from './request-context';
+import { requestEnvironment, requestLogging, requireBodyMediaType } from './request-context';
 import { routeTable, type RouteTable } from './route';
 import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
@@ -18,6 +19,7 @@ import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
+import { ublRoutes } from './routes/ubl';
 import { describeWebhookDeliveries, webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspaces';
 
@@ -31,12 +33,14 @@ export interface AppDependencies {
   usage: UsageCounters;
   /** Seals and opens webhook signing secrets. */
   secretBox: SecretBox;
+  /** The official Peppol rules (the public UBL validator). */
+  validator: OfficialValidator;
   /** More routes, declared like the others (the tests add ones that exist only there). */
   extraRoutes?: (routes: RouteTable) => void;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, secretBox, extraRoutes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -44,17 +48,19 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   // Plain `a=b` pairs: `a[$gt]=` stays a literal key instead of becoming an object.
   app.set('query parser', 'simple');
 
-  app.use(requestLogging(logger));
-  app.use(requestEnvironment(config));
-  // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
-  app.use(requireJsonBody);
-
   const registry = createRegistry();
   const router = express.Router();
   const limiter = rateLimiter(store);
   const routes = routeTable(router, registry, authentication(store, config, limiter, usage));
+
+  app.use(requestLogging(logger));
+  app.use(requestEnvironment(config));
+  // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
+  app.use(requireBodyMediaType((method, path) => routes.takesXml(method, path)));
+
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
+  ublRoutes(routes, validator, limiter, config.UBL_VALIDATIONS_PER_IP, config.MAX_BODY_BYTES);
   accountRoutes(routes, store, usage);
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY);
   companyRoutes(routes, store);

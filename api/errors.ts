@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
+import { ValidatorUnavailableError } from '../platform/official-validator';
 import { RuleError } from '../services/errors';
 
 /**
@@ -24,6 +25,7 @@ interface CodeDefinition {
 
 const catalog = {
   invalid_json: { status: 400, type: 'validation_error', retryable: false },
+  invalid_xml: { status: 400, type: 'validation_error', retryable: false },
   invalid_field: { status: 400, type: 'validation_error', retryable: false },
   missing_field: { status: 400, type: 'validation_error', retryable: false },
   invalid_country: { status: 400, type: 'validation_error', retryable: false },
@@ -60,9 +62,11 @@ const catalog = {
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
   document_invalid: { status: 422, type: 'validation_error', retryable: false },
+  not_ubl_document: { status: 422, type: 'validation_error', retryable: false },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },
   sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
+  validator_unavailable: { status: 503, type: 'api_error', retryable: true },
   internal_error: { status: 500, type: 'api_error', retryable: true },
 } as const satisfies Record<string, CodeDefinition>;
 
@@ -127,6 +131,7 @@ export function statusOf(code: ErrorCode): number {
 function fromKnownError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof RuleError) return new ApiError(err.code, err.message, err.options);
+  if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
   // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   switch (err.type) {

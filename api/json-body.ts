@@ -50,6 +50,17 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   }
 }
 
+/** Reads the body as bytes (none: an empty buffer); over `limitBytes` is 413. */
+export function rawBody(limitBytes: number): RequestHandler[] {
+  return [
+    express.raw({ type: () => true, limit: limitBytes }),
+    (req, _res, next) => {
+      if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
+      next();
+    },
+  ];
+}
+
 /** Reads and parses the body (none: `undefined`); over `limitBytes` is 413. */
 export function jsonBody(limitBytes: number): RequestHandler[] {
   return [

@@ -66,12 +66,25 @@ export function requestEnvironment(config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_L
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
 
-/** A body that is sent must be JSON; an empty body on POST is fine (some actions take none). */
-export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (methodsWithBody.has(req.method) && hasBody && !req.is('application/json')) {
-    next(new ApiError('unsupported_media_type', `Send the body as application/json (got ${req.headers['content-type'] ?? 'no Content-Type'}).`));
-    return;
-  }
-  next();
-};
+const XML_MEDIA_TYPES = ['application/xml', 'text/xml'];
+
+/**
+ * A body that is sent must be of the route's media type: XML where the route
+ * takes a document (`takesXml`), JSON everywhere else. An empty body on POST
+ * is fine (some actions take none).
+ */
+export function requireBodyMediaType(takesXml: (method: string, path: string) => boolean): RequestHandler {
+  return (req, _res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!methodsWithBody.has(req.method) || !hasBody) {
+      next();
+      return;
+    }
+    const expected = takesXml(req.method, req.path) ? XML_MEDIA_TYPES : ['application/json'];
+    if (!req.is(expected)) {
+      next(new ApiError('unsupported_media_type', `Send the body as ${expected.join(' or ')} (got ${req.headers['content-type'] ?? 'no Content-Type'}).`));
+      return;
+    }
+    next();
+  };
+}

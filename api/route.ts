@@ -4,7 +4,7 @@ import type { z, ZodObject, ZodType } from 'zod';
 
 import type { AuthContext } from './authentication';
 import { ApiError, statusOf, type ErrorCode } from './errors';
-import { jsonBody, SMALL_BODY_BYTES } from './json-body';
+import { jsonBody, rawBody, SMALL_BODY_BYTES } from './json-body';
 import { BEARER_AUTH, errorEnvelopeSchema } from './openapi';
 import { parseInput, type InputOptions } from './validation';
 
@@ -70,6 +70,8 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   body?: B;
   /** Documented as the request body but handed to the handler unparsed (it reports problems its own way). */
   unparsedBody?: ZodType;
+  /** The body is an XML document (application/xml), handed to the handler as its bytes; the schema documents it. */
+  xmlBody?: ZodType;
   /** Largest body this route reads (default 64 KiB). */
   bodyLimit?: number;
   query?: Q;
@@ -90,6 +92,7 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '[
 /** Codes every authenticated endpoint can answer with. */
 const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'wrong_environment', 'disabled_account', 'rate_limit_exceeded'];
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type', 'invalid_field', 'missing_field'];
+const XML_BODY_ERRORS: ErrorCode[] = ['body_too_large', 'unsupported_media_type'];
 
 const RATE_LIMIT_HEADERS: ResponseSpec['headers'] = {
   'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
@@ -116,6 +119,7 @@ export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
       ...(spec.public ? [] : AUTH_ERRORS),
       ...(spec.public || spec.limitedKeys ? [] : (['key_limited'] as ErrorCode[])),
       ...(spec.body || spec.unparsedBody ? BODY_ERRORS : []),
+      ...(spec.xmlBody ? XML_BODY_ERRORS : []),
       ...(spec.query ? (['invalid_field', 'missing_field'] as ErrorCode[]) : []),
     ]),
   ];
@@ -154,11 +158,13 @@ export interface RouteTable {
   add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
   /** Methods declared for a concrete path, for 405 answers. */
   allowedMethods(path: string): string[];
+  /** Whether the route at this method and path takes an XML body (all others take JSON). */
+  takesXml(method: string, path: string): boolean;
 }
 
 /** Binds routes to a router, the OpenAPI registry and the authentication chain. */
 export function routeTable(router: Router, registry: OpenAPIRegistry, authenticate: RequestHandler): RouteTable {
-  const declared: { pattern: RegExp; method: string }[] = [];
+  const declared: { pattern: RegExp; method: string; xml: boolean }[] = [];
 
   const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
     if (req.auth?.companyId) {
@@ -172,9 +178,13 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       return [...new Set(declared.filter((route) => route.pattern.test(path)).map((route) => route.method.toUpperCase()))];
     },
 
+    takesXml(method, path) {
+      return declared.some((route) => route.xml && route.method === method.toLowerCase() && route.pattern.test(path));
+    },
+
     add(spec) {
       const generic = spec as unknown as AnyRoute;
-      declared.push({ pattern: toPattern(spec.path), method: spec.method });
+      declared.push({ pattern: toPattern(spec.path), method: spec.method, xml: spec.xmlBody !== undefined });
       registry.registerPath({
         method: spec.method,
         path: spec.path,
@@ -190,6 +200,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
           ...((spec.body ?? spec.unparsedBody) && {
             body: { required: true, content: { 'application/json': { schema: (spec.body ?? spec.unparsedBody)! } } },
           }),
+          ...(spec.xmlBody && { body: { required: true, content: { 'application/xml': { schema: spec.xmlBody } } } }),
         },
         responses: documentedResponses(generic),
       });
@@ -218,7 +229,8 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
           ]
         : [];
       const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
-      const body = spec.body || spec.unparsedBody ? jsonBody(spec.bodyLimit ?? SMALL_BODY_BYTES) : [];
+      const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
+      const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody ? rawBody(limit) : [];
       router[spec.method](toExpressPath(spec.path), ...deprecation, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };

@@ -5,6 +5,7 @@ import { Client } from '@temporalio/client';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
+import { officialValidator } from '../platform/official-validator';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
@@ -21,14 +22,16 @@ async function main(): Promise<void> {
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
   const temporal = connectTemporalClient(addresses.temporalAddress);
   const usage = usageCounters(store, logger);
+  const validator = officialValidator(addresses.validatorUrl);
   const app = createApp({
     config,
     logger,
     store,
     temporal: new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE }),
-    probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal) },
+    probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal), validator: () => validator.ruleSet() },
     usage,
     secretBox: new SecretBox(addresses.webhookSecretKey),
+    validator,
   });
 
   const server = app.listen(config.PORT, config.BIND_HOST);

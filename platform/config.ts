@@ -51,6 +51,8 @@ export const serviceConfigShape = {
   TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe('Temporal frontend host:port'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
+  VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
+  UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),
@@ -122,12 +124,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The API and the worker talk to services by address and share the secrets key; `npm start` fills these in for the embedded stack. */
-export function requireServiceAddresses(config: Config): { mongodbUri: string; temporalAddress: string; smtpUrl: string; webhookSecretKey: string } {
-  const missing = (['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'WEBHOOK_SECRET_KEY'] as const).filter((name) => !config[name]);
+export function requireServiceAddresses(config: Config): {
+  mongodbUri: string;
+  temporalAddress: string;
+  smtpUrl: string;
+  validatorUrl: string;
+  webhookSecretKey: string;
+} {
+  const missing = (['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', 'WEBHOOK_SECRET_KEY'] as const).filter((name) => !config[name]);
   if (missing.length > 0) {
     throw new ConfigError(
       `${missing.join(', ')} not set: run \`npm start\` to bring up the embedded stack, or point these variables at running services`,
     );
   }
-  return { mongodbUri: config.MONGODB_URI!, temporalAddress: config.TEMPORAL_ADDRESS!, smtpUrl: config.SMTP_URL!, webhookSecretKey: config.WEBHOOK_SECRET_KEY! };
+  return {
+    mongodbUri: config.MONGODB_URI!,
+    temporalAddress: config.TEMPORAL_ADDRESS!,
+    smtpUrl: config.SMTP_URL!,
+    validatorUrl: config.VALIDATOR_URL!,
+    webhookSecretKey: config.WEBHOOK_SECRET_KEY!,
+  };
 }

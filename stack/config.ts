@@ -15,12 +15,13 @@ const stackShape = {
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
-    .describe('Per-machine cache of the pinned Temporal CLI and FerretDB binaries'),
+    .describe('Per-machine cache of the pinned Temporal CLI, FerretDB and official validator builds'),
   TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal dev server'),
   TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal dev server'),
   FERRETDB_PORT: port(27017).describe('Port of the embedded FerretDB'),
   SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
+  VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
 };
 
 export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;

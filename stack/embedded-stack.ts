@@ -15,13 +15,14 @@ import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
 import { ManagedProcess } from './managed-process';
 import { canConnect, isPortFree } from './ports';
-import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
+import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
- * server, FerretDB, a local SMTP sink with an inbox page, the worker and the
- * API. A component whose address is configured (TEMPORAL_ADDRESS, MONGODB_URI,
- * SMTP_URL) is used as it is and not started.
+ * server, FerretDB, a local SMTP sink with an inbox page, the official Peppol
+ * validator, the worker and the API. A component whose address is configured
+ * (TEMPORAL_ADDRESS, MONGODB_URI, SMTP_URL, VALIDATOR_URL) is used as it is
+ * and not started.
  *
  * The stack supervises what it starts: a child that exits unexpectedly is
  * started again after a backoff (1 s, doubling up to 30 s), and only after
@@ -29,7 +30,7 @@ import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | ServiceName;
+export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -50,6 +51,7 @@ export interface StackUrls {
   temporalUi?: string;
   smtp: string;
   inbox?: string;
+  validator: string;
 }
 
 export interface EmbeddedStack {
@@ -66,6 +68,8 @@ export interface EmbeddedStack {
 
 const projectRoot = path.resolve(__dirname, '..');
 const READY_TIMEOUT_MS = { infrastructure: 60_000, worker: 180_000, api: 60_000 };
+/** The validator loads and compiles every rule set before it listens; its heap holds them all. */
+const VALIDATOR_HEAP = '-Xmx768m';
 /** More crashes than this within the period and the supervisor gives up. */
 const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
 const MAX_BACKOFF_MS = 30_000;
@@ -74,7 +78,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   const { config } = options;
   const log = options.log ?? (() => undefined);
   const services = options.services ?? ['worker', 'api'];
-  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL };
+  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL, validator: !config.VALIDATOR_URL };
 
   const logsDir = path.join(config.DATA_DIR, 'logs');
   await mkdir(logsDir, { recursive: true });
@@ -90,6 +94,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     mongodb: config.MONGODB_URI ?? `mongodb://127.0.0.1:${config.FERRETDB_PORT}/einvoice`,
     temporal: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`,
     smtp: config.SMTP_URL ?? `smtp://127.0.0.1:${config.SMTP_PORT}`,
+    validator: config.VALIDATOR_URL ?? `http://127.0.0.1:${config.VALIDATOR_PORT}`,
     ...(runs.temporal && { temporalUi: `http://127.0.0.1:${config.TEMPORAL_UI_PORT}` }),
     ...(runs.mail && { inbox: `http://127.0.0.1:${config.MAIL_UI_PORT}` }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
@@ -100,6 +105,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     MONGODB_URI: urls.mongodb,
     TEMPORAL_ADDRESS: urls.temporal,
     SMTP_URL: urls.smtp,
+    VALIDATOR_URL: urls.validator,
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
   };
@@ -271,6 +277,18 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`smtp       ${urls.smtp} (inbox ${urls.inbox})`);
     }
+    if (runs.validator) {
+      const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_VALIDATOR, log);
+      await component(
+        'validator',
+        'java',
+        () => [VALIDATOR_HEAP, '-jar', jar, '--host', '127.0.0.1', '--port', String(config.VALIDATOR_PORT)],
+        'the official validator',
+        READY_TIMEOUT_MS.infrastructure,
+        async () => httpOk(`${urls.validator}/health`),
+      );
+      log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
+    }
     serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await dataDirSecretKey(config.DATA_DIR));
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
@@ -296,13 +314,14 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 }
 
-async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail', boolean>, services: ServiceName[]) {
+async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator', boolean>, services: ServiceName[]) {
   const wanted: [boolean, number, string][] = [
     [runs.temporal, config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
     [runs.temporal, config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
     [runs.ferretdb, config.FERRETDB_PORT, 'FERRETDB_PORT'],
     [runs.mail, config.SMTP_PORT, 'SMTP_PORT'],
     [runs.mail, config.MAIL_UI_PORT, 'MAIL_UI_PORT'],
+    [runs.validator, config.VALIDATOR_PORT, 'VALIDATOR_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
   ];
   const busy: string[] = [];

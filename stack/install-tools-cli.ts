@@ -1,12 +1,12 @@
 import { loadStackConfig } from './config';
 import { StackError } from './errors';
-import { ensureTool, FERRETDB, TEMPORAL_CLI } from './tools';
+import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
-/** `npm run tools`: builds the pinned Temporal CLI and FerretDB into the per-machine cache. */
+/** `npm run tools`: builds the pinned Temporal CLI, FerretDB and the official validator into the per-machine cache. */
 async function main(): Promise<void> {
   const config = loadStackConfig();
   const say = (line: string) => process.stdout.write(`[tools] ${line}\n`);
-  for (const tool of [TEMPORAL_CLI, FERRETDB]) {
+  for (const tool of [TEMPORAL_CLI, FERRETDB, PEPPOL_VALIDATOR]) {
     say(`${tool.name} ${tool.version}: ${await ensureTool(config.TOOLS_DIR, tool, say)}`);
   }
 }

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       `  API              ${urls.api}   (health: ${urls.api}/v1/health, OpenAPI: ${urls.api}/v1/openapi.json)`,
       `  Temporal Web UI  ${urls.temporalUi ?? `external server at ${urls.temporal}`}`,
       `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
+      `  Validator        ${urls.validator}   (official Peppol rules; public: ${urls.api}/v1/ubl/validate)`,
       `  Logs             ${config.DATA_DIR}/logs`,
       'Press Ctrl-C to stop.',
       '',

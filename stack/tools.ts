@@ -1,31 +1,42 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { access, constants, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { access, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { StackError } from './errors';
 import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
 
 /**
- * The embedded stack's two Go programs, built once per machine from the Go
- * module proxy at pinned releases and cached outside the checkout, keyed by
- * tool and version, so every clone on the machine reuses them.
+ * The embedded stack's programs that do not come from npm: two Go programs
+ * from the Go module proxy and the official validator, a Java program built
+ * by Maven from Maven Central. Each is built once per machine at a pinned
+ * release and cached outside the checkout, keyed by tool and version, so
+ * every clone on the machine reuses it.
  */
 
-
 interface Tool {
-  name: 'temporal' | 'ferretdb';
+  name: 'temporal' | 'ferretdb' | 'peppol-validator';
   version: string;
+  /** File name of the built program in its cache directory. */
+  file: string;
+  /** The program that builds it, and what to install when it is missing. */
+  builder: { command: 'go' | 'mvn'; probe: readonly string[]; install: string };
   /** Variable that points the service at an existing server instead. */
   alternative: string;
-  build: (go: GoRunner, outputFile: string) => Promise<void>;
+  build: (run: BuildRunner, outputFile: string) => Promise<void>;
 }
 
-type GoRunner = (args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }) => Promise<string>;
+type BuildRunner = (args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }) => Promise<string>;
+
+const GO = { command: 'go', probe: ['version'], install: 'Go (https://go.dev/dl/)' } as const;
+const MAVEN = { command: 'mvn', probe: ['-v'], install: 'Java 17 and Maven' } as const;
 
 export const TEMPORAL_CLI: Tool = {
   name: 'temporal',
   version: 'v1.5.1',
+  file: 'temporal',
+  builder: GO,
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
     // Later CLI releases carry a `replace` directive, which `go install pkg@version` refuses.
@@ -47,6 +58,8 @@ export const FERRETDB: Tool = {
   // Also the version FerretDB reports (it only requires the leading "v") and the cache directory's name,
   // so a binary of another release or build tag is never reused.
   version: `${FERRETDB_RELEASE}-${FERRETDB_BUILD_TAG}`,
+  file: 'ferretdb',
+  builder: GO,
   alternative: 'MONGODB_URI',
   async build(go, outputFile) {
     // `go install …@v1.24.2` cannot be used: the proxy refuses FerretDB's version
@@ -70,38 +83,72 @@ export const FERRETDB: Tool = {
   },
 };
 
-export function toolBinaryPath(toolsDir: string, tool: Tool): string {
-  return path.join(toolsDir, `${tool.name}-${tool.version}`, tool.name);
+const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
+
+/** Digest of the validator's pom and sources: a changed program is a new version, never a stale jar. */
+function validatorDigest(): string {
+  const hash = createHash('sha256').update(readFileSync(path.join(VALIDATOR_SOURCE, 'pom.xml')));
+  const files = readdirSync(path.join(VALIDATOR_SOURCE, 'src'), { recursive: true, encoding: 'utf8' }).sort();
+  for (const file of files) {
+    const full = path.join(VALIDATOR_SOURCE, 'src', file);
+    if (statSync(full).isFile()) hash.update(`\0${file}\0`).update(readFileSync(full));
+  }
+  return hash.digest('hex').slice(0, 12);
 }
 
-async function isExecutable(file: string): Promise<boolean> {
+export const PEPPOL_VALIDATOR: Tool = {
+  name: 'peppol-validator',
+  version: `1.0.0-${validatorDigest()}`,
+  file: 'peppol-validator.jar',
+  builder: MAVEN,
+  alternative: 'VALIDATOR_URL',
+  async build(mvn, outputFile) {
+    // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
+    const source = await mkdtemp(path.join(path.dirname(outputFile), 'src-'));
+    try {
+      await cp(path.join(VALIDATOR_SOURCE, 'pom.xml'), path.join(source, 'pom.xml'));
+      await cp(path.join(VALIDATOR_SOURCE, 'src'), path.join(source, 'src'), { recursive: true });
+      await mvn(['-q', '-B', 'package'], { cwd: source });
+      await rename(path.join(source, 'target', 'peppol-validator.jar'), outputFile);
+    } finally {
+      await rm(source, { recursive: true, force: true });
+    }
+  },
+};
+
+export function toolBinaryPath(toolsDir: string, tool: Tool): string {
+  return path.join(toolsDir, `${tool.name}-${tool.version}`, tool.file);
+}
+
+async function exists(file: string): Promise<boolean> {
   try {
-    await access(file, constants.X_OK);
+    await access(file);
     return true;
   } catch {
     return false;
   }
 }
 
-/** Returns the binary, building it first if this machine has not yet. */
+/** Returns the built program, building it first if this machine has not yet. */
 export async function ensureTool(toolsDir: string, tool: Tool, log: (line: string) => void): Promise<string> {
   const binary = toolBinaryPath(toolsDir, tool);
-  if (await isExecutable(binary)) return binary;
+  // Builds end with a rename, so a file that exists is a whole one.
+  if (await exists(binary)) return binary;
 
   const dir = path.dirname(binary);
   await mkdir(dir, { recursive: true });
   const buildLog = path.join(dir, 'build.log');
-  const go = goRunner(buildLog);
+  const run = buildRunner(tool.builder.command, buildLog);
   try {
-    await go(['version']);
+    await run([...tool.builder.probe]);
   } catch {
     throw new StackError(
-      `${tool.name} ${tool.version} is not built on this machine yet and Go is not installed. ` +
-        `Install Go (https://go.dev/dl/) and run \`npm run tools\`, or set ${tool.alternative} to use a running server instead.`,
+      `${tool.name} ${tool.version} is not built on this machine yet and \`${tool.builder.command}\` is not installed. ` +
+        `Install ${tool.builder.install} and run \`npm run tools\`, or set ${tool.alternative} to use a running server instead.`,
     );
   }
 
-  log(`building ${tool.name} ${tool.version} with Go into ${dir} (once per machine; this takes a few minutes)`);
+  log(`building ${tool.name} ${tool.version} with ${tool.builder.command} into ${dir} (once per machine; this takes a few minutes)`);
   const started = Date.now();
   const heartbeat = setInterval(() => {
     log(`  … still building ${tool.name} (${Math.round((Date.now() - started) / 1000)} s; output in ${buildLog})`);
@@ -109,7 +156,7 @@ export async function ensureTool(toolsDir: string, tool: Tool, log: (line: strin
   // Build into a scratch file and rename, so an interrupted build never leaves a broken binary behind.
   const scratch = path.join(dir, `${tool.name}.partial-${process.pid}`);
   try {
-    await tool.build(go, scratch);
+    await tool.build(run, scratch);
     await rename(scratch, binary);
   } catch (err) {
     throw new StackError(`building ${tool.name} ${tool.version} failed (see ${buildLog}): ${(err as Error).message}`);
@@ -121,13 +168,13 @@ export async function ensureTool(toolsDir: string, tool: Tool, log: (line: strin
   return binary;
 }
 
-/** Runs `go` with output appended to the build log; resolves to stdout. */
-function goRunner(buildLog: string): GoRunner {
+/** Runs the builder with output appended to the build log; resolves to stdout. */
+function buildRunner(command: string, buildLog: string): BuildRunner {
   return (args, options = {}) =>
     new Promise((resolve, reject) => {
       const logStream = createWriteStream(buildLog, { flags: 'a' });
-      logStream.write(`$ go ${args.join(' ')}\n`);
-      const child = spawn('go', args, {
+      logStream.write(`$ ${command} ${args.join(' ')}\n`);
+      const child = spawn(command, args, {
         cwd: options.cwd,
         env: { ...process.env, ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,7 +192,7 @@ function goRunner(buildLog: string): GoRunner {
       child.on('close', (code) => {
         logStream.end();
         if (code === 0) resolve(stdout);
-        else reject(new StackError(`go ${args[0]} exited with code ${code}`));
+        else reject(new StackError(`${command} ${args[0]} exited with code ${code}`));
       });
     });
 }

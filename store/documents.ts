@@ -55,6 +55,8 @@ const documentSchema = new Schema(
     sent_at: { type: Date, default: null },
     message_id: { type: String, default: null },
     error_message: { type: String, default: null },
+    /** The official rule set the document was validated against before sending (set by the send or fail move). */
+    rule_set: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -12,6 +12,8 @@ export default async function globalSetup(): Promise<void> {
     RATE_LIMIT_LIVE: '700',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+    // Small, so the per-IP limit of the public UBL validator is reached in a few calls.
+    UBL_VALIDATIONS_PER_IP: '5',
   });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
@@ -21,11 +23,13 @@ export default async function globalSetup(): Promise<void> {
     temporalAddress: stack.urls.temporal,
     smtpUrl: stack.urls.smtp,
     inboxUrl: stack.urls.inbox ?? '',
+    validatorUrl: stack.urls.validator,
     namespace: config.TEMPORAL_NAMESPACE,
     maxBodyBytes: config.MAX_BODY_BYTES,
     rateLimitSandbox: config.RATE_LIMIT_SANDBOX,
     rateLimitLive: config.RATE_LIMIT_LIVE,
     signupLimit: config.SIGNUP_LIMIT,
+    ublValidationsPerIp: config.UBL_VALIDATIONS_PER_IP,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
   });
 }

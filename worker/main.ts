@@ -8,6 +8,7 @@ import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
+import { officialValidator } from '../platform/official-validator';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
       deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
       secretBox: new SecretBox(addresses.webhookSecretKey),
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      validator: officialValidator(addresses.validatorUrl),
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });

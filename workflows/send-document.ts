@@ -17,11 +17,15 @@ import {
  * One document, one workflow (id `send-<document id>`), following the
  * lifecycle table (domain/documents/lifecycle.ts):
  *
- *   queued ──send──▶ sending ──deliver──▶ delivered
- *                       │ ▲
- *                       └─┘ retry: a transient error; the activity retry policy waits and tries again
- *                       │
- *                       └──fail──▶ failed: a permanent error, or the delivery window ran out
+ *   queued ──(official rules accept)──send──▶ sending ──deliver──▶ delivered
+ *     │                                          │ ▲
+ *     │                                          └─┘ retry: a transient error; the activity retry policy waits and tries again
+ *     │                                          │
+ *     └──(official rules refuse)──fail──▶ failed ◀┘ a permanent error, or the delivery window ran out
+ *
+ * The validating step runs the stored UBL through the official Peppol
+ * artefacts; a refused document is never sent. A validator that does not
+ * answer is retried like a delivery, within the same window.
  *
  * The moves are local activities (short database writes, each guarded by
  * the lifecycle operation and safe to repeat), so they cost the server no
@@ -37,6 +41,8 @@ const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
  * ordinary ones; replaying their histories must take the same path.
  */
 const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
+/** Workflows started before the validating step existed go straight to sending. */
+const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 
@@ -45,11 +51,11 @@ const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 secon
  * because the delivery window ran out (Temporal then reports the last
  * attempt's failure, or a timeout).
  */
-function reasonOf(err: unknown, windowSeconds: number): string {
+function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery'): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type === PERMANENT_DELIVERY_ERROR) return cause.message;
   const last = cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;
-  return `Delivery did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
+  return `${what} did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
 }
 
 function show(status: DocumentStatus, details: string): void {
@@ -71,7 +77,31 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
   });
 
   const lifecycle = patched(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
-  await lifecycle.markSending(documentId);
+  let ruleSet: string | undefined;
+  if (patched(OFFICIAL_VALIDATION_PATCH)) {
+    show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
+    const validation = proxyActivities<Activities>({
+      startToCloseTimeout: '2 minutes',
+      scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
+      retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
+    });
+    let verdict: { ruleSet: string; refusal: string | null };
+    try {
+      verdict = await validation.validateOfficially(documentId);
+    } catch (err) {
+      const reason = reasonOf(err, deliveryWindowSeconds, 'Official validation');
+      await lifecycle.markFailed(documentId, reason);
+      show(TRANSITIONS.fail.to, reason);
+      return TRANSITIONS.fail.to;
+    }
+    if (verdict.refusal !== null) {
+      await lifecycle.markFailed(documentId, verdict.refusal, verdict.ruleSet);
+      show(TRANSITIONS.fail.to, verdict.refusal);
+      return TRANSITIONS.fail.to;
+    }
+    ruleSet = verdict.ruleSet;
+  }
+  await lifecycle.markSending(documentId, ruleSet);
   show(TRANSITIONS.send.to, 'Delivering by email (sandbox)');
   try {
     const receipt = await delivery.deliverByEmail(documentId);

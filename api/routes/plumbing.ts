@@ -1,14 +1,17 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 
 import packageJson from '../../package.json';
+import type { RuleSet } from '../../platform/official-validator';
 import { ApiError } from '../errors';
 import { openApiDocumentFactory, z } from '../openapi';
 import type { RouteTable } from '../route';
 
-/** Probes of the services a request depends on; each answers true when reachable. */
+/** Probes of the services a request depends on; each answers true (or what it runs) when reachable. */
 export interface HealthProbes {
   db: () => Promise<boolean>;
   temporal: () => Promise<boolean>;
+  /** The official validator's rule set, or undefined when it does not answer. */
+  validator: () => Promise<RuleSet | undefined>;
 }
 
 const checkStatus = z.enum(['ok', 'error']);
@@ -21,7 +24,16 @@ const healthSchema = z
     checks: z.object({
       db: checkStatus.openapi({ description: 'A real round trip to the database.' }),
       temporal: checkStatus.openapi({ description: 'The workflow engine answers its health check.' }),
+      validator: checkStatus.openapi({ description: 'The official Peppol validator answers (documents wait for it before sending).' }),
     }),
+    rule_set: z
+      .object({
+        id: z.string().openapi({ example: 'eu.peppol.bis3:2026.5' }),
+        name: z.string().openapi({ example: 'Peppol BIS Billing 3.0.21' }),
+        valid_from: z.string().nullable().openapi({ format: 'date', description: 'When the release became mandatory' }),
+      })
+      .nullable()
+      .openapi({ description: 'The official rule set every document is validated against before sending; null while the validator does not answer' }),
   })
   .openapi('Health');
 
@@ -61,7 +73,7 @@ export function plumbingRoutes(routes: RouteTable, registry: OpenAPIRegistry, pr
     operationId: 'getHealth',
     summary: 'Service health',
     description:
-      'Probes the database and the workflow engine. 503 with `status: degraded` (and the error envelope) when either fails.',
+      'Probes the database, the workflow engine and the official validator, and names the rule set in force. 503 with `status: degraded` (and the error envelope) when any fails.',
     tags: ['Public'],
     public: true,
     responses: {
@@ -69,13 +81,14 @@ export function plumbingRoutes(routes: RouteTable, registry: OpenAPIRegistry, pr
       503: { description: 'A dependency failed; the body carries the health fields and the error envelope', schema: healthSchema },
     },
     handler: async ({ req }) => {
-      const [db, temporal] = await Promise.all([probes.db(), probes.temporal()]);
-      const healthy = db && temporal;
+      const [db, temporal, ruleSet] = await Promise.all([probes.db(), probes.temporal(), probes.validator()]);
+      const healthy = db && temporal && ruleSet !== undefined;
       const body = {
         status: healthy ? 'ok' : 'degraded',
         version: packageJson.version,
         environment: req.environment,
-        checks: { db: db ? 'ok' : 'error', temporal: temporal ? 'ok' : 'error' },
+        checks: { db: db ? 'ok' : 'error', temporal: temporal ? 'ok' : 'error', validator: ruleSet ? 'ok' : 'error' },
+        rule_set: ruleSet ?? null,
       };
       if (healthy) return { status: 200, body };
       const failing = Object.entries(body.checks).filter(([, state]) => state === 'error').map(([name]) => name);

@@ -59,7 +59,13 @@ export const documentSchema = documentSummarySchema
     due_date: z.string().nullable().openapi({ format: 'date' }),
     recipient_email: z.string().nullable(),
     totals: totalsSchema,
-    error_message: z.string().nullable(),
+    error_message: z.string().nullable().openapi({
+      description: 'Why the document failed; a refusal by the official Peppol rules lists every fatal finding as `[rule id] message (at location)`',
+    }),
+    rule_set: z.string().nullable().openapi({
+      description: 'The official Peppol BIS Billing 3.0 rule set (phive id, e.g. `eu.peppol.bis3:2026.5`) the UBL was validated against before sending; null until validated',
+      example: 'eu.peppol.bis3:2026.5',
+    }),
     idempotency_key: z.string().nullable(),
     sent_at: z.string().nullable().openapi({ format: 'date-time' }),
     message_id: z.string().nullable().openapi({ description: 'Message-ID of the sandbox delivery email' }),
@@ -113,6 +119,7 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
     recipient_email: document.recipient_email ?? null,
     totals: totalsSchema.parse(document.totals),
     error_message: document.error_message ?? null,
+    rule_set: document.rule_set ?? null,
     idempotency_key: document.idempotency_key ?? null,
     sent_at: document.sent_at?.toISOString() ?? null,
     message_id: document.message_id ?? null,

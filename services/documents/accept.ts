@@ -139,6 +139,7 @@ export async function acceptDocument(
     sent_at: null,
     message_id: null,
     error_message: null,
+    rule_set: null,
     created_at: now,
     updated_at: now,
   };

@@ -30,7 +30,7 @@ export interface MoveDetails {
   /** The delivery attempt a retry follows. */
   attempt?: number;
   /** Fields the move sets on the row besides the status (e.g. what the delivery channel answered). */
-  set?: Partial<Pick<DocumentRow, 'sent_at' | 'message_id'>>;
+  set?: Partial<Pick<DocumentRow, 'sent_at' | 'message_id' | 'rule_set'>>;
 }
 
 export interface MoveResult {

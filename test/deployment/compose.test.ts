@@ -42,7 +42,7 @@ describe('docker-compose.yml', () => {
 
   it.each(['api', 'worker'])('%s waits for every service it addresses to be healthy', (name) => {
     const environment = services[name]!.environment!;
-    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL'].map((variable) => hostOf(environment[variable]!));
+    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL'].map((variable) => hostOf(environment[variable]!));
     for (const host of needed) {
       expect(services).toHaveProperty(host);
       expect(services[host]!.healthcheck?.test.length).toBeGreaterThan(0);
@@ -67,6 +67,14 @@ describe('docker-compose.yml', () => {
       expect(`${name} ${mapping}`).toMatch(new RegExp(`^${name} 127\\.0\\.0\\.1:`));
     }
     expect(published.filter(([name]) => name === 'temporal-ui' || name === 'smtp').length).toBeGreaterThan(0);
+  });
+
+  it('runs the official validator built from validator/ by Maven, on the port VALIDATOR_URL names', () => {
+    expect(services.validator?.build).toBe('./validator');
+    const dockerfile = readFileSync(path.resolve(__dirname, '../../validator/Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/RUN mvn -q -B package/);
+    const port = new URL(services.api!.environment!.VALIDATOR_URL!).port;
+    expect(dockerfile).toContain(`"--port", "${port}"`);
   });
 
   it('the Dockerfile builds the entry points compose runs', () => {

@@ -5,9 +5,12 @@ import request from 'supertest';
 import { createApp } from '../../api/app';
 import { z } from '../../api/openapi';
 import type { RouteTable } from '../../api/route';
+import type { HealthProbes } from '../../api/routes/plumbing';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase, pingDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
+import { officialValidator, type RuleSet } from '../../platform/official-validator';
+import { freePort } from '../../stack/ports';
 import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
@@ -28,7 +31,9 @@ describe('the app factory', () => {
     await db.close();
   });
 
-  const healthy = { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true) };
+  const validator = () => officialValidator(sharedStack().validatorUrl);
+  const ruleSet: RuleSet = { id: 'eu.peppol.bis3:2026.5', name: 'Peppol BIS Billing 3.0.21', valid_from: '2026-08-17' };
+  const healthy: HealthProbes = { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(ruleSet) };
   const appWith = (probes: typeof healthy, extraRoutes?: (routes: RouteTable) => void, store = createStore(db)) =>
     createApp({
       config,
@@ -38,13 +43,14 @@ describe('the app factory', () => {
       probes,
       usage: usageCounters(store, logger),
       secretBox: new SecretBox(newSecretKey()),
+      validator: validator(),
       ...(extraRoutes && { extraRoutes }),
     });
 
   it('when the database connection is gone, then health is 503 degraded with checks.db error and the envelope', async () => {
     const closed = await connectDatabase(sharedStack().mongodbUri);
     await closed.close();
-    const app = appWith({ db: () => pingDatabase(closed), temporal: () => Promise.resolve(true) });
+    const app = appWith({ ...healthy, db: () => pingDatabase(closed) });
 
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(503);
@@ -56,8 +62,18 @@ describe('the app factory', () => {
     expect(response.body.error.message).toContain('db');
   });
 
+  it('when the official validator does not answer, then health is 503 degraded with checks.validator error and no rule set', async () => {
+    const gone = officialValidator(`http://127.0.0.1:${await freePort()}`);
+    const app = appWith({ ...healthy, validator: () => gone.ruleSet() });
+
+    const response = await request(app).get('/v1/health');
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ status: 'degraded', checks: { db: 'ok', temporal: 'ok', validator: 'error' }, rule_set: null });
+    expect(response.body.error.message).toContain('validator');
+  });
+
   it('when a probe fails unexpectedly, then 500 internal_error without the failure text', async () => {
-    const app = appWith({ db: () => Promise.reject(new Error('password=hunter2 in stack trace')), temporal: () => Promise.resolve(true) });
+    const app = appWith({ ...healthy, db: () => Promise.reject(new Error('password=hunter2 in stack trace')) });
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(500);
     expect(response.body.error.code).toBe('internal_error');

@@ -8,6 +8,7 @@ import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
+import { officialValidator } from '../../platform/official-validator';
 import { attemptDelivery } from '../../services/webhooks/attempt';
 import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
@@ -219,7 +220,16 @@ describe('webhook targets, with the address rules on', () => {
     const db = await connectDatabase(sharedStack().mongodbUri);
     temporal = await Connection.connect({ address: sharedStack().temporalAddress });
     const store = createStore(db);
-    app = createApp({ config, logger, store, temporal: new Client({ connection: temporal }), probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true) }, usage: usageCounters(store, logger), secretBox: box });
+    app = createApp({
+      config,
+      logger,
+      store,
+      temporal: new Client({ connection: temporal }),
+      probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
+      usage: usageCounters(store, logger),
+      secretBox: box,
+      validator: officialValidator(sharedStack().validatorUrl),
+    });
     close = () => db.close();
   });
   afterAll(async () => {

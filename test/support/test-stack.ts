@@ -7,11 +7,14 @@ export interface SharedStack {
   temporalAddress: string;
   smtpUrl: string;
   inboxUrl: string;
+  /** The official validator service the stack runs. */
+  validatorUrl: string;
   namespace: string;
   maxBodyBytes: number;
   rateLimitSandbox: number;
   rateLimitLive: number;
   signupLimit: number;
+  ublValidationsPerIp: number;
   /** The stack's key for webhook secrets, for a second API process on the same data. */
   webhookSecretKey: string;
 }

@@ -13,8 +13,9 @@ import { runScenario, SCENARIOS } from './scenarios';
  * stack of its own and writes each history to
  * test/workflows/histories/send-document-<scenario>.json. When the workflow
  * changes shape on purpose (behind `patched()`), first rename the current
- * files with a version prefix (as `v1-…`, recorded before the moves became
- * local activities) and keep them: they are what running workflows look like.
+ * files with a version prefix and keep them: they are what running workflows
+ * look like (`v1-…`: before the moves became local activities; `v2-…`:
+ * before the validating step).
  */
 async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
+import type { OfficialVerdict } from '../../activities/official-validation';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
 import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES } from '../../workflows/shared';
@@ -21,6 +22,8 @@ export interface Scenario {
   windowSeconds: number;
   /** What attempt n (1-based) of the delivery does. */
   attempt: (n: number) => 'deliver' | 'transient' | 'permanent';
+  /** What call n (1-based) of the official validation answers; accepted when absent. */
+  validation?: (n: number) => 'accept' | 'refuse' | 'unavailable';
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -28,7 +31,12 @@ export const SCENARIOS: Scenario[] = [
   { name: 'retried-then-delivered', windowSeconds: 30, attempt: (n) => (n <= 2 ? 'transient' : 'deliver') },
   { name: 'permanent-failure', windowSeconds: 30, attempt: () => 'permanent' },
   { name: 'window-ran-out', windowSeconds: 3, attempt: () => 'transient' },
+  { name: 'refused-by-official-rules', windowSeconds: 30, attempt: () => 'deliver', validation: () => 'refuse' },
+  { name: 'validator-unavailable-then-accepts', windowSeconds: 30, attempt: () => 'deliver', validation: (n) => (n === 1 ? 'unavailable' : 'accept') },
 ];
+
+export const RULE_SET = 'eu.peppol.bis3:2026.5';
+export const REFUSAL = `Refused by the official Peppol rules (${RULE_SET}): 1 fatal finding: [BR-CO-16] Amount due for payment (BT-115) = … (at /Invoice)`;
 
 export interface ScenarioRun {
   result: string;
@@ -53,13 +61,21 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
   const taskQueue = `workflow-test-${scenario.name}-${Date.now()}`;
   const calls: string[] = [];
   let attempts = 0;
+  let validations = 0;
   let failedWith: string | null = null;
   const record = (call: string) => {
     calls.push(call);
     return Promise.resolve();
   };
   const activities = {
-    markSending: (documentId: string) => record(`markSending ${documentId}`),
+    validateOfficially: (documentId: string): Promise<OfficialVerdict> => {
+      validations += 1;
+      calls.push(`validateOfficially ${documentId} #${validations}`);
+      const outcome = scenario.validation?.(validations) ?? 'accept';
+      if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
+      return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
+    },
+    markSending: (documentId: string, ruleSet?: string) => record(`markSending ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`),
     deliverByEmail: (documentId: string): Promise<DeliveryReceipt> => {
       attempts += 1;
       calls.push(`deliverByEmail ${documentId} #${attempts}`);
@@ -69,9 +85,9 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
     },
     markDelivered: (documentId: string, receipt: DeliveryReceipt) => record(`markDelivered ${documentId} ${receipt.messageId}`),
-    markFailed: (documentId: string, reason: string) => {
+    markFailed: (documentId: string, reason: string, ruleSet?: string) => {
       failedWith = reason;
-      return record(`markFailed ${documentId}`);
+      return record(`markFailed ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
     },
   };
   const native = await NativeConnection.connect({ address: temporalAddress });

@@ -1,5 +1,5 @@
 import { sharedStack } from '../support/test-stack';
-import { runScenario, SCENARIOS } from './scenarios';
+import { REFUSAL, RULE_SET, runScenario, SCENARIOS } from './scenarios';
 
 const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name === name)!;
 
@@ -12,10 +12,15 @@ const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name 
 describe('the send workflow', () => {
   const address = () => sharedStack().temporalAddress;
 
-  it('when delivery succeeds, then it moves the document to sending, delivers once and marks it delivered', async () => {
+  it('when the official rules accept and delivery succeeds, then it validates, moves the document to sending with the rule set, delivers once and marks it delivered', async () => {
     const run = await runScenario(address(), scenario('delivered'));
     expect(run.result).toBe('delivered');
-    expect(run.calls).toEqual(['markSending doc_test', 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
+    expect(run.calls).toEqual([
+      'validateOfficially doc_test #1',
+      `markSending doc_test ${RULE_SET}`,
+      'deliverByEmail doc_test #1',
+      'markDelivered doc_test <doc_test@einvoice.localhost>',
+    ]);
     expect(run.statusAttribute).toBe('delivered');
   });
 
@@ -31,9 +36,23 @@ describe('the send workflow', () => {
   it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
     const run = await runScenario(address(), scenario('permanent-failure'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['markSending doc_test', 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
     expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
     expect(run.statusAttribute).toBe('failed');
+  });
+
+  it('when the official rules refuse the document, then it fails with their findings and the rule set, and no delivery is attempted', async () => {
+    const run = await runScenario(address(), scenario('refused-by-official-rules'));
+    expect(run.result).toBe('failed');
+    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markFailed doc_test ${RULE_SET}`]);
+    expect(run.failedWith).toBe(REFUSAL);
+    expect(run.statusAttribute).toBe('failed');
+  });
+
+  it('when the validator does not answer, then the retry policy asks again and the document goes on once it answers', async () => {
+    const run = await runScenario(address(), scenario('validator-unavailable-then-accepts'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls.slice(0, 3)).toEqual(['validateOfficially doc_test #1', 'validateOfficially doc_test #2', `markSending doc_test ${RULE_SET}`]);
   });
 
   it('when the delivery window runs out, then the document fails naming the window and the last error', async () => {

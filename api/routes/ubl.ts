@@ -1,0 +1,69 @@
+import type { OfficialValidator } from '../../platform/official-validator';
+import type { RateLimiter } from '../../services/rate-limits';
+import { ApiError } from '../errors';
+import { z } from '../openapi';
+import { perIpLimit } from '../rate-limiting';
+import type { RouteTable } from '../route';
+
+/** Largest UBL the public validator reads: a document with a few attachments, well short of what could tie up the validator. */
+export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
+
+const findingSchema = z
+  .object({
+    rule: z.string().openapi({ description: 'Rule id of the official artefacts (e.g. `BR-CO-16`, `PEPPOL-EN16931-R003`, `NL-R-001`); `UBL-XSD` for the schema', example: 'BR-CO-16' }),
+    severity: z.enum(['fatal', 'warning']),
+    location: z.string().openapi({ description: 'XPath of the offending element (schematron rules) or line:column (schema)', example: '/:Invoice[1]/cac:LegalMonetaryTotal[1]' }),
+    message: z.string(),
+  })
+  .openapi('UblFinding');
+
+const reportSchema = z
+  .object({
+    valid: z.boolean().openapi({ description: 'True when no finding is fatal: the document may be sent on the Peppol network' }),
+    document_type: z.enum(['invoice', 'credit_note']),
+    rule_set: z.string().openapi({ description: 'The official rule set applied (phive id)', example: 'eu.peppol.bis3:2026.5' }),
+    errors: z.array(findingSchema).openapi({ description: 'Fatal findings' }),
+    warnings: z.array(findingSchema),
+  })
+  .openapi('UblValidationReport');
+
+export function ublRoutes(routes: RouteTable, validator: OfficialValidator, limiter: RateLimiter, validationsPerHour: number, maxBodyBytes: number): void {
+  const limit = Math.min(maxBodyBytes, PUBLIC_UBL_MAX_BYTES);
+  routes.add({
+    method: 'post',
+    path: '/v1/ubl/validate',
+    operationId: 'validateUbl',
+    summary: 'Validate a UBL invoice or credit note with the official Peppol rules',
+    description:
+      'No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official ' +
+      'Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): ' +
+      'the same check every document passes before this service sends it. 200 whether or not the document is valid. ' +
+      `At most ${validationsPerHour} validations per IP address per hour; bodies up to ${limit} bytes.`,
+    tags: ['Public'],
+    public: true,
+    before: [perIpLimit(limiter, 'ubl-validate', validationsPerHour, 3_600_000, 'UBL validations per IP address per hour')],
+    xmlBody: z.string().openapi({ description: 'The UBL document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    bodyLimit: limit,
+    responses: { 200: { description: 'The official findings', schema: reportSchema } },
+    errors: ['invalid_xml', 'not_ubl_document', 'rate_limit_exceeded', 'validator_unavailable'],
+    handler: async ({ body }) => {
+      const xml = body as Buffer;
+      if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
+      const report = await validator.validate(xml);
+      if (report.problem?.code === 'not_well_formed') throw new ApiError('invalid_xml', `The body is not well-formed XML: ${report.problem.message}.`);
+      if (report.problem || !report.document_type) {
+        throw new ApiError('not_ubl_document', `${report.problem?.message ?? 'The document is not UBL'}; send a UBL 2.1 Invoice or CreditNote.`);
+      }
+      return {
+        status: 200,
+        body: {
+          valid: report.valid,
+          document_type: report.document_type,
+          rule_set: report.rule_set,
+          errors: report.findings.filter((finding) => finding.severity === 'fatal'),
+          warnings: report.findings.filter((finding) => finding.severity === 'warning'),
+        },
+      };
+    },
+  });
+}
