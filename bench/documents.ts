@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -9,6 +11,7 @@ import { create } from 'xmlbuilder2';
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
 import { newSortableId } from '../domain/ids';
+import { officialValidator } from '../platform/official-validator';
 import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
@@ -24,6 +27,9 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  *   accept      POST /v1/documents at concurrency 16 vs one 12 KB insert + one workflow start,
  *               and p99 at half that rate (open loop)
  *   deliver     POST → delivered vs the send workflow run with no-op activities
+ *   validation  official validations/s of a 10-line invoice, its share of one document's POST → delivered time,
+ *               and POST → delivered against a second stack whose validator is a stand-in that accepts
+ *               everything at once (the throughput the pipeline loses to official validation)
  *   scale       first page, cursor page, idempotent replay and GET /v1/account, p99 from one client,
  *               at 1,000 and at 100,000 stored documents
  *   volume      BENCH_VOLUME documents accepted and delivered: none lost, none sent twice
@@ -34,7 +40,7 @@ const REQUESTS = envNumber('BENCH_REQUESTS', 800);
 const CONCURRENCY = envNumber('BENCH_CONCURRENCY', 16);
 const STORED = envNumber('BENCH_STORED', 100_000);
 const VOLUME = envNumber('BENCH_VOLUME', 2_000);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,scale,volume').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume').split(','));
 
 const company: SendingCompany = {
   name: 'Bench Seller SRL',
@@ -146,6 +152,7 @@ async function deliver(bench: Bench, address: string): Promise<void> {
     taskQueue,
     workflowBundle: { codePath: await cachedWorkflowBundle() },
     activities: {
+      validateOfficially: () => Promise.resolve({ ruleSet: 'none', refusal: null }),
       markSending: () => Promise.resolve(),
       deliverByEmail: (id: string) => Promise.resolve({ messageId: `<${id}@bench>`, sentAt: new Date().toISOString() }),
       markDelivered: () => Promise.resolve(),
@@ -169,12 +176,79 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   });
   await native.close();
 
+  say(versus(`POST → delivered, ${REQUESTS} documents`, await postToDelivered(bench, REQUESTS, 'DEL'), floor, 0.8));
+}
+
+/** `count` documents posted at the benchmark's concurrency, until all are delivered: the rate. */
+async function postToDelivered(bench: Bench, count: number, prefix: string): Promise<Measurement> {
   const before = await createStore(bench.db).documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
   const started = performance.now();
-  let n = 0;
-  await closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `DEL-${(n += 1)}`)), 202));
-  await drained(bench, before + REQUESTS);
-  say(versus(`POST → delivered, ${REQUESTS} documents`, throughput(REQUESTS, (performance.now() - started) / 1000), floor, 0.8));
+  await closedLoop(count, CONCURRENCY, (i) => expectStatus(post(bench, invoice(bench.companyId, `${prefix}-${i}`)), 202));
+  await drained(bench, before + count);
+  return throughput(count, (performance.now() - started) / 1000);
+}
+
+/** One document at a time, each timed from POST to delivered (polled every 10 ms). */
+async function oneAtATime(bench: Bench, count: number): Promise<Measurement> {
+  return singleClient(count, async (i) => {
+    const posted = await post(bench, invoice(bench.companyId, `ONE-${i}`));
+    for (;;) {
+      const document = await json(`${bench.api}/v1/documents/${String(posted.body.id)}?company_id=${bench.companyId}`, { headers: bench.auth });
+      if (document.body.status === 'delivered') return;
+      if (document.body.status === 'failed') throw new Error(`failed: ${String(document.body.error_message)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+}
+
+/** A validator that accepts everything at once: the pipeline with nothing to validate, for comparison only. */
+async function acceptingValidator(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('Content-Type', 'application/json');
+      const ruleSet = { id: 'stand-in:accept-all', name: 'stand-in', valid_from: null };
+      res.end(JSON.stringify(req.url === '/health' ? { status: 'ok', rule_set: ruleSet } : { rule_set: ruleSet.id, document_type: 'invoice', problem: null, valid: true, findings: [] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function validation(bench: Bench): Promise<void> {
+  const converted = convertDocument(documentInputSchema.parse(invoice(bench.companyId, 'VAL-1')), company);
+  if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
+  const validator = officialValidator(bench.stack.urls.validator);
+  for (let i = 0; i < 50; i += 1) await validator.validate(converted.ubl);
+  const alone = await singleClient(200, () => validator.validate(converted.ubl));
+  const parallel = await closedLoop(REQUESTS, 4, () => validator.validate(converted.ubl));
+  say(`official validation of a 10-line invoice: ${parallel.perSecond.toFixed(1)}/s at concurrency 4; one at a time p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}`);
+
+  const single = await oneAtATime(bench, 50);
+  say(`one document at a time, POST → delivered p50 ${ms(single.p50)}: official validation is ${((100 * alone.p50) / single.p50).toFixed(0)} % of it`);
+
+  const withValidation = await postToDelivered(bench, REQUESTS, 'VALID');
+  const standIn = await acceptingValidator();
+  const other = await benchStack({ VALIDATOR_URL: standIn.url });
+  try {
+    const api = other.stack.urls.api!;
+    const { auth, companyId } = await signUpWithCompany(api, 'bench-novalidation', company);
+    const db = await mongoose.createConnection(other.stack.urls.mongodb).asPromise();
+    try {
+      const without = await postToDelivered({ ...bench, stack: other.stack, api, auth, companyId, db }, REQUESTS, 'NOVAL');
+      const loss = 1 - withValidation.perSecond / without.perSecond;
+      say(
+        `POST → delivered with official validation ${withValidation.perSecond.toFixed(1)}/s, with a stand-in that accepts at once ${without.perSecond.toFixed(1)}/s: ` +
+          `${(100 * loss).toFixed(0)} % lost to validation (target ≤ 20 %) ${loss <= 0.2 ? 'MET' : 'NOT MET'}`,
+      );
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await other.stop();
+    await standIn.close();
+  }
 }
 
 /** Stores documents straight into the database until the company holds `total` (the API is what is measured, not this). */
@@ -272,6 +346,7 @@ async function main(): Promise<void> {
     say(`stack: ${stack.urls.mongodb}, Temporal ${stack.urls.temporal}`);
     if (PARTS.has('accept')) await accept(bench);
     if (PARTS.has('deliver')) await deliver(bench, stack.urls.temporal);
+    if (PARTS.has('validation')) await validation(bench);
     if (PARTS.has('volume')) await volume(bench);
     if (PARTS.has('scale')) await scale(bench);
   } catch (err) {

@@ -67,7 +67,7 @@ export async function openLoop(operations: number, perSecond: number, operation:
 }
 
 /** Sequential calls from a single client. */
-export async function singleClient(operations: number, operation: (index: number) => Promise<void>): Promise<Measurement> {
+export async function singleClient(operations: number, operation: (index: number) => Promise<unknown>): Promise<Measurement> {
   return closedLoop(operations, 1, operation);
 }
 
