@@ -71,6 +71,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     limiter,
     maxBodyBytes: config.MAX_BODY_BYTES,
     sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY,
+    validator,
   });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

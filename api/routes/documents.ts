@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { documentInputSchema } from '../../domain/documents/input';
 import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
+import type { OfficialValidator } from '../../platform/official-validator';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
 import { recipientOf, totalsView } from '../../services/documents/accept';
@@ -18,6 +19,7 @@ import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
+import { ruleSetIdSchema, splitFindings, ublFindingSchema } from '../views/ubl-validation';
 import { invalidField, missingField } from '../validation';
 import {
   acceptedSchema,
@@ -44,6 +46,8 @@ export interface DocumentRouteDependencies extends SubmissionDependencies {
   /** Largest document body (attachments travel inside it). */
   maxBodyBytes: number;
   sandboxRecipientsPerDay: number;
+  /** The official Peppol rules, which validation without sending runs as sending does. */
+  validator: OfficialValidator;
 }
 
 /**
@@ -166,7 +170,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     method: 'post',
     path: '/v1/documents/validate',
     operationId: 'validateDocument',
-    summary: 'Run the same checks and conversion as sending, without storing, charging or sending',
+    summary: 'Run the same checks, conversion and official validation as sending, without storing, charging or sending',
+    description:
+      'The API\'s own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol ' +
+      'BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it.',
     tags: ['Documents'],
     limitedKeys: true,
     unparsedBody: documentInputSchema,
@@ -175,20 +182,33 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       200: {
         description: 'The verdict: the UBL when valid, every violation when not',
         schema: z
-          .object({ valid: z.boolean(), violations: z.array(violationSchema), ubl: z.string().nullable(), totals: totalsSchema.nullable() })
+          .object({
+            valid: z.boolean(),
+            violations: z.array(violationSchema),
+            official: z
+              .object({ rule_set: ruleSetIdSchema, errors: z.array(ublFindingSchema), warnings: z.array(ublFindingSchema) })
+              .nullable()
+              .openapi({ description: 'What the official rules found; null when the API\'s own checks refused the document first' }),
+            ubl: z.string().nullable(),
+            totals: totalsSchema.nullable(),
+          })
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['not_company_member', 'workspace_not_verified'],
+    errors: ['not_company_member', 'workspace_not_verified', 'validator_unavailable'],
     handler: async ({ auth, body }) => {
       const company = await companyOf(deps, auth, body);
+      let prepared;
       try {
-        const prepared = prepareDocument(body, company);
-        return { status: 200, body: { valid: true, violations: [], ubl: prepared.ubl, totals: totalsView(prepared.calculated) } };
+        prepared = prepareDocument(body, company);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
-        return { status: 200, body: { valid: false, violations: (err.options.details as { violations: unknown[] }).violations, ubl: null, totals: null } };
+        const violations = (err.options.details as { violations: unknown[] }).violations;
+        return { status: 200, body: { valid: false, violations, official: null, ubl: null, totals: null } };
       }
+      const report = await deps.validator.validate(prepared.ubl);
+      const official = { rule_set: report.rule_set, ...splitFindings(report.findings) };
+      return { status: 200, body: { valid: report.valid, violations: [], official, ubl: prepared.ubl, totals: totalsView(prepared.calculated) } };
     },
   });
 

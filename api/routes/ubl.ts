@@ -4,26 +4,18 @@ import { ApiError } from '../errors';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
 import type { RouteTable } from '../route';
+import { ruleSetIdSchema, splitFindings, ublFindingSchema } from '../views/ubl-validation';
 
 /** Largest UBL the public validator reads: a document with a few attachments, well short of what could tie up the validator. */
 export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
-
-const findingSchema = z
-  .object({
-    rule: z.string().openapi({ description: 'Rule id of the official artefacts (e.g. `BR-CO-16`, `PEPPOL-EN16931-R003`, `NL-R-001`); `UBL-XSD` for the schema', example: 'BR-CO-16' }),
-    severity: z.enum(['fatal', 'warning']),
-    location: z.string().openapi({ description: 'XPath of the offending element (schematron rules) or line:column (schema)', example: '/:Invoice[1]/cac:LegalMonetaryTotal[1]' }),
-    message: z.string(),
-  })
-  .openapi('UblFinding');
 
 const reportSchema = z
   .object({
     valid: z.boolean().openapi({ description: 'True when no finding is fatal: the document may be sent on the Peppol network' }),
     document_type: z.enum(['invoice', 'credit_note']),
-    rule_set: z.string().openapi({ description: 'The official rule set applied (phive id)', example: 'eu.peppol.bis3:2026.5' }),
-    errors: z.array(findingSchema).openapi({ description: 'Fatal findings' }),
-    warnings: z.array(findingSchema),
+    rule_set: ruleSetIdSchema,
+    errors: z.array(ublFindingSchema).openapi({ description: 'Fatal findings' }),
+    warnings: z.array(ublFindingSchema),
   })
   .openapi('UblValidationReport');
 
@@ -60,8 +52,7 @@ export function ublRoutes(routes: RouteTable, validator: OfficialValidator, limi
           valid: report.valid,
           document_type: report.document_type,
           rule_set: report.rule_set,
-          errors: report.findings.filter((finding) => finding.severity === 'fatal'),
-          warnings: report.findings.filter((finding) => finding.severity === 'warning'),
+          ...splitFindings(report.findings),
         },
       };
     },

@@ -110,6 +110,16 @@ describe('companies', () => {
     expect((await callAs(owner.key, `/v1/companies/${created.id}`)).body).toMatchObject({ name: 'Stable', country: 'SE', updated_at: created.created_at });
   });
 
+  it('when a company id names nothing, however it looks, then 404 company_not_found for read, update and delete', async () => {
+    const account = await signUp();
+    for (const id of ['com_doesnotexist000', 'not-an-id', '%C2%84']) {
+      for (const [method, body] of [['GET'], ['PATCH', { name: 'x' }], ['DELETE']] as const) {
+        const response = await callAs(account.key, `/v1/companies/${id}`, { method, ...(body && { body }) });
+        expect({ id, method, status: response.status, code: response.body.error.code }).toEqual({ id, method, status: 404, code: 'company_not_found' });
+      }
+    }
+  });
+
   it('when a plain member creates a company in its workspace, then 403 insufficient_role', async () => {
     const { members, workspaceId } = await teamWorkspace(owner, ['admin', 'member']);
     const adminKey = (await callAs(members.admin!.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: workspaceId } })).body.api_key;

@@ -20,6 +20,21 @@ const withRecipient = (body: Record<string, unknown>, email: string, companyId: 
 });
 
 describe('documents on the real stack', () => {
+  it('when a document or attachment id names nothing, however it looks, then 404 document_not_found or attachment_not_found', async () => {
+    const sender = await sendingAccount();
+    for (const id of ['doc_doesnotexist000', 'not-an-id']) {
+      for (const path of [`/v1/documents/${id}?company_id=${sender.companyId}`, `/v1/documents/${id}/history`, `/v1/documents/${id}/ubl`]) {
+        const response = await callAs(sender.key, path);
+        expect({ path, status: response.status, code: response.body.error.code }).toEqual({ path, status: 404, code: 'document_not_found' });
+      }
+    }
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    for (const id of ['att_doesnotexist000', 'not-an-id']) {
+      const response = await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments/${id}`);
+      expect({ id, status: response.status, code: response.body.error.code }).toEqual({ id, status: 404, code: 'attachment_not_found' });
+    }
+  });
+
   it('when an invoice and a credit note are posted, then both are delivered by email with the exact UBL, and the UBL can be downloaded', async () => {
     const sender = await sendingAccount();
     const email = recipient();
@@ -213,10 +228,16 @@ describe('documents on the real stack', () => {
     const body = withRecipient(fixture('several S rates'), recipient(), sender.companyId);
     const valid = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body });
     expect(valid.status).toBe(200);
-    expect(valid.body).toMatchObject({ valid: true, violations: [], totals: { payable: '1480.71' } });
+    expect(valid.body).toMatchObject({ valid: true, violations: [], official: { errors: [] }, totals: { payable: '1480.71' } });
+    expect(valid.body.official.rule_set).toMatch(/^eu\.peppol\.bis3:/);
     expect(valid.body.ubl).toContain('<cbc:PayableAmount currencyID="EUR">1480.71</cbc:PayableAmount>');
     const invalid = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, buyer_reference: undefined, order_reference: undefined } });
-    expect(invalid.body).toMatchObject({ valid: false, ubl: null, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+    expect(invalid.body).toMatchObject({ valid: false, ubl: null, official: null, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+    // Past our checks, the official rules have the last word, as before sending.
+    const lines = ((body as Record<string, unknown>).lines as Record<string, unknown>[]).map((line) => ({ ...line, unit: 'QQQ' }));
+    const officiallyRefused = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, lines } });
+    expect(officiallyRefused.body).toMatchObject({ valid: false, violations: [] });
+    expect(officiallyRefused.body.official.errors.map((error: { rule: string }) => error.rule)).toContain('BR-CL-23');
     expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toEqual([]);
   });
 
