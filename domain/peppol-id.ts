@@ -1,3 +1,4 @@
+import { isGreekTin } from './documents/national/checksums';
 import easCodes from './data/eas-codes.json';
 
 /**
@@ -107,6 +108,8 @@ const rules: Record<string, SchemeRule> = {
   '0235': { format: /^1\d{9}$/, describe: '10 digits starting with 1' },
   '0246': { format: /^DE\d{9}(-\d{5})?(\.[0-9A-Z]{1,8})?$/, describe: 'DE and 9 digits, optionally -5 digits and .suffix' },
   '0248': { format: /^OM\d{10}$/, describe: 'OM and 10 digits' },
+  // Unlike the other 99xx schemes, Greece's is addressed by the bare TIN (the Greek rules GR-R-009/010).
+  '9933': { format: /^\d{9}$/, describe: 'the 9-digit Greek TIN (AFM) with its check digit, without EL', check: isGreekTin },
   '9925': {
     format: /^BE[01]\d{9}$/,
     describe: 'BE and the 10-digit enterprise number (mod 97 check)',
@@ -118,7 +121,7 @@ const rules: Record<string, SchemeRule> = {
 const vatSchemeCountry: Record<string, string> = {
   '9910': 'HU', '9914': 'AT', '9920': 'ES', '9957': 'FR',
   '9922': 'AD', '9923': 'AL', '9924': 'BA', '9926': 'BG', '9927': 'CH', '9928': 'CY', '9929': 'CZ',
-  '9930': 'DE', '9931': 'EE', '9932': 'GB', '9933': 'GR', '9934': 'HR', '9935': 'IE', '9936': 'LI',
+  '9930': 'DE', '9931': 'EE', '9932': 'GB', '9934': 'HR', '9935': 'IE', '9936': 'LI',
   '9937': 'LT', '9938': 'LU', '9939': 'LV', '9940': 'MC', '9941': 'ME', '9942': 'MK', '9943': 'MT',
   '9944': 'NL', '9945': 'PL', '9946': 'PT', '9947': 'RO', '9948': 'RS', '9949': 'SI', '9950': 'SK',
   '9951': 'SM', '9952': 'TR', '9953': 'VA',

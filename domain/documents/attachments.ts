@@ -1,9 +1,15 @@
-import type { Violation } from './rules';
+import mimeCodes from '../data/mime-codes.json';
+import type { Violation } from './violation';
 
 /** Largest decoded attachment; Peppol sets no number, access points commonly cap messages well above this. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const WHITESPACE = /\s+/g;
+
+/** The MIME types Peppol allows (data: domain/data/mime-codes.json). */
+export const ATTACHMENT_MIME_TYPES: ReadonlySet<string> = new Set(mimeCodes.codes);
+const ALLOWED_LIST = mimeCodes.codes.join(', ');
 
 /** The type the bytes themselves show, for the MIME types Peppol allows (BR-CL-24 / PEPPOL-EN16931-CL001). */
 function sniff(bytes: Buffer): string | undefined {
@@ -26,7 +32,12 @@ function matches(declared: string, sniffed: string | undefined): boolean {
 export function checkAttachments(attachments: { filename: string; mime_type: string; content: string }[], out: Violation[]): void {
   attachments.forEach((attachment, index) => {
     const path = `attachments[${index}]`;
-    const content = attachment.content.replace(/\s+/g, '');
+    const allowed = ATTACHMENT_MIME_TYPES.has(attachment.mime_type);
+    if (!allowed) {
+      // The EN 16931 code list and Peppol's subset of it (PEPPOL-EN16931-CL001) both refuse it; BR-CL-24 is the base rule.
+      out.push({ path: `${path}.mime_type`, rule: 'BR-CL-24', message: `Peppol does not allow attachments of type ${attachment.mime_type}; use one of ${ALLOWED_LIST}.` });
+    }
+    const content = attachment.content.replace(WHITESPACE, '');
     if (!BASE64.test(content) || content.length % 4 !== 0) {
       out.push({ path: `${path}.content`, rule: null, message: 'content is not valid base64.' });
       return;
@@ -35,7 +46,7 @@ export function checkAttachments(attachments: { filename: string; mime_type: str
     if (bytes.length === 0) out.push({ path: `${path}.content`, rule: null, message: 'The attachment is empty.' });
     else if (bytes.length > MAX_ATTACHMENT_BYTES) {
       out.push({ path: `${path}.content`, rule: null, message: `The attachment is ${bytes.length} bytes; at most ${MAX_ATTACHMENT_BYTES} are accepted.` });
-    } else if (!matches(attachment.mime_type, sniff(bytes))) {
+    } else if (allowed && !matches(attachment.mime_type, sniff(bytes))) {
       out.push({ path: `${path}.mime_type`, rule: 'PEPPOL-EN16931-CL001', message: `The content is not ${attachment.mime_type} (its bytes do not match that type).` });
     }
   });

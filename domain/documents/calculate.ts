@@ -30,7 +30,7 @@ export const DEFAULT_EXEMPTIONS: Partial<Record<TaxCategory, { code: string; rea
 
 export interface TaxTreatment {
   category: TaxCategory;
-  /** Normalised percent as written in UBL (`21`, `5.5`); null for O, which carries no rate. */
+  /** Normalised percent as written in UBL (`21`, `5.5`); null when none was sent (category O, which carries none). */
   rate: string | null;
   exemptionCode?: string | undefined;
   exemptionReason?: string | undefined;
@@ -78,23 +78,32 @@ export interface CalculatedDocument {
 /** `21.00` → `21`, `5.50` → `5.5`: equal rates compare equal and are written once. */
 export const normaliseRate = (rate: string): string => new Money(rate).toString();
 
-/** Category from the input; the default S for a positive rate. Undefined when ambiguous (rate 0, no category). */
-export function categoryOf(item: { tax_rate: string; tax_category?: TaxCategory | undefined }): TaxCategory | undefined {
-  return item.tax_category ?? (new Money(item.tax_rate).greaterThan(0) ? 'S' : undefined);
-}
-
-export function taxTreatment(item: {
-  tax_rate: string;
+/** What a line, allowance or charge says about its VAT. */
+export interface TaxedItem {
+  tax_rate?: string | undefined;
   tax_category?: TaxCategory | undefined;
   tax_exemption_reason?: string | undefined;
   tax_exemption_reason_code?: string | undefined;
-}): TaxTreatment {
+}
+
+/** Category from the input; the default S for a positive rate. Undefined when ambiguous (rate 0 or none, no category). */
+export function categoryOf(item: TaxedItem): TaxCategory | undefined {
+  if (item.tax_category) return item.tax_category;
+  return item.tax_rate !== undefined && new Money(item.tax_rate).greaterThan(0) ? 'S' : undefined;
+}
+
+/**
+ * The VAT an item carries in the UBL. The rate is written as sent, also for
+ * O (where the checks refuse one, BR-O-05…07), so UBL built without the
+ * checks shows the official validator what the client sent.
+ */
+export function taxTreatment(item: TaxedItem): TaxTreatment {
   const category = categoryOf(item) ?? 'S';
   const fallback = DEFAULT_EXEMPTIONS[category];
   const exempt = EXEMPT_CATEGORIES.has(category);
   return {
     category,
-    rate: category === 'O' ? null : normaliseRate(item.tax_rate),
+    rate: item.tax_rate === undefined ? null : normaliseRate(item.tax_rate),
     exemptionCode: exempt ? (item.tax_exemption_reason_code ?? (item.tax_exemption_reason ? undefined : fallback?.code)) : undefined,
     exemptionReason: exempt ? (item.tax_exemption_reason ?? fallback?.reason) : undefined,
   };

@@ -2,6 +2,7 @@ import { buildUbl, type UblAttachment } from '../ubl/build';
 import { calculate, type CalculatedDocument } from './calculate';
 import type { DocumentInput } from './input';
 import { checkDocument, type Violation } from './rules';
+import { isNotSubjectToVat } from './vat-rules';
 
 /** What the sending company contributes to a document (its own fields as stored). */
 export interface SendingCompany {
@@ -17,9 +18,16 @@ export interface SendingCompany {
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
-/** Fields missing from `from` come from the company; so does the payee account when none is sent. */
+/**
+ * Fields missing from `from` come from the company; so does the payee account
+ * when none is sent. The company's VAT id is not used for a document not
+ * subject to VAT (category O only), which states none (BR-O-02…04): the
+ * company is not VAT-liable for what it invoices there. A VAT id sent in
+ * `from` itself is kept, and refused by the checks.
+ */
 export function withCompanyDefaults(document: DocumentInput, company: SendingCompany): DocumentInput {
   const from = document.from;
+  const companyTaxId = isNotSubjectToVat(document) ? undefined : orUndefined(company.tax_id);
   const companyAddress = {
     street: orUndefined(company.address?.street),
     city: orUndefined(company.address?.city),
@@ -31,7 +39,9 @@ export function withCompanyDefaults(document: DocumentInput, company: SendingCom
     ...document,
     from: {
       name: from.name ?? company.name,
-      tax_id: from.tax_id ?? orUndefined(company.tax_id),
+      tax_id: from.tax_id ?? companyTaxId,
+      contact_name: from.contact_name,
+      phone: from.phone,
       company_registration_id: from.company_registration_id ?? orUndefined(company.company_registration_id),
       peppol_id: from.peppol_id ?? orUndefined(company.peppol_id),
       email: from.email ?? orUndefined(company.email),

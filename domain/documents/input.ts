@@ -54,6 +54,8 @@ const party = z
     tax_id: text(50).optional().meta({ description: 'VAT identifier with its country prefix, e.g. BE0123456749' }),
     company_registration_id: text(100).optional().meta({ description: 'Legal registration id (BT-30/BT-47)' }),
     peppol_id: text(140).optional().meta({ description: 'Peppol participant id, scheme:id' }),
+    contact_name: text(200).optional().meta({ description: 'Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005)' }),
+    phone: text(50).optional().meta({ description: 'Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006)' }),
     email: z.email().max(254).optional(),
     address: address.optional(),
   })
@@ -67,14 +69,29 @@ const allowanceOrCharge = z
   })
   .strict();
 
+/**
+ * Every VAT category has a rate except O, not subject to VAT, which has none
+ * at all (BR-O-05…07): the rate is optional in the schema and required here
+ * unless the category is O. It runs even when other fields of the item are
+ * wrong, so the client learns every shape problem at once.
+ */
+const RATE_REQUIRED = {
+  path: ['tax_rate'],
+  message: 'tax_rate is required: only category O (not subject to VAT) has no rate',
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+};
+const hasRateOrIsO = (item: { tax_rate?: string | undefined; tax_category?: TaxCategory | undefined }) =>
+  item.tax_rate !== undefined || item.tax_category === 'O';
+
 const documentAllowanceOrCharge = allowanceOrCharge
   .extend({
-    tax_rate: decimal('VAT rate in percent'),
+    tax_rate: decimal('VAT rate in percent; left out for category O').optional(),
     tax_category: z.enum(TAX_CATEGORIES).optional(),
     tax_exemption_reason: text(300).optional(),
     tax_exemption_reason_code: text(30).optional(),
   })
-  .strict();
+  .strict()
+  .refine(hasRateOrIsO, RATE_REQUIRED);
 
 const line = z
   .object({
@@ -85,7 +102,7 @@ const line = z
       .regex(/^[A-Z0-9]{2,3}$/, 'expected a UN/ECE Recommendation 20 unit code such as C62, HUR or KGM')
       .default('C62'),
     unit_price: decimal('Net price per unit, never negative'),
-    tax_rate: decimal('VAT rate in percent, e.g. 21'),
+    tax_rate: decimal('VAT rate in percent, e.g. 21; left out for category O (not subject to VAT)').optional(),
     tax_category: z.enum(TAX_CATEGORIES).optional().meta({ description: 'VAT category; default S when the rate is above 0' }),
     tax_exemption_reason: text(300).optional(),
     tax_exemption_reason_code: text(30).optional().meta({ description: 'VATEX code, e.g. VATEX-EU-AE' }),
@@ -94,21 +111,14 @@ const line = z
     allowances: z.array(allowanceOrCharge).max(20).optional(),
     charges: z.array(allowanceOrCharge).max(20).optional(),
   })
-  .strict();
-
-export const ATTACHMENT_MIME_TYPES = [
-  'application/pdf',
-  'image/png',
-  'image/jpeg',
-  'text/csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.oasis.opendocument.spreadsheet',
-] as const;
+  .strict()
+  .refine(hasRateOrIsO, RATE_REQUIRED);
 
 const attachment = z
   .object({
     filename: text(200),
-    mime_type: z.enum(ATTACHMENT_MIME_TYPES),
+    // Any type is parsed; the pre-send checks refuse one Peppol does not allow, naming BR-CL-24 (attachments.ts).
+    mime_type: text(127).meta({ description: 'MIME type; Peppol allows application/pdf, image/png, image/jpeg, text/csv and the xlsx and ods spreadsheet types' }),
     content: z.string().min(1).meta({ description: 'Base64 of the file' }),
     description: text(500).optional(),
   })
@@ -127,7 +137,16 @@ export const documentInputSchema = z
     note: text(2000).optional(),
     invoice_reference: z.object({ number: text(200), issue_date: isoDate.optional() }).strict().optional(),
     period: z.object({ start: isoDate, end: isoDate }).strict().optional(),
-    delivery: z.object({ date: isoDate.optional(), country: countryCode.optional() }).strict().optional(),
+    delivery: z
+      .object({
+        date: isoDate.optional(),
+        street: text(200).optional(),
+        city: text(100).optional(),
+        postal_code: text(20).optional(),
+        country: countryCode.optional().meta({ description: 'Deliver-to country; required with any other part of the deliver-to address (BR-57)' }),
+      })
+      .strict()
+      .optional(),
     from: party.default({}),
     to: party,
     lines: z.array(line).min(1).max(1000),
@@ -145,6 +164,14 @@ export const documentInputSchema = z
       .strict()
       .optional(),
     attachments: z.array(attachment).max(10).optional(),
+    greece: z
+      .object({
+        mark: text(50).meta({ description: 'MARK number the Greek tax authority (myDATA) gave the invoice; Greek sellers must send it (GR-R-004-1)' }),
+        invoice_url: z.url({ protocol: /^https?$/ }).max(1000).refine(isXmlSafe, XML_UNSAFE_MESSAGE).optional().meta({ description: 'Where the invoice can be viewed, http(s) (GR-S-008-1)' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Data Greek sellers must add (Peppol rules GR-R-*)' }),
     idempotency_key: text(255).optional(),
   })
   .strict()

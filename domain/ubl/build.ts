@@ -3,6 +3,8 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
 import { formatAmount, money, type Amount, type CalculatedDocument, type TaxTreatment } from '../documents/calculate';
 import type { DocumentInput, PartyInput } from '../documents/input';
+import { legalIdScheme } from '../documents/legal-id';
+import { paymentMeansCode, paymentTermsNote } from '../documents/payment';
 
 /**
  * JSON document → Peppol BIS Billing 3.0 UBL Invoice or CreditNote. One
@@ -43,11 +45,11 @@ type Node = XMLBuilder;
 const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r/g, '&#13;');
 const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
-/** A basic component, written only when it has a value. */
-function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>): void {
+/** A basic component, written only when it has a value (trimmed, unless asked to keep it as it is). */
+function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>, untrimmed = false): void {
   if (value === undefined || value === null || value.trim() === '') return;
   const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literalAttribute(attribute)]));
-  parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(value.trim()));
+  parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(untrimmed ? value : value.trim()));
 }
 
 function hasChildren(node: Node): boolean {
@@ -66,7 +68,7 @@ function aggregate(parent: Node, name: string, fill: (node: Node) => void): void
   if (!hasChildren(node)) node.remove();
 }
 
-function party(parent: Node, input: PartyInput, withVat: boolean): void {
+function party(parent: Node, input: PartyInput): void {
   aggregate(parent, 'Party', (node) => {
     const [scheme, ...rest] = (input.peppol_id ?? '').split(':');
     cbc(node, 'EndpointID', rest.join(':'), { schemeID: scheme ?? '' });
@@ -77,7 +79,7 @@ function party(parent: Node, input: PartyInput, withVat: boolean): void {
       cbc(address, 'PostalZone', input.address?.postal_code);
       aggregate(address, 'Country', (country) => cbc(country, 'IdentificationCode', input.address?.country));
     });
-    if (withVat && input.tax_id) {
+    if (input.tax_id) {
       aggregate(node, 'PartyTaxScheme', (scheme) => {
         cbc(scheme, 'CompanyID', input.tax_id);
         aggregate(scheme, 'TaxScheme', (taxScheme) => cbc(taxScheme, 'ID', 'VAT'));
@@ -85,9 +87,14 @@ function party(parent: Node, input: PartyInput, withVat: boolean): void {
     }
     aggregate(node, 'PartyLegalEntity', (legal) => {
       cbc(legal, 'RegistrationName', input.name);
-      cbc(legal, 'CompanyID', input.company_registration_id);
+      const scheme = legalIdScheme(input.address?.country, input.company_registration_id);
+      cbc(legal, 'CompanyID', input.company_registration_id, scheme ? { schemeID: scheme } : undefined);
     });
-    aggregate(node, 'Contact', (contact) => cbc(contact, 'ElectronicMail', input.email));
+    aggregate(node, 'Contact', (contact) => {
+      cbc(contact, 'Name', input.contact_name);
+      cbc(contact, 'Telephone', input.phone);
+      cbc(contact, 'ElectronicMail', input.email);
+    });
   });
 }
 
@@ -108,7 +115,6 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
   const root = isInvoice ? 'Invoice' : 'CreditNote';
   const currency = { currencyID: document.currency };
   const amount = (node: Node, name: string, value: Amount) => cbc(node, name, formatAmount(value), currency);
-  const onlyO = calculated.taxGroups.every((group) => group.category === 'O');
 
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, {
     'xmlns:cac': NS.cac,
@@ -142,6 +148,21 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       }),
     );
   }
+  if (document.greece) {
+    // Where the Greek rules look for the MARK and the invoice URL (GR-R-004, GR-S-008).
+    const { mark, invoice_url: url } = document.greece;
+    aggregate(xml, 'AdditionalDocumentReference', (reference) => {
+      cbc(reference, 'ID', mark);
+      cbc(reference, 'DocumentDescription', '##M.AR.K##');
+    });
+    if (url) {
+      aggregate(xml, 'AdditionalDocumentReference', (reference) => {
+        cbc(reference, 'ID', 'INVOICE-URL');
+        cbc(reference, 'DocumentDescription', '##INVOICE|URL##');
+        aggregate(reference, 'Attachment', (node) => aggregate(node, 'ExternalReference', (external) => cbc(external, 'URI', url)));
+      });
+    }
+  }
   for (const attachment of attachments) {
     aggregate(xml, 'AdditionalDocumentReference', (reference) => {
       cbc(reference, 'ID', attachment.id);
@@ -151,21 +172,28 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       );
     });
   }
-  aggregate(xml, 'AccountingSupplierParty', (node) => party(node, document.from, !onlyO));
-  aggregate(xml, 'AccountingCustomerParty', (node) => party(node, document.to, !onlyO));
-  if (document.delivery) {
-    aggregate(xml, 'Delivery', (delivery) => {
-      cbc(delivery, 'ActualDeliveryDate', document.delivery?.date);
-      aggregate(delivery, 'DeliveryLocation', (location) =>
-        aggregate(location, 'Address', (address) => aggregate(address, 'Country', (country) => cbc(country, 'IdentificationCode', document.delivery?.country))),
+  aggregate(xml, 'AccountingSupplierParty', (node) => party(node, document.from));
+  aggregate(xml, 'AccountingCustomerParty', (node) => party(node, document.to));
+  const delivery = document.delivery;
+  if (delivery) {
+    aggregate(xml, 'Delivery', (node) => {
+      cbc(node, 'ActualDeliveryDate', delivery.date);
+      aggregate(node, 'DeliveryLocation', (location) =>
+        aggregate(location, 'Address', (address) => {
+          cbc(address, 'StreetName', delivery.street);
+          cbc(address, 'CityName', delivery.city);
+          cbc(address, 'PostalZone', delivery.postal_code);
+          aggregate(address, 'Country', (country) => cbc(country, 'IdentificationCode', delivery.country));
+        }),
       );
     });
   }
   const payment = document.payment;
   const creditNoteDueDate = isInvoice ? undefined : document.due_date;
-  if (payment?.iban || payment?.means_code || payment?.reference || creditNoteDueDate) {
+  const meansCode = paymentMeansCode(document);
+  if (meansCode !== undefined) {
     aggregate(xml, 'PaymentMeans', (means) => {
-      cbc(means, 'PaymentMeansCode', payment?.means_code ?? (payment?.iban ? '30' : '1'));
+      cbc(means, 'PaymentMeansCode', meansCode);
       cbc(means, 'PaymentDueDate', creditNoteDueDate);
       cbc(means, 'PaymentID', payment?.reference);
       if (payment?.iban) {
@@ -176,7 +204,7 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       }
     });
   }
-  aggregate(xml, 'PaymentTerms', (terms) => cbc(terms, 'Note', payment?.terms));
+  aggregate(xml, 'PaymentTerms', (terms) => cbc(terms, 'Note', payment?.terms && paymentTermsNote(payment.terms), undefined, true));
   for (const entry of calculated.allowancesCharges) {
     aggregate(xml, 'AllowanceCharge', (node) => {
       cbc(node, 'ChargeIndicator', entry.isCharge ? 'true' : 'false');
@@ -186,13 +214,16 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       taxCategory(node, 'TaxCategory', entry.tax, false);
     });
   }
+  // Category O has no rate (BR-O-05…07) and its breakdown needs none (BR-48), but between German parties
+  // every breakdown has one (DE-R-014): there the breakdown of O says 0, its items still say nothing.
+  const germanDomestic = document.from.address?.country === 'DE' && document.to.address?.country === 'DE';
   aggregate(xml, 'TaxTotal', (total) => {
     amount(total, 'TaxAmount', calculated.totals.tax);
     for (const group of calculated.taxGroups) {
       aggregate(total, 'TaxSubtotal', (subtotal) => {
         amount(subtotal, 'TaxableAmount', group.taxable);
         amount(subtotal, 'TaxAmount', group.tax);
-        taxCategory(subtotal, 'TaxCategory', group, true);
+        taxCategory(subtotal, 'TaxCategory', germanDomestic && group.rate === null ? { ...group, rate: '0' } : group, true);
       });
     }
   });

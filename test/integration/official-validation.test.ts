@@ -136,9 +136,10 @@ describe('the validating step of the send workflow', () => {
       companies.set(fixture.company, created.body.id);
     }
     const sent = await Promise.all(
-      sendable.map(async (fixture, index) => {
+      sendable.map(async (fixture) => {
         const companyId = companies.get(fixture.company)!;
-        const body = { ...fixture.body, company_id: companyId, number: `FIX-${index}` };
+        // The fixture's own number: some national rules give it a structure (Greece).
+        const body = { ...fixture.body, company_id: companyId };
         const response = await callAs(account.key, '/v1/documents', { method: 'POST', body });
         if (response.status !== 202) throw new Error(`${fixture.name}: ${response.text}`);
         return { fixture, companyId, id: response.body.id as string };

@@ -58,7 +58,7 @@ describe('configuration', () => {
 
   it('when the API or worker starts without service addresses, then it says which are missing and how to proceed', () => {
     expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }))).toThrow(
-      /TEMPORAL_ADDRESS, SMTP_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
+      /TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
     );
   });
 

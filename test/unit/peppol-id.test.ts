@@ -15,6 +15,7 @@ describe('Peppol participant ids', () => {
     '9925:BE0123456749',
     '9930:DE123456789',
     '0204:04011000-12345-03',
+    '9933:123456783',
   ])('%s is accepted', (id) => {
     expect(peppolIdProblem(id)).toBeUndefined();
   });
@@ -35,6 +36,9 @@ describe('Peppol participant ids', () => {
     ['9925:BE0123456748', /check digits/],
     ['9930:FR123456789', /DE VAT number/],
     ['0184:DK12345678', /8-digit CVR/],
+    // Greece's scheme takes the bare TIN (GR-R-009/010), not the VAT number with its EL/GR prefix.
+    ['9933:EL123456783', /9-digit Greek TIN/],
+    ['9933:123456784', /check digits/],
   ])('%s is refused', (id, reason) => {
     expect(peppolIdProblem(id)).toMatch(reason);
   });

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -36,6 +37,7 @@ public final class ValidatorServer {
     // Loading and compiling the schematrons takes seconds: done before the port opens, so a
     // listening service is a ready one.
     OfficialRules rules = new OfficialRules();
+    Semaphore validations = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.createContext("/health", exchange -> {
       if (!exchange.getRequestMethod().equals("GET")) {
@@ -55,15 +57,23 @@ public final class ValidatorServer {
           answer(exchange, 413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}'));
           return;
         }
-        answer(exchange, 200, report(rules.validate(body), rules));
+        OfficialRules.Report report;
+        validations.acquireUninterruptibly();
+        try {
+          report = rules.validate(body);
+        } finally {
+          validations.release();
+        }
+        answer(exchange, 200, report(report, rules));
       } catch (RuntimeException e) {
         // The engine failed, not the document: a 500 the caller retries, never a verdict.
         e.printStackTrace();
         answer(exchange, 500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}'));
       }
     });
-    // Validation is CPU-bound: one thread per core keeps latency even under load.
-    server.setExecutor(Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors())));
+    // Requests get threads as they come, so /health answers while validations queue; validation is
+    // CPU-bound, so only one per core runs at a time.
+    server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     System.err.println("peppol-validator: " + rules.ruleSet().id() + " (" + rules.ruleSet().name()
         + ") listening on " + host + ":" + port);
