@@ -13,14 +13,15 @@ const envelopeShape = {
 };
 
 describe('public plumbing endpoints on the real stack', () => {
-  it('when the stack is up, then health answers ok with a real database round trip and Temporal reachable', async () => {
+  it('when the stack is up, then health answers ok with a real database round trip, Temporal and the validator reachable, and the rule set in force', async () => {
     const response = await callApi('/v1/health');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       environment: 'sandbox',
-      checks: { db: 'ok', temporal: 'ok' },
+      checks: { db: 'ok', temporal: 'ok', validator: 'ok' },
+      rule_set: { id: expect.stringMatching(/^eu\.peppol\.bis3:/), name: expect.stringMatching(/^Peppol BIS Billing 3\.0\.\d+$/), valid_from: expect.any(String) },
     });
   });
 
