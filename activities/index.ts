@@ -7,6 +7,7 @@ import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { emailDeliveryActivities } from './email-delivery';
+import { kycActivities } from './kyc';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { officialValidationActivities } from './official-validation';
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...emailDeliveryActivities(deps),
     ...reconcileActivities(deps),
     ...webhookActivities(deps),
+    ...kycActivities(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 
 import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecycle';
+import { releaseReservation } from '../services/credits/charges';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
 import { fanOutSoon } from '../services/webhooks/deliveries';
 import { ILLEGAL_MOVE_ERROR } from '../workflows/shared';
@@ -46,8 +47,10 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDe
       if (moved) usage.count(document.account_id, 'documents_sent');
     },
 
+    /** A live document's reservation goes back to the workspace (once, also when this is retried). */
     async markFailed(documentId: string, errorMessage: string, ruleSet?: string): Promise<void> {
-      await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage, ...(ruleSet && { set: { rule_set: ruleSet } }) });
+      const { document } = await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage, ...(ruleSet && { set: { rule_set: ruleSet } }) });
+      if (document.environment === 'live') await releaseReservation(store, document.workspace_id, document._id, logger);
     },
   };
 }

@@ -1,8 +1,10 @@
 import type { Client } from '@temporalio/client';
 import express, { type Express } from 'express';
 
+import { eurosToUnits } from '../domain/credits';
 import type { SecretBox } from '../domain/secret-box';
 import type { Config } from '../platform/config';
+import { liveProvider } from '../platform/live-provider';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import { rateLimiter } from '../services/rate-limits';
@@ -17,6 +19,7 @@ import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
+import { kycRoutes } from './routes/kyc';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
 import { ublRoutes } from './routes/ubl';
@@ -62,8 +65,11 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   ublRoutes(routes, validator, limiter, config.UBL_VALIDATIONS_PER_IP, config.MAX_BODY_BYTES);
   accountRoutes(routes, store, usage);
-  workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY);
-  companyRoutes(routes, store);
+  const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };
+  workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);
+  const provider = liveProvider();
+  companyRoutes(routes, { store, provider, temporal, logger });
+  kycRoutes(routes, { store, temporal, logger });
   const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
   documentRoutes(routes, {
     ...fanOut,
@@ -72,6 +78,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     maxBodyBytes: config.MAX_BODY_BYTES,
     sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY,
     validator,
+    credits,
   });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

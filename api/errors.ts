@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
+import { unitsToEuros } from '../domain/credits';
 import { ValidatorUnavailableError } from '../platform/official-validator';
+import { InsufficientCreditsError } from '../services/credits/charges';
 import { RuleError } from '../services/errors';
 
 /**
@@ -14,6 +16,7 @@ type ErrorType =
   | 'authentication_error'
   | 'authorization_error'
   | 'not_found'
+  | 'payment_error'
   | 'rate_limit_error'
   | 'api_error';
 
@@ -43,6 +46,8 @@ const catalog = {
   key_limited: { status: 403, type: 'authorization_error', retryable: false },
   not_company_member: { status: 403, type: 'authorization_error', retryable: false },
   workspace_not_verified: { status: 403, type: 'authorization_error', retryable: false },
+  workspace_suspended: { status: 403, type: 'authorization_error', retryable: false },
+  insufficient_credits: { status: 402, type: 'payment_error', retryable: false },
   api_key_not_found: { status: 404, type: 'not_found', retryable: false },
   workspace_not_found: { status: 404, type: 'not_found', retryable: false },
   company_not_found: { status: 404, type: 'not_found', retryable: false },
@@ -55,7 +60,27 @@ const catalog = {
   attachment_not_found: { status: 404, type: 'not_found', retryable: false },
   webhook_not_found: { status: 404, type: 'not_found', retryable: false },
   delivery_not_found: { status: 404, type: 'not_found', retryable: false },
+  participant_not_found: { status: 404, type: 'not_found', retryable: false },
   email_taken: { status: 409, type: 'validation_error', retryable: false },
+  kyc_locked: { status: 409, type: 'validation_error', retryable: false },
+  kyc_not_submittable: { status: 409, type: 'validation_error', retryable: false },
+  kyc_missing_content: { status: 400, type: 'validation_error', retryable: false },
+  kyc_invalid_encoding: { status: 400, type: 'validation_error', retryable: false },
+  kyc_invalid_doc_type: { status: 400, type: 'validation_error', retryable: false },
+  kyc_unsupported_type: { status: 400, type: 'validation_error', retryable: false },
+  kyc_mime_mismatch: { status: 400, type: 'validation_error', retryable: false },
+  kyc_mandate_requires_company: { status: 400, type: 'validation_error', retryable: false },
+  kyc_doc_pairing_invalid: { status: 400, type: 'validation_error', retryable: false },
+  kyc_document_too_large: { status: 413, type: 'validation_error', retryable: false },
+  kyc_no_companies: { status: 422, type: 'validation_error', retryable: false },
+  kyc_no_own_company: { status: 422, type: 'validation_error', retryable: false },
+  kyc_invalid_company: { status: 422, type: 'validation_error', retryable: false },
+  kyc_missing_documents: { status: 422, type: 'validation_error', retryable: false },
+  kyc_missing_legal_name: { status: 422, type: 'validation_error', retryable: false },
+  kyc_missing_enterprise_number: { status: 422, type: 'validation_error', retryable: false },
+  kyc_attestation_incomplete: { status: 422, type: 'validation_error', retryable: false },
+  kyc_attestation_not_accepted: { status: 422, type: 'validation_error', retryable: false },
+  kyc_attestation_version_mismatch: { status: 422, type: 'validation_error', retryable: false },
   already_member: { status: 409, type: 'validation_error', retryable: false },
   key_limit_reached: { status: 409, type: 'validation_error', retryable: false },
   delivery_not_redeliverable: { status: 409, type: 'validation_error', retryable: false },
@@ -68,6 +93,8 @@ const catalog = {
   service_degraded: { status: 503, type: 'api_error', retryable: true },
   validator_unavailable: { status: 503, type: 'api_error', retryable: true },
   internal_error: { status: 500, type: 'api_error', retryable: true },
+  // The provider may answer next time; nothing was changed meanwhile.
+  provider_update_failed: { status: 502, type: 'api_error', retryable: true },
 } as const satisfies Record<string, CodeDefinition>;
 
 export type ErrorCode = keyof typeof catalog;
@@ -131,6 +158,11 @@ export function statusOf(code: ErrorCode): number {
 function fromKnownError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof RuleError) return new ApiError(err.code, err.message, err.options);
+  if (err instanceof InsufficientCreditsError) {
+    return new ApiError('insufficient_credits', `${err.message} Top up the workspace's credits, or send from the sandbox.`, {
+      details: { balance: unitsToEuros(err.balanceUnits), price: unitsToEuros(err.priceUnits) },
+    });
+  }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
   // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   auditEvent: 'aud',
   document: 'doc',
   attachment: 'att',
+  kycDocument: 'kyd',
   event: 'evt',
   webhook: 'whk',
   webhookDelivery: 'whd',

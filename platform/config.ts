@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { eurosToUnits } from '../domain/credits';
+
 /**
  * Every environment variable the API and the worker read, in one place,
  * validated once at start-up. A bad value stops the process with the
@@ -38,6 +40,20 @@ export const duration = (fallback: string) =>
       return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
     });
 
+/** An amount of euros such as `0.10` (at most 4 decimals), kept as its decimal string. */
+const euros = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((value) => {
+      try {
+        eurosToUnits(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected an amount of euros such as 0.10 (at most 4 decimals)');
+
 const flag = (fallback: 'true' | 'false') =>
   z
     .enum(['true', 'false'])
@@ -52,6 +68,8 @@ export const serviceConfigShape = {
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
   VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
+  LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
+  CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),

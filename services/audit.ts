@@ -24,7 +24,18 @@ export type AuditAction =
   | 'webhook.created'
   | 'webhook.updated'
   | 'webhook.secret_rotated'
-  | 'webhook.deleted';
+  | 'webhook.deleted'
+  | 'credits.added'
+  | 'credits.price_set'
+  | 'workspace.suspended'
+  | 'workspace.resumed'
+  | 'account.disabled'
+  | 'account.enabled'
+  | 'kyc.document_uploaded'
+  | 'kyc.submitted'
+  | 'kyc.approved'
+  | 'kyc.rejected'
+  | 'company.provisioned';
 
 export interface Actor {
   accountId: string;
@@ -34,7 +45,7 @@ export interface Actor {
 export interface AuditEntry {
   action: AuditAction;
   workspaceId: string;
-  target: { type: 'api_key' | 'account' | 'workspace' | 'company' | 'webhook'; id: string };
+  target: { type: 'api_key' | 'account' | 'workspace' | 'company' | 'webhook' | 'kyc_document' | 'kyc_submission'; id: string };
   details?: Record<string, unknown>;
 }
 

@@ -1,3 +1,5 @@
+import type { KycRefusalCode } from '../domain/kyc';
+
 /**
  * A business rule refused an operation. The code is the API's error code for
  * it (api/errors.ts gives each its status); services raise these, the API
@@ -13,7 +15,13 @@ export type RuleCode =
   | 'insufficient_role'
   | 'key_limit_reached'
   | 'webhook_url_not_allowed'
-  | 'delivery_not_redeliverable';
+  | 'delivery_not_redeliverable'
+  | 'workspace_not_verified'
+  | 'workspace_suspended'
+  | KycRefusalCode
+  | 'kyc_locked'
+  | 'kyc_not_submittable'
+  | 'provider_update_failed';
 
 /** The one place the role rule's refusal is worded (the API's authorization and the workspace rules both use it). */
 export function insufficientRole(role: string, allowed: readonly string[], action: string): RuleError {

@@ -16,7 +16,6 @@ const companySchema = new Schema(
       default: null,
     },
     peppol_id: { type: String, default: null },
-    is_live: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     /** Deleted companies keep their documents for the record but are gone for everyone. */

@@ -99,6 +99,8 @@ const dispatchSchema = new Schema(
   {
     /** The document id: it starts with the time of acceptance, so the reconciler reads the oldest first by _id. */
     _id: { type: String, required: true },
+    /** Set when the request charges a live document: its reservation is released if the document never appears. */
+    charged_workspace_id: { type: String, default: null },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'document_dispatches' },

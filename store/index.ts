@@ -4,9 +4,13 @@ import { accountModel } from './accounts';
 import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
+import { creditLedgerModel } from './credits';
 import { attachmentModel, contentModel, dispatchModel, documentModel } from './documents';
 import { eventModel } from './events';
+import { kycBlobModel, kycDocumentModel } from './kyc-documents';
+import { kycSubmissionModel } from './kyc-submissions';
 import { membershipModel } from './memberships';
+import { providerOrganisationModel, providerTenantModel } from './provider-tenants';
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
 import { usageDayModel } from './usage';
@@ -35,6 +39,12 @@ export function createStore(db: Connection) {
     webhooks: webhookModel(db),
     deliveries: deliveryModel(db),
     fanoutMarks: fanoutMarkModel(db),
+    kycDocuments: kycDocumentModel(db),
+    kycBlobs: kycBlobModel(db),
+    kycSubmissions: kycSubmissionModel(db),
+    providerOrganisations: providerOrganisationModel(db),
+    providerTenants: providerTenantModel(db),
+    creditLedger: creditLedgerModel(db),
   };
 }
 

@@ -12,8 +12,19 @@ const workspaceSchema = new Schema(
     owner_ids: { type: [String], required: true },
     /** `sandbox` until the workspace is verified (KYC), then `live`. */
     mode: { type: String, enum: ['sandbox', 'live'], default: 'sandbox' },
-    credit_balance: { type: String, default: '0.00' },
+    /**
+     * Prepaid credits in ten-thousandths of a euro. Changed only by
+     * services/credits: one conditional update adds the amount and marks the
+     * operation in `credit_ops` (atomic on MongoDB and on our FerretDB build),
+     * so an operation applies once and a charge never takes it below zero.
+     */
+    credit_balance_units: { type: Number, default: 0 },
+    /** Operations applied to the balance whose ledger entry is not written yet, by operation id. */
+    credit_ops: { type: Schema.Types.Mixed, default: {} },
+    /** The price of one live document for this workspace, when it differs from LIVE_DOCUMENT_PRICE. */
+    document_price_units: { type: Number, default: null },
     suspended: { type: Boolean, default: false },
+    suspension_reason: { type: String, default: null },
     created_at: { type: Date, required: true },
     /** Set while a deletion checks its conditions; a workspace being deleted owns nobody. */
     deleting_at: { type: Date, default: null },

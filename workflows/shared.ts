@@ -10,13 +10,14 @@ export const TASK_QUEUE = 'einvoice';
 
 /**
  * Custom search attributes an operator filters by in the Temporal Web UI,
- * e.g. `DocumentId = "doc_..."` or `DocumentStatus = "failed"`.
+ * e.g. `DocumentId = "doc_..."`, `DocumentStatus = "failed"` or `KycStatus = "pending"`.
  */
 export const SEARCH_ATTRIBUTE_TYPES = {
   DocumentId: 'Keyword',
   CompanyId: 'Keyword',
   WorkspaceId: 'Keyword',
   DocumentStatus: 'Keyword',
+  KycStatus: 'Keyword',
 } as const;
 
 export const SEARCH_ATTRIBUTES = {
@@ -24,6 +25,7 @@ export const SEARCH_ATTRIBUTES = {
   companyId: defineSearchAttributeKey('CompanyId', SearchAttributeType.KEYWORD),
   workspaceId: defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD),
   documentStatus: defineSearchAttributeKey('DocumentStatus', SearchAttributeType.KEYWORD),
+  kycStatus: defineSearchAttributeKey('KycStatus', SearchAttributeType.KEYWORD),
 };
 
 /** Schedules the worker keeps in place: id, workflow type and interval. */
@@ -31,6 +33,7 @@ export const SCHEDULES = [
   { id: 'rate-window-cleanup', workflowType: 'cleanupRateWindowsWorkflow', every: '10 minutes' },
   { id: 'queued-document-reconciler', workflowType: 'reconcileQueuedDocumentsWorkflow', every: '1 minute' },
   { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
+  { id: 'kyc-review-reconciler', workflowType: 'reconcileKycReviewsWorkflow', every: '1 minute' },
 ] as const;
 
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
@@ -74,3 +77,33 @@ export interface DeliverWebhookInput {
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 /** Nothing left to attempt: delivered already, or the webhook is gone. */
 export const DELIVERY_SETTLED = 'DeliverySettled';
+
+/**
+ * One review workflow per workspace at a time (`kyc-<workspace id>`): a
+ * resubmission after a rejection starts a new run under the same id, once the
+ * previous run has closed.
+ */
+export const kycWorkflowId = (workspaceId: string) => `kyc-${workspaceId}`;
+
+export interface KycReviewInput {
+  workspaceId: string;
+  /** The submission under review (1, then one more per resubmission). */
+  submission: number;
+}
+
+/** What the operator sends, as signal `review` (Web UI, ops CLI): `{"decision": "approve"}` or `{"decision": "reject", "reason": "…"}`. */
+export interface KycDecision {
+  decision: 'approve' | 'reject';
+  reason?: string;
+  /** Who decided, for the audit trail (`operator:<name>` from the ops CLI); the Web UI sends none. */
+  operator?: string;
+}
+
+export const KYC_REVIEW_SIGNAL = 'review';
+export const KYC_STATE_QUERY = 'state';
+
+/** A company created after approval whose provisioning failed is retried by its own workflow. */
+export const provisionWorkflowId = (companyId: string) => `provision-${companyId}`;
+
+/** Provisioning goes on until the provider takes the company: backoff up to 5 minutes, no last attempt. */
+export const PROVISION_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;

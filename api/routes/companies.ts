@@ -1,5 +1,5 @@
 import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
-import type { Store } from '../../store';
+import { liveCompanyIds, provisionOnCreate, pushParticipantChange, type ProvisioningDependencies } from '../../services/provisioning';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
@@ -29,13 +29,16 @@ const updateBody = z
 const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
-export function companyRoutes(routes: RouteTable, store: Store): void {
+export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies): void {
+  const { store } = deps;
+  const isLive = async (companyId: string) => (await liveCompanyIds(store, [companyId])).has(companyId);
 
   routes.add({
     method: 'post',
     path: '/v1/companies',
     operationId: 'createCompany',
     summary: "Create a company in the caller's workspace (owner or admin)",
+    description: 'In a workspace whose KYC is approved, the company is provisioned with the live provider at once; if the provider does not take it, it is created anyway with `is_live: false` and provisioning is retried.',
     tags: ['Companies'],
     body: createBody,
     responses: { 201: { description: 'The company, with the caller’s role', schema: companySchema.extend({ role }).omit({ updated_at: true }).openapi('CreatedCompany') } },
@@ -44,7 +47,7 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
       const { role: callerRole } = await requireMembership(store, auth, auth.workspaceId);
       requireRole(callerRole, ['owner', 'admin'], 'create companies');
       const company = await createCompany(store, auth.actor, auth.workspaceId, body);
-      const { updated_at: _updatedAt, ...created } = companyView(company);
+      const { updated_at: _updatedAt, ...created } = companyView(company, await provisionOnCreate(deps, company));
       return { status: 201, body: { ...created, role: callerRole } };
     },
   });
@@ -62,7 +65,8 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth }) => {
       await requireMembership(store, auth, auth.workspaceId);
       const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
-      return { status: 200, body: { data: companies.map(companySummary) } };
+      const live = await liveCompanyIds(store, companies.map((company) => company._id));
+      return { status: 200, body: { data: companies.map((company) => companySummary(company, live.has(company._id))) } };
     },
   });
 
@@ -78,7 +82,7 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     errors: ['company_not_found'],
     handler: async ({ auth, params }) => {
       const { company } = await requireCompany(store, auth, params.id);
-      return { status: 200, body: companyView(company) };
+      return { status: 200, body: companyView(company, await isLive(company._id)) };
     },
   });
 
@@ -87,19 +91,21 @@ export function companyRoutes(routes: RouteTable, store: Store): void {
     path: '/v1/companies/{id}',
     operationId: 'updateCompany',
     summary: 'Change fields of a company (owner or admin)',
+    description: 'A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes.',
     tags: ['Companies'],
     limitedKeys: true,
     params: companyParams,
     body: updateBody,
     responses: { 200: { description: 'The company', schema: companySchema } },
-    errors: [...fieldErrors, 'no_fields_to_update', 'insufficient_role', 'company_not_found'],
+    errors: [...fieldErrors, 'no_fields_to_update', 'insufficient_role', 'company_not_found', 'provider_update_failed'],
     handler: async ({ auth, params, body }) => {
       const { company, role: callerRole } = await requireCompany(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'update companies');
       requireSomeField(body, updateBody);
+      if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const updated = await updateCompany(store, auth.actor, company, body);
       if (!updated) throw companyNotFound(params.id);
-      return { status: 200, body: companyView(updated) };
+      return { status: 200, body: companyView(updated, await isLive(updated._id)) };
     },
   });
 

@@ -3,7 +3,10 @@ import type { Request } from 'express';
 import { documentInputSchema } from '../../domain/documents/input';
 import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
+import { unitsToEuros } from '../../domain/credits';
 import type { OfficialValidator } from '../../platform/official-validator';
+import { reserveForDocument, type CreditSettings } from '../../services/credits/charges';
+import { requireLiveSending } from '../../services/credits/live-sending';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
 import { recipientOf, totalsView } from '../../services/documents/accept';
@@ -48,6 +51,8 @@ export interface DocumentRouteDependencies extends SubmissionDependencies {
   sandboxRecipientsPerDay: number;
   /** The official Peppol rules, which validation without sending runs as sending does. */
   validator: OfficialValidator;
+  /** The price of live documents and the low-balance threshold. */
+  credits: CreditSettings;
 }
 
 /**
@@ -76,9 +81,7 @@ async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, bod
   if (companyId === undefined) throw missingField('company_id', 'company_id is required.');
   if (typeof companyId !== 'string') throw invalidField('company_id', 'company_id must be a company id (com_…).');
   const company = await requireDocumentCompany(deps.store, auth, companyId);
-  if (auth.environment === 'live') {
-    throw new ApiError('workspace_not_verified', 'This workspace is not verified for live sending yet (KYC). Use the sandbox host to test.');
-  }
+  if (auth.environment === 'live') await requireLiveSending(deps.store, company.workspace_id);
   return company;
 }
 
@@ -91,15 +94,35 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, body: un
   const company = await companyOf(deps, auth, body);
   const prepared = prepareDocument(body, company);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
+  let balanceUnits: number | undefined;
+  const charge =
+    auth.environment === 'live'
+      ? async (documentId: string) => {
+          ({ balanceUnits } = await reserveForDocument(
+            { ...deps, settings: deps.credits },
+            { workspaceId: company.workspace_id, companyId: company._id, documentId, accountId: auth.accountId },
+          ));
+        }
+      : undefined;
   const accepted = await submitDocument(
     deps,
     { accountId: auth.accountId, accountEmail: auth.email, keyPrefix: auth.keyPrefix, environment: auth.environment },
     company,
     prepared,
     headerKey ?? prepared.document.idempotency_key,
+    charge,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
-  return { status: accepted.created ? (202 as const) : (200 as const), body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to } };
+  return {
+    status: accepted.created ? (202 as const) : (200 as const),
+    body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to },
+    balanceUnits,
+  };
+}
+
+/** `X-Credits-Remaining` once a live balance is below the threshold. */
+function creditsHeader(deps: DocumentRouteDependencies, balanceUnits: number | undefined): Record<string, string> {
+  return balanceUnits !== undefined && balanceUnits < deps.credits.lowThresholdUnits ? { 'X-Credits-Remaining': unitsToEuros(balanceUnits) } : {};
 }
 
 export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependencies): void {
@@ -122,10 +145,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       202: { description: 'Accepted and queued; `Location` is the document', schema: acceptedSchema, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
       200: { description: 'Idempotent replay: the first document with this key', schema: acceptedSchema },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'document_invalid', 'sandbox_recipient_quota'],
+    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'document_invalid', 'sandbox_recipient_quota'],
     handler: async ({ body, req }) => {
       const submitted = await submitOne(deps, req, body, req.get('Idempotency-Key'));
-      return { ...submitted, headers: { Location: submitted.body.url } };
+      return { status: submitted.status, body: submitted.body, headers: { Location: submitted.body.url, ...creditsHeader(deps, submitted.balanceUnits) } };
     },
   });
 
@@ -143,7 +166,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     unparsedBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
     bodyLimit: deps.maxBodyBytes,
     responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
-    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified'],
+    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended'],
     handler: async ({ auth, body, req, res }) => {
       if (!Array.isArray(body) || body.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
       if (body.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${body.length}.`);
@@ -154,15 +177,18 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       await companyOf(deps, auth, { company_id: companyId });
       await enforceRequestLimits(deps.limiter, req, res, body.length - 1);
       const results = [];
+      let balanceUnits: number | undefined;
       for (const entry of body as unknown[]) {
         try {
-          results.push((await submitOne(deps, req, entry, undefined)).body);
+          const submitted = await submitOne(deps, req, entry, undefined);
+          balanceUnits = submitted.balanceUnits ?? balanceUnits;
+          results.push(submitted.body);
         } catch (err) {
-          // One document's failure, whatever it is, is that entry's answer: the others stand.
+          // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
           results.push(answerFor(err, req).toEnvelope());
         }
       }
-      return { status: 202, body: results };
+      return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
     },
   });
 
@@ -195,7 +221,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'validator_unavailable'],
+    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'validator_unavailable'],
     handler: async ({ auth, body }) => {
       const company = await companyOf(deps, auth, body);
       let prepared;

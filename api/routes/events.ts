@@ -1,4 +1,3 @@
-import { DOCUMENT_EVENT_TYPES } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
 import { FEED_DELAY_MS, listEvents } from '../../services/events';
 import type { Store } from '../../store';
@@ -8,7 +7,7 @@ import { decodeCursor, encodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
 import { invalidField } from '../validation';
-import { eventSchema, eventView } from '../views/events';
+import { eventSchema, eventView, FEED_EVENT_TYPES } from '../views/events';
 
 export function eventRoutes(routes: RouteTable, store: Store): void {
   routes.add({
@@ -17,7 +16,7 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
     operationId: 'listEvents',
     summary: "The workspace's lifecycle events, oldest first",
     description:
-      "Every `document.*` event of the calling key's workspace and environment (queued, sending, retry, delivered, failed), " +
+      "Every `document.*` event of the calling key's workspace and environment (queued, sending, retry, delivered, failed), and `credits.low` (live), " +
       'oldest first, in the same shape webhooks deliver. Page with `cursor`: a `next_cursor` never skips or repeats an event, ' +
       `also while new ones arrive, because the feed lists events once they are ${FEED_DELAY_MS / 1000} s old. ` +
       'Unlike other lists, `next_cursor` is set on every page, also the last (then it marks the end so far; `has_more` is false): keep it and ask again later to tail the feed. ' +
@@ -26,7 +25,7 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
     limitedKeys: true,
     query: z
       .object({
-        type: z.enum(DOCUMENT_EVENT_TYPES).optional(),
+        type: z.enum(FEED_EVENT_TYPES).optional(),
         company_id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
         document_id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
         from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Events created at or after this time' }),

@@ -12,7 +12,7 @@ import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
-import { documentEventDataSchema } from '../views/events';
+import { creditsLowDataSchema, documentEventDataSchema } from '../views/events';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
 export interface WebhookRouteDependencies {
@@ -60,7 +60,7 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
     ...(['document.queued', 'document.sending', 'document.delivered', 'document.failed'] as const).map(
       (type) => [type, eventEnvelope(type, documentEventDataSchema, `Document${type.slice('document.'.length).replace(/^./, (c) => c.toUpperCase())}Event`)] as [string, z.ZodType],
     ),
-    ['credits.low', eventEnvelope('credits.low', z.object({ company_id: z.string(), balance: z.number(), threshold: z.number() }).openapi('CreditsLowData'), 'CreditsLowEvent')],
+    ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
     ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
   ];
   for (const [type, body] of payloads) {

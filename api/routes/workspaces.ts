@@ -42,7 +42,8 @@ const inviteBody = z
       'Only owners grant `owner`.',
   });
 
-export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateLimiter, invitesByEmailPerDay: number): void {
+/** `priceUnits`: the default price of a live document (LIVE_DOCUMENT_PRICE), shown where a workspace has none of its own. */
+export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateLimiter, invitesByEmailPerDay: number, priceUnits: number): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces',
@@ -51,7 +52,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     tags: ['Workspaces'],
     body: nameBody,
     responses: { 201: { description: 'The new workspace', schema: workspaceSchema } },
-    handler: async ({ auth, body }) => ({ status: 201, body: workspaceView(await createWorkspace(store, auth.actor, body.name)) }),
+    handler: async ({ auth, body }) => ({ status: 201, body: workspaceView(await createWorkspace(store, auth.actor, body.name), priceUnits) }),
   });
 
   routes.add({
@@ -61,7 +62,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     summary: 'Every workspace the caller belongs to, with the caller’s role',
     tags: ['Workspaces'],
     responses: { 200: { description: 'Workspaces', schema: z.object({ data: z.array(workspaceSchema) }).openapi('WorkspaceList') } },
-    handler: async ({ auth }) => ({ status: 200, body: { data: (await listWorkspaces(store, auth.accountId)).map(workspaceView) } }),
+    handler: async ({ auth }) => ({ status: 200, body: { data: (await listWorkspaces(store, auth.accountId)).map((workspace) => workspaceView(workspace, priceUnits)) } }),
   });
 
   routes.add({
@@ -73,7 +74,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     params: workspaceParams,
     responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
     errors: ['workspace_not_found'],
-    handler: async ({ auth, params }) => ({ status: 200, body: workspaceView(await requireMembership(store, auth, params.id)) }),
+    handler: async ({ auth, params }) => ({ status: 200, body: workspaceView(await requireMembership(store, auth, params.id), priceUnits) }),
   });
 
   routes.add({
@@ -90,7 +91,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'change workspace settings');
       await renameWorkspace(store, auth.actor, params.id, body.name);
-      return { status: 200, body: workspaceView(await requireMembership(store, auth, params.id)) };
+      return { status: 200, body: workspaceView(await requireMembership(store, auth, params.id), priceUnits) };
     },
   });
 

@@ -6,7 +6,10 @@ export const companySchema = z
     id: z.string().openapi({ example: 'com_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     name: z.string(),
     workspace_id: z.string(),
-    is_live: z.boolean().openapi({ description: 'True once the company has a provider tenant (live sending)' }),
+    is_live: z.boolean().openapi({
+      description:
+        'True once the company has a provider tenant (live sending): every company of a workspace whose KYC is approved is provisioned; one created later is provisioned on creation, and while the provider does not take it, it stays false and provisioning is retried',
+    }),
     company_registration_id: z.string().nullable(),
     tax_id: z.string().nullable(),
     email: z.string().nullable(),
@@ -23,12 +26,13 @@ export const companySummarySchema = companySchema
   .pick({ id: true, name: true, tax_id: true, country: true, is_live: true, workspace_id: true, created_at: true })
   .openapi('CompanySummary');
 
-export function companyView(company: Company): z.infer<typeof companySchema> {
+/** `isLive`: the company has a provider tenant (services/provisioning.ts). */
+export function companyView(company: Company, isLive: boolean): z.infer<typeof companySchema> {
   return {
     id: company._id,
     name: company.name,
     workspace_id: company.workspace_id,
-    is_live: company.is_live,
+    is_live: isLive,
     company_registration_id: company.company_registration_id ?? null,
     tax_id: company.tax_id ?? null,
     email: company.email ?? null,
@@ -43,7 +47,7 @@ export function companyView(company: Company): z.infer<typeof companySchema> {
   };
 }
 
-export function companySummary(company: Company): z.infer<typeof companySummarySchema> {
-  const { id, name, tax_id, country, is_live, workspace_id, created_at } = companyView(company);
+export function companySummary(company: Company, isLive: boolean): z.infer<typeof companySummarySchema> {
+  const { id, name, tax_id, country, is_live, workspace_id, created_at } = companyView(company, isLive);
   return { id, name, tax_id, country, is_live, workspace_id, created_at };
 }

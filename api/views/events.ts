@@ -15,12 +15,23 @@ export const documentEventDataSchema = z
   })
   .openapi('DocumentEventData');
 
+export const creditsLowDataSchema = z
+  .object({
+    company_id: z.string().openapi({ description: 'The company whose live document took the balance below the threshold' }),
+    balance: z.number().openapi({ description: 'The balance after it, EUR' }),
+    threshold: z.number().openapi({ description: 'CREDITS_LOW_THRESHOLD, EUR' }),
+  })
+  .openapi('CreditsLowData');
+
+/** What the feed lists: the document lifecycle, and the workspace's credits running low (live). */
+export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, 'credits.low'] as const;
+
 export const eventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
-    type: z.enum(DOCUMENT_EVENT_TYPES),
+    type: z.enum(FEED_EVENT_TYPES),
     created_at: z.string().openapi({ format: 'date-time' }),
-    data: documentEventDataSchema,
+    data: z.union([documentEventDataSchema, creditsLowDataSchema]).openapi({ description: '`DocumentEventData` for `document.*`, `CreditsLowData` for `credits.low`' }),
   })
   .openapi('Event');
 
@@ -29,6 +40,6 @@ export function eventView(row: EventRow & { _id: string }): z.infer<typeof event
     id: row._id,
     type: row.type as z.infer<typeof eventSchema>['type'],
     created_at: row.created_at.toISOString(),
-    data: row.data as z.infer<typeof documentEventDataSchema>,
+    data: row.data as z.infer<typeof eventSchema>['data'],
   };
 }

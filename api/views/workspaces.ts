@@ -1,3 +1,4 @@
+import { unitsToEuros } from '../../domain/credits';
 import type { WorkspaceWithRole } from '../../services/workspaces';
 import type { MemberView } from '../../services/workspaces';
 import { z } from '../openapi';
@@ -9,20 +10,27 @@ export const workspaceSchema = z
     name: z.string(),
     role: role.openapi({ description: "The caller's role" }),
     mode: z.enum(['sandbox', 'live']).openapi({ description: '`sandbox` until the workspace is verified (KYC approved), then `live`' }),
-    credit_balance: z.string().openapi({ description: 'Prepaid credits in EUR, as a decimal string', example: '0.00' }),
-    suspended: z.boolean().openapi({ description: 'A suspended workspace cannot send on the live network' }),
+    credit_balance: z.string().openapi({
+      description: 'Prepaid credits in EUR, as a decimal string (2 decimals, up to 4 when a price has more). Each live document reserves its price when accepted; a failed one gives it back.',
+      example: '12.30',
+    }),
+    document_price: z.string().openapi({ description: 'What one live document costs this workspace, in EUR', example: '0.10' }),
+    suspended: z.boolean().openapi({ description: 'A suspended workspace cannot send on the live network (403 `workspace_suspended`); sandbox works as before' }),
+    suspension_reason: z.string().nullable().openapi({ description: 'Why the operator suspended it' }),
     created_at: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Workspace');
 
-export function workspaceView({ workspace, role: callerRole }: WorkspaceWithRole): z.infer<typeof workspaceSchema> {
+export function workspaceView({ workspace, role: callerRole }: WorkspaceWithRole, defaultPriceUnits: number): z.infer<typeof workspaceSchema> {
   return {
     id: workspace._id,
     name: workspace.name,
     role: callerRole,
     mode: workspace.mode,
-    credit_balance: workspace.credit_balance,
+    credit_balance: unitsToEuros(workspace.credit_balance_units),
+    document_price: unitsToEuros(workspace.document_price_units ?? defaultPriceUnits),
     suspended: workspace.suspended,
+    suspension_reason: workspace.suspension_reason ?? null,
     created_at: workspace.created_at.toISOString(),
   };
 }

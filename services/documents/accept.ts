@@ -11,6 +11,7 @@ import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
+import { releaseReservation } from '../credits/charges';
 import { recordMoveEvent } from './lifecycle';
 
 /**
@@ -19,6 +20,9 @@ import { recordMoveEvent } from './lifecycle';
  *
  *   1. the dispatch outbox row (the reconciler's to-do: start its workflow,
  *      or clean up after a request that died half-way);
+ *   1b. for a live document, its price reserved from the workspace's credits
+ *      (refused: nothing is kept; a request that dies later is released by
+ *      the clean-up, as is the loser of an idempotency race);
  *   2. its write-once parts: content (input and UBL) and attachments;
  *   3. the document row, status `queued`: the commit point; its unique
  *      idempotency scope decides duplicate requests, also concurrent ones;
@@ -49,6 +53,9 @@ export interface Acceptance {
   /** The `document.queued` event, when this call recorded it. */
   event: EventRow | null;
 }
+
+/** Reserves what the document costs, once its id is known; throws to refuse it (nothing is kept then). */
+export type Charge = (documentId: string) => Promise<void>;
 
 /** Totals as stored and shown: decimal strings with 2 decimals. */
 export function totalsView(calculated: CalculatedDocument) {
@@ -82,9 +89,9 @@ export async function acceptDocument(
   company: { _id: string; workspace_id: string; email?: string | null },
   accepted: AcceptableDocument,
   idempotencyKey: string | undefined,
-  logger?: Logger,
-  now = new Date(),
+  options: { logger?: Logger; charge?: Charge; now?: Date } = {},
 ): Promise<Acceptance> {
+  const { logger, charge, now = new Date() } = options;
   if (idempotencyKey) {
     const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
     if (existing) return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
@@ -93,7 +100,15 @@ export async function acceptDocument(
   const { document } = accepted;
   const { attachments = [], ...withoutAttachments } = document;
 
-  await insertRow(store.dispatches, { _id: id, created_at: now });
+  await insertRow(store.dispatches, { _id: id, charged_workspace_id: charge ? company.workspace_id : null, created_at: now });
+  if (charge) {
+    try {
+      await charge(id);
+    } catch (err) {
+      await store.dispatches.deleteOne({ _id: id });
+      throw err;
+    }
+  }
   await insertRow(store.contents, {
     _id: id,
     input: { ...withoutAttachments, attachments: attachments.map(({ content: _content, ...meta }) => meta) },
@@ -157,8 +172,11 @@ export async function acceptDocument(
   return { id, status: row.status, created: true, document: row, event };
 }
 
-/** Removes what a request stored before its document row failed to appear; idempotent. */
+/** Removes what a request stored before its document row failed to appear, and gives back its reservation; idempotent. */
 export async function discardParts(store: Store, documentId: string): Promise<void> {
+  // The outbox row goes last: while it is there, the reconciler finishes this clean-up.
+  const dispatch = await store.dispatches.findById(documentId).lean();
+  if (dispatch?.charged_workspace_id) await releaseReservation(store, dispatch.charged_workspace_id, documentId);
   await store.attachments.deleteMany({ document_id: documentId });
   await store.contents.deleteOne({ _id: documentId });
   await store.dispatches.deleteOne({ _id: documentId });

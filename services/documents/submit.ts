@@ -1,5 +1,5 @@
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
-import { acceptDocument, type Acceptance, type AcceptableDocument, type Sender } from './accept';
+import { acceptDocument, type Acceptance, type AcceptableDocument, type Charge, type Sender } from './accept';
 import { dispatchDocument } from './dispatch';
 
 export interface SubmissionDependencies extends FanOutDependencies {
@@ -17,8 +17,9 @@ export async function submitDocument(
   company: { _id: string; workspace_id: string; email?: string | null },
   document: AcceptableDocument,
   idempotencyKey: string | undefined,
+  charge?: Charge,
 ): Promise<Acceptance> {
-  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, deps.logger);
+  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, { logger: deps.logger, ...(charge && { charge }) });
   if (!accepted.created) return accepted;
   await fanOutSoon(deps, accepted.event);
   try {

@@ -256,8 +256,7 @@ describe('documents on the real stack', () => {
         company,
         { document: conversion.document, calculated: calculate(conversion.document), ubl: conversion.ubl, attachmentIds: [] },
         undefined,
-        undefined,
-        new Date(Date.now() - 60_000),
+        { now: new Date(Date.now() - 60_000) },
       );
       return accepted.id;
     });

@@ -14,10 +14,10 @@ export async function sendingAccount(): Promise<TestAccount & { companyId: strin
 }
 
 /** Polls a document until its status is one of `statuses`. */
-export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000) {
+export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, host?: string) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`);
+    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, { ...(host && { host }) });
     if (statuses.includes(response.body?.status)) return response.body;
     if (Date.now() > deadline) throw new Error(`document ${documentId} stayed ${response.body?.status}`);
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -1,0 +1,34 @@
+import type { ReviewStatus } from '../domain/kyc';
+import { liveProvider } from '../platform/live-provider';
+import { recordReviewOutcome, reconcileKycReviews } from '../services/kyc-review';
+import { companiesAwaitingTenant, ensureOrganisation, provisionCompany } from '../services/provisioning';
+import type { KycDecision } from '../workflows/shared';
+import type { ActivityDependencies } from './index';
+
+/** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
+export function kycActivities({ store, temporal, logger }: ActivityDependencies) {
+  const provider = liveProvider();
+  return {
+    async recordKycReview(workspaceId: string, submission: number, decision: KycDecision): Promise<{ status: ReviewStatus; rejectReason: string | null }> {
+      const recorded = await recordReviewOutcome(store, workspaceId, submission, decision);
+      return { status: recorded.status, rejectReason: recorded.reject_reason ?? null };
+    },
+
+    async onboardKycWorkspace(workspaceId: string): Promise<void> {
+      await ensureOrganisation(store, provider, workspaceId);
+    },
+
+    async companiesToProvision(workspaceId: string): Promise<string[]> {
+      return companiesAwaitingTenant(store, workspaceId);
+    },
+
+    /** A provider refusal or outage throws, for the retry policy; a deleted company is `gone`. */
+    async provisionCompany(companyId: string): Promise<'live' | 'gone'> {
+      return (await provisionCompany(store, provider, companyId)) ? 'live' : 'gone';
+    },
+
+    async startMissingKycReviews(): Promise<number> {
+      return reconcileKycReviews(store, temporal, logger);
+    },
+  };
+}

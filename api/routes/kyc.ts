@@ -1,0 +1,186 @@
+import type { Client } from '@temporalio/client';
+
+import { KYC_DOC_TYPES, MAX_KYC_DOCUMENT_BYTES } from '../../domain/kyc';
+import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
+import { KYC_MIME_TYPES } from '../../domain/kyc-files';
+import { checkKycUpload } from '../../domain/kyc-upload';
+import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../../domain/text';
+import type { Logger } from '../../platform/logger';
+import { readKyc, refusalError } from '../../services/kyc';
+import { uploadKycDocument } from '../../services/kyc-documents';
+import { submitKyc } from '../../services/kyc-submit';
+import type { Store } from '../../store';
+import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
+import type { AuthContext } from '../authentication';
+import { z } from '../openapi';
+import type { RouteTable } from '../route';
+import { parseInput } from '../validation';
+import { kycDocumentSchema, kycDocumentView, kycStateSchema, kycStateView } from '../views/kyc';
+
+/**
+ * KYC of the caller's workspace (the key's home workspace): read it, upload
+ * documents, submit it for review. The KYC codes come from the rules in
+ * domain/kyc-upload.ts and domain/kyc-gates.ts; the bodies are read leniently
+ * here so that a missing or blank field gets its KYC code, not a generic one.
+ */
+
+export interface KycRouteDependencies {
+  store: Store;
+  temporal: Client;
+  logger: Logger;
+}
+
+/** A 10 MB file is 13.4 MiB in base64; the rest leaves room for the other fields and escaped JSON. */
+const UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
+
+const kycText = (max: number) => z.string().max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE).nullable().optional();
+
+const uploadRequest = z
+  .object({
+    doc_type: z.enum(KYC_DOC_TYPES),
+    filename: z.string().max(255).optional().openapi({ description: 'Defaults to the document type and the recognised extension' }),
+    content: z.string().openapi({
+      format: 'byte',
+      description: `The file, base64-encoded; at most ${MAX_KYC_DOCUMENT_BYTES} bytes (10 MB) decoded. PDF, PNG, JPEG or XLSX, recognised by its bytes, never by its name.`,
+    }),
+    mime_type: z.string().optional().openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),
+    company_id: z.string().optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
+    mandate_grantor_name: z.string().optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
+  })
+  .openapi('KycDocumentUpload');
+
+/** The same fields as they are read: each KYC rule then names its own code. */
+const uploadFields = z
+  .object({
+    doc_type: z.unknown().optional(),
+    content: z.unknown().optional(),
+    filename: kycText(255).transform((value) => value ?? undefined),
+    mime_type: z.string().max(255).optional(),
+    company_id: z.string().max(100).nullable().optional(),
+    mandate_grantor_name: kycText(200),
+  })
+  .strict();
+
+const submitRequest = z
+  .object({
+    company_id: z.string().openapi({ description: 'The workspace’s own company' }),
+    kyc_legal_name: z.string(),
+    kyc_enterprise_number: z.string().openapi({ description: 'Stored verbatim, no format check' }),
+    attestation_name: z.string().openapi({ description: 'Who signs the attestation' }),
+    attestation_role: z.string().openapi({ description: 'The signer’s role at the entity', example: 'Managing director' }),
+    attested: z.boolean().openapi({ description: 'Must be true: the signer confirms the attestation text (GET /v1/kyc)' }),
+    attestation_version: z.string().openapi({ description: 'Must equal `attestation.current_version`', example: ATTESTATION_VERSION }),
+  })
+  .openapi('KycSubmitRequest');
+
+const submitFields = z
+  .object({
+    company_id: z.string().max(100).nullable().optional(),
+    kyc_legal_name: kycText(300),
+    kyc_enterprise_number: kycText(100),
+    attestation_name: kycText(200),
+    attestation_role: kycText(200),
+    attested: z.unknown().optional(),
+    attestation_version: z.string().max(50).nullable().optional(),
+  })
+  .strict();
+
+const WRITERS = ['owner', 'admin'] as const;
+
+async function requireWriter(store: Store, auth: AuthContext, action: string): Promise<void> {
+  const { role } = await requireMembership(store, auth, auth.workspaceId);
+  requireRole(role, WRITERS, action);
+}
+
+export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void {
+  const { store } = deps;
+
+  routes.add({
+    method: 'get',
+    path: '/v1/kyc',
+    operationId: 'getKyc',
+    summary: "The KYC state of the caller's workspace",
+    tags: ['KYC'],
+    responses: { 200: { description: 'The KYC state', schema: kycStateSchema } },
+    errors: ['workspace_not_found'],
+    handler: async ({ auth }) => {
+      await requireMembership(store, auth, auth.workspaceId);
+      return { status: 200, body: kycStateView(await readKyc(store, auth.workspaceId)) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/kyc/documents',
+    operationId: 'uploadKycDocument',
+    summary: 'Upload a KYC document (owner or admin)',
+    description:
+      'Workspace documents (`registry_extract`, `representative_id`, `authority_proof`) carry no company; a `mandate` names the company it covers and its grantor. ' +
+      'Checked in this order: `doc_type`, its pairing with a company, then the file (present, base64, size, type by its bytes, declared `mime_type`); file problems name the parameter `file`. ' +
+      'Uploads are locked (409 `kyc_locked`) while the review is pending and once approved.',
+    tags: ['KYC'],
+    unparsedBody: uploadRequest,
+    bodyLimit: UPLOAD_BODY_BYTES,
+    responses: { 201: { description: 'The stored document', schema: kycDocumentSchema } },
+    errors: [
+      'insufficient_role',
+      'workspace_not_found',
+      'kyc_invalid_doc_type',
+      'kyc_mandate_requires_company',
+      'kyc_doc_pairing_invalid',
+      'kyc_missing_content',
+      'kyc_invalid_encoding',
+      'kyc_document_too_large',
+      'kyc_unsupported_type',
+      'kyc_mime_mismatch',
+      'company_not_found',
+      'kyc_locked',
+    ],
+    handler: async ({ auth, body }) => {
+      await requireWriter(store, auth, 'upload KYC documents');
+      const checked = checkKycUpload(parseInput(uploadFields, body, 'body'));
+      if ('refusal' in checked) throw refusalError(checked.refusal);
+      const { upload } = checked;
+      if (upload.companyId !== null) {
+        const { company } = await requireCompany(store, auth, upload.companyId, 'company_id');
+        if (company.workspace_id !== auth.workspaceId) throw companyNotFound(upload.companyId, 'company_id');
+      }
+      const document = await uploadKycDocument(store, auth.actor, auth.workspaceId, upload);
+      return { status: 201, body: kycDocumentView(document) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/kyc/submit',
+    operationId: 'submitKyc',
+    summary: 'Submit the workspace for KYC review (owner or admin)',
+    description:
+      'Allowed from `none` or `rejected` (else 409 `kyc_not_submittable`, also for the loser of two submits at once). ' +
+      'The gates are checked in this order and the first that fails names the answer: a company exists; `company_id` is given; it is a company of the workspace; ' +
+      'the three workspace documents are uploaded (`details.missing`); legal name; enterprise number; attestation name and role; `attested` is true; the attestation version is current. ' +
+      'Mandates never hold a submission back. An operator then approves or rejects it.',
+    tags: ['KYC'],
+    unparsedBody: submitRequest,
+    responses: { 200: { description: 'The KYC state, now `pending`', schema: kycStateSchema } },
+    errors: [
+      'insufficient_role',
+      'workspace_not_found',
+      'kyc_not_submittable',
+      'kyc_no_companies',
+      'kyc_no_own_company',
+      'kyc_invalid_company',
+      'kyc_missing_documents',
+      'kyc_missing_legal_name',
+      'kyc_missing_enterprise_number',
+      'kyc_attestation_incomplete',
+      'kyc_attestation_not_accepted',
+      'kyc_attestation_version_mismatch',
+    ],
+    handler: async ({ auth, body }) => {
+      await requireWriter(store, auth, 'submit the workspace for KYC review');
+      await submitKyc(deps, auth.actor, auth.workspaceId, parseInput(submitFields, body, 'body'));
+      return { status: 200, body: kycStateView(await readKyc(store, auth.workspaceId)) };
+    },
+  });
+}

@@ -1,0 +1,148 @@
+import os from 'node:os';
+
+import { Client, Connection } from '@temporalio/client';
+import mongoose from 'mongoose';
+
+import { ConfigError } from '../platform/config';
+import { readKyc, type KycSubmission } from '../services/kyc';
+import { OperatorError, addCredits, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
+import { decide, listSubmissions } from '../services/operator-kyc';
+import { loadStackConfig } from '../stack/config';
+import { createStore, type Store } from '../store';
+
+/**
+ * `npm run --silent ops -- <command>`: what an operator does by hand. It
+ * talks to the same database and Temporal as the service: MONGODB_URI and
+ * TEMPORAL_ADDRESS, or the embedded stack's (`npm start`) by default. The
+ * operator's name in the audit trail is OPERATOR, else the login name.
+ * A refusal is one line on stderr and exit code 1; a wrong command, 2.
+ */
+
+const USAGE = `usage: npm run --silent ops -- <command>
+  kyc list [--status pending|approved|rejected]  KYC submissions, oldest first
+  kyc show <workspace>                    the workspace's KYC state, documents and companies
+  kyc approve <workspace>                 approve its pending review (signals the review workflow)
+  kyc reject <workspace> <reason>         reject it, with the reason the customer sees
+  credits add <workspace> <amount>        top up a workspace's credits (EUR, e.g. 25.00)
+  credits show <workspace>                balance, ledger total and whether they agree
+  credits price <workspace> <amount|default>  the workspace's own price of a live document
+  workspace suspend <workspace> <reason>  stop its live sending (403 workspace_suspended)
+  workspace resume <workspace> <reason>   let it send live again
+  account disable <account>               refuse its keys (403 disabled_account)
+  account enable <account>                accept its keys again`;
+
+class UsageError extends Error {}
+
+interface Context {
+  store: Store;
+  operator: ReturnType<typeof operatorActor>;
+  /** Connects to Temporal on first use: only the review commands need it. */
+  temporal: () => Promise<Client>;
+}
+
+type Command = (context: Context, args: string[]) => Promise<string>;
+
+const needs = (args: string[], count: number) => {
+  if (args.length < count) throw new UsageError(`expected ${count} argument${count === 1 ? '' : 's'}`);
+  return args;
+};
+
+const submissionLine = (submission: KycSubmission) =>
+  `${submission.workspace_id}  ${submission.status.padEnd(8)}  #${submission.number}  ${submission.submitted_at.toISOString()}  ${submission.legal_name} (${submission.enterprise_number})`;
+
+const COMMANDS: Record<string, Command> = {
+  'kyc list': async ({ store }, args) => {
+    const status = args[0] === '--status' ? needs(args, 2)[1] : undefined;
+    const submissions = await listSubmissions(store, status);
+    return submissions.length === 0 ? 'no submissions' : submissions.map(submissionLine).join('\n');
+  },
+  'kyc show': async ({ store }, args) => {
+    const workspaceId = needs(args, 1)[0]!;
+    if (!(await store.workspaces.exists({ _id: workspaceId, deleted_at: null }))) throw new OperatorError(`no workspace ${workspaceId}`);
+    const { status, submission, documents, companies } = await readKyc(store, workspaceId);
+    return JSON.stringify(
+      {
+        status,
+        submission,
+        documents: documents.map(({ _id, doc_type, filename, mime_type, size_bytes }) => ({ id: _id, doc_type, filename, mime_type, size_bytes })),
+        companies: companies.map(({ _id, name, country }) => ({ id: _id, name, country })),
+      },
+      null,
+      2,
+    );
+  },
+  'kyc approve': async ({ store, operator, temporal }, args) => {
+    const recorded = await decide(store, await temporal(), needs(args, 1)[0]!, { decision: 'approve', operator: operator.accountId });
+    return `workspace ${recorded.workspace_id}: ${recorded.status}`;
+  },
+  'kyc reject': async ({ store, operator, temporal }, args) => {
+    const [workspace, ...reason] = needs(args, 2);
+    const recorded = await decide(store, await temporal(), workspace!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    return `workspace ${recorded.workspace_id}: ${recorded.status} (${recorded.reject_reason ?? ''})`;
+  },
+  'credits add': async ({ store, operator }, args) => {
+    const [workspace, amount] = needs(args, 2);
+    return `balance of ${workspace!}: ${await addCredits(store, operator, workspace!, amount!)} EUR`;
+  },
+  'credits show': async ({ store }, args) => JSON.stringify(await showCredits(store, needs(args, 1)[0]!), null, 2),
+  'credits price': async ({ store, operator }, args) => {
+    const [workspace, price] = needs(args, 2);
+    await setDocumentPrice(store, operator, workspace!, price!);
+    return `live documents of ${workspace!} cost ${price === 'default' ? 'the default price' : `${price!} EUR`}`;
+  },
+  'workspace suspend': async ({ store, operator }, args) => {
+    const [workspace, ...reason] = needs(args, 2);
+    await setSuspension(store, operator, workspace!, true, reason.join(' '));
+    return `workspace ${workspace!} suspended`;
+  },
+  'workspace resume': async ({ store, operator }, args) => {
+    const [workspace, ...reason] = needs(args, 2);
+    await setSuspension(store, operator, workspace!, false, reason.join(' '));
+    return `workspace ${workspace!} resumed`;
+  },
+  'account disable': async ({ store, operator }, args) => {
+    await setAccountStatus(store, operator, needs(args, 1)[0]!, 'disabled');
+    return `account ${args[0]!} disabled`;
+  },
+  'account enable': async ({ store, operator }, args) => {
+    await setAccountStatus(store, operator, needs(args, 1)[0]!, 'active');
+    return `account ${args[0]!} enabled`;
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`${argv.length ? `unknown command: ${argv.join(' ')}\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  const stack = loadStackConfig();
+  const db = await mongoose.createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, { serverSelectionTimeoutMS: 5_000 }).asPromise();
+  let connection: Connection | undefined;
+  const temporal = async () => {
+    connection ??= await Connection.connect({ address: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${stack.TEMPORAL_PORT}`, connectTimeout: 5_000 });
+    return new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || stack.TEMPORAL_NAMESPACE });
+  };
+  try {
+    const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
+    process.stdout.write(`${await command({ store: createStore(db), operator, temporal }, argv.slice(2))}\n`);
+    return 0;
+  } finally {
+    await db.close();
+    await connection?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n${USAGE}\n`);
+      process.exit(2);
+    }
+    const known = err instanceof OperatorError || err instanceof ConfigError;
+    process.stderr.write(`ops: ${known ? err.message : String((err as Error)?.message ?? err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+
+import { isOpen } from '../domain/kyc';
+import type { KycUpload } from '../domain/kyc-upload';
+import { newSortableId, randomBase62 } from '../domain/ids';
+import type { Store } from '../store';
+import { insertRow } from '../store/insert';
+import { recordAudit, type Actor } from './audit';
+import { RuleError } from './errors';
+import { kycStatusOf, type KycDocument } from './kyc';
+
+/**
+ * Stores a checked KYC upload (domain/kyc-upload.ts) while uploads are open
+ * (status `none` or `rejected`). The bytes go first, into their own
+ * write-once row under a random storage key, with their SHA-256; then the
+ * metadata row that points at them. A crash in between leaves bytes nobody
+ * points at, never a row without its bytes.
+ *
+ * An upload racing a submission can land after it; the submission lists the
+ * documents it was made with (document_ids), so the review is not changed by it.
+ */
+export async function uploadKycDocument(store: Store, actor: Actor, workspaceId: string, upload: KycUpload): Promise<KycDocument> {
+  const status = await kycStatusOf(store, workspaceId);
+  if (!isOpen(status)) {
+    throw new RuleError(
+      'kyc_locked',
+      status === 'pending'
+        ? 'The KYC documents are under review; uploads reopen if the review rejects them.'
+        : 'The workspace is verified; its KYC documents are final.',
+      { details: { status } },
+    );
+  }
+  const now = new Date();
+  const storageKey = `kyb_${randomBase62(24)}`;
+  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  await insertRow(store.kycBlobs, { _id: storageKey, sha256, size_bytes: upload.bytes.length, content: upload.bytes, created_at: now });
+  const row: KycDocument = {
+    _id: newSortableId('kycDocument', now.getTime()),
+    workspace_id: workspaceId,
+    company_id: upload.companyId,
+    doc_type: upload.docType,
+    filename: upload.filename,
+    mime_type: upload.mimeType,
+    size_bytes: upload.bytes.length,
+    mandate_grantor_name: upload.grantorName,
+    sha256,
+    storage_key: storageKey,
+    uploaded_by: actor.accountId,
+    created_at: now,
+  };
+  await insertRow(store.kycDocuments, row);
+  await recordAudit(store, actor, {
+    action: 'kyc.document_uploaded',
+    workspaceId,
+    target: { type: 'kyc_document', id: row._id },
+    details: { doc_type: row.doc_type, company_id: row.company_id, size_bytes: row.size_bytes, mime_type: row.mime_type },
+  });
+  return row;
+}
