@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
 import { unitsToEuros } from '../domain/credits';
 import { ValidatorUnavailableError } from '../platform/official-validator';
+import { DnsLookupError, SmpLookupError } from '../platform/peppol-lookup';
 import { InsufficientCreditsError } from '../services/credits/charges';
 import { RuleError } from '../services/errors';
 
@@ -92,6 +93,9 @@ const catalog = {
   sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
   validator_unavailable: { status: 503, type: 'api_error', retryable: true },
+  // The SML's DNS or the participant's SMP failed; the same lookup may work later.
+  lookup_dns_failed: { status: 502, type: 'api_error', retryable: true },
+  lookup_smp_failed: { status: 502, type: 'api_error', retryable: true },
   internal_error: { status: 500, type: 'api_error', retryable: true },
   // The provider may answer next time; nothing was changed meanwhile.
   provider_update_failed: { status: 502, type: 'api_error', retryable: true },
@@ -164,6 +168,16 @@ function fromKnownError(err: unknown): ApiError | undefined {
     });
   }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
+  if (err instanceof DnsLookupError) {
+    return new ApiError('lookup_dns_failed', `The lookup failed at its first step (SML, DNS): ${err.message}. Retry later.`, {
+      details: { step: 'sml', dns_name: err.dnsName, reason: err.reason },
+    });
+  }
+  if (err instanceof SmpLookupError) {
+    return new ApiError('lookup_smp_failed', `The lookup failed at its second step (SMP, HTTP): ${err.message}. Retry later.`, {
+      details: { step: 'smp', url: err.url, reason: err.reason },
+    });
+  }
   // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   switch (err.type) {

@@ -1,6 +1,9 @@
+import { isIP } from 'node:net';
+
 import { z } from 'zod';
 
 import { eurosToUnits } from '../domain/credits';
+import { PRODUCTION_SML_ZONE } from '../domain/peppol-sml';
 
 /**
  * Every environment variable the API and the worker read, in one place,
@@ -54,6 +57,21 @@ const euros = (fallback: string) =>
       }
     }, 'expected an amount of euros such as 0.10 (at most 4 decimals)');
 
+/** A DNS zone such as `participant.sml.prod.tech.peppol.org`, lower-cased and without a trailing dot. */
+const dnsZone = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) => value.trim().toLowerCase().replace(/\.$/, ''))
+    .refine((value) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value), 'expected a DNS zone such as participant.sml.prod.tech.peppol.org');
+
+/** What node:dns accepts as a server: an IP address, with a port after an IPv4 address or a bracketed IPv6 one. */
+function isResolverAddress(value: string): boolean {
+  if (isIP(value) !== 0) return true;
+  const { v6, v4, port } = /^(?:\[(?<v6>[^\]]+)\]|(?<v4>[\d.]+)):(?<port>\d{1,5})$/.exec(value)?.groups ?? {};
+  return (v6 ? isIP(v6) === 6 : v4 !== undefined && isIP(v4) === 4) && Number(port) >= 1 && Number(port) <= 65535;
+}
+
 const flag = (fallback: 'true' | 'false') =>
   z
     .enum(['true', 'false'])
@@ -71,6 +89,11 @@ export const serviceConfigShape = {
   LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
   CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
+  LOOKUP_LIMIT: positiveInt(100).describe('Public participant lookups per IP address per hour, for each of the two lookup endpoints'),
+  PEPPOL_SML_ZONE: dnsZone(PRODUCTION_SML_ZONE).describe('DNS zone of the Peppol SML that participant lookups query'),
+  PEPPOL_DNS_SERVER: optional(z.string().refine(isResolverAddress, 'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53')).describe(
+    'DNS server for participant lookups; default the system resolver',
+  ),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),

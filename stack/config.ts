@@ -22,6 +22,9 @@ const stackShape = {
   SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
   VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
+  SML_DNS_PORT: port(8053).describe('DNS port (UDP) of the local Peppol network stand-in: its SML'),
+  SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
+  LOCAL_AP_URL: z.url().default('http://127.0.0.1:8090/as4').describe('AS4 endpoint the stand-in SMP publishes for every local participant (a placeholder until a local access point runs)'),
 };
 
 export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;

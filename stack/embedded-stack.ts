@@ -14,15 +14,18 @@ import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
 import { ManagedProcess } from './managed-process';
+import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
+import { peppolNetworkReady } from './peppol-network/probe';
 import { canConnect, isPortFree } from './ports';
 import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
  * server, FerretDB, a local SMTP sink with an inbox page, the official Peppol
- * validator, the worker and the API. A component whose address is configured
- * (TEMPORAL_ADDRESS, MONGODB_URI, SMTP_URL, VALIDATOR_URL) is used as it is
- * and not started.
+ * validator, a stand-in of the Peppol network (stack/peppol-network/), the
+ * worker and the API. A component whose address is configured
+ * (TEMPORAL_ADDRESS, MONGODB_URI, SMTP_URL, VALIDATOR_URL, PEPPOL_DNS_SERVER)
+ * is used as it is and not started.
  *
  * The stack supervises what it starts: a child that exits unexpectedly is
  * started again after a backoff (1 s, doubling up to 30 s), and only after
@@ -30,7 +33,7 @@ import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | ServiceName;
+export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-network' | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -52,6 +55,8 @@ export interface StackUrls {
   smtp: string;
   inbox?: string;
   validator: string;
+  /** The local Peppol network stand-in: its SML's DNS server (host:port), zone and SMP. */
+  peppol?: { dnsServer: string; zone: string; smp: string };
 }
 
 export interface EmbeddedStack {
@@ -78,7 +83,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   const { config } = options;
   const log = options.log ?? (() => undefined);
   const services = options.services ?? ['worker', 'api'];
-  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL, validator: !config.VALIDATOR_URL };
+  // A configured PEPPOL_DNS_SERVER means a real (or another) SML: the Peppol network stand-in is not started.
+  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL, validator: !config.VALIDATOR_URL, peppolNetwork: !config.PEPPOL_DNS_SERVER };
 
   const logsDir = path.join(config.DATA_DIR, 'logs');
   await mkdir(logsDir, { recursive: true });
@@ -97,6 +103,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     validator: config.VALIDATOR_URL ?? `http://127.0.0.1:${config.VALIDATOR_PORT}`,
     ...(runs.temporal && { temporalUi: `http://127.0.0.1:${config.TEMPORAL_UI_PORT}` }),
     ...(runs.mail && { inbox: `http://127.0.0.1:${config.MAIL_UI_PORT}` }),
+    ...(runs.peppolNetwork && { peppol: { dnsServer: `127.0.0.1:${config.SML_DNS_PORT}`, zone: LOCAL_SML_ZONE, smp: `http://127.0.0.1:${config.SMP_PORT}` } }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
   };
   const serviceEnv: NodeJS.ProcessEnv = {
@@ -106,6 +113,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     TEMPORAL_ADDRESS: urls.temporal,
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
+    ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer }),
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
   };
@@ -289,6 +297,24 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
     }
+    if (urls.peppol) {
+      const peppol = urls.peppol;
+      await component(
+        'peppol-network',
+        process.execPath,
+        () => [
+          '--import',
+          'tsx',
+          path.join(projectRoot, 'stack/peppol-network/main.ts'),
+          ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.SMP_PORT)],
+          ...['--ap-url', config.LOCAL_AP_URL, '--data-dir', path.join(config.DATA_DIR, 'peppol-network')],
+        ],
+        'the local Peppol network stand-in',
+        READY_TIMEOUT_MS.infrastructure,
+        () => peppolNetworkReady(peppol.dnsServer, peppol.zone, peppol.smp),
+      );
+      log(`peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer}, SMP ${peppol.smp}`);
+    }
     serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await dataDirSecretKey(config.DATA_DIR));
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
@@ -314,7 +340,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 }
 
-async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator', boolean>, services: ServiceName[]) {
+async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppolNetwork', boolean>, services: ServiceName[]) {
   const wanted: [boolean, number, string][] = [
     [runs.temporal, config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
     [runs.temporal, config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
@@ -322,6 +348,7 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.mail, config.SMTP_PORT, 'SMTP_PORT'],
     [runs.mail, config.MAIL_UI_PORT, 'MAIL_UI_PORT'],
     [runs.validator, config.VALIDATOR_PORT, 'VALIDATOR_PORT'],
+    [runs.peppolNetwork, config.SMP_PORT, 'SMP_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
   ];
   const busy: string[] = [];

@@ -14,6 +14,8 @@ export default async function globalSetup(): Promise<void> {
     WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
     // Small, so the per-IP limit of the public UBL validator is reached in a few calls.
     UBL_VALIDATIONS_PER_IP: '5',
+    // Likewise for the participant lookup.
+    LOOKUP_LIMIT: '5',
   });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
@@ -30,6 +32,8 @@ export default async function globalSetup(): Promise<void> {
     rateLimitLive: config.RATE_LIMIT_LIVE,
     signupLimit: config.SIGNUP_LIMIT,
     ublValidationsPerIp: config.UBL_VALIDATIONS_PER_IP,
+    lookupLimit: config.LOOKUP_LIMIT,
+    peppol: stack.urls.peppol!,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
   });
 }

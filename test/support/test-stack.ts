@@ -15,6 +15,9 @@ export interface SharedStack {
   rateLimitLive: number;
   signupLimit: number;
   ublValidationsPerIp: number;
+  lookupLimit: number;
+  /** The local Peppol network stand-in the stack runs: its SML's DNS server (host:port), zone and SMP. */
+  peppol: { dnsServer: string; zone: string; smp: string };
   /** The stack's key for webhook secrets, for a second API process on the same data. */
   webhookSecretKey: string;
 }

@@ -1,0 +1,148 @@
+import { X509Certificate } from 'node:crypto';
+
+import type { Endpoint, Identifier, ServiceMetadata } from './peppol-smp';
+
+/**
+ * What a participant's SMP entries mean for a sender of BIS Billing 3.0:
+ * each endpoint as a capability with the reasons it cannot be used now, and
+ * the plain answer whether an invoice and a credit note can be sent
+ * (reference parts B.4 and C.7).
+ */
+
+export const BIS_BILLING_INVOICE: Identifier = {
+  scheme: 'busdox-docid-qns',
+  value: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+};
+export const BIS_BILLING_CREDIT_NOTE: Identifier = {
+  scheme: 'busdox-docid-qns',
+  value: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+};
+/** The process this service sends under (its `cbc:ProfileID`). */
+export const BIS_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' };
+/** The only transport profile still active on Peppol. */
+export const PEPPOL_AS4 = 'peppol-transport-as4-v2_0';
+
+export type BillingDocument = 'invoice' | 'credit_note';
+
+const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = { invoice: BIS_BILLING_INVOICE, credit_note: BIS_BILLING_CREDIT_NOTE };
+
+/** Schemes and values compare exactly: document type and process ids are case-sensitive (B.1). */
+const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value === b.value;
+
+export interface CertificateInfo {
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  validFrom: Date;
+  validTo: Date;
+  fingerprintSha256: string;
+}
+
+export interface Capability {
+  documentType: Identifier;
+  /** Set when the document type is a BIS Billing 3.0 invoice or credit note. */
+  billingDocument?: BillingDocument;
+  process: Identifier;
+  transportProfile: string;
+  endpointUrl: string;
+  certificate?: CertificateInfo;
+  activation?: Date;
+  expiration?: Date;
+  /** Why a sender cannot use this endpoint now; empty when it can. */
+  problems: string[];
+}
+
+/** The certificate an SMP publishes (base64 DER without PEM armour), or undefined when it is not one. */
+export function describeCertificate(base64: string): CertificateInfo | undefined {
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(Buffer.from(base64.replace(/\s+/g, ''), 'base64'));
+  } catch {
+    return undefined;
+  }
+  const distinguishedName = (text: string) => text.split('\n').join(', ');
+  return {
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
+    serialNumber: certificate.serialNumber,
+    validFrom: new Date(certificate.validFrom),
+    validTo: new Date(certificate.validTo),
+    fingerprintSha256: certificate.fingerprint256,
+  };
+}
+
+/** An `xs:dateTime`; one without a time zone is read as UTC. */
+function dateTime(text: string): Date | undefined {
+  const date = new Date(/(Z|[+-]\d{2}:\d{2})$/i.test(text) ? text : `${text}Z`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function capability(documentType: Identifier, process: Identifier, endpoint: Endpoint, now: Date): Capability {
+  const problems: string[] = [];
+  if (endpoint.transportProfile !== PEPPOL_AS4) problems.push(`transport profile ${endpoint.transportProfile || '(none)'} is not ${PEPPOL_AS4}`);
+  const certificate = endpoint.certificate ? describeCertificate(endpoint.certificate) : undefined;
+  if (!certificate) problems.push(endpoint.certificate ? 'the access point certificate is not a readable X.509 certificate' : 'no access point certificate is published');
+  else if (certificate.validFrom > now) problems.push(`the access point certificate is valid only from ${certificate.validFrom.toISOString()}`);
+  else if (certificate.validTo < now) problems.push(`the access point certificate expired on ${certificate.validTo.toISOString()}`);
+  const activation = endpoint.activation === undefined ? undefined : dateTime(endpoint.activation);
+  const expiration = endpoint.expiration === undefined ? undefined : dateTime(endpoint.expiration);
+  if (endpoint.activation !== undefined && !activation) problems.push(`the service activation date ${endpoint.activation} is not a date`);
+  if (endpoint.expiration !== undefined && !expiration) problems.push(`the service expiration date ${endpoint.expiration} is not a date`);
+  if (activation && activation > now) problems.push(`the service is active only from ${activation.toISOString()}`);
+  if (expiration && expiration < now) problems.push(`the service expired on ${expiration.toISOString()}`);
+  const billingDocument = (Object.keys(BILLING_DOCUMENTS) as BillingDocument[]).find((kind) => same(BILLING_DOCUMENTS[kind], documentType));
+  return {
+    documentType,
+    ...(billingDocument && { billingDocument }),
+    process,
+    transportProfile: endpoint.transportProfile,
+    endpointUrl: endpoint.address,
+    ...(certificate && { certificate }),
+    ...(activation && { activation }),
+    ...(expiration && { expiration }),
+    problems,
+  };
+}
+
+/** Every endpoint of every process of the metadata found, one capability each. */
+export function capabilitiesOf(metadata: ServiceMetadata[], now: Date): Capability[] {
+  return metadata.flatMap((entry) =>
+    entry.kind === 'metadata'
+      ? entry.processes.flatMap(({ process, endpoints }) => endpoints.map((endpoint) => capability(entry.documentType, process, endpoint, now)))
+      : [],
+  );
+}
+
+const serves = (entry: Capability, kind: BillingDocument) => entry.billingDocument === kind && same(entry.process, BIS_BILLING_PROCESS) && entry.problems.length === 0;
+
+/**
+ * Whether the participant can receive each BIS Billing 3.0 document from this
+ * service: an endpoint for the document type under the billing process, by
+ * Peppol AS4, in service now, with a certificate valid now.
+ */
+export function canReceive(capabilities: Capability[]): Record<BillingDocument, boolean> {
+  return { invoice: capabilities.some((entry) => serves(entry, 'invoice')), credit_note: capabilities.some((entry) => serves(entry, 'credit_note')) };
+}
+
+/** Why the participant cannot be sent this kind of document, for a person. */
+function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
+  const entries = capabilities.filter((entry) => entry.billingDocument === kind);
+  if (entries.length === 0) return 'its SMP does not list the document type';
+  const broken = entries.find((entry) => entry.problems.length > 0);
+  if (broken) return broken.problems[0]!;
+  return `it is registered only under other processes: ${[...new Set(entries.map((entry) => entry.process.value))].join(', ')}`;
+}
+
+const PLURAL: Record<BillingDocument, string> = { invoice: 'invoices', credit_note: 'credit notes' };
+
+/** One sentence for a person: can the participant be sent an invoice and a credit note, and if not, why. */
+export function receiveSummary(participant: string, capabilities: Capability[]): string {
+  const can = canReceive(capabilities);
+  const yes = (['invoice', 'credit_note'] as const).filter((kind) => can[kind]);
+  const endpoints = [...new Set(capabilities.filter((entry) => yes.some((kind) => serves(entry, kind))).map((entry) => entry.endpointUrl))];
+  const no = (['invoice', 'credit_note'] as const).filter((kind) => !can[kind]);
+  const refused = no.map((kind) => `${PLURAL[kind]} (${whyNot(kind, capabilities)})`).join(' or ');
+  if (yes.length === 0) return `${participant} is on Peppol but cannot receive BIS Billing 3.0 ${refused}.`;
+  const received = `${participant} is on Peppol and can receive BIS Billing 3.0 ${yes.map((kind) => PLURAL[kind]).join(' and ')} (AS4 at ${endpoints.join(', ')})`;
+  return no.length === 0 ? `${received}.` : `${received}, but not ${refused}.`;
+}

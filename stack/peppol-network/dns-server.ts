@@ -1,0 +1,95 @@
+import dgram from 'node:dgram';
+
+import * as dnsPacket from 'dns-packet';
+
+import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
+
+/**
+ * The stand-in SML: an authoritative DNS server (UDP) for one zone that
+ * publishes, for each registered participant, the U-NAPTR record an SML
+ * publishes (reference C.2) pointing at the local SMP. Names in the zone that
+ * are not registered answer NXDOMAIN; names outside it are REFUSED, as an
+ * authoritative server that does not recurse answers them. dns-packet does the
+ * wire format.
+ */
+
+/** The zone the stand-in is authoritative for; `.localhost` never leaves the machine. */
+export const LOCAL_SML_ZONE = 'sml.peppol.localhost';
+
+const TTL_SECONDS = 60;
+const RCODE = { NOERROR: 0, NXDOMAIN: 3, REFUSED: 5 } as const;
+
+export interface DnsServerOptions {
+  zone: string;
+  port: number;
+  host?: string;
+  /** Participant values (`0208:0987654394`) to publish. */
+  participants: string[];
+  smpUrl: string;
+}
+
+export interface RunningDnsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsServer> {
+  const zone = options.zone.toLowerCase();
+  const registered = new Set(options.participants.map((value) => smlDnsName(value, zone)));
+  // The scheme label exists (it has names below it) but holds no records itself.
+  const emptyNonTerminal = `${PARTICIPANT_SCHEME}.${zone}`;
+  const soa: dnsPacket.Answer = {
+    type: 'SOA',
+    name: zone,
+    ttl: TTL_SECONDS,
+    data: { mname: `ns.${zone}`, rname: `hostmaster.${zone}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: TTL_SECONDS },
+  };
+
+  const answer = (query: dnsPacket.DecodedPacket): Buffer => {
+    const question = query.questions?.[0];
+    const name = question?.name.toLowerCase() ?? '';
+    const respond = (rcode: number, answers: dnsPacket.Answer[] = [], authorities: dnsPacket.Answer[] = []) =>
+      dnsPacket.encode({
+        type: 'response',
+        id: query.id,
+        flags: (rcode === RCODE.REFUSED ? 0 : dnsPacket.AUTHORITATIVE_ANSWER) | (query.flags! & dnsPacket.RECURSION_DESIRED) | rcode,
+        questions: query.questions,
+        answers,
+        authorities,
+      });
+    if (!question || (name !== zone && !name.endsWith(`.${zone}`))) return respond(RCODE.REFUSED);
+    if (name === zone && question.type === 'SOA') return respond(RCODE.NOERROR, [soa]);
+    if (registered.has(name) && question.type === 'NAPTR') {
+      const naptr: dnsPacket.Answer = {
+        type: 'NAPTR',
+        name: question.name,
+        ttl: TTL_SECONDS,
+        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: `!.*!${options.smpUrl}!`, replacement: '' },
+      };
+      return respond(RCODE.NOERROR, [naptr]);
+    }
+    const exists = registered.has(name) || name === zone || name === emptyNonTerminal;
+    return respond(exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [soa]);
+  };
+
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (message, sender) => {
+    let query: dnsPacket.DecodedPacket;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return; // Not DNS: nothing to answer.
+    }
+    socket.send(answer(query), sender.port, sender.address);
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(options.port, options.host ?? '127.0.0.1', () => {
+      socket.off('error', reject);
+      resolve({
+        port: socket.address().port,
+        close: () => new Promise((done) => socket.close(() => done())),
+      });
+    });
+  });
+}

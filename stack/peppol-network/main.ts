@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { accessPointCertificate } from './certificate';
+import { startDnsServer } from './dns-server';
+import { PARTICIPANTS_FILE, readParticipants } from './registry';
+import { startSmpServer } from './smp-server';
+
+/**
+ * The local Peppol network stand-in, one child of the embedded stack: the
+ * SML's DNS and an SMP for the participants in participants.json, on
+ * loopback. Not part of the service, and never the real network.
+ *
+ *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
+ *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --data-dir ./data/peppol-network
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      zone: { type: 'string' },
+      'dns-port': { type: 'string' },
+      'smp-port': { type: 'string' },
+      'ap-url': { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    strict: true,
+  });
+  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'data-dir'].filter((name) => !values[name as keyof typeof values]);
+  if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
+
+  const participants = await readParticipants();
+  const smp = await startSmpServer({
+    port: Number(values['smp-port']),
+    participants,
+    accessPointUrl: values['ap-url']!,
+    accessPointCertificate: await accessPointCertificate(path.resolve(values['data-dir']!)),
+  });
+  const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: participants.map((entry) => entry.id), smpUrl: smp.url });
+  process.stdout.write(
+    `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
+      `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}\n`,
+  );
+
+  const stop = () => {
+    void Promise.all([dns.close(), smp.close()]).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`peppol-network: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { peppolIdProblem } from '../../domain/peppol-id';
+
+/**
+ * Who is on the local Peppol network stand-in: participants.json beside this
+ * file, as data. Each participant is published in the local SML and served by
+ * the local SMP with one endpoint (the local access point) per document kind.
+ */
+
+export const PARTICIPANTS_FILE = path.join(__dirname, 'participants.json');
+
+const registrySchema = z.object({
+  participants: z.array(
+    z.object({
+      id: z.string().refine((id) => peppolIdProblem(id) === undefined, 'expected a valid Peppol participant id such as 0208:0987654394'),
+      name: z.string().min(1),
+      documents: z.array(z.enum(['invoice', 'credit_note'])).min(1),
+    }),
+  ),
+});
+
+export type LocalParticipant = z.output<typeof registrySchema>['participants'][number];
+
+export async function readParticipants(file = PARTICIPANTS_FILE): Promise<LocalParticipant[]> {
+  const parsed = registrySchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  return parsed.data.participants;
+}

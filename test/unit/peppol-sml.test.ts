@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+
+import { base32, PRODUCTION_SML_ZONE, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../../domain/peppol-sml';
+
+/** The SML step against the reference's worked example (part C.6) and its other vectors (C.2, C.6). */
+describe('the SML DNS name of a participant', () => {
+  it('reproduces the worked example of C.6: 0208:0123456749 in the production, test and legacy EC zones', () => {
+    const digest = createHash('sha256').update('0208:0123456749').digest();
+    expect(digest.toString('hex')).toBe('3c16d8a88322777255b7136085c7a6bf0ec1b78bb4b5b16669c331c61d7b7ad6');
+    expect(base32(digest)).toBe('hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla');
+
+    expect(smlDnsName('0208:0123456749', PRODUCTION_SML_ZONE)).toBe(
+      'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org',
+    );
+    expect(smlDnsName('0208:0123456749', 'participant.sml.test.tech.peppol.org')).toBe(
+      'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.test.tech.peppol.org',
+    );
+    expect(smlDnsName('0208:0123456749', 'edelivery.tech.ec.europa.eu')).toBe(
+      'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.edelivery.tech.ec.europa.eu',
+    );
+  });
+
+  it('hashes the value only, not the scheme (the common mistake of C.6 gives another name)', () => {
+    const mistaken = base32(createHash('sha256').update('iso6523-actorid-upis::0208:0123456749').digest());
+    expect(mistaken).toBe('pa5ttzogqcmds65yixgo3m2qdn3ikb62pd657ekej22fbutinb2q');
+    expect(smlDnsName('0208:0123456749', PRODUCTION_SML_ZONE)).not.toContain(mistaken);
+  });
+
+  it.each([
+    ['9915:test', 'eh5boavaktmbgzyh2a63dz4qov33fvp5nsdvqklucfraayoodw6a'],
+    ['0088:1234567890123', 'sjsyvccmqyjxk3weuapffq4x3umcrf4qryherj4vovhmonh7gccq'],
+    ['0208:0677424046', 'yrudm3nqrm76uobzh4griobewmqd4mx574cfdtm75zphrex4ydya'],
+    ['0010:5798000000001', 'xukhfqabqziki3ykvr2fhr4snfa3pf5vpq6k4tonv3lmvsy5arvq'],
+    // POLICY 7: participant values are case-insensitive, so both spellings hash alike.
+    ['0088:123abc', 'y7dzfxaf3d4cjz4kcgrxtec6twvcga4ky7zwa5boif6mswd4tdrq'],
+    ['0088:123ABC', 'y7dzfxaf3d4cjz4kcgrxtec6twvcga4ky7zwa5boif6mswd4tdrq'],
+  ])('reproduces the reference vector for %s', (value, hash) => {
+    expect(smlDnsName(value, 'zone.example')).toBe(`${hash}.iso6523-actorid-upis.zone.example`);
+  });
+
+  it.each([
+    ['', ''],
+    ['f', 'my'],
+    ['fo', 'mzxq'],
+    ['foo', 'mzxw6'],
+    ['foob', 'mzxw6yq'],
+    ['fooba', 'mzxw6ytb'],
+    ['foobar', 'mzxw6ytboi'],
+  ])('encodes Base32 as RFC 4648 does, lower-case and unpadded: %j', (text, encoded) => {
+    expect(base32(Buffer.from(text))).toBe(encoded);
+  });
+});
+
+describe('the SMP URL from NAPTR records', () => {
+  const record = (fields: Partial<NaptrRecord>): NaptrRecord => ({
+    order: 100,
+    preference: 10,
+    flags: 'U',
+    service: 'Meta:SMP',
+    regexp: '!.*!https://smp.example.com!',
+    replacement: '',
+    ...fields,
+  });
+  const name = 'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org';
+
+  it('when several records are published, then the U / Meta:SMP one with the lowest order, then preference, is chosen', () => {
+    const chosen = record({ order: 10, preference: 5, flags: 'u', service: 'meta:smp', regexp: '!.*!https://first.example!' });
+    const records = [
+      record({ order: 10, preference: 20 }),
+      record({ order: 1, service: 'Meta:Other' }),
+      record({ order: 1, flags: 'S' }),
+      chosen,
+      record({ order: 50 }),
+    ];
+    expect(smpRecord(records)).toBe(chosen);
+    expect(smpRecord([record({ service: 'Meta:Other' })])).toBeUndefined();
+  });
+
+  it.each([
+    ['!.*!https://smp.example.com!', 'https://smp.example.com'],
+    ['!^.*$!https://test.erechnung.gv.at/smp/!', 'https://test.erechnung.gv.at/smp'],
+    ['#.*#http://127.0.0.1:8088#', 'http://127.0.0.1:8088'],
+    // A backreference, and a delimiter escaped inside the substitution.
+    ['!^([a-z0-9]+)\\..*$!https://smp.example.com/\\1!', 'https://smp.example.com/hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla'],
+    ['!.*!https://smp.example.com/a\\!b!', 'https://smp.example.com/a!b'],
+    ['!HQLN.*!https://smp.example.com!i', 'https://smp.example.com'],
+  ])('when the regexp is %s, then the SMP URL is %s', (regexp, url) => {
+    expect(smpUrlFromRegexp(regexp, name)).toEqual({ url });
+  });
+
+  it.each([
+    ['', /delimiter/],
+    ['!.*!https://smp.example.com', /!pattern!substitution!/],
+    ['!.*!https://smp.example.com!x', /!pattern!substitution!/],
+    ['!(!https://smp.example.com!', /not a valid regular expression/],
+    ['!^nothing$!https://smp.example.com!', /does not match/],
+    ['!.*!smp.example.com!', /not a URL/],
+    ['!.*!ftp://smp.example.com!', /not an http\(s\) URL/],
+  ])('when the regexp is %j, then no URL, and the problem is named', (regexp, problem) => {
+    const result = smpUrlFromRegexp(regexp, name);
+    expect(result).not.toHaveProperty('url');
+    expect((result as { problem: string }).problem).toMatch(problem);
+  });
+});
