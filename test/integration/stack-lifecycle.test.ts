@@ -101,7 +101,7 @@ describe('the embedded stack lifecycle', () => {
   );
 
   it(
-    'when each child (the validator too) is killed in turn under load, then every accepted document is delivered by one email, and every event reaches the webhook (a repeat only under its own id)',
+    'when each child (the validator and the Peppol network stand-in too) is killed in turn under load, then every accepted document is delivered by one email, and every event reaches the webhook (a repeat only under its own id)',
     async () => {
       const api = stack!.urls.api!;
       const signup = await callApi('/v1/signup', {
@@ -126,7 +126,7 @@ describe('the embedded stack lifecycle', () => {
         }
       })();
 
-      for (const name of ['worker', 'temporal', 'ferretdb', 'mail', 'validator', 'api'] as const) {
+      for (const name of ['worker', 'temporal', 'ferretdb', 'mail', 'validator', 'peppol-network', 'api'] as const) {
         const child = stack!.process(name)!;
         const restarted = stack!.restarted(name);
         child.signal('SIGKILL');
@@ -180,7 +180,7 @@ describe('the embedded stack lifecycle', () => {
   it(
     'when the stack stops, then no child is left running, and a new start finds the data again',
     async () => {
-      const pids = (['temporal', 'ferretdb', 'mail', 'validator', 'worker', 'api'] as const).map((name) => stack!.process(name)!.pid!);
+      const pids = (['temporal', 'ferretdb', 'mail', 'validator', 'peppol-network', 'worker', 'api'] as const).map((name) => stack!.process(name)!.pid!);
       expect(pids.every(isAlive)).toBe(true);
       await stack!.stop();
       expect(pids.filter(isAlive)).toEqual([]);
