@@ -2,7 +2,7 @@ import { idPattern } from '../domain/ids';
 import type { Role } from '../domain/roles';
 import { findCompany, type Company } from '../services/companies';
 import { findDocument } from '../services/documents/queries';
-import { insufficientRole } from '../services/errors';
+import { insufficientRole, workspaceNotFound } from '../services/errors';
 import { membershipOf, type WorkspaceWithRole } from '../services/workspaces';
 import type { Store } from '../store';
 import type { DocumentRow } from '../store/documents';
@@ -18,7 +18,7 @@ import { ApiError } from './errors';
 
 export async function requireMembership(store: Store, auth: AuthContext, workspaceId: string): Promise<WorkspaceWithRole> {
   const membership = idPattern('workspace').test(workspaceId) ? await membershipOf(store, workspaceId, auth.accountId) : null;
-  if (!membership) throw new ApiError('workspace_not_found', `No workspace ${workspaceId} is visible to this account.`, { param: 'id' });
+  if (!membership) throw workspaceNotFound(workspaceId);
   return membership;
 }
 

@@ -153,6 +153,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The one place a key limited to one company is refused something: which company, and what it may not do. */
+export function keyLimited(companyId: string, refusal: string): ApiError {
+  return new ApiError('key_limited', `This API key is limited to company ${companyId}: ${refusal}.`);
+}
+
+/** The one place a body of the wrong media type is refused: what the route takes, and what came. */
+export function unsupportedMediaType(expected: string, got: string): ApiError {
+  return new ApiError('unsupported_media_type', `Send the body as ${expected} (got ${got}).`);
+}
+
 /** Status codes the catalog can produce, for documenting error responses. */
 export function statusOf(code: ErrorCode): number {
   return catalog[code].status;
@@ -187,7 +197,7 @@ function fromKnownError(err: unknown): ApiError | undefined {
       });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', 'Send the body as UTF-8 JSON.');
+      return unsupportedMediaType('UTF-8 text', 'another charset or encoding');
     default:
       return undefined;
   }

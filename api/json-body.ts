@@ -33,20 +33,22 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
+const invalidJson = (why: string) => new ApiError('invalid_json', `The request body ${why}.`);
+
 export function parseJsonBytes(bytes: Buffer): unknown {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+    throw invalidJson('is not valid UTF-8');
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new ApiError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalidJson(`nests deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     // V8's message quotes the input; only the position is worth passing on.
     const position = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new ApiError('invalid_json', `The request body is not valid JSON${position ? ` (at character ${position})` : ''}.`);
+    throw invalidJson(`is not valid JSON${position ? ` (at character ${position})` : ''}`);
   }
 }
 

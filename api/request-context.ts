@@ -6,7 +6,7 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { environmentForHost, type Environment } from '../domain/environment';
-import { ApiError } from './errors';
+import { unsupportedMediaType } from './errors';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -82,7 +82,7 @@ export function requireBodyMediaType(takesXml: (method: string, path: string) =>
     }
     const expected = takesXml(req.method, req.path) ? XML_MEDIA_TYPES : ['application/json'];
     if (!req.is(expected)) {
-      next(new ApiError('unsupported_media_type', `Send the body as ${expected.join(' or ')} (got ${req.headers['content-type'] ?? 'no Content-Type'}).`));
+      next(unsupportedMediaType(expected.join(' or '), req.headers['content-type'] ?? 'no Content-Type'));
       return;
     }
     next();

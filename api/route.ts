@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z, ZodObject, ZodType } from 'zod';
 
 import type { AuthContext } from './authentication';
-import { ApiError, statusOf, type ErrorCode } from './errors';
+import { keyLimited, statusOf, type ErrorCode } from './errors';
 import { jsonBody, rawBody, SMALL_BODY_BYTES } from './json-body';
 import { BEARER_AUTH, errorEnvelopeSchema } from './openapi';
 import { parseInput, type InputOptions } from './validation';
@@ -168,7 +168,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
 
   const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
     if (req.auth?.companyId) {
-      throw new ApiError('key_limited', `This API key is limited to company ${req.auth.companyId}; this endpoint needs a key that is not.`);
+      throw keyLimited(req.auth.companyId, 'this endpoint needs a key that is not');
     }
     next();
   };

@@ -16,6 +16,7 @@ export type RuleCode =
   | 'key_limit_reached'
   | 'webhook_url_not_allowed'
   | 'delivery_not_redeliverable'
+  | 'workspace_not_found'
   | 'workspace_not_verified'
   | 'workspace_suspended'
   | KycRefusalCode
@@ -26,6 +27,11 @@ export type RuleCode =
 /** The one place the role rule's refusal is worded (the API's authorization and the workspace rules both use it). */
 export function insufficientRole(role: string, allowed: readonly string[], action: string): RuleError {
   return new RuleError('insufficient_role', `Only ${allowed.join(' or ')} may ${action}; your role in this workspace is ${role}.`);
+}
+
+/** The one place a workspace is not found: gone, or not visible to the caller, answer alike. */
+export function workspaceNotFound(workspaceId: string): RuleError {
+  return new RuleError('workspace_not_found', `No workspace ${workspaceId} is visible to this account.`, { param: 'id' });
 }
 
 export class RuleError extends Error {

@@ -6,7 +6,7 @@ import { membershipId } from '../store/memberships';
 import type { WorkspaceRow } from '../store/workspaces';
 import { revokeKeysOfMember } from './api-keys';
 import { recordAudit, type Actor } from './audit';
-import { insufficientRole, RuleError } from './errors';
+import { insufficientRole, RuleError, workspaceNotFound } from './errors';
 
 /**
  * Workspaces, members and roles. Who owns a workspace is the workspace row's
@@ -71,7 +71,7 @@ async function changeOwners(store: Store, workspaceId: string, decide: (owners: 
     // Under contention, a short random pause lets the writers spread out.
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     const workspace = await store.workspaces.findById(workspaceId).lean();
-    if (!workspace || workspace.deleted_at) throw new RuleError('member_not_found', `Workspace ${workspaceId} is gone.`);
+    if (!workspace || workspace.deleted_at) throw workspaceNotFound(workspaceId);
     const next = decide(workspace.owner_ids);
     if (next.length === 0) throw new RuleError('last_owner', 'A workspace needs an owner: make another member owner first (or transfer ownership).');
     const { modifiedCount } = await store.workspaces.updateOne({ _id: workspaceId, owner_ids: workspace.owner_ids }, { $set: { owner_ids: next } });

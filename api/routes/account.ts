@@ -6,7 +6,7 @@ import { usageReport, type UsageCounters } from '../../services/usage';
 import { listWorkspaces } from '../../services/workspaces';
 import type { Store } from '../../store';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
-import { ApiError } from '../errors';
+import { ApiError, keyLimited } from '../errors';
 import { z } from '../openapi';
 import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
@@ -66,7 +66,7 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       const workspaceId = body.workspace_id ?? auth.workspaceId;
       const environment = body.sandbox ? 'sandbox' : 'live';
       if (auth.companyId && (body.company_id !== auth.companyId || workspaceId !== auth.workspaceId || environment !== auth.environment)) {
-        throw new ApiError('key_limited', `This API key is limited to company ${auth.companyId}: it can create only keys limited to that company, in its workspace and environment.`);
+        throw keyLimited(auth.companyId, 'it can create only keys limited to that company, in its workspace and environment');
       }
       const { role } = await requireMembership(store, auth, workspaceId);
       requireRole(role, ['owner', 'admin'], 'create API keys');
