@@ -111,6 +111,10 @@ const COMMANDS: Record<string, Command> = {
 };
 
 async function main(argv: string[]): Promise<number> {
+  if (['help', '--help', '-h'].includes(argv[0] ?? '')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const name = argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
   if (!command) {

@@ -56,6 +56,7 @@ describe('credits for live sending', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect((await ops('credits', 'add', 'wsp_doesnotexist', '1.00')).stderr).toBe('ops: no workspace wsp_doesnotexist\n');
     expect((await ops('credits', 'fly')).code).toBe(2);
+    expect(await ops('help')).toMatchObject({ code: 0, stdout: expect.stringContaining('credits add <workspace> <amount>') });
   });
 
   it('when 50 live documents race against a balance for 20, then exactly 20 are accepted, 30 get 402, the balance is 0.00 and the ledger adds up to it', async () => {
