@@ -1,4 +1,4 @@
-import type { OfficialFinding } from '../platform/official-validator';
+import { splitFindings, type OfficialFinding } from '../platform/official-validator';
 import { ublOf } from '../services/documents/queries';
 import type { ActivityDependencies } from './index';
 
@@ -36,7 +36,7 @@ export function officialValidationActivities({ store, validator }: ActivityDepen
         // The service wrote this UBL itself: unreadable means a bug here, and it must not leave.
         return { ruleSet: report.rule_set, refusal: `The stored UBL could not be validated (${report.problem.code}): ${report.problem.message}` };
       }
-      const fatal = report.findings.filter((finding) => finding.severity === 'fatal');
+      const { fatal } = splitFindings(report.findings);
       return { ruleSet: report.rule_set, refusal: fatal.length === 0 ? null : describeRefusal(report.rule_set, fatal) };
     },
   };

@@ -66,10 +66,10 @@ export function rawBody(limitBytes: number): RequestHandler[] {
 /** Reads and parses the body (none: `undefined`); over `limitBytes` is 413. */
 export function jsonBody(limitBytes: number): RequestHandler[] {
   return [
-    express.raw({ type: () => true, limit: limitBytes }),
+    ...rawBody(limitBytes),
     (req, _res, next) => {
-      const raw = req.body as unknown;
-      req.body = Buffer.isBuffer(raw) && raw.length > 0 ? parseJsonBytes(raw) : undefined;
+      const raw = req.body as Buffer;
+      req.body = raw.length > 0 ? parseJsonBytes(raw) : undefined;
       next();
     },
   ];

@@ -5,7 +5,7 @@ import mongoose from 'mongoose';
 
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
-import { OperatorError, addCredits, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
+import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
 import { loadStackConfig } from '../stack/config';
 import { createStore, type Store } from '../store';
@@ -58,7 +58,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'kyc show': async ({ store }, args) => {
     const workspaceId = needs(args, 1)[0]!;
-    if (!(await store.workspaces.exists({ _id: workspaceId, deleted_at: null }))) throw new OperatorError(`no workspace ${workspaceId}`);
+    await existingWorkspace(store, workspaceId);
     const { status, submission, documents, companies } = await readKyc(store, workspaceId);
     return JSON.stringify(
       {

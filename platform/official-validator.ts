@@ -29,6 +29,11 @@ export type OfficialFinding = z.output<typeof findingSchema>;
 export type OfficialReport = z.output<typeof reportSchema>;
 export type RuleSet = z.output<typeof ruleSetSchema>;
 
+/** Fatal findings (the document may not be sent) and warnings, apart. */
+export function splitFindings(findings: OfficialFinding[]): { fatal: OfficialFinding[]; warnings: OfficialFinding[] } {
+  return { fatal: findings.filter((finding) => finding.severity === 'fatal'), warnings: findings.filter((finding) => finding.severity === 'warning') };
+}
+
 /** The validator could not give a verdict (down, overloaded, or failing): try again later, never treat as a verdict. */
 export class ValidatorUnavailableError extends Error {
   override name = 'ValidatorUnavailableError';

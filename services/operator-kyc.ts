@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Store } from '../store';
 import { KYC_REVIEW_SIGNAL, kycWorkflowId, type KycDecision } from '../workflows/shared';
 import { latestSubmission, type KycSubmission } from './kyc';
-import { OperatorError } from './operator';
+import { existingWorkspace, OperatorError } from './operator';
 
 /**
  * The operator's side of KYC review, as the ops CLI offers it: list and
@@ -26,8 +26,7 @@ export async function listSubmissions(store: Store, status?: string): Promise<Ky
 }
 
 async function pendingSubmission(store: Store, workspaceId: string): Promise<KycSubmission> {
-  const workspace = await store.workspaces.findById(workspaceId, { deleted_at: 1 }).lean();
-  if (!workspace || workspace.deleted_at) throw new OperatorError(`no workspace ${workspaceId}`);
+  await existingWorkspace(store, workspaceId);
   const submission = await latestSubmission(store, workspaceId);
   if (submission?.status !== 'pending') throw new OperatorError(`workspace ${workspaceId} has no pending KYC review (status ${submission?.status ?? 'none'})`);
   return submission;

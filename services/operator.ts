@@ -18,14 +18,15 @@ export class OperatorError extends Error {
 /** The audit trail's actor for an operator: `operator:<name>`, no key. */
 export const operatorActor = (name: string): Actor => ({ accountId: `operator:${name}`, keyPrefix: null });
 
-async function liveWorkspace(store: Store, workspaceId: string) {
+/** The workspace an operator names; one that does not exist (or was deleted) is refused in one line. */
+export async function existingWorkspace(store: Store, workspaceId: string) {
   const workspace = await store.workspaces.findById(workspaceId).lean();
   if (!workspace || workspace.deleted_at) throw new OperatorError(`no workspace ${workspaceId}`);
   return workspace;
 }
 
 export async function addCredits(store: Store, operator: Actor, workspaceId: string, euros: string): Promise<string> {
-  await liveWorkspace(store, workspaceId);
+  await existingWorkspace(store, workspaceId);
   let units: number;
   try {
     units = eurosToUnits(euros);
@@ -40,7 +41,7 @@ export async function addCredits(store: Store, operator: Actor, workspaceId: str
 }
 
 export async function showCredits(store: Store, workspaceId: string) {
-  const workspace = await liveWorkspace(store, workspaceId);
+  const workspace = await existingWorkspace(store, workspaceId);
   await settleMarks(store, workspaceId);
   const totals = await ledgerTotals(store, workspaceId);
   return {
@@ -54,7 +55,7 @@ export async function showCredits(store: Store, workspaceId: string) {
 
 /** The workspace's own price of a live document; `default` goes back to LIVE_DOCUMENT_PRICE. */
 export async function setDocumentPrice(store: Store, operator: Actor, workspaceId: string, euros: string): Promise<void> {
-  await liveWorkspace(store, workspaceId);
+  await existingWorkspace(store, workspaceId);
   let units: number | null = null;
   if (euros !== 'default') {
     try {
@@ -73,7 +74,7 @@ export async function setDocumentPrice(store: Store, operator: Actor, workspaceI
 }
 
 export async function setSuspension(store: Store, operator: Actor, workspaceId: string, suspended: boolean, reason: string): Promise<void> {
-  const workspace = await liveWorkspace(store, workspaceId);
+  const workspace = await existingWorkspace(store, workspaceId);
   if (workspace.suspended === suspended) throw new OperatorError(`workspace ${workspaceId} is ${suspended ? 'suspended' : 'not suspended'} already`);
   if (!reason.trim()) throw new OperatorError('give a reason');
   // One field pair, one writer (the operator); no other code changes it.

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { access, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { sourcesDigest } from './digest';
 import { StackError } from './errors';
 import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
 
@@ -32,6 +32,16 @@ type BuildRunner = (args: string[], options?: { cwd?: string; env?: NodeJS.Proce
 const GO = { command: 'go', probe: ['version'], install: 'Go (https://go.dev/dl/)' } as const;
 const MAVEN = { command: 'mvn', probe: ['-v'], install: 'Java 17 and Maven' } as const;
 
+/** A directory beside the output for one build, removed afterwards however the build ends. */
+async function withScratchDir<T>(outputFile: string, prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(path.dirname(outputFile), prefix));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export const TEMPORAL_CLI: Tool = {
   name: 'temporal',
   version: 'v1.5.1',
@@ -40,13 +50,10 @@ export const TEMPORAL_CLI: Tool = {
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
     // Later CLI releases carry a `replace` directive, which `go install pkg@version` refuses.
-    const gobin = await mkdtemp(path.join(path.dirname(outputFile), 'bin-'));
-    try {
+    await withScratchDir(outputFile, 'bin-', async (gobin) => {
       await go(['install', `github.com/temporalio/cli/cmd/temporal@${this.version}`], { env: { GOBIN: gobin } });
       await rename(path.join(gobin, 'temporal'), outputFile);
-    } finally {
-      await rm(gobin, { recursive: true, force: true });
-    }
+    });
   },
 };
 
@@ -71,15 +78,13 @@ export const FERRETDB: Tool = {
     // build its command.
     const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`])) as { Dir?: string };
     if (!module.Dir) throw new StackError('go mod download did not report the module directory');
-    const source = await mkdtemp(path.join(path.dirname(outputFile), 'src-'));
-    try {
-      await cp(module.Dir, source, { recursive: true });
+    const moduleDir = module.Dir;
+    await withScratchDir(outputFile, 'src-', async (source) => {
+      await cp(moduleDir, source, { recursive: true });
       await applyEinvoiceChanges(source);
       await writeFile(path.join(source, 'build', 'version', 'version.txt'), `${this.version}\n`);
       await go(['build', '-trimpath', '-o', outputFile, './cmd/ferretdb'], { cwd: source });
-    } finally {
-      await rm(source, { recursive: true, force: true });
-    }
+    });
   },
 };
 
@@ -87,13 +92,11 @@ const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
 
 /** Digest of the validator's pom and sources: a changed program is a new version, never a stale jar. */
 function validatorDigest(): string {
-  const hash = createHash('sha256').update(readFileSync(path.join(VALIDATOR_SOURCE, 'pom.xml')));
-  const files = readdirSync(path.join(VALIDATOR_SOURCE, 'src'), { recursive: true, encoding: 'utf8' }).sort();
-  for (const file of files) {
-    const full = path.join(VALIDATOR_SOURCE, 'src', file);
-    if (statSync(full).isFile()) hash.update(`\0${file}\0`).update(readFileSync(full));
-  }
-  return hash.digest('hex').slice(0, 12);
+  const sources = path.join(VALIDATOR_SOURCE, 'src');
+  const files = readdirSync(sources, { recursive: true, encoding: 'utf8' })
+    .filter((file) => statSync(path.join(sources, file)).isFile())
+    .sort();
+  return sourcesDigest(readFileSync(path.join(VALIDATOR_SOURCE, 'pom.xml')), sources, files, 12);
 }
 
 export const PEPPOL_VALIDATOR: Tool = {
@@ -104,15 +107,12 @@ export const PEPPOL_VALIDATOR: Tool = {
   alternative: 'VALIDATOR_URL',
   async build(mvn, outputFile) {
     // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
-    const source = await mkdtemp(path.join(path.dirname(outputFile), 'src-'));
-    try {
+    await withScratchDir(outputFile, 'src-', async (source) => {
       await cp(path.join(VALIDATOR_SOURCE, 'pom.xml'), path.join(source, 'pom.xml'));
       await cp(path.join(VALIDATOR_SOURCE, 'src'), path.join(source, 'src'), { recursive: true });
       await mvn(['-q', '-B', 'package'], { cwd: source });
       await rename(path.join(source, 'target', 'peppol-validator.jar'), outputFile);
-    } finally {
-      await rm(source, { recursive: true, force: true });
-    }
+    });
   },
 };
 

@@ -22,7 +22,7 @@ import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
-import { ruleSetIdSchema, splitFindings, ublFindingSchema } from '../views/ubl-validation';
+import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 import { invalidField, missingField } from '../validation';
 import {
   acceptedSchema,
@@ -74,15 +74,20 @@ async function admitSandboxRecipient(deps: DocumentRouteDependencies, auth: Auth
   }
 }
 
-/** The company a posted body names, checked before anything else of it is looked at. */
-async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, body: unknown) {
+/**
+ * The company a posted body names, checked before anything else of it is
+ * looked at; on the live host also whether its workspace may send live, and
+ * what a live document costs it (`livePriceUnits`).
+ */
+async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, body: unknown): Promise<{ company: Company; livePriceUnits?: number }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidField('body', 'The body must be a JSON object (a document).');
   const companyId = (body as { company_id?: unknown }).company_id;
   if (companyId === undefined) throw missingField('company_id', 'company_id is required.');
   if (typeof companyId !== 'string') throw invalidField('company_id', 'company_id must be a company id (com_…).');
   const company = await requireDocumentCompany(deps.store, auth, companyId);
-  if (auth.environment === 'live') await requireLiveSending(deps.store, company.workspace_id);
-  return company;
+  if (auth.environment !== 'live') return { company };
+  const { priceUnits } = await requireLiveSending(deps.store, company.workspace_id, deps.credits.priceUnits);
+  return { company, livePriceUnits: priceUnits };
 }
 
 async function submitOne(deps: DocumentRouteDependencies, req: Request, body: unknown, headerKey: string | undefined) {
@@ -91,16 +96,16 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, body: un
   if (headerKey !== undefined && typeof bodyKey === 'string' && bodyKey !== headerKey) {
     throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
   }
-  const company = await companyOf(deps, auth, body);
+  const { company, livePriceUnits } = await companyOf(deps, auth, body);
   const prepared = prepareDocument(body, company);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
   let balanceUnits: number | undefined;
   const charge =
-    auth.environment === 'live'
+    livePriceUnits !== undefined
       ? async (documentId: string) => {
           ({ balanceUnits } = await reserveForDocument(
             { ...deps, settings: deps.credits },
-            { workspaceId: company.workspace_id, companyId: company._id, documentId, accountId: auth.accountId },
+            { workspaceId: company.workspace_id, companyId: company._id, documentId, accountId: auth.accountId, priceUnits: livePriceUnits },
           ));
         }
       : undefined;
@@ -223,7 +228,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     },
     errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'validator_unavailable'],
     handler: async ({ auth, body }) => {
-      const company = await companyOf(deps, auth, body);
+      const { company } = await companyOf(deps, auth, body);
       let prepared;
       try {
         prepared = prepareDocument(body, company);
@@ -233,7 +238,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
         return { status: 200, body: { valid: false, violations, official: null, ubl: null, totals: null } };
       }
       const report = await deps.validator.validate(prepared.ubl);
-      const official = { rule_set: report.rule_set, ...splitFindings(report.findings) };
+      const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
       return { status: 200, body: { valid: report.valid, violations: [], official, ubl: prepared.ubl, totals: totalsView(prepared.calculated) } };
     },
   });

@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
 import type { RouteTable } from '../route';
-import { ruleSetIdSchema, splitFindings, ublFindingSchema } from '../views/ubl-validation';
+import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 
 /** Largest UBL the public validator reads: a document with a few attachments, well short of what could tie up the validator. */
 export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
@@ -52,7 +52,7 @@ export function ublRoutes(routes: RouteTable, validator: OfficialValidator, limi
           valid: report.valid,
           document_type: report.document_type,
           rule_set: report.rule_set,
-          ...splitFindings(report.findings),
+          ...findingsView(report.findings),
         },
       };
     },

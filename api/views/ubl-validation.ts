@@ -1,4 +1,4 @@
-import type { OfficialFinding } from '../../platform/official-validator';
+import { splitFindings, type OfficialFinding } from '../../platform/official-validator';
 import { z } from '../openapi';
 
 /** What the official Peppol rules found, as the public validator and the document validation show it. */
@@ -14,8 +14,9 @@ export const ublFindingSchema = z
 
 export const ruleSetIdSchema = z.string().openapi({ description: 'The official rule set applied (phive id)', example: 'eu.peppol.bis3:2026.5' });
 
-/** Fatal findings and warnings apart. */
-export function splitFindings(findings: OfficialFinding[]): { errors: OfficialFinding[]; warnings: OfficialFinding[] } {
-  return { errors: findings.filter((finding) => finding.severity === 'fatal'), warnings: findings.filter((finding) => finding.severity === 'warning') };
+/** The findings as answers show them: fatal ones as `errors`, and `warnings`. */
+export function findingsView(findings: OfficialFinding[]): { errors: OfficialFinding[]; warnings: OfficialFinding[] } {
+  const { fatal, warnings } = splitFindings(findings);
+  return { errors: fatal, warnings };
 }
 

@@ -24,23 +24,18 @@ export class InsufficientCreditsError extends Error {
 export const reservationId = (documentId: string) => `reserve:${documentId}`;
 const releaseId = (documentId: string) => `release:${documentId}`;
 
-/** The price of one live document for this workspace. */
-export async function documentPrice(store: Store, settings: CreditSettings, workspaceId: string): Promise<number> {
-  const workspace = await store.workspaces.findById(workspaceId, { document_price_units: 1 }).lean();
-  return workspace?.document_price_units ?? settings.priceUnits;
-}
-
 /**
- * Reserves the price of a live document when it is accepted; throws
+ * Reserves the price of a live document (the workspace's, from
+ * requireLiveSending) when it is accepted; throws
  * InsufficientCreditsError (nothing changed) when the balance does not cover
  * it. Raises `credits.low` when this reservation takes the balance below the
  * threshold: once per crossing, since each crossing is one operation's.
  */
 export async function reserveForDocument(
   deps: FanOutDependencies & { settings: CreditSettings },
-  charge: { workspaceId: string; companyId: string; documentId: string; accountId: string },
+  charge: { workspaceId: string; companyId: string; documentId: string; accountId: string; priceUnits: number },
 ): Promise<{ balanceUnits: number }> {
-  const priceUnits = await documentPrice(deps.store, deps.settings, charge.workspaceId);
+  const { priceUnits } = charge;
   const operation: CreditOperation = { id: reservationId(charge.documentId), kind: 'reservation', amountUnits: -priceUnits, documentId: charge.documentId, actor: charge.accountId };
   const result = await applyCreditOperation(deps.store, charge.workspaceId, operation);
   if (!result.applied && !result.repeated) throw new InsufficientCreditsError(result.balanceUnits, priceUnits);

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { sourcesDigest } from '../digest';
 import { StackError } from '../errors';
 import { FERRETDB_EDITS, type SourceEdit } from './edits';
 
@@ -18,12 +18,10 @@ const OVERLAY_DIR = path.join(__dirname, 'overlay');
 export const FERRETDB_BUILD_TAG = `einvoice.${changesDigest()}`;
 
 function changesDigest(): string {
-  const hash = createHash('sha256').update(JSON.stringify(FERRETDB_EDITS));
   const files = readdirSync(OVERLAY_DIR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.go') && !file.endsWith('_test.go'))
     .sort();
-  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(path.join(OVERLAY_DIR, file)));
-  return hash.digest('hex').slice(0, 10);
+  return sourcesDigest(JSON.stringify(FERRETDB_EDITS), OVERLAY_DIR, files, 10);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { officialValidator, type OfficialFinding } from '../../platform/official-validator';
+import { officialValidator, splitFindings, type OfficialFinding } from '../../platform/official-validator';
 import { sharedStack } from './test-stack';
 
 /**
@@ -29,12 +29,8 @@ export async function validateUbl(documents: { name: string; xml: string }[]): P
     documents.map(async ({ name, xml }) => {
       const report = await validator.validate(xml);
       if (report.problem) throw new Error(`"${name}" could not be validated: ${report.problem.code}: ${report.problem.message}`);
-      return {
-        name,
-        valid: report.valid,
-        fatal: report.findings.filter((finding) => finding.severity === 'fatal').map(strip),
-        warnings: report.findings.filter((finding) => finding.severity === 'warning').map(strip),
-      };
+      const { fatal, warnings } = splitFindings(report.findings);
+      return { name, valid: report.valid, fatal: fatal.map(strip), warnings: warnings.map(strip) };
     }),
   );
 }
