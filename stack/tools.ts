@@ -9,14 +9,14 @@ import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
 
 /**
  * The embedded stack's programs that do not come from npm: two Go programs
- * from the Go module proxy and the official validator, a Java program built
- * by Maven from Maven Central. Each is built once per machine at a pinned
- * release and cached outside the checkout, keyed by tool and version, so
- * every clone on the machine reuses it.
+ * from the Go module proxy, and the official validator and the Peppol AS4
+ * access point, Java programs built by Maven from Maven Central. Each is
+ * built once per machine at a pinned release and cached outside the
+ * checkout, keyed by tool and version, so every clone on the machine reuses it.
  */
 
 interface Tool {
-  name: 'temporal' | 'ferretdb' | 'peppol-validator';
+  name: 'temporal' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -89,30 +89,48 @@ export const FERRETDB: Tool = {
 };
 
 const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
+const ACCESS_POINT_SOURCE = path.resolve(__dirname, '..', 'access-point');
 
-/** Digest of the validator's pom and sources: a changed program is a new version, never a stale jar. */
-function validatorDigest(): string {
-  const sources = path.join(VALIDATOR_SOURCE, 'src');
+/** Digest of a Maven program's pom and sources: a changed program is a new version, never a stale jar. */
+function mavenSourcesDigest(sourceDir: string): string {
+  const sources = path.join(sourceDir, 'src');
   const files = readdirSync(sources, { recursive: true, encoding: 'utf8' })
     .filter((file) => statSync(path.join(sources, file)).isFile())
     .sort();
-  return sourcesDigest(readFileSync(path.join(VALIDATOR_SOURCE, 'pom.xml')), sources, files, 12);
+  return sourcesDigest(readFileSync(path.join(sourceDir, 'pom.xml')), sources, files, 12);
+}
+
+/** Builds a Maven program's runnable jar (its pom's finalName) into outputFile. */
+async function buildMavenJar(mvn: BuildRunner, sourceDir: string, jarName: string, outputFile: string): Promise<void> {
+  // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
+  await withScratchDir(outputFile, 'src-', async (source) => {
+    await cp(path.join(sourceDir, 'pom.xml'), path.join(source, 'pom.xml'));
+    await cp(path.join(sourceDir, 'src'), path.join(source, 'src'), { recursive: true });
+    await mvn(['-q', '-B', 'package'], { cwd: source });
+    await rename(path.join(source, 'target', jarName), outputFile);
+  });
 }
 
 export const PEPPOL_VALIDATOR: Tool = {
   name: 'peppol-validator',
-  version: `1.0.0-${validatorDigest()}`,
+  version: `1.0.0-${mavenSourcesDigest(VALIDATOR_SOURCE)}`,
   file: 'peppol-validator.jar',
   builder: MAVEN,
   alternative: 'VALIDATOR_URL',
   async build(mvn, outputFile) {
-    // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
-    await withScratchDir(outputFile, 'src-', async (source) => {
-      await cp(path.join(VALIDATOR_SOURCE, 'pom.xml'), path.join(source, 'pom.xml'));
-      await cp(path.join(VALIDATOR_SOURCE, 'src'), path.join(source, 'src'), { recursive: true });
-      await mvn(['-q', '-B', 'package'], { cwd: source });
-      await rename(path.join(source, 'target', 'peppol-validator.jar'), outputFile);
-    });
+    await buildMavenJar(mvn, VALIDATOR_SOURCE, this.file, outputFile);
+  },
+};
+
+/** The Peppol AS4 access point (our sender, and the local network's receiving stand-in), built like the validator. */
+export const PEPPOL_ACCESS_POINT: Tool = {
+  name: 'peppol-access-point',
+  version: `1.0.0-${mavenSourcesDigest(ACCESS_POINT_SOURCE)}`,
+  file: 'peppol-access-point.jar',
+  builder: MAVEN,
+  alternative: 'ACCESS_POINT_URL',
+  async build(mvn, outputFile) {
+    await buildMavenJar(mvn, ACCESS_POINT_SOURCE, this.file, outputFile);
   },
 };
 

@@ -1,0 +1,61 @@
+package einvoice.accesspoint;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+
+/** The access point's settings, all from environment variables, checked once at start. */
+record ApConfig(
+    int port,
+    String bind,
+    KeyStore keyStore,
+    String keyAlias,
+    char[] keyPassword,
+    X509Certificate certificate,
+    String seat,
+    KeyStore trustStore,
+    Trust trust,
+    Path dataDir,
+    int sendTimeoutMs,
+    Path inboxDir) {
+
+  static ApConfig fromEnv(boolean receiver) throws Exception {
+    int port = Integer.parseInt(required("AP_PORT"));
+    // Loopback by default: the sender's API has no authentication of its own.
+    String bind = optional("AP_BIND", "127.0.0.1");
+    KeyStore keyStore = load(required("AP_KEYSTORE"), required("AP_KEYSTORE_PASSWORD"));
+    String alias = required("AP_KEY_ALIAS");
+    char[] keyPassword = required("AP_KEY_PASSWORD").toCharArray();
+    if (!keyStore.isKeyEntry(alias)) throw new IllegalArgumentException("AP_KEYSTORE has no key entry '" + alias + "'");
+    keyStore.getKey(alias, keyPassword); // fails now, not at the first message, on a wrong key password
+    X509Certificate cert = (X509Certificate) keyStore.getCertificate(alias);
+    KeyStore trustStore = load(required("AP_TRUSTSTORE"), required("AP_TRUSTSTORE_PASSWORD"));
+    Trust trust = Trust.of(trustStore);
+    Path dataDir = Files.createDirectories(Path.of(required("AP_DATA_DIR")).toAbsolutePath());
+    int timeout = Integer.parseInt(optional("AP_SEND_TIMEOUT_MS", "30000"));
+    Path inbox = receiver ? Files.createDirectories(Path.of(required("AP_INBOX_DIR")).toAbsolutePath()) : null;
+    return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, Certificates.commonName(cert), trustStore,
+        trust, dataDir, timeout, inbox);
+  }
+
+  private static KeyStore load(String file, String password) throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(Path.of(file))) {
+      store.load(in, password.toCharArray());
+    }
+    return store;
+  }
+
+  private static String required(String name) {
+    String value = System.getenv(name);
+    if (value == null || value.isBlank()) throw new IllegalArgumentException("environment variable " + name + " is not set");
+    return value;
+  }
+
+  static String optional(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

@@ -1,0 +1,75 @@
+package einvoice.accesspoint;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The receiver stand-in's store: per AS4 message the SBD exactly as received (.xml) and its
+ * metadata (.json). The .json is written last, so it marks a complete entry - and a message id
+ * seen before.
+ */
+final class Inbox {
+  private final Path dir;
+
+  Inbox(Path dir) {
+    this.dir = dir;
+  }
+
+  /** A file name stem for an AS4 message id: ids are free text, file names are not. */
+  static String safe(String messageId) {
+    String name = messageId.replaceAll("[^A-Za-z0-9._@-]", "_");
+    return name.startsWith(".") ? "_" + name.substring(1) : name;
+  }
+
+  /** Whether this message id is already stored (a retry after a lost receipt). */
+  boolean contains(String messageId) {
+    return Files.exists(dir.resolve(safe(messageId) + ".json"));
+  }
+
+  /** Stores a new message; false (and nothing written) when it is already there. */
+  synchronized boolean store(String messageId, byte[] sbd, Map<String, Object> metadata) throws IOException {
+    if (contains(messageId)) return false;
+    String stem = safe(messageId);
+    writeAtomically(dir.resolve(stem + ".xml"), sbd);
+    writeAtomically(dir.resolve(stem + ".json"), Json.write(metadata).getBytes(StandardCharsets.UTF_8));
+    return true;
+  }
+
+  /** All metadata objects, newest first. */
+  List<Object> list() throws IOException {
+    List<Object> entries = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).toList()) {
+        String name = file.getFileName().toString();
+        if (!name.startsWith(".")) entries.add(Json.parse(Files.readString(file, StandardCharsets.UTF_8)));
+      }
+    }
+    entries.sort(Comparator.comparing((Object e) -> String.valueOf(((Map<?, ?>) e).get("receivedAt"))).reversed());
+    return entries;
+  }
+
+  /** The stored SBD for "<safe(messageId)>.xml", or null when there is none. */
+  byte[] read(String fileName) throws IOException {
+    if (!fileName.endsWith(".xml") || !fileName.equals(safe(fileName))) return null;
+    Path file = dir.resolve(fileName);
+    return Files.isRegularFile(file) ? Files.readAllBytes(file) : null;
+  }
+
+  private void writeAtomically(Path target, byte[] bytes) throws IOException {
+    Path temp = Files.createTempFile(dir, ".incoming-", ".tmp");
+    try {
+      Files.write(temp, bytes);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package einvoice.accesspoint;
+
+import java.nio.file.Path;
+
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/** Entry point: one jar, three roles, chosen by the first argument. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    // Some libraries (the JDK's XML signature code) log through java.util.logging: send it to SLF4J too,
+    // so one configuration (simplelogger.properties) governs all output.
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    String role = args.length > 0 ? args[0] : "";
+    switch (role) {
+      case "pki" -> {
+        if (args.length != 2) usage();
+        TestPki.ensure(Path.of(args[1]));
+      }
+      case "sender" -> SenderServer.start(ApConfig.fromEnv(false));
+      case "receiver" -> ReceiverServer.start(ApConfig.fromEnv(true));
+      default -> usage();
+    }
+  }
+
+  private static void usage() {
+    System.err.println("usage: java -jar peppol-access-point.jar (pki <dir> | sender | receiver)");
+    System.exit(2);
+  }
+}
