@@ -1,10 +1,9 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
-import { IllegalMoveError, TRANSITIONS } from '../domain/documents/lifecycle';
-import { moveDocument, recordSent } from '../services/documents/lifecycle';
-import { findDocument, inputOf, ublOf } from '../services/documents/queries';
-import { delayAfterAttempt, PERMANENT_DELIVERY_ERROR } from '../workflows/shared';
+import { recordSent } from '../services/documents/lifecycle';
+import { inputOf } from '../services/documents/queries';
+import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './index';
 import type { DeliveryReceipt } from './lifecycle';
 
@@ -22,7 +21,6 @@ const safeFilename = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_'
  * next one: two attempts never send at the same time.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
-const HEARTBEAT_EVERY_MS = 5_000;
 
 /** The SMTP URL with the client limits added as its options (nodemailer reads them from the query string). */
 function withTimeouts(smtpUrl: string): string {
@@ -33,20 +31,6 @@ function withTimeouts(smtpUrl: string): string {
 
 export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: ActivityDependencies) {
   const transportUrl = withTimeouts(smtpUrl);
-  const permanent = (message: string) => ApplicationFailure.nonRetryable(message, PERMANENT_DELIVERY_ERROR);
-
-  /** Records that this attempt failed and another will follow (unless the delivery window ends first). */
-  async function recordRetry(documentId: string, err: unknown): Promise<void> {
-    const { info } = Context.current();
-    const nextAttemptAt = Date.now() + delayAfterAttempt(info.attempt);
-    const windowEnds = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs;
-    if (info.scheduleToCloseTimeoutMs > 0 && nextAttemptAt >= windowEnds) return;
-    try {
-      await moveDocument(store, documentId, 'retry', { attempt: info.attempt, error_message: (err as Error).message }, logger);
-    } catch (recordError) {
-      if (!(recordError instanceof IllegalMoveError)) throw recordError;
-    }
-  }
 
   return {
     /**
@@ -58,13 +42,12 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
      * the connection when Temporal cancels it.
      */
     async deliverByEmail(documentId: string): Promise<DeliveryReceipt> {
-      const document = await findDocument(store, documentId);
-      if (!document) throw permanent(`Document ${documentId} does not exist.`);
-      if (document.sent_at && document.message_id) return { messageId: document.message_id, sentAt: document.sent_at.toISOString() };
-      if (document.status !== TRANSITIONS.send.to) throw permanent(`Document ${documentId} is ${document.status}, not sending.`);
-      if (!document.recipient_email) throw permanent('No recipient email: set to.email, or an email on the company or the account.');
-      const [ubl, input] = await Promise.all([ublOf(store, documentId), inputOf(store, documentId)]);
-      if (!ubl) throw permanent(`Document ${documentId} has no stored UBL.`);
+      const found = await documentToSend(store, documentId);
+      if ('sent' in found) return found.sent;
+      const { document, ubl } = found;
+      const recipient = document.recipient_email;
+      if (!recipient) throw permanentDeliveryFailure('No recipient email: set to.email, or an email on the company or the account.');
+      const input = await inputOf(store, documentId);
 
       const messageId = `<${document._id}@einvoice.localhost>`;
       const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
@@ -72,14 +55,12 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
       const totals = document.totals;
       const transport = createTransport(transportUrl);
       const context = Context.current();
-      const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       const onCancel = () => transport.close();
       context.cancellationSignal.addEventListener('abort', onCancel);
       try {
-        context.heartbeat();
-        await transport.sendMail({
+        await heartbeating(() => transport.sendMail({
           from: mailFrom,
-          to: document.recipient_email,
+          to: recipient,
           messageId,
           subject: `${kind} ${document.number} from ${seller}`,
           text: [
@@ -90,15 +71,14 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
             'The attached XML is the Peppol BIS Billing 3.0 document. This is a sandbox delivery: nothing was sent on the Peppol network.',
           ].join('\n'),
           attachments: [{ filename: `${safeFilename(document.number)}.xml`, content: ubl, contentType: 'application/xml' }],
-        });
+        }));
       } catch (err) {
         if (context.cancellationSignal.aborted) throw err;
-        if (isPermanentSmtpFailure(err)) throw permanent(`The mail server refused the message: ${(err as Error).message}`);
+        if (isPermanentSmtpFailure(err)) throw permanentDeliveryFailure(`The mail server refused the message: ${(err as Error).message}`);
         logger.warn({ err, documentId, attempt: context.info.attempt }, 'email delivery attempt failed; retrying');
-        await recordRetry(documentId, err);
+        await recordRetry(store, documentId, err, logger);
         throw err;
       } finally {
-        clearInterval(heartbeat);
         context.cancellationSignal.removeEventListener('abort', onCancel);
         transport.close();
       }

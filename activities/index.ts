@@ -3,6 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
+import type { PeppolAccessPoint } from '../platform/peppol-access-point';
+import type { PeppolLookup } from '../platform/peppol-lookup';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
@@ -11,6 +13,7 @@ import { kycActivities } from './kyc';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { officialValidationActivities } from './official-validation';
+import { peppolDeliveryActivities } from './peppol-delivery';
 import { reconcileActivities } from './reconcile';
 import { webhookActivities } from './webhooks';
 
@@ -26,6 +29,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
+  /** Live delivery: participant discovery and our AS4 access point. */
+  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
   /** What fanning events out to webhooks needs. */
   fanOut: FanOutDependencies;
 }
@@ -37,6 +42,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...lifecycleActivities(deps),
     ...officialValidationActivities(deps),
     ...emailDeliveryActivities(deps),
+    ...peppolDeliveryActivities(deps),
     ...reconcileActivities(deps),
     ...webhookActivities(deps),
     ...kycActivities(deps),

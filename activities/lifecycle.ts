@@ -4,13 +4,15 @@ import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecyc
 import { releaseReservation } from '../services/credits/charges';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
 import { fanOutSoon } from '../services/webhooks/deliveries';
-import { ILLEGAL_MOVE_ERROR } from '../workflows/shared';
+import { channelOf, ILLEGAL_MOVE_ERROR, type DeliveryChannel } from '../workflows/shared';
 import type { ActivityDependencies } from './index';
 
 export interface DeliveryReceipt {
   messageId: string;
   /** When the channel accepted the document (ISO 8601). */
   sentAt: string;
+  /** The history line of the delivery; absent: the sandbox email's. */
+  description?: string;
 }
 
 /** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
@@ -33,14 +35,22 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDe
   }
 
   return {
-    /** `ruleSet`: the official rules that accepted it (absent in workflows started before the validating step). */
-    async markSending(documentId: string, ruleSet?: string): Promise<void> {
-      await move(documentId, 'send', { message: 'Sending by email (sandbox)', ...(ruleSet && { set: { rule_set: ruleSet } }) });
+    /**
+     * `ruleSet`: the official rules that accepted it (absent in workflows
+     * started before the validating step). Answers the channel the
+     * document's environment delivers by.
+     */
+    async markSending(documentId: string, ruleSet?: string): Promise<{ channel: DeliveryChannel }> {
+      const { document } = await move(documentId, 'send', {
+        message: (moved) => (channelOf(moved.environment) === 'peppol' ? 'Sending on the Peppol network (AS4)' : 'Sending by email (sandbox)'),
+        ...(ruleSet && { set: { rule_set: ruleSet } }),
+      });
+      return { channel: channelOf(document.environment) };
     },
 
     async markDelivered(documentId: string, receipt: DeliveryReceipt): Promise<void> {
       const { moved, document } = await move(documentId, 'deliver', {
-        message: `Delivered by email (sandbox); Message-ID ${receipt.messageId}`,
+        message: receipt.description ?? `Delivered by email (sandbox); Message-ID ${receipt.messageId}`,
         set: { sent_at: new Date(receipt.sentAt), message_id: receipt.messageId },
       });
       // Counted by the call that made the move; a retried call finds it made.

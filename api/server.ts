@@ -16,7 +16,7 @@ import { createApp } from './app';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
-  const addresses = requireServiceAddresses(config);
+  const addresses = requireServiceAddresses(config, 'api');
 
   const db = await connectDatabase(addresses.mongodbUri);
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });

@@ -46,6 +46,8 @@ export interface Capability {
   transportProfile: string;
   endpointUrl: string;
   certificate?: CertificateInfo;
+  /** The certificate as published (base64 DER), for the sender to encrypt to. */
+  certificateData?: string;
   activation?: Date;
   expiration?: Date;
   /** Why a sender cannot use this endpoint now; empty when it can. */
@@ -97,7 +99,7 @@ function capability(documentType: Identifier, process: Identifier, endpoint: End
     process,
     transportProfile: endpoint.transportProfile,
     endpointUrl: endpoint.address,
-    ...(certificate && { certificate }),
+    ...(certificate && { certificate, certificateData: endpoint.certificate.replace(/\s+/g, '') }),
     ...(activation && { activation }),
     ...(expiration && { expiration }),
     problems,
@@ -124,8 +126,11 @@ export function canReceive(capabilities: Capability[]): Record<BillingDocument, 
   return { invoice: capabilities.some((entry) => serves(entry, 'invoice')), credit_note: capabilities.some((entry) => serves(entry, 'credit_note')) };
 }
 
+/** The endpoint a document of this kind is sent to, if the participant can receive it now. */
+export const endpointFor = (kind: BillingDocument, capabilities: Capability[]): Capability | undefined => capabilities.find((entry) => serves(entry, kind));
+
 /** Why the participant cannot be sent this kind of document, for a person. */
-function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
+export function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
   const entries = capabilities.filter((entry) => entry.billingDocument === kind);
   if (entries.length === 0) return 'its SMP does not list the document type';
   const broken = entries.find((entry) => entry.problems.length > 0);

@@ -86,6 +86,7 @@ export const serviceConfigShape = {
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
   VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
+  ACCESS_POINT_URL: optionalUrl.describe('Our Peppol AS4 access point (access-point/), which sends live documents, e.g. http://access-point:8089'),
   LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
   CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
@@ -164,15 +165,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The API and the worker talk to services by address and share the secrets key; `npm start` fills these in for the embedded stack. */
-export function requireServiceAddresses(config: Config): {
+export interface ServiceAddresses {
   mongodbUri: string;
   temporalAddress: string;
   smtpUrl: string;
   validatorUrl: string;
   webhookSecretKey: string;
-} {
-  const missing = (['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', 'WEBHOOK_SECRET_KEY'] as const).filter((name) => !config[name]);
+  /** The worker's only: it sends live documents. */
+  accessPointUrl?: string;
+}
+
+/**
+ * The API and the worker talk to services by address and share the secrets
+ * key; the worker also hands live documents to our access point. `npm start`
+ * fills these in for the embedded stack.
+ */
+export function requireServiceAddresses<Role extends 'api' | 'worker'>(
+  config: Config,
+  role: Role,
+): Role extends 'worker' ? ServiceAddresses & { accessPointUrl: string } : ServiceAddresses {
+  const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', ...(role === 'worker' ? (['ACCESS_POINT_URL'] as const) : []), 'WEBHOOK_SECRET_KEY'] as const;
+  const missing = needed.filter((name) => !config[name]);
   if (missing.length > 0) {
     throw new ConfigError(
       `${missing.join(', ')} not set: run \`npm start\` to bring up the embedded stack, or point these variables at running services`,
@@ -184,5 +197,6 @@ export function requireServiceAddresses(config: Config): {
     smtpUrl: config.SMTP_URL!,
     validatorUrl: config.VALIDATOR_URL!,
     webhookSecretKey: config.WEBHOOK_SECRET_KEY!,
-  };
+    ...(role === 'worker' && { accessPointUrl: config.ACCESS_POINT_URL! }),
+  } as Role extends 'worker' ? ServiceAddresses & { accessPointUrl: string } : ServiceAddresses;
 }

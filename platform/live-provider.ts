@@ -1,12 +1,12 @@
 /**
  * The live provider: who puts a verified workspace and its companies on the
- * Peppol network and carries their documents. Every call is idempotent by
- * its business key (workspace, company, document), so a retried activity or
- * a repeated request never makes a second organisation, tenant or send. A
- * refusal or an outage is thrown as ProviderError.
+ * Peppol network (the organisation, a tenant per company, its participant
+ * registration). Every call is idempotent by its business key (workspace,
+ * company), so a retried activity or a repeated request never makes a second
+ * organisation or tenant. A refusal or an outage is thrown as ProviderError.
  *
- * The live-delivery work puts a Peppol access point behind this interface;
- * until then the embedded provider below stands in.
+ * Their documents are carried by our own access point (access-point/,
+ * platform/peppol-access-point.ts), not through this interface.
  */
 
 export interface ProviderWorkspace {
@@ -23,8 +23,6 @@ export interface ProviderCompany {
   taxId: string | null;
 }
 
-export type ProviderDeliveryStatus = 'accepted' | 'delivered' | 'failed';
-
 export interface LiveProvider {
   /** Registers the verified organisation behind a workspace. */
   onboardWorkspace(workspace: ProviderWorkspace): Promise<{ organisationId: string }>;
@@ -32,9 +30,6 @@ export interface LiveProvider {
   provisionCompany(organisationId: string, company: ProviderCompany): Promise<{ tenantId: string }>;
   /** Moves the tenant's Peppol registration to another participant id (null: none). */
   updateParticipant(tenantId: string, peppolId: string | null): Promise<void>;
-  /** Hands a send-ready UBL document to the network. */
-  sendDocument(tenantId: string, document: { documentId: string; ubl: string }): Promise<{ messageId: string }>;
-  deliveryStatus(tenantId: string, messageId: string): Promise<ProviderDeliveryStatus>;
 }
 
 export class ProviderError extends Error {
@@ -72,15 +67,6 @@ export function embeddedLiveProvider(): LiveProvider {
     updateParticipant(tenantId, peppolId) {
       if (refuses(peppolId)) return Promise.reject(new ProviderError(`the embedded provider refuses participant id ${peppolId} for ${tenantId}`));
       return Promise.resolve();
-    },
-
-    // It has no network to deliver on: every document is accepted and reported delivered.
-    sendDocument(_tenantId, { documentId }) {
-      return Promise.resolve({ messageId: `emb-msg-${documentId}` });
-    },
-
-    deliveryStatus() {
-      return Promise.resolve('delivered');
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 
+import { capabilitiesOf, type Capability } from '../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
 import {
   fullIdentifier,
@@ -199,4 +200,24 @@ export function peppolLookup(options: { zone: string; dnsServer?: string }): Pep
       return { url, serviceGroup, services };
     },
   };
+}
+
+export type Discovery =
+  | { found: true; sml: SmlAnswer; smp: SmpAnswer; capabilities: Capability[] }
+  /** Not on Peppol: `why` says which step did not know the participant. */
+  | { found: false; sml: SmlAnswer; why: string };
+
+/**
+ * Both steps, as a sender needs them (the public lookup and live delivery):
+ * the participant's endpoints as capabilities, or why it is not on Peppol.
+ * A DNS or SMP that does not answer throws its step's error.
+ */
+export async function discoverParticipant(lookup: PeppolLookup, participantValue: string, now: Date): Promise<Discovery> {
+  const sml = await lookup.sml(participantValue);
+  if (!sml.record) return { found: false, sml, why: `the SML has no Meta:SMP NAPTR record at ${sml.dnsName}` };
+  if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no SMP URL (${sml.problem})`);
+  const smp = await lookup.smp(sml.smpUrl, sml.participant);
+  if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
+  const metadata = smp.services.flatMap((service) => (service.metadata ? [service.metadata] : []));
+  return { found: true, sml, smp, capabilities: capabilitiesOf(metadata, now) };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { configVariableNames, loadConfig, parseEnvironment, port, toEnvironment, type Config } from '../platform/config';
+import { configVariableNames, duration, loadConfig, parseEnvironment, port, toEnvironment, type Config } from '../platform/config';
 
 /**
  * Variables of the embedded stack only (`npm start`, the tests, the
@@ -15,7 +15,7 @@ const stackShape = {
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
-    .describe('Per-machine cache of the pinned Temporal CLI, FerretDB and official validator builds'),
+    .describe('Per-machine cache of the pinned Temporal CLI, FerretDB, official validator and access point builds'),
   TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal dev server'),
   TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal dev server'),
   FERRETDB_PORT: port(27017).describe('Port of the embedded FerretDB'),
@@ -24,7 +24,9 @@ const stackShape = {
   VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
   SML_DNS_PORT: port(8053).describe('DNS port (UDP) of the local Peppol network stand-in: its SML'),
   SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
-  LOCAL_AP_URL: z.url().default('http://127.0.0.1:8090/as4').describe('AS4 endpoint the stand-in SMP publishes for every local participant (a placeholder until a local access point runs)'),
+  PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
+  ACCESS_POINT_PORT: port(8089).describe('Port of the embedded sending access point (ours)'),
+  AS4_SEND_TIMEOUT: duration('30s').describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),
 };
 
 export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;

@@ -17,15 +17,17 @@ import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { canConnect, isPortFree } from './ports';
-import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki } from './peppol-access-points';
+import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
  * server, FerretDB, a local SMTP sink with an inbox page, the official Peppol
- * validator, a stand-in of the Peppol network (stack/peppol-network/), the
- * worker and the API. A component whose address is configured
- * (TEMPORAL_ADDRESS, MONGODB_URI, SMTP_URL, VALIDATOR_URL, PEPPOL_DNS_SERVER)
- * is used as it is and not started.
+ * validator, a stand-in of the Peppol network (stack/peppol-network/ and a
+ * receiving access point), our sending access point, the worker and the API.
+ * A component whose address is configured (TEMPORAL_ADDRESS, MONGODB_URI,
+ * SMTP_URL, VALIDATOR_URL, ACCESS_POINT_URL, PEPPOL_DNS_SERVER) is used as it
+ * is and not started.
  *
  * The stack supervises what it starts: a child that exits unexpectedly is
  * started again after a backoff (1 s, doubling up to 30 s), and only after
@@ -33,7 +35,7 @@ import { ensureTool, FERRETDB, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-network' | ServiceName;
+export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-receiver' | 'peppol-network' | 'access-point' | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -55,8 +57,13 @@ export interface StackUrls {
   smtp: string;
   inbox?: string;
   validator: string;
-  /** The local Peppol network stand-in: its SML's DNS server (host:port), zone and SMP. */
-  peppol?: { dnsServer: string; zone: string; smp: string };
+  /** Our sending access point. */
+  accessPoint: string;
+  /**
+   * The local Peppol network stand-in: its SML's DNS server (host:port), zone,
+   * SMP, and receiving access point (AS4 at `/as4`, what arrived at `/inbox`).
+   */
+  peppol?: { dnsServer: string; zone: string; smp: string; receivingAccessPoint: string };
 }
 
 export interface EmbeddedStack {
@@ -84,7 +91,14 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   const log = options.log ?? (() => undefined);
   const services = options.services ?? ['worker', 'api'];
   // A configured PEPPOL_DNS_SERVER means a real (or another) SML: the Peppol network stand-in is not started.
-  const runs = { temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, mail: !config.SMTP_URL, validator: !config.VALIDATOR_URL, peppolNetwork: !config.PEPPOL_DNS_SERVER };
+  const runs = {
+    temporal: !config.TEMPORAL_ADDRESS,
+    ferretdb: !config.MONGODB_URI,
+    mail: !config.SMTP_URL,
+    validator: !config.VALIDATOR_URL,
+    accessPoint: !config.ACCESS_POINT_URL,
+    peppolNetwork: !config.PEPPOL_DNS_SERVER,
+  };
 
   const logsDir = path.join(config.DATA_DIR, 'logs');
   await mkdir(logsDir, { recursive: true });
@@ -101,9 +115,17 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     temporal: config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`,
     smtp: config.SMTP_URL ?? `smtp://127.0.0.1:${config.SMTP_PORT}`,
     validator: config.VALIDATOR_URL ?? `http://127.0.0.1:${config.VALIDATOR_PORT}`,
+    accessPoint: config.ACCESS_POINT_URL ?? `http://127.0.0.1:${config.ACCESS_POINT_PORT}`,
     ...(runs.temporal && { temporalUi: `http://127.0.0.1:${config.TEMPORAL_UI_PORT}` }),
     ...(runs.mail && { inbox: `http://127.0.0.1:${config.MAIL_UI_PORT}` }),
-    ...(runs.peppolNetwork && { peppol: { dnsServer: `127.0.0.1:${config.SML_DNS_PORT}`, zone: LOCAL_SML_ZONE, smp: `http://127.0.0.1:${config.SMP_PORT}` } }),
+    ...(runs.peppolNetwork && {
+      peppol: {
+        dnsServer: `127.0.0.1:${config.SML_DNS_PORT}`,
+        zone: LOCAL_SML_ZONE,
+        smp: `http://127.0.0.1:${config.SMP_PORT}`,
+        receivingAccessPoint: `http://127.0.0.1:${config.PEPPOL_RECEIVER_PORT}`,
+      },
+    }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
   };
   const serviceEnv: NodeJS.ProcessEnv = {
@@ -113,6 +135,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     TEMPORAL_ADDRESS: urls.temporal,
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
+    ACCESS_POINT_URL: urls.accessPoint,
     ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer }),
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
@@ -155,12 +178,25 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     };
   };
 
-  /** Declares a component: how to spawn it and when it is ready; starts it now. */
-  const component = async (name: ComponentName, command: string, args: () => Promise<string[]> | string[], what: string, timeoutMs: number, ready: (managed: ManagedProcess) => Promise<boolean>, echo?: (line: string) => void) => {
+  /**
+   * Declares a component: how to spawn it and when it is ready; starts it now.
+   * It runs with the services' environment, plus `env` when given.
+   */
+  const component = async (
+    name: ComponentName,
+    command: string,
+    args: () => Promise<string[]> | string[],
+    what: string,
+    timeoutMs: number,
+    ready: (managed: ManagedProcess) => Promise<boolean>,
+    extras: { echo?: (line: string) => void; env?: Record<string, string> } = {},
+  ) => {
+    const { echo, env } = extras;
     const start = async () => {
       const existing = processes.get(name);
       const managed =
-        existing ?? new ManagedProcess(name, command, await args(), { env: serviceEnv, logFile: path.join(logsDir, `${name}.log`), ...(echo && { echo }) });
+        existing ??
+        new ManagedProcess(name, command, await args(), { env: { ...serviceEnv, ...env }, logFile: path.join(logsDir, `${name}.log`), ...(echo && { echo }) });
       processes.set(name, managed);
       supervise(name, managed);
       managed.start();
@@ -191,9 +227,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             }
           }
         : async () => (await fetch(`${urls.api}/v1/health`).catch(() => undefined))?.status === 200;
-    await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, (line) =>
-      options.echo?.(name, line),
-    );
+    await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, {
+      echo: (line) => options.echo?.(name, line),
+    });
   };
 
   const startService = async (name: ServiceName) => {
@@ -297,23 +333,63 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
     }
-    if (urls.peppol) {
-      const peppol = urls.peppol;
-      await component(
-        'peppol-network',
-        process.execPath,
-        () => [
-          '--import',
-          'tsx',
-          path.join(projectRoot, 'stack/peppol-network/main.ts'),
-          ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.SMP_PORT)],
-          ...['--ap-url', config.LOCAL_AP_URL, '--data-dir', path.join(config.DATA_DIR, 'peppol-network')],
-        ],
-        'the local Peppol network stand-in',
-        READY_TIMEOUT_MS.infrastructure,
-        () => peppolNetworkReady(peppol.dnsServer, peppol.zone, peppol.smp),
-      );
-      log(`peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer}, SMP ${peppol.smp}`);
+    if (runs.accessPoint || urls.peppol) {
+      const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
+      const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
+      const accessPoint = async (name: 'peppol-receiver' | 'access-point', role: 'receiver' | 'sender', url: string, env: Record<string, string>, what: string) => {
+        await component(name, 'java', () => [ACCESS_POINT_HEAP, '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), { env });
+      };
+      if (urls.peppol) {
+        const peppol = urls.peppol;
+        const receiverDir = path.join(config.DATA_DIR, 'peppol-network');
+        await accessPoint(
+          'peppol-receiver',
+          'receiver',
+          peppol.receivingAccessPoint,
+          accessPointEnvironment({
+            port: config.PEPPOL_RECEIVER_PORT,
+            keystore: pki.receiverKeystore,
+            truststore: pki.truststore,
+            dataDir: path.join(receiverDir, 'access-point'),
+            inboxDir: path.join(receiverDir, 'inbox'),
+          }),
+          "the local Peppol network's receiving access point",
+        );
+        await component(
+          'peppol-network',
+          process.execPath,
+          () => [
+            '--import',
+            'tsx',
+            path.join(projectRoot, 'stack/peppol-network/main.ts'),
+            ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.SMP_PORT)],
+            ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
+          ],
+          'the local Peppol network stand-in',
+          READY_TIMEOUT_MS.infrastructure,
+          () => peppolNetworkReady(peppol.dnsServer, peppol.zone, peppol.smp),
+        );
+        log(
+          `peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer}, SMP ${peppol.smp}, ` +
+            `receiving access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox)`,
+        );
+      }
+      if (runs.accessPoint) {
+        await accessPoint(
+          'access-point',
+          'sender',
+          urls.accessPoint,
+          accessPointEnvironment({
+            port: config.ACCESS_POINT_PORT,
+            keystore: pki.senderKeystore,
+            truststore: pki.truststore,
+            dataDir: path.join(config.DATA_DIR, 'access-point'),
+            sendTimeoutMs: config.AS4_SEND_TIMEOUT,
+          }),
+          'our sending access point',
+        );
+        log(`ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; certificate from the local test PKI in ${pki.dir})`);
+      }
     }
     serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await dataDirSecretKey(config.DATA_DIR));
     if (services.includes('worker')) {
@@ -340,7 +416,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 }
 
-async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppolNetwork', boolean>, services: ServiceName[]) {
+async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator' | 'accessPoint' | 'peppolNetwork', boolean>, services: ServiceName[]) {
   const wanted: [boolean, number, string][] = [
     [runs.temporal, config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
     [runs.temporal, config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
@@ -349,6 +425,8 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.mail, config.MAIL_UI_PORT, 'MAIL_UI_PORT'],
     [runs.validator, config.VALIDATOR_PORT, 'VALIDATOR_PORT'],
     [runs.peppolNetwork, config.SMP_PORT, 'SMP_PORT'],
+    [runs.peppolNetwork, config.PEPPOL_RECEIVER_PORT, 'PEPPOL_RECEIVER_PORT'],
+    [runs.accessPoint, config.ACCESS_POINT_PORT, 'ACCESS_POINT_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
   ];
   const busy: string[] = [];

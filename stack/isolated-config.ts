@@ -8,12 +8,12 @@ import { freePort } from './ports';
 /**
  * Configuration for a stack of its own: a fresh data directory and free ports,
  * so test and benchmark stacks never collide with `npm start` or each other.
- * Services configured through MONGODB_URI, TEMPORAL_ADDRESS, SMTP_URL or VALIDATOR_URL are used as they are.
+ * Services configured through MONGODB_URI, TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL or ACCESS_POINT_URL are used as they are.
  */
 export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
   const ports: Record<string, string> = {};
-  for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'SMP_PORT']) {
+  for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'ACCESS_POINT_PORT']) {
     ports[name] = String(await freePort());
   }
   return loadStackConfig({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });

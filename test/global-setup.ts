@@ -16,6 +16,8 @@ export default async function globalSetup(): Promise<void> {
     UBL_VALIDATIONS_PER_IP: '5',
     // Likewise for the participant lookup.
     LOOKUP_LIMIT: '5',
+    // A receiving access point that does not answer costs an attempt this long, not the default 30 s.
+    AS4_SEND_TIMEOUT: '3s',
   });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
@@ -34,6 +36,7 @@ export default async function globalSetup(): Promise<void> {
     ublValidationsPerIp: config.UBL_VALIDATIONS_PER_IP,
     lookupLimit: config.LOOKUP_LIMIT,
     peppol: stack.urls.peppol!,
+    peppolReceiverPid: stack.process('peppol-receiver')!.pid!,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
   });
 }

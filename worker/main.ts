@@ -9,6 +9,8 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
+import { peppolAccessPoint } from '../platform/peppol-access-point';
+import { peppolLookup } from '../platform/peppol-lookup';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -23,7 +25,7 @@ import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'worker');
-  const addresses = requireServiceAddresses(config);
+  const addresses = requireServiceAddresses(config, 'worker');
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM'] });
 
   const db = await connectDatabase(addresses.mongodbUri);
@@ -55,6 +57,10 @@ async function main(): Promise<void> {
       secretBox: new SecretBox(addresses.webhookSecretKey),
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),
+      peppol: {
+        lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER }),
+        accessPoint: peppolAccessPoint(addresses.accessPointUrl),
+      },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });

@@ -18,6 +18,7 @@ import {
  * lifecycle table (domain/documents/lifecycle.ts):
  *
  *   queued ──(official rules accept)──send──▶ sending ──deliver──▶ delivered
+ *     │                          (sandbox: email; live: Peppol AS4)
  *     │                                          │ ▲
  *     │                                          └─┘ retry: a transient error; the activity retry policy waits and tries again
  *     │                                          │
@@ -43,6 +44,8 @@ const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
 const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
 /** Workflows started before the validating step existed go straight to sending. */
 const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
+/** Workflows started before live delivery existed send every document by email. */
+const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 
@@ -101,12 +104,13 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
     }
     ruleSet = verdict.ruleSet;
   }
-  await lifecycle.markSending(documentId, ruleSet);
-  show(TRANSITIONS.send.to, 'Delivering by email (sandbox)');
+  const sending = await lifecycle.markSending(documentId, ruleSet);
+  const channel = patched(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
+  show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
   try {
-    const receipt = await delivery.deliverByEmail(documentId);
+    const receipt = channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
     await lifecycle.markDelivered(documentId, receipt);
-    show(TRANSITIONS.deliver.to, `Delivered; Message-ID ${receipt.messageId}`);
+    show(TRANSITIONS.deliver.to, receipt.description ?? `Delivered; Message-ID ${receipt.messageId}`);
     return TRANSITIONS.deliver.to;
   } catch (err) {
     const reason = reasonOf(err, deliveryWindowSeconds);

@@ -10,13 +10,14 @@ export const TASK_QUEUE = 'einvoice';
 
 /**
  * Custom search attributes an operator filters by in the Temporal Web UI,
- * e.g. `DocumentId = "doc_..."`, `DocumentStatus = "failed"` or `KycStatus = "pending"`.
+ * e.g. `DocumentId = "doc_..."`, `DocumentStatus = "failed"`, `Environment = "live"` or `KycStatus = "pending"`.
  */
 export const SEARCH_ATTRIBUTE_TYPES = {
   DocumentId: 'Keyword',
   CompanyId: 'Keyword',
   WorkspaceId: 'Keyword',
   DocumentStatus: 'Keyword',
+  Environment: 'Keyword',
   KycStatus: 'Keyword',
 } as const;
 
@@ -25,6 +26,7 @@ export const SEARCH_ATTRIBUTES = {
   companyId: defineSearchAttributeKey('CompanyId', SearchAttributeType.KEYWORD),
   workspaceId: defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD),
   documentStatus: defineSearchAttributeKey('DocumentStatus', SearchAttributeType.KEYWORD),
+  environment: defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD),
   kycStatus: defineSearchAttributeKey('KycStatus', SearchAttributeType.KEYWORD),
 };
 
@@ -44,6 +46,10 @@ export interface SendDocumentInput {
   /** How long delivery is retried before the document fails (DELIVERY_WINDOW_SECONDS). */
   deliveryWindowSeconds: number;
 }
+
+/** Sandbox documents go by email; live ones on the Peppol network. */
+export type DeliveryChannel = 'email' | 'peppol';
+export const channelOf = (environment: 'sandbox' | 'live'): DeliveryChannel => (environment === 'live' ? 'peppol' : 'email');
 
 /** Backoff between delivery attempts; the delivery window bounds how long they go on. */
 export const DELIVERY_RETRY = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000 } as const;

@@ -140,6 +140,8 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     summary: 'Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document',
     description:
       'Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). ' +
+      'A live document goes to the buyer\'s Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, ' +
+      'then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. ' +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
       'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.',
     tags: ['Documents'],

@@ -1,5 +1,4 @@
-import { capabilitiesOf } from '../../domain/peppol-capabilities';
-import { DnsLookupError, type PeppolLookup, type SmlAnswer } from '../../platform/peppol-lookup';
+import { discoverParticipant, type PeppolLookup, type SmlAnswer } from '../../platform/peppol-lookup';
 import type { RateLimiter } from '../../services/rate-limits';
 import { ApiError } from '../errors';
 import { z } from '../openapi';
@@ -68,13 +67,9 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     responses: { 200: { description: 'The participant, its SMP entries and what they mean', schema: lookupSchema, headers: rateLimitHeaders } },
     errors: ['invalid_peppol_id', 'participant_not_found', 'rate_limit_exceeded', 'lookup_dns_failed', 'lookup_smp_failed'],
     handler: async ({ params: { peppol_id } }) => {
-      const sml = await lookup.sml(peppol_id);
-      if (!sml.record) throw notFound(sml, `the SML has no Meta:SMP NAPTR record at ${sml.dnsName}`);
-      if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no SMP URL (${sml.problem})`);
-      const smp = await lookup.smp(sml.smpUrl, sml.participant);
-      if (!smp) throw notFound(sml, `its SMP ${sml.smpUrl} does not know it (404)`);
-      const metadata = smp.services.flatMap((service) => (service.metadata ? [service.metadata] : []));
-      return { status: 200, body: lookupView(sml, smp, capabilitiesOf(metadata, new Date())) };
+      const discovery = await discoverParticipant(lookup, peppol_id, new Date());
+      if (!discovery.found) throw notFound(discovery.sml, discovery.why);
+      return { status: 200, body: lookupView(discovery.sml, discovery.smp, discovery.capabilities) };
     },
   });
 }

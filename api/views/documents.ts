@@ -68,7 +68,10 @@ export const documentSchema = documentSummarySchema
     }),
     idempotency_key: z.string().nullable(),
     sent_at: z.string().nullable().openapi({ format: 'date-time' }),
-    message_id: z.string().nullable().openapi({ description: 'Message-ID of the sandbox delivery email' }),
+    message_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'What the delivery channel knows the document by: the Message-ID of the sandbox email, or the AS4 message id of a live send on Peppol' }),
     ubl_url: z.string().nullable().openapi({ description: 'Download of the sent UBL; null until sent' }),
     attachments: z.array(attachmentSchema),
   })

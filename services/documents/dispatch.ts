@@ -22,7 +22,7 @@ export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'nu
   return `${kind} ${document.number} of ${document.company_id} (${document.environment})${to}`;
 }
 
-/** Starts the send workflow, searchable in the Web UI by document, company, workspace and status. */
+/** Starts the send workflow, searchable in the Web UI by document, company, workspace, status and environment. */
 export async function startSendWorkflow(temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
   try {
     await temporal.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
@@ -35,6 +35,7 @@ export async function startSendWorkflow(temporal: Client, document: DocumentRow,
         { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
         { key: SEARCH_ATTRIBUTES.workspaceId, value: document.workspace_id },
         { key: SEARCH_ATTRIBUTES.documentStatus, value: document.status },
+        { key: SEARCH_ATTRIBUTES.environment, value: document.environment },
       ],
       staticSummary: documentSummary(document),
     });

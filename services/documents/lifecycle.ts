@@ -24,8 +24,8 @@ import { recordEvent } from '../events';
  */
 
 export interface MoveDetails {
-  /** What happened, for the history. */
-  message?: string;
+  /** What happened, for the history (written from the moved row when it depends on the document, e.g. its environment). */
+  message?: string | ((document: DocumentRow) => string);
   error_message?: string;
   /** The delivery attempt a retry follows. */
   attempt?: number;
@@ -82,7 +82,7 @@ export function recordMoveEvent(store: Store, document: DocumentRow, move: Docum
         number: document.number,
         error_message: details.error_message ?? null,
         ...(details.attempt !== undefined && { attempt: details.attempt }),
-        ...(details.message !== undefined && { message: details.message }),
+        ...(details.message !== undefined && { message: typeof details.message === 'function' ? details.message(document) : details.message }),
       },
     },
     logger,

@@ -1,7 +1,6 @@
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
-import { accessPointCertificate } from './certificate';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
 import { startSmpServer } from './smp-server';
@@ -9,10 +8,12 @@ import { startSmpServer } from './smp-server';
 /**
  * The local Peppol network stand-in, one child of the embedded stack: the
  * SML's DNS and an SMP for the participants in participants.json, on
- * loopback. Not part of the service, and never the real network.
+ * loopback, publishing the stand-in receiving access point (another child,
+ * from access-point/) with its certificate as every participant's endpoint.
+ * Not part of the service, and never the real network.
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
- *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --data-dir ./data/peppol-network
+ *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,11 +22,11 @@ async function main(): Promise<void> {
       'dns-port': { type: 'string' },
       'smp-port': { type: 'string' },
       'ap-url': { type: 'string' },
-      'data-dir': { type: 'string' },
+      'ap-certificate': { type: 'string' },
     },
     strict: true,
   });
-  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'data-dir'].filter((name) => !values[name as keyof typeof values]);
+  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate'].filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     port: Number(values['smp-port']),
     participants,
     accessPointUrl: values['ap-url']!,
-    accessPointCertificate: await accessPointCertificate(path.resolve(values['data-dir']!)),
+    accessPointCertificate: await readFile(values['ap-certificate']!, 'utf8'),
   });
   const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: participants.map((entry) => entry.id), smpUrl: smp.url });
   process.stdout.write(

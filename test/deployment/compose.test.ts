@@ -42,7 +42,7 @@ describe('docker-compose.yml', () => {
 
   it.each(['api', 'worker'])('%s waits for every service it addresses to be healthy', (name) => {
     const environment = services[name]!.environment!;
-    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL'].map((variable) => hostOf(environment[variable]!));
+    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', 'ACCESS_POINT_URL'].map((variable) => hostOf(environment[variable]!));
     for (const host of needed) {
       expect(services).toHaveProperty(host);
       expect(services[host]!.healthcheck?.test.length).toBeGreaterThan(0);
@@ -75,6 +75,16 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toMatch(/RUN mvn -q -B package/);
     const port = new URL(services.api!.environment!.VALIDATOR_URL!).port;
     expect(dockerfile).toContain(`"--port", "${port}"`);
+  });
+
+  it('runs our access point built from access-point/ by Maven, on the port ACCESS_POINT_URL names, with the operator-supplied certificate', () => {
+    const accessPoint = services['access-point'] as { build?: string; environment?: Record<string, string>; volumes?: string[] };
+    expect(accessPoint.build).toBe('./access-point');
+    const dockerfile = readFileSync(path.resolve(__dirname, '../../access-point/Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/RUN mvn -q -B package/);
+    expect(dockerfile).toContain(`AP_PORT=${new URL(services.api!.environment!.ACCESS_POINT_URL!).port}`);
+    expect(accessPoint.environment?.AP_KEYSTORE_PASSWORD).toMatch(/^\$\{PEPPOL_AP_KEYSTORE_PASSWORD:\?/);
+    expect(accessPoint.volumes).toEqual(['${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro']);
   });
 
   it('the Dockerfile builds the entry points compose runs', () => {

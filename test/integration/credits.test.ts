@@ -1,7 +1,7 @@
 import { applyCreditOperation, ledgerTotals } from '../../services/credits/operations';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
-import { sendingAccount, waitForStatus } from '../support/documents';
+import { LIVE, liveSender, postLive, sendingAccount, waitForStatus } from '../support/documents';
 import { ops } from '../support/ops';
 
 /**
@@ -11,18 +11,7 @@ import { ops } from '../support/ops';
  * CLI that tops up, suspends and disables.
  */
 
-const LIVE = 'live.localhost';
-
-/** A sender whose workspace is verified (as KYC approval leaves it), with a live key. */
-async function liveSender() {
-  const sender = await sendingAccount();
-  await withStore((store) => store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } }));
-  const key = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } });
-  return { ...sender, liveKey: key.body.api_key as string };
-}
-
 const liveDocument = (companyId: string, number: string, extra: Record<string, unknown> = {}) => ({ ...validFixtures[0]!.body, company_id: companyId, number, ...extra });
-const postLive = (key: string, body: unknown) => callAs(key, '/v1/documents', { method: 'POST', body, host: LIVE });
 const balanceOf = async (key: string, workspaceId: string) => (await callAs(key, `/v1/workspaces/${workspaceId}`)).body.credit_balance as string;
 
 describe('credits for live sending', () => {

@@ -1,4 +1,4 @@
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { EMBEDDED_REFUSAL_MARKER } from '../../platform/live-provider';
@@ -8,7 +8,7 @@ import { kycSubmissionId } from '../../store/kyc-submissions';
 import { kycWorkflowId, provisionWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
 import { callAs, withStore } from '../support/accounts';
 import { completeSubmission, createCompany, pdfUpload, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
-import { sharedStack } from '../support/test-stack';
+import { sharedTemporalClient } from '../support/temporal';
 
 /**
  * The review as the operator drives it: through Temporal (what the Web UI
@@ -16,17 +16,7 @@ import { sharedStack } from '../support/test-stack';
  * The embedded provider refuses companies whose name contains its marker.
  */
 
-let connection: Connection;
-let temporal: Client;
-
-beforeAll(async () => {
-  connection = await Connection.connect({ address: sharedStack().temporalAddress });
-  temporal = new Client({ connection, namespace: sharedStack().namespace });
-});
-
-afterAll(async () => {
-  await connection.close();
-});
+const temporal = sharedTemporalClient();
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -46,7 +36,7 @@ async function submitted(label: string) {
   const account = await readyToSubmit(label);
   const response = await submit(account.key, completeSubmission(account.companyId));
   expect(response.status).toBe(200);
-  return { ...account, review: temporal.workflow.getHandle(kycWorkflowId(account.workspaceId)) };
+  return { ...account, review: temporal().workflow.getHandle(kycWorkflowId(account.workspaceId)) };
 }
 
 async function approved(label: string) {
@@ -68,7 +58,7 @@ describe('the KYC review workflow', () => {
     const second = await createCompany(account.key, 'Second BV');
     const refused = await createCompany(account.key, `Refused ${EMBEDDED_REFUSAL_MARKER} BV`);
     expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
-    const review = temporal.workflow.getHandle(kycWorkflowId(account.workspaceId));
+    const review = temporal().workflow.getHandle(kycWorkflowId(account.workspaceId));
 
     const pending = await review.describe();
     expect(pending.typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus)).toBe('pending');
@@ -77,7 +67,7 @@ describe('the KYC review workflow', () => {
     const listed = await until(
       async () => {
         const ids: string[] = [];
-        for await (const execution of temporal.workflow.list({ query: `KycStatus = "pending" AND WorkspaceId = "${account.workspaceId}"` })) ids.push(execution.workflowId);
+        for await (const execution of temporal().workflow.list({ query: `KycStatus = "pending" AND WorkspaceId = "${account.workspaceId}"` })) ids.push(execution.workflowId);
         return ids;
       },
       (ids) => ids.length > 0,
@@ -120,7 +110,7 @@ describe('the KYC review workflow', () => {
     const failing = await callAs(account.key, '/v1/companies', { method: 'POST', body: { name: `Later ${EMBEDDED_REFUSAL_MARKER} BV`, country: 'NL' } });
     expect(failing.status).toBe(201);
     expect(failing.body.is_live).toBe(false);
-    const retrying = await temporal.workflow.getHandle(provisionWorkflowId(failing.body.id)).describe();
+    const retrying = await temporal().workflow.getHandle(provisionWorkflowId(failing.body.id)).describe();
     expect(retrying.status.name).toBe('RUNNING');
     expect(retrying.typedSearchAttributes.get(SEARCH_ATTRIBUTES.companyId)).toBe(failing.body.id);
     expect((await callAs(account.key, `/v1/companies/${failing.body.id}`)).body.is_live).toBe(false);
@@ -167,7 +157,7 @@ describe('the KYC review workflow', () => {
     expect(resubmitted.body).toMatchObject({ status: 'pending', reject_reason: null, reviewed_at: null, review_reference: `kyc-${account.workspaceId}#2` });
     const secondRun = await account.review.describe();
     expect(secondRun.runId).not.toBe(firstRun.runId);
-    expect((await temporal.workflow.getHandle(account.review.workflowId, firstRun.runId).describe()).status.name).toBe('COMPLETED');
+    expect((await temporal().workflow.getHandle(account.review.workflowId, firstRun.runId).describe()).status.name).toBe('COMPLETED');
     expect(await stateOf(account.review)).toMatchObject({ status: 'pending', submission: 2 });
 
     await account.review.signal('review', { decision: 'approve' });
@@ -201,9 +191,9 @@ describe('the KYC review workflow', () => {
         submitted_by: account.id,
         submitted_at: minuteAgo,
       });
-      expect(await reconcileKycReviews(store, temporal, createLogger('silent', 'test'))).toBeGreaterThanOrEqual(1);
+      expect(await reconcileKycReviews(store, temporal(), createLogger('silent', 'test'))).toBeGreaterThanOrEqual(1);
     });
-    const review = temporal.workflow.getHandle(kycWorkflowId(account.workspaceId));
+    const review = temporal().workflow.getHandle(kycWorkflowId(account.workspaceId));
     expect(await stateOf(review)).toMatchObject({ status: 'pending', submission: 1 });
     await review.signal('review', { decision: 'reject', reason: 'Unreadable scan.' });
     expect(await waitForKyc(account.key, (kyc) => kyc.status === 'rejected')).toMatchObject({ reject_reason: 'Unreadable scan.' });

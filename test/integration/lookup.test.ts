@@ -55,7 +55,7 @@ describe('participant lookup on the local Peppol network', () => {
           process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
           transport_profile: 'peppol-transport-as4-v2_0',
           endpoint_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/as4$/),
-          certificate: expect.objectContaining({ subject: expect.stringContaining('CN=PXX000001'), valid_to: expect.any(String) }),
+          certificate: expect.objectContaining({ subject: expect.stringContaining('CN=PBE000002'), valid_to: expect.any(String) }),
           usable: true,
           problems: [],
         }),

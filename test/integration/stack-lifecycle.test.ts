@@ -126,7 +126,7 @@ describe('the embedded stack lifecycle', () => {
         }
       })();
 
-      for (const name of ['worker', 'temporal', 'ferretdb', 'mail', 'validator', 'peppol-network', 'api'] as const) {
+      for (const name of ['worker', 'temporal', 'ferretdb', 'mail', 'validator', 'peppol-receiver', 'peppol-network', 'access-point', 'api'] as const) {
         const child = stack!.process(name)!;
         const restarted = stack!.restarted(name);
         child.signal('SIGKILL');
@@ -180,7 +180,7 @@ describe('the embedded stack lifecycle', () => {
   it(
     'when the stack stops, then no child is left running, and a new start finds the data again',
     async () => {
-      const pids = (['temporal', 'ferretdb', 'mail', 'validator', 'peppol-network', 'worker', 'api'] as const).map((name) => stack!.process(name)!.pid!);
+      const pids = (['temporal', 'ferretdb', 'mail', 'validator', 'peppol-receiver', 'peppol-network', 'access-point', 'worker', 'api'] as const).map((name) => stack!.process(name)!.pid!);
       expect(pids.every(isAlive)).toBe(true);
       await stack!.stop();
       expect(pids.filter(isAlive)).toEqual([]);

@@ -1,20 +1,11 @@
-import { Client, Connection } from '@temporalio/client';
 
 import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../../workflows/shared';
 import { withStore } from '../support/accounts';
+import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 
 describe('the worker on the real stack', () => {
-  let connection: Connection;
-  let client: Client;
-
-  beforeAll(async () => {
-    connection = await Connection.connect({ address: sharedStack().temporalAddress });
-    client = new Client({ connection, namespace: sharedStack().namespace });
-  });
-  afterAll(async () => {
-    await connection.close();
-  });
+  const client = sharedTemporalClient();
 
   it('when the cleanup schedule runs, then expired rate-limit windows are deleted and current ones kept', async () => {
     const now = Date.now();
@@ -22,7 +13,7 @@ describe('the worker on the real stack', () => {
       await store.rateSlots.create({ _id: `test:expired@${now}#1`, window: `test:expired@${now}`, expires_at: new Date(now - 60_000) });
       await store.rateSlots.create({ _id: `test:current@${now}#1`, window: `test:current@${now}`, expires_at: new Date(now + 600_000) });
     });
-    const schedule = client.schedule.getHandle('rate-window-cleanup');
+    const schedule = client().schedule.getHandle('rate-window-cleanup');
     const before = (await schedule.describe()).info.recentActions.length;
     await schedule.trigger();
 
@@ -38,13 +29,13 @@ describe('the worker on the real stack', () => {
 
   it('when the worker has started, then every project schedule exists', async () => {
     for (const { id, workflowType } of SCHEDULES) {
-      const description = await client.schedule.getHandle(id).describe();
+      const description = await client().schedule.getHandle(id).describe();
       expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType, taskQueue: TASK_QUEUE });
     }
   });
 
   it('when the stack is up, then the project search attributes are registered for the Web UI', async () => {
-    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: sharedStack().namespace });
+    const { customAttributes } = await client().connection.operatorService.listSearchAttributes({ namespace: sharedStack().namespace });
     expect(Object.keys(customAttributes ?? {})).toEqual(expect.arrayContaining(Object.keys(SEARCH_ATTRIBUTE_TYPES)));
   });
 });

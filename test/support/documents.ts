@@ -1,5 +1,5 @@
 import { belgianSeller } from '../fixtures/documents';
-import { callAs, signUp, type TestAccount } from './accounts';
+import { callAs, signUp, withStore, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
 
 /** A fresh account with a company that can send (the validated example seller). */
@@ -12,6 +12,19 @@ export async function sendingAccount(): Promise<TestAccount & { companyId: strin
   if (company.status !== 201) throw new Error(`company: ${company.text}`);
   return { ...account, companyId: company.body.id };
 }
+
+/** The host the API serves the live environment on. */
+export const LIVE = 'live.localhost';
+
+/** A sender whose workspace is verified (as KYC approval leaves it), with a live key. */
+export async function liveSender() {
+  const sender = await sendingAccount();
+  await withStore((store) => store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } }));
+  const key = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } });
+  return { ...sender, liveKey: key.body.api_key as string };
+}
+
+export const postLive = (key: string, body: unknown) => callAs(key, '/v1/documents', { method: 'POST', body, host: LIVE });
 
 /** Polls a document until its status is one of `statuses`. */
 export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, host?: string) {

@@ -57,8 +57,12 @@ describe('configuration', () => {
   });
 
   it('when the API or worker starts without service addresses, then it says which are missing and how to proceed', () => {
-    expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }))).toThrow(
-      /TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
+    expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }), 'api')).toThrow(
+      /^TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
+    );
+    // Only the worker sends live documents, through our access point.
+    expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }), 'worker')).toThrow(
+      /^TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, ACCESS_POINT_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
     );
   });
 

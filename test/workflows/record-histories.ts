@@ -15,7 +15,7 @@ import { runScenario, SCENARIOS } from './scenarios';
  * changes shape on purpose (behind `patched()`), first rename the current
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
- * before the validating step).
+ * before the validating step; `v3-…`: before live documents went on Peppol).
  */
 async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });

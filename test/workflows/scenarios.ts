@@ -6,7 +6,7 @@ import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES } from '../../workflows/shared';
+import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
 
 /**
  * The send workflow with its activities stubbed, on a real Temporal server
@@ -24,6 +24,8 @@ export interface Scenario {
   attempt: (n: number) => 'deliver' | 'transient' | 'permanent';
   /** What call n (1-based) of the official validation answers; accepted when absent. */
   validation?: (n: number) => 'accept' | 'refuse' | 'unavailable';
+  /** The channel the document's environment delivers by; email (sandbox) when absent. */
+  channel?: DeliveryChannel;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -33,10 +35,17 @@ export const SCENARIOS: Scenario[] = [
   { name: 'window-ran-out', windowSeconds: 3, attempt: () => 'transient' },
   { name: 'refused-by-official-rules', windowSeconds: 30, attempt: () => 'deliver', validation: () => 'refuse' },
   { name: 'validator-unavailable-then-accepts', windowSeconds: 30, attempt: () => 'deliver', validation: (n) => (n === 1 ? 'unavailable' : 'accept') },
+  { name: 'live-retried-then-delivered-on-peppol', windowSeconds: 30, attempt: (n) => (n === 1 ? 'transient' : 'deliver'), channel: 'peppol' },
+  { name: 'live-receiver-cannot-receive', windowSeconds: 30, attempt: () => 'permanent', channel: 'peppol' },
 ];
 
 export const RULE_SET = 'eu.peppol.bis3:2026.5';
 export const REFUSAL = `Refused by the official Peppol rules (${RULE_SET}): 1 fatal finding: [BR-CO-16] Amount due for payment (BT-115) = … (at /Invoice)`;
+
+const PERMANENT_FAILURES: Record<string, string> = {
+  deliverByEmail: 'The mail server refused the message: 550 no such mailbox',
+  deliverOnPeppol: 'The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.',
+};
 
 export interface ScenarioRun {
   result: string;
@@ -67,6 +76,15 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     calls.push(call);
     return Promise.resolve();
   };
+  /** Both channels' deliveries follow the scenario's script. */
+  const attempt = (activity: string, documentId: string): Promise<DeliveryReceipt> => {
+    attempts += 1;
+    calls.push(`${activity} ${documentId} #${attempts}`);
+    const outcome = scenario.attempt(attempts);
+    if (outcome === 'permanent') return Promise.reject(ApplicationFailure.nonRetryable(PERMANENT_FAILURES[activity], PERMANENT_DELIVERY_ERROR));
+    if (outcome === 'transient') return Promise.reject(new Error(`connection refused (attempt ${attempts})`));
+    return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
+  };
   const activities = {
     validateOfficially: (documentId: string): Promise<OfficialVerdict> => {
       validations += 1;
@@ -75,15 +93,12 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
       return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
     },
-    markSending: (documentId: string, ruleSet?: string) => record(`markSending ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`),
-    deliverByEmail: (documentId: string): Promise<DeliveryReceipt> => {
-      attempts += 1;
-      calls.push(`deliverByEmail ${documentId} #${attempts}`);
-      const outcome = scenario.attempt(attempts);
-      if (outcome === 'permanent') return Promise.reject(ApplicationFailure.nonRetryable('The mail server refused the message: 550 no such mailbox', PERMANENT_DELIVERY_ERROR));
-      if (outcome === 'transient') return Promise.reject(new Error(`connection refused (attempt ${attempts})`));
-      return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
+    markSending: async (documentId: string, ruleSet?: string) => {
+      await record(`markSending ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
+      return { channel: scenario.channel ?? 'email' };
     },
+    deliverByEmail: (documentId: string) => attempt('deliverByEmail', documentId),
+    deliverOnPeppol: (documentId: string) => attempt('deliverOnPeppol', documentId),
     markDelivered: (documentId: string, receipt: DeliveryReceipt) => record(`markDelivered ${documentId} ${receipt.messageId}`),
     markFailed: (documentId: string, reason: string, ruleSet?: string) => {
       failedWith = reason;

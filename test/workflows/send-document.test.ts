@@ -62,4 +62,23 @@ describe('the send workflow', () => {
     expect(run.calls.filter((call) => call.startsWith('deliverByEmail')).length).toBeGreaterThanOrEqual(2);
     expect(run.seconds).toBeLessThan(10);
   });
+
+  it('when a live document is sent, then it goes by the Peppol channel, its attempts retried by the same policy, never by email', async () => {
+    const run = await runScenario(address(), scenario('live-retried-then-delivered-on-peppol'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls).toEqual([
+      'validateOfficially doc_test #1',
+      `markSending doc_test ${RULE_SET}`,
+      'deliverOnPeppol doc_test #1',
+      'deliverOnPeppol doc_test #2',
+      'markDelivered doc_test <doc_test@einvoice.localhost>',
+    ]);
+  });
+
+  it('when the receiver cannot take a live document, then it fails at once with that reason', async () => {
+    const run = await runScenario(address(), scenario('live-receiver-cannot-receive'));
+    expect(run.result).toBe('failed');
+    expect(run.calls.filter((call) => call.startsWith('deliverOnPeppol'))).toHaveLength(1);
+    expect(run.failedWith).toMatch(/^The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol/);
+  });
 });

@@ -1,0 +1,92 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+
+import { endpointFor, whyNot } from '../domain/peppol-capabilities';
+import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
+import { fullIdentifier } from '../domain/peppol-smp';
+import { As4SendError } from '../platform/peppol-access-point';
+import { discoverParticipant } from '../platform/peppol-lookup';
+import { recordSent } from '../services/documents/lifecycle';
+import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
+import type { ActivityDependencies } from './index';
+import type { DeliveryReceipt } from './lifecycle';
+
+/** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
+export const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
+
+const PLURAL = { invoice: 'invoices', credit_note: 'credit notes' } as const;
+
+export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
+  const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
+
+  /** The receiver's endpoint for this document, or a final failure saying why the receiver cannot take it. */
+  async function receivingEndpoint(routing: PeppolRouting) {
+    const discovery = await discoverParticipant(peppol.lookup, routing.receiver, new Date());
+    if (!discovery.found) throw permanentDeliveryFailure(`The receiver ${routing.receiver} is not on the Peppol network: ${discovery.why}.`);
+    const endpoint = endpointFor(routing.kind, discovery.capabilities);
+    if (!endpoint?.certificateData) {
+      throw permanentDeliveryFailure(
+        `The receiver ${routing.receiver} cannot receive BIS Billing 3.0 ${PLURAL[routing.kind]} on Peppol: ${whyNot(routing.kind, discovery.capabilities)}.`,
+      );
+    }
+    return { url: endpoint.endpointUrl, certificate: endpoint.certificateData };
+  }
+
+  return {
+    /**
+     * Live delivery (reference part E): the sender and receiver are read from
+     * the stored UBL, the receiver is looked up (SML, then SMP) and must
+     * accept the document type under the billing process, and our access
+     * point sends the UBL in its SBDH envelope by AS4. The receipt makes
+     * `delivered`. A receiver that cannot take the document, or refuses it
+     * for good, fails the document at once; a DNS, SMP or access point that
+     * does not answer is tried again within the delivery window.
+     */
+    async deliverOnPeppol(documentId: string): Promise<DeliveryReceipt> {
+      const found = await documentToSend(store, documentId);
+      if ('sent' in found) return { ...found.sent, description: described(found.sent.messageId) };
+      const { document, ubl } = found;
+      let routing: PeppolRouting;
+      try {
+        routing = routingOf(ubl);
+      } catch (err) {
+        if (err instanceof RoutingError) throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
+        throw err;
+      }
+
+      const messageId = as4MessageId(document._id);
+      let receipt;
+      try {
+        receipt = await heartbeating(async () => {
+          const endpoint = await receivingEndpoint(routing);
+          return peppol.accessPoint.send({
+            messageId,
+            senderId: routing.sender,
+            receiverId: routing.receiver,
+            documentTypeId: fullIdentifier(routing.documentType),
+            processId: fullIdentifier(routing.process),
+            countryC1: routing.countryC1,
+            endpointUrl: endpoint.url,
+            receiverCertificate: endpoint.certificate,
+            // The envelope is the same for every attempt: its id and time come from the document.
+            sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
+          });
+        });
+      } catch (err) {
+        if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);
+        if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
+        logger.warn({ err, documentId, attempt: Context.current().info.attempt }, 'Peppol delivery attempt failed; retrying');
+        await recordRetry(store, documentId, err, logger);
+        throw err;
+      }
+      const receiptTime = new Date(receipt.receiptTimestamp);
+      const sentAt = Number.isNaN(receiptTime.getTime()) ? new Date() : receiptTime;
+      await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
+      logger.info({ documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver }, 'delivered on Peppol');
+      return {
+        messageId,
+        sentAt: sentAt.toISOString(),
+        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat}); AS4 receipt ${receipt.receiptMessageId}`),
+      };
+    },
+  };
+}

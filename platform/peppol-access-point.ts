@@ -1,0 +1,75 @@
+/**
+ * Client of our Peppol access point (access-point/, a phase4 program): it
+ * takes a ready Standard Business Document and the receiver's endpoint from
+ * the SMP, and sends it by the Peppol AS4 profile, signed and encrypted with
+ * the access point certificate. It answers when the receiving access point
+ * has returned its signed receipt, or with why not, and whether trying again
+ * can help.
+ */
+
+export interface As4SendRequest {
+  /** AS4 message id; the same for every attempt of one document, so the receiver can discard a repeat. */
+  messageId: string;
+  senderId: string;
+  receiverId: string;
+  /** Full identifiers (`scheme::value`). */
+  documentTypeId: string;
+  processId: string;
+  countryC1: string;
+  endpointUrl: string;
+  /** The receiving access point's certificate as the SMP publishes it (base64 DER). */
+  receiverCertificate: string;
+  sbd: string;
+}
+
+export interface As4Receipt {
+  messageId: string;
+  receiptMessageId: string;
+  receiptTimestamp: string;
+  /** The receiving access point's seat id (its certificate's CN). */
+  receiverSeat: string;
+}
+
+/** The send did not end with a receipt; `permanent` when another attempt would get the same answer. */
+export class As4SendError extends Error {
+  override name = 'As4SendError';
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface PeppolAccessPoint {
+  send(request: As4SendRequest): Promise<As4Receipt>;
+}
+
+/** Longer than the access point's own per-message timeout, so it always answers first. */
+const REQUEST_TIMEOUT_MS = 45_000;
+
+const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s+/g, '').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+
+export function peppolAccessPoint(baseUrl: string): PeppolAccessPoint {
+  return {
+    async send(request) {
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}/send`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...request, receiverCertificate: pem(request.receiverCertificate), sbd: Buffer.from(request.sbd, 'utf8').toString('base64') }),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+      } catch (err) {
+        throw new As4SendError(`our access point at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
+      }
+      const body = (await response.json().catch(() => ({}))) as Partial<As4Receipt> & { error?: string; permanent?: boolean };
+      if (response.status === 200 && body.receiptMessageId) return body as As4Receipt;
+      const reason = body.error ?? `HTTP ${response.status}`;
+      // 400: our request was malformed, which no retry mends; 422: the receiver's final answer.
+      if (response.status === 400) throw new As4SendError(`our access point refused the request: ${reason}`, true);
+      throw new As4SendError(reason, response.status === 422 || body.permanent === true);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+
+import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
+import { validFixtures } from '../fixtures/documents';
+import { callAs } from '../support/accounts';
+import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
+import { ops } from '../support/ops';
+import { sharedTemporalClient } from '../support/temporal';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * Live documents on the local Peppol network: looked up by SML and SMP, sent
+ * by our phase4 access point with the Peppol AS4 profile, received by the
+ * stand-in receiving access point, which keeps every Standard Business
+ * Document that arrived (GET /inbox).
+ */
+
+interface Arrival {
+  messageId: string;
+  senderId: string;
+  receiverId: string;
+  documentTypeId: string;
+  processId: string;
+}
+
+const fixture = (name: string) => validFixtures.find((candidate) => candidate.name === name)!.body;
+const invoice = fixture('standard rate S, one line');
+const creditNote = fixture('credit note with invoice reference and due date');
+/** A buyer registered on the local network for invoices only. */
+const invoiceOnlyBuyer = fixture('reverse charge AE to a Dutch buyer (EAS 0106)').to;
+
+const receiver = () => sharedStack().peppol.receivingAccessPoint;
+
+async function arrivals(messageId: string): Promise<Arrival[]> {
+  const response = await fetch(`${receiver()}/inbox`);
+  return ((await response.json()) as Arrival[]).filter((arrival) => arrival.messageId === messageId);
+}
+
+/** The business document inside an SBD: everything between the header and the closing tag, as received. */
+function payloadOf(sbd: string): string {
+  const header = '</StandardBusinessDocumentHeader>';
+  return sbd.slice(sbd.indexOf(header) + header.length, sbd.lastIndexOf('</StandardBusinessDocument>'));
+}
+
+const withoutDeclaration = (ubl: string) => ubl.replace(/^<\?xml[^?]*\?>\n?/, '');
+
+async function fundedSender() {
+  const sender = await liveSender();
+  expect((await ops('credits', 'add', sender.workspaceId, '5.00')).code).toBe(0);
+  return sender;
+}
+
+async function history(key: string, documentId: string) {
+  return (await callAs(key, `/v1/documents/${documentId}/history`, { host: LIVE })).body as { step: string; message: string | null; error_message: string | null }[];
+}
+
+const temporal = sharedTemporalClient();
+
+describe('live delivery on the Peppol network', () => {
+  it.each([
+    ['invoice', invoice, 'Invoice-2::Invoice'],
+    ['credit note', creditNote, 'CreditNote-2::CreditNote'],
+  ])('when a live %s is sent to a registered participant, then it is delivered by AS4 and the SBD that arrived carries the stored UBL byte for byte', async (_kind, body, documentType) => {
+    const sender = await fundedSender();
+    const posted = await postLive(sender.liveKey, { ...body, company_id: sender.companyId, number: `LIVE-${documentType.slice(0, 3)}-1` });
+    expect(posted.status).toBe(202);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    expect(document).toMatchObject({ status: 'delivered', error_message: null, message_id: `${posted.body.id}@einvoice` });
+
+    const steps = await history(sender.liveKey, posted.body.id);
+    expect(steps.find((step) => step.step === 'sending')?.message).toBe('Sending on the Peppol network (AS4)');
+    expect(steps.at(-1)?.message).toMatch(new RegExp(`^Delivered on the Peppol network by AS4; message id ${posted.body.id}@einvoice to 0208:0987654394 \\(access point PBE000002\\); AS4 receipt \\S+$`));
+
+    const [arrival] = await arrivals(`${posted.body.id}@einvoice`);
+    expect(arrival).toMatchObject({ senderId: expect.stringContaining('0208:0123456749'), receiverId: expect.stringContaining('0208:0987654394') });
+    expect(arrival!.documentTypeId).toContain(documentType);
+    const sbd = await (await fetch(`${receiver()}/inbox/${encodeURIComponent(arrival!.messageId)}.xml`)).text();
+    const ubl = (await callAs(sender.liveKey, `/v1/documents/${posted.body.id}/ubl`, { host: LIVE })).text;
+    expect(payloadOf(sbd)).toBe(withoutDeclaration(ubl));
+    expect(sbd).toContain('<Scope><Type>COUNTRY_C1</Type><InstanceIdentifier>BE</InstanceIdentifier></Scope>');
+
+    // What an operator sees in the Web UI: searchable as a live send, summary and last step.
+    const handle = temporal().workflow.getHandle(sendWorkflowId(posted.body.id));
+    const description = await handle.describe();
+    expect(description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.environment)).toBe('live');
+    expect(description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus)).toBe('delivered');
+    expect(await description.staticSummary()).toContain('(live)');
+    const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toMatch(/^Delivered on the Peppol network by AS4; message id /);
+  });
+
+  it('when the receiver does not take the document type, then the document fails at once with that reason and its credits come back', async () => {
+    const sender = await fundedSender();
+    const posted = await postLive(sender.liveKey, { ...creditNote, to: invoiceOnlyBuyer, company_id: sender.companyId, number: 'LIVE-NO-CN' });
+    expect(posted.status).toBe(202);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    expect(document.status).toBe('failed');
+    expect(document.error_message).toBe('The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.');
+    expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
+    expect((await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.credit_balance).toBe('5.00');
+  });
+
+  it('when the receiver is not on the network, then the document fails saying which step did not know it', async () => {
+    const sender = await fundedSender();
+    const unregistered = { ...invoice.to as Record<string, unknown>, peppol_id: '0208:0202239951' };
+    const posted = await postLive(sender.liveKey, { ...invoice, to: unregistered, company_id: sender.companyId, number: 'LIVE-NOBODY' });
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    expect(document.status).toBe('failed');
+    expect(document.error_message).toMatch(/^The receiver 0208:0202239951 is not on the Peppol network: the SML has no Meta:SMP NAPTR record at \S+\.$/);
+  });
+
+  it('when the receiving access point is down for a while, then attempts are retried and, once it is back, the document is delivered and arrives once', async () => {
+    const sender = await fundedSender();
+    const pid = sharedStack().peppolReceiverPid;
+    // Frozen, it accepts connections and answers nothing: every attempt runs into the access point's timeout.
+    process.kill(pid, 'SIGSTOP');
+    let posted;
+    try {
+      posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number: 'LIVE-DOWN' });
+      expect(posted.status).toBe(202);
+      const deadline = Date.now() + 60_000;
+      while (!(await history(sender.liveKey, posted.body.id)).some((step) => step.step === 'retry')) {
+        if (Date.now() > deadline) throw new Error('no retry was recorded while the receiving access point was down');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, LIVE);
+    expect(document.status).toBe('delivered');
+    const retry = (await history(sender.liveKey, posted.body.id)).find((step) => step.step === 'retry');
+    expect(retry?.error_message).toBeTruthy();
+    // The attempts that timed out reached its socket too; it keeps one copy of the message.
+    expect(await arrivals(`${posted.body.id}@einvoice`)).toHaveLength(1);
+  });
+});
