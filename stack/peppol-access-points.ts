@@ -65,6 +65,8 @@ export function accessPointEnvironment(options: {
     AP_TRUSTSTORE: options.truststore,
     AP_TRUSTSTORE_PASSWORD: LOCAL_PKI_PASSWORD,
     AP_DATA_DIR: options.dataDir,
+    // The local test PKI publishes no CRL or OCSP responder; chain and validity are still checked.
+    AP_REVOCATION_CHECK: 'false',
     ...(options.inboxDir && { AP_INBOX_DIR: options.inboxDir }),
     ...(options.sendTimeoutMs && { AP_SEND_TIMEOUT_MS: String(options.sendTimeoutMs) }),
   };

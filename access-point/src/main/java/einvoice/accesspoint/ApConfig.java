@@ -19,7 +19,8 @@ record ApConfig(
     Trust trust,
     Path dataDir,
     int sendTimeoutMs,
-    Path inboxDir) {
+    Path inboxDir,
+    boolean revocationCheck) {
 
   static ApConfig fromEnv(boolean receiver) throws Exception {
     int port = Integer.parseInt(required("AP_PORT"));
@@ -32,12 +33,14 @@ record ApConfig(
     keyStore.getKey(alias, keyPassword); // fails now, not at the first message, on a wrong key password
     X509Certificate cert = (X509Certificate) keyStore.getCertificate(alias);
     KeyStore trustStore = load(required("AP_TRUSTSTORE"), required("AP_TRUSTSTORE_PASSWORD"));
-    Trust trust = Trust.of(trustStore);
+    // On by default, as Peppol requires of access points; only a test PKI without CRL or OCSP turns it off.
+    boolean revocationCheck = Boolean.parseBoolean(optional("AP_REVOCATION_CHECK", "true"));
+    Trust trust = Trust.of(trustStore, revocationCheck);
     Path dataDir = Files.createDirectories(Path.of(required("AP_DATA_DIR")).toAbsolutePath());
     int timeout = Integer.parseInt(optional("AP_SEND_TIMEOUT_MS", "30000"));
     Path inbox = receiver ? Files.createDirectories(Path.of(required("AP_INBOX_DIR")).toAbsolutePath()) : null;
     return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, Certificates.commonName(cert), trustStore,
-        trust, dataDir, timeout, inbox);
+        trust, dataDir, timeout, inbox, revocationCheck);
   }
 
   private static KeyStore load(String file, String password) throws Exception {

@@ -3,6 +3,7 @@ package einvoice.accesspoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 
 import com.helger.base.state.EContinue;
 import com.helger.phase4.crypto.AS4CryptoFactoryInMemoryKeyStore;
@@ -44,8 +45,15 @@ final class Phase4Setup {
 
     // Payload and MIME temp files stay inside the data directory.
     AS4ResourceHelper.setTempDir(Files.createDirectories(dataDir.resolve("tmp")).toFile());
-    // The local test CA publishes no CRL or OCSP responder; chain and validity are still checked (Trust).
-    CertificateRevocationCheckerDefaults.setRevocationCheckMode(ERevocationCheckMode.NONE);
+    if (config.revocationCheck()) {
+      // The JDK's PKIX validator (Trust) asks the OCSP responder and fetches the CRL the certificate names.
+      Security.setProperty("ocsp.enable", "true");
+      System.setProperty("com.sun.security.enableCRLDP", "true");
+      CertificateRevocationCheckerDefaults.setRevocationCheckMode(ERevocationCheckMode.OCSP_BEFORE_CRL);
+    } else {
+      // A test PKI (the local network's) publishes no CRL or OCSP responder; chain and validity are still checked.
+      CertificateRevocationCheckerDefaults.setRevocationCheckMode(ERevocationCheckMode.NONE);
+    }
 
     ScopeManager.onGlobalBegin("peppol-access-point");
     Runtime.getRuntime().addShutdownHook(new Thread(ScopeManager::onGlobalEnd));
