@@ -1,0 +1,69 @@
+import { convertDocument } from '../domain/documents/convert';
+import { documentInputSchema } from '../domain/documents/input';
+import { endpointFor } from '../domain/peppol-capabilities';
+import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
+import { fullIdentifier } from '../domain/peppol-smp';
+import { peppolAccessPoint } from '../platform/peppol-access-point';
+import { discoverParticipant, peppolLookup } from '../platform/peppol-lookup';
+import { validFixtures } from '../test/fixtures/documents';
+import { benchStack, envNumber, runBenchmark, say } from './harness';
+import { closedLoop, ms, singleClient, type Measurement } from './support';
+
+/**
+ * `npm run bench:as4`: live delivery's own costs on the local Peppol network
+ * of an embedded stack: the receiver lookup (SML over DNS, then the SMP), and
+ * one AS4 send through our access point to the stand-in receiving access
+ * point (sign, encrypt, post, the receiver's verify, decrypt and store, its
+ * signed receipt checked), one at a time and at BENCH_CONCURRENCY (4).
+ * No target: figures for sizing. BENCH_REQUESTS (200) sends each.
+ */
+
+const REQUESTS = envNumber('BENCH_REQUESTS', 200);
+const CONCURRENCY = envNumber('BENCH_CONCURRENCY', 4);
+
+const line = (label: string, measured: Measurement) => `${label}: ${measured.perSecond.toFixed(1)}/s (p50 ${ms(measured.p50)}, p99 ${ms(measured.p99)})`;
+
+async function main(): Promise<void> {
+  const { stack, stop } = await benchStack({});
+  try {
+    const peppol = stack.urls.peppol;
+    if (!peppol) throw new Error('the bench needs the local Peppol network (unset PEPPOL_DNS_SERVER)');
+    const fixture = validFixtures[0]!;
+    const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
+    if (!converted.ok) throw new Error('the fixture does not convert');
+    const routing = routingOf(converted.ubl);
+    const lookup = peppolLookup({ zone: peppol.zone, dnsServer: peppol.dnsServer });
+    const discover = async () => {
+      const discovery = await discoverParticipant(lookup, routing.receiver, new Date());
+      const endpoint = discovery.found ? endpointFor(routing.kind, discovery.capabilities) : undefined;
+      if (!endpoint?.certificateData) throw new Error(`${routing.receiver} cannot receive the invoice`);
+      return endpoint;
+    };
+    const endpoint = await discover();
+    const accessPoint = peppolAccessPoint(stack.urls.accessPoint);
+    const run = Date.now();
+    const send = (i: number) =>
+      accessPoint.send({
+        messageId: `bench-${run}-${i}@einvoice`,
+        senderId: routing.sender,
+        receiverId: routing.receiver,
+        documentTypeId: fullIdentifier(routing.documentType),
+        processId: fullIdentifier(routing.process),
+        countryC1: routing.countryC1,
+        endpointUrl: endpoint.endpointUrl,
+        receiverCertificate: endpoint.certificateData!,
+        sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}-${i}`), createdAt: new Date() }),
+      });
+
+    say(`stack: access point ${stack.urls.accessPoint}, receiving access point ${peppol.receivingAccessPoint}; a ${converted.ubl.length}-byte invoice`);
+    // Both JVMs compile their hot paths on the first sends.
+    for (let i = 0; i < 30; i += 1) await send(-1 - i);
+    say(line('receiver lookup (SML by DNS, then the SMP), one at a time', await singleClient(REQUESTS, discover)));
+    say(line('AS4 send with receipt, one at a time', await singleClient(REQUESTS, (i) => send(i))));
+    say(line(`AS4 sends with receipts, concurrency ${CONCURRENCY}`, await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i))));
+  } finally {
+    await stop();
+  }
+}
+
+runBenchmark(main);
