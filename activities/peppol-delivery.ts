@@ -11,7 +11,7 @@ import type { ActivityDependencies } from './index';
 import type { DeliveryReceipt } from './lifecycle';
 
 /** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
-export const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
+const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
 
 const PLURAL = { invoice: 'invoices', credit_note: 'credit notes' } as const;
 

@@ -18,14 +18,15 @@ import {
  * lifecycle table (domain/documents/lifecycle.ts):
  *
  *   queued ──(official rules accept)──send──▶ sending ──deliver──▶ delivered
- *     │                          (sandbox: email; live: Peppol AS4)
  *     │                                          │ ▲
  *     │                                          └─┘ retry: a transient error; the activity retry policy waits and tries again
  *     │                                          │
  *     └──(official rules refuse)──fail──▶ failed ◀┘ a permanent error, or the delivery window ran out
  *
  * The validating step runs the stored UBL through the official Peppol
- * artefacts; a refused document is never sent. A validator that does not
+ * artefacts; a refused document is never sent. The deliver step's channel
+ * follows the document's environment: sandbox by email, live on the Peppol
+ * network by AS4. A validator that does not
  * answer is retried like a delivery, within the same window.
  *
  * The moves are local activities (short database writes, each guarded by
