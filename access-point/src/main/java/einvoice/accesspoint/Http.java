@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Executors;
 
+import com.helger.json.convert.JsonConverter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -51,8 +52,9 @@ final class Http {
     }
   }
 
+  /** Maps, lists, strings, numbers and booleans, written as JSON. */
   static void json(HttpExchange exchange, int status, Object body) throws IOException {
-    send(exchange, status, "application/json; charset=utf-8", Json.write(body).getBytes(StandardCharsets.UTF_8));
+    send(exchange, status, "application/json; charset=utf-8", JsonConverter.convertToJson(body).getAsJsonString().getBytes(StandardCharsets.UTF_8));
   }
 
   static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {

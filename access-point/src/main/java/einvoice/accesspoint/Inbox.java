@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import com.helger.json.IJsonObject;
+import com.helger.json.convert.JsonConverter;
+import com.helger.json.serialize.JsonReader;
+
 /**
  * The receiver stand-in's store: per AS4 message the SBD exactly as received (.xml) and its
  * metadata (.json). The .json is written last, so it marks a complete entry - and a message id
@@ -39,20 +43,20 @@ final class Inbox {
     if (contains(messageId)) return false;
     String stem = safe(messageId);
     writeAtomically(dir.resolve(stem + ".xml"), sbd);
-    writeAtomically(dir.resolve(stem + ".json"), Json.write(metadata).getBytes(StandardCharsets.UTF_8));
+    writeAtomically(dir.resolve(stem + ".json"), JsonConverter.convertToJson(metadata).getAsJsonString().getBytes(StandardCharsets.UTF_8));
     return true;
   }
 
   /** All metadata objects, newest first. */
-  List<Object> list() throws IOException {
-    List<Object> entries = new ArrayList<>();
+  List<IJsonObject> list() throws IOException {
+    List<IJsonObject> entries = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).toList()) {
         String name = file.getFileName().toString();
-        if (!name.startsWith(".")) entries.add(Json.parse(Files.readString(file, StandardCharsets.UTF_8)));
+        if (!name.startsWith(".")) entries.add(JsonReader.builder().source(file, StandardCharsets.UTF_8).readAsObject());
       }
     }
-    entries.sort(Comparator.comparing((Object e) -> String.valueOf(((Map<?, ?>) e).get("receivedAt"))).reversed());
+    entries.sort(Comparator.comparing((IJsonObject entry) -> String.valueOf(entry.getValue("receivedAt"))).reversed());
     return entries;
   }
 

@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
+import com.helger.json.IJson;
+import com.helger.json.IJsonObject;
+import com.helger.json.serialize.JsonReader;
 import com.helger.peppolid.IDocumentTypeIdentifier;
 import com.helger.peppolid.IParticipantIdentifier;
 import com.helger.peppolid.IProcessIdentifier;
@@ -34,15 +37,15 @@ record SendRequest(
   }
 
   static SendRequest parse(byte[] body) throws Invalid {
-    Map<?, ?> json;
-    try {
-      if (!(Json.parse(new String(body, StandardCharsets.UTF_8)) instanceof Map<?, ?> map)) {
-        throw new Invalid("the body must be a JSON object");
-      }
-      json = map;
-    } catch (IllegalArgumentException e) {
-      throw new Invalid(e.getMessage());
-    }
+    // The parse error goes into the 400 answer, not into the access point's log.
+    AtomicReference<String> parseError = new AtomicReference<>();
+    IJson parsed = JsonReader.builder()
+        .source(body, StandardCharsets.UTF_8)
+        .customExceptionCallback(e -> parseError.set(e.getMessage()))
+        .read();
+    if (parsed == null) throw new Invalid("the body is not JSON: " + parseError.get());
+    if (!parsed.isObject()) throw new Invalid("the body must be a JSON object");
+    IJsonObject json = parsed.getAsObject();
     String messageId = field(json, "messageId");
     // An AS4 message id ends up in XML and in the receiver's file names: keep it printable.
     if (!messageId.matches("[\\x21-\\x7e&&[^<>\"]]{1,200}")) throw new Invalid("messageId has unsupported characters");
@@ -54,15 +57,15 @@ record SendRequest(
         sbd(field(json, "sbd")));
   }
 
-  private static String field(Map<?, ?> json, String name) throws Invalid {
-    if (!(json.get(name) instanceof String value) || value.isBlank()) {
+  private static String field(IJsonObject json, String name) throws Invalid {
+    if (!(json.getValue(name) instanceof String value) || value.isBlank()) {
       throw new Invalid("missing or non-string field '" + name + "'");
     }
     return value.trim();
   }
 
   /** Accepts "0208:0123456749" or the full "iso6523-actorid-upis::0208:0123456749". */
-  private static IParticipantIdentifier participant(Map<?, ?> json, String name) throws Invalid {
+  private static IParticipantIdentifier participant(IJsonObject json, String name) throws Invalid {
     String value = field(json, name);
     String prefix = PARTICIPANT_SCHEME + "::";
     if (value.startsWith(prefix)) value = value.substring(prefix.length());
