@@ -45,7 +45,10 @@ export interface PeppolAccessPoint {
   send(request: As4SendRequest): Promise<As4Receipt>;
 }
 
-/** Longer than the access point's own per-message timeout, so it always answers first. */
+/**
+ * Longer than the access point's own limits for one message (connecting 10 s, the answer at most 30 s), so it
+ * always answers first, and shorter than one delivery attempt (60 s).
+ */
 const REQUEST_TIMEOUT_MS = 45_000;
 
 const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s+/g, '').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;

@@ -26,7 +26,9 @@ const stackShape = {
   SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
   ACCESS_POINT_PORT: port(8089).describe('Port of the embedded sending access point (ours)'),
-  AS4_SEND_TIMEOUT: duration('30s').describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),
+  AS4_SEND_TIMEOUT: duration('30s')
+    .refine((ms) => ms >= 1 && ms <= 30_000, 'expected at most 30s: the access point answers within one delivery attempt')
+    .describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),
 };
 
 export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;

@@ -80,4 +80,9 @@ describe('configuration', () => {
     expect(Object.keys(passed)).not.toEqual(expect.arrayContaining(['DATA_DIR']));
     expect(passed).not.toHaveProperty('FERRETDB_PORT');
   });
+
+  it('when the access point would wait longer than one delivery attempt allows, then AS4_SEND_TIMEOUT is refused', () => {
+    expect(loadStackConfig({}).AS4_SEND_TIMEOUT).toBe(30_000);
+    expect(() => loadStackConfig({ AS4_SEND_TIMEOUT: '45s' })).toThrow(/AS4_SEND_TIMEOUT="45s": expected at most 30s/);
+  });
 });

@@ -22,6 +22,11 @@ record ApConfig(
     Path inboxDir,
     boolean revocationCheck) {
 
+  /** Waiting for a receiving access point's answer: the default and the most (see As4Sender.httpSettings). */
+  static final int MAX_SEND_TIMEOUT_MS = 30_000;
+  /** Connecting to it, within that. */
+  static final int CONNECT_TIMEOUT_MS = 10_000;
+
   static ApConfig fromEnv(boolean receiver) throws Exception {
     int port = Integer.parseInt(required("AP_PORT"));
     // Loopback by default: the sender's API has no authentication of its own.
@@ -37,7 +42,10 @@ record ApConfig(
     boolean revocationCheck = Boolean.parseBoolean(optional("AP_REVOCATION_CHECK", "true"));
     Trust trust = Trust.of(trustStore, revocationCheck);
     Path dataDir = Files.createDirectories(Path.of(required("AP_DATA_DIR")).toAbsolutePath());
-    int timeout = Integer.parseInt(optional("AP_SEND_TIMEOUT_MS", "30000"));
+    int timeout = Integer.parseInt(optional("AP_SEND_TIMEOUT_MS", String.valueOf(MAX_SEND_TIMEOUT_MS)));
+    if (timeout < 1 || timeout > MAX_SEND_TIMEOUT_MS) {
+      throw new IllegalArgumentException("AP_SEND_TIMEOUT_MS must be between 1 and " + MAX_SEND_TIMEOUT_MS);
+    }
     Path inbox = receiver ? Files.createDirectories(Path.of(required("AP_INBOX_DIR")).toAbsolutePath()) : null;
     return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, Certificates.commonName(cert), trustStore,
         trust, dataDir, timeout, inbox, revocationCheck);

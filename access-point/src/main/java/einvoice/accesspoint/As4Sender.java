@@ -90,10 +90,12 @@ final class As4Sender {
 
   private Phase4PeppolHttpClientSettings httpSettings() {
     Phase4PeppolHttpClientSettings settings = new Phase4PeppolHttpClientSettings();
-    Timeout timeout = Timeout.ofMilliseconds(config.sendTimeoutMs());
-    settings.setConnectTimeout(timeout);
-    settings.setConnectionRequestTimeout(timeout);
-    settings.setResponseTimeout(timeout);
+    // Connecting gets its own short limit, the answer AP_SEND_TIMEOUT_MS: together at most 40 s, so /send always
+    // answers before the worker's client gives up (45 s) and well inside one delivery attempt (60 s).
+    Timeout connect = Timeout.ofMilliseconds(Math.min(ApConfig.CONNECT_TIMEOUT_MS, config.sendTimeoutMs()));
+    settings.setConnectTimeout(connect);
+    settings.setConnectionRequestTimeout(connect);
+    settings.setResponseTimeout(Timeout.ofMilliseconds(config.sendTimeoutMs()));
     settings.setRetryCount(0);
     return settings;
   }
