@@ -16,6 +16,7 @@ import { ferretdbArgs } from './ferretdb/command-line';
 import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
+import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki } from './peppol-access-points';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
@@ -352,6 +353,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             truststore: pki.truststore,
             dataDir: path.join(receiverDir, 'access-point'),
             inboxDir: path.join(receiverDir, 'inbox'),
+            refusedReceivers: (await readParticipants()).filter((participant) => participant.refusedByAccessPoint).map((participant) => participant.id),
           }),
           "the local Peppol network's receiving access point",
         );

@@ -54,6 +54,8 @@ export function accessPointEnvironment(options: {
   truststore: string;
   dataDir: string;
   inboxDir?: string;
+  /** Receivers the (stand-in) receiving access point refuses with a final AS4 error. */
+  refusedReceivers?: string[];
   sendTimeoutMs?: number;
 }): Record<string, string> {
   return {
@@ -68,6 +70,7 @@ export function accessPointEnvironment(options: {
     // The local test PKI publishes no CRL or OCSP responder; chain and validity are still checked.
     AP_REVOCATION_CHECK: 'false',
     ...(options.inboxDir && { AP_INBOX_DIR: options.inboxDir }),
+    ...(options.refusedReceivers?.length && { AP_REJECT_RECEIVERS: options.refusedReceivers.join(',') }),
     ...(options.sendTimeoutMs && { AP_SEND_TIMEOUT_MS: String(options.sendTimeoutMs) }),
   };
 }

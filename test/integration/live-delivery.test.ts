@@ -99,6 +99,18 @@ describe('live delivery on the Peppol network', () => {
     expect((await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.credit_balance).toBe('5.00');
   });
 
+  it('when the receiving access point refuses the message with a final AS4 error, then the document fails at once with that error and nothing arrives', async () => {
+    const sender = await fundedSender();
+    // Registered for invoices, but its access point answers PEPPOL:NOT_SERVICED (participants.json: refusedByAccessPoint).
+    const refusing = { ...(invoice.to as Record<string, unknown>), peppol_id: '0208:0404616494' };
+    const posted = await postLive(sender.liveKey, { ...invoice, to: refusing, company_id: sender.companyId, number: 'LIVE-REFUSED' });
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    expect(document.status).toBe('failed');
+    expect(document.error_message).toMatch(/^The receiving access point refused the document: .*EBMS:0004.*PEPPOL:NOT_SERVICED/);
+    expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
+    expect(await arrivals(`${posted.body.id}@einvoice`)).toEqual([]);
+  });
+
   it('when the receiver is not on the network, then the document fails saying which step did not know it', async () => {
     const sender = await fundedSender();
     const unregistered = { ...invoice.to as Record<string, unknown>, peppol_id: '0208:0202239951' };
