@@ -69,7 +69,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
             receiverCertificate: endpoint.certificate,
             // The envelope is the same for every attempt: its id and time come from the document.
             sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
-          });
+          }, Context.current().cancellationSignal);
         });
       } catch (err) {
         if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);

@@ -42,7 +42,8 @@ export class As4SendError extends Error {
 }
 
 export interface PeppolAccessPoint {
-  send(request: As4SendRequest): Promise<As4Receipt>;
+  /** `cancelled`: the caller no longer waits (the access point may still finish the send). */
+  send(request: As4SendRequest, cancelled?: AbortSignal): Promise<As4Receipt>;
 }
 
 /**
@@ -55,14 +56,14 @@ const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/
 
 export function peppolAccessPoint(baseUrl: string): PeppolAccessPoint {
   return {
-    async send(request) {
+    async send(request, cancelled) {
       let response: Response;
       try {
         response = await fetch(`${baseUrl}/send`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ ...request, receiverCertificate: pem(request.receiverCertificate), sbd: Buffer.from(request.sbd, 'utf8').toString('base64') }),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          signal: cancelled ? AbortSignal.any([cancelled, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
       } catch (err) {
         throw new As4SendError(`our access point at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
