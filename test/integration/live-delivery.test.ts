@@ -120,7 +120,7 @@ describe('live delivery on the Peppol network', () => {
     expect(document.error_message).toMatch(/^The receiver 0208:0202239951 is not on the Peppol network: the SML has no Meta:SMP NAPTR record at \S+\.$/);
   });
 
-  it('when the receiving access point is down for a while, then attempts are retried and, once it is back, the document is delivered and arrives once', async () => {
+  it('when the receiving access point does not answer for a while, then attempts are retried and, once it answers, the document is delivered and arrives once', async () => {
     const sender = await fundedSender();
     const pid = sharedStack().peppolReceiverPid;
     // Frozen, it accepts connections and answers nothing: every attempt runs into the access point's timeout.
@@ -142,6 +142,17 @@ describe('live delivery on the Peppol network', () => {
     const retry = (await history(sender.liveKey, posted.body.id)).find((step) => step.step === 'retry');
     expect(retry?.error_message).toBeTruthy();
     // The attempts that timed out reached its socket too; it keeps one copy of the message.
+    expect(await arrivals(`${posted.body.id}@einvoice`)).toHaveLength(1);
+  });
+
+  // Last in the file: the process the shared stack published is gone afterwards (the stack starts another).
+  it('when the receiving access point is killed, then the document waits for the one the stack starts again and is delivered once', async () => {
+    const sender = await fundedSender();
+    process.kill(sharedStack().peppolReceiverPid, 'SIGKILL');
+    const posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number: 'LIVE-KILLED' });
+    expect(posted.status).toBe(202);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, LIVE);
+    expect(document.status).toBe('delivered');
     expect(await arrivals(`${posted.body.id}@einvoice`)).toHaveLength(1);
   });
 });
