@@ -6,12 +6,14 @@ import { promisify } from 'node:util';
 import { startStack } from '../../stack/embedded-stack';
 import { isolatedStackConfig } from '../../stack/isolated-config';
 import { TEMPORAL_CLI, toolBinaryPath } from '../../stack/tools';
+import { KYC_SCENARIOS, runKycScenario } from './kyc-scenarios';
 import { runScenario, SCENARIOS } from './scenarios';
 
 /**
- * `npm run record-histories`: runs every scenario of the send workflow on a
- * stack of its own and writes each history to
- * test/workflows/histories/send-document-<scenario>.json. When the workflow
+ * `npm run record-histories`: runs every scenario of the send workflow and of
+ * the KYC review workflow on a stack of its own and writes each history to
+ * test/workflows/histories/send-document-<scenario>.json and
+ * kyc-review-<scenario>.json. When the workflow
  * changes shape on purpose (behind `patched()`), first rename the current
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
@@ -21,9 +23,8 @@ async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });
   const stack = await startStack({ config, services: [] });
   try {
-    for (const scenario of SCENARIOS) {
-      const run = await runScenario(stack.urls.temporal, scenario);
-      const file = path.join(__dirname, 'histories', `send-document-${scenario.name}.json`);
+    const keep = async (workflowId: string, name: string, result: unknown) => {
+      const file = path.join(__dirname, 'histories', `${name}.json`);
       // The CLI's JSON is the format the SDK's replayer reads (historyFromJSON).
       const { stdout } = await promisify(execFile)(toolBinaryPath(config.TOOLS_DIR, TEMPORAL_CLI), [
         'workflow',
@@ -31,12 +32,20 @@ async function main(): Promise<void> {
         '--address',
         stack.urls.temporal,
         '--workflow-id',
-        run.workflowId,
+        workflowId,
         '--output',
         'json',
       ]);
       await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 1)}\n`);
-      process.stdout.write(`${scenario.name}: ${run.result} -> ${path.relative(process.cwd(), file)}\n`);
+      process.stdout.write(`${name}: ${JSON.stringify(result)} -> ${path.relative(process.cwd(), file)}\n`);
+    };
+    for (const scenario of SCENARIOS) {
+      const run = await runScenario(stack.urls.temporal, scenario);
+      await keep(run.workflowId, `send-document-${scenario.name}`, run.result);
+    }
+    for (const scenario of KYC_SCENARIOS) {
+      const run = await runKycScenario(stack.urls.temporal, scenario);
+      await keep(run.workflowId, `kyc-review-${scenario.name}`, run.result.status);
     }
   } finally {
     await stack.stop();

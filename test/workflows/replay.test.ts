@@ -7,12 +7,13 @@ import { Worker } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 
 /**
- * Recorded histories of the send workflow (delivered, retried, failed: see
- * record-histories.ts) replayed against the current workflow code. A change
+ * Recorded histories of the send workflow (delivered, retried, failed) and of
+ * the KYC review workflow (approved, rejected; see record-histories.ts)
+ * replayed against the current workflow code. A change
  * that would break workflows already running fails here; such a change needs
  * `patched()` in the workflow.
  */
-describe('replaying recorded send-workflow histories', () => {
+describe('replaying recorded workflow histories', () => {
   const dir = path.join(__dirname, 'histories');
 
   it('when every recorded history is replayed against the current code, then none diverges', async () => {
