@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
-import { access, cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { sourcesDigest } from './digest';
@@ -151,7 +151,11 @@ async function exists(file: string): Promise<boolean> {
 export async function ensureTool(toolsDir: string, tool: Tool, log: (line: string) => void): Promise<string> {
   const binary = toolBinaryPath(toolsDir, tool);
   // Builds end with a rename, so a file that exists is a whole one.
-  if (await exists(binary)) return binary;
+  if (await exists(binary)) {
+    await markUsed(binary);
+    return binary;
+  }
+  await pruneUnused(toolsDir, tool, log);
 
   const dir = path.dirname(binary);
   await mkdir(dir, { recursive: true });
@@ -184,6 +188,32 @@ export async function ensureTool(toolsDir: string, tool: Tool, log: (line: strin
   }
   log(`built ${tool.name} ${tool.version} in ${Math.round((Date.now() - started) / 1000)} s`);
   return binary;
+}
+
+/** Other builds of a tool that no stack on this machine has started for this long are removed. */
+const UNUSED_BUILD_DAYS = 30;
+
+/** Each start marks its build as used (the directory's time), so only builds nobody starts any more age. */
+async function markUsed(binary: string): Promise<void> {
+  const now = new Date();
+  await utimes(path.dirname(binary), now, now).catch(() => undefined);
+}
+
+/**
+ * Before a new build, removes the tool's other builds unused for UNUSED_BUILD_DAYS
+ * (each source change of the Java programs is a new version): the cache does not
+ * grow without end, and a build another clone still starts is kept.
+ */
+export async function pruneUnused(toolsDir: string, tool: Tool, log: (line: string) => void): Promise<void> {
+  const cutoff = Date.now() - UNUSED_BUILD_DAYS * 24 * 3_600_000;
+  const entries = await readdir(toolsDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith(`${tool.name}-`) || entry.name === `${tool.name}-${tool.version}`) continue;
+    const dir = path.join(toolsDir, entry.name);
+    if ((await stat(dir)).mtimeMs >= cutoff) continue;
+    await rm(dir, { recursive: true, force: true });
+    log(`removed ${dir} (not started for ${UNUSED_BUILD_DAYS} days)`);
+  }
 }
 
 /** Runs the builder with output appended to the build log; resolves to stdout. */
