@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stack.stop();
+    await rm(config.DATA_DIR, { recursive: true, force: true });
   }
 }
 
