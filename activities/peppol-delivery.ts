@@ -1,10 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
-import { endpointFor, whyNot } from '../domain/peppol-capabilities';
 import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
 import { fullIdentifier } from '../domain/peppol-smp';
 import { As4SendError } from '../platform/peppol-access-point';
-import { discoverParticipant } from '../platform/peppol-lookup';
+import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordSent } from '../services/documents/lifecycle';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './index';
@@ -13,23 +12,8 @@ import type { DeliveryReceipt } from './lifecycle';
 /** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
 const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
 
-const PLURAL = { invoice: 'invoices', credit_note: 'credit notes' } as const;
-
 export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
-
-  /** The receiver's endpoint for this document, or a final failure saying why the receiver cannot take it. */
-  async function receivingEndpoint(routing: PeppolRouting) {
-    const discovery = await discoverParticipant(peppol.lookup, routing.receiver, new Date());
-    if (!discovery.found) throw permanentDeliveryFailure(`The receiver ${routing.receiver} is not on the Peppol network: ${discovery.why}.`);
-    const endpoint = endpointFor(routing.kind, discovery.capabilities);
-    if (!endpoint?.certificateData) {
-      throw permanentDeliveryFailure(
-        `The receiver ${routing.receiver} cannot receive BIS Billing 3.0 ${PLURAL[routing.kind]} on Peppol: ${whyNot(routing.kind, discovery.capabilities)}.`,
-      );
-    }
-    return { url: endpoint.endpointUrl, certificate: endpoint.certificateData };
-  }
 
   return {
     /**
@@ -57,7 +41,8 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       let receipt;
       try {
         receipt = await heartbeating(async () => {
-          const endpoint = await receivingEndpoint(routing);
+          const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
+          if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
           return peppol.accessPoint.send({
             messageId,
             senderId: routing.sender,

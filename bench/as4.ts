@@ -1,10 +1,9 @@
 import { convertDocument } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
-import { endpointFor } from '../domain/peppol-capabilities';
 import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
 import { fullIdentifier } from '../domain/peppol-smp';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
-import { discoverParticipant, peppolLookup } from '../platform/peppol-lookup';
+import { peppolLookup, receivingEndpoint } from '../platform/peppol-lookup';
 import { validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, runBenchmark, say } from './harness';
 import { closedLoop, ms, singleClient, type Measurement } from './support';
@@ -34,9 +33,8 @@ async function main(): Promise<void> {
     const routing = routingOf(converted.ubl);
     const lookup = peppolLookup({ zone: peppol.zone, dnsServer: peppol.dnsServer });
     const discover = async () => {
-      const discovery = await discoverParticipant(lookup, routing.receiver, new Date());
-      const endpoint = discovery.found ? endpointFor(routing.kind, discovery.capabilities) : undefined;
-      if (!endpoint?.certificateData) throw new Error(`${routing.receiver} cannot receive the invoice`);
+      const endpoint = await receivingEndpoint(lookup, routing.receiver, routing.kind, new Date());
+      if ('refusal' in endpoint) throw new Error(endpoint.refusal);
       return endpoint;
     };
     const endpoint = await discover();
@@ -50,8 +48,8 @@ async function main(): Promise<void> {
         documentTypeId: fullIdentifier(routing.documentType),
         processId: fullIdentifier(routing.process),
         countryC1: routing.countryC1,
-        endpointUrl: endpoint.endpointUrl,
-        receiverCertificate: endpoint.certificateData!,
+        endpointUrl: endpoint.url,
+        receiverCertificate: endpoint.certificate,
         sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}-${i}`), createdAt: new Date() }),
       });
 

@@ -126,11 +126,15 @@ export function canReceive(capabilities: Capability[]): Record<BillingDocument, 
   return { invoice: capabilities.some((entry) => serves(entry, 'invoice')), credit_note: capabilities.some((entry) => serves(entry, 'credit_note')) };
 }
 
-/** The endpoint a document of this kind is sent to, if the participant can receive it now. */
-export const endpointFor = (kind: BillingDocument, capabilities: Capability[]): Capability | undefined => capabilities.find((entry) => serves(entry, kind));
+/** Where a document of this kind is sent now: the endpoint and the certificate to encrypt to; undefined when it cannot be. */
+export function endpointFor(kind: BillingDocument, capabilities: Capability[]): { url: string; certificate: string } | undefined {
+  const entry = capabilities.find((candidate) => serves(candidate, kind));
+  // An entry that serves has a readable certificate (a missing one is among its problems).
+  return entry?.certificateData ? { url: entry.endpointUrl, certificate: entry.certificateData } : undefined;
+}
 
 /** Why the participant cannot be sent this kind of document, for a person. */
-export function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
+function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
   const entries = capabilities.filter((entry) => entry.billingDocument === kind);
   if (entries.length === 0) return 'its SMP does not list the document type';
   const broken = entries.find((entry) => entry.problems.length > 0);
@@ -139,6 +143,10 @@ export function whyNot(kind: BillingDocument, capabilities: Capability[]): strin
 }
 
 const PLURAL: Record<BillingDocument, string> = { invoice: 'invoices', credit_note: 'credit notes' };
+
+/** The refusal for one kind, for a person: `cannot receive BIS Billing 3.0 credit notes on Peppol: <why>`. */
+export const cannotReceive = (kind: BillingDocument, capabilities: Capability[]): string =>
+  `cannot receive BIS Billing 3.0 ${PLURAL[kind]} on Peppol: ${whyNot(kind, capabilities)}`;
 
 /** One sentence for a person: can the participant be sent an invoice and a credit note, and if not, why. */
 export function receiveSummary(participant: string, capabilities: Capability[]): string {

@@ -180,10 +180,9 @@ export interface ServiceAddresses {
  * key; the worker also hands live documents to our access point. `npm start`
  * fills these in for the embedded stack.
  */
-export function requireServiceAddresses<Role extends 'api' | 'worker'>(
-  config: Config,
-  role: Role,
-): Role extends 'worker' ? ServiceAddresses & { accessPointUrl: string } : ServiceAddresses {
+export function requireServiceAddresses(config: Config, role: 'worker'): ServiceAddresses & { accessPointUrl: string };
+export function requireServiceAddresses(config: Config, role: 'api'): ServiceAddresses;
+export function requireServiceAddresses(config: Config, role: 'api' | 'worker'): ServiceAddresses {
   const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', ...(role === 'worker' ? (['ACCESS_POINT_URL'] as const) : []), 'WEBHOOK_SECRET_KEY'] as const;
   const missing = needed.filter((name) => !config[name]);
   if (missing.length > 0) {
@@ -198,5 +197,5 @@ export function requireServiceAddresses<Role extends 'api' | 'worker'>(
     validatorUrl: config.VALIDATOR_URL!,
     webhookSecretKey: config.WEBHOOK_SECRET_KEY!,
     ...(role === 'worker' && { accessPointUrl: config.ACCESS_POINT_URL! }),
-  } as Role extends 'worker' ? ServiceAddresses & { accessPointUrl: string } : ServiceAddresses;
+  };
 }

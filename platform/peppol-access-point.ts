@@ -17,7 +17,7 @@ export interface As4SendRequest {
   processId: string;
   countryC1: string;
   endpointUrl: string;
-  /** The receiving access point's certificate as the SMP publishes it (base64 DER). */
+  /** The receiving access point's certificate as the SMP publishes it (base64 DER, no whitespace). */
   receiverCertificate: string;
   sbd: string;
 }
@@ -52,7 +52,7 @@ export interface PeppolAccessPoint {
  */
 const REQUEST_TIMEOUT_MS = 45_000;
 
-const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s+/g, '').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 
 export function peppolAccessPoint(baseUrl: string): PeppolAccessPoint {
   return {

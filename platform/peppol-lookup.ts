@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 
-import { capabilitiesOf, type Capability } from '../domain/peppol-capabilities';
+import { cannotReceive, capabilitiesOf, endpointFor, type BillingDocument, type Capability } from '../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
 import {
   fullIdentifier,
@@ -220,4 +220,20 @@ export async function discoverParticipant(lookup: PeppolLookup, participantValue
   if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
   const metadata = smp.services.flatMap((service) => (service.metadata ? [service.metadata] : []));
   return { found: true, sml, smp, capabilities: capabilitiesOf(metadata, now) };
+}
+
+/**
+ * Where a sender delivers a document of this kind to the participant, or why
+ * it cannot (an answer that another try would not change). A DNS or SMP that
+ * does not answer throws its step's error.
+ */
+export async function receivingEndpoint(
+  lookup: PeppolLookup,
+  receiver: string,
+  kind: BillingDocument,
+  now: Date,
+): Promise<{ url: string; certificate: string } | { refusal: string }> {
+  const discovery = await discoverParticipant(lookup, receiver, now);
+  if (!discovery.found) return { refusal: `The receiver ${receiver} is not on the Peppol network: ${discovery.why}.` };
+  return endpointFor(kind, discovery.capabilities) ?? { refusal: `The receiver ${receiver} ${cannotReceive(kind, discovery.capabilities)}.` };
 }
