@@ -6,21 +6,21 @@ import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup, receivingEndpoint } from '../platform/peppol-lookup';
 import { validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, runBenchmark, say } from './harness';
-import { closedLoop, ms, singleClient, type Measurement } from './support';
+import { closedLoop, singleClient, versus } from './support';
 
 /**
  * `npm run bench:as4`: live delivery's own costs on the local Peppol network
- * of an embedded stack: the receiver lookup (SML over DNS, then the SMP), and
- * one AS4 send through our access point to the stand-in receiving access
- * point (sign, encrypt, post, the receiver's verify, decrypt and store, its
- * signed receipt checked), one at a time and at BENCH_CONCURRENCY (4).
- * No target: figures for sizing. BENCH_REQUESTS (200) sends each.
+ * of an embedded stack, each beside its floor measured in the same run:
+ *   lookup  the receiver lookup (SML over DNS, then the SMP) vs the SML's DNS query alone
+ *   send    one AS4 send through our access point to the stand-in receiving access point
+ *           (sign, encrypt, post, the receiver's verify, decrypt and store, its signed receipt
+ *           checked), one at a time and at BENCH_CONCURRENCY (4), vs posting the same SBD bytes
+ *           to the receiving access point as plain HTTP (refused as not AS4: the transport alone)
+ * No target: figures for sizing. BENCH_REQUESTS (200) each.
  */
 
 const REQUESTS = envNumber('BENCH_REQUESTS', 200);
 const CONCURRENCY = envNumber('BENCH_CONCURRENCY', 4);
-
-const line = (label: string, measured: Measurement) => `${label}: ${measured.perSecond.toFixed(1)}/s (p50 ${ms(measured.p50)}, p99 ${ms(measured.p99)})`;
 
 async function main(): Promise<void> {
   const { stack, stop } = await benchStack({});
@@ -56,9 +56,17 @@ async function main(): Promise<void> {
     say(`stack: access point ${stack.urls.accessPoint}, receiving access point ${peppol.receivingAccessPoint}; a ${converted.ubl.length}-byte invoice`);
     // Both JVMs compile their hot paths on the first sends.
     for (let i = 0; i < 30; i += 1) await send(-1 - i);
-    say(line('receiver lookup (SML by DNS, then the SMP), one at a time', await singleClient(REQUESTS, discover)));
-    say(line('AS4 send with receipt, one at a time', await singleClient(REQUESTS, (i) => send(i))));
-    say(line(`AS4 sends with receipts, concurrency ${CONCURRENCY}`, await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i))));
+    const sbd = standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}`), createdAt: new Date() });
+    const plainPost = async () => {
+      const response = await fetch(endpoint.url, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: sbd });
+      await response.arrayBuffer();
+    };
+    const smlOnly = () => lookup.sml(routing.receiver);
+    say(versus('receiver lookup (SML by DNS, then the SMP), one at a time', await singleClient(REQUESTS, discover), await singleClient(REQUESTS, smlOnly)));
+    const plainOne = await singleClient(REQUESTS, plainPost);
+    say(versus('AS4 send with receipt, one at a time', await singleClient(REQUESTS, (i) => send(i)), plainOne));
+    const plainMany = await closedLoop(REQUESTS, CONCURRENCY, plainPost);
+    say(versus(`AS4 sends with receipts, concurrency ${CONCURRENCY}`, await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i)), plainMany));
   } finally {
     await stop();
   }

@@ -77,7 +77,9 @@ export const ms = (value: number) => `${value.toFixed(1)} ms`;
 const rate = (measurement: Measurement) =>
   `${measurement.perSecond.toFixed(1)}/s${Number.isNaN(measurement.p50) ? '' : ` (p50 ${ms(measurement.p50)}, p99 ${ms(measurement.p99)})`}`;
 
-export function versus(label: string, measured: Measurement, floor: Measurement, target: number): string {
+/** Without a target, the ratio is a figure for sizing. */
+export function versus(label: string, measured: Measurement, floor: Measurement, target?: number): string {
   const ratio = measured.perSecond / floor.perSecond;
-  return `${label}: ${rate(measured)} vs floor ${rate(floor)}: ratio ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'MET' : 'NOT MET'}`;
+  const verdict = target === undefined ? '(no target)' : `(target ≥ ${target}) ${ratio >= target ? 'MET' : 'NOT MET'}`;
+  return `${label}: ${rate(measured)} vs floor ${rate(floor)}: ratio ${ratio.toFixed(2)} ${verdict}`;
 }
