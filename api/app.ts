@@ -13,6 +13,7 @@ import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
+import { cpuPool, type CpuPool } from './offload';
 import { createRegistry } from './openapi';
 import { requestEnvironment, requestLogging, requireBodyMediaType } from './request-context';
 import { routeTable, type RouteTable } from './route';
@@ -40,12 +41,14 @@ export interface AppDependencies {
   secretBox: SecretBox;
   /** The official Peppol rules (the public UBL validator). */
   validator: OfficialValidator;
+  /** Worker threads for reading and converting documents (default: API_WORKER_THREADS of them). */
+  cpu?: CpuPool;
   /** More routes, declared like the others (the tests add ones that exist only there). */
   extraRoutes?: (routes: RouteTable) => void;
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, extraRoutes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -65,7 +68,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
 
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
-  ublRoutes(routes, validator, limiter, config.UBL_VALIDATIONS_PER_IP, config.MAX_BODY_BYTES);
+  ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
   lookupRoutes(routes, peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER }), limiter, config.LOOKUP_LIMIT);
   accountRoutes(routes, store, usage);
   const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };
@@ -82,6 +85,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY,
     validator,
     credits,
+    cpu,
   });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

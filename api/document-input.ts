@@ -1,20 +1,87 @@
-import { convertDocument } from '../domain/documents/convert';
-import { documentInputSchema } from '../domain/documents/input';
+import { convertDocument, type SendingCompany } from '../domain/documents/convert';
+import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
-import type { AcceptableDocument } from '../services/documents/accept';
-import type { Company } from '../services/companies';
+import { totalsView, type AcceptableDocument } from '../services/documents/accept';
 import { ApiError } from './errors';
+import { readJson } from './json-body';
 import { listedProblems } from './validation';
 
 /**
- * A posted document, parsed and converted for the company that sends it, or
- * refused with 422 `document_invalid` listing every violation (path, rule,
- * message): the shape first, then the meaning (domain/documents/rules.ts).
+ * A posted document, read and converted in two steps that run on a worker
+ * thread (api/offload.ts), so a large document never holds the event loop:
+ * reading (JSON, then the shape) needs no company; converting (the meaning,
+ * totals, UBL) needs the company, which the request looks up in between.
+ * Both return plain data; the request turns refusals into errors here, so
+ * every problem is still answered as 422 `document_invalid` listing each
+ * violation (path, rule, message).
  */
+
+/** A batch holds at most this many documents. */
+export const MAX_BATCH = 100;
+
+/**
+ * The largest a document may be once stored: its content row holds the
+ * input and the UBL (attachments included), and one MongoDB row holds at most
+ * 16 MiB, of which this leaves room for the row's own fields.
+ */
+export const MAX_STORED_DOCUMENT_BYTES = 15 * 1024 * 1024;
+
+export type EntryReading =
+  | { object: false }
+  | {
+      object: true;
+      /** The `company_id` as posted: null when present but not a string. */
+      companyId: string | null | undefined;
+      /** The body's `idempotency_key`, when it is a string. */
+      bodyKey: string | undefined;
+      shape: { ok: true; input: DocumentInput } | { ok: false; violations: Violation[] };
+    };
+
+export type BodyReading = { ok: false; invalidJson: string } | { ok: true; array: boolean; length: number; entries: EntryReading[] };
+
+export type Conversion =
+  | { ok: true; prepared: AcceptableDocument }
+  | { ok: false; violations: Violation[] }
+  | { ok: false; storedBytes: number };
 
 const jsonPath = (path: PropertyKey[]) =>
   path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+
+function readEntry(body: unknown): EntryReading {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { object: false };
+  const { company_id: companyId, idempotency_key: bodyKey } = body as { company_id?: unknown; idempotency_key?: unknown };
+  const parsed = documentInputSchema.safeParse(body);
+  return {
+    object: true,
+    companyId: companyId === undefined || typeof companyId === 'string' ? companyId : null,
+    bodyKey: typeof bodyKey === 'string' ? bodyKey : undefined,
+    shape: parsed.success
+      ? { ok: true, input: parsed.data }
+      : { ok: false, violations: parsed.error.issues.map((issue) => ({ path: jsonPath(issue.path), rule: null, message: issue.message })) },
+  };
+}
+
+/** Reads a body of one document, or of a batch (an array; its entries are read only when there are 1 to MAX_BATCH). */
+export function readDocumentBody({ bytes, batch }: { bytes: Uint8Array; batch: boolean }): BodyReading {
+  const json = readJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (!json.ok) return { ok: false, invalidJson: json.why };
+  const body = json.value;
+  if (!batch || !Array.isArray(body)) return { ok: true, array: Array.isArray(body), length: 1, entries: batch ? [] : [readEntry(body)] };
+  const fits = body.length >= 1 && body.length <= MAX_BATCH;
+  return { ok: true, array: true, length: body.length, entries: fits ? body.map(readEntry) : [] };
+}
+
+/** Checks the meaning, computes the totals and writes the UBL for the company that sends it. */
+export function convertForCompany({ input, company }: { input: DocumentInput; company: SendingCompany }): Conversion {
+  const attachmentIds = (input.attachments ?? []).map(() => newId('attachment'));
+  const conversion = convertDocument(input, company, attachmentIds);
+  if (!conversion.ok) return { ok: false, violations: conversion.violations };
+  const { attachments = [], ...rest } = conversion.document;
+  const storedBytes = Buffer.byteLength(conversion.ubl) + Buffer.byteLength(JSON.stringify({ ...rest, attachments: attachments.map(({ content: _content, ...meta }) => meta) }));
+  if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
+  return { ok: true, prepared: { document: conversion.document, totals: totalsView(conversion.calculated), ubl: conversion.ubl, attachmentIds } };
+}
 
 export function documentRefused(violations: Violation[]): ApiError {
   const [first] = violations;
@@ -24,13 +91,10 @@ export function documentRefused(violations: Violation[]): ApiError {
   });
 }
 
-export function prepareDocument(body: unknown, company: Company): AcceptableDocument {
-  const parsed = documentInputSchema.safeParse(body);
-  if (!parsed.success) {
-    throw documentRefused(parsed.error.issues.map((issue) => ({ path: jsonPath(issue.path), rule: null, message: issue.message })));
-  }
-  const attachmentIds = (parsed.data.attachments ?? []).map(() => newId('attachment'));
-  const conversion = convertDocument(parsed.data, company, attachmentIds);
-  if (!conversion.ok) throw documentRefused(conversion.violations);
-  return { document: conversion.document, calculated: conversion.calculated, ubl: conversion.ubl, attachmentIds };
+export function documentTooLarge(storedBytes: number): ApiError {
+  return new ApiError(
+    'document_too_large',
+    `The document converts to ${storedBytes} bytes of UBL and content, over the ${MAX_STORED_DOCUMENT_BYTES} one document may take; send smaller attachments, or split it. Nothing was stored or charged.`,
+    { details: { limit_bytes: MAX_STORED_DOCUMENT_BYTES, document_bytes: storedBytes } },
+  );
 }

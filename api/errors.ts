@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
 import { unitsToEuros } from '../domain/credits';
-import { ValidatorUnavailableError } from '../platform/official-validator';
+import { ValidationTimeLimitError, ValidatorUnavailableError } from '../platform/official-validator';
+import { ThreadPoolBusyError } from '../platform/thread-pool';
 import { DnsLookupError, SmpLookupError } from '../platform/peppol-lookup';
 import { InsufficientCreditsError } from '../services/credits/charges';
 import { RuleError } from '../services/errors';
@@ -87,11 +88,15 @@ const catalog = {
   delivery_not_redeliverable: { status: 409, type: 'validation_error', retryable: false },
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
+  document_too_large: { status: 413, type: 'validation_error', retryable: false },
+  xml_too_complex: { status: 422, type: 'validation_error', retryable: false },
   document_invalid: { status: 422, type: 'validation_error', retryable: false },
   not_ubl_document: { status: 422, type: 'validation_error', retryable: false },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },
   sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
+  // Every worker thread is busy and the queue before them is full: a moment later there is room.
+  server_busy: { status: 503, type: 'api_error', retryable: true },
   validator_unavailable: { status: 503, type: 'api_error', retryable: true },
   // The SML's DNS or the participant's SMP failed; the same lookup may work later.
   lookup_dns_failed: { status: 502, type: 'api_error', retryable: true },
@@ -177,7 +182,13 @@ function fromKnownError(err: unknown): ApiError | undefined {
       details: { balance: unitsToEuros(err.balanceUnits), price: unitsToEuros(err.priceUnits) },
     });
   }
+  if (err instanceof ValidationTimeLimitError) {
+    return new ApiError('validator_unavailable', `The official validation did not finish within ${err.limitMs / 1000} s and was stopped; a document that takes that long is too large or too complex to validate here.`);
+  }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
+  if (err instanceof ThreadPoolBusyError) {
+    return new ApiError('server_busy', 'Every worker for reading and converting documents is busy; retry in a second.', { headers: { 'Retry-After': '1' } });
+  }
   if (err instanceof DnsLookupError) {
     return new ApiError('lookup_dns_failed', `The lookup failed at its first step (SML, DNS): ${err.message}. Retry later.`, {
       details: { step: 'sml', dns_name: err.dnsName, reason: err.reason },

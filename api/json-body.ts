@@ -33,23 +33,31 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-const invalidJson = (why: string) => new ApiError('invalid_json', `The request body ${why}.`);
+/** `why` completes "The request body …". */
+export const invalidJson = (why: string) => new ApiError('invalid_json', `The request body ${why}.`);
 
-export function parseJsonBytes(bytes: Buffer): unknown {
+/** The JSON value of a body, or why it is not one; plain data, so a worker thread can run it. */
+export function readJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false; why: string } {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw invalidJson('is not valid UTF-8');
+    return { ok: false, why: 'is not valid UTF-8' };
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalidJson(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return { ok: false, why: `nests deeper than ${MAX_JSON_DEPTH} levels` };
   try {
-    return JSON.parse(text) as unknown;
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
     // V8's message quotes the input; only the position is worth passing on.
     const position = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw invalidJson(`is not valid JSON${position ? ` (at character ${position})` : ''}`);
+    return { ok: false, why: `is not valid JSON${position ? ` (at character ${position})` : ''}` };
   }
+}
+
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const json = readJson(bytes);
+  if (!json.ok) throw invalidJson(json.why);
+  return json.value;
 }
 
 /** Reads the body as bytes (none: an empty buffer); over `limitBytes` is 413. */

@@ -39,6 +39,8 @@ export interface HandlerInput<B extends ZodType, Q extends ZodType, P extends Zo
   auth: AuthContext;
   req: Request;
   res: Response;
+  /** Aborted when the client goes away before the answer: work done for it alone can stop. */
+  signal: AbortSignal;
 }
 
 /** Versioning 4: an operation in its notice period. */
@@ -70,6 +72,12 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
   body?: B;
   /** Documented as the request body but handed to the handler unparsed (it reports problems its own way). */
   unparsedBody?: ZodType;
+  /**
+   * Documented as the JSON request body but handed to the handler as its bytes
+   * (a Buffer): the handler reads them on a worker thread, since such bodies
+   * can be large (documents).
+   */
+  jsonBytesBody?: ZodType;
   /** The body is an XML document (application/xml), handed to the handler as its bytes; the schema documents it. */
   xmlBody?: ZodType;
   /** Largest body this route reads (default 64 KiB). */
@@ -118,7 +126,7 @@ export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
       ...(spec.errors ?? []),
       ...(spec.public ? [] : AUTH_ERRORS),
       ...(spec.public || spec.limitedKeys ? [] : (['key_limited'] as ErrorCode[])),
-      ...(spec.body || spec.unparsedBody ? BODY_ERRORS : []),
+      ...(spec.body || spec.unparsedBody || spec.jsonBytesBody ? BODY_ERRORS : []),
       ...(spec.xmlBody ? XML_BODY_ERRORS : []),
       ...(spec.query ? (['invalid_field', 'missing_field'] as ErrorCode[]) : []),
     ]),
@@ -197,8 +205,8 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         request: {
           ...(spec.params && { params: spec.params as unknown as ZodObject }),
           ...(spec.query && { query: spec.query as unknown as ZodObject }),
-          ...((spec.body ?? spec.unparsedBody) && {
-            body: { required: true, content: { 'application/json': { schema: (spec.body ?? spec.unparsedBody)! } } },
+          ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && {
+            body: { required: true, content: { 'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! } } },
           }),
           ...(spec.xmlBody && { body: { required: true, content: { 'application/xml': { schema: spec.xmlBody } } } }),
         },
@@ -206,6 +214,10 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       });
 
       const handle: RequestHandler = async (req, res) => {
+        const gone = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) gone.abort();
+        });
         const input = {
           body: spec.body ? parseInput(spec.body, req.body, 'body', spec.input) : (req.body as unknown),
           query: spec.query ? parseInput(spec.query, req.query, 'query', spec.input) : undefined,
@@ -213,6 +225,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
           auth: req.auth!,
           req,
           res,
+          signal: gone.signal,
         };
         const reply = await generic.handler(input);
         if (!reply) return;
@@ -230,7 +243,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         : [];
       const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
       const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
-      const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody ? rawBody(limit) : [];
+      const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
       router[spec.method](toExpressPath(spec.path), ...deprecation, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };

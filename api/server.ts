@@ -11,6 +11,7 @@ import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { createApp } from './app';
+import { cpuPool } from './offload';
 
 /** Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and close. */
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const temporal = connectTemporalClient(addresses.temporalAddress);
   const usage = usageCounters(store, logger);
   const validator = officialValidator(addresses.validatorUrl);
+  const cpu = cpuPool(config.API_WORKER_THREADS);
   const app = createApp({
     config,
     logger,
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     usage,
     secretBox: new SecretBox(addresses.webhookSecretKey),
     validator,
+    cpu,
   });
 
   const server = app.listen(config.PORT, config.BIND_HOST);
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'api shutting down');
     closeServer(server, 10_000)
       .then(() => usage.flush())
-      .then(() => Promise.all([db.close(), temporal.close()]))
+      .then(() => Promise.all([db.close(), temporal.close(), cpu.close()]))
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         logger.error({ err }, 'api shutdown failed');

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { eurosToUnits } from '../domain/credits';
 import { PRODUCTION_SML_ZONE } from '../domain/peppol-sml';
+import { defaultThreadCount } from './thread-pool';
 
 /**
  * Every environment variable the API and the worker read, in one place,
@@ -102,6 +103,7 @@ export const serviceConfigShape = {
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).describe('Largest accepted request body'),
+  API_WORKER_THREADS: positiveInt(defaultThreadCount()).describe('Worker threads of each API process that read and convert documents and measure XML (default: one less than the cores)'),
   RATE_LIMIT_SANDBOX: positiveInt(60).describe('Requests per sandbox key per minute'),
   RATE_LIMIT_LIVE: positiveInt(120).describe('Requests per live key per minute'),
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),

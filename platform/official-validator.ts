@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { z } from 'zod';
 
 /**
@@ -39,32 +41,75 @@ export class ValidatorUnavailableError extends Error {
   override name = 'ValidatorUnavailableError';
 }
 
+/** The validator stopped a validation at its time limit (or because it was cancelled). */
+export class ValidationTimeLimitError extends ValidatorUnavailableError {
+  override name = 'ValidationTimeLimitError';
+  constructor(
+    message: string,
+    readonly limitMs: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ValidationOptions {
+  /**
+   * `interactive` for requests from outside (the public validator, validation
+   * without sending): they have permits of their own in the validator, so
+   * they can never hold the ones the send workflow needs. Default `send`.
+   */
+  lane?: 'send' | 'interactive';
+  /** The validation's time limit, waiting for a permit included (default and at most 60 s). */
+  limitMs?: number;
+  /** Cancels the validation in the validator too, e.g. when the request that asked for it ends. */
+  signal?: AbortSignal;
+}
+
 export interface OfficialValidator {
-  validate(xml: string | Buffer): Promise<OfficialReport>;
+  validate(xml: string | Buffer, options?: ValidationOptions): Promise<OfficialReport>;
   /** The rule set it runs, or undefined when it does not answer (health). */
   ruleSet(timeoutMs?: number): Promise<RuleSet | undefined>;
 }
 
-/** A large invoice with attachments takes a few hundred milliseconds; a minute means the service is stuck. */
-const VALIDATION_TIMEOUT_MS = 60_000;
+/** A large invoice with attachments takes a few hundred milliseconds; a minute means the document or the service is the problem. */
+export const MAX_VALIDATION_MS = 60_000;
+/** Validations asked from outside stop after this: a large, valid invoice takes under a second. */
+export const INTERACTIVE_VALIDATION_MS = 10_000;
+/** The validator answers by its own limit; this much more is the client's margin before it stops waiting. */
+const ANSWER_MARGIN_MS = 5_000;
 
 export function officialValidator(baseUrl: string): OfficialValidator {
   const url = (path: string) => new URL(path, baseUrl).toString();
 
   return {
-    async validate(xml) {
+    async validate(xml, { lane = 'send', limitMs = MAX_VALIDATION_MS, signal } = {}) {
+      const limit = Math.min(limitMs, MAX_VALIDATION_MS);
+      const id = randomUUID();
+      const cancel = () => {
+        // The caller is gone: stop the work in the validator, so its permit comes back now.
+        void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
       let response: Response;
+      let text: string;
       try {
-        response = await fetch(url('/validate'), {
+        const timeout = AbortSignal.timeout(limit + ANSWER_MARGIN_MS);
+        response = await fetch(url(`/validate?lane=${lane}&id=${id}&limit_ms=${limit}`), {
           method: 'POST',
           headers: { 'Content-Type': 'application/xml' },
           body: xml,
-          signal: AbortSignal.timeout(VALIDATION_TIMEOUT_MS),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
+        text = await response.text();
       } catch (err) {
+        if (!signal?.aborted) cancel();
         throw new ValidatorUnavailableError(`the official validator at ${baseUrl} did not answer: ${(err as Error).message}`, { cause: err });
+      } finally {
+        signal?.removeEventListener('abort', cancel);
       }
-      const text = await response.text();
+      if (response.status === 503 && text.includes('"stopped":"time_limit"')) {
+        throw new ValidationTimeLimitError(`the official validator stopped the validation at its time limit: ${text.slice(0, 500)}`, limit);
+      }
       if (!response.ok) throw new ValidatorUnavailableError(`the official validator answered ${response.status}: ${text.slice(0, 500)}`);
       // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
       const parsed = reportSchema.safeParse(JSON.parse(text));

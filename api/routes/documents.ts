@@ -4,19 +4,21 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
 import { idPattern } from '../../domain/ids';
 import { unitsToEuros } from '../../domain/credits';
-import type { OfficialValidator } from '../../platform/official-validator';
+import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
 import { reserveForDocument, type CreditSettings } from '../../services/credits/charges';
 import { requireLiveSending } from '../../services/credits/live-sending';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
-import { recipientOf, totalsView } from '../../services/documents/accept';
+import { recipientOf } from '../../services/documents/accept';
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import type { RateLimiter } from '../../services/rate-limits';
 import { requireDocument, requireDocumentCompany } from '../access';
 import type { AuthContext } from '../authentication';
 import { enforceRequestLimits } from '../authentication';
-import { prepareDocument } from '../document-input';
+import { documentRefused, documentTooLarge, MAX_BATCH, type EntryReading } from '../document-input';
+import { invalidJson } from '../json-body';
+import type { CpuPool } from '../offload';
 import { answerFor, ApiError } from '../errors';
 import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
@@ -38,8 +40,6 @@ import {
   violationSchema,
 } from '../views/documents';
 
-const MAX_BATCH = 100;
-
 const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 const batchErrorSchema = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
@@ -53,6 +53,8 @@ export interface DocumentRouteDependencies extends SubmissionDependencies {
   validator: OfficialValidator;
   /** The price of live documents and the low-balance threshold. */
   credits: CreditSettings;
+  /** Worker threads that read and convert posted documents. */
+  cpu: CpuPool;
 }
 
 /**
@@ -79,25 +81,38 @@ async function admitSandboxRecipient(deps: DocumentRouteDependencies, auth: Auth
  * looked at; on the live host also whether its workspace may send live, and
  * what a live document costs it (`livePriceUnits`).
  */
-async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, body: unknown): Promise<{ company: Company; livePriceUnits?: number }> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidField('body', 'The body must be a JSON object (a document).');
-  const companyId = (body as { company_id?: unknown }).company_id;
+async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, companyId: string | null | undefined): Promise<{ company: Company; livePriceUnits?: number }> {
   if (companyId === undefined) throw missingField('company_id', 'company_id is required.');
-  if (typeof companyId !== 'string') throw invalidField('company_id', 'company_id must be a company id (com_…).');
+  if (companyId === null) throw invalidField('company_id', 'company_id must be a company id (com_…).');
   const company = await requireDocumentCompany(deps.store, auth, companyId);
   if (auth.environment !== 'live') return { company };
   const { priceUnits } = await requireLiveSending(deps.store, company.workspace_id, deps.credits.priceUnits);
   return { company, livePriceUnits: priceUnits };
 }
 
-async function submitOne(deps: DocumentRouteDependencies, req: Request, body: unknown, headerKey: string | undefined) {
+/** Reads a posted body on a worker thread: JSON, then each document's shape. */
+async function readBody(deps: DocumentRouteDependencies, bytes: Buffer, batch: boolean) {
+  const reading = await deps.cpu.run('readDocumentBody', { bytes, batch });
+  if (!reading.ok) throw invalidJson(reading.invalidJson);
+  return reading;
+}
+
+/** The company of one posted document, and the document converted for it (on a worker thread), or the refusal. */
+async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading) {
+  if (!entry.object) throw invalidField('body', 'The body must be a JSON object (a document).');
+  const { company, livePriceUnits } = await companyOf(deps, auth, entry.companyId);
+  if (!entry.shape.ok) throw documentRefused(entry.shape.violations);
+  const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company });
+  if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
+  return { company, livePriceUnits, prepared: conversion.prepared };
+}
+
+async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined) {
   const auth = req.auth!;
-  const bodyKey = typeof body === 'object' && body !== null ? (body as { idempotency_key?: unknown }).idempotency_key : undefined;
-  if (headerKey !== undefined && typeof bodyKey === 'string' && bodyKey !== headerKey) {
+  if (headerKey !== undefined && entry.object && entry.bodyKey !== undefined && entry.bodyKey !== headerKey) {
     throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
   }
-  const { company, livePriceUnits } = await companyOf(deps, auth, body);
-  const prepared = prepareDocument(body, company);
+  const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
   let balanceUnits: number | undefined;
   const charge =
@@ -146,15 +161,16 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.',
     tags: ['Documents'],
     limitedKeys: true,
-    unparsedBody: documentInputSchema,
+    jsonBytesBody: documentInputSchema,
     bodyLimit: deps.maxBodyBytes,
     responses: {
       202: { description: 'Accepted and queued; `Location` is the document', schema: acceptedSchema, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
       200: { description: 'Idempotent replay: the first document with this key', schema: acceptedSchema },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'document_invalid', 'sandbox_recipient_quota'],
+    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'document_invalid', 'document_too_large', 'sandbox_recipient_quota', 'server_busy'],
     handler: async ({ body, req }) => {
-      const submitted = await submitOne(deps, req, body, req.get('Idempotency-Key'));
+      const [entry] = (await readBody(deps, body as Buffer, false)).entries;
+      const submitted = await submitOne(deps, req, entry!, req.get('Idempotency-Key'));
       return { status: submitted.status, body: submitted.body, headers: { Location: submitted.body.url, ...creditsHeader(deps, submitted.balanceUnits) } };
     },
   });
@@ -170,22 +186,23 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'Each document counts as one request against the rate limits. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
     tags: ['Documents'],
     limitedKeys: true,
-    unparsedBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
+    jsonBytesBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
     bodyLimit: deps.maxBodyBytes,
     responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
-    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended'],
+    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'server_busy'],
     handler: async ({ auth, body, req, res }) => {
-      if (!Array.isArray(body) || body.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
-      if (body.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${body.length}.`);
-      const companies = new Set(body.map((entry: unknown) => (entry as { company_id?: unknown } | null)?.company_id));
+      const batch = await readBody(deps, body as Buffer, true);
+      if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
+      if (batch.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`);
+      const companies = new Set(batch.entries.map((entry) => (entry.object ? entry.companyId : undefined)));
       const [companyId] = companies;
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
       if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
-      await companyOf(deps, auth, { company_id: companyId });
-      await enforceRequestLimits(deps.limiter, req, res, body.length - 1);
+      await companyOf(deps, auth, companyId);
+      await enforceRequestLimits(deps.limiter, req, res, batch.length - 1);
       const results = [];
       let balanceUnits: number | undefined;
-      for (const entry of body as unknown[]) {
+      for (const entry of batch.entries) {
         try {
           const submitted = await submitOne(deps, req, entry, undefined);
           balanceUnits = submitted.balanceUnits ?? balanceUnits;
@@ -209,7 +226,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it.',
     tags: ['Documents'],
     limitedKeys: true,
-    unparsedBody: documentInputSchema,
+    jsonBytesBody: documentInputSchema,
     bodyLimit: deps.maxBodyBytes,
     responses: {
       200: {
@@ -228,20 +245,20 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'validator_unavailable'],
-    handler: async ({ auth, body }) => {
-      const { company } = await companyOf(deps, auth, body);
+    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'document_too_large', 'validator_unavailable', 'server_busy'],
+    handler: async ({ auth, body, signal }) => {
+      const [entry] = (await readBody(deps, body as Buffer, false)).entries;
       let prepared;
       try {
-        prepared = prepareDocument(body, company);
+        ({ prepared } = await prepareEntry(deps, auth, entry!));
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
         const violations = (err.options.details as { violations: unknown[] }).violations;
         return { status: 200, body: { valid: false, violations, official: null, ubl: null, totals: null } };
       }
-      const report = await deps.validator.validate(prepared.ubl);
+      const report = await deps.validator.validate(prepared.ubl, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
       const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
-      return { status: 200, body: { valid: report.valid, violations: [], official, ubl: prepared.ubl, totals: totalsView(prepared.calculated) } };
+      return { status: 200, body: { valid: report.valid, violations: [], official, ubl: prepared.ubl, totals: prepared.totals } };
     },
   });
 

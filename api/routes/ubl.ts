@@ -1,6 +1,8 @@
-import type { OfficialValidator } from '../../platform/official-validator';
+import { UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
+import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
 import type { RateLimiter } from '../../services/rate-limits';
 import { ApiError } from '../errors';
+import type { CpuPool } from '../offload';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
 import type { RouteTable } from '../route';
@@ -19,7 +21,24 @@ const reportSchema = z
   })
   .openapi('UblValidationReport');
 
-export function ublRoutes(routes: RouteTable, validator: OfficialValidator, limiter: RateLimiter, validationsPerHour: number, maxBodyBytes: number): void {
+export interface UblRouteDependencies {
+  validator: OfficialValidator;
+  limiter: RateLimiter;
+  /** Measures the XML before the validator sees it. */
+  cpu: CpuPool;
+  validationsPerHour: number;
+  maxBodyBytes: number;
+}
+
+/** Why a UBL document from outside is refused before validation: the bound it passed, and where. */
+function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_many_elements' }>): ApiError {
+  const what = check.problem === 'too_deep' ? `nests elements deeper than ${check.limit} levels` : `holds more than ${check.limit} elements`;
+  return new ApiError('xml_too_complex', `The document ${what} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`, {
+    details: { limit: check.problem === 'too_deep' ? 'depth' : 'elements', maximum: check.limit, line: check.line, column: check.column },
+  });
+}
+
+export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validationsPerHour, maxBodyBytes }: UblRouteDependencies): void {
   const limit = Math.min(maxBodyBytes, PUBLIC_UBL_MAX_BYTES);
   routes.add({
     method: 'post',
@@ -30,19 +49,24 @@ export function ublRoutes(routes: RouteTable, validator: OfficialValidator, limi
       'No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official ' +
       'Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): ' +
       'the same check every document passes before this service sends it. 200 whether or not the document is valid. ' +
-      `At most ${validationsPerHour} validations per IP address per hour; bodies up to ${limit} bytes.`,
+      `At most ${validationsPerHour} validations per IP address per hour; bodies up to ${limit} bytes, ` +
+      `elements nested at most ${UBL_BOUNDS.maxDepth} deep and at most ${UBL_BOUNDS.maxElements} of them (422 \`xml_too_complex\` names the bound and where it was passed); ` +
+      `a validation stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).`,
     tags: ['Public'],
     public: true,
     before: [perIpLimit(limiter, 'ubl-validate', validationsPerHour, 3_600_000, 'UBL validations per IP address per hour')],
     xmlBody: z.string().openapi({ description: 'The UBL document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
     bodyLimit: limit,
     responses: { 200: { description: 'The official findings', schema: reportSchema } },
-    errors: ['invalid_xml', 'not_ubl_document', 'rate_limit_exceeded', 'validator_unavailable'],
-    handler: async ({ body }) => {
+    errors: ['invalid_xml', 'xml_too_complex', 'not_ubl_document', 'rate_limit_exceeded', 'validator_unavailable', 'server_busy'],
+    handler: async ({ body, signal }) => {
       const xml = body as Buffer;
+      const notWellFormed = (why: string) => new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
       if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
-      const report = await validator.validate(xml);
-      if (report.problem?.code === 'not_well_formed') throw new ApiError('invalid_xml', `The body is not well-formed XML: ${report.problem.message}.`);
+      const bounds = await cpu.run('checkUblBounds', { xml });
+      if (!bounds.ok) throw bounds.problem === 'not_well_formed' ? notWellFormed(bounds.message) : tooComplex(bounds);
+      const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
+      if (report.problem?.code === 'not_well_formed') throw notWellFormed(report.problem.message);
       if (report.problem || !report.document_type) {
         throw new ApiError('not_ubl_document', `${report.problem?.message ?? 'The document is not UBL'}; send a UBL 2.1 Invoice or CreditNote.`);
       }

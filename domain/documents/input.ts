@@ -36,6 +36,25 @@ const isoDate = z
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'not a calendar date');
 const countryCode = z.string().regex(/^([A-Z]{2}|1A)$/, 'expected an ISO 3166-1 alpha-2 country code such as BE');
 
+/**
+ * How large one document may be. Converting costs about 25 µs per UBL
+ * element (xmlbuilder2), so these keep the largest document's conversion to
+ * well under a second and its UBL far below what one stored row can hold;
+ * a larger invoice is split into several. Each refusal names the limit.
+ */
+export const DOCUMENT_LIMITS = {
+  lines: 1_000,
+  /** Allowances, and charges, on one line. */
+  perLineAllowancesOrCharges: 10,
+  /** Line allowances and charges of the whole document together. */
+  lineAllowancesAndCharges: 2_000,
+  /** Document-level allowances, and charges. */
+  documentAllowancesOrCharges: 50,
+  attachments: 10,
+} as const;
+
+const atMost = (limit: number, what: string) => `at most ${limit.toLocaleString('en')} ${what} (this service's limit for one document)`;
+
 export const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
 export type TaxCategory = (typeof TAX_CATEGORIES)[number];
 
@@ -108,8 +127,8 @@ const line = z
     tax_exemption_reason_code: text(30).optional().meta({ description: 'VATEX code, e.g. VATEX-EU-AE' }),
     item_id: text(100).optional().meta({ description: "Seller's item identifier" }),
     note: text(1000).optional(),
-    allowances: z.array(allowanceOrCharge).max(20).optional(),
-    charges: z.array(allowanceOrCharge).max(20).optional(),
+    allowances: z.array(allowanceOrCharge).max(DOCUMENT_LIMITS.perLineAllowancesOrCharges, atMost(DOCUMENT_LIMITS.perLineAllowancesOrCharges, 'allowances per line')).optional(),
+    charges: z.array(allowanceOrCharge).max(DOCUMENT_LIMITS.perLineAllowancesOrCharges, atMost(DOCUMENT_LIMITS.perLineAllowancesOrCharges, 'charges per line')).optional(),
   })
   .strict()
   .refine(hasRateOrIsO, RATE_REQUIRED);
@@ -149,9 +168,16 @@ export const documentInputSchema = z
       .optional(),
     from: party.default({}),
     to: party,
-    lines: z.array(line).min(1).max(1000),
-    allowances: z.array(documentAllowanceOrCharge).max(50).optional(),
-    charges: z.array(documentAllowanceOrCharge).max(50).optional(),
+    lines: z
+      .array(line)
+      .min(1)
+      .max(DOCUMENT_LIMITS.lines, atMost(DOCUMENT_LIMITS.lines, 'lines; split a larger invoice'))
+      .refine(
+        (lines) => lines.reduce((sum, item) => sum + (item.allowances?.length ?? 0) + (item.charges?.length ?? 0), 0) <= DOCUMENT_LIMITS.lineAllowancesAndCharges,
+        atMost(DOCUMENT_LIMITS.lineAllowancesAndCharges, 'line allowances and charges together'),
+      ),
+    allowances: z.array(documentAllowanceOrCharge).max(DOCUMENT_LIMITS.documentAllowancesOrCharges, atMost(DOCUMENT_LIMITS.documentAllowancesOrCharges, 'document allowances')).optional(),
+    charges: z.array(documentAllowanceOrCharge).max(DOCUMENT_LIMITS.documentAllowancesOrCharges, atMost(DOCUMENT_LIMITS.documentAllowancesOrCharges, 'document charges')).optional(),
     payment: z
       .object({
         iban: text(34).optional(),
@@ -163,7 +189,7 @@ export const documentInputSchema = z
       })
       .strict()
       .optional(),
-    attachments: z.array(attachment).max(10).optional(),
+    attachments: z.array(attachment).max(DOCUMENT_LIMITS.attachments, atMost(DOCUMENT_LIMITS.attachments, 'attachments')).optional(),
     greece: z
       .object({
         mark: text(50).meta({ description: 'MARK number the Greek tax authority (myDATA) gave the invoice; Greek sellers must send it (GR-R-004-1)' }),

@@ -38,7 +38,7 @@ export interface Sender {
 
 export interface AcceptableDocument {
   document: DocumentInput;
-  calculated: CalculatedDocument;
+  totals: TotalsView;
   ubl: string;
   /** Attachment ids in the order of `document.attachments` (the UBL names them). */
   attachmentIds: string[];
@@ -58,6 +58,8 @@ export interface Acceptance {
 export type Charge = (documentId: string) => Promise<void>;
 
 /** Totals as stored and shown: decimal strings with 2 decimals. */
+export type TotalsView = ReturnType<typeof totalsView>;
+
 export function totalsView(calculated: CalculatedDocument) {
   const totals = calculated.totals;
   return {
@@ -149,7 +151,7 @@ export async function acceptDocument(
     idempotency_scope: idempotencyScope(sender.environment, company._id, idempotencyKey ?? `doc:${id}`),
     idempotency_key: idempotencyKey ?? null,
     currency: document.currency,
-    totals: totalsView(accepted.calculated),
+    totals: accepted.totals,
     recipient_email: recipientOf(document, company, sender.accountEmail),
     sent_at: null,
     message_id: null,

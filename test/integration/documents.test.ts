@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { calculate } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { acceptDocument } from '../../services/documents/accept';
+import { acceptDocument, totalsView } from '../../services/documents/accept';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
@@ -254,7 +254,7 @@ describe('documents on the real stack', () => {
         store,
         { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' },
         company,
-        { document: conversion.document, calculated: calculate(conversion.document), ubl: conversion.ubl, attachmentIds: [] },
+        { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] },
         undefined,
         { now: new Date(Date.now() - 60_000) },
       );

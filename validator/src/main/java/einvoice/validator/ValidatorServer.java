@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -15,9 +17,17 @@ import com.sun.net.httpserver.HttpServer;
  * The official validator as a long-running service, so the rules are loaded and compiled once:
  *
  * <pre>
- *   GET  /health    → {"status":"ok","rule_set":{"id","name","valid_from"}}
- *   POST /validate  (body: the XML) → {"rule_set","document_type","problem","valid","findings":[…]}
+ *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"}}
+ *   POST   /validate?lane=send|interactive&id=…&limit_ms=…  (body: the XML)
+ *                             → {"rule_set","document_type","problem","valid","findings":[…]}
+ *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id)
  * </pre>
+ *
+ * <p>Each lane has its own permits ({@link Validations}): sends (the default lane) one per core,
+ * interactive requests (the public validator) half as many, so those can never hold what sends
+ * need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
+ * ceiling {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it
+ * gave, it is stopped and answered 503, and its permit comes back.
  *
  * A body that is not XML, or not a UBL Invoice or CreditNote, is answered 200 with a `problem`
  * ({code, message}); findings are {rule, severity (fatal|warning), location, message}. Only the
@@ -28,6 +38,8 @@ import com.sun.net.httpserver.HttpServer;
  */
 public final class ValidatorServer {
   private static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+  /** The longest any validation may take; a large invoice with attachments takes well under a second. */
+  private static final long MAX_LIMIT_MILLIS = 60_000;
 
   private ValidatorServer() {}
 
@@ -37,7 +49,7 @@ public final class ValidatorServer {
     // Loading and compiling the schematrons takes seconds: done before the port opens, so a
     // listening service is a ready one.
     OfficialRules rules = new OfficialRules();
-    Semaphore validations = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
+    Validations validations = new Validations(Runtime.getRuntime().availableProcessors());
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.createContext("/health", exchange -> {
       if (!exchange.getRequestMethod().equals("GET")) {
@@ -57,19 +69,30 @@ public final class ValidatorServer {
           answer(exchange, 413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}'));
           return;
         }
-        OfficialRules.Report report;
-        validations.acquireUninterruptibly();
-        try {
-          report = rules.validate(body);
-        } finally {
-          validations.release();
-        }
+        Map<String, String> query = query(exchange);
+        Validations.Lane lane = "interactive".equals(query.get("lane")) ? Validations.Lane.INTERACTIVE : Validations.Lane.SEND;
+        long limit = Math.min(MAX_LIMIT_MILLIS, Math.max(1, parseLong(query.get("limit_ms"), MAX_LIMIT_MILLIS)));
+        OfficialRules.Report report = validations.run(lane, query.get("id"), limit, () -> rules.validate(body));
         answer(exchange, 200, report(report, rules));
-      } catch (RuntimeException e) {
+      } catch (Validations.Stopped e) {
+        answer(exchange, 503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}'));
+      } catch (IllegalArgumentException e) {
+        answer(exchange, 409, new Json().begin('{').key("error").value(e.getMessage()).end('}'));
+      } catch (Exception e) {
         // The engine failed, not the document: a 500 the caller retries, never a verdict.
         e.printStackTrace();
         answer(exchange, 500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}'));
       }
+    });
+    server.createContext("/validations/", exchange -> {
+      if (!exchange.getRequestMethod().equals("DELETE")) {
+        answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
+        return;
+      }
+      String id = exchange.getRequestURI().getPath().substring("/validations/".length());
+      boolean stopped = validations.cancel(id);
+      exchange.sendResponseHeaders(stopped ? 204 : 404, -1);
+      exchange.close();
     });
     // Requests get threads as they come, so /health answers while validations queue; validation is
     // CPU-bound, so only one per core runs at a time.
@@ -115,6 +138,30 @@ public final class ValidatorServer {
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);
+    }
+  }
+
+  private static Map<String, String> query(HttpExchange exchange) {
+    Map<String, String> values = new HashMap<>();
+    String raw = exchange.getRequestURI().getRawQuery();
+    if (raw == null) {
+      return values;
+    }
+    for (String pair : raw.split("&")) {
+      int equals = pair.indexOf('=');
+      if (equals > 0) {
+        values.put(URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+      }
+    }
+    return values;
+  }
+
+  private static long parseLong(String text, long fallback) {
+    try {
+      return text == null ? fallback : Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return fallback;
     }
   }
 
