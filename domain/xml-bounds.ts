@@ -55,7 +55,9 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
     if (passed) {
       return { ok: false, problem: passed, limit: passed === 'too_deep' ? bounds.maxDepth : bounds.maxElements, line: parser.line, column: parser.column };
     }
-    return { ok: false, problem: 'not_well_formed', message: (err as Error).message };
+    // saxes prefixes "line:column: "; said in words, as the validator's own answer says it.
+    const message = (err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+    return { ok: false, problem: 'not_well_formed', message: `line ${parser.line}, column ${parser.column}: ${message}` };
   }
   return { ok: true, elements, depth: deepest };
 }

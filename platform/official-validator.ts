@@ -73,8 +73,8 @@ export interface OfficialValidator {
 
 /** A large invoice with attachments takes a few hundred milliseconds; a minute means the document or the service is the problem. */
 export const MAX_VALIDATION_MS = 60_000;
-/** Validations asked from outside stop after this: a large, valid invoice takes under a second. */
-export const INTERACTIVE_VALIDATION_MS = 10_000;
+/** Validations asked from outside stop after this: a valid 1,000-line invoice takes a few seconds. */
+export const INTERACTIVE_VALIDATION_MS = 20_000;
 /** The validator answers by its own limit; this much more is the client's margin before it stops waiting. */
 const ANSWER_MARGIN_MS = 5_000;
 

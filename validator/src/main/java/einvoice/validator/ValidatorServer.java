@@ -49,6 +49,7 @@ public final class ValidatorServer {
     // Loading and compiling the schematrons takes seconds: done before the port opens, so a
     // listening service is a ready one.
     OfficialRules rules = new OfficialRules();
+    warmUp(rules);
     Validations validations = new Validations(Runtime.getRuntime().availableProcessors());
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.createContext("/health", exchange -> {
@@ -100,6 +101,24 @@ public final class ValidatorServer {
     server.start();
     System.err.println("peppol-validator: " + rules.ruleSet().id() + " (" + rules.ruleSet().name()
         + ") listening on " + host + ":" + port);
+  }
+
+  /**
+   * The engine compiles much of a rule set on its first document (seconds), so one invoice and one
+   * credit note go through before the port opens: no caller waits for that, and no time limit can
+   * stop a validation halfway through it. Both documents are valid; one that is not means the
+   * rules or the engine changed, and the service refuses to start.
+   */
+  private static void warmUp(OfficialRules rules) throws IOException {
+    for (String name : new String[] {"invoice.xml", "credit-note.xml"}) {
+      byte[] document;
+      try (InputStream in = ValidatorServer.class.getResourceAsStream("/warm-up/" + name)) {
+        document = in.readAllBytes();
+      }
+      if (!rules.validate(document).valid()) {
+        throw new IllegalStateException("the warm-up document " + name + " is not valid under " + rules.ruleSet().id());
+      }
+    }
   }
 
   private static Json ruleSet(Json json, OfficialRules rules) {

@@ -1,0 +1,196 @@
+import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+import { Client, Connection } from '@temporalio/client';
+
+import { createApp } from '../../api/app';
+import { cpuPool, type CpuPool } from '../../api/offload';
+import { DOCUMENT_LIMITS } from '../../domain/documents/input';
+import { newSecretKey, SecretBox } from '../../domain/secret-box';
+import { UBL_BOUNDS } from '../../domain/xml-bounds';
+import { loadConfig } from '../../platform/config';
+import { connectDatabase } from '../../platform/database';
+import { createLogger } from '../../platform/logger';
+import { officialValidator, ValidationTimeLimitError, ValidatorUnavailableError } from '../../platform/official-validator';
+import { usageCounters } from '../../services/usage';
+import { createStore } from '../../store';
+import { validFixtures } from '../fixtures/documents';
+import { callAs, fakeClientIp } from '../support/accounts';
+import { liveSender, LIVE, sendingAccount, waitForStatus } from '../support/documents';
+import { callApi } from '../support/http';
+import { ops } from '../support/ops';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * Work per request is bounded (README, Security): UBL from outside is measured
+ * before the validator sees it, the validator keeps capacity for sends and
+ * stops what runs too long or is abandoned, and documents are bounded and
+ * converted off the event loop.
+ */
+
+const UBL_HEAD = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
+/** Notes nested `depth` deep: tiny, and on the official rules' schematron its cost grows with the square of the depth. */
+const nested = (depth: number) => `${UBL_HEAD}${'<cbc:Note>'.repeat(depth)}x${'</cbc:Note>'.repeat(depth)}</Invoice>`;
+const flat = (count: number) => `${UBL_HEAD}${'<cbc:Note>x</cbc:Note>'.repeat(count)}</Invoice>`;
+
+const validatePublicly = (body: string) =>
+  callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() }, body });
+
+describe('UBL from outside is measured before it is validated', () => {
+  it('when a UBL document nests 10,000 elements deep, then 422 xml_too_complex names the depth bound and where, without validating', async () => {
+    const response = await validatePublicly(nested(10_000));
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'xml_too_complex', details: { limit: 'depth', maximum: UBL_BOUNDS.maxDepth, line: 1 } });
+    expect(response.body.error.message).toContain(`deeper than ${UBL_BOUNDS.maxDepth} levels`);
+  });
+
+  it('when a burst of deeply nested documents arrives, then a sandbox document sent meanwhile is delivered as usual', async () => {
+    const sender = await sendingAccount();
+    const burst = Array.from({ length: 6 }, () => validatePublicly(nested(10_000)));
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    expect(posted.status).toBe(202);
+    // Before the bounds, two such documents held both of the validator's permits for minutes.
+    const delivered = await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered', 'failed'], 20_000);
+    expect(delivered.status).toBe('delivered');
+    for (const refused of await Promise.all(burst)) expect(refused.body.error.code).toBe('xml_too_complex');
+  });
+});
+
+describe('the validator keeps capacity for sends and stops what runs too long', () => {
+  const validator = () => officialValidator(sharedStack().validatorUrl);
+
+  it('when an interactive validation passes its time limit, then it is stopped, and the next one gets a permit at once', async () => {
+    const started = Date.now();
+    await expect(validator().validate(nested(20_000), { lane: 'interactive', limitMs: 1_000 })).rejects.toBeInstanceOf(ValidationTimeLimitError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // One interactive permit on two cores: had the stopped run kept it, this would wait and be refused as busy.
+    const report = await validator().validate(flat(3), { lane: 'interactive', limitMs: 5_000 });
+    expect(report.document_type).toBe('invoice');
+  });
+
+  it('when the caller of a validation goes away, then the validation is cancelled and its permit comes back', async () => {
+    const gone = new AbortController();
+    const abandoned = validator().validate(nested(20_000), { lane: 'interactive', limitMs: 60_000, signal: gone.signal });
+    setTimeout(() => gone.abort(), 300);
+    await expect(abandoned).rejects.toBeInstanceOf(ValidatorUnavailableError);
+    const report = await validator().validate(flat(3), { lane: 'interactive', limitMs: 5_000 });
+    expect(report.document_type).toBe('invoice');
+  });
+
+  it('when interactive validations hold every permit of their lane, then a send validation still runs at once', async () => {
+    const hog = validator().validate(nested(20_000), { lane: 'interactive', limitMs: 8_000 }).catch((err: unknown) => err);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const report = await validator().validate(flat(3), { lane: 'send', limitMs: 5_000 });
+    expect(report.document_type).toBe('invoice');
+    // The same in the interactive lane waits for the hog and gives up.
+    await expect(validator().validate(flat(3), { lane: 'interactive', limitMs: 1_000 })).rejects.toBeInstanceOf(ValidatorUnavailableError);
+    expect(await hog).toBeInstanceOf(ValidationTimeLimitError);
+  });
+});
+
+describe('documents are bounded', () => {
+  const line = (allowances: number) => ({
+    description: 'Consulting',
+    quantity: 1,
+    unit_price: '10.00',
+    tax_rate: 21,
+    allowances: Array.from({ length: allowances }, () => ({ amount: '0.01', reason: 'Discount' })),
+  });
+
+  it('when a line has more allowances than the limit, then 422 document_invalid naming the limit and the line', async () => {
+    const sender = await sendingAccount();
+    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, lines: [line(DOCUMENT_LIMITS.perLineAllowancesOrCharges + 1)] };
+    const response = await callAs(sender.key, '/v1/documents', { method: 'POST', body });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.violations[0]).toMatchObject({ path: 'lines[0].allowances', message: expect.stringContaining(`at most ${DOCUMENT_LIMITS.perLineAllowancesOrCharges} allowances per line`) });
+  });
+
+  it('when the lines hold more allowances and charges together than the limit, then 422 naming that limit', async () => {
+    const sender = await sendingAccount();
+    const lines = Array.from({ length: DOCUMENT_LIMITS.lineAllowancesAndCharges / DOCUMENT_LIMITS.perLineAllowancesOrCharges + 1 }, () => line(DOCUMENT_LIMITS.perLineAllowancesOrCharges));
+    const response = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId, lines } });
+    expect(response.status).toBe(200);
+    expect(response.body.valid).toBe(false);
+    expect(response.body.violations).toEqual([expect.objectContaining({ path: 'lines', message: expect.stringContaining('2,000 line allowances and charges together') })]);
+  });
+});
+
+describe('large documents, on an API with a 24 MiB body limit', () => {
+  const config = loadConfig({ LOG_LEVEL: 'silent', MAX_BODY_BYTES: String(24 * 1024 * 1024), API_WORKER_THREADS: '1' });
+  let server: http.Server;
+  let baseUrl: string;
+  let cpu: CpuPool;
+  let closeDb: () => Promise<void>;
+
+  beforeAll(async () => {
+    const db = await connectDatabase(sharedStack().mongodbUri);
+    closeDb = () => db.close();
+    const store = createStore(db);
+    const logger = createLogger('silent', 'test');
+    cpu = cpuPool(1);
+    const app = createApp({
+      config,
+      logger,
+      store,
+      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
+      probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
+      usage: usageCounters(store, logger),
+      secretBox: new SecretBox(newSecretKey()),
+      validator: officialValidator(sharedStack().validatorUrl),
+      cpu,
+    });
+    server = await new Promise<http.Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await cpu.close();
+    await closeDb();
+  });
+
+  /** A PDF of `bytes` in base64, as an attachment. */
+  const attachment = (bytes: number) => ({ filename: 'scan.pdf', mime_type: 'application/pdf', content: Buffer.alloc(bytes, 1).toString('base64') });
+
+  it('when a UBL document holds more elements than the bound, then 422 xml_too_complex names the element bound', async () => {
+    const body = `${UBL_HEAD}${'<a/>'.repeat(UBL_BOUNDS.maxElements)}</Invoice>`;
+    const response = await callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() }, body, baseUrl });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'xml_too_complex', details: { limit: 'elements', maximum: UBL_BOUNDS.maxElements } });
+  });
+
+  it('when a live document would not fit one stored row, then 413 document_too_large before anything is charged or stored', async () => {
+    const sender = await liveSender();
+    await ops('credits', 'add', sender.workspaceId, '10.00');
+    const balance = async () => (await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`, { baseUrl })).body.credit_balance;
+    const before = await balance();
+    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, attachments: [attachment(6 * 1024 * 1024), attachment(6 * 1024 * 1024)] };
+    const response = await callAs(sender.liveKey, '/v1/documents', { method: 'POST', body, host: LIVE, baseUrl });
+    expect(response.status).toBe(413);
+    expect(response.body.error).toMatchObject({ code: 'document_too_large', details: { limit_bytes: 15 * 1024 * 1024 } });
+    expect(await balance()).toBe(before);
+    expect((await callAs(sender.liveKey, `/v1/documents?company_id=${sender.companyId}`, { host: LIVE, baseUrl })).body.data).toEqual([]);
+  });
+
+  it('when large documents are converted, then the event loop keeps answering others', async () => {
+    const sender = await sendingAccount();
+    const lines = Array.from({ length: DOCUMENT_LIMITS.lines }, (_, index) => ({
+      description: `Item ${index} ${'x'.repeat(900)}`,
+      note: 'y'.repeat(900),
+      quantity: 1,
+      unit_price: '1.00',
+      tax_rate: 21,
+      allowances: [{ amount: '0.01', reason: 'Discount' }],
+      charges: [{ amount: '0.01', reason: 'Handling' }],
+    }));
+    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, lines };
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const answers = await Promise.all(Array.from({ length: 3 }, () => callAs(sender.key, '/v1/documents', { method: 'POST', body, baseUrl })));
+    delay.disable();
+    for (const answer of answers) expect(answer.status).toBe(202);
+    // Converting one such document takes about a second of CPU; on the event loop, three held it for several seconds.
+    expect(delay.max / 1e6).toBeLessThan(500);
+  });
+});
