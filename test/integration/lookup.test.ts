@@ -258,12 +258,12 @@ describe('participant lookup when the network fails', () => {
   }, 5_000);
 
   it.each([
-    ['loopback, by literal', (port: number) => `http://127.0.0.1:${port}`],
-    ['loopback, by name', (port: number) => `http://localhost:${port}`],
-    ['loopback, IPv4-mapped', (port: number) => `http://[::ffff:127.0.0.1]:${port}`],
-    ['link-local (metadata), IPv4-compatible', () => 'http://[::a9fe:a9fe]'],
-    ['link-local (metadata)', () => 'http://169.254.169.254/latest/meta-data'],
-  ])('when the address policy is on and the SML names an SMP at a %s address, then 502 lookup_smp_failed "is not at a public address", and nothing is asked of it', async (_what, smpAt) => {
+    ['loopback address, by literal', (port: number) => `http://127.0.0.1:${port}`],
+    ['loopback address, by name', (port: number) => `http://localhost:${port}`],
+    ['loopback address, IPv4-mapped', (port: number) => `http://[::ffff:127.0.0.1]:${port}`],
+    ['link-local (metadata) address, IPv4-compatible', () => 'http://[::a9fe:a9fe]'],
+    ['link-local (metadata) address', () => 'http://169.254.169.254/latest/meta-data'],
+  ])('when the address policy is on and the SML names an SMP at a %s, then 502 lookup_smp_failed "is not at a public address", and nothing is asked of it', async (_what, smpAt) => {
     const internal = await smpAnswering(503, 'an internal service');
     const smpUrl = smpAt(Number(new URL(internal).port));
     const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost', true);
