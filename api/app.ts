@@ -69,7 +69,8 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
-  lookupRoutes(routes, peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER }), limiter, config.LOOKUP_LIMIT);
+  const lookup = peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } });
+  lookupRoutes(routes, lookup, limiter, config.LOOKUP_LIMIT);
   accountRoutes(routes, store, usage);
   const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);

@@ -123,6 +123,8 @@ export interface ApiErrorOptions {
   param?: string;
   details?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** What happened behind a deliberately plain answer: logged with it, never answered. */
+  cause?: string;
 }
 
 export class ApiError extends Error {
@@ -195,8 +197,10 @@ function fromKnownError(err: unknown): ApiError | undefined {
     });
   }
   if (err instanceof SmpLookupError) {
-    return new ApiError('lookup_smp_failed', `The lookup failed at its second step (SMP, HTTP): ${err.message}. Retry later.`, {
+    // The reason in a fixed phrase: the detail would tell how another host answers.
+    return new ApiError('lookup_smp_failed', `The lookup failed at its second step (SMP, HTTP): the SMP ${err.reason} (${err.url}). Retry later.`, {
       details: { step: 'smp', url: err.url, reason: err.reason },
+      cause: err.message,
     });
   }
   // Express body-parser failures carry a `type`.
@@ -238,7 +242,8 @@ export function routeNotFound(allowedMethods: (path: string) => string[] = () =>
 export function answerFor(err: unknown, req: Request): ApiError {
   const known = fromKnownError(err);
   if (known) {
-    req.log.info({ code: known.code, status: known.status }, known.message);
+    const { cause } = known.options;
+    req.log.info({ code: known.code, status: known.status, ...(cause && { cause }) }, known.message);
     return known;
   }
   req.log.error({ err }, 'unhandled error');

@@ -31,7 +31,8 @@ async function main(): Promise<void> {
     const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
     if (!converted.ok) throw new Error('the fixture does not convert');
     const routing = routingOf(converted.ubl);
-    const lookup = peppolLookup({ zone: peppol.zone, dnsServer: peppol.dnsServer });
+    // The stand-in's SMP listens on 127.0.0.1.
+    const lookup = peppolLookup({ zone: peppol.zone, dnsServer: peppol.dnsServer, smpAddresses: { allowPrivate: true } });
     const discover = async () => {
       const endpoint = await receivingEndpoint(lookup, routing.receiver, routing.kind, new Date());
       if ('refusal' in endpoint) throw new Error(endpoint.refusal);

@@ -60,7 +60,7 @@ export function smpRecord(records: readonly NaptrRecord[]): NaptrRecord | undefi
     .sort((a, b) => a.order - b.order || a.preference - b.preference)[0];
 }
 
-/** Splits on the delimiter where it is not escaped by a backslash. */
+/** Splits on the delimiter where it is not escaped by a backslash; escapes are kept. */
 function splitUnescaped(text: string, delimiter: string): string[] {
   const parts = [''];
   for (let i = 0; i < text.length; i += 1) {
@@ -77,32 +77,34 @@ function splitUnescaped(text: string, delimiter: string): string[] {
   return parts;
 }
 
-/** The substitution with `\1`…`\9` filled in from the match and other escapes taken literally. */
-function expand(substitution: string, match: RegExpExecArray): string {
-  return substitution.replace(/\\(.)/g, (_, escaped: string) => (/[1-9]/.test(escaped) ? (match[Number(escaped)] ?? '') : escaped));
-}
+/**
+ * The patterns an SML publishes: the whole name, replaced by the SMP URL. No
+ * other pattern is run: the regexp comes from DNS, and a hostile one
+ * (catastrophic backtracking) would stall the process that ran it.
+ */
+const WHOLE_NAME_PATTERNS = ['.*', '^.*$'];
 
 /**
- * Applies a NAPTR regexp field (`!pattern!substitution!flags`, RFC 3402) to
- * the name queried. As a DDDS rule the output is the expanded substitution
- * alone; in Peppol the pattern is `.*` or `^.*$`, so that is the SMP URL. The
- * result must be an http(s) URL; it is returned without a trailing slash so
+ * The SMP base URL of a NAPTR regexp field (RFC 3402 `!pattern!substitution!flags`,
+ * any delimiter): in the forms the Peppol SML publishes, `!.*!<URL>!` and
+ * `!^.*$!<URL>!`, the substitution replaces the whole name queried, so it is
+ * the URL (escaped characters taken literally). Anything else gives no usable
+ * SMP URL. The URL must be http(s); it is returned without a trailing slash so
  * SMP paths join with `/`.
  */
-export function smpUrlFromRegexp(regexp: string, queriedName: string): { url: string } | { problem: string } {
+export function smpUrlFromRegexp(regexp: string): { url: string } | { problem: string } {
+  const unusable = { problem: `the NAPTR regexp ${JSON.stringify(regexp)} is not of the form !.*!URL! or !^.*$!URL!, the forms the SML publishes` };
   const delimiter = regexp[0];
-  if (!delimiter || /[\d\\i]/.test(delimiter)) return { problem: `the NAPTR regexp ${JSON.stringify(regexp)} does not start with a delimiter` };
+  if (!delimiter || /[\d\\i]/.test(delimiter)) return unusable;
   const parts = splitUnescaped(regexp.slice(1), delimiter);
-  if (parts.length !== 3 || !['', 'i'].includes(parts[2]!)) return { problem: `the NAPTR regexp ${JSON.stringify(regexp)} is not of the form !pattern!substitution!` };
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(parts[0]!, parts[2]);
-  } catch {
-    return { problem: `the NAPTR regexp pattern ${JSON.stringify(parts[0])} is not a valid regular expression` };
-  }
-  const match = pattern.exec(queriedName);
-  if (!match) return { problem: `the NAPTR regexp pattern ${JSON.stringify(parts[0])} does not match ${queriedName}` };
-  const output = expand(parts[1]!, match);
+  if (parts.length !== 3 || !WHOLE_NAME_PATTERNS.includes(parts[0]!) || !['', 'i'].includes(parts[2]!)) return unusable;
+  let backreference = false;
+  const output = parts[1]!.replace(/\\(.)/g, (_, escaped: string) => {
+    backreference ||= /\d/.test(escaped);
+    return escaped;
+  });
+  // These patterns have no group for a backreference to name.
+  if (backreference) return unusable;
   let url: URL;
   try {
     url = new URL(output);

@@ -96,6 +96,9 @@ export const serviceConfigShape = {
   PEPPOL_DNS_SERVER: optional(z.string().refine(isResolverAddress, 'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53')).describe(
     'DNS server for participant lookups; default the system resolver',
   ),
+  PEPPOL_ALLOW_PRIVATE_SMP: flag('false').describe(
+    'Let participant lookups and live delivery ask SMPs at loopback and private addresses (the embedded stack turns it on for its local Peppol network)',
+  ),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),

@@ -1,4 +1,6 @@
 import { Resolver } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 
 import { cannotReceive, capabilitiesOf, endpointFor, type BillingDocument, type Capability } from '../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
@@ -13,11 +15,14 @@ import {
   type ServiceGroup,
   type ServiceMetadata,
 } from '../domain/peppol-smp';
+import { checkHost, pinnedLookup, type AddressPolicy } from './checked-host';
 
 /**
  * Participant discovery over the network: the SML by DNS (NAPTR), then the
  * participant's SMP over HTTP(S). Each step fails with its own error, so a
- * caller can say which one did not answer.
+ * caller can say which one did not answer. The SMP is named by whoever
+ * registered the participant, so it is asked only at addresses the address
+ * policy allows (platform/checked-host.ts), pinned to them.
  */
 
 const DNS_TIMEOUT_MS = 2_000;
@@ -40,14 +45,30 @@ export class DnsLookupError extends Error {
   }
 }
 
-/** The SMP did not answer, or gave an answer that is not Peppol SMP 1.x. */
+/**
+ * How an SMP failure is told to the public: fixed phrases, never the status,
+ * parser message or network error behind them, so the public lookup cannot
+ * be used to tell apart how other hosts answer.
+ */
+const SMP_FAILURES = {
+  notPublic: 'is not at a public address',
+  noAnswer: 'did not answer',
+  notSmp: 'answered with something other than Peppol SMP 1.x XML',
+} as const;
+
+/** The SMP did not answer, or gave an answer that is not Peppol SMP 1.x, or is not at an address we may ask. */
 export class SmpLookupError extends Error {
   override name = 'SmpLookupError';
+  /** What went wrong in one of the fixed phrases: what the public lookup answers. */
+  readonly reason: string;
   constructor(
     readonly url: string,
-    readonly reason: string,
+    failure: keyof typeof SMP_FAILURES,
+    /** What happened, for operators (the message: logs and live delivery's history). */
+    detail: string,
   ) {
-    super(`the SMP ${reason} (${url})`);
+    super(`the SMP ${detail} (${url})`);
+    this.reason = SMP_FAILURES[failure];
   }
 }
 
@@ -103,55 +124,74 @@ async function queryNaptr(resolver: Resolver, dnsName: string): Promise<NaptrRec
   }
 }
 
-/** GET an SMP resource: its XML, or undefined on 404. Redirects are refused: the SMP named by the SML is the one asked. */
-async function getXml(url: string): Promise<string | undefined> {
-  let response: Response;
-  try {
-    response = await fetch(url, { redirect: 'manual', headers: { Accept: 'application/xml, text/xml' }, signal: AbortSignal.timeout(SMP_TIMEOUT_MS) });
-  } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new SmpLookupError(url, timedOut ? `did not answer within ${SMP_TIMEOUT_MS / 1000} s` : `could not be reached (${String((err as Error).cause ?? err)})`);
-  }
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new SmpLookupError(url, `answered HTTP ${response.status}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > SMP_MAX_BYTES) throw new SmpLookupError(url, `answered more than ${SMP_MAX_BYTES} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof SmpLookupError) throw err;
-    throw new SmpLookupError(url, `stopped answering (${(err as Error).message})`);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * GET an SMP resource, connecting to the checked addresses only: its XML, or
+ * undefined on 404. Redirects are not followed: the SMP named by the SML is
+ * the one asked.
+ */
+function getXml(url: string, addresses: string[], agent: http.Agent): Promise<string | undefined> {
+  const target = new URL(url);
+  const signal = AbortSignal.timeout(SMP_TIMEOUT_MS);
+  const timedOut = `did not answer within ${SMP_TIMEOUT_MS / 1000} s`;
+  return new Promise((resolve, reject) => {
+    const fail = (failure: keyof typeof SMP_FAILURES, detail: string) => reject(new SmpLookupError(url, failure, detail));
+    const request = (target.protocol === 'https:' ? https : http).get(
+      target,
+      { agent, headers: { Accept: 'application/xml, text/xml' }, lookup: pinnedLookup(addresses), signal },
+      (response) => {
+        if (response.statusCode === 404) {
+          response.resume();
+          resolve(undefined);
+          return;
+        }
+        if (response.statusCode !== 200) {
+          response.destroy();
+          fail('notSmp', `answered HTTP ${response.statusCode}`);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= SMP_MAX_BYTES) chunks.push(chunk);
+          else {
+            response.destroy();
+            fail('notSmp', `answered more than ${SMP_MAX_BYTES} bytes`);
+          }
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        // After the end, or a failure already told, these change nothing.
+        response.on('error', (err) => fail('noAnswer', signal.aborted ? timedOut : `stopped answering (${err.message})`));
+        response.on('close', () => fail('noAnswer', signal.aborted ? timedOut : 'stopped answering'));
+      },
+    );
+    request.on('error', (err) => fail('noAnswer', signal.aborted ? timedOut : `could not be reached (${err.message})`));
+  });
 }
 
 function parsed<T>(url: string, parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof SmpFormatError) throw new SmpLookupError(url, `answered with something other than Peppol SMP 1.x XML: ${err.message}`);
+    if (err instanceof SmpFormatError) throw new SmpLookupError(url, 'notSmp', `answered with something other than Peppol SMP 1.x XML: ${err.message}`);
     throw err;
   }
 }
 
-/** Runs `work` over `items`, at most `limit` at once, keeping their order. */
+/** Runs `work` over `items`, at most `limit` at once, keeping their order; after a failure nothing more is started. */
 async function boundedMap<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      try {
+        results[index] = await work(items[index]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
@@ -160,17 +200,25 @@ async function boundedMap<T, R>(items: T[], limit: number, work: (item: T) => Pr
 
 const sameParticipant = (a: Identifier, b: Identifier) => a.scheme.toLowerCase() === b.scheme.toLowerCase() && a.value.toLowerCase() === b.value.toLowerCase();
 
-export function peppolLookup(options: { zone: string; dnsServer?: string }): PeppolLookup {
+export interface PeppolLookupOptions {
+  zone: string;
+  /** The DNS server for the SML step; default the system resolver. */
+  dnsServer?: string;
+  /** Which SMP addresses may be asked (private ones only where PEPPOL_ALLOW_PRIVATE_SMP says so). */
+  smpAddresses: AddressPolicy;
+}
+
+export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
   const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
   if (options.dnsServer) resolver.setServers([options.dnsServer]);
 
-  const readService = async (smpUrl: string, participant: Identifier, documentType: Identifier): Promise<ServiceRead> => {
+  const readService = async (smpUrl: string, addresses: string[], agent: http.Agent, participant: Identifier, documentType: Identifier): Promise<ServiceRead> => {
     const url = serviceMetadataUrl(smpUrl, participant, documentType);
-    const xml = await getXml(url);
+    const xml = await getXml(url, addresses, agent);
     if (xml === undefined) return { documentType, url };
     const metadata = parsed(url, () => parseServiceMetadata(xml));
     if (metadata.kind === 'metadata' && (!sameParticipant(metadata.participant, participant) || fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))) {
-      throw new SmpLookupError(url, `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`);
+      throw new SmpLookupError(url, 'notSmp', `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`);
     }
     return { documentType, url, metadata };
   };
@@ -182,22 +230,35 @@ export function peppolLookup(options: { zone: string; dnsServer?: string }): Pep
       const record = smpRecord(records);
       const answer: SmlAnswer = { participant: { scheme: PARTICIPANT_SCHEME, value: participantValue }, zone: options.zone, dnsName, records, ...(record && { record }) };
       if (!record) return answer;
-      const result = smpUrlFromRegexp(record.regexp, dnsName);
+      const result = smpUrlFromRegexp(record.regexp);
       return 'url' in result ? { ...answer, smpUrl: result.url } : { ...answer, problem: result.problem };
     },
 
     async smp(smpUrl, participant) {
       const url = serviceGroupUrl(smpUrl, participant);
-      const xml = await getXml(url);
-      if (xml === undefined) return undefined;
-      const serviceGroup = parsed(url, () => parseServiceGroup(xml));
-      if (!sameParticipant(serviceGroup.participant, participant)) {
-        throw new SmpLookupError(url, `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`);
+      const base = new URL(smpUrl);
+      const host = await checkHost(base, options.smpAddresses);
+      if (!host.ok) {
+        throw host.problem === 'not_public'
+          ? new SmpLookupError(url, 'notPublic', `is not at a public address: ${host.reason}`)
+          : new SmpLookupError(url, 'noAnswer', `could not be reached: ${host.reason}`);
       }
-      const services = await boundedMap(serviceGroup.documentTypes.slice(0, MAX_SERVICES), SMP_CONCURRENCY, (documentType) =>
-        readService(smpUrl, participant, documentType),
-      );
-      return { url, serviceGroup, services };
+      // Connections of this lookup only, kept for its requests and closed after them.
+      const agent = new (base.protocol === 'https:' ? https : http).Agent({ keepAlive: true });
+      try {
+        const xml = await getXml(url, host.addresses, agent);
+        if (xml === undefined) return undefined;
+        const serviceGroup = parsed(url, () => parseServiceGroup(xml));
+        if (!sameParticipant(serviceGroup.participant, participant)) {
+          throw new SmpLookupError(url, 'notSmp', `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`);
+        }
+        const services = await boundedMap(serviceGroup.documentTypes.slice(0, MAX_SERVICES), SMP_CONCURRENCY, (documentType) =>
+          readService(smpUrl, host.addresses, agent, participant, documentType),
+        );
+        return { url, serviceGroup, services };
+      } finally {
+        agent.destroy();
+      }
     },
   };
 }
@@ -215,7 +276,7 @@ export type Discovery =
 export async function discoverParticipant(lookup: PeppolLookup, participantValue: string, now: Date): Promise<Discovery> {
   const sml = await lookup.sml(participantValue);
   if (!sml.record) return { found: false, sml, why: `the SML has no Meta:SMP NAPTR record at ${sml.dnsName}` };
-  if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no SMP URL (${sml.problem})`);
+  if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no usable SMP URL (${sml.problem})`);
   const smp = await lookup.smp(sml.smpUrl, sml.participant);
   if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
   const metadata = smp.services.flatMap((service) => (service.metadata ? [service.metadata] : []));

@@ -137,7 +137,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
     ACCESS_POINT_URL: urls.accessPoint,
-    ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer }),
+    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere.
+    ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer, PEPPOL_ALLOW_PRIVATE_SMP: 'true' }),
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
   };

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),
       peppol: {
-        lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER }),
+        lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
       },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 
 import type { SecretBox } from '../../domain/secret-box';
 import { signatureHeaders } from '../../domain/webhooks';
+import { pinnedLookup } from '../../platform/checked-host';
 import type { Store } from '../../store';
 import type { DeliveryRow } from '../../store/webhooks';
 import { activeSecrets, findWebhook } from './registry';
@@ -11,8 +11,8 @@ import { checkTarget, type TargetPolicy } from './target';
 
 /**
  * One delivery attempt: one POST of the delivery's exact body, signed now
- * (a fresh timestamp; the same body and delivery id every time), to an
- * address checked just before and connected to directly, with a 10-second
+ * (a fresh timestamp; the same body and delivery id every time), to the
+ * addresses checked just before and connected to directly, with a 10-second
  * limit and no redirect followed. The attempt is recorded on the delivery
  * whatever its outcome.
  */
@@ -30,8 +30,8 @@ interface Answer {
   statusCode: number;
 }
 
-/** POSTs to `url`, connecting to `address` (the checked one), with the URL's host for TLS and the Host header. */
-function post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<Answer> {
+/** POSTs to `url`, connecting to the checked `addresses` only, with the URL's host for TLS and the Host header. */
+function post(url: URL, addresses: string[], headers: Record<string, string>, body: string): Promise<Answer> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
@@ -39,12 +39,7 @@ function post(url: URL, address: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        // Pinned: the connection goes to the address that was checked, whatever DNS says now.
-        lookup: (_host, options, callback) => {
-          const family = net.isIPv6(address) ? 6 : 4;
-          if ((options as { all?: boolean }).all) (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-          else (callback as (err: null, address: string, family: number) => void)(null, address, family);
-        },
+        lookup: pinnedLookup(addresses),
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       },
       (response) => {
@@ -85,7 +80,7 @@ export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit
       ...signatureHeaders(delivery.body, Math.floor(now.getTime() / 1000), activeSecrets(box, webhook, now)),
     };
     try {
-      const answer = await post(target.url, target.addresses[0]!, headers, delivery.body);
+      const answer = await post(target.url, target.addresses, headers, delivery.body);
       outcome =
         answer.statusCode >= 200 && answer.statusCode < 300
           ? { kind: 'succeeded', statusCode: answer.statusCode }

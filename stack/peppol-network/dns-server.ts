@@ -26,6 +26,8 @@ export interface DnsServerOptions {
   /** Participant values (`0208:0987654394`) to publish. */
   participants: string[];
   smpUrl: string;
+  /** The NAPTR regexp published instead of the SML's `!.*!<smpUrl>!` (tests of records a lookup must refuse). */
+  regexp?: string;
 }
 
 export interface RunningDnsServer {
@@ -64,7 +66,7 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
         type: 'NAPTR',
         name: question.name,
         ttl: TTL_SECONDS,
-        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: `!.*!${options.smpUrl}!`, replacement: '' },
+        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: options.regexp ?? `!.*!${options.smpUrl}!`, replacement: '' },
       };
       return respond(RCODE.NOERROR, [naptr]);
     }

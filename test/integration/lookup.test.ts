@@ -12,6 +12,7 @@ import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
 import { officialValidator } from '../../platform/official-validator';
+import { peppolLookup, SmpLookupError } from '../../platform/peppol-lookup';
 import { usageCounters } from '../../services/usage';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
@@ -146,9 +147,12 @@ describe('participant lookup when the network fails', () => {
     await db.close();
   });
 
-  /** The API in this process, listening, with lookups going to the given DNS server and zone. */
-  async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone): Promise<string> {
-    const config = loadConfig({ LOG_LEVEL: 'silent', PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone });
+  /**
+   * The API in this process, listening, with lookups going to the given DNS
+   * server and zone; SMPs on this host are allowed unless `publicSmpsOnly`.
+   */
+  async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone, publicSmpsOnly = false): Promise<string> {
+    const config = loadConfig({ LOG_LEVEL: 'silent', PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly) });
     const store = createStore(db);
     const app = createApp({
       config,
@@ -167,20 +171,27 @@ describe('participant lookup when the network fails', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  /** A stand-in SML whose every participant points at this SMP. */
-  async function smlPointingAt(smpUrl: string): Promise<string> {
-    const dns = await startDnsServer({ zone: 'sml.broken.localhost', port: 0, participants: ['0208:0987654394'], smpUrl });
+  /** A stand-in SML whose every participant points at this SMP (or has this NAPTR regexp). */
+  async function smlPointingAt(smpUrl: string, regexp?: string): Promise<string> {
+    const dns = await startDnsServer({ zone: 'sml.broken.localhost', port: 0, participants: ['0208:0987654394'], smpUrl, ...(regexp && { regexp }) });
     dnsServers.push(dns);
     return `127.0.0.1:${dns.port}`;
   }
 
-  /** An HTTP server that answers every request with this status and body. */
+  /** An HTTP server that answers every request with this status and body; `asked` counts the requests. */
+  const asked = new Map<string, number>();
   async function smpAnswering(status: number, body: string): Promise<string> {
-    const server = http.createServer((_req, res) => res.writeHead(status, { 'Content-Type': 'text/html' }).end(body));
+    const server = http.createServer((_req, res) => {
+      asked.set(url, (asked.get(url) ?? 0) + 1);
+      res.writeHead(status, { 'Content-Type': 'text/html' }).end(body);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return url;
   }
+
+  const serviceGroupPath = '/iso6523-actorid-upis%3A%3A0208%3A0987654394';
 
   it('when the DNS server does not answer, then both endpoints answer 502 lookup_dns_failed naming the SML step', async () => {
     const api = await apiWith(`127.0.0.1:${await freePort()}`);
@@ -207,10 +218,12 @@ describe('participant lookup when the network fails', () => {
   });
 
   it.each([
-    ['does not answer', async () => `http://127.0.0.1:${await freePort()}`, /could not be reached/],
-    ['answers 503', () => smpAnswering(503, 'down for maintenance'), /answered HTTP 503/],
-    ['answers something that is not SMP XML', () => smpAnswering(200, '<html><body>Welcome</body></html>'), /something other than Peppol SMP 1\.x XML/],
-  ])('when the SMP %s, then the lookup answers 502 lookup_smp_failed naming the SMP step and its URL', async (_what, smp, reason) => {
+    ['does not answer', async () => `http://127.0.0.1:${await freePort()}`, 'did not answer'],
+    ['answers 503', () => smpAnswering(503, 'down for maintenance'), 'answered with something other than Peppol SMP 1.x XML'],
+    ['answers a redirect', () => smpAnswering(302, ''), 'answered with something other than Peppol SMP 1.x XML'],
+    ['answers something that is not SMP XML', () => smpAnswering(200, '<html><body>Welcome</body></html>'), 'answered with something other than Peppol SMP 1.x XML'],
+    ['answers XML that is not well-formed', () => smpAnswering(200, '<html><body>Welcome</html>'), 'answered with something other than Peppol SMP 1.x XML'],
+  ])('when the SMP %s, then the lookup answers 502 lookup_smp_failed naming the SMP step and its URL, in a fixed phrase (no status, parser or network detail)', async (_what, smp, reason) => {
     const smpUrl = await smp();
     const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost');
 
@@ -218,8 +231,76 @@ describe('participant lookup when the network fails', () => {
     expect(dns.body).toMatchObject({ registered: true, smp_url: smpUrl });
 
     const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+    const url = `${smpUrl}${serviceGroupPath}`;
     expect(response.status).toBe(502);
-    expect(response.body.error).toMatchObject({ code: 'lookup_smp_failed', details: { step: 'smp', url: `${smpUrl}/iso6523-actorid-upis%3A%3A0208%3A0987654394` } });
-    expect(response.body.error.details.reason).toMatch(reason);
+    expect(response.body.error).toEqual({
+      type: 'api_error',
+      code: 'lookup_smp_failed',
+      message: `The lookup failed at its second step (SMP, HTTP): the SMP ${reason} (${url}). Retry later.`,
+      retry: { retryable: true },
+      details: { step: 'smp', url, reason },
+    });
+  });
+
+  it('when the SML publishes a regexp other than the whole-name forms (one that backtracks catastrophically), then it is refused at once: no SMP URL, 502 lookup_dns_failed', async () => {
+    const api = await apiWith(await smlPointingAt('https://smp.example.com', '!^(([a-z0-9]+)+)+\\.x$!https://smp.example.com!'), 'sml.broken.localhost');
+    const started = Date.now();
+
+    const dns = await lookup('/v1/lookup/0208:0987654394/dns', fakeClientIp(), api);
+    expect(dns.status).toBe(200);
+    expect(dns.body).toMatchObject({ registered: true, smp_url: null });
+    expect(dns.body.summary).toMatch(/gives no SMP URL: the NAPTR regexp .* is not of the form !\.\*!URL! or !\^\.\*\$!URL!/);
+
+    const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'lookup_dns_failed', details: { step: 'sml', reason: expect.stringContaining('no usable SMP URL') } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }, 5_000);
+
+  it.each([
+    ['loopback address, by literal', (port: number) => `http://127.0.0.1:${port}`],
+    ['loopback address, by name', (port: number) => `http://localhost:${port}`],
+    ['loopback address, IPv4-mapped', (port: number) => `http://[::ffff:127.0.0.1]:${port}`],
+    ['link-local (metadata) address, IPv4-compatible', () => 'http://[::a9fe:a9fe]'],
+    ['link-local (metadata) address', () => 'http://169.254.169.254/latest/meta-data'],
+  ])('when the address policy is on and the SML names an SMP at a %s, then 502 lookup_smp_failed "is not at a public address", and nothing is asked of it', async (_what, smpAt) => {
+    const internal = await smpAnswering(503, 'an internal service');
+    const smpUrl = smpAt(Number(new URL(internal).port));
+    const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost', true);
+
+    const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'lookup_smp_failed', details: { step: 'smp', reason: 'is not at a public address' } });
+    expect(response.body.error.message).toContain('the SMP is not at a public address');
+    expect(asked.get(internal)).toBeUndefined();
+  });
+});
+
+describe('SMP requests go to the addresses checked', () => {
+  const participant = { scheme: 'iso6523-actorid-upis', value: '0208:0987654394' };
+  // `.invalid` never resolves in DNS: only an address the check itself resolved can be reached.
+  const smpByName = () => sharedStack().peppol.smp.replace('127.0.0.1', 'smp.invalid');
+  const peppolWith = (allowPrivate: boolean, resolve: (host: string) => Promise<string[]>) =>
+    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve } });
+
+  it('when the SMP is named by a host name, then the name is resolved once and every request of the lookup connects to the address checked (no rebinding)', async () => {
+    const resolved: string[] = [];
+    const discovery = peppolWith(true, (host) => {
+      resolved.push(host);
+      return Promise.resolve(['127.0.0.1']);
+    });
+    const answer = await discovery.smp(smpByName(), participant);
+    expect(answer?.services.map((service) => service.metadata?.kind)).toEqual(['metadata', 'metadata']);
+    expect(resolved).toEqual(['smp.invalid']);
+  });
+
+  it('when the name resolves to a private address with the policy on, then nothing is asked, the public reason is the fixed phrase and the message names the address for operators', async () => {
+    const discovery = peppolWith(false, () => Promise.resolve(['2001:db8::1', '10.0.0.1']));
+    const failure = discovery.smp(smpByName(), participant);
+    await expect(failure).rejects.toBeInstanceOf(SmpLookupError);
+    await expect(failure).rejects.toMatchObject({
+      reason: 'is not at a public address',
+      message: expect.stringContaining('smp.invalid resolves to 2001:db8::1, 10.0.0.1, a loopback, private, link-local or otherwise internal address'),
+    });
   });
 });

@@ -237,7 +237,7 @@ describe('webhook targets, with the address rules on', () => {
     await temporal.close();
   });
 
-  it('when a webhook would reach this host, a private, link-local or metadata address, by literal or by name, then 400 webhook_url_not_allowed', async () => {
+  it('when a webhook would reach this host, a private, link-local, site-local or metadata address, by literal (IPv4 inside IPv6 too) or by name, then 400 webhook_url_not_allowed', async () => {
     const account = await signUp();
     for (const url of [
       'http://127.0.0.1:8080/hook',
@@ -247,6 +247,13 @@ describe('webhook targets, with the address rules on', () => {
       'http://169.254.169.254/latest/meta-data',
       'http://[fd00:ec2::254]/',
       'http://[::ffff:127.0.0.1]/hook',
+      // IPv4 carried in IPv6: IPv4-compatible, NAT64 local-use, 6to4, Teredo (client inverted); and site-local.
+      'https://[::a9fe:a9fe]/latest/meta-data',
+      'https://[::127.0.0.1]/hook',
+      'https://[64:ff9b:1::a9fe:a9fe]/hook',
+      'https://[2002:a9fe:a9fe::1]/hook',
+      'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+      'https://[fec0::1]/hook',
       'http://localhost:3000/hook',
       'http://user:pass@example.com/hook',
       'ftp://example.com/hook',

@@ -1,9 +1,10 @@
-import express from 'express';
+import express, { type Request } from 'express';
 import request from 'supertest';
 
-import { ApiError, errorHandler, routeNotFound } from '../../api/errors';
+import { answerFor, ApiError, errorHandler, routeNotFound } from '../../api/errors';
 import { requestLogging } from '../../api/request-context';
 import { createLogger } from '../../platform/logger';
+import { SmpLookupError } from '../../platform/peppol-lookup';
 
 describe('the error envelope', () => {
   it('when an ApiError is made, then status, type and retry advice come from its code', () => {
@@ -24,6 +25,19 @@ describe('the error envelope', () => {
   it('when param and details are not given, then the envelope leaves them out', () => {
     expect(new ApiError('route_not_found', 'Nothing here.').toEnvelope().error).not.toHaveProperty('param');
     expect(new ApiError('route_not_found', 'Nothing here.').toEnvelope().error).not.toHaveProperty('details');
+  });
+
+  it('when an SMP fails, then the answer says so in a fixed phrase and only the log line carries what happened', () => {
+    const info = jest.fn();
+    const url = 'http://smp.example/iso6523-actorid-upis%3A%3A0208%3A0987654394';
+    const answer = answerFor(new SmpLookupError(url, 'notSmp', 'answered HTTP 503'), { log: { info } } as unknown as Request);
+    expect(answer.toEnvelope().error).toMatchObject({
+      code: 'lookup_smp_failed',
+      message: `The lookup failed at its second step (SMP, HTTP): the SMP answered with something other than Peppol SMP 1.x XML (${url}). Retry later.`,
+      details: { step: 'smp', url, reason: 'answered with something other than Peppol SMP 1.x XML' },
+    });
+    expect(JSON.stringify(answer.toEnvelope())).not.toContain('503');
+    expect(info).toHaveBeenCalledWith(expect.objectContaining({ code: 'lookup_smp_failed', cause: `the SMP answered HTTP 503 (${url})` }), answer.message);
   });
 
   describe('the error handler', () => {
