@@ -103,6 +103,9 @@ describe('participant lookup on the local Peppol network', () => {
     ['a wrong check digit', '0208:0123456748', /check digits/],
     ['a scheme that is not a current EAS code', '0193:0123456749', /0193 is not a current Peppol EAS code/],
     ['no scheme', '0123456749', /expected scheme:id/],
+    ['a control character (a scheme without a format of its own)', '0060:12%0134', /only printable ASCII/],
+    ['NUL', '0060:12%0034', /only printable ASCII/],
+    ['an XML special', '0060:12%3C34', /other than space and < > &/],
   ])('when the id has %s, then both endpoints answer 400 invalid_peppol_id with the rule', async (_what, id, rule) => {
     for (const path of [`/v1/lookup/${id}`, `/v1/lookup/${id}/dns`]) {
       const response = await lookup(path);
