@@ -51,8 +51,8 @@ export interface AppDependencies {
 export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only the configured proxies may name the client address (X-Forwarded-For); by default none may.
+  app.set('trust proxy', config.TRUSTED_PROXIES);
   // Plain `a=b` pairs: `a[$gt]=` stays a literal key instead of becoming an object.
   app.set('query parser', 'simple');
 

@@ -170,6 +170,11 @@ export function unsupportedMediaType(expected: string, got: string): ApiError {
   return new ApiError('unsupported_media_type', `Send the body as ${expected} (got ${got}).`);
 }
 
+/** The one place an oversized body is refused, whether its declared length or its bytes gave it away. */
+export function bodyTooLarge(limitBytes: number | undefined): ApiError {
+  return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', { details: { limit_bytes: limitBytes } });
+}
+
 /** Status codes the catalog can produce, for documenting error responses. */
 export function statusOf(code: ErrorCode): number {
   return catalog[code].status;
@@ -207,9 +212,7 @@ function fromKnownError(err: unknown): ApiError | undefined {
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   switch (err.type) {
     case 'entity.too.large':
-      return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', {
-        details: { limit_bytes: (err as { limit?: number }).limit },
-      });
+      return bodyTooLarge((err as { limit?: number }).limit);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return unsupportedMediaType('UTF-8 text', 'another charset or encoding');

@@ -1,13 +1,14 @@
 import express, { type RequestHandler } from 'express';
 
-import { ApiError } from './errors';
+import { ApiError, bodyTooLarge } from './errors';
 
 /**
  * JSON bodies are read per route, after authentication, with the route's own
  * size limit, so an unauthenticated caller cannot make the server read or
- * parse a large body. Before parsing, the nesting depth is measured in one
- * pass over the bytes: deeply nested arrays cost the parser far more than
- * their size suggests.
+ * parse a large body. A body declared larger than the limit is refused from
+ * its Content-Length before anything else (authentication included). Before
+ * parsing, the nesting depth is measured in one pass over the bytes: deeply
+ * nested arrays cost the parser far more than their size suggests.
  */
 
 export const MAX_JSON_DEPTH = 32;
@@ -58,6 +59,23 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   const json = readJson(bytes);
   if (!json.ok) throw invalidJson(json.why);
   return json.value;
+}
+
+/**
+ * A Content-Length over the limit is 413 at once, from the header alone, and
+ * the connection is closed after the answer so the body is never read.
+ * Without this the body parser would wait for the whole declared body (which
+ * may never come) before answering. A chunked body declares no length: the
+ * parser stops keeping it once the limit is passed and answers 413 when it ends.
+ */
+export function refuseDeclaredOversize(limitBytes: number): RequestHandler {
+  return (req, res, next) => {
+    if (Number(req.headers['content-length'] ?? 0) > limitBytes) {
+      res.setHeader('Connection', 'close');
+      throw bodyTooLarge(limitBytes);
+    }
+    next();
+  };
 }
 
 /** Reads the body as bytes (none: an empty buffer); over `limitBytes` is 413. */

@@ -4,13 +4,14 @@ import type { z, ZodObject, ZodType } from 'zod';
 
 import type { AuthContext } from './authentication';
 import { keyLimited, statusOf, type ErrorCode } from './errors';
-import { jsonBody, rawBody, SMALL_BODY_BYTES } from './json-body';
+import { jsonBody, rawBody, refuseDeclaredOversize, SMALL_BODY_BYTES } from './json-body';
 import { BEARER_AUTH, errorEnvelopeSchema } from './openapi';
 import { parseInput, type InputOptions } from './validation';
 
 /**
  * One declaration per endpoint drives everything about it: the Express route
- * (authentication, the body read with the route's own limit, input parsing),
+ * (a declared body over the route's limit refused first, authentication, the
+ * body read with the route's own limit, input parsing),
  * the OpenAPI operation with every status it can answer, and the handler's
  * types. Nothing about an endpoint is written twice.
  */
@@ -244,7 +245,9 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
       const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
       const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
-      router[spec.method](toExpressPath(spec.path), ...deprecation, ...access, ...(spec.before ?? []), ...body, handle);
+      // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
+      const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
+      router[spec.method](toExpressPath(spec.path), ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };
 }

@@ -52,7 +52,7 @@ export const peppolId = z
     const problem = peppolIdProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `Invalid Peppol id: ${problem}.`, params: { code: 'invalid_peppol_id' } });
   })
-  .openapi({ description: 'Peppol participant id, `scheme:id` with a current EAS scheme', example: '0208:0123456749', pattern: '^[0-9]{4}:\\S{1,135}$' });
+  .openapi({ description: 'Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " \'', example: '0208:0123456749', pattern: '^[0-9]{4}:[!#-%(-;=?-~]{1,130}$' });
 
 export const iban = z
   .string()

@@ -10,6 +10,17 @@ import easCodes from './data/eas-codes.json';
 const currentSchemes = new Set<string>(easCodes.codes);
 const MAX_VALUE_LENGTH = 130;
 
+/**
+ * The characters any participant identifier value may hold, whatever its
+ * scheme. The Peppol Policy for use of Identifiers 4.x (POLICY 1) allows only
+ * US-ASCII in identifier values; of that we take the printable characters
+ * without the space (0x21–0x7E), and leave out XML's specials < > & " ' too:
+ * the value goes verbatim into the SBDH, the UBL and SMP URLs, and no scheme
+ * issues identifiers with them. Schemes with a format of their own (below)
+ * are narrower still.
+ */
+const PARTICIPANT_VALUE_CHARACTERS = /^[!#-%(-;=?-~]+$/;
+
 const digits = (value: string) => [...value].map(Number);
 
 /** Luhn over a string of digits, check digit included. */
@@ -135,6 +146,7 @@ export function peppolIdProblem(raw: string): string | undefined {
   const [, scheme, value] = match as unknown as [string, string, string];
   if (!currentSchemes.has(scheme)) return `${scheme} is not a current Peppol EAS code`;
   if (value.length > MAX_VALUE_LENGTH) return `the identifier is longer than ${MAX_VALUE_LENGTH} characters`;
+  if (!PARTICIPANT_VALUE_CHARACTERS.test(value)) return 'the identifier may hold only printable ASCII characters other than space and < > & " \'';
   const rule = rules[scheme];
   if (rule) {
     if (!rule.format.test(value)) return `scheme ${scheme} expects ${rule.describe}`;

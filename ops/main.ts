@@ -3,6 +3,7 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
+import { escapeForTerminal } from '../domain/text';
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
@@ -47,14 +48,29 @@ const needs = (args: string[], count: number) => {
   return args;
 };
 
-const submissionLine = (submission: KycSubmission) =>
-  `${submission.workspace_id}  ${submission.status.padEnd(8)}  #${submission.number}  ${submission.submitted_at.toISOString()}  ${submission.legal_name} (${submission.enterprise_number})`;
+/**
+ * What the CLI prints comes partly from customers (a legal name, a filename):
+ * every cell of a table is escaped on its own (domain/text.ts), so a value
+ * cannot end its row and forge another; everything else is escaped line by
+ * line on its way out (JSON already escapes line breaks, not bidi overrides).
+ */
+const tableRow = (...cells: string[]) => cells.map(escapeForTerminal).join('  ');
+const forTerminal = (output: string) => output.split('\n').map(escapeForTerminal).join('\n');
+
+const submissionRow = (submission: KycSubmission) =>
+  tableRow(
+    submission.workspace_id,
+    submission.status.padEnd(8),
+    `#${submission.number}`,
+    submission.submitted_at.toISOString(),
+    `${submission.legal_name} (${submission.enterprise_number})`,
+  );
 
 const COMMANDS: Record<string, Command> = {
   'kyc list': async ({ store }, args) => {
     const status = args[0] === '--status' ? needs(args, 2)[1] : undefined;
     const submissions = await listSubmissions(store, status);
-    return submissions.length === 0 ? 'no submissions' : submissions.map(submissionLine).join('\n');
+    return submissions.length === 0 ? 'no submissions' : submissions.map(submissionRow).join('\n');
   },
   'kyc show': async ({ store }, args) => {
     const workspaceId = needs(args, 1)[0]!;
@@ -130,7 +146,7 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
-    process.stdout.write(`${await command({ store: createStore(db), operator, temporal }, argv.slice(2))}\n`);
+    process.stdout.write(`${forTerminal(await command({ store: createStore(db), operator, temporal }, argv.slice(2)))}\n`);
     return 0;
   } finally {
     await db.close();
@@ -146,7 +162,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const known = err instanceof OperatorError || err instanceof ConfigError;
-    process.stderr.write(`ops: ${known ? err.message : String((err as Error)?.message ?? err)}\n`);
+    process.stderr.write(`ops: ${escapeForTerminal(known ? err.message : String((err as Error)?.message ?? err))}\n`);
     process.exit(1);
   },
 );

@@ -73,6 +73,44 @@ function isResolverAddress(value: string): boolean {
   return (v6 ? isIP(v6) === 6 : v4 !== undefined && isIP(v4) === 4) && Number(port) >= 1 && Number(port) <= 65535;
 }
 
+/** Express's names for the loopback, link-local and unique-local (private) networks. */
+const PROXY_NETWORK_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One trusted proxy: an IP address, a CIDR range such as 10.0.0.0/8, or one of Express's network names. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NETWORK_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * The proxies whose X-Forwarded-For names the client (for per-address limits):
+ * `none`, or a comma list of addresses, CIDR ranges and Express's network
+ * names. None by default: a client that reaches the API directly, or through
+ * a proxy that does not overwrite the header (Docker's userland proxy), would
+ * otherwise pick its own address.
+ */
+const trustedProxies = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .default('none')
+    .transform((raw, ctx) => {
+      const entries = raw
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0);
+      if (entries.length === 1 && entries[0] === 'none') return [];
+      if (entries.length === 0 || !entries.every(isProxyEntry)) {
+        ctx.addIssue({ code: 'custom', message: 'expected none, or a comma list of IP addresses, CIDR ranges (10.0.0.0/8) and loopback, linklocal, uniquelocal' });
+        return z.NEVER;
+      }
+      return entries;
+    }),
+);
+
 const flag = (fallback: 'true' | 'false') =>
   z
     .enum(['true', 'false'])
@@ -99,6 +137,7 @@ export const serviceConfigShape = {
   PEPPOL_ALLOW_PRIVATE_SMP: flag('false').describe(
     'Let participant lookups and live delivery ask SMPs at loopback and private addresses (the embedded stack turns it on for its local Peppol network)',
   ),
+  TRUSTED_PROXIES: trustedProxies.describe('Proxies in front of the API whose X-Forwarded-For gives the client address; none by default'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),

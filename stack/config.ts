@@ -35,7 +35,10 @@ export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;
 
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const stack = parseEnvironment(stackShape, env);
-  return { ...loadConfig(env), ...stack, DATA_DIR: path.resolve(stack.DATA_DIR) };
+  // The embedded stack serves this machine, so a proxy in front of its API runs here too
+  // (and the tests give each client an address of its own through X-Forwarded-For).
+  const service = loadConfig({ ...env, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
+  return { ...service, ...stack, DATA_DIR: path.resolve(stack.DATA_DIR) };
 }
 
 /** The service's variables of a stack configuration, for the API and worker processes it starts. */

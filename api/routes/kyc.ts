@@ -4,7 +4,7 @@ import { KYC_DOC_TYPES, MAX_KYC_DOCUMENT_BYTES } from '../../domain/kyc';
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { KYC_MIME_TYPES } from '../../domain/kyc-files';
 import { checkKycUpload } from '../../domain/kyc-upload';
-import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../../domain/text';
+import { isSingleLineText, NOT_SINGLE_LINE_MESSAGE } from '../../domain/text';
 import type { Logger } from '../../platform/logger';
 import { readKyc, refusalError } from '../../services/kyc';
 import { uploadKycDocument } from '../../services/kyc-documents';
@@ -33,7 +33,8 @@ export interface KycRouteDependencies {
 /** A 10 MB file is 13.4 MiB in base64; the rest leaves room for the other fields and escaped JSON. */
 const UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
 
-const kycText = (max: number) => z.string().max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE).nullable().optional();
+/** Free text of the KYC routes: one line each, since the operator reads it in a table (ops kyc list). */
+const kycText = (max: number) => z.string().max(max).refine(isSingleLineText, NOT_SINGLE_LINE_MESSAGE).nullable().optional();
 
 const uploadRequest = z
   .object({
@@ -117,7 +118,8 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
     description:
       'Workspace documents (`registry_extract`, `representative_id`, `authority_proof`) carry no company; a `mandate` names the company it covers and its grantor. ' +
       'Checked in this order: `doc_type`, its pairing with a company, then the file (present, base64, size, type by its bytes, declared `mime_type`); file problems name the parameter `file`. ' +
-      'Uploads are locked (409 `kyc_locked`) while the review is pending and once approved.',
+      'Uploads are locked (409 `kyc_locked`) while the review is pending and once approved. ' +
+      '`filename` and `mandate_grantor_name` are one line each (no control character but tab).',
     tags: ['KYC'],
     unparsedBody: uploadRequest,
     bodyLimit: UPLOAD_BODY_BYTES,
@@ -159,7 +161,8 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
       'Allowed from `none` or `rejected` (else 409 `kyc_not_submittable`, also for the loser of two submits at once). ' +
       'The gates are checked in this order and the first that fails names the answer: a company exists; `company_id` is given; it is a company of the workspace; ' +
       'the three workspace documents are uploaded (`details.missing`); legal name; enterprise number; attestation name and role; `attested` is true; the attestation version is current. ' +
-      'Mandates never hold a submission back. An operator then approves or rejects it.',
+      'Mandates never hold a submission back. An operator then approves or rejects it. ' +
+      'Each text field is one line: a control character other than tab (CR and LF included) is 400 `invalid_field` naming the field.',
     tags: ['KYC'],
     unparsedBody: submitRequest,
     responses: { 200: { description: 'The KYC state, now `pending`', schema: kycStateSchema } },

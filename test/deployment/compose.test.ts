@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { parse } from 'yaml';
 
-import { configVariableNames } from '../../platform/config';
+import { configVariableNames, loadConfig } from '../../platform/config';
 
 /**
  * No Docker engine runs here, so the compose file is checked as data: every
@@ -17,6 +17,7 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  ports?: string[];
 }
 
 const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
@@ -67,6 +68,14 @@ describe('docker-compose.yml', () => {
       expect(`${name} ${mapping}`).toMatch(new RegExp(`^${name} 127\\.0\\.0\\.1:`));
     }
     expect(published.filter(([name]) => name === 'temporal-ui' || name === 'smtp').length).toBeGreaterThan(0);
+  });
+
+  it('the API, whose port is published directly, trusts no proxy to name the client unless the operator sets TRUSTED_PROXIES', () => {
+    const setting = services.api!.environment!.TRUSTED_PROXIES!;
+    expect(setting).toBe('${TRUSTED_PROXIES:-none}');
+    const fallback = /^\$\{TRUSTED_PROXIES:-(.*)\}$/.exec(setting)![1]!;
+    expect(loadConfig({ TRUSTED_PROXIES: fallback }).TRUSTED_PROXIES).toEqual([]);
+    expect(services.api!.ports).toEqual(['3000:3000']);
   });
 
   it('runs the official validator built from validator/ by Maven, on the port VALIDATOR_URL names', () => {

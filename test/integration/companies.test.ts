@@ -56,6 +56,12 @@ describe('companies', () => {
     ['a Peppol id without a scheme', { name: 'X', country: 'BE', peppol_id: '0123456749' }, 'invalid_peppol_id', 'peppol_id'],
     ['a retired EAS scheme', { name: 'X', country: 'BE', peppol_id: '0193:0123456749' }, 'invalid_peppol_id', 'peppol_id'],
     ['a wrong check digit', { name: 'X', country: 'BE', peppol_id: '0208:0123456748' }, 'invalid_peppol_id', 'peppol_id'],
+    // A scheme without a format of its own still takes only printable ASCII without XML's specials.
+    ['NUL in a Peppol id', { name: 'X', country: 'BE', peppol_id: '0060:12\u000034' }, 'invalid_peppol_id', 'peppol_id'],
+    ['U+0001 in a Peppol id', { name: 'X', country: 'BE', peppol_id: '0060:12\u000134' }, 'invalid_peppol_id', 'peppol_id'],
+    ['U+FFFE in a Peppol id', { name: 'X', country: 'BE', peppol_id: '0060:12\uFFFE34' }, 'invalid_peppol_id', 'peppol_id'],
+    ['a lone surrogate in a Peppol id', { name: 'X', country: 'BE', peppol_id: '0060:12\uD80034' }, 'invalid_peppol_id', 'peppol_id'],
+    ['an XML special in a Peppol id', { name: 'X', country: 'BE', peppol_id: '0060:12<&>34' }, 'invalid_peppol_id', 'peppol_id'],
     ['a bad IBAN', { name: 'X', country: 'BE', iban: 'BE68539007547035' }, 'invalid_field', 'iban'],
     ['a bad email', { name: 'X', country: 'BE', email: 'nope' }, 'invalid_field', 'email'],
     ['an unknown address field', { name: 'X', country: 'BE', address: { planet: 'Mars' } }, 'invalid_field', 'address.planet'],
@@ -100,6 +106,7 @@ describe('companies', () => {
   it.each([
     ['no field', {}, 'no_fields_to_update'],
     ['an invalid Peppol id', { peppol_id: '9999:1' }, 'invalid_peppol_id'],
+    ['a control character in the Peppol id', { peppol_id: '0060:12\u000134' }, 'invalid_peppol_id'],
     ['an invalid country', { country: 'ZZ' }, 'invalid_country'],
     ['a null name', { name: null }, 'invalid_field'],
   ])('when a company update has %s, then 400 %s and nothing changes', async (_case, body, code) => {

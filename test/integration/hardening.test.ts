@@ -1,7 +1,12 @@
+import http from 'node:http';
+import net from 'node:net';
+
 import { validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp, signUp, withStore } from '../support/accounts';
 import { sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
+import { checkAgainstDescription } from '../support/openapi-conformance';
+import { sharedStack } from '../support/test-stack';
 
 /** What an attacker or a careless client could do, and what stops it (README, Security). */
 
@@ -67,7 +72,75 @@ describe('a key limited to one company stays limited', () => {
   });
 });
 
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+  /** Whether the server closed the connection, and how long after the request head went out. */
+  closed: boolean;
+  elapsedMs: number;
+}
+
+/**
+ * Sends only the head of a request on a raw socket (node:http would refuse
+ * to declare a body it does not send) and collects what the server answers
+ * until it closes the connection or `waitMs` passes.
+ */
+function sendHeadOnly(path: string, headers: Record<string, string>, waitMs = 2_000): Promise<RawAnswer> {
+  const { hostname, port } = new URL(sharedStack().apiUrl);
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(Number(port), hostname, () => {
+      const head = Object.entries({ Host: `${hostname}:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.write(`POST ${path} HTTP/1.1\r\n${head.join('')}\r\n`);
+    });
+    const chunks: Buffer[] = [];
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const [head = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const parsedHeaders = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const text = rest.join('\r\n\r\n');
+      resolve({ status: Number(statusLine.split(' ')[1]), headers: parsedHeaders, body: text ? JSON.parse(text) : undefined, closed, elapsedMs: Date.now() - started });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => finish(true));
+    socket.on('error', reject);
+  });
+}
+
 describe('no request can stall the service', () => {
+  it.each([
+    ['a public route, before its per-IP limit', '/v1/signup', () => 64 * 1024],
+    ['a route with a key, before authentication', '/v1/documents', () => sharedStack().maxBodyBytes],
+  ])('when %s is declared a body of 999,999,999 bytes that never comes, then 413 body_too_large at once and the connection closes', async (_what, path, limit) => {
+    const answer = await sendHeadOnly(path, { 'Content-Type': 'application/json', 'Content-Length': '999999999' });
+    expect(answer).toMatchObject({ status: 413, closed: true, headers: { connection: 'close' } });
+    expect(answer.elapsedMs).toBeLessThan(2_000);
+    expect(answer.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: limit() } });
+    await checkAgainstDescription(sharedStack().apiUrl, 'POST', path, answer.status, answer.headers['content-type']!, answer.body);
+  });
+
+  it('when a chunked body (no declared length) passes the limit, then it is still 413 body_too_large', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(new URL('/v1/signup', sharedStack().apiUrl), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': fakeClientIp() },
+        agent: false,
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      for (let i = 0; i < 10; i += 1) request.write(`${'x'.repeat(8 * 1024)}`);
+      request.end();
+    });
+    expect(status).toBe(413);
+  });
+
   it('when a large body comes without a key, then it is refused 401 without being read', async () => {
     const response = await callApi('/v1/documents', {
       method: 'POST',

@@ -181,6 +181,36 @@ describe('KYC through the API', () => {
     expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'kyc_legal_name' });
   });
 
+  it.each([
+    ['kyc_legal_name', 'Acme BV\r\nwsp_forged  approved'],
+    ['kyc_enterprise_number', '0123.456.749\n'],
+    ['attestation_name', 'Ann\u001b[2JOwner'],
+    ['attestation_role', 'Managing\u0085director'],
+  ])('when %s holds a control character other than tab, then 400 invalid_field naming it and nothing is submitted', async (field, value) => {
+    const account = await readyToSubmit();
+    const response = await submit(account.key, { ...completeSubmission(account.companyId), [field]: value });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_field', param: field, message: expect.stringContaining('one line') });
+    expect((await callAs(account.key, '/v1/kyc')).body.status).toBe('none');
+  });
+
+  it('when a tab is in a KYC text field, then it is taken', async () => {
+    const account = await readyToSubmit();
+    expect((await submit(account.key, { ...completeSubmission(account.companyId), attestation_role: 'Managing\tdirector' })).status).toBe(200);
+  });
+
+  it.each([
+    ['filename', { filename: 'extract\n.pdf' }],
+    ['mandate_grantor_name', { mandate_grantor_name: 'Client\r\nCEO' }],
+  ])('when an upload\'s %s holds a line break, then 400 invalid_field naming it', async (field, extra) => {
+    const account = await signUp('kyc');
+    const companyId = await createCompany(account.key, 'Client BV');
+    const body = field === 'filename' ? pdfUpload('registry_extract', extra) : pdfUpload('mandate', { company_id: companyId, ...extra });
+    const response = await upload(account.key, body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_field', param: field });
+  });
+
   it('when the review is pending, then uploads are 409 kyc_locked and a second submit is 409 kyc_not_submittable', async () => {
     const account = await readyToSubmit();
     expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);

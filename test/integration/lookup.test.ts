@@ -104,6 +104,9 @@ describe('participant lookup on the local Peppol network', () => {
     ['a wrong check digit', '0208:0123456748', /check digits/],
     ['a scheme that is not a current EAS code', '0193:0123456749', /0193 is not a current Peppol EAS code/],
     ['no scheme', '0123456749', /expected scheme:id/],
+    ['a control character (a scheme without a format of its own)', '0060:12%0134', /only printable ASCII/],
+    ['NUL', '0060:12%0034', /only printable ASCII/],
+    ['an XML special', '0060:12%3C34', /other than space and < > &/],
   ])('when the id has %s, then both endpoints answer 400 invalid_peppol_id with the rule', async (_what, id, rule) => {
     for (const path of [`/v1/lookup/${id}`, `/v1/lookup/${id}/dns`]) {
       const response = await lookup(path);
@@ -151,8 +154,9 @@ describe('participant lookup when the network fails', () => {
    * The API in this process, listening, with lookups going to the given DNS
    * server and zone; SMPs on this host are allowed unless `publicSmpsOnly`.
    */
+  // Trusting loopback as the shared stack does: each test asks from an address of its own.
   async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone, publicSmpsOnly = false): Promise<string> {
-    const config = loadConfig({ LOG_LEVEL: 'silent', PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly) });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), TRUSTED_PROXIES: 'loopback' });
     const store = createStore(db);
     const app = createApp({
       config,

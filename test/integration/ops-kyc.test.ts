@@ -1,5 +1,6 @@
+import { kycSubmissionId } from '../../store/kyc-submissions';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs } from '../support/accounts';
+import { callAs, withStore } from '../support/accounts';
 import { waitForStatus } from '../support/documents';
 import { completeSubmission, readyToSubmit, submit, waitForKyc } from '../support/kyc';
 import { ops } from '../support/ops';
@@ -35,6 +36,26 @@ describe('the ops CLI for KYC review', () => {
     expect(sent.status).toBe(202);
     expect((await waitForStatus(live.body.api_key, sent.body.id, account.companyId, ['delivered', 'failed'], 30_000, 'live.localhost')).status).toBe('delivered');
     expect((await callAs(account.key, `/v1/workspaces/${account.workspaceId}`)).body).toMatchObject({ mode: 'live', credit_balance: '0.90' });
+  });
+
+  it('when a stored legal name holds line breaks, escapes and bidi overrides, then kyc list prints the submission as one row with them escaped', async () => {
+    const account = await readyToSubmit('ops-escape');
+    expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
+    // The API refuses such names now; rows written before the rule (or by another path) may still hold them.
+    const forged = `Acme BV\r\nwsp_forged  approved  #1  2026-01-01T00:00:00.000Z  Forged \u001b[2J\u202eVB`;
+    await withStore((store) => store.kycSubmissions.updateOne({ _id: kycSubmissionId(account.workspaceId, 1) }, { $set: { legal_name: forged } }));
+
+    const listed = await ops('kyc', 'list', '--status', 'pending');
+    expect(listed.code).toBe(0);
+    const rows = listed.stdout.split('\n').filter((line) => line.includes(account.workspaceId) || line.includes('wsp_forged'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(new RegExp(`^${account.workspaceId}  pending   #1  \\S+  `));
+    expect(rows[0]!.endsWith('  Acme BV\\u000d\\nwsp_forged  approved  #1  2026-01-01T00:00:00.000Z  Forged \\u001b[2J\\u202eVB (0123.456.749)')).toBe(true);
+    const raw = /[\r\u001b\u202e]/; // eslint-disable-line no-control-regex -- what must not reach the terminal
+    expect(listed.stdout).not.toMatch(raw);
+    const shown = await ops('kyc', 'show', account.workspaceId);
+    expect(shown.stdout).not.toMatch(raw);
+    expect(JSON.parse(shown.stdout).submission.legal_name).toBe(forged);
   });
 
   it('when the operator rejects, then the customer sees the reason; deciding again, or a workspace without a pending review, is one line and exit 1', async () => {

@@ -15,6 +15,7 @@ describe('configuration', () => {
       SIGNUP_LIMIT: 10,
       LOG_LEVEL: 'info',
       STRICT_QUERY_SHAPES: false,
+      TRUSTED_PROXIES: [],
       PUBLIC_SANDBOX_URL: 'http://127.0.0.1:3000',
       PUBLIC_LIVE_URL: 'http://live.localhost:3000',
     });
@@ -79,6 +80,24 @@ describe('configuration', () => {
     expect(passed).toMatchObject({ PORT: '3000' });
     expect(Object.keys(passed)).not.toEqual(expect.arrayContaining(['DATA_DIR']));
     expect(passed).not.toHaveProperty('FERRETDB_PORT');
+  });
+
+  it('when TRUSTED_PROXIES lists addresses, ranges and network names, then they are kept; none trusts no proxy', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: ' loopback, 10.0.0.0/8 ,2001:db8::/32, 192.0.2.7' }).TRUSTED_PROXIES).toEqual(['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.7']);
+    expect(loadConfig({ TRUSTED_PROXIES: 'none' }).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '' }).TRUSTED_PROXIES).toEqual([]);
+  });
+
+  it.each(['true', '1', 'proxy.example.com', '10.0.0.0/33', '::1/129', 'none,loopback', '10.0.0.1/8/8', ','])('when TRUSTED_PROXIES is %p, then it is refused naming the variable', (value) => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES=.*expected none, or a comma list/);
+  });
+
+  it('the embedded stack trusts a proxy on this machine unless told otherwise, and passes that on to its API', () => {
+    expect(loadStackConfig({}).TRUSTED_PROXIES).toEqual(['loopback']);
+    expect(serviceEnvironment(loadStackConfig({})).TRUSTED_PROXIES).toBe('loopback');
+    const none = loadStackConfig({ TRUSTED_PROXIES: 'none' });
+    expect(none.TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig(serviceEnvironment(none)).TRUSTED_PROXIES).toEqual([]);
   });
 
   it('when the access point would wait longer than one delivery attempt allows, then AS4_SEND_TIMEOUT is refused', () => {

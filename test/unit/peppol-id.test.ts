@@ -43,6 +43,25 @@ describe('Peppol participant ids', () => {
     expect(peppolIdProblem(id)).toMatch(reason);
   });
 
+  it.each([
+    ['NUL', '0060:12\u000034'],
+    ['U+0001', '0060:12\u000134'],
+    ['U+FFFE', '0060:12\uFFFE34'],
+    ['a lone surrogate', '0060:12\uD80034'],
+    ['a letter outside ASCII', '0060:12é34'],
+    ['<', '0060:12<34'],
+    ['>', '0060:12>34'],
+    ['&', '0060:12&34'],
+    ['"', '0060:12"34'],
+    ["'", "0060:12'34"],
+  ])('an identifier of a scheme without a format holding %s is refused (Policy for use of Identifiers, POLICY 1)', (_what, id) => {
+    expect(peppolIdProblem(id)).toMatch(/only printable ASCII characters other than space and < > & " '/);
+  });
+
+  it('an identifier of a scheme without a format may hold any other printable ASCII character', () => {
+    expect(peppolIdProblem('0060:AZaz09!#$%()*+,-./:;=?@[\\]^_`{|}~')).toBeUndefined();
+  });
+
   it('an identifier over 130 characters is refused', () => {
     expect(peppolIdProblem(`0060:${'1'.repeat(131)}`)).toMatch(/longer than 130/);
   });
