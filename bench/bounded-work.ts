@@ -1,0 +1,112 @@
+import { performance } from 'node:perf_hooks';
+
+import { DOCUMENT_LIMITS } from '../domain/documents/input';
+import { UBL_BOUNDS } from '../domain/xml-bounds';
+import { belgianSeller, validFixtures } from '../test/fixtures/documents';
+import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
+import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
+
+/**
+ * `npm run bench:bounds`: what hostile or merely large requests cost other
+ * tenants, on an embedded stack of its own (README, Security):
+ *   send     POST → `delivered` of a sandbox invoice, one at a time, alone and
+ *            while BENCH_ATTACKERS clients post to the public validator UBL that
+ *            nests 60,000 deep (refused by the bounds) and UBL of just under the
+ *            element bound (validated in the interactive lane until its limit)
+ *   refusal  how long the deeply nested document takes to be refused
+ *   account  GET /v1/account from another tenant, alone and while three clients
+ *            validate 1,000-line documents (converted on the API's worker threads)
+ * BENCH_REQUESTS (20) sends and 200 account reads each; BENCH_ATTACKERS (4).
+ */
+
+const REQUESTS = envNumber('BENCH_REQUESTS', 20);
+const ATTACKERS = envNumber('BENCH_ATTACKERS', 4);
+
+const UBL_HEAD = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
+const deeplyNested = `${UBL_HEAD}${'<cbc:Note>'.repeat(60_000)}x${'</cbc:Note>'.repeat(60_000)}</Invoice>`;
+const nearlyTooMany = `${UBL_HEAD}${'<cbc:Note>x</cbc:Note>'.repeat(UBL_BOUNDS.maxElements - 10)}</Invoice>`;
+
+const largeDocument = (companyId: string) => ({
+  ...validFixtures[0]!.body,
+  company_id: companyId,
+  lines: Array.from({ length: DOCUMENT_LIMITS.lines }, (_, index) => ({
+    description: `Item ${index} ${'x'.repeat(900)}`,
+    note: 'y'.repeat(900),
+    quantity: 1,
+    unit_price: '1.00',
+    tax_rate: 21,
+    allowances: [{ amount: '0.01', reason: 'Discount' }],
+    charges: [{ amount: '0.01', reason: 'Handling' }],
+  })),
+});
+
+const line = (label: string, measured: Measurement, alone: Measurement) =>
+  `${label}: p50 ${ms(measured.p50)}, p99 ${ms(measured.p99)} (alone: p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}; p50 ratio ${(measured.p50 / alone.p50).toFixed(2)})`;
+
+/** Runs `attack` in `clients` loops until `measure` ends; the attack's own latencies are returned with the measurement. */
+async function during(clients: number, attack: () => Promise<unknown>, measure: () => Promise<Measurement>) {
+  let running = true;
+  const latencies: number[] = [];
+  const started = performance.now();
+  const attackers = Array.from({ length: clients }, async () => {
+    while (running) {
+      const t0 = performance.now();
+      await attack();
+      latencies.push(performance.now() - t0);
+    }
+  });
+  try {
+    return { measured: await measure(), attack: summarize(latencies, (performance.now() - started) / 1000) };
+  } finally {
+    running = false;
+    await Promise.all(attackers);
+  }
+}
+
+async function main(): Promise<void> {
+  const { stack, stop } = await benchStack({ UBL_VALIDATIONS_PER_IP: '1000000' });
+  try {
+    const api = stack.urls.api!;
+    const sender = await signUpWithCompany(api, 'bench-sender', belgianSeller);
+    const other = await signUpWithCompany(api, 'bench-other', belgianSeller);
+    const invoice = { ...validFixtures[0]!.body, company_id: sender.companyId };
+
+    const sendAndWait = async () => {
+      const posted = await json(`${api}/v1/documents`, { method: 'POST', headers: sender.auth, body: JSON.stringify(invoice) });
+      if (posted.status !== 202) throw new Error(`send answered ${posted.status}`);
+      for (;;) {
+        const read = await json(`${api}/v1/documents/${String(posted.body.id)}?company_id=${sender.companyId}`, { headers: sender.auth });
+        if (read.body.status === 'delivered') return;
+        if (read.body.status === 'failed') throw new Error('the document failed');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const publicValidation = (xml: string) => async () => {
+      const response = await fetch(`${api}/v1/ubl/validate`, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: xml });
+      await response.arrayBuffer();
+      return response.status;
+    };
+
+    say(`stack on ${api}; ${ATTACKERS} attacking clients; bounds: depth ${UBL_BOUNDS.maxDepth}, ${UBL_BOUNDS.maxElements} elements`);
+    await singleClient(3, sendAndWait);
+    const sendsAlone = await singleClient(REQUESTS, sendAndWait);
+    const deep = await during(ATTACKERS, publicValidation(deeplyNested), () => singleClient(REQUESTS, sendAndWait));
+    say(line('POST → delivered during deeply nested public validations', deep.measured, sendsAlone));
+    say(`  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`);
+    const heavy = await during(Math.ceil(ATTACKERS / 2), publicValidation(nearlyTooMany), () => singleClient(REQUESTS, sendAndWait));
+    say(line('POST → delivered during validations just under the element bound', heavy.measured, sendsAlone));
+    say(`  a document of ${UBL_BOUNDS.maxElements - 8} elements validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`);
+
+    const readAccount = () => fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
+    const large = JSON.stringify(largeDocument(sender.companyId));
+    const validateLarge = () => json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
+    const accountAlone = await closedLoop(200, 1, readAccount);
+    const busy = await during(3, validateLarge, () => closedLoop(200, 1, readAccount));
+    say(line(`GET /v1/account while 3 clients validate ${DOCUMENT_LIMITS.lines}-line documents (${large.length} bytes)`, busy.measured, accountAlone));
+    say(`  each large validation: p50 ${ms(busy.attack.p50)}, p99 ${ms(busy.attack.p99)}`);
+  } finally {
+    await stop();
+  }
+}
+
+runBenchmark(main);
