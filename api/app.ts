@@ -38,6 +38,8 @@ export interface AppDependencies {
   usage: UsageCounters;
   /** Seals and opens webhook signing secrets. */
   secretBox: SecretBox;
+  /** Seals the content of KYC documents (under its own key). */
+  kycBox: SecretBox;
   /** The official Peppol rules (the public UBL validator). */
   validator: OfficialValidator;
   /** More routes, declared like the others (the tests add ones that exist only there). */
@@ -45,7 +47,7 @@ export interface AppDependencies {
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, extraRoutes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, secretBox, kycBox, validator, extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only proxies on this machine or a private network may set the client address (X-Forwarded-For).
@@ -72,7 +74,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);
   const provider = liveProvider();
   companyRoutes(routes, { store, provider, temporal, logger });
-  kycRoutes(routes, { store, temporal, logger });
+  kycRoutes(routes, { store, temporal, logger, kycBox });
   const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
   documentRoutes(routes, {
     ...fanOut,

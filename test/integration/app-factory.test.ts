@@ -43,6 +43,7 @@ describe('the app factory', () => {
       probes,
       usage: usageCounters(store, logger),
       secretBox: new SecretBox(newSecretKey()),
+      kycBox: new SecretBox(newSecretKey()),
       validator: validator(),
       ...(extraRoutes && { extraRoutes }),
     });

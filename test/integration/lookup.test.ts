@@ -158,6 +158,7 @@ describe('participant lookup when the network fails', () => {
       probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
       usage: usageCounters(store, logger),
       secretBox: new SecretBox(newSecretKey()),
+      kycBox: new SecretBox(newSecretKey()),
       validator: officialValidator(sharedStack().validatorUrl),
     });
     const server = await new Promise<http.Server>((resolve) => {
