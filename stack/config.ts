@@ -12,6 +12,10 @@ import { configVariableNames, duration, loadConfig, parseEnvironment, port, toEn
  */
 const stackShape = {
   DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
+  KEYS_DIR: z
+    .string()
+    .default(path.join(os.homedir(), '.config', 'einvoice', 'keys'))
+    .describe('Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY or KYC_ENCRYPTION_KEY is not set; outside DATA_DIR'),
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
@@ -35,7 +39,7 @@ export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;
 
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const stack = parseEnvironment(stackShape, env);
-  return { ...loadConfig(env), ...stack, DATA_DIR: path.resolve(stack.DATA_DIR) };
+  return { ...loadConfig(env), ...stack, DATA_DIR: path.resolve(stack.DATA_DIR), KEYS_DIR: path.resolve(stack.KEYS_DIR) };
 }
 
 /** The service's variables of a stack configuration, for the API and worker processes it starts. */
