@@ -39,6 +39,8 @@ export interface AppDependencies {
   usage: UsageCounters;
   /** Seals and opens webhook signing secrets. */
   secretBox: SecretBox;
+  /** Seals the content of KYC documents (under its own key). */
+  kycBox: SecretBox;
   /** The official Peppol rules (the public UBL validator). */
   validator: OfficialValidator;
   /** Worker threads for reading and converting documents (default: API_WORKER_THREADS of them). */
@@ -48,7 +50,7 @@ export interface AppDependencies {
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, secretBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Express {
+export function createApp({ config, logger, store, temporal, probes, usage, secretBox, kycBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Only the configured proxies may name the client address (X-Forwarded-For); by default none may.
@@ -76,7 +78,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);
   const provider = liveProvider();
   companyRoutes(routes, { store, provider, temporal, logger });
-  kycRoutes(routes, { store, temporal, logger });
+  kycRoutes(routes, { store, temporal, logger, kycBox });
   const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
   documentRoutes(routes, {
     ...fanOut,

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal), validator: () => validator.ruleSet() },
     usage,
     secretBox: new SecretBox(addresses.webhookSecretKey),
+    kycBox: new SecretBox(addresses.kycEncryptionKey),
     validator,
     cpu,
   });

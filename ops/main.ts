@@ -1,27 +1,34 @@
+import { open, rm } from 'node:fs/promises';
 import os from 'node:os';
 
 import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
 import { escapeForTerminal } from '../domain/text';
+import { SecretBox } from '../domain/secret-box';
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
+import { readKycDocument, resealKycContent } from '../services/kyc-content';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
-import { loadStackConfig } from '../stack/config';
+import { loadStackConfig, type StackConfig } from '../stack/config';
+import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
 
 /**
  * `npm run --silent ops -- <command>`: what an operator does by hand. It
  * talks to the same database and Temporal as the service: MONGODB_URI and
- * TEMPORAL_ADDRESS, or the embedded stack's (`npm start`) by default. The
- * operator's name in the audit trail is OPERATOR, else the login name.
+ * TEMPORAL_ADDRESS, or the embedded stack's (`npm start`) by default, and
+ * opens KYC content with KYC_ENCRYPTION_KEY (and _PREVIOUS), or the key the
+ * embedded stack made. The operator's name in the audit trail is OPERATOR, else the login name.
  * A refusal is one line on stderr and exit code 1; a wrong command, 2.
  */
 
 const USAGE = `usage: npm run --silent ops -- <command>
   kyc list [--status pending|approved|rejected]  KYC submissions, oldest first
   kyc show <workspace>                    the workspace's KYC state, documents and companies
+  kyc document <document> <file>          write a KYC document's content to a new file (readable by you only)
+  kyc reseal                              seal every KYC document under KYC_ENCRYPTION_KEY (after a rotation)
   kyc approve <workspace>                 approve its pending review (signals the review workflow)
   kyc reject <workspace> <reason>         reject it, with the reason the customer sees
   credits add <workspace> <amount>        top up a workspace's credits (EUR, e.g. 25.00)
@@ -39,6 +46,8 @@ interface Context {
   operator: ReturnType<typeof operatorActor>;
   /** Connects to Temporal on first use: only the review commands need it. */
   temporal: () => Promise<Client>;
+  /** Opens and seals KYC content; only the content commands need its key. */
+  kycBox: () => Promise<SecretBox>;
 }
 
 type Command = (context: Context, args: string[]) => Promise<string>;
@@ -86,6 +95,30 @@ const COMMANDS: Record<string, Command> = {
       null,
       2,
     );
+  },
+  'kyc document': async ({ store, operator, kycBox }, args) => {
+    const [documentId, file] = needs(args, 2);
+    // A new file, for its owner only (the content is an identity document), made before the content is read.
+    const output = await open(file!, 'wx', 0o600).catch((err: NodeJS.ErrnoException) => {
+      throw new OperatorError(err.code === 'EEXIST' ? `${file!} exists; name a new file` : err.message);
+    });
+    try {
+      const { document, bytes } = await readKycDocument(store, await kycBox(), operator, documentId!);
+      await output.writeFile(bytes);
+      return `${file!}: ${document.doc_type} ${document.filename} (${document.mime_type}, ${document.size_bytes} bytes, SHA-256 checked)`;
+    } catch (err) {
+      await rm(file!, { force: true });
+      throw err;
+    } finally {
+      await output.close();
+    }
+  },
+  'kyc reseal': async ({ store, operator, kycBox }) => {
+    const box = await kycBox();
+    const { resealed, current, left } = await resealKycContent(store, box, operator);
+    const summary = `KYC content under key ${box.keyId}: ${resealed} sealed now, ${current} already`;
+    if (left.length === 0) return summary;
+    throw new OperatorError(`${summary}; ${left.length} left:\n${left.map(({ id, reason }) => `  ${id}: ${reason}`).join('\n')}`);
   },
   'kyc approve': async ({ store, operator, temporal }, args) => {
     const recorded = await decide(store, await temporal(), needs(args, 1)[0]!, { decision: 'approve', operator: operator.accountId });
@@ -146,12 +179,18 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
-    process.stdout.write(`${forTerminal(await command({ store: createStore(db), operator, temporal }, argv.slice(2)))}\n`);
+    process.stdout.write(`${forTerminal(await command({ store: createStore(db), operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(2)))}\n`);
     return 0;
   } finally {
     await db.close();
     await connection?.close();
   }
+}
+
+async function kycBox(stack: StackConfig): Promise<SecretBox> {
+  const key = stack.KYC_ENCRYPTION_KEY ?? (await readKeyFile(stack.KEYS_DIR, KYC_KEY_FILE));
+  if (!key) throw new ConfigError(`KYC_ENCRYPTION_KEY not set, and the embedded stack has made none in KEYS_DIR (${stack.KEYS_DIR})`);
+  return new SecretBox(key, stack.KYC_ENCRYPTION_KEY_PREVIOUS);
 }
 
 main(process.argv.slice(2)).then(

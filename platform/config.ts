@@ -111,6 +111,9 @@ const trustedProxies = z.preprocess(
     }),
 );
 
+/** A key of domain/secret-box.ts: 32 random bytes, base64. */
+const sealingKey = optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'));
+
 const flag = (fallback: 'true' | 'false') =>
   z
     .enum(['true', 'false'])
@@ -152,16 +155,16 @@ export const serviceConfigShape = {
   SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe("Distinct sandbox email recipients per account per UTC day, besides the account's own addresses"),
   INVITES_BY_EMAIL_PER_DAY: positiveInt(50).describe('Members an account may add by email per UTC day'),
   STRICT_QUERY_SHAPES: flag('false').describe('Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)'),
-  WEBHOOK_SECRET_KEY: optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded')).describe(
-    'Key that encrypts webhook signing secrets at rest (32 bytes, base64); required by the API and the worker',
-  ),
+  WEBHOOK_SECRET_KEY: sealingKey.describe('Key that encrypts webhook signing secrets at rest (32 bytes, base64); required by the API and the worker'),
+  KYC_ENCRYPTION_KEY: sealingKey.describe('Key that encrypts KYC document content at rest (32 bytes, base64); required by the API and the ops CLI (the worker does not need it)'),
+  KYC_ENCRYPTION_KEY_PREVIOUS: sealingKey.describe('The KYC key before a rotation: the ops CLI opens what it sealed and `kyc reseal` seals that again under KYC_ENCRYPTION_KEY'),
   WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
   WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
 };
 
 /** Variables whose value may carry credentials: named in errors, never printed. */
-const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
+const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'WEBHOOK_SECRET_KEY', 'KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -200,6 +203,9 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 /** Names of every variable the service reads; the deployment test checks they are all set. */
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
+/** Variables the worker never needs: it does not touch KYC content, so a deployment keeps these from it. */
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS'];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);
   return {
@@ -217,17 +223,28 @@ export interface ServiceAddresses {
   webhookSecretKey: string;
   /** The worker's only: it sends live documents. */
   accessPointUrl?: string;
+  /** The API's only: it seals the KYC documents it takes. */
+  kycEncryptionKey?: string;
 }
 
 /**
- * The API and the worker talk to services by address and share the secrets
- * key; the worker also hands live documents to our access point. `npm start`
- * fills these in for the embedded stack.
+ * The API and the worker talk to services by address and share the webhook
+ * secrets key; the worker also hands live documents to our access point, and
+ * the API alone seals KYC documents. `npm start` fills these in for the
+ * embedded stack.
  */
 export function requireServiceAddresses(config: Config, role: 'worker'): ServiceAddresses & { accessPointUrl: string };
-export function requireServiceAddresses(config: Config, role: 'api'): ServiceAddresses;
+export function requireServiceAddresses(config: Config, role: 'api'): ServiceAddresses & { kycEncryptionKey: string };
 export function requireServiceAddresses(config: Config, role: 'api' | 'worker'): ServiceAddresses {
-  const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', ...(role === 'worker' ? (['ACCESS_POINT_URL'] as const) : []), 'WEBHOOK_SECRET_KEY'] as const;
+  const needed = [
+    'MONGODB_URI',
+    'TEMPORAL_ADDRESS',
+    'SMTP_URL',
+    'VALIDATOR_URL',
+    ...(role === 'worker' ? (['ACCESS_POINT_URL'] as const) : []),
+    'WEBHOOK_SECRET_KEY',
+    ...(role === 'api' ? (['KYC_ENCRYPTION_KEY'] as const) : []),
+  ] as const;
   const missing = needed.filter((name) => !config[name]);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -241,5 +258,6 @@ export function requireServiceAddresses(config: Config, role: 'api' | 'worker'):
     validatorUrl: config.VALIDATOR_URL!,
     webhookSecretKey: config.WEBHOOK_SECRET_KEY!,
     ...(role === 'worker' && { accessPointUrl: config.ACCESS_POINT_URL! }),
+    ...(role === 'api' && { kycEncryptionKey: config.KYC_ENCRYPTION_KEY! }),
   };
 }

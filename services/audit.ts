@@ -32,6 +32,8 @@ export type AuditAction =
   | 'account.disabled'
   | 'account.enabled'
   | 'kyc.document_uploaded'
+  | 'kyc.document_read'
+  | 'kyc.document_resealed'
   | 'kyc.submitted'
   | 'kyc.approved'
   | 'kyc.rejected'

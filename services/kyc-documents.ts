@@ -1,25 +1,25 @@
-import { createHash } from 'node:crypto';
-
 import { isOpen } from '../domain/kyc';
 import type { KycUpload } from '../domain/kyc-upload';
 import { newSortableId, randomBase62 } from '../domain/ids';
+import type { SecretBox } from '../domain/secret-box';
 import type { Store } from '../store';
 import { insertRow } from '../store/insert';
 import { recordAudit, type Actor } from './audit';
 import { RuleError } from './errors';
+import { sealedBlob } from './kyc-content';
 import { kycStatusOf, type KycDocument } from './kyc';
 
 /**
  * Stores a checked KYC upload (domain/kyc-upload.ts) while uploads are open
- * (status `none` or `rejected`). The bytes go first, into their own
- * write-once row under a random storage key, with their SHA-256; then the
- * metadata row that points at them. A crash in between leaves bytes nobody
+ * (status `none` or `rejected`). The bytes go first, sealed under the KYC
+ * key (services/kyc-content.ts), into their own row under a random storage
+ * key, with their SHA-256; then the metadata row that points at them. A crash in between leaves bytes nobody
  * points at, never a row without its bytes.
  *
  * An upload racing a submission can land after it; the submission lists the
  * documents it was made with (document_ids), so the review is not changed by it.
  */
-export async function uploadKycDocument(store: Store, actor: Actor, workspaceId: string, upload: KycUpload): Promise<KycDocument> {
+export async function uploadKycDocument(store: Store, box: SecretBox, actor: Actor, workspaceId: string, upload: KycUpload): Promise<KycDocument> {
   const status = await kycStatusOf(store, workspaceId);
   if (!isOpen(status)) {
     throw new RuleError(
@@ -32,8 +32,8 @@ export async function uploadKycDocument(store: Store, actor: Actor, workspaceId:
   }
   const now = new Date();
   const storageKey = `kyb_${randomBase62(24)}`;
-  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
-  await insertRow(store.kycBlobs, { _id: storageKey, sha256, size_bytes: upload.bytes.length, content: upload.bytes, created_at: now });
+  const blob = sealedBlob(box, storageKey, upload.bytes, now);
+  await insertRow(store.kycBlobs, blob);
   const row: KycDocument = {
     _id: newSortableId('kycDocument', now.getTime()),
     workspace_id: workspaceId,
@@ -43,7 +43,7 @@ export async function uploadKycDocument(store: Store, actor: Actor, workspaceId:
     mime_type: upload.mimeType,
     size_bytes: upload.bytes.length,
     mandate_grantor_name: upload.grantorName,
-    sha256,
+    sha256: blob.sha256,
     storage_key: storageKey,
     uploaded_by: actor.accountId,
     created_at: now,

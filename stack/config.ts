@@ -12,6 +12,10 @@ import { configVariableNames, duration, loadConfig, parseEnvironment, port, toEn
  */
 const stackShape = {
   DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
+  KEYS_DIR: z
+    .string()
+    .default(path.join(os.homedir(), '.config', 'einvoice', 'keys'))
+    .describe('Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY or KYC_ENCRYPTION_KEY is not set; outside DATA_DIR'),
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
@@ -38,7 +42,7 @@ export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConf
   // The embedded stack serves this machine, so a proxy in front of its API runs here too
   // (and the tests give each client an address of its own through X-Forwarded-For).
   const service = loadConfig({ ...env, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
-  return { ...service, ...stack, DATA_DIR: path.resolve(stack.DATA_DIR) };
+  return { ...service, ...stack, DATA_DIR: path.resolve(stack.DATA_DIR), KEYS_DIR: path.resolve(stack.KEYS_DIR) };
 }
 
 /** The service's variables of a stack configuration, for the API and worker processes it starts. */

@@ -1,10 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { newSecretKey } from '../domain/secret-box';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
@@ -13,12 +12,14 @@ import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
+import { KYC_KEY_FILE, stackKey, webhookKey } from './keys';
 import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki } from './peppol-access-points';
+import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
@@ -101,6 +102,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     peppolNetwork: !config.PEPPOL_DNS_SERVER,
   };
 
+  createFilesPrivately();
+  await privateDirectory(config.DATA_DIR);
   const logsDir = path.join(config.DATA_DIR, 'logs');
   await mkdir(logsDir, { recursive: true });
   const lock = await acquireDataDirLock(config.DATA_DIR);
@@ -394,7 +397,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         log(`ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; certificate from the local test PKI in ${pki.dir})`);
       }
     }
-    serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await dataDirSecretKey(config.DATA_DIR));
+    serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await webhookKey(config.DATA_DIR, config.KEYS_DIR));
+    serviceEnv.KYC_ENCRYPTION_KEY = config.KYC_ENCRYPTION_KEY ?? (await stackKey(config.KEYS_DIR, KYC_KEY_FILE));
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
@@ -441,26 +445,6 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
       `port already in use: ${busy.join(', ')}. Another stack (or another program) is running; stop it, or choose other ports with these variables.`,
     );
   }
-}
-
-/**
- * The key that encrypts webhook secrets at rest, made once per data directory
- * (readable by its owner only), so the secrets stored there stay readable
- * across restarts.
- */
-async function dataDirSecretKey(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, 'webhook-secret.key');
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const key = newSecretKey();
-  // Exclusive create: of two starts racing on one directory, both end up with the key that was written.
-  await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EEXIST') throw err;
-  });
-  return (await readFile(file, 'utf8')).trim();
 }
 
 async function httpOk(url: string): Promise<boolean> {

@@ -1,10 +1,11 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 /**
- * KYC documents, in two collections written once each: the small metadata
- * row that lists and counts (`kyc_documents`), and the bytes with their
- * SHA-256 (`kyc_blobs`), written first and read only by the operator's
- * review. The blob's key and hash stay inside: no API answer carries them.
+ * KYC documents, in two collections: the small metadata row that lists and
+ * counts (`kyc_documents`, written once), and the content with the SHA-256
+ * of its bytes (`kyc_blobs`), written first, sealed (services/kyc-content.ts),
+ * read only by the operator, and rewritten only to seal it under a new key.
+ * The blob's key and hash stay inside: no API answer carries them.
  */
 
 const kycDocumentSchema = new Schema(
@@ -28,14 +29,19 @@ const kycDocumentSchema = new Schema(
   { versionKey: false, collection: 'kyc_documents' },
 );
 kycDocumentSchema.index({ workspace_id: 1, _id: 1 });
+/** The document of a blob, whose workspace's audit trail records a reseal. */
+kycDocumentSchema.index({ storage_key: 1 });
 
 const kycBlobSchema = new Schema(
   {
     /** The storage key: random, unrelated to the document id. */
     _id: { type: String, required: true },
+    /** Of the plain bytes. */
     sha256: { type: String, required: true },
     size_bytes: { type: Number, required: true },
+    /** Sealed under the key `key_id` names; the plain bytes in a row stored before sealing, which has no `key_id`. */
     content: { type: Buffer, required: true },
+    key_id: { type: String, default: null },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'kyc_blobs' },
@@ -44,3 +50,4 @@ const kycBlobSchema = new Schema(
 export const kycDocumentModel = (db: Connection) => db.model('KycDocument', kycDocumentSchema);
 export const kycBlobModel = (db: Connection) => db.model('KycBlob', kycBlobSchema);
 export type KycDocumentRow = InferSchemaType<typeof kycDocumentSchema>;
+export type KycBlobRow = InferSchemaType<typeof kycBlobSchema>;

@@ -38,5 +38,8 @@ export default async function globalSetup(): Promise<void> {
     peppol: stack.urls.peppol!,
     peppolReceiverPid: stack.process('peppol-receiver')!.pid!,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
+    kycEncryptionKey: stack.serviceEnv.KYC_ENCRYPTION_KEY!,
+    dataDir: config.DATA_DIR,
+    keysDir: config.KEYS_DIR,
   });
 }

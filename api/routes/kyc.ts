@@ -4,6 +4,7 @@ import { KYC_DOC_TYPES, MAX_KYC_DOCUMENT_BYTES } from '../../domain/kyc';
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { KYC_MIME_TYPES } from '../../domain/kyc-files';
 import { checkKycUpload } from '../../domain/kyc-upload';
+import type { SecretBox } from '../../domain/secret-box';
 import { isSingleLineText, NOT_SINGLE_LINE_MESSAGE } from '../../domain/text';
 import type { Logger } from '../../platform/logger';
 import { readKyc, refusalError } from '../../services/kyc';
@@ -28,6 +29,8 @@ export interface KycRouteDependencies {
   store: Store;
   temporal: Client;
   logger: Logger;
+  /** Seals the content of uploaded documents. */
+  kycBox: SecretBox;
 }
 
 /** A 10 MB file is 13.4 MiB in base64; the rest leaves room for the other fields and escaped JSON. */
@@ -147,7 +150,7 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
         const { company } = await requireCompany(store, auth, upload.companyId, 'company_id');
         if (company.workspace_id !== auth.workspaceId) throw companyNotFound(upload.companyId, 'company_id');
       }
-      const document = await uploadKycDocument(store, auth.actor, auth.workspaceId, upload);
+      const document = await uploadKycDocument(store, deps.kycBox, auth.actor, auth.workspaceId, upload);
       return { status: 201, body: kycDocumentView(document) };
     },
   });

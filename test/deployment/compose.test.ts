@@ -3,12 +3,13 @@ import path from 'node:path';
 
 import { parse } from 'yaml';
 
-import { configVariableNames, loadConfig } from '../../platform/config';
+import { apiOnlyVariableNames, configVariableNames, loadConfig } from '../../platform/config';
 
 /**
  * No Docker engine runs here, so the compose file is checked as data: every
- * variable the service reads is set for both processes, and every service the
- * API and worker address exists, is waited for, and has a health check.
+ * variable the service reads is set for both processes (the KYC keys for the
+ * API only), and every service the API and worker address exists, is waited
+ * for, and has a health check.
  */
 interface ComposeService {
   image?: string;
@@ -20,7 +21,8 @@ interface ComposeService {
   ports?: string[];
 }
 
-const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8')) as {
+// Compose honours YAML merge keys (`<<: *service-env`).
+const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
 };
 const { services } = compose;
@@ -30,10 +32,17 @@ function hostOf(address: string): string {
 }
 
 describe('docker-compose.yml', () => {
-  it.each(['api', 'worker'])('when %s starts, then every configuration variable is set', (name) => {
+  it.each(['api', 'worker'])('when %s starts, then every configuration variable it needs is set', (name) => {
     const environment = services[name]!.environment ?? {};
-    const missing = configVariableNames.filter((variable) => !(variable in environment) || environment[variable] === '');
+    const needed = configVariableNames.filter((variable) => name === 'api' || !apiOnlyVariableNames.includes(variable));
+    const missing = needed.filter((variable) => !(variable in environment) || environment[variable] === '');
     expect(missing).toEqual([]);
+  });
+
+  it('the KYC key is required, given to the API, and kept from the worker, which never opens KYC content', () => {
+    expect(services.api!.environment!.KYC_ENCRYPTION_KEY).toMatch(/^\$\{KYC_ENCRYPTION_KEY:\?/);
+    expect(services.api!.environment!.WEBHOOK_SECRET_KEY).toMatch(/^\$\{WEBHOOK_SECRET_KEY:\?/);
+    for (const variable of apiOnlyVariableNames) expect(services.worker!.environment).not.toHaveProperty(variable);
   });
 
   it.each(['api', 'worker'])('%s is built from this repository and runs its compiled entry point', (name) => {

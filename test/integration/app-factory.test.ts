@@ -1,28 +1,21 @@
-import { Client, Connection } from '@temporalio/client';
 import type { Connection as DbConnection } from 'mongoose';
 import request from 'supertest';
 
-import { createApp } from '../../api/app';
 import { z } from '../../api/openapi';
 import type { RouteTable } from '../../api/route';
 import type { HealthProbes } from '../../api/routes/plumbing';
-import { loadConfig } from '../../platform/config';
 import { connectDatabase, pingDatabase } from '../../platform/database';
-import { createLogger } from '../../platform/logger';
 import { officialValidator, type RuleSet } from '../../platform/official-validator';
 import { freePort } from '../../stack/ports';
-import { newSecretKey, SecretBox } from '../../domain/secret-box';
-import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
 import { callAs } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
+import { inProcessApp } from '../support/in-process-api';
 import { sharedStack } from '../support/test-stack';
 import { validFixtures } from '../fixtures/documents';
 
 /** The app factory, driven in-process, with probes against real and stopped services. */
 describe('the app factory', () => {
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const logger = createLogger('silent', 'test');
   let db: DbConnection;
   beforeAll(async () => {
     db = await connectDatabase(sharedStack().mongodbUri);
@@ -31,21 +24,10 @@ describe('the app factory', () => {
     await db.close();
   });
 
-  const validator = () => officialValidator(sharedStack().validatorUrl);
   const ruleSet: RuleSet = { id: 'eu.peppol.bis3:2026.5', name: 'Peppol BIS Billing 3.0.21', valid_from: '2026-08-17' };
   const healthy: HealthProbes = { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(ruleSet) };
   const appWith = (probes: typeof healthy, extraRoutes?: (routes: RouteTable) => void, store = createStore(db)) =>
-    createApp({
-      config,
-      logger,
-      store,
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes,
-      usage: usageCounters(store, logger),
-      secretBox: new SecretBox(newSecretKey()),
-      validator: validator(),
-      ...(extraRoutes && { extraRoutes }),
-    });
+    inProcessApp(db, {}, { probes, store, ...(extraRoutes && { extraRoutes }) });
 
   it('when the database connection is gone, then health is 503 degraded with checks.db error and the envelope', async () => {
     const closed = await connectDatabase(sharedStack().mongodbUri);

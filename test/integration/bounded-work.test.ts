@@ -1,24 +1,18 @@
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-import { Client, Connection } from '@temporalio/client';
+import type { Connection as DbConnection } from 'mongoose';
 
-import { createApp } from '../../api/app';
 import { convertForCompany, readDocumentBody } from '../../api/document-input';
 import { cpuPool, type CpuPool } from '../../api/offload';
 import { DOCUMENT_LIMITS } from '../../domain/documents/input';
-import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { UBL_BOUNDS } from '../../domain/xml-bounds';
-import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';
-import { createLogger } from '../../platform/logger';
 import { officialValidator, ValidationTimeLimitError, ValidatorUnavailableError } from '../../platform/official-validator';
-import { usageCounters } from '../../services/usage';
-import { createStore } from '../../store';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp, withStore } from '../support/accounts';
 import { liveSender, LIVE, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
+import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
 import { sharedStack } from '../support/test-stack';
 
@@ -118,38 +112,20 @@ describe('documents are bounded', () => {
 });
 
 describe('large documents, on an API with a 24 MiB body limit', () => {
-  const config = loadConfig({ LOG_LEVEL: 'silent', MAX_BODY_BYTES: String(24 * 1024 * 1024), API_WORKER_THREADS: '1' });
-  let server: http.Server;
   let baseUrl: string;
   let cpu: CpuPool;
-  let closeDb: () => Promise<void>;
+  let db: DbConnection;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const db = await connectDatabase(sharedStack().mongodbUri);
-    closeDb = () => db.close();
-    const store = createStore(db);
-    const logger = createLogger('silent', 'test');
+    db = await connectDatabase(sharedStack().mongodbUri);
     cpu = cpuPool(1);
-    const app = createApp({
-      config,
-      logger,
-      store,
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
-      usage: usageCounters(store, logger),
-      secretBox: new SecretBox(newSecretKey()),
-      validator: officialValidator(sharedStack().validatorUrl),
-      cpu,
-    });
-    server = await new Promise<http.Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    ({ url: baseUrl, close } = await listening(inProcessApp(db, { MAX_BODY_BYTES: String(24 * 1024 * 1024) }, { cpu })));
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await close();
     await cpu.close();
-    await closeDb();
+    await db.close();
   });
 
   /** A PDF of `bytes` in base64, as an attachment. */

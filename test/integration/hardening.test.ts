@@ -1,6 +1,9 @@
+import { lstat, readdir, stat } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 
+import { KYC_KEY_FILE } from '../../stack/keys';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp, signUp, withStore } from '../support/accounts';
 import { sendingAccount } from '../support/documents';
@@ -311,5 +314,33 @@ describe('environments and downloads', () => {
     const response = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body: [{}] });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'missing_field', param: '[0].company_id' });
+  });
+});
+
+describe('a copy of the data directory opens nothing', () => {
+  /** Every entry under `dir` that its group or others may read, write or enter (files come and go while the stack runs). */
+  async function openToOthers(dir: string): Promise<string[]> {
+    const found: string[] = [];
+    const visit = async (entry: string) => {
+      const stats = await lstat(entry).catch(() => undefined);
+      if (!stats || stats.isSymbolicLink()) return;
+      if ((stats.mode & 0o077) !== 0) found.push(`${path.relative(dir, entry) || '.'} ${(stats.mode & 0o777).toString(8)}`);
+      if (stats.isDirectory()) for (const name of await readdir(entry).catch(() => [])) await visit(path.join(entry, name));
+    };
+    await visit(dir);
+    return found;
+  }
+  const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
+
+  it("when the stack runs, then everything in its data directory (the databases of FerretDB and Temporal, mail, logs) and the keys it made are its user's only, and no key lies in the data directory", async () => {
+    const { dataDir, keysDir } = sharedStack();
+    expect(await openToOthers(dataDir)).toEqual([]);
+    expect(await modeOf(path.join(dataDir, 'ferretdb', 'sqlite', 'einvoice.sqlite'))).toBe(0o600);
+    expect(await modeOf(path.join(dataDir, 'temporal', 'temporal.db'))).toBe(0o600);
+    expect(await modeOf(dataDir)).toBe(0o700);
+    expect(await modeOf(keysDir)).toBe(0o700);
+    expect(await modeOf(path.join(keysDir, KYC_KEY_FILE))).toBe(0o600);
+    expect(path.relative(dataDir, keysDir)).toMatch(/^\.\./);
+    expect((await readdir(dataDir)).filter((name) => name.endsWith('.key'))).toEqual([]);
   });
 });

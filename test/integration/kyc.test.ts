@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 
+import { SecretBox } from '../../domain/secret-box';
 import { callAs, signUp, teamWorkspace, withStore } from '../support/accounts';
 import { completeSubmission, createCompany, files, MIME, pdfUpload, readyToSubmit, submit, upload, WORKSPACE_DOC_TYPES } from '../support/kyc';
+import { sharedStack } from '../support/test-stack';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const base64 = (bytes: Buffer) => bytes.toString('base64');
@@ -32,7 +34,7 @@ describe('KYC through the API', () => {
     ['png', files.png],
     ['jpeg', files.jpeg],
     ['xlsx', files.xlsx],
-  ] as const)('when a %s is uploaded under a name that says nothing, then its type comes from its bytes and hash and key stay inside', async (kind, bytes) => {
+  ] as const)('when a %s is uploaded under a name that says nothing, then its type comes from its bytes, hash and key stay inside, and the stored bytes are sealed', async (kind, bytes) => {
     const account = await signUp('kyc');
     const response = await upload(account.key, { doc_type: 'registry_extract', filename: 'scan.bin', content: base64(bytes) });
     expect(response.status).toBe(201);
@@ -54,7 +56,13 @@ describe('KYC through the API', () => {
       const blob = await store.kycBlobs.findById(row!.storage_key).lean();
       expect(row!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
       expect(blob!.sha256).toBe(row!.sha256);
-      expect(Buffer.from(blob!.content.buffer).equals(bytes)).toBe(true);
+      // The row as the database holds it: neither the file nor its first bytes (the type's signature) are there in the clear.
+      const stored = Buffer.from(blob!.content.value());
+      expect(stored.includes(bytes)).toBe(false);
+      expect(stored.includes(bytes.subarray(0, 8))).toBe(false);
+      const box = new SecretBox(sharedStack().kycEncryptionKey);
+      expect(blob!.key_id).toBe(box.keyId);
+      expect(box.openBytes(stored, blob!.key_id!, blob!._id).equals(bytes)).toBe(true);
     });
   });
 

@@ -1,24 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Client, Connection } from '@temporalio/client';
 import type { Connection as DbConnection } from 'mongoose';
 
-import { createApp } from '../../api/app';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
 import { smlDnsName } from '../../domain/peppol-sml';
-import { newSecretKey, SecretBox } from '../../domain/secret-box';
-import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';
-import { createLogger } from '../../platform/logger';
-import { officialValidator } from '../../platform/official-validator';
 import { peppolLookup, SmpLookupError } from '../../platform/peppol-lookup';
-import { usageCounters } from '../../services/usage';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
-import { createStore } from '../../store';
 import { fakeClientIp } from '../support/accounts';
 import { callApi } from '../support/http';
+import { inProcessApp, listening } from '../support/in-process-api';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -136,9 +129,9 @@ describe('participant lookup on the local Peppol network', () => {
 });
 
 describe('participant lookup when the network fails', () => {
-  const logger = createLogger('silent', 'test');
   let db: DbConnection;
   const servers: http.Server[] = [];
+  const apis: { close: () => Promise<void> }[] = [];
   const dnsServers: RunningDnsServer[] = [];
 
   beforeAll(async () => {
@@ -146,6 +139,7 @@ describe('participant lookup when the network fails', () => {
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(apis.map((api) => api.close()));
     await Promise.all(dnsServers.map((server) => server.close()));
     await db.close();
   });
@@ -153,26 +147,13 @@ describe('participant lookup when the network fails', () => {
   /**
    * The API in this process, listening, with lookups going to the given DNS
    * server and zone; SMPs on this host are allowed unless `publicSmpsOnly`.
+   * It trusts loopback as the shared stack does: each test asks from an address of its own.
    */
-  // Trusting loopback as the shared stack does: each test asks from an address of its own.
   async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone, publicSmpsOnly = false): Promise<string> {
-    const config = loadConfig({ LOG_LEVEL: 'silent', PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), TRUSTED_PROXIES: 'loopback' });
-    const store = createStore(db);
-    const app = createApp({
-      config,
-      logger,
-      store,
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
-      usage: usageCounters(store, logger),
-      secretBox: new SecretBox(newSecretKey()),
-      validator: officialValidator(sharedStack().validatorUrl),
-    });
-    const server = await new Promise<http.Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env = { PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), TRUSTED_PROXIES: 'loopback' };
+    const api = await listening(inProcessApp(db, env));
+    apis.push(api);
+    return api.url;
   }
 
   /** A stand-in SML whose every participant points at this SMP (or has this NAPTR regexp). */

@@ -1,9 +1,19 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { newSecretKey, SecretBox } from '../../domain/secret-box';
+import { connectDatabase } from '../../platform/database';
+import { uploadKycDocument } from '../../services/kyc-documents';
+import { operatorActor } from '../../services/operator';
+import { openStore, type Store } from '../../store';
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs, withStore } from '../support/accounts';
+import { callAs, signUp, withStore } from '../support/accounts';
 import { waitForStatus } from '../support/documents';
-import { completeSubmission, readyToSubmit, submit, waitForKyc } from '../support/kyc';
-import { ops } from '../support/ops';
+import { completeSubmission, files, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
+import { ops, opsWith } from '../support/ops';
+import { sharedStack } from '../support/test-stack';
 
 /**
  * The operator's KYC commands, and the whole way a new user goes live: sign
@@ -70,5 +80,103 @@ describe('the ops CLI for KYC review', () => {
     expect(again).toMatchObject({ code: 1, stderr: `ops: workspace ${account.workspaceId} has no pending KYC review (status rejected)\n` });
     expect((await ops('kyc', 'approve', 'wsp_doesnotexist')).stderr).toBe('ops: no workspace wsp_doesnotexist\n');
     expect((await ops('kyc', 'list', '--status', 'maybe')).code).toBe(1);
+  });
+});
+
+describe('the ops CLI for KYC content, which is sealed at rest', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-ops-kyc-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when the operator takes a document for review, then kyc document writes its bytes to a new file for the operator only, and the reading is audited', async () => {
+    const account = await signUp('ops-document');
+    const uploaded = await upload(account.key, { doc_type: 'representative_id', filename: 'id.png', content: files.png.toString('base64') });
+    expect(uploaded.status).toBe(201);
+    const file = path.join(dir, 'id.png');
+
+    const written = await ops('kyc', 'document', uploaded.body.id, file);
+    expect(written).toMatchObject({ code: 0, stdout: `${file}: representative_id id.png (image/png, ${files.png.length} bytes, SHA-256 checked)\n` });
+    expect((await readFile(file)).equals(files.png)).toBe(true);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await ops('kyc', 'document', uploaded.body.id, file)).toMatchObject({ code: 1, stderr: `ops: ${file} exists; name a new file\n` });
+    expect(await ops('kyc', 'document', 'kyd_doesnotexist', path.join(dir, 'none'))).toMatchObject({ code: 1, stderr: 'ops: no KYC document kyd_doesnotexist\n' });
+    // Under another key, the content does not open.
+    expect((await opsWith({ KYC_ENCRYPTION_KEY: newSecretKey() }, 'kyc', 'document', uploaded.body.id, path.join(dir, 'other'))).code).toBe(1);
+
+    const audit = await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit`);
+    expect(audit.body.data.filter((entry: { action: string }) => entry.action === 'kyc.document_read')).toEqual([
+      expect.objectContaining({ actor: expect.objectContaining({ account_id: 'operator:test-operator' }), target: { type: 'kyc_document', id: uploaded.body.id } }),
+    ]);
+  });
+
+  describe('kyc reseal, on a database of its own (it reseals every blob there)', () => {
+    const operator = operatorActor('seeder');
+    const workspaceId = 'wsp_reseal';
+    const [oldKey, newKey, strayKey] = [newSecretKey(), newSecretKey(), newSecretKey()];
+    const { keyId: newKeyId } = new SecretBox(newKey);
+    let uri: string;
+    let store: Store;
+    let close: () => Promise<void>;
+
+    beforeAll(async () => {
+      const url = new URL(sharedStack().mongodbUri);
+      url.pathname = `/einvoice_reseal_${Date.now().toString(36)}`;
+      uri = url.toString();
+      const db = await connectDatabase(uri);
+      store = await openStore(db);
+      close = async () => {
+        await db.dropDatabase();
+        await db.close();
+      };
+    });
+    afterAll(async () => {
+      await close();
+    });
+
+    const seal = (key: string, bytes: Buffer, filename: string) =>
+      uploadKycDocument(store, new SecretBox(key), operator, workspaceId, { docType: 'registry_extract', bytes, mimeType: 'application/pdf', filename, companyId: null, grantorName: null });
+    const rawBlob = async (documentId: string) => {
+      const document = await store.kycDocuments.findById(documentId).lean();
+      return (await store.kycBlobs.findById(document!.storage_key).lean())!;
+    };
+    const reseal = (variables: Record<string, string>) => opsWith({ MONGODB_URI: uri, ...variables }, 'kyc', 'reseal');
+
+    it('when blobs are stored in the clear (from before sealing), under the previous key and under a key nobody configured, then reseal seals the first two under the current key, names what is left, and running it again changes nothing', async () => {
+      const plain = Buffer.concat([files.pdf, Buffer.from('stored before sealing')]);
+      const legacy = await seal(oldKey, plain, 'legacy.pdf');
+      // As the rows were written before sealing: the plain bytes, no key id.
+      await store.kycBlobs.updateOne({ _id: legacy.storage_key }, { $set: { content: plain }, $unset: { key_id: 1 } });
+      const previous = await seal(oldKey, files.pdf, 'previous.pdf');
+      const stray = await seal(strayKey, files.pdf, 'stray.pdf');
+
+      const first = await reseal({ KYC_ENCRYPTION_KEY: newKey, KYC_ENCRYPTION_KEY_PREVIOUS: oldKey });
+      expect(first.code).toBe(1);
+      expect(first.stderr).toMatch(new RegExp(`^ops: KYC content under key ${newKeyId}: 2 sealed now, 0 already; 1 left:\n  ${stray.storage_key}: sealed under key [0-9a-f]{16}, which is neither`));
+      for (const [document, bytes] of [[legacy, plain], [previous, files.pdf]] as const) {
+        const blob = await rawBlob(document._id);
+        expect(blob.key_id).toBe(newKeyId);
+        expect(Buffer.from(blob.content.value()).includes(bytes.subarray(0, 8))).toBe(false);
+        // The previous key is no longer needed to read it.
+        const file = path.join(dir, `${document._id}.pdf`);
+        expect((await opsWith({ MONGODB_URI: uri, KYC_ENCRYPTION_KEY: newKey }, 'kyc', 'document', document._id, file)).code).toBe(0);
+        expect((await readFile(file)).equals(bytes)).toBe(true);
+      }
+
+      const withStrayKey = await reseal({ KYC_ENCRYPTION_KEY: newKey, KYC_ENCRYPTION_KEY_PREVIOUS: strayKey });
+      expect(withStrayKey).toMatchObject({ code: 0, stdout: `KYC content under key ${newKeyId}: 1 sealed now, 2 already\n` });
+      expect(await reseal({ KYC_ENCRYPTION_KEY: newKey })).toMatchObject({ code: 0, stdout: `KYC content under key ${newKeyId}: 0 sealed now, 3 already\n` });
+
+      const resealed = await store.auditEvents.find({ workspace_id: workspaceId, action: 'kyc.document_resealed' }).lean();
+      expect(Object.fromEntries(resealed.map((event) => [event.target_id, { actor: event.actor_account_id, details: event.details }]))).toEqual({
+        [legacy._id]: { actor: 'operator:test-operator', details: { from_key_id: null, to_key_id: newKeyId } },
+        [previous._id]: { actor: 'operator:test-operator', details: { from_key_id: new SecretBox(oldKey).keyId, to_key_id: newKeyId } },
+        [stray._id]: { actor: 'operator:test-operator', details: { from_key_id: new SecretBox(strayKey).keyId, to_key_id: newKeyId } },
+      });
+      expect(resealed).toHaveLength(3);
+    });
   });
 });

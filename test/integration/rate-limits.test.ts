@@ -70,7 +70,7 @@ describe('rate limits', () => {
       const port = await freePort();
       logDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-api2-'));
       secondUrl = `http://127.0.0.1:${port}`;
-      const { mongodbUri, temporalAddress, smtpUrl, validatorUrl, rateLimitSandbox, rateLimitLive, webhookSecretKey } = sharedStack();
+      const { mongodbUri, temporalAddress, smtpUrl, validatorUrl, rateLimitSandbox, rateLimitLive, webhookSecretKey, kycEncryptionKey } = sharedStack();
       second = new ManagedProcess('api-2', process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../api/server.ts')], {
         env: {
           ...process.env,
@@ -80,6 +80,7 @@ describe('rate limits', () => {
           SMTP_URL: smtpUrl,
           VALIDATOR_URL: validatorUrl,
           WEBHOOK_SECRET_KEY: webhookSecretKey,
+          KYC_ENCRYPTION_KEY: kycEncryptionKey,
           RATE_LIMIT_SANDBOX: String(rateLimitSandbox),
           RATE_LIMIT_LIVE: String(rateLimitLive),
           LOG_LEVEL: 'debug',

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-import { Client, Connection } from '@temporalio/client';
 import type { Connection as DbConnection } from 'mongoose';
 import request from 'supertest';
 
-import { createApp } from '../../api/app';
-import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';
-import { createLogger } from '../../platform/logger';
-import { officialValidator } from '../../platform/official-validator';
-import { newSecretKey, SecretBox } from '../../domain/secret-box';
-import { usageCounters } from '../../services/usage';
 import { createStore } from '../../store';
+import { inProcessApp } from '../support/in-process-api';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -21,7 +15,6 @@ import { sharedStack } from '../support/test-stack';
  * bucket is not shared with the rest of the suite.
  */
 describe('the client address behind proxies (TRUSTED_PROXIES)', () => {
-  const logger = createLogger('silent', 'test');
   let db: DbConnection;
   beforeAll(async () => {
     const uri = new URL(sharedStack().mongodbUri);
@@ -37,22 +30,10 @@ describe('the client address behind proxies (TRUSTED_PROXIES)', () => {
   });
 
   /** An API with one signup per address per hour. */
-  function apiTrusting(trustedProxies?: string) {
-    const store = createStore(db);
-    return createApp({
-      config: loadConfig({ LOG_LEVEL: 'silent', SIGNUP_LIMIT: '1', ...(trustedProxies !== undefined && { TRUSTED_PROXIES: trustedProxies }) }),
-      logger,
-      store,
-      temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-      probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
-      usage: usageCounters(store, logger),
-      secretBox: new SecretBox(newSecretKey()),
-      validator: officialValidator(sharedStack().validatorUrl),
-    });
-  }
+  const apiTrusting = (trustedProxies?: string) => inProcessApp(db, { SIGNUP_LIMIT: '1', ...(trustedProxies !== undefined && { TRUSTED_PROXIES: trustedProxies }) });
 
   // The per-IP signup limit counts a request before its body is read: an empty body (400) counts too.
-  const signupClaimingToBe = (app: ReturnType<typeof createApp>, forwardedFor: string) =>
+  const signupClaimingToBe = (app: ReturnType<typeof inProcessApp>, forwardedFor: string) =>
     request(app).post('/v1/signup').set('X-Forwarded-For', forwardedFor).send({});
 
   it.each([

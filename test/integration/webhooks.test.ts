@@ -228,6 +228,7 @@ describe('webhook targets, with the address rules on', () => {
       probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
       usage: usageCounters(store, logger),
       secretBox: box,
+      kycBox: new SecretBox(newSecretKey()),
       validator: officialValidator(sharedStack().validatorUrl),
     });
     close = () => db.close();

@@ -4,9 +4,13 @@ import { promisify } from 'node:util';
 
 import { sharedStack } from './test-stack';
 
-/** The ops CLI as an operator runs it, against the shared stack's database. */
-export async function ops(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, MONGODB_URI: sharedStack().mongodbUri, TEMPORAL_ADDRESS: sharedStack().temporalAddress, TEMPORAL_NAMESPACE: sharedStack().namespace, OPERATOR: 'test-operator' };
+/** The ops CLI as an operator runs it, against the shared stack's database, with its KYC key. */
+export const ops = (...args: string[]) => opsWith({}, ...args);
+
+/** The same, with variables of its own (another database, other keys). */
+export async function opsWith(variables: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { mongodbUri, temporalAddress, namespace, kycEncryptionKey } = sharedStack();
+  const env = { ...process.env, MONGODB_URI: mongodbUri, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace, KYC_ENCRYPTION_KEY: kycEncryptionKey, OPERATOR: 'test-operator', ...variables };
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../ops/main.ts'), ...args], { env });
     return { code: 0, stdout, stderr };

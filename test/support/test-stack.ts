@@ -22,6 +22,11 @@ export interface SharedStack {
   peppolReceiverPid: number;
   /** The stack's key for webhook secrets, for a second API process on the same data. */
   webhookSecretKey: string;
+  /** The stack's key for KYC content, likewise, and to open what the API sealed. */
+  kycEncryptionKey: string;
+  /** Where the stack keeps its state, and the keys it made. */
+  dataDir: string;
+  keysDir: string;
 }
 
 const SHARED_STACK_VARIABLE = 'EINVOICE_TEST_STACK';

@@ -34,6 +34,14 @@ describe('configuration', () => {
     expect(attempt).not.toThrow(/hunter2/);
   });
 
+  it('when a KYC key is not 32 bytes, then start-up fails naming it, without printing it', () => {
+    for (const name of ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS']) {
+      const attempt = () => loadConfig({ [name]: 'c2hvcnQga2V5' });
+      expect(attempt).toThrow(new RegExp(`${name}: expected 32 bytes, base64-encoded`));
+      expect(attempt).not.toThrow(/c2hvcnQga2V5/);
+    }
+  });
+
   it('when LIVE_HOSTS lists hosts loosely, then they are trimmed and lower-cased', () => {
     expect(loadConfig({ LIVE_HOSTS: ' Live.Example.com, api.live.test ,' }).LIVE_HOSTS).toEqual(['live.example.com', 'api.live.test']);
   });
@@ -59,9 +67,9 @@ describe('configuration', () => {
 
   it('when the API or worker starts without service addresses, then it says which are missing and how to proceed', () => {
     expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }), 'api')).toThrow(
-      /^TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
+      /^TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, WEBHOOK_SECRET_KEY, KYC_ENCRYPTION_KEY not set: run `npm start`/,
     );
-    // Only the worker sends live documents, through our access point.
+    // Only the worker sends live documents, through our access point; only the API seals KYC documents.
     expect(() => requireServiceAddresses(loadConfig({ MONGODB_URI: 'mongodb://db:27017/x' }), 'worker')).toThrow(
       /^TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL, ACCESS_POINT_URL, WEBHOOK_SECRET_KEY not set: run `npm start`/,
     );
