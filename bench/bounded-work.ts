@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 
 import { DOCUMENT_LIMITS } from '../domain/documents/input';
 import { UBL_BOUNDS } from '../domain/xml-bounds';
-import { belgianSeller, validFixtures } from '../test/fixtures/documents';
+import { belgianSeller, largestInvoice, validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
 
@@ -25,20 +25,6 @@ const ATTACKERS = envNumber('BENCH_ATTACKERS', 4);
 const UBL_HEAD = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
 const deeplyNested = `${UBL_HEAD}${'<cbc:Note>'.repeat(60_000)}x${'</cbc:Note>'.repeat(60_000)}</Invoice>`;
 const nearlyTooMany = `${UBL_HEAD}${'<cbc:Note>x</cbc:Note>'.repeat(UBL_BOUNDS.maxElements - 10)}</Invoice>`;
-
-const largeDocument = (companyId: string) => ({
-  ...validFixtures[0]!.body,
-  company_id: companyId,
-  lines: Array.from({ length: DOCUMENT_LIMITS.lines }, (_, index) => ({
-    description: `Item ${index} ${'x'.repeat(900)}`,
-    note: 'y'.repeat(900),
-    quantity: 1,
-    unit_price: '1.00',
-    tax_rate: 21,
-    allowances: [{ amount: '0.01', reason: 'Discount' }],
-    charges: [{ amount: '0.01', reason: 'Handling' }],
-  })),
-});
 
 const line = (label: string, measured: Measurement, alone: Measurement) =>
   `${label}: p50 ${ms(measured.p50)}, p99 ${ms(measured.p99)} (alone: p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}; p50 ratio ${(measured.p50 / alone.p50).toFixed(2)})`;
@@ -98,7 +84,7 @@ async function main(): Promise<void> {
     say(`  a document of ${UBL_BOUNDS.maxElements - 8} elements validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`);
 
     const readAccount = () => fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
-    const large = JSON.stringify(largeDocument(sender.companyId));
+    const large = JSON.stringify(largestInvoice(sender.companyId));
     const validateLarge = () => json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
     const accountAlone = await closedLoop(200, 1, readAccount);
     const busy = await during(3, validateLarge, () => closedLoop(200, 1, readAccount));

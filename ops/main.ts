@@ -21,7 +21,7 @@ import { createStore, type Store } from '../store';
  * TEMPORAL_ADDRESS, or the embedded stack's (`npm start`) by default, and
  * opens KYC content with KYC_ENCRYPTION_KEY (and _PREVIOUS), or the key the
  * embedded stack made. The operator's name in the audit trail is OPERATOR, else the login name.
- * A refusal is one line on stderr and exit code 1; a wrong command, 2.
+ * A refusal is said on stderr (one line, then what it lists, if anything) with exit code 1; a wrong command, 2.
  */
 
 const USAGE = `usage: npm run --silent ops -- <command>
@@ -201,7 +201,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const known = err instanceof OperatorError || err instanceof ConfigError;
-    process.stderr.write(`ops: ${escapeForTerminal(known ? err.message : String((err as Error)?.message ?? err))}\n`);
+    process.stderr.write(`ops: ${forTerminal(known ? err.message : String((err as Error)?.message ?? err))}\n`);
     process.exit(1);
   },
 );

@@ -8,7 +8,7 @@ import { DOCUMENT_LIMITS } from '../../domain/documents/input';
 import { UBL_BOUNDS } from '../../domain/xml-bounds';
 import { connectDatabase } from '../../platform/database';
 import { officialValidator, ValidationTimeLimitError, ValidatorUnavailableError } from '../../platform/official-validator';
-import { validFixtures } from '../fixtures/documents';
+import { largestInvoice, validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp, withStore } from '../support/accounts';
 import { liveSender, LIVE, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
@@ -157,16 +157,7 @@ describe('large documents, on an API with a 24 MiB body limit', () => {
 
   it('when large documents are converted, then the work is done off the event loop', async () => {
     const sender = await sendingAccount();
-    const lines = Array.from({ length: DOCUMENT_LIMITS.lines }, (_, index) => ({
-      description: `Item ${index} ${'x'.repeat(900)}`,
-      note: 'y'.repeat(900),
-      quantity: 1,
-      unit_price: '1.00',
-      tax_rate: 21,
-      allowances: [{ amount: '0.01', reason: 'Discount' }],
-      charges: [{ amount: '0.01', reason: 'Handling' }],
-    }));
-    const body = { ...validFixtures[0]!.body, company_id: sender.companyId, lines };
+    const body = largestInvoice(sender.companyId);
     // What reading and converting one such document costs when done on this thread: the yardstick, whatever the machine's speed and load.
     const company = (await withStore((store) => store.companies.findById(sender.companyId).lean()))!;
     const before = performance.eventLoopUtilization();
