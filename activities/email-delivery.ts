@@ -4,7 +4,7 @@ import { createTransport } from 'nodemailer';
 import { recordSent } from '../services/documents/lifecycle';
 import { inputOf } from '../services/documents/queries';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
 
 /** SMTP reply codes 5xx are final: retrying cannot make the server accept the message. */

@@ -3,7 +3,7 @@ import { liveProvider } from '../platform/live-provider';
 import { recordReviewOutcome, reconcileKycReviews } from '../services/kyc-review';
 import { companiesAwaitingTenant, ensureOrganisation, provisionCompany } from '../services/provisioning';
 import type { KycDecision } from '../workflows/shared';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 /** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
 export function kycActivities({ store, temporal, logger }: ActivityDependencies) {

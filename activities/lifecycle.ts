@@ -5,7 +5,7 @@ import { releaseReservation } from '../services/credits/charges';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
 import { fanOutSoon } from '../services/webhooks/deliveries';
 import { channelOf, ILLEGAL_MOVE_ERROR, type DeliveryChannel } from '../workflows/shared';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 export interface DeliveryReceipt {
   messageId: string;

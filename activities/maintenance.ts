@@ -1,5 +1,5 @@
 import { deleteExpiredWindows } from '../services/rate-limits';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 export function maintenanceActivities({ store, logger }: ActivityDependencies) {
   return {

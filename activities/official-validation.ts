@@ -1,6 +1,6 @@
 import { splitFindings, type OfficialFinding } from '../platform/official-validator';
 import { ublOf } from '../services/documents/queries';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 /** What the validating step learns; small, because it lands in workflow history. */
 export interface OfficialVerdict {

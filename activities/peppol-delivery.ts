@@ -6,7 +6,7 @@ import { As4SendError } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordSent } from '../services/documents/lifecycle';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
 
 /** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */

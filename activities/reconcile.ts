@@ -1,5 +1,5 @@
 import { reconcileDispatches } from '../services/documents/dispatch';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 export function reconcileActivities({ store, temporal, deliveryWindowSeconds, logger }: ActivityDependencies) {
   return {

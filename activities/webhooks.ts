@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { attemptDelivery, markDeliveryFailed } from '../services/webhooks/attempt';
 import { reconcileFanOut } from '../services/webhooks/deliveries';
 import { DELIVERY_SETTLED } from '../workflows/shared';
-import type { ActivityDependencies } from './index';
+import type { ActivityDependencies } from './dependencies';
 
 export function webhookActivities(deps: ActivityDependencies) {
   const { store, secretBox, allowPrivateTargets, fanOut, logger } = deps;

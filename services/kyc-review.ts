@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import type { ReviewStatus } from '../domain/kyc';
 import type { Logger } from '../platform/logger';
+import { startWorkflow } from '../platform/workflow-port';
 import type { Store } from '../store';
 import { kycSubmissionId } from '../store/kyc-submissions';
-import type { kycReviewWorkflow } from '../workflows/kyc-review';
-import { KYC_REVIEW_SIGNAL, kycWorkflowId, SEARCH_ATTRIBUTES, TASK_QUEUE, type KycDecision } from '../workflows/shared';
+import { KYC_REVIEW_SIGNAL, kycWorkflowId, SEARCH_ATTRIBUTES, type KycDecision } from '../workflows/shared';
 import { recordAudit, type Actor } from './audit';
 import type { KycSubmission } from './kyc';
 
@@ -38,30 +38,25 @@ const detailsOf = (submission: KycSubmission) =>
 export async function startKycReview(temporal: Client, submission: KycSubmission): Promise<void> {
   const workflowId = kycWorkflowId(submission.workspace_id);
   for (let attempt = 1; ; attempt += 1) {
-    try {
-      await temporal.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', {
-        taskQueue: TASK_QUEUE,
-        workflowId,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        args: [{ workspaceId: submission.workspace_id, submission: submission.number }],
-        memo: { submission: submission.number },
-        typedSearchAttributes: [
-          { key: SEARCH_ATTRIBUTES.workspaceId, value: submission.workspace_id },
-          { key: SEARCH_ATTRIBUTES.companyId, value: submission.company_id },
-          { key: SEARCH_ATTRIBUTES.kycStatus, value: submission.status },
-        ],
-        staticSummary: summaryOf(submission),
-        staticDetails: detailsOf(submission),
-      });
-      return;
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      const running = await temporal.workflow.getHandle(workflowId).describe();
-      if (running.memo?.submission === submission.number) return;
-      if (attempt === START_ATTEMPTS) throw new Error(`the review of an earlier submission of ${submission.workspace_id} is still running`);
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-    }
+    const started = await startWorkflow(temporal, 'kycReviewWorkflow', {
+      workflowId,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+      input: { workspaceId: submission.workspace_id, submission: submission.number },
+      memo: { submission: submission.number },
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.workspaceId, value: submission.workspace_id },
+        { key: SEARCH_ATTRIBUTES.companyId, value: submission.company_id },
+        { key: SEARCH_ATTRIBUTES.kycStatus, value: submission.status },
+      ],
+      staticSummary: summaryOf(submission),
+      staticDetails: detailsOf(submission),
+    });
+    if (started) return;
+    const running = await temporal.workflow.getHandle(workflowId).describe();
+    if (running.memo?.submission === submission.number) return;
+    if (attempt === START_ATTEMPTS) throw new Error(`the review of an earlier submission of ${submission.workspace_id} is still running`);
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }
 

@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 
 import { ProviderError, type LiveProvider } from '../platform/live-provider';
 import type { Logger } from '../platform/logger';
+import { startWorkflow } from '../platform/workflow-port';
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
-import type { provisionCompanyWorkflow } from '../workflows/provision-company';
-import { provisionWorkflowId, SEARCH_ATTRIBUTES, TASK_QUEUE } from '../workflows/shared';
+import { provisionWorkflowId, SEARCH_ATTRIBUTES } from '../workflows/shared';
 import { recordAudit, type Actor } from './audit';
 import { findCompany, listCompanies, type Company } from './companies';
 import { RuleError } from './errors';
@@ -90,21 +90,16 @@ export async function companiesAwaitingTenant(store: Store, workspaceId: string)
 }
 
 async function startProvisionWorkflow(temporal: Client, company: Company): Promise<void> {
-  try {
-    await temporal.workflow.start<typeof provisionCompanyWorkflow>('provisionCompanyWorkflow', {
-      taskQueue: TASK_QUEUE,
-      workflowId: provisionWorkflowId(company._id),
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-      args: [{ companyId: company._id }],
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.workspaceId, value: company.workspace_id },
-        { key: SEARCH_ATTRIBUTES.companyId, value: company._id },
-      ],
-      staticSummary: `Provisioning ${company.name} (${company._id}) with the live provider`,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflow(temporal, 'provisionCompanyWorkflow', {
+    workflowId: provisionWorkflowId(company._id),
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+    input: { companyId: company._id },
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.workspaceId, value: company.workspace_id },
+      { key: SEARCH_ATTRIBUTES.companyId, value: company._id },
+    ],
+    staticSummary: `Provisioning ${company.name} (${company._id}) with the live provider`,
+  });
 }
 
 /**

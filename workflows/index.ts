@@ -1,9 +1,15 @@
+import type { StartedWorkflows } from './shared';
+import { deliverWebhookWorkflow } from './deliver-webhook';
+import { kycReviewWorkflow } from './kyc-review';
+import { provisionCompanyWorkflow } from './provision-company';
+import { sendDocumentWorkflow } from './send-document';
+
 // Every workflow the worker runs is exported here; the worker bundles this file.
-export { deliverWebhookWorkflow } from './deliver-webhook';
-export { kycReviewWorkflow } from './kyc-review';
 export { cleanupRateWindowsWorkflow } from './maintenance';
-export { provisionCompanyWorkflow } from './provision-company';
 export { reconcileQueuedDocumentsWorkflow } from './reconcile';
 export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
-export { sendDocumentWorkflow } from './send-document';
+export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, sendDocumentWorkflow };
+
+/** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
+export const startedWorkflows = { sendDocumentWorkflow, deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow } satisfies StartedWorkflows;

@@ -1,7 +1,7 @@
 import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import { PROVISION_RETRY } from './shared';
+import { PROVISION_RETRY, type ProvisionCompanyInput } from './shared';
 
 const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: PROVISION_RETRY });
 
@@ -10,7 +10,7 @@ const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: 
  * at once (id `provision-<company id>`): retried until it does, or until the
  * company is deleted.
  */
-export async function provisionCompanyWorkflow({ companyId }: { companyId: string }): Promise<'live' | 'gone'> {
+export async function provisionCompanyWorkflow({ companyId }: ProvisionCompanyInput): Promise<'live' | 'gone'> {
   setCurrentDetails(`Provisioning ${companyId} with the live provider (retried until it is taken)`);
   const outcome = await provisionCompany(companyId);
   setCurrentDetails(outcome === 'live' ? `${companyId} is live` : `${companyId} was deleted before it was provisioned`);

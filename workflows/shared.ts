@@ -111,5 +111,24 @@ export const KYC_STATE_QUERY = 'state';
 /** A company created after approval whose provisioning failed is retried by its own workflow. */
 export const provisionWorkflowId = (companyId: string) => `provision-${companyId}`;
 
+export interface ProvisionCompanyInput {
+  companyId: string;
+}
+
 /** Provisioning goes on until the provider takes the company: backoff up to 5 minutes, no last attempt. */
 export const PROVISION_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+
+/**
+ * The workflows the services start, by type name, with their one input. The
+ * services start them through platform/workflow-port.ts by these names, so they
+ * never import workflow code (nor, through it, the activities); workflows/index.ts
+ * checks that each workflow takes what is written here.
+ */
+export interface StartedWorkflowInputs {
+  sendDocumentWorkflow: SendDocumentInput;
+  deliverWebhookWorkflow: DeliverWebhookInput;
+  kycReviewWorkflow: KycReviewInput;
+  provisionCompanyWorkflow: ProvisionCompanyInput;
+}
+
+export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import { sortableIdBound } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
+import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
-import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { SEARCH_ATTRIBUTES, sendWorkflowId, TASK_QUEUE } from '../../workflows/shared';
+import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
 import { discardParts } from './accept';
 import { recordMoveEvent } from './lifecycle';
 
@@ -24,24 +24,19 @@ export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'nu
 
 /** Starts the send workflow, searchable in the Web UI by document, company, workspace, status and environment. */
 export async function startSendWorkflow(temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
-  try {
-    await temporal.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-      taskQueue: TASK_QUEUE,
-      workflowId: sendWorkflowId(document._id),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [{ documentId: document._id, deliveryWindowSeconds }],
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
-        { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
-        { key: SEARCH_ATTRIBUTES.workspaceId, value: document.workspace_id },
-        { key: SEARCH_ATTRIBUTES.documentStatus, value: document.status },
-        { key: SEARCH_ATTRIBUTES.environment, value: document.environment },
-      ],
-      staticSummary: documentSummary(document),
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflow(temporal, 'sendDocumentWorkflow', {
+    workflowId: sendWorkflowId(document._id),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    input: { documentId: document._id, deliveryWindowSeconds },
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
+      { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
+      { key: SEARCH_ATTRIBUTES.workspaceId, value: document.workspace_id },
+      { key: SEARCH_ATTRIBUTES.documentStatus, value: document.status },
+      { key: SEARCH_ATTRIBUTES.environment, value: document.environment },
+    ],
+    staticSummary: documentSummary(document),
+  });
 }
 
 /** Starts the workflow of a freshly accepted document and takes it off the outbox. */

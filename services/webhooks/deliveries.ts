@@ -1,15 +1,15 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import { isDeliverable, subscribes, TEST_EVENT } from '../../domain/webhooks';
 import type { Logger } from '../../platform/logger';
+import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
 import type { EventRow } from '../../store/events';
 import { insertRow } from '../../store/insert';
 import type { DeliveryRow, WebhookRow } from '../../store/webhooks';
-import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
-import { TASK_QUEUE, webhookWorkflowId } from '../../workflows/shared';
+import { webhookWorkflowId } from '../../workflows/shared';
 import { pageOf, type Page } from '../paging';
 import { RuleError } from '../errors';
 import { listWebhooks } from './registry';
@@ -36,18 +36,13 @@ export const eventBody = (event: Pick<EventRow, 'type' | 'created_at' | 'data'> 
   JSON.stringify({ id: event._id, type: event.type, created_at: event.created_at.toISOString(), data: event.data as Record<string, unknown> });
 
 async function startDelivery(deps: FanOutDependencies, delivery: DeliveryRow): Promise<void> {
-  try {
-    await deps.temporal.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
-      taskQueue: TASK_QUEUE,
-      workflowId: webhookWorkflowId(delivery._id),
-      // A redelivery runs the same id again; the delivery's own status decides whether anything is sent.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      args: [{ deliveryId: delivery._id, retryInitialMs: deps.retryInitialMs }],
-      staticSummary: `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook_id}`,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflow(deps.temporal, 'deliverWebhookWorkflow', {
+    workflowId: webhookWorkflowId(delivery._id),
+    // A redelivery runs the same id again; the delivery's own status decides whether anything is sent.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    input: { deliveryId: delivery._id, retryInitialMs: deps.retryInitialMs },
+    staticSummary: `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook_id}`,
+  });
   await deps.store.deliveries.updateOne({ _id: delivery._id, dispatched: false }, { $set: { dispatched: true } });
 }
 

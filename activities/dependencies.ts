@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+
+import type { SecretBox } from '../domain/secret-box';
+import type { Logger } from '../platform/logger';
+import type { OfficialValidator } from '../platform/official-validator';
+import type { PeppolAccessPoint } from '../platform/peppol-access-point';
+import type { PeppolLookup } from '../platform/peppol-lookup';
+import type { FanOutDependencies } from '../services/webhooks/deliveries';
+import type { UsageCounters } from '../services/usage';
+import type { Store } from '../store';
+
+/**
+ * What every activity factory closes over: the worker process's connections
+ * and settings. A file of its own, so the factories import it without
+ * importing activities/index.ts, which imports them.
+ */
+export interface ActivityDependencies {
+  store: Store;
+  logger: Logger;
+  smtpUrl: string;
+  mailFrom: string;
+  usage: UsageCounters;
+  temporal: Client;
+  deliveryWindowSeconds: number;
+  secretBox: SecretBox;
+  allowPrivateTargets: boolean;
+  /** The official Peppol rules, asked before every send. */
+  validator: OfficialValidator;
+  /** Live delivery: participant discovery and our AS4 access point. */
+  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** What fanning events out to webhooks needs. */
+  fanOut: FanOutDependencies;
+}

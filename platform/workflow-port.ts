@@ -1,0 +1,23 @@
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+
+import { TASK_QUEUE, type StartedWorkflowInputs } from '../workflows/shared';
+
+/**
+ * How services start workflows: by type name and business-keyed id, with the
+ * input workflows/shared.ts names for that type. Services import neither
+ * workflow code nor, through it, the activities, so the imports run one way
+ * (services → platform → workflows/shared).
+ */
+
+export type StartOptions<Name extends keyof StartedWorkflowInputs> = Omit<WorkflowStartOptions, 'args' | 'taskQueue'> & { input: StartedWorkflowInputs[Name] };
+
+/** Starts the workflow; false when one with that id already runs (or ran, as the reuse policy says), which a business-keyed start treats as done. */
+export async function startWorkflow<Name extends keyof StartedWorkflowInputs>(temporal: Client, type: Name, { input, ...options }: StartOptions<Name>): Promise<boolean> {
+  try {
+    await temporal.workflow.start(type, { ...options, taskQueue: TASK_QUEUE, args: [input] });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
