@@ -100,6 +100,8 @@ export interface SmpAnswer {
 }
 
 export interface PeppolLookup {
+  /** Which access point addresses a sender may deliver to (an SMP names them, so the SMP address rule applies). */
+  accessPointAddresses: AddressPolicy;
   /** The SML step for a participant value such as `0208:0123456749`. */
   sml(participantValue: string): Promise<SmlAnswer>;
   /** The SMP step; undefined when the SMP does not know the participant. */
@@ -206,6 +208,8 @@ export interface PeppolLookupOptions {
   dnsServer?: string;
   /** Which SMP addresses may be asked (private ones only where PEPPOL_ALLOW_PRIVATE_SMP says so). */
   smpAddresses: AddressPolicy;
+  /** Which access point addresses the SMPs may send us to; by default the SMPs' own rule. */
+  accessPointAddresses?: AddressPolicy;
 }
 
 export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
@@ -224,6 +228,8 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
   };
 
   return {
+    accessPointAddresses: options.accessPointAddresses ?? options.smpAddresses,
+
     async sml(participantValue) {
       const dnsName = smlDnsName(participantValue, options.zone);
       const records = await queryNaptr(resolver, dnsName);
@@ -296,5 +302,13 @@ export async function receivingEndpoint(
 ): Promise<{ url: string; certificate: string } | { refusal: string }> {
   const discovery = await discoverParticipant(lookup, receiver, now);
   if (!discovery.found) return { refusal: `The receiver ${receiver} is not on the Peppol network: ${discovery.why}.` };
-  return endpointFor(kind, discovery.capabilities) ?? { refusal: `The receiver ${receiver} ${cannotReceive(kind, discovery.capabilities)}.` };
+  const endpoint = endpointFor(kind, discovery.capabilities);
+  if (!endpoint) return { refusal: `The receiver ${receiver} ${cannotReceive(kind, discovery.capabilities)}.` };
+  // The SMP chose this address: our access point would POST there, so it must be one the address rule allows.
+  // A name that does not resolve now is left to the access point, whose failure is retried.
+  const host = await checkHost(new URL(endpoint.url), lookup.accessPointAddresses);
+  if (!host.ok && host.problem === 'not_public') {
+    return { refusal: `The receiver ${receiver}'s SMP names an access point this service does not send to (${endpoint.url}): ${host.reason}.` };
+  }
+  return endpoint;
 }

@@ -6,7 +6,7 @@ import type { Connection as DbConnection } from 'mongoose';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
 import { smlDnsName } from '../../domain/peppol-sml';
 import { connectDatabase } from '../../platform/database';
-import { peppolLookup, SmpLookupError } from '../../platform/peppol-lookup';
+import { peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
 import { fakeClientIp } from '../support/accounts';
@@ -107,6 +107,16 @@ describe('participant lookup on the local Peppol network', () => {
       expect(response.body.error).toMatchObject({ code: 'invalid_peppol_id', param: 'peppol_id' });
       expect(response.body.error.message).toMatch(rule);
     }
+  });
+
+  it('when the SMP names an access point at a loopback address, then a sender is refused, naming it, unless private access points are allowed', async () => {
+    const { dnsServer, zone, receivingAccessPoint } = sharedStack().peppol;
+    const lookupWith = (allowPrivate: boolean) => peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, accessPointAddresses: { allowPrivate } });
+    const refused = await receivingEndpoint(lookupWith(false), '0208:0987654394', 'invoice', new Date());
+    expect(refused).toEqual({
+      refusal: `The receiver 0208:0987654394's SMP names an access point this service does not send to (${receivingAccessPoint}/as4): 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or otherwise internal address.`,
+    });
+    expect(await receivingEndpoint(lookupWith(true), '0208:0987654394', 'invoice', new Date())).toMatchObject({ url: `${receivingAccessPoint}/as4` });
   });
 
   it('when one address looks up more than the hourly limit, then 429 with Retry-After and the rate-limit headers; another address still gets through', async () => {
