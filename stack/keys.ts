@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -31,7 +32,8 @@ export async function stackKey(dir: string, file: string): Promise<string> {
   await privateDirectory(dir);
   // Written whole under a name of its own, then linked into place, which fails if a key is there:
   // of two starts racing, both read the one key that won, never a half-written file.
-  const draft = path.join(dir, `.${file}.${process.pid}`);
+  // The draft's name is this call's own: two calls of one process race as two starts do.
+  const draft = path.join(dir, `.${file}.${process.pid}.${randomBytes(6).toString('hex')}`);
   await writeFile(draft, `${newSecretKey()}\n`, { mode: 0o600 });
   try {
     await link(draft, path.join(dir, file)).catch((err: NodeJS.ErrnoException) => {
