@@ -148,10 +148,11 @@ describe('the embedded stack lifecycle', () => {
       const inbox = (await (await fetch(`${stack!.urls.inbox}/email`)).json()) as { messageId: string }[];
       const perDocument = accepted.map((id) => inbox.filter((message) => message.messageId === `${id}@einvoice.localhost`).length);
       expect(perDocument.every((copies) => copies >= 1)).toBe(true);
-      // SMTP has no exactly-once: a process killed between the server's 250 and the send's record (a few
-      // milliseconds) sends again, with the same Message-ID. Only the worker's and the mail server's kill can.
-      expect(perDocument.filter((copies) => copies > 1).length).toBeLessThanOrEqual(2);
-      expect(perDocument.every((copies) => copies <= 2)).toBe(true);
+      // SMTP has no exactly-once: a send whose record does not follow the server's 250 (the worker killed in
+      // those few milliseconds, the database down for the record, the mail server killed after storing but before
+      // answering) is sent again, with the same Message-ID. Those three kills can each cause one extra copy, and
+      // two may fall on one document (its retry after one kill caught by the next).
+      expect(perDocument.reduce((extra, copies) => extra + copies - 1, 0)).toBeLessThanOrEqual(3);
 
       // Three events a document (queued, sending, delivered), one delivery each, whatever was killed when: what a
       // crash interrupted, the activity's retry or the fan-out reconciler finishes.
