@@ -249,8 +249,9 @@ describe('participant lookup when the network fails', () => {
     const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
     expect(response.status).toBe(502);
     expect(response.body.error).toMatchObject({ code: 'lookup_dns_failed', details: { step: 'sml', reason: expect.stringContaining('no usable SMP URL') } });
-    expect(Date.now() - started).toBeLessThan(2_000);
-  }, 5_000);
+    // A backtracking regexp would hold the API for hours; a loaded machine still answers in a few seconds.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 15_000);
 
   it.each([
     ['loopback address, by literal', (port: number) => `http://127.0.0.1:${port}`],
