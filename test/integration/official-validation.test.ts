@@ -55,6 +55,13 @@ describe('POST /v1/ubl/validate (public)', () => {
     expect(finding).toMatchObject({ severity: 'fatal', location: expect.stringContaining('LegalMonetaryTotal'), message: expect.any(String) });
   });
 
+  it('when the UBL breaks the schema, then the finding is located by line and column, never by a file of the server', async () => {
+    const response = await validate(ubl.replace('<cbc:IssueDate>', '<cbc:Unknown>x</cbc:Unknown><cbc:IssueDate>'));
+    expect(response.status).toBe(200);
+    const schema = response.body.errors.find((error: { rule: string }) => error.rule === 'UBL-XSD');
+    expect(schema.location).toMatch(/^line \d+, column \d+$/);
+  });
+
   it('when the body is not well-formed XML, or empty, then 400 invalid_xml', async () => {
     const broken = await validate('<Invoice><unclosed></Invoice>');
     expect(broken.status).toBe(400);

@@ -139,12 +139,19 @@ final class OfficialRules {
           error.getLinkedException());
     }
     String rule = fromXsd ? SCHEMA_RULE : error.getErrorID();
-    // Schematron findings are located by XPath (the SVRL location); XSD findings by line and column.
-    String location = error.getErrorFieldName() != null
-        ? error.getErrorFieldName()
-        : error.hasErrorLocation() ? error.getErrorLocation().getAsString() : "";
+    // Schematron findings are located by XPath (the SVRL location); XSD findings by line and column
+    // alone: the location's resource would name a file on this server.
+    String location = error.getErrorFieldName() != null ? error.getErrorFieldName() : lineAndColumn(error);
     String message = error.getErrorText(Locale.ENGLISH);
     return new Finding(rule, error.getErrorLevel().isGE(EErrorLevel.ERROR), message == null ? "" : message, location);
+  }
+
+  private static String lineAndColumn(IError error) {
+    if (!error.hasErrorLocation() || error.getErrorLocation().getLineNumber() < 0) {
+      return "";
+    }
+    int column = error.getErrorLocation().getColumnNumber();
+    return "line " + error.getErrorLocation().getLineNumber() + (column < 0 ? "" : ", column " + column);
   }
 
   private static Document parse(byte[] xml) throws IOException, SAXParseException {
