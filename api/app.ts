@@ -66,7 +66,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   app.use(requestLogging(logger));
   app.use(requestEnvironment(config));
   // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
-  app.use(requireBodyMediaType((method, path) => routes.takesXml(method, path)));
+  app.use(requireBodyMediaType((method, path) => routes.bodyKind(method, path)));
 
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);

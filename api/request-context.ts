@@ -70,17 +70,19 @@ const XML_MEDIA_TYPES = ['application/xml', 'text/xml'];
 
 /**
  * A body that is sent must be of the route's media type: XML where the route
- * takes a document (`takesXml`), JSON everywhere else. An empty body on POST
- * is fine (some actions take none).
+ * takes a document, JSON everywhere else (`bodyKind`). An empty body on POST
+ * is fine (some actions take none); where no route has the method and path,
+ * the router answers 404 or 405 whatever the body is.
  */
-export function requireBodyMediaType(takesXml: (method: string, path: string) => boolean): RequestHandler {
+export function requireBodyMediaType(bodyKind: (method: string, path: string) => 'xml' | 'json' | undefined): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (!methodsWithBody.has(req.method) || !hasBody) {
+    const kind = bodyKind(req.method, req.path);
+    if (!methodsWithBody.has(req.method) || !hasBody || !kind) {
       next();
       return;
     }
-    const expected = takesXml(req.method, req.path) ? XML_MEDIA_TYPES : ['application/json'];
+    const expected = kind === 'xml' ? XML_MEDIA_TYPES : ['application/json'];
     if (!req.is(expected)) {
       next(unsupportedMediaType(expected.join(' or '), req.headers['content-type'] ?? 'no Content-Type'));
       return;

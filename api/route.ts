@@ -167,8 +167,8 @@ export interface RouteTable {
   add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
   /** Methods declared for a concrete path, for 405 answers. */
   allowedMethods(path: string): string[];
-  /** Whether the route at this method and path takes an XML body (all others take JSON). */
-  takesXml(method: string, path: string): boolean;
+  /** The body the route at this method and path takes: XML, JSON, or none when no route is there (then 404 or 405 answer, not 415). */
+  bodyKind(method: string, path: string): 'xml' | 'json' | undefined;
 }
 
 /** Binds routes to a router, the OpenAPI registry and the authentication chain. */
@@ -187,8 +187,9 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       return [...new Set(declared.filter((route) => route.pattern.test(path)).map((route) => route.method.toUpperCase()))];
     },
 
-    takesXml(method, path) {
-      return declared.some((route) => route.xml && route.method === method.toLowerCase() && route.pattern.test(path));
+    bodyKind(method, path) {
+      const route = declared.find((candidate) => candidate.method === method.toLowerCase() && candidate.pattern.test(path));
+      return route && (route.xml ? 'xml' : 'json');
     },
 
     add(spec) {

@@ -202,10 +202,13 @@ describe('no request can stall the service', () => {
     expect((await callApi('/v1/account', { headers: { Authorization: 'Bearer nope', 'X-Forwarded-For': fakeClientIp() } })).status).toBe(401);
   });
 
-  it('when a path is asked with a method it does not have, then 405 with Allow', async () => {
+  it('when a path is asked with a method it does not have, then 405 with Allow, whatever body comes with it', async () => {
     const response = await callApi('/v1/signup', { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
+    const withBody = await callApi('/v1/ubl/validate', { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'not XML' });
+    expect(withBody.status).toBe(405);
+    expect(withBody.headers.get('allow')).toBe('POST');
   });
 });
 

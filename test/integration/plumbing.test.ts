@@ -157,7 +157,7 @@ describe('public plumbing endpoints on the real stack', () => {
     });
 
     it('when the body is not JSON, then 415 unsupported_media_type', async () => {
-      const response = await callApi('/v1/anything', {
+      const response = await callApi('/v1/signup', {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: 'name=acme',
