@@ -2,7 +2,7 @@ import { convertDocument, type SendingCompany } from '../domain/documents/conver
 import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
-import { totalsView, type AcceptableDocument } from '../services/documents/accept';
+import { storedInput, totalsView, type AcceptableDocument } from '../services/documents/accept';
 import { ApiError } from './errors';
 import { readJson } from './json-body';
 import { listedProblems } from './validation';
@@ -77,8 +77,7 @@ export function convertForCompany({ input, company }: { input: DocumentInput; co
   const attachmentIds = (input.attachments ?? []).map(() => newId('attachment'));
   const conversion = convertDocument(input, company, attachmentIds);
   if (!conversion.ok) return { ok: false, violations: conversion.violations };
-  const { attachments = [], ...rest } = conversion.document;
-  const storedBytes = Buffer.byteLength(conversion.ubl) + Buffer.byteLength(JSON.stringify({ ...rest, attachments: attachments.map(({ content: _content, ...meta }) => meta) }));
+  const storedBytes = Buffer.byteLength(conversion.ubl) + Buffer.byteLength(JSON.stringify(storedInput(conversion.document)));
   if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
   return { ok: true, prepared: { document: conversion.document, totals: totalsView(conversion.calculated), ubl: conversion.ubl, attachmentIds } };
 }

@@ -37,8 +37,9 @@ export function jsonDepth(text: string): number {
 /** `why` completes "The request body …". */
 export const invalidJson = (why: string) => new ApiError('invalid_json', `The request body ${why}.`);
 
-/** The JSON value of a body, or why it is not one; plain data, so a worker thread can run it. */
+/** The JSON value of a body (none: `undefined`), or why it is not one; plain data, so a worker thread can run it. */
 export function readJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (bytes.length === 0) return { ok: true, value: undefined };
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -94,8 +95,7 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
   return [
     ...rawBody(limitBytes),
     (req, _res, next) => {
-      const raw = req.body as Buffer;
-      req.body = raw.length > 0 ? parseJsonBytes(raw) : undefined;
+      req.body = parseJsonBytes(req.body as Buffer);
       next();
     },
   ];

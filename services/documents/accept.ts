@@ -74,6 +74,12 @@ export function totalsView(calculated: CalculatedDocument) {
   };
 }
 
+/** The input as its content row keeps it: the attachments' bytes are in rows of their own. */
+export function storedInput(document: DocumentInput) {
+  const { attachments = [], ...rest } = document;
+  return { ...rest, attachments: attachments.map(({ content: _content, ...meta }) => meta) };
+}
+
 /** Who a sandbox delivery goes to: the buyer's email, else the sending company's, else the sending account's. */
 export const recipientOf = (document: DocumentInput, company: { email?: string | null }, accountEmail: string): string =>
   document.to.email ?? company.email ?? accountEmail;
@@ -100,7 +106,7 @@ export async function acceptDocument(
   }
   const id = newSortableId('document', now.getTime());
   const { document } = accepted;
-  const { attachments = [], ...withoutAttachments } = document;
+  const { attachments = [] } = document;
 
   await insertRow(store.dispatches, { _id: id, charged_workspace_id: charge ? company.workspace_id : null, created_at: now });
   if (charge) {
@@ -113,7 +119,7 @@ export async function acceptDocument(
   }
   await insertRow(store.contents, {
     _id: id,
-    input: { ...withoutAttachments, attachments: attachments.map(({ content: _content, ...meta }) => meta) },
+    input: storedInput(document),
     ubl: accepted.ubl,
     created_at: now,
   });

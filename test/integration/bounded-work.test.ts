@@ -157,21 +157,25 @@ describe('large documents, on an API with a 24 MiB body limit', () => {
 
   it('when large documents are converted, then the work is done off the event loop', async () => {
     const sender = await sendingAccount();
-    const body = largestInvoice(sender.companyId);
-    // What reading and converting one such document costs when done on this thread: the yardstick, whatever the machine's speed and load.
+    const text = JSON.stringify(largestInvoice(sender.companyId));
+    const posted = 2;
+    // What reading and converting the same documents costs when done on this thread: the yardstick, whatever the machine's speed and load.
     const company = (await withStore((store) => store.companies.findById(sender.companyId).lean()))!;
     const before = performance.eventLoopUtilization();
-    const reading = readDocumentBody({ bytes: Buffer.from(JSON.stringify(body)), batch: false });
-    const entry = reading.ok ? reading.entries[0] : undefined;
-    if (!entry?.object || !entry.shape.ok) throw new Error('the large document is refused');
-    expect(convertForCompany({ input: entry.shape.input, company }).ok).toBe(true);
-    const oneOnThisThread = performance.eventLoopUtilization(before).active;
+    for (let i = 0; i < posted; i += 1) {
+      const reading = readDocumentBody({ bytes: Buffer.from(text), batch: false });
+      const entry = reading.ok ? reading.entries[0] : undefined;
+      if (!entry?.object || !entry.shape.ok) throw new Error('the large document is refused');
+      expect(convertForCompany({ input: entry.shape.input, company }).ok).toBe(true);
+    }
+    const conversionsOnThisThread = performance.eventLoopUtilization(before).active;
 
+    const headers = { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/json' };
     const during = performance.eventLoopUtilization();
-    const answers = await Promise.all(Array.from({ length: 2 }, () => callAs(sender.key, '/v1/documents', { method: 'POST', body, baseUrl })));
+    const answers = await Promise.all(Array.from({ length: posted }, () => callApi('/v1/documents', { method: 'POST', headers, body: text, baseUrl })));
     const busy = performance.eventLoopUtilization(during).active;
     for (const answer of answers) expect(answer.status).toBe(202);
-    // Two conversions on the event loop would keep it busy twice as long as one; off it, the loop only passes bytes on and stores.
-    expect(busy).toBeLessThan(oneOnThisThread * 1.5);
+    // The conversions on the event loop would keep it busy at least that long; off it, the loop only passes bytes on and stores.
+    expect(busy).toBeLessThan(conversionsOnThisThread * 0.75);
   });
 });

@@ -178,6 +178,11 @@ describe('no request can stall the service', () => {
       body: Buffer.from('{"name":"caf\xe9"}', 'latin1'),
     });
     expect(latin1.status).toBe(400);
+    // A document body is read on a worker thread, by the same rules: none at all is not a document.
+    for (const body of ['', 'null', '[]']) {
+      const response = await callApi('/v1/documents', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' }, body });
+      expect([body, response.status, response.body.error.code, response.body.error.param]).toEqual([body, 400, 'invalid_field', 'body']);
+    }
   });
 
   it('when a body holds many problems, then the answer lists at most 50 of them', async () => {
