@@ -11,7 +11,8 @@ import { StackError } from './errors';
  * access point of the local Peppol network stand-in, where documents for the
  * local participants arrive. Their certificates come from a local test PKI
  * made on first start into the data directory (never committed): a test CA,
- * one certificate per access point, and a trust store holding the CA.
+ * one certificate per access point, the SMP certificate, the stand-in SML's
+ * TLS server certificate, and a trust store holding the CA.
  */
 
 /** The local test PKI's one password: it protects test keys on a development machine, nothing more. */
@@ -21,13 +22,25 @@ export const ACCESS_POINT_HEAP = '-Xmx256m';
 
 export interface LocalPki {
   dir: string;
+  /** The test CA that issued every certificate below (PEM). */
+  ca: string;
   /** Our sending access point's key and certificate (CN = its seat id). */
   senderKeystore: string;
+  /** Its certificate alone (PEM), which our SMP publishes as our endpoint certificate. */
+  senderCertificate: string;
   /** The stand-in receiving access point's. */
   receiverKeystore: string;
   /** Its certificate alone, which the stand-in SMP publishes as the participants' endpoint certificate. */
   receiverCertificate: string;
   truststore: string;
+  /** The SMP's key and certificate (PKCS#12, alias `ap`): signs SMP metadata, and is our SML client certificate. */
+  smpKeystore: string;
+  /** The same certificate (PEM) and its key (unencrypted PKCS#8 PEM), for Node. */
+  smpCertificate: string;
+  smpKey: string;
+  /** The stand-in SML's TLS server certificate (for 127.0.0.1 and localhost) and its key (PEM). */
+  smlServerCertificate: string;
+  smlServerKey: string;
 }
 
 /** Makes the local test PKI in `dir` unless it is there already (the program does nothing then). */
@@ -38,12 +51,24 @@ export async function ensureLocalPki(jar: string, dir: string): Promise<LocalPki
     const { stderr } = err as { stderr?: string };
     throw new StackError(`making the local test PKI in ${dir} failed: ${(stderr || (err as Error).message).trim()}`);
   }
+  return localPkiFiles(dir);
+}
+
+/** Where the files of the local test PKI in `dir` are (made by ensureLocalPki). */
+export function localPkiFiles(dir: string): LocalPki {
   return {
     dir,
+    ca: path.join(dir, 'ca.pem'),
     senderKeystore: path.join(dir, 'sender-ap.p12'),
+    senderCertificate: path.join(dir, 'sender-ap.pem'),
     receiverKeystore: path.join(dir, 'receiver-ap.p12'),
     receiverCertificate: path.join(dir, 'receiver-ap.pem'),
     truststore: path.join(dir, 'truststore.p12'),
+    smpKeystore: path.join(dir, 'smp.p12'),
+    smpCertificate: path.join(dir, 'smp.pem'),
+    smpKey: path.join(dir, 'smp-key.pem'),
+    smlServerCertificate: path.join(dir, 'sml-server.pem'),
+    smlServerKey: path.join(dir, 'sml-server-key.pem'),
   };
 }
 

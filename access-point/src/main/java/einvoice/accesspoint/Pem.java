@@ -2,19 +2,30 @@ package einvoice.accesspoint;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 
-/** PEM certificates in and out: how SMPs and our callers pass access point certificates around. */
+/** PEM certificates in and out (how SMPs and our callers pass access point certificates around), and test keys out. */
 final class Pem {
   private Pem() {}
 
   static String encode(X509Certificate cert) throws CertificateEncodingException {
-    String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(cert.getEncoded());
-    return "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n";
+    return block("CERTIFICATE", cert.getEncoded());
+  }
+
+  /** An unencrypted PKCS#8 private key (what Node's crypto and TLS read), for the local test PKI only. */
+  static String encodeKey(PrivateKey key) {
+    if (!"PKCS#8".equals(key.getFormat())) throw new IllegalArgumentException("not a PKCS#8 key: " + key.getFormat());
+    return block("PRIVATE KEY", key.getEncoded());
+  }
+
+  private static String block(String label, byte[] der) {
+    String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+    return "-----BEGIN " + label + "-----\n" + body + "\n-----END " + label + "-----\n";
   }
 
   /** Accepts a PEM block (or bare base64, as SMP responses carry it); throws on anything else. */

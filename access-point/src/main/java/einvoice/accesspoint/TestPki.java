@@ -25,7 +25,11 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -34,20 +38,24 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A local TEST PKI standing in for the Peppol CA: one CA, a sending and a receiving access point
- * certificate, and a trust store. Never valid in the real Peppol network.
+ * A local TEST PKI standing in for the Peppol CAs: one CA, a sending and a receiving access point
+ * certificate, the SMP certificate (signs SMP metadata, and is the client certificate our SML client
+ * presents), the stand-in SML's TLS server certificate, and a trust store. Peppol has separate AP and
+ * SMP CAs; here one CA issues everything. Never valid in the real Peppol network.
  */
 final class TestPki {
   static final String PASSWORD = "local-test-only";
   static final String KEY_ALIAS = "ap";
-  static final List<String> FILES =
-      List.of("ca.pem", "sender-ap.p12", "receiver-ap.p12", "receiver-ap.pem", "truststore.p12");
+  static final List<String> FILES = List.of("ca.pem", "sender-ap.p12", "sender-ap.pem", "receiver-ap.p12",
+      "receiver-ap.pem", "smp.p12", "smp.pem", "smp-key.pem", "sml-server.pem", "sml-server-key.pem", "truststore.p12");
 
   // Built attribute by attribute: the CA's O contains a comma, which a DN string would split.
   private static final X500Name CA_SUBJECT = name("einvoice local Peppol test CA", "einvoice (local test PKI, not Peppol)");
   private static final X500Name SENDER_SUBJECT = name("PBE000001", "einvoice sending access point (local test)");
   private static final X500Name RECEIVER_SUBJECT =
       name("PBE000002", "einvoice receiving access point stand-in (local test)");
+  private static final X500Name SMP_SUBJECT = name("SMP local test", "einvoice SMP (local test)");
+  private static final X500Name SML_SERVER_SUBJECT = name("localhost", "einvoice SML stand-in (local test)");
 
   private final SecureRandom random = new SecureRandom();
   // Back-dated a day so a peer whose clock runs slightly behind still accepts fresh certificates.
@@ -85,9 +93,21 @@ final class TestPki {
     X509Certificate ca = caCertificate(caKeys);
     Files.writeString(dir.resolve("ca.pem"), Pem.encode(ca));
 
-    writeKeyStore(dir.resolve("sender-ap.p12"), caKeys, ca, SENDER_SUBJECT);
-    X509Certificate receiver = writeKeyStore(dir.resolve("receiver-ap.p12"), caKeys, ca, RECEIVER_SUBJECT);
-    Files.writeString(dir.resolve("receiver-ap.pem"), Pem.encode(receiver));
+    // Each access point's certificate alone too: the SMPs publish them.
+    Leaf sender = writeKeyStore(dir.resolve("sender-ap.p12"), caKeys, ca, SENDER_SUBJECT);
+    Files.writeString(dir.resolve("sender-ap.pem"), Pem.encode(sender.certificate()));
+    Leaf receiver = writeKeyStore(dir.resolve("receiver-ap.p12"), caKeys, ca, RECEIVER_SUBJECT);
+    Files.writeString(dir.resolve("receiver-ap.pem"), Pem.encode(receiver.certificate()));
+
+    // The SMP's key also as PEM: Node signs SMP metadata with it and presents it to the SML in tests.
+    Leaf smp = writeKeyStore(dir.resolve("smp.p12"), caKeys, ca, SMP_SUBJECT);
+    Files.writeString(dir.resolve("smp.pem"), Pem.encode(smp.certificate()));
+    Files.writeString(dir.resolve("smp-key.pem"), Pem.encodeKey(smp.keys().getPrivate()));
+
+    KeyPair smlKeys = newKeyPair();
+    X509Certificate sml = tlsServerCertificate(smlKeys, caKeys, ca);
+    Files.writeString(dir.resolve("sml-server.pem"), Pem.encode(sml));
+    Files.writeString(dir.resolve("sml-server-key.pem"), Pem.encodeKey(smlKeys.getPrivate()));
 
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
@@ -101,15 +121,16 @@ final class TestPki {
         .addRDN(BCStyle.CN, commonName).build();
   }
 
-  private X509Certificate writeKeyStore(Path file, KeyPair caKeys, X509Certificate ca, X500Name subject)
-      throws Exception {
+  private record Leaf(KeyPair keys, X509Certificate certificate) {}
+
+  private Leaf writeKeyStore(Path file, KeyPair caKeys, X509Certificate ca, X500Name subject) throws Exception {
     KeyPair keys = newKeyPair();
-    X509Certificate leaf = leafCertificate(keys, caKeys, ca, subject);
+    X509Certificate leaf = sign(leafBuilder(keys, caKeys, ca, subject), caKeys);
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     store.setKeyEntry(KEY_ALIAS, keys.getPrivate(), PASSWORD.toCharArray(), new Certificate[] {leaf, ca});
     store(store, file);
-    return leaf;
+    return new Leaf(keys, leaf);
   }
 
   private X509Certificate caCertificate(KeyPair caKeys) throws Exception {
@@ -121,15 +142,24 @@ final class TestPki {
     return sign(builder, caKeys);
   }
 
-  private X509Certificate leafCertificate(KeyPair keys, KeyPair caKeys, X509Certificate ca, X500Name subject)
+  private X509v3CertificateBuilder leafBuilder(KeyPair keys, KeyPair caKeys, X509Certificate ca, X500Name subject)
       throws Exception {
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-    X509v3CertificateBuilder builder = builder(CA_SUBJECT, subject, keys)
+    return builder(CA_SUBJECT, subject, keys)
         .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
         .addExtension(Extension.keyUsage, true,
             new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment | KeyUsage.dataEncipherment))
         .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()))
         .addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(ca));
+  }
+
+  /** TLS clients check the host they dialled against the subject alternative names, not the CN. */
+  private X509Certificate tlsServerCertificate(KeyPair keys, KeyPair caKeys, X509Certificate ca) throws Exception {
+    GeneralNames names = new GeneralNames(new GeneralName[] {
+        new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")});
+    X509v3CertificateBuilder builder = leafBuilder(keys, caKeys, ca, SML_SERVER_SUBJECT)
+        .addExtension(Extension.subjectAlternativeName, false, names)
+        .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
     return sign(builder, caKeys);
   }
 
