@@ -5,21 +5,27 @@ import java.util.Map;
 
 import com.sun.net.httpserver.HttpExchange;
 
-/** OUR sending access point: POST /send hands one SBD to a receiving access point over Peppol AS4. */
+/**
+ * OUR sending access point: POST /send hands one SBD to a receiving access point over Peppol AS4;
+ * PUT/DELETE /sml/participants/{value} register our SMP's participants in the SML (SmlRoutes).
+ */
 final class SenderServer {
   private final ApConfig config;
   private final As4Sender sender;
+  private final SmlRoutes sml;
 
-  private SenderServer(ApConfig config) {
+  private SenderServer(ApConfig config, SmlSettings smlSettings) {
     this.config = config;
     this.sender = new As4Sender(config);
+    this.sml = new SmlRoutes(smlSettings == null ? null : new SmlRegistrar(smlSettings));
   }
 
   static void start(ApConfig config) throws Exception {
     long started = System.nanoTime();
     Phase4Setup.init(config);
-    SenderServer server = new SenderServer(config);
-    Http.start(config, Map.of("/", Http::notFound, "/health", server::health, "/send", server::send));
+    SenderServer server = new SenderServer(config, SmlSettings.fromEnv());
+    Http.start(config, Map.of("/", Http::notFound, "/health", server::health, "/send", server::send,
+        SmlRoutes.PREFIX, server.sml::handle));
     Log.LOG.info("sending access point {} listening on http://{}:{} (started in {} ms)", config.seat(), config.bind(),
         config.port(), (System.nanoTime() - started) / 1_000_000);
   }
@@ -34,6 +40,7 @@ final class SenderServer {
     body.put("role", "sender");
     body.put("seat", config.seat());
     body.put("certificate", cert);
+    body.put("sml", sml.describe());
     Http.json(exchange, 200, body);
   }
 
