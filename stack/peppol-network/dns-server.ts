@@ -7,7 +7,10 @@ import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
 /**
  * The stand-in SML: an authoritative DNS server (UDP) for one zone that
  * publishes, for each registered participant, the U-NAPTR record an SML
- * publishes (reference C.2) pointing at the local SMP. Names in the zone that
+ * publishes (reference C.2) pointing at its SMP: the local SMP for the static
+ * participants, and for those registered through the SML's management
+ * interface (sml-server.ts) the logical address of the SMP that registered
+ * each, from the moment it did. Names in the zone that
  * are not registered answer NXDOMAIN; names outside it are REFUSED, as an
  * authoritative server that does not recurse answers them. dns-packet does the
  * wire format.
@@ -23,9 +26,11 @@ export interface DnsServerOptions {
   zone: string;
   port: number;
   host?: string;
-  /** Participant values (`0208:0987654394`) to publish. */
+  /** Participant values (`0208:0987654394`) to publish, pointing at `smpUrl`. */
   participants: string[];
   smpUrl: string;
+  /** Participants registered through the management interface: the SMP URL at a DNS name of the zone, asked at every query. */
+  registrations?: { smpUrlAt(dnsName: string): string | undefined };
   /** The NAPTR regexp published instead of the SML's `!.*!<smpUrl>!` (tests of records a lookup must refuse). */
   regexp?: string;
 }
@@ -61,16 +66,17 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
       });
     if (!question || (name !== zone && !name.endsWith(`.${zone}`))) return respond(RCODE.REFUSED);
     if (name === zone && question.type === 'SOA') return respond(RCODE.NOERROR, [soa]);
-    if (registered.has(name) && question.type === 'NAPTR') {
+    const smpUrl = registered.has(name) ? options.smpUrl : options.registrations?.smpUrlAt(name);
+    if (smpUrl !== undefined && question.type === 'NAPTR') {
       const naptr: dnsPacket.Answer = {
         type: 'NAPTR',
         name: question.name,
         ttl: TTL_SECONDS,
-        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: options.regexp ?? `!.*!${options.smpUrl}!`, replacement: '' },
+        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: options.regexp ?? `!.*!${smpUrl}!`, replacement: '' },
       };
       return respond(RCODE.NOERROR, [naptr]);
     }
-    const exists = registered.has(name) || name === zone || name === emptyNonTerminal;
+    const exists = smpUrl !== undefined || name === zone || name === emptyNonTerminal;
     return respond(exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [soa]);
   };
 

@@ -3,17 +3,24 @@ import { parseArgs } from 'node:util';
 
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
+import { SmlRegistrations } from './sml-registrations';
+import { startSmlServer } from './sml-server';
 import { startSmpServer } from './smp-server';
 
 /**
  * The local Peppol network stand-in, one child of the embedded stack: the
  * SML's DNS and an SMP for the participants in participants.json, on
  * loopback, publishing the stand-in receiving access point (another child,
- * from access-point/) with its certificate as every participant's endpoint.
- * Not part of the service, and never the real network.
+ * from access-point/) with its certificate as every participant's endpoint;
+ * and the SML's management interface (HTTPS, client certificates of the local
+ * test CA), through which other SMPs (ours) register their participants, kept
+ * in the --sml-registrations file. Not part of the service, and never the
+ * real network.
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
- *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem
+ *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem \
+ *     --sml-port 8084 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
+ *     --ca ./data/peppol-pki/ca.pem --sml-registrations ./data/peppol-network/sml-registrations.json
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -23,10 +30,16 @@ async function main(): Promise<void> {
       'smp-port': { type: 'string' },
       'ap-url': { type: 'string' },
       'ap-certificate': { type: 'string' },
+      'sml-port': { type: 'string' },
+      'sml-certificate': { type: 'string' },
+      'sml-key': { type: 'string' },
+      ca: { type: 'string' },
+      'sml-registrations': { type: 'string' },
     },
     strict: true,
   });
-  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate'].filter((name) => !values[name as keyof typeof values]);
+  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
+  const missing = required.filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
@@ -36,14 +49,26 @@ async function main(): Promise<void> {
     accessPointUrl: values['ap-url']!,
     accessPointCertificate: await readFile(values['ap-certificate']!, 'utf8'),
   });
-  const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: participants.map((entry) => entry.id), smpUrl: smp.url });
+  const staticIds = participants.map((entry) => entry.id);
+  const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);
+  // Before the DNS server, which the stack's readiness probe asks: once DNS answers, registering works too.
+  const sml = await startSmlServer({
+    port: Number(values['sml-port']),
+    certificate: await readFile(values['sml-certificate']!, 'utf8'),
+    key: await readFile(values['sml-key']!, 'utf8'),
+    ca: await readFile(values.ca!, 'utf8'),
+    registrations,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: staticIds, smpUrl: smp.url, registrations });
   process.stdout.write(
     `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
-      `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}\n`,
+      `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}; ` +
+      `SML management interface ${sml.url} (registrations in ${values['sml-registrations']})\n`,
   );
 
   const stop = () => {
-    void Promise.all([dns.close(), smp.close()]).then(() => process.exit(0));
+    void Promise.all([dns.close(), smp.close(), sml.close()]).then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -1,0 +1,185 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { peppolIdProblem } from '../../domain/peppol-id';
+import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
+import { SmlFault, type SmlAnswer, type SmlRequest } from './sml-soap';
+
+/**
+ * What the stand-in SML keeps: the SMPs registered through its management
+ * interface (ID, addresses, the client certificate that owns each) and the
+ * participants each registered, with BDMSL's rules for changing them. Kept in
+ * one JSON file (DATA_DIR/peppol-network/sml-registrations.json), rewritten
+ * whole and renamed into place on every change, so a crash leaves the old or
+ * the new state, never half of one. The DNS server asks it at every query, so
+ * a registration is published at once.
+ */
+
+/** Who called: the SML knows an SMP by the client certificate that created it. */
+export interface SmpOwner {
+  subject: string;
+  /** SHA-256 fingerprint of the certificate, as Node gives it (`AB:CD:…`). */
+  fingerprint: string;
+}
+
+/** A page of the List operation; BDMSL pages too. */
+export const LIST_PAGE_SIZE = 100;
+
+const fileSchema = z.object({
+  smps: z.array(
+    z.object({
+      id: z.string(),
+      logicalAddress: z.string(),
+      physicalAddress: z.string(),
+      owner: z.object({ subject: z.string(), fingerprint: z.string() }),
+    }),
+  ),
+  participants: z.array(z.object({ value: z.string(), smpId: z.string() })),
+});
+type State = z.output<typeof fileSchema>;
+type Smp = State['smps'][number];
+
+// The SMP ID also names DNS records in BDMSL (`{SMP ID}.publisher.{zone}`): a DNS label.
+const SMP_ID = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
+
+const badRequest = (message: string) => new SmlFault('BadRequestFault', message);
+const sameValue = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function checkAddresses(request: { logicalAddress: string; physicalAddress: string }): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(request.logicalAddress);
+  } catch {
+    // reported below
+  }
+  // `!` delimits the NAPTR regexp the address is published in.
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || request.logicalAddress.includes('!')) {
+    throw badRequest(`The logical address '${request.logicalAddress}' must be an http(s) URL without query, fragment or '!'`);
+  }
+  if (!IPV4.test(request.physicalAddress)) throw badRequest(`The physical address '${request.physicalAddress}' must be an IPv4 address`);
+}
+
+export class SmlRegistrations {
+  /** Changes one at a time: each is written before the next one reads the state. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The participants by the DNS name the SML publishes them at. */
+  private byDnsName = new Map<string, State['participants'][number]>();
+
+  private constructor(
+    private readonly file: string,
+    private readonly zone: string,
+    /** Participants published statically (participants.json): registered, but by no SMP of this interface. */
+    private readonly reserved: string[],
+    private state: State,
+  ) {
+    this.index();
+  }
+
+  static async open(file: string, zone: string, reserved: string[]): Promise<SmlRegistrations> {
+    let state: State = { smps: [], participants: [] };
+    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (text !== undefined) {
+      const parsed = fileSchema.safeParse(JSON.parse(text));
+      if (!parsed.success) throw new Error(`${file} is not a stand-in SML registrations file: ${parsed.error.issues[0]?.message}`);
+      state = parsed.data;
+    }
+    return new SmlRegistrations(file, zone.toLowerCase(), reserved, state);
+  }
+
+  /** The SMP URL a participant's NAPTR record names, for a DNS name of the zone; undefined when not registered here. */
+  smpUrlAt(dnsName: string): string | undefined {
+    const participant = this.byDnsName.get(dnsName.toLowerCase());
+    return participant && this.state.smps.find((smp) => smp.id === participant.smpId)?.logicalAddress;
+  }
+
+  /** Carries out one management operation for the caller, as BDMSL would; a refusal throws SmlFault. */
+  handle(request: SmlRequest, caller: SmpOwner): Promise<SmlAnswer> {
+    const run = this.queue.then(() => this.apply(request, caller));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(request: SmlRequest, caller: SmpOwner): Promise<SmlAnswer> {
+    const { state } = this;
+    if (request.operation === 'createSmp') {
+      if (!SMP_ID.test(request.smpId)) throw badRequest(`The SMP ID '${request.smpId}' must be letters, digits and inner hyphens (at most 63)`);
+      checkAddresses(request);
+      if (state.smps.some((smp) => sameValue(smp.id, request.smpId))) throw badRequest(`The SMP '${request.smpId}' already exists`);
+      const { logicalAddress, physicalAddress } = request;
+      await this.save({ ...state, smps: [...state.smps, { id: request.smpId, logicalAddress, physicalAddress, owner: caller }] });
+      return { kind: 'empty' };
+    }
+    const smp = this.ownSmp(request.smpId, caller);
+    switch (request.operation) {
+      case 'readSmp':
+        return { kind: 'smp', smpId: smp.id, addresses: { logicalAddress: smp.logicalAddress, physicalAddress: smp.physicalAddress } };
+      case 'updateSmp': {
+        checkAddresses(request);
+        const updated = { ...smp, logicalAddress: request.logicalAddress, physicalAddress: request.physicalAddress };
+        await this.save({ ...state, smps: state.smps.map((entry) => (entry === smp ? updated : entry)) });
+        return { kind: 'empty' };
+      }
+      case 'deleteSmp':
+        // Its participants go with it: nothing may point at an SMP that is gone.
+        await this.save({ smps: state.smps.filter((entry) => entry !== smp), participants: state.participants.filter((entry) => entry.smpId !== smp.id) });
+        return { kind: 'empty' };
+      case 'createParticipant': {
+        const { scheme, value } = request.participant;
+        if (scheme.toLowerCase() !== PARTICIPANT_SCHEME) throw badRequest(`The participant identifier scheme '${scheme}' is not ${PARTICIPANT_SCHEME}`);
+        const problem = peppolIdProblem(value);
+        if (problem) throw badRequest(`The participant identifier [${value}] is not valid: ${problem}`);
+        if (this.reserved.some((entry) => sameValue(entry, value)) || state.participants.some((entry) => sameValue(entry.value, value))) {
+          throw badRequest(`The participant identifier [${value}] with scheme: [${scheme}] already exist`);
+        }
+        await this.save({ ...state, participants: [...state.participants, { value, smpId: smp.id }] });
+        return { kind: 'empty' };
+      }
+      case 'deleteParticipant': {
+        const { scheme, value } = request.participant;
+        const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
+        // Another SMP's participant is not found under this one: an SMP can only see and touch its own.
+        if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
+          throw new SmlFault('NotFoundFault', `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`);
+        }
+        await this.save({ ...state, participants: state.participants.filter((entry) => entry !== registered) });
+        return { kind: 'empty' };
+      }
+      case 'listParticipants': {
+        const start = request.nextPageId === '' ? 0 : Number(request.nextPageId);
+        if (!Number.isSafeInteger(start) || start < 0) throw badRequest(`The page identifier '${request.nextPageId}' is not one this SML gave`);
+        const own = state.participants.filter((entry) => entry.smpId === smp.id).map((entry) => entry.value);
+        const next = start + LIST_PAGE_SIZE < own.length ? String(start + LIST_PAGE_SIZE) : undefined;
+        return { kind: 'page', smpId: smp.id, scheme: PARTICIPANT_SCHEME, participantValues: own.slice(start, start + LIST_PAGE_SIZE), ...(next && { nextPageId: next }) };
+      }
+    }
+  }
+
+  /** The SMP, when it exists and the caller's certificate owns it. */
+  private ownSmp(smpId: string, caller: SmpOwner): Smp {
+    const smp = this.state.smps.find((entry) => sameValue(entry.id, smpId));
+    if (!smp) throw new SmlFault('NotFoundFault', `The SMP '${smpId}' doesn't exist.`);
+    if (smp.owner.fingerprint !== caller.fingerprint) {
+      throw new SmlFault('UnauthorizedFault', `The SMP '${smp.id}' is not managed by the certificate ${caller.subject}`);
+    }
+    return smp;
+  }
+
+  private async save(next: State): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const draft = `${this.file}.${process.pid}.tmp`;
+    await writeFile(draft, `${JSON.stringify(next, null, 2)}\n`);
+    await rename(draft, this.file);
+    this.state = next;
+    this.index();
+  }
+
+  private index(): void {
+    this.byDnsName = new Map(this.state.participants.map((entry) => [smlDnsName(entry.value, this.zone), entry]));
+  }
+}

@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+
+import type { SmlRegistrations, SmpOwner } from './sml-registrations';
+import { answerEnvelope, faultEnvelope, parseSmlRequest, SmlFault, type SmlService } from './sml-soap';
+
+/**
+ * The stand-in SML's management interface: SOAP 1.1 over HTTPS at
+ * `/manageservicemetadata` and `/manageparticipantidentifier`, as the SML's
+ * (BDMSL's) base URL serves them. Like the real one it requires a client
+ * certificate (here: chained to the local test CA) at the TLS handshake and
+ * knows each SMP by the certificate that created it. What it keeps and the
+ * rules it applies are in sml-registrations.ts; the messages in sml-soap.ts.
+ */
+
+export interface SmlServerOptions {
+  port: number;
+  host?: string;
+  /** TLS server certificate and key (PEM). */
+  certificate: string;
+  key: string;
+  /** The CAs a client certificate must chain to (PEM). */
+  ca: string;
+  registrations: SmlRegistrations;
+  log?: (line: string) => void;
+}
+
+export interface RunningSmlServer {
+  /** The management base URL (what an SMP is configured with). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A management request is a few hundred bytes; anything near this is not one. */
+const MAX_REQUEST_BYTES = 64 * 1024;
+const SERVICES: readonly string[] = ['manageservicemetadata', 'manageparticipantidentifier'] satisfies SmlService[];
+
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size <= MAX_REQUEST_BYTES ? Buffer.concat(chunks).toString('utf8') : undefined));
+    request.on('error', reject);
+  });
+}
+
+function callerOf(request: IncomingMessage): SmpOwner {
+  const certificate = (request.socket as TLSSocket).getPeerCertificate();
+  const subject = Object.entries(certificate.subject ?? {})
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(', ');
+  return { subject, fingerprint: certificate.fingerprint256 };
+}
+
+function send(response: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...headers });
+  response.end(body);
+}
+
+export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlServer> {
+  const log = options.log ?? (() => undefined);
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const service = new URL(request.url ?? '/', 'https://sml.invalid').pathname.replace(/^\/+|\/+$/g, '');
+    if (!SERVICES.includes(service)) return send(response, 404, 'text/plain; charset=utf-8', `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`);
+    if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
+    const body = await readBody(request);
+    if (body === undefined) return send(response, 413, 'text/plain; charset=utf-8', `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+    const caller = callerOf(request);
+    let what = `${service} by ${caller.subject}`;
+    try {
+      const parsed = parseSmlRequest(service as SmlService, body);
+      what = `${parsed.operation} ${'participant' in parsed ? `${parsed.participant.value} ` : ''}for SMP ${parsed.smpId} by ${caller.subject}`;
+      const answer = await options.registrations.handle(parsed, caller);
+      log(`SML: ${what}: done`);
+      send(response, 200, 'text/xml; charset=utf-8', answerEnvelope(answer));
+    } catch (err) {
+      const fault = err instanceof SmlFault ? err : new SmlFault('InternalErrorFault', `internal error: ${(err as Error).message}`);
+      log(`SML: ${what}: ${fault.kind} ${fault.message}`);
+      send(response, 500, 'text/xml; charset=utf-8', faultEnvelope(fault));
+    }
+  };
+
+  const server = https.createServer(
+    // A client without a certificate of the CA fails the handshake: nothing reaches the handler unauthenticated.
+    { cert: options.certificate, key: options.key, ca: options.ca, requestCert: true, rejectUnauthorized: true },
+    (request, response) => {
+      handle(request, response).catch((err: unknown) => {
+        log(`SML: ${(err as Error).message}`);
+        response.destroy();
+      });
+    },
+  );
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `https://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
