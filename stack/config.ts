@@ -27,7 +27,9 @@ const stackShape = {
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
   VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
   SML_DNS_PORT: port(8053).describe('DNS port (UDP) of the local Peppol network stand-in: its SML'),
-  SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
+  STANDIN_SML_PORT: port(8087).describe("HTTPS port of the local Peppol network stand-in's SML management interface (client certificate required)"),
+  STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
+  SMP_PORT: port(8086).describe('HTTP port of our SMP; the SML registration names http://127.0.0.1:<SMP_PORT> as its address'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
   ACCESS_POINT_PORT: port(8089).describe('Port of the embedded sending access point (ours)'),
   AS4_SEND_TIMEOUT: duration('30s')

@@ -63,9 +63,10 @@ export interface StackUrls {
   accessPoint: string;
   /**
    * The local Peppol network stand-in: its SML's DNS server (host:port), zone,
-   * SMP, and receiving access point (AS4 at `/as4`, what arrived at `/inbox`).
+   * SML management interface (HTTPS), SMP, and receiving access point (AS4 at
+   * `/as4`, what arrived at `/inbox`).
    */
-  peppol?: { dnsServer: string; zone: string; smp: string; receivingAccessPoint: string };
+  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string };
 }
 
 export interface EmbeddedStack {
@@ -87,6 +88,8 @@ const VALIDATOR_HEAP = '-Xmx768m';
 /** More crashes than this within the period and the supervisor gives up. */
 const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
 const MAX_BACKOFF_MS = 30_000;
+/** Our SMP's ID in the stand-in SML (OpenPeppol assigns the real one). */
+const LOCAL_SMP_ID = 'SMP-EINVOICE-LOCAL';
 
 export async function startStack(options: StackOptions): Promise<EmbeddedStack> {
   const { config } = options;
@@ -126,7 +129,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       peppol: {
         dnsServer: `127.0.0.1:${config.SML_DNS_PORT}`,
         zone: LOCAL_SML_ZONE,
-        smp: `http://127.0.0.1:${config.SMP_PORT}`,
+        sml: `https://127.0.0.1:${config.STANDIN_SML_PORT}`,
+        smp: `http://127.0.0.1:${config.STANDIN_SMP_PORT}`,
         receivingAccessPoint: `http://127.0.0.1:${config.PEPPOL_RECEIVER_PORT}`,
       },
     }),
@@ -368,15 +372,17 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             '--import',
             'tsx',
             path.join(projectRoot, 'stack/peppol-network/main.ts'),
-            ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.SMP_PORT)],
+            ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.STANDIN_SMP_PORT)],
             ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
+            ...['--sml-port', String(config.STANDIN_SML_PORT), '--sml-certificate', pki.smlServerCertificate, '--sml-key', pki.smlServerKey, '--ca', pki.ca],
+            ...['--sml-registrations', path.join(receiverDir, 'sml-registrations.json')],
           ],
           'the local Peppol network stand-in',
           READY_TIMEOUT_MS.infrastructure,
           () => peppolNetworkReady(peppol.dnsServer, peppol.zone, peppol.smp),
         );
         log(
-          `peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer}, SMP ${peppol.smp}, ` +
+          `peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer} (management ${peppol.sml}), SMP ${peppol.smp}, ` +
             `receiving access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox)`,
         );
       }
@@ -391,6 +397,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             truststore: pki.truststore,
             dataDir: path.join(config.DATA_DIR, 'access-point'),
             sendTimeoutMs: config.AS4_SEND_TIMEOUT,
+            // Our SMP's participants go into the stand-in's SML; a real SML is configured on a deployed access point.
+            ...(urls.peppol && { sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore } }),
           }),
           'our sending access point',
         );
@@ -431,7 +439,8 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.mail, config.SMTP_PORT, 'SMTP_PORT'],
     [runs.mail, config.MAIL_UI_PORT, 'MAIL_UI_PORT'],
     [runs.validator, config.VALIDATOR_PORT, 'VALIDATOR_PORT'],
-    [runs.peppolNetwork, config.SMP_PORT, 'SMP_PORT'],
+    [runs.peppolNetwork, config.STANDIN_SML_PORT, 'STANDIN_SML_PORT'],
+    [runs.peppolNetwork, config.STANDIN_SMP_PORT, 'STANDIN_SMP_PORT'],
     [runs.peppolNetwork, config.PEPPOL_RECEIVER_PORT, 'PEPPOL_RECEIVER_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_PORT, 'ACCESS_POINT_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],

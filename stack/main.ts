@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
       `  Validator        ${urls.validator}   (official Peppol rules; public: ${urls.api}/v1/ubl/validate)`,
       urls.peppol
-        ? `  Peppol network   local stand-in: SML zone ${urls.peppol.zone} on DNS ${urls.peppol.dnsServer}, SMP ${urls.peppol.smp}   (lookup: ${urls.api}/v1/lookup/0208:0987654394)\n` +
+        ? `  Peppol network   local stand-in: SML zone ${urls.peppol.zone} on DNS ${urls.peppol.dnsServer} (management ${urls.peppol.sml}), SMP ${urls.peppol.smp}   (lookup: ${urls.api}/v1/lookup/0208:0987654394)\n` +
           `                   receiving access point ${urls.peppol.receivingAccessPoint}/as4   (what arrived: ${urls.peppol.receivingAccessPoint}/inbox)`
         : `  Peppol network   SML zone ${config.PEPPOL_SML_ZONE} by DNS ${config.PEPPOL_DNS_SERVER}`,
       `  Access point     ${urls.accessPoint}   (ours: sends live documents by AS4)`,

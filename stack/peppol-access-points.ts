@@ -82,6 +82,8 @@ export function accessPointEnvironment(options: {
   /** Receivers the (stand-in) receiving access point refuses with a final AS4 error. */
   refusedReceivers?: string[];
   sendTimeoutMs?: number;
+  /** Where our access point registers our SMP's participants (the stand-in SML), as the SMP certificate. */
+  sml?: { url: string; smpId: string; smpUrl: string; keystore: string };
 }): Record<string, string> {
   return {
     AP_PORT: String(options.port),
@@ -97,5 +99,17 @@ export function accessPointEnvironment(options: {
     ...(options.inboxDir && { AP_INBOX_DIR: options.inboxDir }),
     ...(options.refusedReceivers?.length && { AP_REJECT_RECEIVERS: options.refusedReceivers.join(',') }),
     ...(options.sendTimeoutMs && { AP_SEND_TIMEOUT_MS: String(options.sendTimeoutMs) }),
+    ...(options.sml && {
+      SML_URL: options.sml.url,
+      SML_SMP_ID: options.sml.smpId,
+      SML_SMP_URL: options.sml.smpUrl,
+      SML_SMP_IP: '127.0.0.1',
+      SML_KEYSTORE: options.sml.keystore,
+      SML_KEYSTORE_PASSWORD: LOCAL_PKI_PASSWORD,
+      SML_KEY_ALIAS: 'ap',
+      // The stand-in SML's server certificate is from the local test CA, which the JVM does not trust.
+      SML_TRUSTSTORE: options.truststore,
+      SML_TRUSTSTORE_PASSWORD: LOCAL_PKI_PASSWORD,
+    }),
   };
 }

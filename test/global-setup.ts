@@ -36,6 +36,7 @@ export default async function globalSetup(): Promise<void> {
     ublValidationsPerIp: config.UBL_VALIDATIONS_PER_IP,
     lookupLimit: config.LOOKUP_LIMIT,
     peppol: stack.urls.peppol!,
+    accessPointUrl: stack.urls.accessPoint,
     peppolReceiverPid: stack.process('peppol-receiver')!.pid!,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
     kycEncryptionKey: stack.serviceEnv.KYC_ENCRYPTION_KEY!,

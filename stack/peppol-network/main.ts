@@ -19,7 +19,7 @@ import { startSmpServer } from './smp-server';
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
  *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem \
- *     --sml-port 8084 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
+ *     --sml-port 8087 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
  *     --ca ./data/peppol-pki/ca.pem --sml-registrations ./data/peppol-network/sml-registrations.json
  */
 async function main(): Promise<void> {
