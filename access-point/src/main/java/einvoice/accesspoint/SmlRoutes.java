@@ -1,6 +1,7 @@
 package einvoice.accesspoint;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import com.helger.peppolid.factory.PeppolIdentifierFactory;
@@ -34,7 +35,7 @@ final class SmlRoutes {
 
   void handle(HttpExchange exchange) throws Exception {
     String value = exchange.getRequestURI().getPath().substring(PREFIX.length());
-    String method = exchange.getRequestMethod().toUpperCase(java.util.Locale.ROOT);
+    String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
     if (!method.equals("PUT") && !method.equals("DELETE")) {
       exchange.getResponseHeaders().set("Allow", "PUT, DELETE");
       Http.json(exchange, 405, Map.of("error", "method not allowed"));
