@@ -5,7 +5,11 @@ import java.util.Map;
 
 import com.sun.net.httpserver.HttpExchange;
 
-/** OUR sending access point: POST /send hands one SBD to a receiving access point over Peppol AS4. */
+/**
+ * OUR access point. POST /send hands one SBD to a receiving access point over Peppol AS4. With
+ * AP_INBOUND_URL set it also receives: AS4 at /as4 on a port of its own (AP_AS4_PORT), each
+ * verified message handed to the service's intake before the receipt goes back.
+ */
 final class SenderServer {
   private final ApConfig config;
   private final As4Sender sender;
@@ -19,7 +23,15 @@ final class SenderServer {
     long started = System.nanoTime();
     Phase4Setup.init(config);
     SenderServer server = new SenderServer(config);
-    Http.start(config, Map.of("/", Http::notFound, "/health", server::health, "/send", server::send));
+    ApConfig.Inbound inbound = config.inbound();
+    if (inbound != null) {
+      // Its own port: the control API below stays on loopback, this one faces other access points.
+      As4Endpoint as4 = new As4Endpoint(config, inbound.endpointUrl(), new ServiceIntake(inbound));
+      Http.start(inbound.bind(), inbound.port(), Map.of("/", Http::notFound, "/as4", as4::handle));
+      Log.LOG.info("receiving access point {} listening on http://{}:{}/as4 (published as {}); messages go to {}",
+          config.seat(), inbound.bind(), inbound.port(), inbound.endpointUrl(), inbound.intakeUrl());
+    }
+    Http.start(config.bind(), config.port(), Map.of("/", Http::notFound, "/health", server::health, "/send", server::send));
     Log.LOG.info("sending access point {} listening on http://{}:{} (started in {} ms)", config.seat(), config.bind(),
         config.port(), (System.nanoTime() - started) / 1_000_000);
   }
@@ -34,6 +46,12 @@ final class SenderServer {
     body.put("role", "sender");
     body.put("seat", config.seat());
     body.put("certificate", cert);
+    if (config.inbound() != null) {
+      Map<String, Object> inbound = new LinkedHashMap<>();
+      inbound.put("endpointUrl", config.inbound().endpointUrl());
+      inbound.put("maxPayloadBytes", config.maxInboundBytes());
+      body.put("inbound", inbound);
+    }
     Http.json(exchange, 200, body);
   }
 
