@@ -12,11 +12,11 @@ import com.sun.net.httpserver.HttpExchange;
  */
 final class SenderServer {
   private final ApConfig config;
-  private final As4Sender sender;
+  private final SendEndpoint send;
 
   private SenderServer(ApConfig config) {
     this.config = config;
-    this.sender = new As4Sender(config);
+    this.send = new SendEndpoint(config, (request, outcome) -> {});
   }
 
   static void start(ApConfig config) throws Exception {
@@ -31,7 +31,7 @@ final class SenderServer {
       Log.LOG.info("receiving access point {} listening on http://{}:{}/as4 (published as {}); messages go to {}",
           config.seat(), inbound.bind(), inbound.port(), inbound.endpointUrl(), inbound.intakeUrl());
     }
-    Http.start(config.bind(), config.port(), Map.of("/", Http::notFound, "/health", server::health, "/send", server::send));
+    Http.start(config.bind(), config.port(), Map.of("/", Http::notFound, "/health", server::health, "/send", server.send::handle));
     Log.LOG.info("sending access point {} listening on http://{}:{} (started in {} ms)", config.seat(), config.bind(),
         config.port(), (System.nanoTime() - started) / 1_000_000);
   }
@@ -53,22 +53,5 @@ final class SenderServer {
       body.put("inbound", inbound);
     }
     Http.json(exchange, 200, body);
-  }
-
-  private void send(HttpExchange exchange) throws Exception {
-    if (!Http.route(exchange, "POST", "/send")) return;
-    SendRequest request;
-    try {
-      request = SendRequest.parse(Http.body(exchange));
-    } catch (SendRequest.Invalid e) {
-      Http.json(exchange, 400, Map.of("error", e.getMessage()));
-      return;
-    }
-    long started = System.nanoTime();
-    Outcome outcome = sender.send(request);
-    Log.LOG.info("sent message {} from {} ({}) to {} at {}: {} in {} ms", request.messageId(),
-        request.sender().getURIEncoded(), config.seat(), request.receiver().getURIEncoded(), request.endpointUrl(),
-        outcome.summary(), (System.nanoTime() - started) / 1_000_000);
-    Http.json(exchange, outcome.status(), outcome.body());
   }
 }
