@@ -6,10 +6,10 @@ import { StackError } from './errors';
 
 /**
  * The two phase4 access points of the embedded stack, both from the one
- * access-point/ program: OUR sending access point (the service's, what a
- * deployment runs with a Peppol-issued certificate), and the RECEIVING
+ * access-point/ program: OUR access point (the service's, what a deployment
+ * runs with a Peppol-issued certificate), which sends and receives, and the
  * access point of the local Peppol network stand-in, where documents for the
- * local participants arrive. Their certificates come from a local test PKI
+ * local participants arrive and which sends to ours. Their certificates come from a local test PKI
  * made on first start into the data directory (never committed): a test CA,
  * one certificate per access point, and a trust store holding the CA.
  */
@@ -57,6 +57,8 @@ export function accessPointEnvironment(options: {
   /** Receivers the (stand-in) receiving access point refuses with a final AS4 error. */
   refusedReceivers?: string[];
   sendTimeoutMs?: number;
+  /** Our access point's receiving side: AS4 on 127.0.0.1:`as4Port`, each message posted to `intakeUrl` with `intakeToken`. */
+  inbound?: { as4Port: number; intakeUrl: string; intakeToken: string };
 }): Record<string, string> {
   return {
     AP_PORT: String(options.port),
@@ -72,5 +74,12 @@ export function accessPointEnvironment(options: {
     ...(options.inboxDir && { AP_INBOX_DIR: options.inboxDir }),
     ...(options.refusedReceivers?.length && { AP_REJECT_RECEIVERS: options.refusedReceivers.join(',') }),
     ...(options.sendTimeoutMs && { AP_SEND_TIMEOUT_MS: String(options.sendTimeoutMs) }),
+    ...(options.inbound && {
+      AP_AS4_PORT: String(options.inbound.as4Port),
+      AP_AS4_BIND: '127.0.0.1',
+      AP_ENDPOINT_URL: `http://127.0.0.1:${options.inbound.as4Port}/as4`,
+      AP_INBOUND_URL: options.inbound.intakeUrl,
+      AP_INBOUND_TOKEN: options.inbound.intakeToken,
+    }),
   };
 }
