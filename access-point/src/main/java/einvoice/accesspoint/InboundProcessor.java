@@ -1,5 +1,6 @@
 package einvoice.accesspoint;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
@@ -83,7 +84,11 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
       return AS4MessageProcessorResult.createFailure();
     } catch (Exception e) {
       // The sink's own words stay in our log: the sender learns only that it may try again.
-      Log.LOG.warn("received message " + messageId + " from " + from + ": not kept, answered with an AS4 error", e);
+      if (e instanceof IOException) {
+        Log.LOG.warn("received message {} from {}: not kept ({}); answered with an AS4 error", messageId, from, e.getMessage());
+      } else {
+        Log.LOG.error("received message " + messageId + " from " + from + ": not kept; answered with an AS4 error", e);
+      }
       errors.add(EEbmsError.EBMS_OTHER.errorBuilder(locale).refToMessageInError(messageId).errorDetail(NOT_KEPT).build());
       return AS4MessageProcessorResult.createFailure();
     }

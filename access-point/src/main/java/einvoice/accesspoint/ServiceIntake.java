@@ -23,8 +23,10 @@ import com.helger.json.serialize.JsonReader;
  * was not kept. A repeated message id is posted again: the intake knows what it already holds.
  */
 final class ServiceIntake implements InboundSink {
-  /** Longer than the intake needs to store one message; well inside a sender's wait for its receipt. */
-  static final Duration TIMEOUT = Duration.ofSeconds(20);
+  /** For the intake's answer: longer than it needs to store one message, well inside a sender's wait for its receipt. */
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+  /** The intake runs beside us: a connection that takes longer is not coming. */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   /** Enough of an unexpected answer to tell what went wrong, in our log. */
   private static final int ANSWER_IN_LOG = 300;
 
@@ -34,7 +36,7 @@ final class ServiceIntake implements InboundSink {
   ServiceIntake(ApConfig.Inbound inbound) {
     this.inbound = inbound;
     // HTTP/1.1: the intake is a plain Node server on loopback, with nothing to upgrade to.
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
+    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
   }
 
   @Override
