@@ -59,12 +59,12 @@ export function routingOf(ubl: string): PeppolRouting {
   try {
     root = parseXml(ubl);
   } catch (err) {
-    if (err instanceof XmlError) throw new RoutingError(`the stored UBL is not well-formed XML: ${err.message}`);
+    if (err instanceof XmlError) throw new RoutingError(`the UBL is not well-formed XML: ${err.message}`);
     throw err;
   }
   const kind = ROOTS[root.name];
   if (!kind || root.namespace !== `urn:oasis:names:specification:ubl:schema:xsd:${root.name}-2`) {
-    throw new RoutingError(`the stored document is not a UBL Invoice or CreditNote (root {${root.namespace}}${root.name})`);
+    throw new RoutingError(`the document is not a UBL Invoice or CreditNote (root {${root.namespace}}${root.name})`);
   }
   const customization = childNamed(root, CBC, 'CustomizationID')?.text;
   const profile = childNamed(root, CBC, 'ProfileID')?.text;

@@ -14,6 +14,7 @@ import { decide, listSubmissions } from '../services/operator-kyc';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
+import { networkSend, NetworkSendError } from './network-send';
 
 /**
  * `npm run --silent ops -- <command>`: what an operator does by hand. It
@@ -21,6 +22,8 @@ import { createStore, type Store } from '../store';
  * TEMPORAL_ADDRESS, or the embedded stack's (`npm start`) by default, and
  * opens KYC content with KYC_ENCRYPTION_KEY (and _PREVIOUS), or the key the
  * embedded stack made. The operator's name in the audit trail is OPERATOR, else the login name.
+ * The network commands drive the embedded stack's local Peppol network stand-in (its ports from the
+ * same stack variables `npm start` reads) and need no database.
  * A refusal is said on stderr (one line, then what it lists, if anything) with exit code 1; a wrong command, 2.
  */
 
@@ -37,7 +40,10 @@ const USAGE = `usage: npm run --silent ops -- <command>
   workspace suspend <workspace> <reason>  stop its live sending (403 workspace_suspended)
   workspace resume <workspace> <reason>   let it send live again
   account disable <account>               refuse its keys (403 disabled_account)
-  account enable <account>                accept its keys again`;
+  account enable <account>                accept its keys again
+  network send <receiver> <file.xml> [--message-id <id>]
+                                          the local Peppol network stand-in sends a UBL document by AS4 to the
+                                          receiver's access point; prints the receipt or the AS4 error`;
 
 class UsageError extends Error {}
 
@@ -159,6 +165,15 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** Commands on the running embedded stack's local Peppol network: no database, no Temporal. */
+const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => Promise<string>> = {
+  'network send': async (stack, args) => {
+    const [receiver, file, ...options] = needs(args, 2);
+    if (options.length > 0 && (options.length !== 2 || options[0] !== '--message-id')) throw new UsageError(`unexpected: ${options.join(' ')}`);
+    return networkSend(stack, { receiver: receiver!, file: file!, ...(options[1] && { messageId: options[1] }) });
+  },
+};
+
 async function main(argv: string[]): Promise<number> {
   if (['help', '--help', '-h'].includes(argv[0] ?? '')) {
     process.stdout.write(`${USAGE}\n`);
@@ -166,11 +181,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const name = argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
-  if (!command) {
+  const networkCommand = NETWORK_COMMANDS[name];
+  if (!command && !networkCommand) {
     process.stderr.write(`${argv.length ? `unknown command: ${argv.join(' ')}\n` : ''}${USAGE}\n`);
     return 2;
   }
   const stack = loadStackConfig();
+  if (networkCommand) {
+    process.stdout.write(`${forTerminal(await networkCommand(stack, argv.slice(2)))}\n`);
+    return 0;
+  }
   const db = await mongoose.createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, { serverSelectionTimeoutMS: 5_000 }).asPromise();
   let connection: Connection | undefined;
   const temporal = async () => {
@@ -179,7 +199,7 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
-    process.stdout.write(`${forTerminal(await command({ store: createStore(db), operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(2)))}\n`);
+    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(2)))}\n`);
     return 0;
   } finally {
     await db.close();
@@ -200,7 +220,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${err.message}\n${USAGE}\n`);
       process.exit(2);
     }
-    const known = err instanceof OperatorError || err instanceof ConfigError;
+    const known = err instanceof OperatorError || err instanceof ConfigError || err instanceof NetworkSendError;
     process.stderr.write(`ops: ${forTerminal(known ? err.message : String((err as Error)?.message ?? err))}\n`);
     process.exit(1);
   },

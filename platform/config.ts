@@ -129,6 +129,10 @@ export const serviceConfigShape = {
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
   VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
   ACCESS_POINT_URL: optionalUrl.describe('Our Peppol AS4 access point (access-point/), which sends live documents, e.g. http://access-point:8089'),
+  INBOUND_PORT: port(3001).describe("Port of the API process's intake for messages our access point received (POST /inbound); keep it unreachable from outside"),
+  INBOUND_TOKEN: optional(z.string().min(32, 'expected at least 32 characters')).describe(
+    'Bearer token our access point presents to the intake (its AP_INBOUND_TOKEN); the embedded stack makes one',
+  ),
   LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
   CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
@@ -164,7 +168,7 @@ export const serviceConfigShape = {
 };
 
 /** Variables whose value may carry credentials: named in errors, never printed. */
-const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'WEBHOOK_SECRET_KEY', 'KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS']);
+const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'INBOUND_TOKEN', 'WEBHOOK_SECRET_KEY', 'KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -203,8 +207,8 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 /** Names of every variable the service reads; the deployment test checks they are all set. */
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
-/** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it) nor read posted documents. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS'];
+/** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_TOKEN'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -54,7 +54,8 @@ const REQUEST_TIMEOUT_MS = 45_000;
 
 const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 
-export function peppolAccessPoint(baseUrl: string): PeppolAccessPoint {
+/** `name`: how errors call it (the ops CLI also drives the local network stand-in's access point, which answers alike). */
+export function peppolAccessPoint(baseUrl: string, name = 'our access point'): PeppolAccessPoint {
   return {
     async send(request, cancelled) {
       let response: Response;
@@ -66,13 +67,13 @@ export function peppolAccessPoint(baseUrl: string): PeppolAccessPoint {
           signal: cancelled ? AbortSignal.any([cancelled, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
       } catch (err) {
-        throw new As4SendError(`our access point at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
+        throw new As4SendError(`${name} at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
       }
       const body = (await response.json().catch(() => ({}))) as Partial<As4Receipt> & { error?: string; permanent?: boolean };
       if (response.status === 200 && body.receiptMessageId) return body as As4Receipt;
       const reason = body.error ?? `HTTP ${response.status}`;
       // 400: our request was malformed, which no retry mends; 422: the receiver's final answer.
-      if (response.status === 400) throw new As4SendError(`our access point refused the request: ${reason}`, true);
+      if (response.status === 400) throw new As4SendError(`${name} refused the request: ${reason}`, true);
       throw new As4SendError(reason, response.status === 422 || body.permanent === true);
     },
   };

@@ -15,7 +15,7 @@ const stackShape = {
   KEYS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.config', 'einvoice', 'keys'))
-    .describe('Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY or KYC_ENCRYPTION_KEY is not set; outside DATA_DIR'),
+    .describe('Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY, KYC_ENCRYPTION_KEY or INBOUND_TOKEN is not set; outside DATA_DIR'),
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
@@ -31,7 +31,8 @@ const stackShape = {
   STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
   SMP_PORT: port(8086).describe('HTTP port of our SMP; the SML registration names http://127.0.0.1:<SMP_PORT> as its address'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
-  ACCESS_POINT_PORT: port(8089).describe('Port of the embedded sending access point (ours)'),
+  ACCESS_POINT_PORT: port(8089).describe('Port of the embedded access point (ours): its control API (POST /send)'),
+  ACCESS_POINT_AS4_PORT: port(8091).describe('Port where the embedded access point (ours) receives AS4 (at /as4), on 127.0.0.1'),
   AS4_SEND_TIMEOUT: duration('30s')
     .refine((ms) => ms >= 1 && ms <= 30_000, 'expected at most 30s: the access point answers within one delivery attempt')
     .describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),

@@ -12,7 +12,7 @@ import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
-import { KYC_KEY_FILE, stackKey, webhookKey } from './keys';
+import { INBOUND_TOKEN_FILE, KYC_KEY_FILE, stackKey, webhookKey } from './keys';
 import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
@@ -26,7 +26,8 @@ import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_C
  * The whole service on one machine from real components: the Temporal dev
  * server, FerretDB, a local SMTP sink with an inbox page, the official Peppol
  * validator, a stand-in of the Peppol network (stack/peppol-network/ and a
- * receiving access point), our sending access point, the worker and the API.
+ * receiving access point, which also sends), our access point (sending, and
+ * receiving into the API's intake), the worker and the API.
  * A component whose address is configured (TEMPORAL_ADDRESS, MONGODB_URI,
  * SMTP_URL, VALIDATOR_URL, ACCESS_POINT_URL, PEPPOL_DNS_SERVER) is used as it
  * is and not started.
@@ -59,12 +60,14 @@ export interface StackUrls {
   smtp: string;
   inbox?: string;
   validator: string;
-  /** Our sending access point. */
+  /** Our access point's control API (POST /send). */
   accessPoint: string;
+  /** Where our access point receives AS4, when the stack runs it. */
+  accessPointAs4?: string;
   /**
    * The local Peppol network stand-in: its SML's DNS server (host:port), zone,
-   * SML management interface (HTTPS), SMP, and receiving access point (AS4 at
-   * `/as4`, what arrived at `/inbox`).
+   * SML management interface (HTTPS), SMP, and access point (AS4 at `/as4`, what arrived at `/inbox`; it sends
+   * at `/send`, what it sent at `/sent`).
    */
   peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string };
 }
@@ -123,6 +126,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     smtp: config.SMTP_URL ?? `smtp://127.0.0.1:${config.SMTP_PORT}`,
     validator: config.VALIDATOR_URL ?? `http://127.0.0.1:${config.VALIDATOR_PORT}`,
     accessPoint: config.ACCESS_POINT_URL ?? `http://127.0.0.1:${config.ACCESS_POINT_PORT}`,
+    ...(runs.accessPoint && { accessPointAs4: `http://127.0.0.1:${config.ACCESS_POINT_AS4_PORT}/as4` }),
     ...(runs.temporal && { temporalUi: `http://127.0.0.1:${config.TEMPORAL_UI_PORT}` }),
     ...(runs.mail && { inbox: `http://127.0.0.1:${config.MAIL_UI_PORT}` }),
     ...(runs.peppolNetwork && {
@@ -342,6 +346,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
     }
+    // Before the access point and the API start: the one presents it, the other checks it.
+    serviceEnv.INBOUND_TOKEN = config.INBOUND_TOKEN ?? (await stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE));
     if (runs.accessPoint || urls.peppol) {
       const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
       const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
@@ -383,7 +389,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         );
         log(
           `peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer} (management ${peppol.sml}), SMP ${peppol.smp}, ` +
-            `receiving access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox)`,
+            `access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox; what it sent: ${peppol.receivingAccessPoint}/sent)`,
         );
       }
       if (runs.accessPoint) {
@@ -399,10 +405,14 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             sendTimeoutMs: config.AS4_SEND_TIMEOUT,
             // Our SMP's participants go into the stand-in's SML; a real SML is configured on a deployed access point.
             ...(urls.peppol && { sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore } }),
+            inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: serviceEnv.INBOUND_TOKEN },
           }),
-          'our sending access point',
+          'our access point',
         );
-        log(`ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; certificate from the local test PKI in ${pki.dir})`);
+        log(
+          `ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; receives at ${urls.accessPointAs4} into ` +
+            `http://127.0.0.1:${config.INBOUND_PORT}/inbound; certificate from the local test PKI in ${pki.dir})`,
+        );
       }
     }
     serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await webhookKey(config.DATA_DIR, config.KEYS_DIR));
@@ -443,7 +453,9 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.peppolNetwork, config.STANDIN_SMP_PORT, 'STANDIN_SMP_PORT'],
     [runs.peppolNetwork, config.PEPPOL_RECEIVER_PORT, 'PEPPOL_RECEIVER_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_PORT, 'ACCESS_POINT_PORT'],
+    [runs.accessPoint, config.ACCESS_POINT_AS4_PORT, 'ACCESS_POINT_AS4_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
+    [services.includes('api'), config.INBOUND_PORT, 'INBOUND_PORT'],
   ];
   const busy: string[] = [];
   for (const [needed, port, variable] of wanted) {

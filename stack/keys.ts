@@ -14,6 +14,8 @@ import { privateDirectory } from './private-files';
 
 export const WEBHOOK_KEY_FILE = 'webhook-secret.key';
 export const KYC_KEY_FILE = 'kyc-encryption.key';
+/** The bearer token our access point presents to the API's intake (INBOUND_TOKEN). */
+export const INBOUND_TOKEN_FILE = 'inbound-token.key';
 
 /** The key in `dir/file`, if there is one. */
 export async function readKeyFile(dir: string, file: string): Promise<string | undefined> {

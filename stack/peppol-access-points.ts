@@ -6,10 +6,10 @@ import { StackError } from './errors';
 
 /**
  * The two phase4 access points of the embedded stack, both from the one
- * access-point/ program: OUR sending access point (the service's, what a
- * deployment runs with a Peppol-issued certificate), and the RECEIVING
+ * access-point/ program: OUR access point (the service's, what a deployment
+ * runs with a Peppol-issued certificate), which sends and receives, and the
  * access point of the local Peppol network stand-in, where documents for the
- * local participants arrive. Their certificates come from a local test PKI
+ * local participants arrive and which sends to ours. Their certificates come from a local test PKI
  * made on first start into the data directory (never committed): a test CA,
  * one certificate per access point, the SMP certificate, the stand-in SML's
  * TLS server certificate, and a trust store holding the CA.
@@ -84,6 +84,8 @@ export function accessPointEnvironment(options: {
   sendTimeoutMs?: number;
   /** Where our access point registers our SMP's participants (the stand-in SML), as the SMP certificate. */
   sml?: { url: string; smpId: string; smpUrl: string; keystore: string };
+  /** Our access point's receiving side: AS4 on 127.0.0.1:`as4Port`, each message posted to `intakeUrl` with `intakeToken`. */
+  inbound?: { as4Port: number; intakeUrl: string; intakeToken: string };
 }): Record<string, string> {
   return {
     AP_PORT: String(options.port),
@@ -110,6 +112,13 @@ export function accessPointEnvironment(options: {
       // The stand-in SML's server certificate is from the local test CA, which the JVM does not trust.
       SML_TRUSTSTORE: options.truststore,
       SML_TRUSTSTORE_PASSWORD: LOCAL_PKI_PASSWORD,
+    }),
+    ...(options.inbound && {
+      AP_AS4_PORT: String(options.inbound.as4Port),
+      AP_AS4_BIND: '127.0.0.1',
+      AP_ENDPOINT_URL: `http://127.0.0.1:${options.inbound.as4Port}/as4`,
+      AP_INBOUND_URL: options.inbound.intakeUrl,
+      AP_INBOUND_TOKEN: options.inbound.intakeToken,
     }),
   };
 }

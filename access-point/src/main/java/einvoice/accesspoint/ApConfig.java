@@ -1,6 +1,7 @@
 package einvoice.accesspoint;
 
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -20,7 +21,19 @@ record ApConfig(
     Path dataDir,
     int sendTimeoutMs,
     Path inboxDir,
-    boolean revocationCheck) {
+    boolean revocationCheck,
+    int maxInboundBytes,
+    Inbound inbound) {
+
+  /**
+   * Our access point's receiving side (sender role, when AP_INBOUND_URL is set): AS4 arrives on its
+   * own port, published as endpointUrl in the SMP, and each verified message goes to the service's
+   * intake.
+   */
+  record Inbound(String bind, int port, String endpointUrl, URI intakeUrl, String intakeToken) {}
+
+  /** The largest SBD accepted by default: far above any Peppol business document met in practice. */
+  static final int DEFAULT_MAX_INBOUND_BYTES = 10 * 1024 * 1024;
 
   /** Waiting for a receiving access point's answer: the default and the most (see As4Sender.httpSettings). */
   static final int MAX_SEND_TIMEOUT_MS = 30_000;
@@ -28,7 +41,7 @@ record ApConfig(
   static final int CONNECT_TIMEOUT_MS = 10_000;
 
   static ApConfig fromEnv(boolean receiver) throws Exception {
-    int port = Integer.parseInt(required("AP_PORT"));
+    int port = integer("AP_PORT", null, 1, 65535);
     // Loopback by default: the sender's API has no authentication of its own.
     String bind = optional("AP_BIND", "127.0.0.1");
     KeyStore keyStore = load(required("AP_KEYSTORE"), required("AP_KEYSTORE_PASSWORD"));
@@ -42,13 +55,29 @@ record ApConfig(
     boolean revocationCheck = Boolean.parseBoolean(optional("AP_REVOCATION_CHECK", "true"));
     Trust trust = Trust.of(trustStore, revocationCheck);
     Path dataDir = Files.createDirectories(Path.of(required("AP_DATA_DIR")).toAbsolutePath());
-    int timeout = Integer.parseInt(optional("AP_SEND_TIMEOUT_MS", String.valueOf(MAX_SEND_TIMEOUT_MS)));
-    if (timeout < 1 || timeout > MAX_SEND_TIMEOUT_MS) {
-      throw new IllegalArgumentException("AP_SEND_TIMEOUT_MS must be between 1 and " + MAX_SEND_TIMEOUT_MS);
-    }
+    int timeout = integer("AP_SEND_TIMEOUT_MS", MAX_SEND_TIMEOUT_MS, 1, MAX_SEND_TIMEOUT_MS);
     Path inbox = receiver ? Files.createDirectories(Path.of(required("AP_INBOX_DIR")).toAbsolutePath()) : null;
+    int maxInbound = integer("AP_MAX_INBOUND_BYTES", DEFAULT_MAX_INBOUND_BYTES, 1, Http.MAX_BODY);
     return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, Certificates.commonName(cert), trustStore,
-        trust, dataDir, timeout, inbox, revocationCheck);
+        trust, dataDir, timeout, inbox, revocationCheck, maxInbound, receiver ? null : inboundFromEnv());
+  }
+
+  /** The receiving side of our access point, or null when AP_INBOUND_URL is not set (it then only sends). */
+  private static Inbound inboundFromEnv() {
+    String intake = optional("AP_INBOUND_URL", null);
+    if (intake == null) return null;
+    URI intakeUrl;
+    try {
+      intakeUrl = new URI(intake);
+    } catch (Exception e) {
+      throw new IllegalArgumentException("AP_INBOUND_URL is not a URL: " + e.getMessage());
+    }
+    if (!("http".equals(intakeUrl.getScheme()) || "https".equals(intakeUrl.getScheme())) || intakeUrl.getHost() == null) {
+      throw new IllegalArgumentException("AP_INBOUND_URL must be an http(s) URL");
+    }
+    // Every interface by default: other access points reach this port (through TLS termination in front of it).
+    return new Inbound(optional("AP_AS4_BIND", "0.0.0.0"), integer("AP_AS4_PORT", null, 1, 65535),
+        required("AP_ENDPOINT_URL"), intakeUrl, required("AP_INBOUND_TOKEN"));
   }
 
   private static KeyStore load(String file, String password) throws Exception {
@@ -57,6 +86,18 @@ record ApConfig(
       store.load(in, password.toCharArray());
     }
     return store;
+  }
+
+  /** A whole number within bounds; `fallback` null makes the variable required. */
+  private static int integer(String name, Integer fallback, int min, int max) {
+    String value = fallback == null ? required(name) : optional(name, String.valueOf(fallback));
+    try {
+      int parsed = Integer.parseInt(value.trim());
+      if (parsed >= min && parsed <= max) return parsed;
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(name + " must be a whole number between " + min + " and " + max + ", not '" + value + "'");
   }
 
   private static String required(String name) {

@@ -24,8 +24,8 @@ final class Http {
     void handle(HttpExchange exchange) throws Exception;
   }
 
-  static HttpServer start(ApConfig config, Map<String, Handler> routes) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(config.bind(), config.port()), 64);
+  static HttpServer start(String bind, int port, Map<String, Handler> routes) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 64);
     routes.forEach((path, handler) -> server.createContext(path, exchange -> {
       try (exchange) {
         handler.handle(exchange);

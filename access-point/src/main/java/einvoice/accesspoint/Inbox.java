@@ -5,10 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import com.helger.json.IJsonObject;
@@ -16,15 +19,45 @@ import com.helger.json.convert.JsonConverter;
 import com.helger.json.serialize.JsonReader;
 
 /**
- * The receiver stand-in's store: per AS4 message the SBD exactly as received (.xml) and its
+ * The receiver stand-in's sink: per AS4 message the SBD exactly as received (.xml) and its
  * metadata (.json). The .json is written last, so it marks a complete entry - and a message id
- * seen before.
+ * seen before, which gets a receipt again and is not stored twice. Receivers named in
+ * AP_REJECT_RECEIVERS are refused as not serviced, so senders can meet that final error.
  */
-final class Inbox {
+final class Inbox implements InboundSink {
   private final Path dir;
+  /** Normalised participant ids (InboundProcessor.normalise). */
+  private final Set<String> rejectedReceivers;
 
-  Inbox(Path dir) {
+  Inbox(Path dir, Set<String> rejectedReceivers) {
     this.dir = dir;
+    this.rejectedReceivers = rejectedReceivers;
+  }
+
+  @Override
+  public String keep(InboundMessage message) throws Exception {
+    if (rejectedReceivers.contains(InboundProcessor.normalise(message.receiverId()))) {
+      throw InboundRefusal.notServiced("The receiver is not serviced by this access point (AP_REJECT_RECEIVERS of the local test network)");
+    }
+    return store(message.messageId(), message.sbd(), metadata(message))
+        ? "stored in the inbox [local Peppol network stand-in]"
+        : "duplicate, already stored; receipt sent again [local Peppol network stand-in]";
+  }
+
+  private static Map<String, Object> metadata(InboundMessage message) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("messageId", message.messageId());
+    m.put("conversationId", message.conversationId());
+    m.put("receivedAt", message.receivedAt().atOffset(ZoneOffset.UTC).toString());
+    m.put("fromPartyId", message.fromPartyId());
+    m.put("toPartyId", message.toPartyId());
+    m.put("senderId", message.senderId());
+    m.put("receiverId", message.receiverId());
+    m.put("documentTypeId", message.documentTypeId());
+    m.put("processId", message.processId());
+    m.put("senderCertificateSubject", Certificates.subject(message.senderCertificate()));
+    m.put("bytes", message.sbd().length);
+    return m;
   }
 
   /** A file name stem for an AS4 message id: ids are free text, file names are not. */
@@ -34,12 +67,12 @@ final class Inbox {
   }
 
   /** Whether this message id is already stored (a retry after a lost receipt). */
-  boolean contains(String messageId) {
+  private boolean contains(String messageId) {
     return Files.exists(dir.resolve(safe(messageId) + ".json"));
   }
 
   /** Stores a new message; false (and nothing written) when it is already there. */
-  synchronized boolean store(String messageId, byte[] sbd, Map<String, Object> metadata) throws IOException {
+  private synchronized boolean store(String messageId, byte[] sbd, Map<String, Object> metadata) throws IOException {
     if (contains(messageId)) return false;
     String stem = safe(messageId);
     writeAtomically(dir.resolve(stem + ".xml"), sbd);

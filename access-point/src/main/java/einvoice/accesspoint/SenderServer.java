@@ -6,17 +6,19 @@ import java.util.Map;
 import com.sun.net.httpserver.HttpExchange;
 
 /**
- * OUR sending access point: POST /send hands one SBD to a receiving access point over Peppol AS4;
+ * OUR access point. POST /send hands one SBD to a receiving access point over Peppol AS4;
  * PUT/DELETE /sml/participants/{value} register our SMP's participants in the SML (SmlRoutes).
+ * With AP_INBOUND_URL set it also receives: AS4 at /as4 on a port of its own (AP_AS4_PORT), each
+ * verified message handed to the service's intake before the receipt goes back.
  */
 final class SenderServer {
   private final ApConfig config;
-  private final As4Sender sender;
+  private final SendEndpoint send;
   private final SmlRoutes sml;
 
   private SenderServer(ApConfig config, SmlSettings smlSettings) {
     this.config = config;
-    this.sender = new As4Sender(config);
+    this.send = new SendEndpoint(config, (request, outcome) -> {});
     this.sml = new SmlRoutes(smlSettings == null ? null : new SmlRegistrar(smlSettings));
   }
 
@@ -24,7 +26,15 @@ final class SenderServer {
     long started = System.nanoTime();
     Phase4Setup.init(config);
     SenderServer server = new SenderServer(config, SmlSettings.fromEnv());
-    Http.start(config, Map.of("/", Http::notFound, "/health", server::health, "/send", server::send,
+    ApConfig.Inbound inbound = config.inbound();
+    if (inbound != null) {
+      // Its own port: the control API below stays on loopback, this one faces other access points.
+      As4Endpoint as4 = new As4Endpoint(config, inbound.endpointUrl(), new ServiceIntake(inbound));
+      Http.start(inbound.bind(), inbound.port(), Map.of("/", Http::notFound, "/as4", as4::handle));
+      Log.LOG.info("receiving access point {} listening on http://{}:{}/as4 (published as {}); messages go to {}",
+          config.seat(), inbound.bind(), inbound.port(), inbound.endpointUrl(), inbound.intakeUrl());
+    }
+    Http.start(config.bind(), config.port(), Map.of("/", Http::notFound, "/health", server::health, "/send", server.send::handle,
         SmlRoutes.PREFIX, server.sml::handle));
     Log.LOG.info("sending access point {} listening on http://{}:{} (started in {} ms)", config.seat(), config.bind(),
         config.port(), (System.nanoTime() - started) / 1_000_000);
@@ -41,23 +51,12 @@ final class SenderServer {
     body.put("seat", config.seat());
     body.put("certificate", cert);
     body.put("sml", sml.describe());
-    Http.json(exchange, 200, body);
-  }
-
-  private void send(HttpExchange exchange) throws Exception {
-    if (!Http.route(exchange, "POST", "/send")) return;
-    SendRequest request;
-    try {
-      request = SendRequest.parse(Http.body(exchange));
-    } catch (SendRequest.Invalid e) {
-      Http.json(exchange, 400, Map.of("error", e.getMessage()));
-      return;
+    if (config.inbound() != null) {
+      Map<String, Object> inbound = new LinkedHashMap<>();
+      inbound.put("endpointUrl", config.inbound().endpointUrl());
+      inbound.put("maxPayloadBytes", config.maxInboundBytes());
+      body.put("inbound", inbound);
     }
-    long started = System.nanoTime();
-    Outcome outcome = sender.send(request);
-    Log.LOG.info("sent message {} from {} ({}) to {} at {}: {} in {} ms", request.messageId(),
-        request.sender().getURIEncoded(), config.seat(), request.receiver().getURIEncoded(), request.endpointUrl(),
-        outcome.summary(), (System.nanoTime() - started) / 1_000_000);
-    Http.json(exchange, outcome.status(), outcome.body());
+    Http.json(exchange, 200, body);
   }
 }

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+import { RoutingError, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
+import { peppolIdProblem } from '../domain/peppol-id';
+import { fullIdentifier } from '../domain/peppol-smp';
+import { As4SendError, peppolAccessPoint } from '../platform/peppol-access-point';
+import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../platform/peppol-lookup';
+import type { StackConfig } from '../stack/config';
+import { LOCAL_SML_ZONE } from '../stack/peppol-network/dns-server';
+
+/**
+ * `network send <receiver> <file.xml>`: the local Peppol network stand-in's
+ * access point sends a UBL Invoice or CreditNote by AS4 to whatever access
+ * point the receiver's SMP names (ours, for our live companies), the way a
+ * foreign sender would: the envelope is built as our own live delivery
+ * builds it (domain/peppol-envelope.ts, sender = the seller's EndpointID,
+ * receiver = the one named here), the receiver is found through the running
+ * stack's stand-in SML, and the stand-in's POST /send does the AS4.
+ */
+
+/** A send that could not be made or did not end with a receipt, said in one line. */
+export class NetworkSendError extends Error {
+  override name = 'NetworkSendError';
+}
+
+export interface NetworkSendOptions {
+  receiver: string;
+  file: string;
+  /** The AS4 message id; a new one by default (give one to send the same message again). */
+  messageId?: string;
+}
+
+export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin` }: NetworkSendOptions): Promise<string> {
+  const problem = peppolIdProblem(receiver);
+  if (problem) throw new NetworkSendError(`${receiver} is not a Peppol participant id: ${problem}`);
+  let ubl: string;
+  try {
+    ubl = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new NetworkSendError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let routing;
+  try {
+    routing = { ...routingOf(ubl), receiver };
+  } catch (err) {
+    if (err instanceof RoutingError) throw new NetworkSendError(`${file} cannot be sent on Peppol: ${err.message}`);
+    throw err;
+  }
+
+  const sml = `127.0.0.1:${stack.SML_DNS_PORT}`;
+  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: sml, smpAddresses: { allowPrivate: true } });
+  let endpoint;
+  try {
+    endpoint = await receivingEndpoint(lookup, receiver, routing.kind, new Date());
+  } catch (err) {
+    if (err instanceof DnsLookupError || err instanceof SmpLookupError) {
+      throw new NetworkSendError(`looking up ${receiver} on the local Peppol network failed: ${err.message} (is the embedded stack running? Its SML is at ${sml})`);
+    }
+    throw err;
+  }
+  if ('refusal' in endpoint) throw new NetworkSendError(endpoint.refusal);
+
+  const standIn = `http://127.0.0.1:${stack.PEPPOL_RECEIVER_PORT}`;
+  const sbd = standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() });
+  try {
+    const receipt = await peppolAccessPoint(standIn, "the local Peppol network stand-in's access point").send({
+      messageId,
+      senderId: routing.sender,
+      receiverId: receiver,
+      documentTypeId: fullIdentifier(routing.documentType),
+      processId: fullIdentifier(routing.process),
+      countryC1: routing.countryC1,
+      endpointUrl: endpoint.url,
+      receiverCertificate: endpoint.certificate,
+      sbd,
+    });
+    return [
+      `delivered: ${routing.kind.replace('_', ' ')} from ${routing.sender} to ${receiver} at ${endpoint.url} (access point ${receipt.receiverSeat})`,
+      `AS4 message id ${receipt.messageId}; receipt ${receipt.receiptMessageId} at ${receipt.receiptTimestamp}`,
+    ].join('\n');
+  } catch (err) {
+    if (err instanceof As4SendError) throw new NetworkSendError(`not delivered to ${receiver} at ${endpoint.url} (AS4 message id ${messageId}): ${err.message}`);
+    throw err;
+  }
+}
