@@ -347,7 +347,8 @@ function documentAllowancesCharges(c: Context): Pick<DocumentJson, 'allowances' 
   return stated({ allowances: allowances.length > 0 ? allowances : undefined, charges: charges.length > 0 ? charges : undefined });
 }
 
-const sum = (entries: LineAllowanceCharge[] | undefined): Amount => (entries ?? []).reduce((total, entry) => total.plus(money(entry.amount)), money(0));
+/** Allowances or charges summed; one without an amount (the UBL lacks it) adds nothing, and the view does not parse. */
+const sum = (entries: LineAllowanceCharge[]): Amount => entries.reduce((total, entry) => (entry.amount === undefined ? total : total.plus(money(entry.amount))), money(0));
 
 function readLine(c: Context, line: XmlElement, index: number, kind: ReceivedUbl['kind']): ReceivedLine {
   const { r } = c;

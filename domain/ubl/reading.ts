@@ -102,8 +102,9 @@ export class Reading {
 
   /** A decimal as a plain decimal string; text that is no decimal is named, and undefined. */
   decimal(element: XmlElement | undefined): string | undefined {
-    if (!element || element.text === '') return undefined;
+    if (!element) return undefined;
     this.used.add(element);
+    if (element.text === '') return undefined;
     const value = decimalText(element.text);
     if (value === undefined) this.remark(element, `"${element.text}" is not a decimal number`);
     return value;
@@ -134,7 +135,7 @@ export class Reading {
     for (const element of all) this.accounted.add(element);
   }
 
-  pathOf(element: XmlElement): string {
+  private pathOf(element: XmlElement): string {
     return this.paths.get(element) ?? element.name;
   }
 

@@ -191,6 +191,24 @@ describe('a value the input schema refuses', () => {
   });
 });
 
+describe('a received document missing anything or saying nonsense anywhere', () => {
+  it('when any one element of an example is removed, or its text made "x", then the reader still answers, never throws', () => {
+    const { xml } = examples.find((example) => example.name === 'peppol-bis/Allowance-example.xml')!;
+    // Every element, nested ones too: from each start tag to its end tag.
+    const extent = /<(c[ab]c:\w+)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/y;
+    const elements = [...xml.matchAll(/<c[ab]c:/g)].map(({ index }) => {
+      extent.lastIndex = index;
+      return { index, element: extent.exec(xml)![0] };
+    });
+    const variants = elements.flatMap(({ element, index }) => {
+      const around = (replacement: string) => xml.slice(0, index) + replacement + xml.slice(index + element.length);
+      return [around(''), around(element.replace(/>[^<>]+</, '>x<'))];
+    });
+    expect(variants.length).toBeGreaterThan(100);
+    for (const variant of variants) expect(() => readUbl(variant)).not.toThrow();
+  });
+});
+
 describe('what is not a UBL invoice or credit note', () => {
   it('when the XML is not well-formed, then it is unsupported, saying where', () => {
     expect(readUbl('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>')).toEqual({ unsupported: expect.stringMatching(/^not well-formed XML: line 1, column \d+: /) });
