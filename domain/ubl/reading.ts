@@ -6,7 +6,8 @@ import { NS } from './build';
  * and attribute the mapping takes (or knows it need not take) is marked; at
  * the end everything left unmarked is what the JSON view does not carry,
  * named by its UBL path. So the list of what a received document loses
- * cannot fall behind the mapping: nothing has to be listed by hand.
+ * cannot fall behind the mapping: nothing has to be listed by hand. Below
+ * the class, the few helpers every part of the reading (read*.ts) shares.
  */
 
 const PREFIXES: Record<string, string> = {
@@ -168,4 +169,33 @@ export class Reading {
     this.root.children.forEach(walk);
     return [...found];
   }
+}
+
+/** What every part of the reading needs. */
+export interface Context {
+  r: Reading;
+  currency: string | undefined;
+  /** The breakdown's exemption reason and code per exempt category, which the JSON view puts on each item of it (each such category has one subtotal: BR-E-01, BR-AE-01 …). */
+  exemptions: Map<string, { reason?: XmlElement | undefined; code?: XmlElement | undefined }>;
+}
+
+/** Drops the keys whose value is undefined, so the JSON view holds only what the UBL says. */
+export function stated<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+export const nonEmpty = <T extends object>(value: T): T | undefined => (Object.keys(stated(value)).length > 0 ? stated(value) : undefined);
+
+/** An amount as stated; one in another currency than the document's is named. */
+export function amount(c: Context, element: XmlElement | undefined): string | undefined {
+  const currency = c.r.attribute(element, 'currencyID');
+  if (element && currency !== undefined && currency !== c.currency) c.r.remark(element, `an amount in ${currency}, not in the document currency ${c.currency}`);
+  return c.r.decimal(element);
+}
+
+/** A value the JSON view implies (its documents are Peppol BIS Billing 3.0 of type 380 or 381, its tax VAT); another one is named. */
+export function implied(r: Reading, element: XmlElement | undefined, value: string): void {
+  if (!element) return;
+  r.understood(element);
+  if (element.text !== value) r.remark(element, `${element.text}, where the JSON view implies ${value}`);
 }
