@@ -29,6 +29,12 @@ function matches(declared: string, sniffed: string | undefined): boolean {
   return sniffed === declared;
 }
 
+/** The bytes of base64 text (whitespace, as XML wraps it, ignored); undefined when it is not base64, which Buffer alone would half-decode. */
+export function decodeBase64(text: string): Buffer | undefined {
+  const content = text.replace(WHITESPACE, '');
+  return BASE64.test(content) && content.length % 4 === 0 ? Buffer.from(content, 'base64') : undefined;
+}
+
 export function checkAttachments(attachments: { filename: string; mime_type: string; content: string }[], out: Violation[]): void {
   attachments.forEach((attachment, index) => {
     const path = `attachments[${index}]`;
@@ -37,12 +43,11 @@ export function checkAttachments(attachments: { filename: string; mime_type: str
       // The EN 16931 code list and Peppol's subset of it (PEPPOL-EN16931-CL001) both refuse it; BR-CL-24 is the base rule.
       out.push({ path: `${path}.mime_type`, rule: 'BR-CL-24', message: `Peppol does not allow attachments of type ${attachment.mime_type}; use one of ${ALLOWED_LIST}.` });
     }
-    const content = attachment.content.replace(WHITESPACE, '');
-    if (!BASE64.test(content) || content.length % 4 !== 0) {
+    const bytes = decodeBase64(attachment.content);
+    if (!bytes) {
       out.push({ path: `${path}.content`, rule: null, message: 'content is not valid base64.' });
       return;
     }
-    const bytes = Buffer.from(content, 'base64');
     if (bytes.length === 0) out.push({ path: `${path}.content`, rule: null, message: 'The attachment is empty.' });
     else if (bytes.length > MAX_ATTACHMENT_BYTES) {
       out.push({ path: `${path}.content`, rule: null, message: `The attachment is ${bytes.length} bytes; at most ${MAX_ATTACHMENT_BYTES} are accepted.` });

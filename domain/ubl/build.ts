@@ -13,7 +13,7 @@ import { paymentMeansCode, paymentTermsNote } from '../documents/payment';
  * (PEPPOL-EN16931-R008). xmlbuilder2 escapes all text.
  */
 
-const NS = {
+export const NS = {
   Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   CreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
   cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',

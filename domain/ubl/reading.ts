@@ -1,0 +1,201 @@
+import type { XmlElement } from '../xml-tree';
+import { NS } from './build';
+
+/**
+ * Reading a UBL tree while keeping account of what was read. Every element
+ * and attribute the mapping takes (or knows it need not take) is marked; at
+ * the end everything left unmarked is what the JSON view does not carry,
+ * named by its UBL path. So the list of what a received document loses
+ * cannot fall behind the mapping: nothing has to be listed by hand. Below
+ * the class, the few helpers every part of the reading (read*.ts) shares.
+ */
+
+const PREFIXES: Record<string, string> = {
+  [NS.cac]: 'cac',
+  [NS.cbc]: 'cbc',
+  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext',
+};
+
+/** `cac:Party` → its namespace and local name. */
+function qualified(name: string): { namespace: string; local: string } {
+  const [prefix, local] = name.split(':') as ['cac' | 'cbc', string];
+  return { namespace: NS[prefix], local };
+}
+
+const nameOf = (element: XmlElement) => {
+  const prefix = PREFIXES[element.namespace];
+  return prefix ? `${prefix}:${element.name}` : `{${element.namespace}}${element.name}`;
+};
+
+/** An XSD decimal (`+1.50`, `.5`, `-3.`) as a plain decimal string (`1.50`, `0.5`, `-3`); trailing zeros are kept. */
+const XSD_DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+function decimalText(text: string): string | undefined {
+  const match = XSD_DECIMAL.exec(text);
+  if (!match || (match[2] === '' && !match[3])) return undefined;
+  const [, sign, whole, fraction] = match;
+  return `${sign === '-' ? '-' : ''}${whole || '0'}${fraction ? `.${fraction}` : ''}`;
+}
+
+export type JsonPath = (string | number)[];
+
+export class Reading {
+  private readonly used = new Set<XmlElement>();
+  private readonly usedAttributes = new Map<XmlElement, Set<string>>();
+  private readonly paths = new Map<XmlElement, string>();
+  /** Values the input schema may refuse: JSON path → the element it came from, so a refused one is dropped and named. */
+  private readonly sources = new Map<string, XmlElement>();
+  private readonly remarks: string[] = [];
+  /** Elements a remark already accounts for, whole: not named again. */
+  private readonly accounted = new Set<XmlElement>();
+
+  constructor(readonly root: XmlElement) {
+    const index = (element: XmlElement, path: string) => {
+      this.paths.set(element, path);
+      for (const child of element.children) index(child, path ? `${path}/${nameOf(child)}` : nameOf(child));
+    };
+    index(root, '');
+  }
+
+  /** Children with this qualified name (`cac:InvoiceLine`). */
+  all(parent: XmlElement | undefined, name: string): XmlElement[] {
+    const { namespace, local } = qualified(name);
+    return parent?.children.filter((child) => child.namespace === namespace && child.name === local) ?? [];
+  }
+
+  /** The first element along a path of qualified names (`cac:Party/cac:Contact/cbc:Name`); a second one of a kind is left unread, so reported. */
+  one(parent: XmlElement | undefined, path: string): XmlElement | undefined {
+    return path.split('/').reduce<XmlElement | undefined>((element, name) => this.all(element, name)[0], parent);
+  }
+
+  /** The first child of a kind the JSON view holds once; the others are named together. */
+  first(parent: XmlElement | undefined, name: string): XmlElement | undefined {
+    const [first, ...others] = this.all(parent, name);
+    if (others.length > 0) this.account(others, `${others.length} more; the JSON view carries the first only`);
+    return first;
+  }
+
+  /** The element's text, now read; undefined when there is no element or it is empty. */
+  text(element: XmlElement | undefined): string | undefined {
+    if (!element) return undefined;
+    this.used.add(element);
+    return element.text === '' ? undefined : element.text;
+  }
+
+  /** Text for an optional field of the JSON view, remembered so that a value the input schema refuses can be dropped and named. */
+  field(element: XmlElement | undefined, jsonPath: JsonPath): string | undefined {
+    const text = this.text(element);
+    if (text !== undefined) this.remember(jsonPath, element!);
+    return text;
+  }
+
+  /** A field of the JSON view that may be dropped if the input schema refuses it, and the element it came from. */
+  remember(jsonPath: JsonPath, element: XmlElement): void {
+    this.sources.set(jsonPath.join('.'), element);
+  }
+
+  /** The element a droppable field came from, once: it is then dropped. */
+  takeSource(jsonPath: readonly PropertyKey[]): XmlElement | undefined {
+    const key = jsonPath.map(String).join('.');
+    const source = this.sources.get(key);
+    this.sources.delete(key);
+    return source;
+  }
+
+  /** A decimal as a plain decimal string; text that is no decimal is named, and undefined. */
+  decimal(element: XmlElement | undefined): string | undefined {
+    if (!element) return undefined;
+    this.used.add(element);
+    if (element.text === '') return undefined;
+    const value = decimalText(element.text);
+    if (value === undefined) this.remark(element, `"${element.text}" is not a decimal number`);
+    return value;
+  }
+
+  attribute(element: XmlElement | undefined, name: string): string | undefined {
+    if (!element || element.attributes[name] === undefined) return undefined;
+    const used = this.usedAttributes.get(element) ?? new Set<string>();
+    used.add(name);
+    this.usedAttributes.set(element, used);
+    return element.attributes[name];
+  }
+
+  /** Read and understood, though the JSON view needs none of it (a fixed code such as `TaxScheme/ID` VAT). */
+  understood(element: XmlElement | undefined): void {
+    if (element) this.used.add(element);
+  }
+
+  /** Something the JSON view carries otherwise or not at all, with the reason. */
+  remark(element: XmlElement, reason: string): void {
+    this.remarks.push(`${this.pathOf(element)}: ${reason}`);
+  }
+
+  /** Elements the JSON view does not carry, with the reason: named once, their parts not again. */
+  account(elements: XmlElement | XmlElement[], reason: string): void {
+    const all = Array.isArray(elements) ? elements : [elements];
+    if (all[0]) this.remark(all[0], reason);
+    for (const element of all) this.accounted.add(element);
+  }
+
+  private pathOf(element: XmlElement): string {
+    return this.paths.get(element) ?? element.name;
+  }
+
+  /**
+   * What the JSON view does not carry: the remarks, then every element left
+   * unread that holds nothing read (named once per path, not per
+   * occurrence), and every attribute left unread on an element that was.
+   */
+  unmapped(): string[] {
+    const found = new Set<string>(this.remarks);
+    const holdsRead = new Map<XmlElement, boolean>();
+    const isRead = (element: XmlElement): boolean => {
+      const known = holdsRead.get(element);
+      if (known !== undefined) return known;
+      const read = this.used.has(element) || element.children.map(isRead).some(Boolean);
+      holdsRead.set(element, read);
+      return read;
+    };
+    const walk = (element: XmlElement) => {
+      const path = this.pathOf(element);
+      if (this.accounted.has(element)) return;
+      if (!isRead(element)) {
+        found.add(path);
+        return;
+      }
+      const used = this.usedAttributes.get(element);
+      for (const name of Object.keys(element.attributes)) if (!used?.has(name)) found.add(`${path}/@${name}`);
+      element.children.forEach(walk);
+    };
+    this.root.children.forEach(walk);
+    return [...found];
+  }
+}
+
+/** What every part of the reading needs. */
+export interface Context {
+  r: Reading;
+  currency: string | undefined;
+  /** The breakdown's exemption reason and code per exempt category, which the JSON view puts on each item of it (each such category has one subtotal: BR-E-01, BR-AE-01 …). */
+  exemptions: Map<string, { reason?: XmlElement | undefined; code?: XmlElement | undefined }>;
+}
+
+/** Drops the keys whose value is undefined, so the JSON view holds only what the UBL says. */
+export function stated<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+export const nonEmpty = <T extends object>(value: T): T | undefined => (Object.keys(stated(value)).length > 0 ? stated(value) : undefined);
+
+/** An amount as stated; one in another currency than the document's is named. */
+export function amount(c: Context, element: XmlElement | undefined): string | undefined {
+  const currency = c.r.attribute(element, 'currencyID');
+  if (element && currency !== undefined && currency !== c.currency) c.r.remark(element, `an amount in ${currency}, not in the document currency ${c.currency}`);
+  return c.r.decimal(element);
+}
+
+/** A value the JSON view implies (its documents are Peppol BIS Billing 3.0 of type 380 or 381, its tax VAT); another one is named. */
+export function implied(r: Reading, element: XmlElement | undefined, value: string): void {
+  if (!element) return;
+  r.understood(element);
+  if (element.text !== value) r.remark(element, `${element.text}, where the JSON view implies ${value}`);
+}
