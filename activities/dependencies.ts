@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { PeppolLookup } from '../platform/peppol-lookup';
+import type { SmlRegistration } from '../platform/sml-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
@@ -28,6 +29,8 @@ export interface ActivityDependencies {
   validator: OfficialValidator;
   /** Live delivery: participant discovery and our AS4 access point. */
   peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** Registering our companies as receivers in the SML (through our access point). */
+  sml: SmlRegistration;
   /** What fanning events out to webhooks needs. */
   fanOut: FanOutDependencies;
 }

@@ -53,6 +53,7 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
       const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
       const seller = (input?.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
+      if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
       const transport = createTransport(transportUrl);
       const context = Context.current();
       const onCancel = () => transport.close();

@@ -5,6 +5,7 @@ import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { officialValidationActivities } from './official-validation';
 import { peppolDeliveryActivities } from './peppol-delivery';
+import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
 import { webhookActivities } from './webhooks';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...reconcileActivities(deps),
     ...webhookActivities(deps),
     ...kycActivities(deps),
+    ...receivingActivities(deps),
   };
 }
 

@@ -3,6 +3,7 @@ import { liveProvider } from '../platform/live-provider';
 import { recordReviewOutcome, reconcileKycReviews } from '../services/kyc-review';
 import { companiesAwaitingTenant, ensureOrganisation, provisionCompany } from '../services/provisioning';
 import type { KycDecision } from '../workflows/shared';
+import { syncReceiving } from '../services/receiving/sync';
 import type { ActivityDependencies } from './dependencies';
 
 /** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
@@ -24,7 +25,11 @@ export function kycActivities({ store, temporal, logger }: ActivityDependencies)
 
     /** A provider refusal or outage throws, for the retry policy; a deleted company is `gone`. */
     async provisionCompany(companyId: string): Promise<'live' | 'gone'> {
-      return (await provisionCompany(store, provider, companyId)) ? 'live' : 'gone';
+      if (!(await provisionCompany(store, provider, companyId))) return 'gone';
+      // A live company becomes a Peppol receiver; when this signal fails, the retried activity sends it again.
+      const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
+      if (company) await syncReceiving(temporal, company);
+      return 'live';
     },
 
     async startMissingKycReviews(): Promise<number> {

@@ -21,6 +21,7 @@ import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
+import { inboxRoutes } from './routes/inbox';
 import { kycRoutes } from './routes/kyc';
 import { lookupRoutes } from './routes/lookup';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
@@ -90,6 +91,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     credits,
     cpu,
   });
+  inboxRoutes(routes, { store, temporal, logger, cpu });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
   describeWebhookDeliveries(registry);

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 
 import { Client } from '@temporalio/client';
 
-import { loadConfig, requireServiceAddresses } from '../platform/config';
+import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
@@ -10,7 +10,9 @@ import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
+import type { IntakeDependencies } from '../services/receiving/intake';
 import { createApp } from './app';
+import { inboundApp } from './inbound';
 import { cpuPool } from './offload';
 
 /** Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and close. */
@@ -25,11 +27,12 @@ async function main(): Promise<void> {
   const usage = usageCounters(store, logger);
   const validator = officialValidator(addresses.validatorUrl);
   const cpu = cpuPool(config.API_WORKER_THREADS);
+  const temporalClient = new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE });
   const app = createApp({
     config,
     logger,
     store,
-    temporal: new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE }),
+    temporal: temporalClient,
     probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal), validator: () => validator.ruleSet() },
     usage,
     secretBox: new SecretBox(addresses.webhookSecretKey),
@@ -44,13 +47,14 @@ async function main(): Promise<void> {
     server.once('error', reject);
   });
   logger.info({ port: config.PORT, host: config.BIND_HOST }, 'api listening');
+  const inbound = await listenForInbound(config, { store, temporal: temporalClient, logger });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
-    closeServer(server, 10_000)
+    Promise.all([closeServer(server, 10_000), inbound && closeServer(inbound, 10_000)])
       .then(() => usage.flush())
       .then(() => Promise.all([db.close(), temporal.close(), cpu.close()]))
       .then(() => process.exit(0))
@@ -61,6 +65,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** The intake for our access point; without INBOUND_TOKEN there is none (no message could be authenticated). */
+async function listenForInbound(config: Config, deps: IntakeDependencies): Promise<Server | undefined> {
+  if (!config.INBOUND_TOKEN) {
+    deps.logger.warn('INBOUND_TOKEN is not set: the intake for received AS4 messages is not listening, so nothing is received');
+    return undefined;
+  }
+  const server = inboundApp({ ...deps, token: config.INBOUND_TOKEN }).listen(config.INBOUND_PORT, config.INBOUND_BIND);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  deps.logger.info({ port: config.INBOUND_PORT, host: config.INBOUND_BIND }, 'intake for received AS4 messages listening');
+  return server;
 }
 
 /** Stops accepting connections, lets in-flight requests finish, then cuts the rest. */

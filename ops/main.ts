@@ -11,6 +11,7 @@ import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
+import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
@@ -145,15 +146,17 @@ const COMMANDS: Record<string, Command> = {
     await setDocumentPrice(store, operator, workspace!, price!);
     return `live documents of ${workspace!} cost ${price === 'default' ? 'the default price' : `${price!} EUR`}`;
   },
-  'workspace suspend': async ({ store, operator }, args) => {
+  'workspace suspend': async ({ store, operator, temporal }, args) => {
     const [workspace, ...reason] = needs(args, 2);
     await setSuspension(store, operator, workspace!, true, reason.join(' '));
-    return `workspace ${workspace!} suspended`;
+    const companies = await syncWorkspaceReceiving(store, await temporal(), workspace!);
+    return `workspace ${workspace!} suspended; ${companies} companies are being unregistered as Peppol receivers`;
   },
-  'workspace resume': async ({ store, operator }, args) => {
+  'workspace resume': async ({ store, operator, temporal }, args) => {
     const [workspace, ...reason] = needs(args, 2);
     await setSuspension(store, operator, workspace!, false, reason.join(' '));
-    return `workspace ${workspace!} resumed`;
+    const companies = await syncWorkspaceReceiving(store, await temporal(), workspace!);
+    return `workspace ${workspace!} resumed; ${companies} companies are being registered as Peppol receivers again (when live)`;
   },
   'account disable': async ({ store, operator }, args) => {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'disabled');

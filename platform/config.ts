@@ -130,6 +130,7 @@ export const serviceConfigShape = {
   VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
   ACCESS_POINT_URL: optionalUrl.describe('Our Peppol AS4 access point (access-point/), which sends live documents, e.g. http://access-point:8089'),
   INBOUND_PORT: port(3001).describe("Port of the API process's intake for messages our access point received (POST /inbound); keep it unreachable from outside"),
+  INBOUND_BIND: z.string().default('127.0.0.1').describe('Interface the intake listens on: only our access point calls it (in compose, the internal network)'),
   INBOUND_TOKEN: optional(z.string().min(32, 'expected at least 32 characters')).describe(
     'Bearer token our access point presents to the intake (its AP_INBOUND_TOKEN); the embedded stack makes one',
   ),
@@ -208,7 +209,7 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
 /** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_TOKEN'];
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -21,3 +21,17 @@ export async function startWorkflow<Name extends keyof StartedWorkflowInputs>(te
     throw err;
   }
 }
+
+/**
+ * Tells the workflow with that id that something changed, starting it first
+ * when none runs: a business-keyed workflow that re-reads its state when
+ * signalled never misses a change made while it ran.
+ */
+export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
+  temporal: Client,
+  type: Name,
+  signal: string,
+  { input, ...options }: StartOptions<Name>,
+): Promise<void> {
+  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: TASK_QUEUE, args: [input], signal, signalArgs: [] });
+}

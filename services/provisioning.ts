@@ -7,6 +7,7 @@ import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
 import { provisionWorkflowId, SEARCH_ATTRIBUTES } from '../workflows/shared';
 import { recordAudit, type Actor } from './audit';
+import { syncReceiving } from './receiving/sync';
 import { findCompany, listCompanies, type Company } from './companies';
 import { RuleError } from './errors';
 import { kycStatusOf, latestSubmission } from './kyc';
@@ -110,7 +111,9 @@ async function startProvisionWorkflow(temporal: Client, company: Company): Promi
 export async function provisionOnCreate(deps: ProvisioningDependencies, company: Company): Promise<boolean> {
   if ((await kycStatusOf(deps.store, company.workspace_id)) !== 'approved') return false;
   try {
-    return await provisionCompany(deps.store, deps.provider, company._id);
+    const live = await provisionCompany(deps.store, deps.provider, company._id);
+    if (live) await changedForReceiving(deps, company);
+    return live;
   } catch (err) {
     deps.logger.warn({ err, companyId: company._id }, 'provisioning a new company failed; its workflow retries');
     await startProvisionWorkflow(deps.temporal, company).catch((startErr: unknown) =>
@@ -118,6 +121,13 @@ export async function provisionOnCreate(deps: ProvisioningDependencies, company:
     );
     return false;
   }
+}
+
+/** Best effort: the company's receiver registration follows a change (a failed signal is logged; the next change repairs it). */
+export async function changedForReceiving(deps: ProvisioningDependencies, company: Pick<Company, '_id' | 'workspace_id'>): Promise<void> {
+  await syncReceiving(deps.temporal, company).catch((err: unknown) =>
+    deps.logger.error({ err, companyId: company._id }, 'could not signal the receiver registration workflow'),
+  );
 }
 
 /**

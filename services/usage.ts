@@ -5,7 +5,7 @@ import { isDuplicateKey } from '../store/errors';
 /** UTC day, `YYYY-MM-DD`. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-export type UsageCounter = 'api_calls' | 'documents_sent';
+export type UsageCounter = 'api_calls' | 'documents_sent' | 'documents_received';
 
 export interface UsageCounters {
   /** Counts one call or document; written shortly after, without holding up the caller. */
@@ -24,12 +24,12 @@ const dayId = (accountId: string, day: string) => `${accountId}:${day}`;
  * FerretDB build, so several processes can raise one counter.
  */
 export function usageCounters(store: Store, logger: Logger): UsageCounters {
-  let pending = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number }>();
+  let pending = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number; documents_received: number }>();
   let writing: Promise<void> | undefined;
 
   async function write(batch: typeof pending): Promise<void> {
-    for (const [id, { account_id, day, api_calls, documents_sent }] of batch) {
-      const increment = { $inc: { api_calls, documents_sent } };
+    for (const [id, { account_id, day, api_calls, documents_sent, documents_received }] of batch) {
+      const increment = { $inc: { api_calls, documents_sent, documents_received } };
       try {
         await store.usageDays.updateOne({ _id: id }, { ...increment, $setOnInsert: { account_id, day } }, { upsert: true });
       } catch (err) {
@@ -57,7 +57,7 @@ export function usageCounters(store: Store, logger: Logger): UsageCounters {
     count(accountId, counter, now = new Date()) {
       const day = dayOf(now);
       const id = dayId(accountId, day);
-      const entry = pending.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0 };
+      const entry = pending.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0, documents_received: 0 };
       entry[counter] += 1;
       pending.set(id, entry);
       void drain();
@@ -72,8 +72,8 @@ export interface UsageReport {
   days: number;
   from: string;
   to: string;
-  totals: { api_calls: number; documents_sent: number };
-  data: { date: string; api_calls: number; documents_sent: number }[];
+  totals: { api_calls: number; documents_sent: number; documents_received: number };
+  data: { date: string; api_calls: number; documents_sent: number; documents_received: number }[];
 }
 
 /** The last `days` UTC days, today included, every day present (zeros where nothing happened). */
@@ -81,7 +81,12 @@ export async function usageReport(store: Store, accountId: string, days: number,
   const dates = Array.from({ length: days }, (_, index) => dayOf(new Date(now.getTime() - (days - 1 - index) * 86_400_000)));
   const rows = await store.usageDays.find({ account_id: accountId, day: { $gte: dates[0], $lte: dates[dates.length - 1] } }).lean();
   const byDay = new Map(rows.map((row) => [row.day, row]));
-  const data = dates.map((date) => ({ date, api_calls: byDay.get(date)?.api_calls ?? 0, documents_sent: byDay.get(date)?.documents_sent ?? 0 }));
+  const data = dates.map((date) => ({
+    date,
+    api_calls: byDay.get(date)?.api_calls ?? 0,
+    documents_sent: byDay.get(date)?.documents_sent ?? 0,
+    documents_received: byDay.get(date)?.documents_received ?? 0,
+  }));
   return {
     days,
     from: dates[0]!,
@@ -89,6 +94,7 @@ export async function usageReport(store: Store, accountId: string, days: number,
     totals: {
       api_calls: data.reduce((sum, day) => sum + day.api_calls, 0),
       documents_sent: data.reduce((sum, day) => sum + day.documents_sent, 0),
+      documents_received: data.reduce((sum, day) => sum + day.documents_received, 0),
     },
     data,
   };

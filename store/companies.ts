@@ -16,6 +16,20 @@ const companySchema = new Schema(
       default: null,
     },
     peppol_id: { type: String, default: null },
+    /** Where its registration as a Peppol receiver (our SMP and the SML) stands; null until it first went live. */
+    receiving: {
+      type: new Schema(
+        {
+          status: { type: String, enum: ['registering', 'registered', 'unregistered', 'failed'], required: true },
+          participant_id: { type: String, default: null },
+          document_types: { type: [String], default: [] },
+          error_message: { type: String, default: null },
+          updated_at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     /** Deleted companies keep their documents for the record but are gone for everyone. */

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
-import { DOCUMENT_STATUSES } from '../domain/documents/lifecycle';
+import { DOCUMENT_STATUSES, RECEIVED_STATUS } from '../domain/documents/lifecycle';
 
 /**
  * A document is stored in four collections, by how its parts change:
@@ -21,11 +21,14 @@ const documentSchema = new Schema(
     account_id: { type: String, required: true },
     key_prefix: { type: String, required: true },
     environment: { type: String, enum: ['sandbox', 'live'], required: true },
-    type: { type: String, enum: ['invoice', 'credit_note'], required: true },
+    /** Rows written before receiving existed have none: they were all sent. */
+    direction: { type: String, enum: ['sent', 'received'], default: 'sent' },
+    /** `other`: a received document of a type the JSON view does not cover (kept with its UBL). */
+    type: { type: String, enum: ['invoice', 'credit_note', 'other'], required: true },
     number: { type: String, required: true },
     issue_date: { type: String, required: true },
     due_date: { type: String, default: null },
-    status: { type: String, enum: DOCUMENT_STATUSES, required: true },
+    status: { type: String, enum: [...DOCUMENT_STATUSES, RECEIVED_STATUS], required: true },
     /**
      * `<environment>:<company>:<key>`, or `<environment>:<company>:doc:<id>`
      * when no key was sent: always set, because FerretDB has no partial
@@ -48,7 +51,8 @@ const documentSchema = new Schema(
         },
         { _id: false },
       ),
-      required: true,
+      /** Null only for a received document whose totals could not be read. */
+      default: null,
     },
     recipient_email: { type: String, default: null },
     /** Set once the delivery channel accepted the document (SMTP accepted the email). */
@@ -57,6 +61,25 @@ const documentSchema = new Schema(
     error_message: { type: String, default: null },
     /** The official rule set the document was validated against before sending (set by the send or fail move). */
     rule_set: { type: String, default: null },
+    /** A received document: who sent it and how; null for a sent one. */
+    received: {
+      type: new Schema(
+        {
+          source: { type: String, enum: ['peppol', 'sandbox'], required: true },
+          sender_id: { type: String, default: null },
+          receiver_id: { type: String, required: true },
+          access_point: { type: String, default: null },
+          as4_message_id: { type: String, required: true },
+          document_type_id: { type: String, default: null },
+          /** Why the JSON view is unavailable (a document type or content it does not cover); null when it is there. */
+          json_view_problem: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    /** When the receiver marked a received document processed (the inbox's pull queue). */
+    acknowledged_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -64,15 +87,19 @@ const documentSchema = new Schema(
 );
 documentSchema.index({ company_id: 1, environment: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, status: 1, _id: -1 });
+documentSchema.index({ company_id: 1, environment: 1, direction: 1, _id: -1 });
+documentSchema.index({ company_id: 1, environment: 1, direction: 1, acknowledged_at: 1, _id: -1 });
 
 const contentSchema = new Schema(
   {
     /** The document id. */
     _id: { type: String, required: true },
-    /** The parsed request (company defaults applied, attachment bytes left out). */
-    input: { type: Schema.Types.Mixed, required: true },
-    /** The send-ready UBL; exactly these bytes are delivered and downloaded. */
+    /** The parsed request (company defaults applied, attachment bytes left out); a received document's JSON view, or null. */
+    input: { type: Schema.Types.Mixed, default: null },
+    /** The send-ready UBL; exactly these bytes are delivered and downloaded. A received document's UBL as received. */
     ubl: { type: String, required: true },
+    /** A received document's official validation report (findings as the public validator shows them). */
+    validation: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'document_contents', minimize: false },

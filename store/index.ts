@@ -13,6 +13,7 @@ import { membershipModel } from './memberships';
 import { providerOrganisationModel, providerTenantModel } from './provider-tenants';
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
+import { peppolRegistrationModel, receivedMessageModel } from './receiving';
 import { usageDayModel } from './usage';
 import { deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
 import { workspaceModel } from './workspaces';
@@ -45,6 +46,8 @@ export function createStore(db: Connection) {
     providerOrganisations: providerOrganisationModel(db),
     providerTenants: providerTenantModel(db),
     creditLedger: creditLedgerModel(db),
+    receivedMessages: receivedMessageModel(db),
+    peppolRegistrations: peppolRegistrationModel(db),
   };
 }
 

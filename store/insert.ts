@@ -1,4 +1,4 @@
-import type { Model } from 'mongoose';
+import type { Model, mongo } from 'mongoose';
 
 /** The plain row type of a model. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the row type is of interest; the rest of Model's parameters are anything
@@ -11,6 +11,6 @@ type RowOf<M> = M extends Model<infer T, any, any, any, any, any, any> ? T : nev
  * costs more than the database does.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see RowOf
-export async function insertRow<M extends Model<any>>(model: M, row: RowOf<M>): Promise<void> {
-  await model.collection.insertOne(row);
+export async function insertRow<M extends Model<any>>(model: M, row: RowOf<M>, options?: mongo.InsertOneOptions): Promise<void> {
+  await model.collection.insertOne(row, options);
 }

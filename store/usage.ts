@@ -9,6 +9,8 @@ const usageDaySchema = new Schema(
     day: { type: String, required: true },
     api_calls: { type: Number, default: 0 },
     documents_sent: { type: Number, default: 0 },
+    /** Counted for the workspace's first owner: a received document has no sender among our accounts. */
+    documents_received: { type: Number, default: 0 },
   },
   { versionKey: false, collection: 'usage_days' },
 );

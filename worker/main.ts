@@ -11,6 +11,7 @@ import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup } from '../platform/peppol-lookup';
+import { smlRegistration } from '../platform/sml-registration';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
         lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
       },
+      sml: smlRegistration(addresses.accessPointUrl),
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });

@@ -2,14 +2,24 @@ import type { StartedWorkflows } from './shared';
 import { deliverWebhookWorkflow } from './deliver-webhook';
 import { kycReviewWorkflow } from './kyc-review';
 import { provisionCompanyWorkflow } from './provision-company';
+import { receiveDocumentWorkflow } from './receive-document';
 import { sendDocumentWorkflow } from './send-document';
+import { syncReceivingWorkflow } from './sync-receiving';
 
 // Every workflow the worker runs is exported here; the worker bundles this file.
 export { cleanupRateWindowsWorkflow } from './maintenance';
 export { reconcileQueuedDocumentsWorkflow } from './reconcile';
 export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
-export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, sendDocumentWorkflow };
+export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
+export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, syncReceivingWorkflow };
 
 /** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
-export const startedWorkflows = { sendDocumentWorkflow, deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow } satisfies StartedWorkflows;
+export const startedWorkflows = {
+  sendDocumentWorkflow,
+  deliverWebhookWorkflow,
+  kycReviewWorkflow,
+  provisionCompanyWorkflow,
+  receiveDocumentWorkflow,
+  syncReceivingWorkflow,
+} satisfies StartedWorkflows;

@@ -36,6 +36,7 @@ export const SCHEDULES = [
   { id: 'queued-document-reconciler', workflowType: 'reconcileQueuedDocumentsWorkflow', every: '1 minute' },
   { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
   { id: 'kyc-review-reconciler', workflowType: 'reconcileKycReviewsWorkflow', every: '1 minute' },
+  { id: 'received-message-reconciler', workflowType: 'reconcileReceivedMessagesWorkflow', every: '1 minute' },
 ] as const;
 
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
@@ -118,6 +119,30 @@ export interface ProvisionCompanyInput {
 /** Provisioning goes on until the provider takes the company: backoff up to 5 minutes, no last attempt. */
 export const PROVISION_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
 
+/** One receive workflow per received message; the id is its document's, made when the message was stored. */
+export const receiveWorkflowId = (documentId: string) => `receive-${documentId}`;
+
+export interface ReceiveDocumentInput {
+  documentId: string;
+}
+
+/** A received message is never dropped: its steps are retried with backoff up to 5 minutes, without a last attempt. */
+export const RECEIVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+
+/** One workflow per company brings its SMP and SML registration in line with the company (id `receiving-<company id>`). */
+export const receivingWorkflowId = (companyId: string) => `receiving-${companyId}`;
+
+export interface SyncReceivingInput {
+  companyId: string;
+}
+
+/** Sent to a running registration workflow when the company changed: it looks again before it ends. */
+export const RECEIVING_CHANGED_SIGNAL = 'changed';
+
+/** The SML is asked again with backoff for about half an hour; then the company's registration is `failed`, saying why. */
+export const REGISTRATION_REFUSED = 'RegistrationRefused';
+export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
+
 /**
  * The workflows the services start, by type name, with their one input. The
  * services start them through platform/workflow-port.ts by these names, so they
@@ -129,6 +154,8 @@ export interface StartedWorkflowInputs {
   deliverWebhookWorkflow: DeliverWebhookInput;
   kycReviewWorkflow: KycReviewInput;
   provisionCompanyWorkflow: ProvisionCompanyInput;
+  receiveDocumentWorkflow: ReceiveDocumentInput;
+  syncReceivingWorkflow: SyncReceivingInput;
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -1,5 +1,5 @@
 import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
-import { liveCompanyIds, provisionOnCreate, pushParticipantChange, type ProvisioningDependencies } from '../../services/provisioning';
+import { changedForReceiving, liveCompanyIds, provisionOnCreate, pushParticipantChange, type ProvisioningDependencies } from '../../services/provisioning';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
@@ -105,6 +105,7 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const updated = await updateCompany(store, auth.actor, company, body);
       if (!updated) throw companyNotFound(params.id);
+      if (body.peppol_id !== undefined && body.peppol_id !== company.peppol_id) await changedForReceiving(deps, updated);
       return { status: 200, body: companyView(updated, await isLive(updated._id)) };
     },
   });
@@ -123,6 +124,7 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       const { company, role: callerRole } = await requireCompany(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'delete companies');
       if (!(await deleteCompany(store, auth.actor, company))) throw companyNotFound(params.id);
+      await changedForReceiving(deps, company);
       return { status: 200, body: { deleted: true, id: params.id } };
     },
   });

@@ -10,6 +10,7 @@ import { requireLiveSending } from '../../services/credits/live-sending';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
 import { recipientOf } from '../../services/documents/accept';
+import { findReceivedMessage, receivedUbl } from '../../services/receiving/file';
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import type { RateLimiter } from '../../services/rate-limits';
@@ -24,6 +25,7 @@ import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
+import { receivedContentOf } from './received-content';
 import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 import { invalidField, missingField } from '../validation';
 import {
@@ -273,6 +275,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       .object({
         company_id: companyQuery,
         status: z.enum(DOCUMENT_STATUSES).optional(),
+        direction: z.enum(['sent', 'received']).optional().openapi({ description: 'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)' }),
         limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
         cursor: cursorParam,
       })
@@ -285,6 +288,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
         companyId: query.company_id,
         environment: auth.environment,
         status: query.status,
+        direction: query.direction,
         limit: query.limit,
         before: decodeCursor(query.cursor, idPattern('document')),
       });
@@ -306,7 +310,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     handler: async ({ auth, params, query, req }) => {
       await requireDocumentCompany(store, auth, query.company_id);
       const document = await requireDocument(store, auth, params.id, query.company_id);
-      return { status: 200, body: documentView(document, await attachmentsOf(store, document._id), req.origin) };
+      return { status: 200, body: documentView(document, await attachmentsOf(store, document._id), req.origin, await receivedContentOf(store, document)) };
     },
   });
 
@@ -330,7 +334,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     method: 'get',
     path: '/v1/documents/{id}/ubl',
     operationId: 'getDocumentUbl',
-    summary: 'The UBL exactly as it was sent (404 until sent)',
+    summary: 'The UBL exactly as it was sent (404 until sent), or as it was received',
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
@@ -338,6 +342,13 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     errors: ['document_not_found', 'ubl_not_available'],
     handler: async ({ auth, params, res }) => {
       const document = await requireDocument(store, auth, params.id);
+      if (document.received) {
+        const message = await findReceivedMessage(store, document._id);
+        const received = message && receivedUbl(message);
+        if (!received) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
+        res.status(200).type('application/xml').send(received);
+        return;
+      }
       const ubl = document.sent_at ? await ublOf(store, document._id) : null;
       if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} has not been sent yet (status ${document.status}).`);
       res.status(200).type('application/xml').send(ubl);

@@ -55,11 +55,27 @@ const eventEnvelope = <T extends z.ZodType>(type: string, data: T, name: string)
  * Verify the signature on the raw bytes before parsing; answer 2xx within
  * 10 seconds; anything else (or a redirect) is retried, 5 attempts in all.
  */
+const receivedEventDataSchema = z
+  .object({
+    document_id: z.string(),
+    company_id: z.string(),
+    direction: z.literal('received'),
+    status: z.literal('received'),
+    type: z.enum(['invoice', 'credit_note', 'other']),
+    number: z.string(),
+    sender_id: z.string().nullable().openapi({ description: "The sender's Peppol participant id" }),
+    receiver_id: z.string().openapi({ description: 'The participant id it was addressed to' }),
+    json_view: z.boolean().openapi({ description: 'False when the JSON view is unavailable (the document type or its content is not covered); the UBL is kept and downloadable' }),
+    message: z.string(),
+  })
+  .openapi('DocumentReceivedData');
+
 export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
   const payloads: [string, z.ZodType][] = [
     ...(['document.queued', 'document.sending', 'document.delivered', 'document.failed'] as const).map(
       (type) => [type, eventEnvelope(type, documentEventDataSchema, `Document${type.slice('document.'.length).replace(/^./, (c) => c.toUpperCase())}Event`)] as [string, z.ZodType],
     ),
+    ['document.received', eventEnvelope('document.received', receivedEventDataSchema, 'DocumentReceivedEvent')],
     ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
     ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
   ];

@@ -12,6 +12,11 @@ export const keySummarySchema = z
   })
   .openapi('ApiKeySummary');
 
+const usageReceivedSchema = z
+  .number()
+  .int()
+  .openapi({ description: "Documents received for the workspace's companies, counted for the workspace's first owner" });
+
 export const accountSchema = z
   .object({
     id: z.string(),
@@ -21,7 +26,7 @@ export const accountSchema = z
     created_at: z.string().openapi({ format: 'date-time' }),
     api_keys: z.array(keySummarySchema).openapi({ description: 'Active keys, by prefix only' }),
     usage: z
-      .object({ period_days: z.number().int(), api_calls: z.number().int(), documents_sent: z.number().int() })
+      .object({ period_days: z.number().int(), api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema })
       .openapi({ description: 'Totals of the last 30 days' }),
   })
   .openapi('Account');
@@ -42,8 +47,8 @@ export const usageSchema = z
     days: z.number().int(),
     from: z.string().openapi({ format: 'date' }),
     to: z.string().openapi({ format: 'date' }),
-    totals: z.object({ api_calls: z.number().int(), documents_sent: z.number().int() }),
-    data: z.array(z.object({ date: z.string().openapi({ format: 'date' }), api_calls: z.number().int(), documents_sent: z.number().int() })),
+    totals: z.object({ api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema }),
+    data: z.array(z.object({ date: z.string().openapi({ format: 'date' }), api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema })),
   })
   .openapi('Usage');
 

@@ -1,8 +1,9 @@
-import { DOCUMENT_STATUSES, HISTORY_STEPS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
+import { DOCUMENT_STATUSES, HISTORY_STEPS, RECEIVED_STATUS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
 import { z } from '../openapi';
+import { ublFindingSchema } from './ubl-validation';
 
 export const acceptedSchema = z
   .object({
@@ -37,15 +38,36 @@ export const attachmentSchema = z
   .object({ id: z.string(), filename: z.string(), mime_type: z.string(), description: z.string().nullable(), size_bytes: z.number().int(), sha256: z.string() })
   .openapi('DocumentAttachment');
 
+export const receivedSchema = z
+  .object({
+    source: z.enum(['peppol', 'sandbox']).openapi({ description: '`peppol`: arrived by AS4 at our access point; `sandbox`: posted to `POST /v1/sandbox/inbound`' }),
+    sender_id: z.string().nullable().openapi({ description: "The sender's Peppol participant id (SBDH sender; for the sandbox, the seller's EndpointID)", example: '0208:0987654394' }),
+    receiver_id: z.string().openapi({ description: 'The participant id it was addressed to (one of the company\'s)', example: '0208:0123456749' }),
+    access_point: z.string().nullable().openapi({ description: "The sending access point's seat id (its certificate's CN), null for the sandbox", example: 'PBE000002' }),
+    as4_message_id: z.string().openapi({ description: 'The AS4 message id (a generated one for the sandbox); a repeat of it creates nothing new' }),
+    document_type_id: z.string().nullable().openapi({ description: 'The Peppol document type id from the envelope' }),
+    acknowledged_at: z.string().nullable().openapi({ format: 'date-time', description: 'When it was acknowledged (`POST /v1/documents/{id}/acknowledge`); null: not yet' }),
+    json_view: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'The UBL as the JSON a client posts to `POST /v1/documents` (parties, lines, allowances and charges, payment, references; attachments are listed under `attachments`); null when the document type or its content is not covered' }),
+    json_view_problem: z.string().nullable().openapi({ description: 'Why `json_view` is null' }),
+    validation: z
+      .object({ valid: z.boolean(), rule_set: z.string().nullable(), errors: z.array(ublFindingSchema), warnings: z.array(ublFindingSchema) })
+      .openapi({ description: 'What the official EN 16931 and Peppol rules found; a received document is kept whatever they found' }),
+  })
+  .openapi('ReceivedDetails');
+
 export const documentSummarySchema = z
   .object({
     id: z.string(),
     company_id: z.string(),
-    type: z.enum(['invoice', 'credit_note']),
-    number: z.string(),
-    status: z.enum(DOCUMENT_STATUSES),
+    direction: z.enum(['sent', 'received']).openapi({ description: '`sent` by this service for the company, or `received` for it on Peppol (or the sandbox inbound endpoint)' }),
+    type: z.enum(['invoice', 'credit_note', 'other']).openapi({ description: '`other` only for a received document of a type the JSON view does not cover (its UBL is kept)' }),
+    number: z.string().openapi({ description: "The document's number (a received document whose number could not be read: empty)" }),
+    status: z.enum([...DOCUMENT_STATUSES, RECEIVED_STATUS]).openapi({ description: 'A sent document moves `queued → sending → delivered | failed`; a received one is `received`' }),
     currency: z.string(),
-    payable: z.string().openapi({ description: 'Amount due, as a decimal string' }),
+    payable: z.string().nullable().openapi({ description: 'Amount due, as a decimal string (null: a received document whose totals could not be read)' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -58,7 +80,8 @@ export const documentSchema = documentSummarySchema
     issue_date: z.string().openapi({ format: 'date' }),
     due_date: z.string().nullable().openapi({ format: 'date' }),
     recipient_email: z.string().nullable(),
-    totals: totalsSchema,
+    totals: totalsSchema.nullable().openapi({ description: "A received document's totals are the ones its UBL states; null when they could not be read" }),
+    received: receivedSchema.nullable().openapi({ description: 'Set on a received document: who sent it, how, and what the official rules found' }),
     error_message: z.string().nullable().openapi({
       description: 'Why the document failed; a refusal by the official Peppol rules lists every fatal finding as `[rule id] message (at location)`',
     }),
@@ -102,17 +125,41 @@ export function documentSummary(document: DocumentRow): z.infer<typeof documentS
   return {
     id: document._id,
     company_id: document.company_id,
+    direction: document.direction,
     type: document.type,
     number: document.number,
     status: document.status,
     currency: document.currency,
-    payable: document.totals.payable!,
+    payable: document.totals?.payable ?? null,
     created_at: document.created_at.toISOString(),
     updated_at: document.updated_at.toISOString(),
   };
 }
 
-export function documentView(document: DocumentRow, attachments: AttachmentMeta[], origin: string): z.infer<typeof documentSchema> {
+/** What a received document's view adds from its content row: the JSON view and the validation report. */
+export interface ReceivedContent {
+  input: Record<string, unknown> | null;
+  validation: z.infer<typeof receivedSchema>['validation'];
+}
+
+function receivedView(document: DocumentRow, content: ReceivedContent | null): z.infer<typeof receivedSchema> | null {
+  const received = document.received;
+  if (!received) return null;
+  return {
+    source: received.source,
+    sender_id: received.sender_id ?? null,
+    receiver_id: received.receiver_id,
+    access_point: received.access_point ?? null,
+    as4_message_id: received.as4_message_id,
+    document_type_id: received.document_type_id ?? null,
+    acknowledged_at: document.acknowledged_at?.toISOString() ?? null,
+    json_view: content?.input ?? null,
+    json_view_problem: received.json_view_problem ?? null,
+    validation: content?.validation ?? { valid: false, rule_set: null, errors: [], warnings: [] },
+  };
+}
+
+export function documentView(document: DocumentRow, attachments: AttachmentMeta[], origin: string, received: ReceivedContent | null = null): z.infer<typeof documentSchema> {
   return {
     ...documentSummary(document),
     workspace_id: document.workspace_id,
@@ -120,13 +167,14 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
     issue_date: document.issue_date,
     due_date: document.due_date ?? null,
     recipient_email: document.recipient_email ?? null,
-    totals: totalsSchema.parse(document.totals),
+    totals: document.totals ? totalsSchema.parse(document.totals) : null,
+    received: receivedView(document, received),
     error_message: document.error_message ?? null,
     rule_set: document.rule_set ?? null,
     idempotency_key: document.idempotency_key ?? null,
     sent_at: document.sent_at?.toISOString() ?? null,
     message_id: document.message_id ?? null,
-    ubl_url: document.sent_at ? `${origin}/v1/documents/${document._id}/ubl` : null,
+    ubl_url: document.sent_at || document.received ? `${origin}/v1/documents/${document._id}/ubl` : null,
     attachments: attachments.map(attachmentView),
   };
 }

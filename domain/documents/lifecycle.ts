@@ -11,6 +11,11 @@
  */
 
 export const DOCUMENT_STATUSES = ['queued', 'sending', 'delivered', 'failed'] as const;
+
+/** A received document's one status: it is stored, validated and converted, and never moves. */
+export const RECEIVED_STATUS = 'received';
+/** The event a received document raises once it is filed. */
+export const RECEIVED_EVENT = 'document.received';
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export const DOCUMENT_EVENT_TYPES = ['document.queued', 'document.sending', 'document.retry', 'document.delivered', 'document.failed'] as const;
@@ -48,8 +53,8 @@ export const historyStepOf = (move: DocumentMove): HistoryStep => (move === 'ret
 export const isFinal = (status: DocumentStatus): boolean => status === 'delivered' || status === 'failed';
 
 /** Whether `move` may start from `status` (a move to the status a document already has is a repeat, not a move). */
-export function allows(move: DocumentMove, status: DocumentStatus): boolean {
-  return (TRANSITIONS[move].from as readonly DocumentStatus[]).includes(status);
+export function allows(move: DocumentMove, status: DocumentStatus | typeof RECEIVED_STATUS): boolean {
+  return (TRANSITIONS[move].from as readonly string[]).includes(status);
 }
 
 /**
@@ -67,7 +72,7 @@ export class IllegalMoveError extends Error {
   constructor(
     readonly documentId: string,
     readonly move: DocumentMove,
-    readonly current: DocumentStatus,
+    readonly current: DocumentStatus | typeof RECEIVED_STATUS,
   ) {
     super(`document ${documentId} is ${current}; "${move}" moves only from ${TRANSITIONS[move].from.join(' or ') || '(new)'}`);
   }

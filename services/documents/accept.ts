@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
 import type { DocumentInput } from '../../domain/documents/input';
-import { TRANSITIONS, type DocumentStatus } from '../../domain/documents/lifecycle';
+import { TRANSITIONS } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
 import { newSortableId } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
@@ -46,7 +46,7 @@ export interface AcceptableDocument {
 
 export interface Acceptance {
   id: string;
-  status: DocumentStatus;
+  status: DocumentRow['status'];
   /** False when an earlier request with the same idempotency key created it. */
   created: boolean;
   document: DocumentRow;
@@ -149,6 +149,7 @@ export async function acceptDocument(
     account_id: sender.accountId,
     key_prefix: sender.keyPrefix,
     environment: sender.environment,
+    direction: 'sent' as const,
     type: document.type,
     number: document.number,
     issue_date: document.issue_date,

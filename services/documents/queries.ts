@@ -14,6 +14,7 @@ export interface DocumentListQuery {
   companyId: string;
   environment: Environment;
   status?: DocumentStatus | undefined;
+  direction?: 'sent' | 'received' | undefined;
   limit: number;
   /** Id of the last document of the previous page. */
   before?: string | undefined;
@@ -26,6 +27,9 @@ export async function listDocuments(store: Store, query: DocumentListQuery): Pro
       company_id: query.companyId,
       environment: query.environment,
       ...(query.status && { status: query.status }),
+      // Rows from before receiving have no direction: every one of them was sent.
+      ...(query.direction === 'received' && { direction: 'received' }),
+      ...(query.direction === 'sent' && { direction: { $ne: 'received' } }),
       ...(query.before && { _id: { $lt: query.before } }),
     })
     .sort({ _id: -1 })

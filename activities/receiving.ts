@@ -1,0 +1,66 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+
+import { reconcileReceived } from '../services/receiving/intake';
+import { announceReceived, fileReceived, type Filed } from '../services/receiving/file';
+import {
+  planReceiving,
+  recordReceivingOutcome,
+  registerParticipant,
+  RegistrationRefusedError,
+  unregisterParticipant,
+  type ReceivingPlan,
+} from '../services/receiving/registration';
+import { SmlRegistrationError } from '../platform/sml-registration';
+import { REGISTRATION_REFUSED } from '../workflows/shared';
+import type { ActivityDependencies } from './dependencies';
+
+/** A refusal no retry mends ends the step at once; anything else is retried by the workflow's policy. */
+async function refusalsFinal(step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    if (err instanceof RegistrationRefusedError || (err instanceof SmlRegistrationError && err.permanent)) {
+      throw ApplicationFailure.nonRetryable((err).message, REGISTRATION_REFUSED);
+    }
+    throw err;
+  }
+}
+
+/** The receive and registration workflows' side effects; each safe to repeat. */
+export function receivingActivities(deps: ActivityDependencies) {
+  const { store, logger } = deps;
+  return {
+    /** Validates, converts and stores a received message as a document (once). */
+    async fileReceivedDocument(documentId: string): Promise<Filed> {
+      return fileReceived(deps, documentId);
+    },
+
+    /** Its `document.received` event, webhooks and usage count (once). */
+    async announceReceivedDocument(documentId: string): Promise<void> {
+      await announceReceived({ store, fanOut: deps.fanOut, usage: deps.usage, logger }, documentId);
+    },
+
+    async planReceiving(companyId: string): Promise<ReceivingPlan> {
+      return planReceiving(store, companyId);
+    },
+
+    async registerReceiver(companyId: string, participant: string): Promise<void> {
+      await refusalsFinal(() => registerParticipant({ store, sml: deps.sml, logger }, companyId, participant));
+    },
+
+    async unregisterReceiver(companyId: string, participant: string): Promise<void> {
+      await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, logger }, companyId, participant));
+    },
+
+    /** `step` names the workflow step, so a retry records the outcome's event once. */
+    async recordReceivingOutcome(companyId: string, outcome: Parameters<typeof recordReceivingOutcome>[2], step: number): Promise<void> {
+      const { workflowExecution } = Context.current().info;
+      await recordReceivingOutcome(store, companyId, outcome, `${workflowExecution?.runId ?? companyId}:${step}`, logger);
+    },
+
+    /** Starts the receive workflow of every stored message the intake could not. */
+    async startMissingReceiveWorkflows(): Promise<number> {
+      return reconcileReceived({ store, temporal: deps.temporal, logger });
+    },
+  };
+}

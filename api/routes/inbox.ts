@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Client } from '@temporalio/client';
+
+import { idPattern } from '../../domain/ids';
+import { routingOf, RoutingError } from '../../domain/peppol-envelope';
+import { UBL_BOUNDS } from '../../domain/xml-bounds';
+import type { Logger } from '../../platform/logger';
+import { listCompanies } from '../../services/companies';
+import { acknowledgeDocument, listInbox } from '../../services/receiving/inbox';
+import { takeInbound } from '../../services/receiving/intake';
+import type { Store } from '../../store';
+import { requireDocument, requireDocumentCompany } from '../access';
+import { ApiError } from '../errors';
+import type { CpuPool } from '../offload';
+import { z } from '../openapi';
+import { decodeCursor, pageSchema, pageView } from '../paging';
+import type { RouteTable } from '../route';
+import { cursorParam, idParam } from '../schemas';
+import { documentSummary, documentSummarySchema, documentView, documentSchema } from '../views/documents';
+import { receivedContentOf } from './received-content';
+
+export interface InboxRouteDependencies {
+  store: Store;
+  temporal: Client;
+  logger: Logger;
+  cpu: CpuPool;
+}
+
+/** Largest UBL the sandbox inbound endpoint takes: a received document with a few attachments. */
+const SANDBOX_INBOUND_MAX_BYTES = 10 * 1024 * 1024;
+
+const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
+
+export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): void {
+  const { store } = deps;
+
+  routes.add({
+    method: 'get',
+    path: '/v1/inbox',
+    operationId: 'listInbox',
+    summary: 'Documents received for a company (of this key\u2019s environment), newest first',
+    description:
+      'Received documents only (`direction: "received"`), on the same paging as `GET /v1/documents`. `acknowledged=false` lists those not yet ' +
+      'acknowledged (`POST /v1/documents/{id}/acknowledge`): a pull queue for integrations that do not take webhooks.',
+    tags: ['Inbox'],
+    limitedKeys: true,
+    query: z
+      .object({
+        company_id: companyQuery,
+        acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only documents not yet acknowledged; `true`: only acknowledged ones; absent: all' }),
+        created_after: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only documents received after this instant (RFC 3339)' }),
+        limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
+        cursor: cursorParam,
+      })
+      .strict(),
+    responses: { 200: { description: 'A page of received documents', schema: pageSchema(documentSummarySchema, 'InboxList') } },
+    errors: ['not_company_member'],
+    handler: async ({ auth, query }) => {
+      await requireDocumentCompany(store, auth, query.company_id);
+      const page = await listInbox(store, {
+        companyId: query.company_id,
+        environment: auth.environment,
+        acknowledged: query.acknowledged === undefined ? undefined : query.acknowledged === 'true',
+        createdAfter: query.created_after ? new Date(query.created_after) : undefined,
+        limit: query.limit,
+        before: decodeCursor(query.cursor, idPattern('document')),
+      });
+      return { status: 200, body: pageView(page, documentSummary) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/documents/{id}/acknowledge',
+    operationId: 'acknowledgeDocument',
+    summary: 'Mark a received document processed',
+    description: 'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
+    tags: ['Inbox'],
+    limitedKeys: true,
+    params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
+    query: z.object({ company_id: companyQuery }).strict(),
+    responses: { 200: { description: 'The document, acknowledged', schema: documentSchema } },
+    errors: ['not_company_member', 'document_not_found', 'not_received_document'],
+    handler: async ({ auth, params, query, req }) => {
+      await requireDocumentCompany(store, auth, query.company_id);
+      const document = await requireDocument(store, auth, params.id, query.company_id);
+      if (document.direction !== 'received') throw new ApiError('not_received_document', `Document ${document._id} was sent, not received; only received documents are acknowledged.`, { param: 'id' });
+      const acknowledged = await acknowledgeDocument(store, document);
+      return { status: 200, body: documentView(acknowledged, [], req.origin, await receivedContentOf(store, acknowledged)) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/sandbox/inbound',
+    operationId: 'sandboxInbound',
+    summary: 'Receive a UBL document in the sandbox, as if it had arrived on Peppol',
+    description:
+      'Test keys only (403 `sandbox_only` with a live key). Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; it is addressed by its ' +
+      "buyer's `cbc:EndpointID` (`schemeID:value`) to one of this workspace's companies with that `peppol_id` (otherwise 422 `recipient_not_found`, naming the id found) " +
+      'and goes through the same receive workflow as a document arriving by AS4: official validation, the JSON view, the inbox, a `document.received` event and webhooks. ' +
+      'The answer comes as soon as it is stored; the document (`GET /v1/documents/{id}`, the inbox) appears a moment later, once validated and filed.',
+    tags: ['Inbox'],
+    xmlBody: z.string().openapi({ description: 'The UBL document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    bodyLimit: SANDBOX_INBOUND_MAX_BYTES,
+    responses: {
+      202: {
+        description: 'Stored; being validated and filed',
+        schema: z
+          .object({ id: z.string(), direction: z.literal('received'), company_id: z.string(), status: z.literal('receiving') })
+          .openapi('SandboxInboundAccepted'),
+      },
+    },
+    errors: ['sandbox_only', 'invalid_xml', 'xml_too_complex', 'ubl_not_routable', 'recipient_not_found', 'server_busy'],
+    handler: async ({ auth, body }) => {
+      if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
+      const xml = body as Buffer;
+      if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
+      const bounds = await deps.cpu.run('checkUblBounds', { xml });
+      if (!bounds.ok) {
+        throw bounds.problem === 'not_well_formed'
+          ? new ApiError('invalid_xml', `The body is not well-formed XML: ${bounds.message}.`)
+          : new ApiError('xml_too_complex', `The document passes a bound of ${UBL_BOUNDS.maxDepth} levels or ${UBL_BOUNDS.maxElements} elements (line ${bounds.line}, column ${bounds.column}).`);
+      }
+      let routing: ReturnType<typeof routingOf>;
+      try {
+        routing = routingOf(xml.toString('utf8'));
+      } catch (err) {
+        if (err instanceof RoutingError) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${err.message}.`);
+        throw err;
+      }
+      const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
+      const company = companies.find((candidate) => candidate.peppol_id?.toLowerCase() === routing.receiver.toLowerCase());
+      if (!company) {
+        throw new ApiError('recipient_not_found', `The buyer's EndpointID is ${routing.receiver}, which is the peppol_id of none of this workspace's companies${auth.companyId ? ' visible to this key' : ''}.`, {
+          details: { receiver_id: routing.receiver },
+        });
+      }
+      const intake = await takeInbound(deps, {
+        source: 'sandbox',
+        messageId: `${randomUUID()}@sandbox.einvoice`,
+        senderId: routing.sender,
+        receiverId: routing.receiver,
+        documentTypeId: `${routing.documentType.scheme}::${routing.documentType.value}`,
+        processId: `${routing.process.scheme}::${routing.process.value}`,
+        countryC1: routing.countryC1,
+        accessPoint: null,
+        accessPointCertificate: null,
+        payload: xml,
+        receivedAt: new Date(),
+      }, { companyId: company._id, workspaceId: company.workspace_id, environment: 'sandbox' });
+      return {
+        status: 202,
+        body: { id: intake.documentId, direction: 'received' as const, company_id: company._id, status: 'receiving' as const },
+      };
+    },
+  });
+}

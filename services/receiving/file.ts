@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+
+import { RECEIVED_EVENT, RECEIVED_STATUS } from '../../domain/documents/lifecycle';
+import { ID_PREFIXES } from '../../domain/ids';
+import { sbdPayload } from '../../domain/received-payload';
+import { readUbl, type ReceivedUbl, type StatedTotals } from '../../domain/ubl/read';
+import type { Logger } from '../../platform/logger';
+import { splitFindings, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
+import type { Store } from '../../store';
+import type { DocumentRow } from '../../store/documents';
+import { isDuplicateKey } from '../../store/errors';
+import { insertRow } from '../../store/insert';
+import type { ReceivedMessageRow } from '../../store/receiving';
+import { recordEvent } from '../events';
+import type { UsageCounters } from '../usage';
+import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
+
+/**
+ * Filing a received message as a document: the UBL out of its envelope,
+ * judged by the official rules (a received invoice is a legal document and
+ * is kept whatever they find), read into the API's JSON view, and stored as
+ * a document with `direction: "received"`. Each write is an insert under a
+ * key the message fixes, so filing again after a crash finishes the job and
+ * doubles nothing.
+ */
+
+export interface FilingDependencies {
+  store: Store;
+  validator: OfficialValidator;
+  logger: Logger;
+}
+
+/** What the receive workflow learns of a filed document; small, because it lands in workflow history. */
+export interface Filed {
+  type: DocumentRow['type'];
+  number: string;
+  valid: boolean;
+  jsonView: boolean;
+}
+
+/** The account a received document is recorded under: nobody posted it. */
+export const RECEIVING_ACCOUNT = 'system:receiving';
+
+export type ReceivedValidation = { valid: boolean; rule_set: string | null; errors: OfficialReport['findings']; warnings: OfficialReport['findings'] };
+
+/** The UBL inside a stored message: the SBD's payload, or what was posted to the sandbox. */
+export function receivedUbl(message: Pick<ReceivedMessageRow, 'source' | 'payload'>): Buffer | undefined {
+  return message.source === 'peppol' ? sbdPayload(message.payload) : message.payload;
+}
+
+export type StoredMessage = Omit<ReceivedMessageRow, 'payload'> & { _id: string; payload: Buffer };
+
+/** A stored message with its payload as a Buffer (a lean read gives the driver's Binary). */
+export async function findReceivedMessage(store: Store, documentId: string): Promise<StoredMessage | null> {
+  const row = await store.receivedMessages.findById(documentId).lean();
+  return row && { ...row, payload: Buffer.from(row.payload.buffer) };
+}
+
+function validationOf(report: OfficialReport): ReceivedValidation {
+  if (report.problem) {
+    return { valid: false, rule_set: report.rule_set, errors: [{ rule: report.problem.code, severity: 'fatal', location: '', message: report.problem.message }], warnings: [] };
+  }
+  const { fatal, warnings } = splitFindings(report.findings);
+  return { valid: fatal.length === 0, rule_set: report.rule_set, errors: fatal, warnings };
+}
+
+/** The document row's totals from the UBL's own; amounts it leaves out are zero, and no payable amount means no totals. */
+function totalsOf(stated: StatedTotals): DocumentRow['totals'] {
+  if (stated.payable === null) return null;
+  const zero = '0.00';
+  return {
+    line_extension: stated.line_extension ?? zero,
+    allowance_total: stated.allowance_total ?? zero,
+    charge_total: stated.charge_total ?? zero,
+    tax_exclusive: stated.tax_exclusive ?? zero,
+    tax: stated.tax ?? zero,
+    tax_inclusive: stated.tax_inclusive ?? zero,
+    prepaid: stated.prepaid ?? zero,
+    payable: stated.payable,
+  };
+}
+
+/** Attachment ids fixed by the document and position, so a repeated filing writes the same rows. */
+function attachmentId(documentId: string, position: number): string {
+  const digest = createHash('sha256').update(`${documentId}:${position}`).digest('base64').replace(/[^0-9A-Za-z]/g, '');
+  return `${ID_PREFIXES.attachment}_${digest.slice(0, 24)}`;
+}
+
+async function insertOnce(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
+
+async function storeAttachments(store: Store, documentId: string, read: ReceivedUbl, now: Date): Promise<void> {
+  for (const [position, attachment] of read.attachments.entries()) {
+    await insertOnce(() =>
+      insertRow(store.attachments, {
+        _id: attachmentId(documentId, position),
+        document_id: documentId,
+        position,
+        filename: attachment.filename ?? `attachment-${position + 1}`,
+        mime_type: attachment.mime_code ?? 'application/octet-stream',
+        description: attachment.description ?? null,
+        size_bytes: attachment.content.length,
+        sha256: createHash('sha256').update(attachment.content).digest('hex'),
+        content: attachment.content.toString('base64'),
+        created_at: now,
+      }),
+    );
+  }
+}
+
+const filedOf = (document: DocumentRow, valid: boolean): Filed => ({ type: document.type, number: document.number, valid, jsonView: !document.received?.json_view_problem });
+
+/** Files the stored message `documentId` as a received document (once). */
+export async function fileReceived(deps: FilingDependencies, documentId: string): Promise<Filed> {
+  const { store } = deps;
+  const existing = await store.documents.findById(documentId).lean();
+  if (existing) {
+    const content = await store.contents.findById(documentId, { validation: 1 }).lean();
+    return filedOf(existing, (content?.validation as ReceivedValidation | null)?.valid ?? false);
+  }
+  const message = await findReceivedMessage(store, documentId);
+  if (!message) throw new Error(`no received message ${documentId}`);
+
+  const ublBytes = receivedUbl(message);
+  const ubl = ublBytes?.toString('utf8') ?? '';
+  const validation: ReceivedValidation = ublBytes
+    ? validationOf(await deps.validator.validate(ublBytes))
+    : { valid: false, rule_set: null, errors: [{ rule: 'not_ubl', severity: 'fatal', location: '', message: 'The envelope carries no business document' }], warnings: [] };
+  const read = ublBytes ? readUbl(ublBytes) : { unsupported: 'The envelope carries no business document' };
+  const now = new Date();
+  const document = 'unsupported' in read ? null : read.document;
+
+  if (!('unsupported' in read)) await storeAttachments(store, documentId, read, now);
+  await insertOnce(() => insertRow(store.contents, { _id: documentId, input: document, ubl, validation, created_at: now }));
+
+  const row: DocumentRow & { _id: string } = {
+    _id: documentId,
+    company_id: message.company_id,
+    workspace_id: message.workspace_id,
+    account_id: RECEIVING_ACCOUNT,
+    key_prefix: message.source,
+    environment: message.environment,
+    direction: 'received',
+    type: 'unsupported' in read ? 'other' : read.kind,
+    number: document?.number ?? '',
+    issue_date: document?.issue_date ?? message.received_at.toISOString().slice(0, 10),
+    due_date: document?.due_date ?? null,
+    status: RECEIVED_STATUS,
+    // One document per received message, whatever retries the filing takes.
+    idempotency_scope: `received:${message.message_key}`,
+    idempotency_key: null,
+    currency: document?.currency ?? '',
+    totals: 'unsupported' in read ? null : totalsOf(read.stated_totals),
+    recipient_email: null,
+    sent_at: null,
+    message_id: message.message_id,
+    error_message: null,
+    rule_set: validation.rule_set,
+    received: {
+      source: message.source,
+      sender_id: message.sender_id ?? null,
+      receiver_id: message.receiver_id,
+      access_point: message.access_point ?? null,
+      as4_message_id: message.message_id,
+      document_type_id: message.document_type_id ?? null,
+      json_view_problem: 'unsupported' in read ? read.unsupported : null,
+    },
+    acknowledged_at: null,
+    created_at: message.received_at,
+    updated_at: now,
+  };
+  await insertOnce(() => insertRow(store.documents, row));
+  return filedOf(row, validation.valid);
+}
+
+export interface AnnounceDependencies {
+  store: Store;
+  fanOut: FanOutDependencies;
+  usage: UsageCounters;
+  logger: Logger;
+}
+
+/** The `document.received` event (feed and webhooks) and the workspace's usage count, once per document. */
+export async function announceReceived(deps: AnnounceDependencies, documentId: string): Promise<void> {
+  const document = await deps.store.documents.findById(documentId).lean();
+  if (!document?.received) throw new Error(`received document ${documentId} is not filed`);
+  const jsonView = !document.received.json_view_problem;
+  const recorded = await recordEvent(
+    deps.store,
+    {
+      dedupeKey: `${documentId}:received`,
+      type: RECEIVED_EVENT,
+      workspaceId: document.workspace_id,
+      environment: document.environment,
+      companyId: document.company_id,
+      documentId,
+      data: {
+        document_id: documentId,
+        company_id: document.company_id,
+        direction: 'received',
+        status: RECEIVED_STATUS,
+        type: document.type,
+        number: document.number,
+        sender_id: document.received.sender_id ?? null,
+        receiver_id: document.received.receiver_id,
+        json_view: jsonView,
+        message: jsonView
+          ? `Received from ${document.received.sender_id ?? 'an unknown sender'}`
+          : `Received from ${document.received.sender_id ?? 'an unknown sender'}; the JSON view is unavailable (${document.received.json_view_problem}), the UBL is kept`,
+      },
+    },
+    deps.logger,
+  );
+  await fanOutSoon(deps.fanOut, recorded.event);
+  if (recorded.created) {
+    const workspace = await deps.store.workspaces.findById(document.workspace_id, { owner_ids: 1 }).lean();
+    const owner = workspace?.owner_ids[0];
+    if (owner) deps.usage.count(owner, 'documents_received');
+  }
+}

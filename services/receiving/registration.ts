@@ -1,0 +1,147 @@
+import { fullIdentifier } from '../../domain/peppol-smp';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
+import type { Logger } from '../../platform/logger';
+import type { SmlRegistration } from '../../platform/sml-registration';
+import type { Store } from '../../store';
+import type { CompanyRow } from '../../store/companies';
+import { isDuplicateKey } from '../../store/errors';
+import { recordEvent } from '../events';
+
+/**
+ * A company as a Peppol receiver: while it is live, not deleted, its
+ * workspace not suspended and it has a Peppol id, that participant is in our
+ * SMP (peppol_registrations, which the SMP serves) and in the SML (through
+ * our access point's SML client); otherwise it is in neither. The receiving
+ * workflow plans the difference and applies it step by step; each step is
+ * safe to repeat.
+ */
+
+export interface RegistrationDependencies {
+  store: Store;
+  sml: SmlRegistration;
+  logger: Logger;
+}
+
+/** What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note. */
+export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE)];
+
+/** A participant already registered for another company: no retry changes that. */
+export class RegistrationRefusedError extends Error {
+  override name = 'RegistrationRefusedError';
+}
+
+export type ReceivingStatus = NonNullable<CompanyRow['receiving']>['status'];
+
+export interface ReceivingPlan {
+  /** The participant the company should be registered as (null: none). */
+  desired: string | null;
+  /** The participant to register (null: none, or it is registered already). */
+  register: string | null;
+  /** Participants registered for the company that it should no longer have. */
+  unregister: string[];
+}
+
+const key = (participant: string) => participant.toLowerCase();
+
+/** The participant the company should be registered as, or null. */
+async function desiredParticipant(store: Store, companyId: string): Promise<string | null> {
+  const company = await store.companies.findById(companyId).lean();
+  if (!company || company.deleted_at || !company.peppol_id) return null;
+  const [tenant, workspace] = await Promise.all([store.providerTenants.findById(companyId, { _id: 1 }).lean(), store.workspaces.findById(company.workspace_id, { suspended: 1 }).lean()]);
+  return tenant && workspace && !workspace.suspended ? company.peppol_id : null;
+}
+
+export async function planReceiving(store: Store, companyId: string): Promise<ReceivingPlan> {
+  const desired = await desiredParticipant(store, companyId);
+  const current = await store.peppolRegistrations.find({ company_id: companyId }).lean();
+  const registered = current.find((row) => desired !== null && row._id === key(desired) && row.status === 'registered');
+  return {
+    desired,
+    register: desired !== null && !registered ? desired : null,
+    unregister: current.filter((row) => desired === null || row._id !== key(desired)).map((row) => row.participant_id),
+  };
+}
+
+async function setReceiving(store: Store, companyId: string, receiving: { status: ReceivingStatus; participant_id: string | null; error_message?: string | null }): Promise<void> {
+  await store.companies.updateOne(
+    { _id: companyId },
+    { $set: { receiving: { document_types: receiving.status === 'unregistered' ? [] : RECEIVED_DOCUMENT_TYPES, error_message: null, ...receiving, updated_at: new Date() } } },
+  );
+}
+
+/** Claims the participant for the company (a unique insert), publishes it in our SMP, then registers it in the SML. */
+export async function registerParticipant(deps: RegistrationDependencies, companyId: string, participant: string): Promise<void> {
+  const { store } = deps;
+  const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
+  if (!company) throw new RegistrationRefusedError(`company ${companyId} does not exist`);
+  const now = new Date();
+  try {
+    await store.peppolRegistrations.create({
+      _id: key(participant),
+      company_id: companyId,
+      workspace_id: company.workspace_id,
+      participant_id: participant,
+      document_types: RECEIVED_DOCUMENT_TYPES,
+      status: 'registering',
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const owner = await store.peppolRegistrations.findById(key(participant), { company_id: 1 }).lean();
+    if (owner && owner.company_id !== companyId) {
+      throw new RegistrationRefusedError(`Peppol id ${participant} is registered as a receiver for another company; a participant can be registered once.`);
+    }
+  }
+  await setReceiving(store, companyId, { status: 'registering', participant_id: participant });
+  await deps.sml.register(participant);
+  await store.peppolRegistrations.updateOne({ _id: key(participant), company_id: companyId }, { $set: { status: 'registered', updated_at: new Date() } });
+  await setReceiving(store, companyId, { status: 'registered', participant_id: participant });
+}
+
+/** Removes the participant from the SML, then from our SMP. */
+export async function unregisterParticipant(deps: RegistrationDependencies, companyId: string, participant: string): Promise<void> {
+  const { store } = deps;
+  await deps.sml.unregister(participant);
+  await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId });
+  if ((await store.peppolRegistrations.countDocuments({ company_id: companyId })) === 0) {
+    await setReceiving(store, companyId, { status: 'unregistered', participant_id: null });
+  }
+}
+
+/**
+ * The outcome for the company's record and the live events feed: `registered`,
+ * `unregistered`, or `failed` with why. `dedupeKey` comes from the workflow
+ * step, so a retried step records its event once.
+ */
+export async function recordReceivingOutcome(
+  store: Store,
+  companyId: string,
+  outcome: { status: 'registered' | 'unregistered' | 'failed'; participant: string | null; error_message?: string },
+  dedupeKey: string,
+  logger?: Logger,
+): Promise<void> {
+  const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
+  if (!company) return;
+  if (outcome.status === 'failed') await setReceiving(store, companyId, { status: 'failed', participant_id: outcome.participant, error_message: outcome.error_message ?? null });
+  await recordEvent(
+    store,
+    {
+      dedupeKey,
+      type: `company.receiving_${outcome.status}`,
+      workspaceId: company.workspace_id,
+      environment: 'live',
+      companyId,
+      documentId: null,
+      data: { company_id: companyId, participant_id: outcome.participant, status: outcome.status, error_message: outcome.error_message ?? null },
+    },
+    logger,
+  );
+}
+
+/** The company a participant is registered for, when it receives `documentTypeId`: where an inbound message goes. */
+export async function servicedCompany(store: Store, participant: string, documentTypeId: string | null): Promise<{ companyId: string; workspaceId: string } | null> {
+  const registration = await store.peppolRegistrations.findById(key(participant)).lean();
+  if (!registration || (documentTypeId !== null && !registration.document_types.includes(documentTypeId))) return null;
+  return { companyId: registration.company_id, workspaceId: registration.workspace_id };
+}

@@ -1,0 +1,120 @@
+import { convertDocument } from '../../domain/documents/convert';
+import { documentInputSchema } from '../../domain/documents/input';
+import { verifySignatureV2 } from '../../domain/webhooks';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { callAs, type TestAccount } from '../support/accounts';
+import { LIVE, liveSender, sendingAccount } from '../support/documents';
+import { callApi } from '../support/http';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Receiving in the sandbox: a UBL document posted to POST /v1/sandbox/inbound
+ * goes through the receive workflow a document arriving by AS4 takes (stored,
+ * validated by the official rules, read into the JSON view, filed, announced)
+ * and lands in the company's inbox.
+ */
+
+const fixture = validFixtures.find((candidate) => candidate.name === 'standard rate S, one line')!.body;
+const converted = convertDocument(documentInputSchema.parse(fixture), belgianSeller);
+if (!converted.ok) throw new Error('the standard fixture is refused');
+const ubl = converted.ubl;
+const buyerPeppolId = (fixture.to as { peppol_id: string }).peppol_id;
+/** An amount as the UBL states it. */
+const stated = (element: string) => new RegExp(`<cbc:${element}[^>]*>([^<]+)</cbc:${element}>`).exec(ubl)![1];
+
+const postInbound = (key: string, xml: string, host?: string) =>
+  callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/xml', ...(host && { Host: host }) }, body: xml });
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** An account whose workspace has a company that is the fixture's buyer. */
+async function buyerAccount(): Promise<TestAccount & { companyId: string; buyerId: string }> {
+  const account = await sendingAccount();
+  const buyer = await callAs(account.key, '/v1/companies', {
+    method: 'POST',
+    body: { name: 'Example Buyer NV', country: 'BE', tax_id: 'BE0987654394', peppol_id: buyerPeppolId, address: { street: 'Kerkstraat 2', city: 'Gent', postal_code: '9000' } },
+  });
+  if (buyer.status !== 201) throw new Error(`buyer company: ${buyer.text}`);
+  return { ...account, buyerId: buyer.body.id };
+}
+
+describe('sandbox inbound', () => {
+  const hooks = new WebhookReceiver();
+  beforeAll(() => hooks.start());
+  afterAll(() => hooks.stop());
+
+  it('when a test key posts a UBL invoice for one of its companies, then it is validated, converted, in the inbox with its bytes and totals, announced by a signed webhook, and acknowledging takes it off the pull queue', async () => {
+    const account = await buyerAccount();
+    const webhook = await callAs(account.key, '/v1/webhooks', { method: 'POST', body: { url: hooks.url, events: ['document.received'] } });
+    expect(webhook.status).toBe(201);
+
+    const posted = await postInbound(account.key, ubl);
+    expect(posted.status).toBe(202);
+    expect(posted.body).toEqual({ id: expect.stringMatching(/^doc_/), direction: 'received', company_id: account.buyerId, status: 'receiving' });
+    const id: string = posted.body.id;
+
+    const inbox = await until('the inbox', () => callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`), (response) => response.body.data.some((entry: { id: string }) => entry.id === id));
+    expect(inbox.body.data.find((entry: { id: string }) => entry.id === id)).toMatchObject({ direction: 'received', status: 'received', type: 'invoice', number: fixture.number, payable: stated('PayableAmount') });
+
+    const document = await callAs(account.key, `/v1/documents/${id}?company_id=${account.buyerId}`);
+    expect(document.body).toMatchObject({
+      direction: 'received',
+      environment: 'sandbox',
+      totals: { payable: stated('PayableAmount'), tax_exclusive: stated('TaxExclusiveAmount'), tax_inclusive: stated('TaxInclusiveAmount'), tax: stated('TaxAmount') },
+      received: { source: 'sandbox', sender_id: belgianSeller.peppol_id, receiver_id: buyerPeppolId, acknowledged_at: null, json_view_problem: null, validation: { valid: true, errors: [] } },
+    });
+    expect(document.body.received.json_view).toMatchObject({ number: fixture.number, to: { peppol_id: buyerPeppolId } });
+
+    const bytes = await callAs(account.key, `/v1/documents/${id}/ubl`);
+    expect(bytes.text).toBe(ubl);
+
+    const [delivery] = await hooks.waitFor(1);
+    expect(verifySignatureV2(String(delivery!.headers['x-peppol-signature-v2']), delivery!.raw, webhook.body.secret, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(JSON.parse(delivery!.raw)).toMatchObject({ type: 'document.received', data: { document_id: id, company_id: account.buyerId, direction: 'received', json_view: true } });
+
+    const acknowledged = await callAs(account.key, `/v1/documents/${id}/acknowledge?company_id=${account.buyerId}`, { method: 'POST' });
+    expect(acknowledged.status).toBe(200);
+    expect(acknowledged.body.received.acknowledged_at).toEqual(expect.any(String));
+    const pending = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`);
+    expect(pending.body.data.map((entry: { id: string }) => entry.id)).not.toContain(id);
+    const done = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=true`);
+    expect(done.body.data.map((entry: { id: string }) => entry.id)).toContain(id);
+    // Sent documents are not in the inbox, and a sent one cannot be acknowledged.
+    const sent = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: account.companyId } });
+    const refused = await callAs(account.key, `/v1/documents/${sent.body.id}/acknowledge?company_id=${account.companyId}`, { method: 'POST' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('not_received_document');
+  });
+
+  it('when the buyer is none of the workspace\u2019s companies, then 422 names the id found; a live key is refused with 403', async () => {
+    const account = await sendingAccount();
+    const unknown = await postInbound(account.key, ubl);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error).toMatchObject({ code: 'recipient_not_found', details: { receiver_id: buyerPeppolId } });
+    expect(unknown.body.error.message).toContain(buyerPeppolId);
+
+    const live = await liveSender();
+    const refused = await postInbound(live.liveKey, ubl, LIVE);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('sandbox_only');
+  });
+
+  it('when the body is not a routable UBL document, then it is refused naming why', async () => {
+    const account = await buyerAccount();
+    const malformed = await postInbound(account.key, '<Invoice>');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('invalid_xml');
+    const noBuyerAddress = await postInbound(account.key, ubl.replace(/<cac:AccountingCustomerParty>\s*<cac:Party>\s*<cbc:EndpointID[^>]*>[^<]*<\/cbc:EndpointID>/, '<cac:AccountingCustomerParty><cac:Party>'));
+    expect(noBuyerAddress.status).toBe(422);
+    expect(noBuyerAddress.body.error).toMatchObject({ code: 'ubl_not_routable' });
+    expect(noBuyerAddress.body.error.message).toContain('buyer');
+  });
+});

@@ -1,0 +1,27 @@
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+
+import type { Activities } from '../activities';
+import { RECEIVE_RETRY, type ReceiveDocumentInput } from './shared';
+
+const { fileReceivedDocument, announceReceivedDocument } = proxyActivities<Activities>({ startToCloseTimeout: '3 minutes', retry: RECEIVE_RETRY });
+
+/**
+ * One received message, one workflow (id `receive-<document id>`), started
+ * once the message is stored and its receipt could go out:
+ *
+ *   stored ──file──▶ filed (validated by the official rules, read into the JSON view, stored as a document)
+ *          ──announce──▶ announced (`document.received` event and webhooks, usage)
+ *
+ * Nothing ends it but success: a validator or database that is away is
+ * waited for with backoff, because a received invoice is a legal document
+ * and is never dropped (an invalid one is filed with its findings).
+ */
+export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInput): Promise<'received'> {
+  setCurrentDetails('Validating with the official rules and reading into the JSON view');
+  const filed = await fileReceivedDocument(documentId);
+  const what = `${filed.type === 'credit_note' ? 'Credit note' : filed.type === 'invoice' ? 'Invoice' : 'Document'} ${filed.number}`.trim();
+  setCurrentDetails(`${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`);
+  await announceReceivedDocument(documentId);
+  setCurrentDetails(`${what} received and announced`);
+  return 'received';
+}
