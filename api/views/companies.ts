@@ -17,6 +17,18 @@ export const companySchema = z
     address: z.object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() }).nullable(),
     iban: z.string().nullable(),
     peppol_id: z.string().nullable(),
+    receiving: z
+      .object({
+        status: z.enum(['registering', 'registered', 'unregistered', 'failed']).openapi({
+          description: '`registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `failed` with `error_message`',
+        }),
+        participant_id: z.string().nullable().openapi({ description: 'The participant registered (or being registered)' }),
+        document_types: z.array(z.string()).openapi({ description: 'Peppol document type ids our SMP publishes for it' }),
+        error_message: z.string().nullable(),
+        updated_at: z.string().openapi({ format: 'date-time' }),
+      })
+      .nullable()
+      .openapi({ description: 'Where its registration as a Peppol receiver stands; null until the company first went live' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -42,6 +54,15 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
       : null,
     iban: company.iban ?? null,
     peppol_id: company.peppol_id ?? null,
+    receiving: company.receiving
+      ? {
+          status: company.receiving.status,
+          participant_id: company.receiving.participant_id ?? null,
+          document_types: company.receiving.document_types,
+          error_message: company.receiving.error_message ?? null,
+          updated_at: company.receiving.updated_at.toISOString(),
+        }
+      : null,
     created_at: company.created_at.toISOString(),
     updated_at: company.updated_at.toISOString(),
   };
