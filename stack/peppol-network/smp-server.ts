@@ -1,11 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { create } from 'xmlbuilder2';
-
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
-import { fullIdentifier, serviceGroupUrl, serviceMetadataUrl, type Identifier } from '../../domain/peppol-smp';
+import { fullIdentifier, identifierOfSegment, serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
+import { serviceGroupXml, serviceMetadataXml } from '../../domain/peppol-smp-publishing';
 import type { LocalParticipant } from './registry';
 
 /**
@@ -15,10 +14,6 @@ import type { LocalParticipant } from './registry';
  * pointing at one access point. Unlike a real SMP it does not sign the
  * metadata (no ds:Signature) and it speaks HTTP, not HTTPS.
  */
-
-const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';
-const IDS_NS = 'http://busdox.org/transport/identifiers/1.0/';
-const WSA_NS = 'http://www.w3.org/2005/08/addressing';
 
 const DOCUMENT_TYPES: Record<LocalParticipant['documents'][number], Identifier> = { invoice: BIS_BILLING_INVOICE, credit_note: BIS_BILLING_CREDIT_NOTE };
 
@@ -39,47 +34,12 @@ export interface RunningSmpServer {
 
 const participantOf = (entry: LocalParticipant): Identifier => ({ scheme: PARTICIPANT_SCHEME, value: entry.id });
 
-/** Splits `scheme::value`; participant ids compare case-insensitively, document types exactly (B.1). */
-function identifierOf(segment: string): Identifier | undefined {
-  const separator = segment.indexOf('::');
-  return separator > 0 ? { scheme: segment.slice(0, separator), value: segment.slice(separator + 2) } : undefined;
-}
-
-function serviceGroupXml(smpUrl: string, entry: LocalParticipant): string {
-  const participant = participantOf(entry);
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SMP_NS, 'smp:ServiceGroup').att('http://www.w3.org/2000/xmlns/', 'xmlns:id', IDS_NS);
-  root.ele(IDS_NS, 'id:ParticipantIdentifier').att('scheme', participant.scheme).txt(participant.value);
-  const references = root.ele(SMP_NS, 'smp:ServiceMetadataReferenceCollection');
-  for (const kind of entry.documents) {
-    references.ele(SMP_NS, 'smp:ServiceMetadataReference').att('href', serviceMetadataUrl(smpUrl, participant, DOCUMENT_TYPES[kind]));
-  }
-  return root.end({ prettyPrint: true });
-}
-
-function serviceMetadataXml(entry: LocalParticipant, documentType: Identifier, options: SmpServerOptions): string {
-  const participant = participantOf(entry);
-  const certificate = options.accessPointCertificate.replace(/-----[A-Z ]+-----|\s+/g, '');
-  const root = create({ version: '1.0', encoding: 'UTF-8' })
-    .ele(SMP_NS, 'SignedServiceMetadata')
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:ids', IDS_NS);
-  const information = root.ele(SMP_NS, 'ServiceMetadata').ele(SMP_NS, 'ServiceInformation');
-  information.ele(IDS_NS, 'ids:ParticipantIdentifier').att('scheme', participant.scheme).txt(participant.value);
-  information.ele(IDS_NS, 'ids:DocumentIdentifier').att('scheme', documentType.scheme).txt(documentType.value);
-  const process = information.ele(SMP_NS, 'ProcessList').ele(SMP_NS, 'Process');
-  process.ele(IDS_NS, 'ids:ProcessIdentifier').att('scheme', BIS_BILLING_PROCESS.scheme).txt(BIS_BILLING_PROCESS.value);
-  const endpoint = process.ele(SMP_NS, 'ServiceEndpointList').ele(SMP_NS, 'Endpoint').att('transportProfile', PEPPOL_AS4);
-  endpoint.ele(WSA_NS, 'EndpointReference').ele(WSA_NS, 'Address').txt(options.accessPointUrl);
-  endpoint.ele(SMP_NS, 'RequireBusinessLevelSignature').txt('false');
-  endpoint.ele(SMP_NS, 'Certificate').txt(certificate);
-  endpoint.ele(SMP_NS, 'ServiceDescription').txt('Access point of the local Peppol network stand-in');
-  endpoint.ele(SMP_NS, 'TechnicalContactUrl').txt('https://peppol.localhost/contact');
-  return root.end({ prettyPrint: true });
-}
+const ENDPOINT_TEXT = { description: 'Access point of the local Peppol network stand-in', technicalContactUrl: 'https://peppol.localhost/contact' };
 
 export function startSmpServer(options: SmpServerOptions): Promise<RunningSmpServer> {
   let smpUrl = '';
   const find = (segment: string) => {
-    const id = identifierOf(segment);
+    const id = identifierOfSegment(segment);
     return id && options.participants.find((entry) => id.scheme.toLowerCase() === PARTICIPANT_SCHEME && entry.id.toLowerCase() === id.value.toLowerCase());
   };
 
@@ -100,11 +60,12 @@ export function startSmpServer(options: SmpServerOptions): Promise<RunningSmpSer
     }
     const entry = find(segments[0]!);
     if (!entry) return reply(404, 'Unknown participant.\n');
-    if (segments.length === 1) return reply(200, serviceGroupXml(smpUrl, entry), 'text/xml; charset=utf-8');
-    const documentType = segments.length === 3 && segments[1] === 'services' ? identifierOf(segments[2]!) : undefined;
+    if (segments.length === 1) return reply(200, serviceGroupXml(smpUrl, participantOf(entry), entry.documents.map((kind) => DOCUMENT_TYPES[kind])), 'text/xml; charset=utf-8');
+    const documentType = segments.length === 3 && segments[1] === 'services' ? identifierOfSegment(segments[2]!) : undefined;
     const kind = documentType && entry.documents.find((candidate) => fullIdentifier(DOCUMENT_TYPES[candidate]) === fullIdentifier(documentType));
     if (!kind) return reply(404, 'Unknown document type for this participant.\n');
-    return reply(200, serviceMetadataXml(entry, DOCUMENT_TYPES[kind], options), 'text/xml; charset=utf-8');
+    const endpoint = { url: options.accessPointUrl, certificate: options.accessPointCertificate, ...ENDPOINT_TEXT };
+    return reply(200, serviceMetadataXml(participantOf(entry), DOCUMENT_TYPES[kind], [BIS_BILLING_PROCESS], endpoint), 'text/xml; charset=utf-8');
   });
 
   return new Promise((resolve, reject) => {

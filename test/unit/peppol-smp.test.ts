@@ -10,6 +10,7 @@ import {
   type Capability,
 } from '../../domain/peppol-capabilities';
 import { parseServiceGroup, parseServiceMetadata, serviceMetadataUrl, SmpFormatError, type Identifier } from '../../domain/peppol-smp';
+import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml } from '../../domain/peppol-smp-publishing';
 
 /** Reading SMP 1.x answers (reference C.7) and the rule that says whether BIS Billing 3.0 documents can be sent. */
 
@@ -184,5 +185,34 @@ describe('whether a participant can receive BIS Billing 3.0', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.billingDocument).toBeUndefined();
     expect(canReceive(found)).toEqual({ invoice: false, credit_note: false });
+  });
+});
+
+describe('what an SMP publishes', () => {
+  const endpoint = { url: 'https://ap.example.com/as4', certificate: '-----BEGIN CERTIFICATE-----\nMIIB\nAAAA\n-----END CERTIFICATE-----\n', description: 'Example AP', technicalContactUrl: 'mailto:support@example.com' };
+  const otherProcess: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:bis:billing_with_response' };
+  const services = [
+    { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS },
+    { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
+    { documentType: BIS_BILLING_INVOICE, process: otherProcess },
+  ];
+
+  it('when a ServiceGroup is written, then a reader finds the participant and each document type once', () => {
+    const xml = serviceGroupXml('https://smp.example.com', participant, documentTypesOf(services));
+    expect(parseServiceGroup(xml)).toEqual({ participant, documentTypes: [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE] });
+  });
+
+  it('when the service metadata of a document type is written, then a reader finds each of its processes with the endpoint by Peppol AS4 and the certificate as base64 DER', () => {
+    const xml = serviceMetadataXml(participant, BIS_BILLING_INVOICE, processesFor(services, BIS_BILLING_INVOICE), endpoint);
+    const published = { transportProfile: 'peppol-transport-as4-v2_0', address: 'https://ap.example.com/as4', certificate: 'MIIBAAAA' };
+    expect(parseServiceMetadata(xml)).toEqual({
+      kind: 'metadata',
+      participant,
+      documentType: BIS_BILLING_INVOICE,
+      processes: [
+        { process: BIS_BILLING_PROCESS, endpoints: [published] },
+        { process: otherProcess, endpoints: [published] },
+      ],
+    });
   });
 });
