@@ -29,6 +29,12 @@ const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = { invoice: BIS_BI
 /** Schemes and values compare exactly: document type and process ids are case-sensitive (B.1). */
 const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value === b.value;
 
+/** What the lookup found of the SMP's signature over one service metadata answer. */
+export type SignatureCheck =
+  | { verified: true; signerSubject: string }
+  /** `signerSubject` when the signer's certificate could be read. */
+  | { verified: false; signerSubject?: string; problem: string };
+
 export interface CertificateInfo {
   subject: string;
   issuer: string;
