@@ -3,6 +3,7 @@ package einvoice.accesspoint;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,6 +17,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
@@ -35,19 +37,22 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A local TEST PKI standing in for the Peppol CA: one CA, a sending and a receiving access point
- * certificate, and a trust store. Never valid in the real Peppol network.
+ * certificate, the SMP's certificate (also in PEM with its PKCS#8 key, for the Node SMP that signs
+ * with it), and a trust store. Never valid in the real Peppol network.
  */
 final class TestPki {
   static final String PASSWORD = "local-test-only";
   static final String KEY_ALIAS = "ap";
   static final List<String> FILES =
-      List.of("ca.pem", "sender-ap.p12", "receiver-ap.p12", "receiver-ap.pem", "truststore.p12");
+      List.of("ca.pem", "sender-ap.p12", "receiver-ap.p12", "receiver-ap.pem", "smp.p12", "smp.pem", "smp-key.pem",
+          "truststore.p12");
 
   // Built attribute by attribute: the CA's O contains a comma, which a DN string would split.
   private static final X500Name CA_SUBJECT = name("einvoice local Peppol test CA", "einvoice (local test PKI, not Peppol)");
   private static final X500Name SENDER_SUBJECT = name("PBE000001", "einvoice sending access point (local test)");
   private static final X500Name RECEIVER_SUBJECT =
       name("PBE000002", "einvoice receiving access point stand-in (local test)");
+  private static final X500Name SMP_SUBJECT = name("SMP local test", "einvoice SMP (local test)");
 
   private final SecureRandom random = new SecureRandom();
   // Back-dated a day so a peer whose clock runs slightly behind still accepts fresh certificates.
@@ -85,9 +90,17 @@ final class TestPki {
     X509Certificate ca = caCertificate(caKeys);
     Files.writeString(dir.resolve("ca.pem"), Pem.encode(ca));
 
-    writeKeyStore(dir.resolve("sender-ap.p12"), caKeys, ca, SENDER_SUBJECT);
-    X509Certificate receiver = writeKeyStore(dir.resolve("receiver-ap.p12"), caKeys, ca, RECEIVER_SUBJECT);
+    writeKeyStore(dir.resolve("sender-ap.p12"), newKeyPair(), caKeys, ca, SENDER_SUBJECT);
+    X509Certificate receiver = writeKeyStore(dir.resolve("receiver-ap.p12"), newKeyPair(), caKeys, ca, RECEIVER_SUBJECT);
     Files.writeString(dir.resolve("receiver-ap.pem"), Pem.encode(receiver));
+
+    KeyPair smpKeys = newKeyPair();
+    X509Certificate smp = writeKeyStore(dir.resolve("smp.p12"), smpKeys, caKeys, ca, SMP_SUBJECT);
+    Files.writeString(dir.resolve("smp.pem"), Pem.encode(smp));
+    // RSA keys of the JCA encode as PKCS#8, the form Node's crypto reads.
+    String key = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+        .encodeToString(smpKeys.getPrivate().getEncoded());
+    Files.writeString(dir.resolve("smp-key.pem"), "-----BEGIN PRIVATE KEY-----\n" + key + "\n-----END PRIVATE KEY-----\n");
 
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
@@ -101,9 +114,8 @@ final class TestPki {
         .addRDN(BCStyle.CN, commonName).build();
   }
 
-  private X509Certificate writeKeyStore(Path file, KeyPair caKeys, X509Certificate ca, X500Name subject)
+  private X509Certificate writeKeyStore(Path file, KeyPair keys, KeyPair caKeys, X509Certificate ca, X500Name subject)
       throws Exception {
-    KeyPair keys = newKeyPair();
     X509Certificate leaf = leafCertificate(keys, caKeys, ca, subject);
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
