@@ -370,6 +370,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             path.join(projectRoot, 'stack/peppol-network/main.ts'),
             ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.SMP_PORT)],
             ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
+            ...['--smp-certificate', pki.smpCertificate, '--smp-key', pki.smpKey],
           ],
           'the local Peppol network stand-in',
           READY_TIMEOUT_MS.infrastructure,

@@ -11,7 +11,8 @@ import { StackError } from './errors';
  * access point of the local Peppol network stand-in, where documents for the
  * local participants arrive. Their certificates come from a local test PKI
  * made on first start into the data directory (never committed): a test CA,
- * one certificate per access point, and a trust store holding the CA.
+ * one certificate per access point, the stand-in SMP's signing certificate,
+ * and a trust store holding the CA.
  */
 
 /** The local test PKI's one password: it protects test keys on a development machine, nothing more. */
@@ -21,13 +22,32 @@ export const ACCESS_POINT_HEAP = '-Xmx256m';
 
 export interface LocalPki {
   dir: string;
+  /** The CA's certificate (PEM), which every certificate below chains to. */
+  ca: string;
   /** Our sending access point's key and certificate (CN = its seat id). */
   senderKeystore: string;
   /** The stand-in receiving access point's. */
   receiverKeystore: string;
   /** Its certificate alone, which the stand-in SMP publishes as the participants' endpoint certificate. */
   receiverCertificate: string;
+  /** The SMP's certificate (PEM) and its PKCS#8 key: the stand-in SMP signs with them. */
+  smpCertificate: string;
+  smpKey: string;
   truststore: string;
+}
+
+/** Where the local test PKI keeps each file in `dir`. */
+export function localPkiFiles(dir: string): LocalPki {
+  return {
+    dir,
+    ca: path.join(dir, 'ca.pem'),
+    senderKeystore: path.join(dir, 'sender-ap.p12'),
+    receiverKeystore: path.join(dir, 'receiver-ap.p12'),
+    receiverCertificate: path.join(dir, 'receiver-ap.pem'),
+    smpCertificate: path.join(dir, 'smp.pem'),
+    smpKey: path.join(dir, 'smp-key.pem'),
+    truststore: path.join(dir, 'truststore.p12'),
+  };
 }
 
 /** Makes the local test PKI in `dir` unless it is there already (the program does nothing then). */
@@ -38,13 +58,7 @@ export async function ensureLocalPki(jar: string, dir: string): Promise<LocalPki
     const { stderr } = err as { stderr?: string };
     throw new StackError(`making the local test PKI in ${dir} failed: ${(stderr || (err as Error).message).trim()}`);
   }
-  return {
-    dir,
-    senderKeystore: path.join(dir, 'sender-ap.p12'),
-    receiverKeystore: path.join(dir, 'receiver-ap.p12'),
-    receiverCertificate: path.join(dir, 'receiver-ap.pem'),
-    truststore: path.join(dir, 'truststore.p12'),
-  };
+  return localPkiFiles(dir);
 }
 
 /** The environment one access point runs with (see access-point/README). */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
+import { readSmpSigner } from '../../platform/smp-signature';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
 import { startSmpServer } from './smp-server';
@@ -9,11 +10,13 @@ import { startSmpServer } from './smp-server';
  * The local Peppol network stand-in, one child of the embedded stack: the
  * SML's DNS and an SMP for the participants in participants.json, on
  * loopback, publishing the stand-in receiving access point (another child,
- * from access-point/) with its certificate as every participant's endpoint.
+ * from access-point/) with its certificate as every participant's endpoint,
+ * the SMP's answers signed with the local test PKI's SMP certificate.
  * Not part of the service, and never the real network.
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
- *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem
+ *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem \
+ *     --smp-certificate ./data/peppol-pki/smp.pem --smp-key ./data/peppol-pki/smp-key.pem
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -23,10 +26,12 @@ async function main(): Promise<void> {
       'smp-port': { type: 'string' },
       'ap-url': { type: 'string' },
       'ap-certificate': { type: 'string' },
+      'smp-certificate': { type: 'string' },
+      'smp-key': { type: 'string' },
     },
     strict: true,
   });
-  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate'].filter((name) => !values[name as keyof typeof values]);
+  const missing = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'smp-certificate', 'smp-key'].filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
     participants,
     accessPointUrl: values['ap-url']!,
     accessPointCertificate: await readFile(values['ap-certificate']!, 'utf8'),
+    signer: readSmpSigner(values['smp-certificate']!, values['smp-key']!),
   });
   const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: participants.map((entry) => entry.id), smpUrl: smp.url });
   process.stdout.write(
