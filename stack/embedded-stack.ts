@@ -18,7 +18,7 @@ import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -63,9 +63,11 @@ export interface StackUrls {
   accessPoint: string;
   /**
    * The local Peppol network stand-in: its SML's DNS server (host:port), zone,
-   * SMP, and receiving access point (AS4 at `/as4`, what arrived at `/inbox`).
+   * SMP, and receiving access point (AS4 at `/as4`, what arrived at `/inbox`),
+   * and the local test PKI's CA (PEM file), which its SMP signer and access
+   * points chain to.
    */
-  peppol?: { dnsServer: string; zone: string; smp: string; receivingAccessPoint: string };
+  peppol?: { dnsServer: string; zone: string; smp: string; receivingAccessPoint: string; ca: string };
 }
 
 export interface EmbeddedStack {
@@ -128,6 +130,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         zone: LOCAL_SML_ZONE,
         smp: `http://127.0.0.1:${config.SMP_PORT}`,
         receivingAccessPoint: `http://127.0.0.1:${config.PEPPOL_RECEIVER_PORT}`,
+        ca: localPkiFiles(path.join(config.DATA_DIR, 'peppol-pki')).ca,
       },
     }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
@@ -140,8 +143,15 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
     ACCESS_POINT_URL: urls.accessPoint,
-    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere.
-    ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer, PEPPOL_ALLOW_PRIVATE_SMP: 'true' }),
+    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere;
+    // its signature and its access point's certificate chain to the local test CA, not Peppol's.
+    ...(urls.peppol && {
+      PEPPOL_SML_ZONE: urls.peppol.zone,
+      PEPPOL_DNS_SERVER: urls.peppol.dnsServer,
+      PEPPOL_ALLOW_PRIVATE_SMP: 'true',
+      PEPPOL_SMP_CA: urls.peppol.ca,
+      PEPPOL_AP_CA: urls.peppol.ca,
+    }),
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
   };

@@ -11,6 +11,7 @@ import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup } from '../platform/peppol-lookup';
+import { peppolTrust } from '../platform/peppol-trust';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -58,7 +59,12 @@ async function main(): Promise<void> {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),
       peppol: {
-        lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } }),
+        lookup: peppolLookup({
+          zone: config.PEPPOL_SML_ZONE,
+          dnsServer: config.PEPPOL_DNS_SERVER,
+          smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
+          trust: peppolTrust(config),
+        }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
       },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
