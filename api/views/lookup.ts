@@ -54,6 +54,7 @@ const certificateSchema = z
   })
   .openapi({ description: "The receiving access point's X.509 certificate" });
 
+// Used nullable only, so inline (see above).
 const smpSignatureSchema = z
   .object({
     verified: z.boolean().openapi({
@@ -63,7 +64,7 @@ const smpSignatureSchema = z
     signer_subject: z.string().nullable().openapi({ description: "The signing certificate's subject; null when none could be read", example: 'C=BE, O=Example SMP, CN=PSM000123' }),
     problem: z.string().nullable().openapi({ description: 'Why it is not verified; null when it is', example: 'the document was changed after it was signed (its digest does not match)' }),
   })
-  .openapi('SmpSignature');
+  .openapi({ description: "The SMP's XML signature over a service metadata answer, as checked" });
 
 const capabilitySchema = z
   .object({
