@@ -27,7 +27,7 @@ const stackShape = {
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
   VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
   SML_DNS_PORT: port(8053).describe('DNS port (UDP) of the local Peppol network stand-in: its SML'),
-  SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
+  STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
   ACCESS_POINT_PORT: port(8089).describe('Port of the embedded sending access point (ours)'),
   AS4_SEND_TIMEOUT: duration('30s')
