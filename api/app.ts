@@ -8,6 +8,7 @@ import { liveProvider } from '../platform/live-provider';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import { peppolLookup } from '../platform/peppol-lookup';
+import { peppolTrust } from '../platform/peppol-trust';
 import { rateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
@@ -72,7 +73,12 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   plumbingRoutes(routes, registry, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
-  const lookup = peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } });
+  const lookup = peppolLookup({
+    zone: config.PEPPOL_SML_ZONE,
+    dnsServer: config.PEPPOL_DNS_SERVER,
+    smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
+    trust: peppolTrust(config),
+  });
   lookupRoutes(routes, lookup, limiter, config.LOOKUP_LIMIT);
   accountRoutes(routes, store, usage);
   const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };

@@ -4,6 +4,7 @@ import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/pe
 import { fullIdentifier } from '../domain/peppol-smp';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup, receivingEndpoint } from '../platform/peppol-lookup';
+import { peppolTrust } from '../platform/peppol-trust';
 import { validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, runBenchmark, say } from './harness';
 import { closedLoop, singleClient, versus } from './support';
@@ -32,7 +33,12 @@ async function main(): Promise<void> {
     if (!converted.ok) throw new Error('the fixture does not convert');
     const routing = routingOf(converted.ubl);
     // The stand-in's SMP listens on 127.0.0.1.
-    const lookup = peppolLookup({ zone: peppol.zone, dnsServer: peppol.dnsServer, smpAddresses: { allowPrivate: true } });
+    const lookup = peppolLookup({
+      zone: peppol.zone,
+      dnsServer: peppol.dnsServer,
+      smpAddresses: { allowPrivate: true },
+      trust: peppolTrust({ PEPPOL_SMP_CA: peppol.ca, PEPPOL_AP_CA: peppol.ca }),
+    });
     const discover = async () => {
       const endpoint = await receivingEndpoint(lookup, routing.receiver, routing.kind, new Date());
       if ('refusal' in endpoint) throw new Error(endpoint.refusal);

@@ -1,11 +1,13 @@
 import { X509Certificate } from 'node:crypto';
 
+import { distinguishedName, trustProblem, type TrustAnchors } from './certificate-trust';
 import type { Endpoint, Identifier, ServiceMetadata } from './peppol-smp';
 
 /**
  * What a participant's SMP entries mean for a sender of BIS Billing 3.0:
- * each endpoint as a capability with the reasons it cannot be used now, and
- * the plain answer whether an invoice and a credit note can be sent
+ * each endpoint as a capability with the reasons it cannot be used now (the
+ * SMP's signature among them, and the access point certificate's issuer),
+ * and the plain answer whether an invoice and a credit note can be sent
  * (reference parts B.4 and C.7).
  */
 
@@ -29,6 +31,18 @@ const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = { invoice: BIS_BI
 /** Schemes and values compare exactly: document type and process ids are case-sensitive (B.1). */
 const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value === b.value;
 
+/** What the lookup found of the SMP's signature over one service metadata answer. */
+export type SignatureCheck =
+  | { verified: true; signerSubject: string }
+  /** `signerSubject` when the signer's certificate could be read. */
+  | { verified: false; signerSubject?: string; problem: string };
+
+/** Service metadata as read, with what the lookup found of its signature. */
+export interface SignedMetadata {
+  metadata: ServiceMetadata;
+  signature: SignatureCheck;
+}
+
 export interface CertificateInfo {
   subject: string;
   issuer: string;
@@ -36,6 +50,8 @@ export interface CertificateInfo {
   validFrom: Date;
   validTo: Date;
   fingerprintSha256: string;
+  /** Issued by a CA the access point trust setting names, and valid now. */
+  chainVerified: boolean;
 }
 
 export interface Capability {
@@ -55,22 +71,12 @@ export interface Capability {
 }
 
 /** The certificate an SMP publishes (base64 DER without PEM armour), or undefined when it is not one. */
-export function describeCertificate(base64: string): CertificateInfo | undefined {
-  let certificate: X509Certificate;
+function readCertificate(base64: string): X509Certificate | undefined {
   try {
-    certificate = new X509Certificate(Buffer.from(base64.replace(/\s+/g, ''), 'base64'));
+    return new X509Certificate(Buffer.from(base64.replace(/\s+/g, ''), 'base64'));
   } catch {
     return undefined;
   }
-  const distinguishedName = (text: string) => text.split('\n').join(', ');
-  return {
-    subject: distinguishedName(certificate.subject),
-    issuer: distinguishedName(certificate.issuer),
-    serialNumber: certificate.serialNumber,
-    validFrom: new Date(certificate.validFrom),
-    validTo: new Date(certificate.validTo),
-    fingerprintSha256: certificate.fingerprint256,
-  };
 }
 
 /** An `xs:dateTime`; one without a time zone is read as UTC. */
@@ -79,13 +85,36 @@ function dateTime(text: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-function capability(documentType: Identifier, process: Identifier, endpoint: Endpoint, now: Date): Capability {
+interface CapabilityContext {
+  signature: SignatureCheck;
+  accessPointTrust: TrustAnchors;
+  now: Date;
+}
+
+function describedCertificate(certificate: X509Certificate, chainVerified: boolean): CertificateInfo {
+  return {
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
+    serialNumber: certificate.serialNumber,
+    validFrom: new Date(certificate.validFrom),
+    validTo: new Date(certificate.validTo),
+    fingerprintSha256: certificate.fingerprint256,
+    chainVerified,
+  };
+}
+
+function capability(documentType: Identifier, process: Identifier, endpoint: Endpoint, { signature, accessPointTrust, now }: CapabilityContext): Capability {
   const problems: string[] = [];
+  // First: without the SMP's signature nothing else in the metadata is vouched for.
+  if (!signature.verified) problems.push(`the SMP's signature is not verified: ${signature.problem}`);
   if (endpoint.transportProfile !== PEPPOL_AS4) problems.push(`transport profile ${endpoint.transportProfile || '(none)'} is not ${PEPPOL_AS4}`);
-  const certificate = endpoint.certificate ? describeCertificate(endpoint.certificate) : undefined;
+  const read = endpoint.certificate ? readCertificate(endpoint.certificate) : undefined;
+  const untrusted = read && trustProblem(read, accessPointTrust, now);
+  const certificate = read && describedCertificate(read, untrusted === undefined);
   if (!certificate) problems.push(endpoint.certificate ? 'the access point certificate is not a readable X.509 certificate' : 'no access point certificate is published');
   else if (certificate.validFrom > now) problems.push(`the access point certificate is valid only from ${certificate.validFrom.toISOString()}`);
   else if (certificate.validTo < now) problems.push(`the access point certificate expired on ${certificate.validTo.toISOString()}`);
+  else if (untrusted) problems.push(`the access point certificate is not trusted: ${untrusted}`);
   const activation = endpoint.activation === undefined ? undefined : dateTime(endpoint.activation);
   const expiration = endpoint.expiration === undefined ? undefined : dateTime(endpoint.expiration);
   if (endpoint.activation !== undefined && !activation) problems.push(`the service activation date ${endpoint.activation} is not a date`);
@@ -106,11 +135,16 @@ function capability(documentType: Identifier, process: Identifier, endpoint: End
   };
 }
 
-/** Every endpoint of every process of the metadata found, one capability each. */
-export function capabilitiesOf(metadata: ServiceMetadata[], now: Date): Capability[] {
-  return metadata.flatMap((entry) =>
-    entry.kind === 'metadata'
-      ? entry.processes.flatMap(({ process, endpoints }) => endpoints.map((endpoint) => capability(entry.documentType, process, endpoint, now)))
+/**
+ * Every endpoint of every process of the metadata found, one capability
+ * each; its access point certificate checked against `accessPointTrust`.
+ */
+export function capabilitiesOf(found: SignedMetadata[], now: Date, accessPointTrust: TrustAnchors): Capability[] {
+  return found.flatMap(({ metadata, signature }) =>
+    metadata.kind === 'metadata'
+      ? metadata.processes.flatMap(({ process, endpoints }) =>
+          endpoints.map((endpoint) => capability(metadata.documentType, process, endpoint, { signature, accessPointTrust, now })),
+        )
       : [],
   );
 }
@@ -120,7 +154,8 @@ const serves = (entry: Capability, kind: BillingDocument) => entry.billingDocume
 /**
  * Whether the participant can receive each BIS Billing 3.0 document from this
  * service: an endpoint for the document type under the billing process, by
- * Peppol AS4, in service now, with a certificate valid now.
+ * Peppol AS4, in service now, in metadata the SMP signed verifiably, with a
+ * certificate a trusted CA issued, valid now.
  */
 export function canReceive(capabilities: Capability[]): Record<BillingDocument, boolean> {
   return { invoice: capabilities.some((entry) => serves(entry, 'invoice')), credit_note: capabilities.some((entry) => serves(entry, 'credit_note')) };

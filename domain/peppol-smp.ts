@@ -3,12 +3,13 @@ import { childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from '
 /**
  * The SMP step of Peppol participant discovery (reference part C.7): the REST
  * paths of a Peppol SMP 1.x and what its ServiceGroup and
- * SignedServiceMetadata answers say. Signatures are not verified here.
+ * SignedServiceMetadata answers say. Signatures are verified apart
+ * (platform/smp-signature.ts); what an SMP writes is in peppol-smp-publishing.ts.
  */
 
-const SMP = 'http://busdox.org/serviceMetadata/publishing/1.0/';
-const IDS = 'http://busdox.org/transport/identifiers/1.0/';
-const WSA = 'http://www.w3.org/2005/08/addressing';
+export const SMP_NAMESPACE = 'http://busdox.org/serviceMetadata/publishing/1.0/';
+export const IDS_NAMESPACE = 'http://busdox.org/transport/identifiers/1.0/';
+export const WSA_NAMESPACE = 'http://www.w3.org/2005/08/addressing';
 
 /** A Peppol identifier: participant, document type or process. */
 export interface Identifier {
@@ -63,7 +64,7 @@ function root(xml: string, expected: string): XmlElement {
     if (err instanceof XmlError) throw new SmpFormatError(`not well-formed XML: ${err.message}`);
     throw err;
   }
-  if (element.namespace !== SMP || element.name !== expected) {
+  if (element.namespace !== SMP_NAMESPACE || element.name !== expected) {
     throw new SmpFormatError(`expected a Peppol SMP 1.x ${expected}, got {${element.namespace}}${element.name}`);
   }
   return element;
@@ -76,10 +77,16 @@ function required(parent: XmlElement, namespace: string, name: string): XmlEleme
 }
 
 function identifier(parent: XmlElement, name: string): Identifier {
-  const element = required(parent, IDS, name);
+  const element = required(parent, IDS_NAMESPACE, name);
   const scheme = element.attributes.scheme;
   if (!scheme || !element.text) throw new SmpFormatError(`${name} needs a scheme and a value`);
   return { scheme, value: element.text };
+}
+
+/** A decoded path segment `scheme::value` as an identifier; undefined without a scheme. */
+export function identifierOfSegment(segment: string): Identifier | undefined {
+  const separator = segment.indexOf('::');
+  return separator > 0 ? { scheme: segment.slice(0, separator), value: segment.slice(separator + 2) } : undefined;
 }
 
 /** The last path segment of a ServiceMetadataReference, `…/services/{document type id}`, as an identifier. */
@@ -91,15 +98,15 @@ function documentTypeOfReference(href: string): Identifier {
   } catch {
     // Broken percent-encoding: reported below like a missing segment.
   }
-  const separator = full.indexOf('::');
-  if (separator <= 0) throw new SmpFormatError(`the ServiceMetadataReference ${href} does not end in /services/{scheme::document type}`);
-  return { scheme: full.slice(0, separator), value: full.slice(separator + 2) };
+  const documentType = identifierOfSegment(full);
+  if (!documentType) throw new SmpFormatError(`the ServiceMetadataReference ${href} does not end in /services/{scheme::document type}`);
+  return documentType;
 }
 
 export function parseServiceGroup(xml: string): ServiceGroup {
   const group = root(xml, 'ServiceGroup');
-  const collection = childNamed(group, SMP, 'ServiceMetadataReferenceCollection');
-  const references = collection ? childrenNamed(collection, SMP, 'ServiceMetadataReference') : [];
+  const collection = childNamed(group, SMP_NAMESPACE, 'ServiceMetadataReferenceCollection');
+  const references = collection ? childrenNamed(collection, SMP_NAMESPACE, 'ServiceMetadataReference') : [];
   return {
     participant: identifier(group, 'ParticipantIdentifier'),
     documentTypes: references.map((reference) => documentTypeOfReference(reference.attributes.href ?? '')),
@@ -107,36 +114,36 @@ export function parseServiceGroup(xml: string): ServiceGroup {
 }
 
 function endpoint(element: XmlElement): Endpoint {
-  const address = childNamed(required(element, WSA, 'EndpointReference'), WSA, 'Address')?.text;
+  const address = childNamed(required(element, WSA_NAMESPACE, 'EndpointReference'), WSA_NAMESPACE, 'Address')?.text;
   if (!address) throw new SmpFormatError('an Endpoint has no EndpointReference/Address');
-  const activation = childNamed(element, SMP, 'ServiceActivationDate')?.text;
-  const expiration = childNamed(element, SMP, 'ServiceExpirationDate')?.text;
+  const activation = childNamed(element, SMP_NAMESPACE, 'ServiceActivationDate')?.text;
+  const expiration = childNamed(element, SMP_NAMESPACE, 'ServiceExpirationDate')?.text;
   return {
     transportProfile: element.attributes.transportProfile ?? '',
     address,
-    certificate: childNamed(element, SMP, 'Certificate')?.text ?? '',
+    certificate: childNamed(element, SMP_NAMESPACE, 'Certificate')?.text ?? '',
     ...(activation && { activation }),
     ...(expiration && { expiration }),
   };
 }
 
 export function parseServiceMetadata(xml: string): ServiceMetadata {
-  const metadata = required(root(xml, 'SignedServiceMetadata'), SMP, 'ServiceMetadata');
-  const redirect = childNamed(metadata, SMP, 'Redirect');
+  const metadata = required(root(xml, 'SignedServiceMetadata'), SMP_NAMESPACE, 'ServiceMetadata');
+  const redirect = childNamed(metadata, SMP_NAMESPACE, 'Redirect');
   if (redirect) {
-    return { kind: 'redirect', href: redirect.attributes.href ?? '', certificateUid: childNamed(redirect, SMP, 'CertificateUID')?.text ?? '' };
+    return { kind: 'redirect', href: redirect.attributes.href ?? '', certificateUid: childNamed(redirect, SMP_NAMESPACE, 'CertificateUID')?.text ?? '' };
   }
-  const information = required(metadata, SMP, 'ServiceInformation');
-  const processList = childNamed(information, SMP, 'ProcessList');
+  const information = required(metadata, SMP_NAMESPACE, 'ServiceInformation');
+  const processList = childNamed(information, SMP_NAMESPACE, 'ProcessList');
   return {
     kind: 'metadata',
     participant: identifier(information, 'ParticipantIdentifier'),
     documentType: identifier(information, 'DocumentIdentifier'),
-    processes: (processList ? childrenNamed(processList, SMP, 'Process') : []).map((process) => {
-      const endpointList = childNamed(process, SMP, 'ServiceEndpointList');
+    processes: (processList ? childrenNamed(processList, SMP_NAMESPACE, 'Process') : []).map((process) => {
+      const endpointList = childNamed(process, SMP_NAMESPACE, 'ServiceEndpointList');
       return {
         process: identifier(process, 'ProcessIdentifier'),
-        endpoints: (endpointList ? childrenNamed(endpointList, SMP, 'Endpoint') : []).map(endpoint),
+        endpoints: (endpointList ? childrenNamed(endpointList, SMP_NAMESPACE, 'Endpoint') : []).map(endpoint),
       };
     }),
   };

@@ -145,6 +145,12 @@ export const serviceConfigShape = {
   PEPPOL_ALLOW_PRIVATE_SMP: flag('false').describe(
     'Let participant lookups and live delivery ask SMPs at loopback and private addresses (the embedded stack turns it on for its local Peppol network)',
   ),
+  PEPPOL_SMP_CA: optional(z.string()).describe(
+    'PEM file of the CAs that issue SMP certificates (Peppol: the SMP CA): service metadata counts only when signed by a certificate one of them issued; unset, none counts',
+  ),
+  PEPPOL_AP_CA: optional(z.string()).describe(
+    'PEM file of the CAs that issue access point certificates (Peppol: the AP CA): an endpoint counts only when its certificate one of them issued; unset, none counts',
+  ),
   TRUSTED_PROXIES: trustedProxies.describe('Proxies in front of the API whose X-Forwarded-For gives the client address; none by default'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),

@@ -2,7 +2,8 @@ import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 
-import { cannotReceive, capabilitiesOf, endpointFor, type BillingDocument, type Capability } from '../domain/peppol-capabilities';
+import type { TrustAnchors } from '../domain/certificate-trust';
+import { cannotReceive, capabilitiesOf, endpointFor, type BillingDocument, type Capability, type SignatureCheck } from '../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
 import {
   fullIdentifier,
@@ -16,13 +17,17 @@ import {
   type ServiceMetadata,
 } from '../domain/peppol-smp';
 import { checkHost, pinnedLookup, type AddressPolicy } from './checked-host';
+import type { PeppolTrust } from './peppol-trust';
+import { verifyServiceMetadata } from './smp-signature';
 
 /**
  * Participant discovery over the network: the SML by DNS (NAPTR), then the
  * participant's SMP over HTTP(S). Each step fails with its own error, so a
  * caller can say which one did not answer. The SMP is named by whoever
  * registered the participant, so it is asked only at addresses the address
- * policy allows (platform/checked-host.ts), pinned to them.
+ * policy allows (platform/checked-host.ts), pinned to them. Each service
+ * metadata answer's signature is verified against the SMP CA; an answer
+ * that fails it is still read, and what it says is not usable.
  */
 
 const DNS_TIMEOUT_MS = 2_000;
@@ -90,6 +95,8 @@ export interface ServiceRead {
   url: string;
   /** Undefined when the SMP answered 404 for this document type. */
   metadata?: ServiceMetadata;
+  /** The SMP's signature over the metadata; set with it. */
+  signature?: SignatureCheck;
 }
 
 export interface SmpAnswer {
@@ -102,6 +109,8 @@ export interface SmpAnswer {
 export interface PeppolLookup {
   /** Which access point addresses a sender may deliver to (an SMP names them, so the SMP address rule applies). */
   accessPointAddresses: AddressPolicy;
+  /** The CAs an access point certificate must be issued by. */
+  accessPointTrust: TrustAnchors;
   /** The SML step for a participant value such as `0208:0123456749`. */
   sml(participantValue: string): Promise<SmlAnswer>;
   /** The SMP step; undefined when the SMP does not know the participant. */
@@ -210,6 +219,8 @@ export interface PeppolLookupOptions {
   smpAddresses: AddressPolicy;
   /** Which access point addresses the SMPs may send us to; by default the SMPs' own rule. */
   accessPointAddresses?: AddressPolicy;
+  /** The CAs SMP signatures and access point certificates must chain to (platform/peppol-trust.ts). */
+  trust: PeppolTrust;
 }
 
 export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
@@ -224,11 +235,12 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
     if (metadata.kind === 'metadata' && (!sameParticipant(metadata.participant, participant) || fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))) {
       throw new SmpLookupError(url, 'notSmp', `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`);
     }
-    return { documentType, url, metadata };
+    return { documentType, url, metadata, signature: verifyServiceMetadata(xml, options.trust.smp, new Date()) };
   };
 
   return {
     accessPointAddresses: options.accessPointAddresses ?? options.smpAddresses,
+    accessPointTrust: options.trust.accessPoint,
 
     async sml(participantValue) {
       const dnsName = smlDnsName(participantValue, options.zone);
@@ -285,8 +297,8 @@ export async function discoverParticipant(lookup: PeppolLookup, participantValue
   if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no usable SMP URL (${sml.problem})`);
   const smp = await lookup.smp(sml.smpUrl, sml.participant);
   if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
-  const metadata = smp.services.flatMap((service) => (service.metadata ? [service.metadata] : []));
-  return { found: true, sml, smp, capabilities: capabilitiesOf(metadata, now) };
+  const found = smp.services.flatMap(({ metadata, signature }) => (metadata && signature ? [{ metadata, signature }] : []));
+  return { found: true, sml, smp, capabilities: capabilitiesOf(found, now, lookup.accessPointTrust) };
 }
 
 /**

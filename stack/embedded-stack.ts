@@ -18,7 +18,7 @@ import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -67,9 +67,10 @@ export interface StackUrls {
   /**
    * The local Peppol network stand-in: its SML's DNS server (host:port), zone,
    * SML management interface (HTTPS), SMP, and access point (AS4 at `/as4`, what arrived at `/inbox`; it sends
-   * at `/send`, what it sent at `/sent`).
+   * at `/send`, what it sent at `/sent`), and the local test PKI's CA (PEM file), which its SMP signer and access
+   * points chain to.
    */
-  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string };
+  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; ca: string };
 }
 
 export interface EmbeddedStack {
@@ -136,6 +137,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         sml: `https://127.0.0.1:${config.STANDIN_SML_PORT}`,
         smp: `http://127.0.0.1:${config.STANDIN_SMP_PORT}`,
         receivingAccessPoint: `http://127.0.0.1:${config.PEPPOL_RECEIVER_PORT}`,
+        ca: localPkiFiles(path.join(config.DATA_DIR, 'peppol-pki')).ca,
       },
     }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
@@ -148,8 +150,15 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
     ACCESS_POINT_URL: urls.accessPoint,
-    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere.
-    ...(urls.peppol && { PEPPOL_SML_ZONE: urls.peppol.zone, PEPPOL_DNS_SERVER: urls.peppol.dnsServer, PEPPOL_ALLOW_PRIVATE_SMP: 'true' }),
+    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere;
+    // its signature and its access point's certificate chain to the local test CA, not Peppol's.
+    ...(urls.peppol && {
+      PEPPOL_SML_ZONE: urls.peppol.zone,
+      PEPPOL_DNS_SERVER: urls.peppol.dnsServer,
+      PEPPOL_ALLOW_PRIVATE_SMP: 'true',
+      PEPPOL_SMP_CA: urls.peppol.ca,
+      PEPPOL_AP_CA: urls.peppol.ca,
+    }),
     // The embedded stack is where new code runs first: any query without its index fails loudly.
     STRICT_QUERY_SHAPES: 'true',
   };
@@ -380,6 +389,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             path.join(projectRoot, 'stack/peppol-network/main.ts'),
             ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.STANDIN_SMP_PORT)],
             ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
+            ...['--smp-certificate', pki.smpCertificate, '--smp-key', pki.smpKey],
             ...['--sml-port', String(config.STANDIN_SML_PORT), '--sml-certificate', pki.smlServerCertificate, '--sml-key', pki.smlServerKey, '--ca', pki.ca],
             ...['--sml-registrations', path.join(receiverDir, 'sml-registrations.json')],
           ],

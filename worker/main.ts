@@ -12,6 +12,7 @@ import { officialValidator } from '../platform/official-validator';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
+import { peppolTrust } from '../platform/peppol-trust';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -59,7 +60,12 @@ async function main(): Promise<void> {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),
       peppol: {
-        lookup: peppolLookup({ zone: config.PEPPOL_SML_ZONE, dnsServer: config.PEPPOL_DNS_SERVER, smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP } }),
+        lookup: peppolLookup({
+          zone: config.PEPPOL_SML_ZONE,
+          dnsServer: config.PEPPOL_DNS_SERVER,
+          smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
+          trust: peppolTrust(config),
+        }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
       },
       sml: smlRegistration(addresses.accessPointUrl),

@@ -1,4 +1,4 @@
-import { canReceive, receiveSummary, type Capability } from '../../domain/peppol-capabilities';
+import { canReceive, receiveSummary, type Capability, type SignatureCheck } from '../../domain/peppol-capabilities';
 import { hashedText, type NaptrRecord } from '../../domain/peppol-sml';
 import { fullIdentifier, type Identifier } from '../../domain/peppol-smp';
 import type { SmlAnswer, SmpAnswer } from '../../platform/peppol-lookup';
@@ -50,8 +50,21 @@ const certificateSchema = z
     valid_from: z.string().openapi({ format: 'date-time' }),
     valid_to: z.string().openapi({ format: 'date-time' }),
     fingerprint_sha256: z.string(),
+    chain_verified: z.boolean().openapi({ description: 'Whether a trusted CA (on Peppol, the Peppol AP CA) issued it and it is valid now; when not, `problems` says why' }),
   })
   .openapi({ description: "The receiving access point's X.509 certificate" });
+
+// Used nullable only, so inline (see above).
+const smpSignatureSchema = z
+  .object({
+    verified: z.boolean().openapi({
+      description:
+        'Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now',
+    }),
+    signer_subject: z.string().nullable().openapi({ description: "The signing certificate's subject; null when none could be read", example: 'C=BE, O=Example SMP, CN=PSM000123' }),
+    problem: z.string().nullable().openapi({ description: 'Why it is not verified; null when it is', example: 'the document was changed after it was signed (its digest does not match)' }),
+  })
+  .openapi({ description: "The SMP's XML signature over a service metadata answer, as checked" });
 
 const capabilitySchema = z
   .object({
@@ -64,7 +77,7 @@ const capabilitySchema = z
     service_activation: z.string().nullable().openapi({ format: 'date-time' }),
     service_expiration: z.string().nullable().openapi({ format: 'date-time' }),
     usable: z.boolean().openapi({ description: 'Whether a sender can use this endpoint now' }),
-    problems: z.array(z.string()).openapi({ description: 'Why it cannot be used now (transport profile, certificate, service dates)' }),
+    problems: z.array(z.string()).openapi({ description: "Why it cannot be used now (the SMP's signature, transport profile, certificate and its issuer, service dates)" }),
   })
   .openapi('ParticipantCapability');
 
@@ -83,6 +96,7 @@ export const lookupSchema = dnsLookupSchema
               .object({ href: z.string(), certificate_uid: z.string() })
               .nullable()
               .openapi({ description: 'Set when the SMP points elsewhere for this document type (not followed)' }),
+            smp_signature: smpSignatureSchema.nullable().openapi({ description: "The SMP's signature over this answer; null when not found" }),
           }),
         )
         .openapi({ description: 'The service metadata read (at most 100 per lookup)' }),
@@ -124,6 +138,12 @@ export function dnsLookupView(sml: SmlAnswer): z.infer<typeof dnsLookupSchema> {
   };
 }
 
+const signatureView = (signature: SignatureCheck): z.infer<typeof smpSignatureSchema> => ({
+  verified: signature.verified,
+  signer_subject: signature.signerSubject ?? null,
+  problem: signature.verified ? null : signature.problem,
+});
+
 function capabilityView(capability: Capability): z.infer<typeof capabilitySchema> {
   const { certificate } = capability;
   return {
@@ -140,6 +160,7 @@ function capabilityView(capability: Capability): z.infer<typeof capabilitySchema
           valid_from: certificate.validFrom.toISOString(),
           valid_to: certificate.validTo.toISOString(),
           fingerprint_sha256: certificate.fingerprintSha256,
+          chain_verified: certificate.chainVerified,
         }
       : null,
     service_activation: capability.activation?.toISOString() ?? null,
@@ -160,6 +181,7 @@ export function lookupView(sml: SmlAnswer, smp: SmpAnswer, capabilities: Capabil
         url: service.url,
         found: service.metadata !== undefined,
         redirect: service.metadata?.kind === 'redirect' ? { href: service.metadata.href, certificate_uid: service.metadata.certificateUid } : null,
+        smp_signature: service.signature ? signatureView(service.signature) : null,
       })),
     },
     capabilities: capabilities.map(capabilityView),

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
+import { readSmpSigner } from '../../platform/smp-signature';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
 import { SmlRegistrations } from './sml-registrations';
@@ -11,14 +12,16 @@ import { startSmpServer } from './smp-server';
  * The local Peppol network stand-in, one child of the embedded stack: the
  * SML's DNS and an SMP for the participants in participants.json, on
  * loopback, publishing the stand-in receiving access point (another child,
- * from access-point/) with its certificate as every participant's endpoint;
- * and the SML's management interface (HTTPS, client certificates of the local
- * test CA), through which other SMPs (ours) register their participants, kept
- * in the --sml-registrations file. Not part of the service, and never the
- * real network.
+ * from access-point/) with its certificate as every participant's endpoint,
+ * the SMP's answers signed with the local test PKI's SMP certificate; and the
+ * SML's management interface (HTTPS, client certificates of the local test
+ * CA), through which other SMPs (ours) register their participants, kept in
+ * the --sml-registrations file. Not part of the service, and never the real
+ * network.
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
  *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem \
+ *     --smp-certificate ./data/peppol-pki/smp.pem --smp-key ./data/peppol-pki/smp-key.pem \
  *     --sml-port 8087 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
  *     --ca ./data/peppol-pki/ca.pem --sml-registrations ./data/peppol-network/sml-registrations.json
  */
@@ -30,6 +33,8 @@ async function main(): Promise<void> {
       'smp-port': { type: 'string' },
       'ap-url': { type: 'string' },
       'ap-certificate': { type: 'string' },
+      'smp-certificate': { type: 'string' },
+      'smp-key': { type: 'string' },
       'sml-port': { type: 'string' },
       'sml-certificate': { type: 'string' },
       'sml-key': { type: 'string' },
@@ -38,7 +43,7 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
+  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'smp-certificate', 'smp-key', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
   const missing = required.filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
     participants,
     accessPointUrl: values['ap-url']!,
     accessPointCertificate: await readFile(values['ap-certificate']!, 'utf8'),
+    signer: readSmpSigner(values['smp-certificate']!, values['smp-key']!),
   });
   const staticIds = participants.map((entry) => entry.id);
   const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);

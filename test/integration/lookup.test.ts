@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,11 +8,13 @@ import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppo
 import { smlDnsName } from '../../domain/peppol-sml';
 import { connectDatabase } from '../../platform/database';
 import { peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
+import { peppolTrust } from '../../platform/peppol-trust';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
 import { fakeClientIp } from '../support/accounts';
 import { callApi } from '../support/http';
 import { inProcessApp, listening } from '../support/in-process-api';
+import { testCa } from '../support/test-pki';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -23,6 +26,13 @@ import { sharedStack } from '../support/test-stack';
 
 const lookup = (path: string, ip = fakeClientIp(), baseUrl?: string) =>
   callApi(path, { headers: { 'X-Forwarded-For': ip }, ...(baseUrl && { baseUrl }) });
+
+/** The trust the shared stack's API and worker have: the local test CA, for SMP signatures and access points alike. */
+const localTrust = () => peppolTrust({ PEPPOL_SMP_CA: sharedStack().peppol.ca, PEPPOL_AP_CA: sharedStack().peppol.ca });
+
+const LOCAL_SMP_SIGNER = 'C=BE, O=einvoice SMP (local test), CN=SMP local test';
+// Node escapes the comma inside a name's value.
+const LOCAL_CA = 'C=BE, O=einvoice (local test PKI\\, not Peppol), CN=einvoice local Peppol test CA';
 
 describe('participant lookup on the local Peppol network', () => {
   it('when a participant is registered for invoices and credit notes, then the SML step, every capability and can_receive say so', async () => {
@@ -41,6 +51,11 @@ describe('participant lookup on the local Peppol network', () => {
     expect(response.body.sml.record).toMatchObject({ flags: 'U', service: 'Meta:SMP', regexp: `!.*!${peppol.smp}!` });
     expect(response.body.smp.document_types).toEqual([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE]);
     expect(response.body.smp.services.map((service: { found: boolean }) => service.found)).toEqual([true, true]);
+    // Signed by the stand-in SMP with the local PKI's SMP certificate, verified against the local CA.
+    expect(response.body.smp.services.map((service: { smp_signature: unknown }) => service.smp_signature)).toEqual([
+      { verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null },
+      { verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null },
+    ]);
     expect(response.body.capabilities).toEqual(
       [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE].map((documentType, index) =>
         expect.objectContaining({
@@ -49,7 +64,7 @@ describe('participant lookup on the local Peppol network', () => {
           process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
           transport_profile: 'peppol-transport-as4-v2_0',
           endpoint_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/as4$/),
-          certificate: expect.objectContaining({ subject: expect.stringContaining('CN=PBE000002'), valid_to: expect.any(String) }),
+          certificate: expect.objectContaining({ subject: expect.stringContaining('CN=PBE000002'), issuer: LOCAL_CA, valid_to: expect.any(String), chain_verified: true }),
           usable: true,
           problems: [],
         }),
@@ -111,12 +126,23 @@ describe('participant lookup on the local Peppol network', () => {
 
   it('when the SMP names an access point at a loopback address, then a sender is refused, naming it, unless private access points are allowed', async () => {
     const { dnsServer, zone, receivingAccessPoint } = sharedStack().peppol;
-    const lookupWith = (allowPrivate: boolean) => peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, accessPointAddresses: { allowPrivate } });
+    const lookupWith = (allowPrivate: boolean) =>
+      peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, accessPointAddresses: { allowPrivate }, trust: localTrust() });
     const refused = await receivingEndpoint(lookupWith(false), '0208:0987654394', 'invoice', new Date());
     expect(refused).toEqual({
       refusal: `The receiver 0208:0987654394's SMP names an access point this service does not send to (${receivingAccessPoint}/as4): 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or otherwise internal address.`,
     });
     expect(await receivingEndpoint(lookupWith(true), '0208:0987654394', 'invoice', new Date())).toMatchObject({ url: `${receivingAccessPoint}/as4` });
+  });
+
+  it('when the SMP signer is not issued by the trusted SMP CA, then a sender is refused, naming the signer and its issuer', async () => {
+    const { dnsServer, zone } = sharedStack().peppol;
+    const otherCa = new X509Certificate((await testCa('Another SMP CA')).certificate);
+    const trust = { ...localTrust(), smp: { setting: 'PEPPOL_SMP_CA', certificates: [otherCa] } };
+    const refused = await receivingEndpoint(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, trust }), '0208:0987654394', 'invoice', new Date());
+    expect(refused).toEqual({
+      refusal: `The receiver 0208:0987654394 cannot receive BIS Billing 3.0 invoices on Peppol: the SMP's signature is not verified: its signer ${LOCAL_SMP_SIGNER} is not trusted: it is not issued by a CA in PEPPOL_SMP_CA (its issuer is ${LOCAL_CA}).`,
+    });
   });
 
   it('when one address looks up more than the hourly limit, then 429 with Retry-After and the rate-limit headers; another address still gets through', async () => {
@@ -203,6 +229,24 @@ describe('participant lookup when the network fails', () => {
     }
   });
 
+  it('when the API has no SMP CA nor AP CA configured, then the stand-in participant is found but nothing is usable, and the lookup says why', async () => {
+    const api = await apiWith(sharedStack().peppol.dnsServer);
+    const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+    expect(response.status).toBe(200);
+    expect(response.body.can_receive).toEqual({ invoice: false, credit_note: false });
+    expect(response.body.smp.services[0].smp_signature).toEqual({
+      verified: false,
+      signer_subject: LOCAL_SMP_SIGNER,
+      problem: `its signer ${LOCAL_SMP_SIGNER} is not trusted: PEPPOL_SMP_CA is not set (the CAs to check it against)`,
+    });
+    expect(response.body.capabilities[0].certificate.chain_verified).toBe(false);
+    expect(response.body.capabilities[0].problems).toEqual([
+      `the SMP's signature is not verified: its signer ${LOCAL_SMP_SIGNER} is not trusted: PEPPOL_SMP_CA is not set (the CAs to check it against)`,
+      'the access point certificate is not trusted: PEPPOL_AP_CA is not set (the CAs to check it against)',
+    ]);
+    expect(response.body.summary).toMatch(/cannot receive BIS Billing 3\.0 invoices \(the SMP's signature is not verified: .*PEPPOL_SMP_CA is not set/);
+  });
+
   it('when the SML names an SMP that does not know the participant, then 404 participant_not_found naming the SMP', async () => {
     const smpUrl = await smpAnswering(404, 'Not found');
     const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost');
@@ -277,7 +321,7 @@ describe('SMP requests go to the addresses checked', () => {
   // `.invalid` never resolves in DNS: only an address the check itself resolved can be reached.
   const smpByName = () => sharedStack().peppol.smp.replace('127.0.0.1', 'smp.invalid');
   const peppolWith = (allowPrivate: boolean, resolve: (host: string) => Promise<string[]>) =>
-    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve } });
+    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve }, trust: localTrust() });
 
   it('when the SMP is named by a host name, then the name is resolved once and every request of the lookup connects to the address checked (no rebinding)', async () => {
     const resolved: string[] = [];

@@ -1,5 +1,6 @@
-import { generate } from 'selfsigned';
+import { X509Certificate } from 'node:crypto';
 
+import type { TrustAnchors } from '../../domain/certificate-trust';
 import {
   BIS_BILLING_CREDIT_NOTE,
   BIS_BILLING_INVOICE,
@@ -8,13 +9,15 @@ import {
   capabilitiesOf,
   receiveSummary,
   type Capability,
+  type SignatureCheck,
 } from '../../domain/peppol-capabilities';
 import { parseServiceGroup, parseServiceMetadata, serviceMetadataUrl, SmpFormatError, type Identifier } from '../../domain/peppol-smp';
+import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml } from '../../domain/peppol-smp-publishing';
+import { DAY, issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /** Reading SMP 1.x answers (reference C.7) and the rule that says whether BIS Billing 3.0 documents can be sent. */
 
 const participant: Identifier = { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' };
-const DAY = 86_400_000;
 
 const serviceGroup = (hrefs: string[]) => `<?xml version="1.0" encoding="UTF-8"?>
 <smp:ServiceGroup xmlns:smp="http://busdox.org/serviceMetadata/publishing/1.0/" xmlns:id="http://busdox.org/transport/identifiers/1.0/">
@@ -60,10 +63,7 @@ const metadata = (documentType: Identifier, process: Identifier, endpoint: Endpo
 </SignedServiceMetadata>`;
 
 /** Base64 DER, as an SMP publishes it. */
-async function certificate(validFrom: Date, validTo: Date): Promise<string> {
-  const pems = await generate([{ name: 'commonName', value: 'PBE000123' }], { keySize: 2048, algorithm: 'sha256', notBeforeDate: validFrom, notAfterDate: validTo });
-  return pems.cert.replace(/-----[A-Z ]+-----|\s+/g, '');
-}
+const published = (certificate: TestCertificate) => certificate.certificate.replace(/-----[A-Z ]+-----|\s+/g, '');
 
 describe('SMP answers', () => {
   it('builds the service metadata URL exactly as the reference shows it (C.6)', () => {
@@ -127,17 +127,27 @@ describe('SMP answers', () => {
 
 describe('whether a participant can receive BIS Billing 3.0', () => {
   const now = new Date();
+  const signed: SignatureCheck = { verified: true, signerSubject: 'CN=SMP test' };
+  let trust: TrustAnchors;
   let valid: string;
   let expired: string;
+  let stranger: string;
   beforeAll(async () => {
-    valid = await certificate(new Date(now.getTime() - DAY), new Date(now.getTime() + 365 * DAY));
-    expired = await certificate(new Date(now.getTime() - 400 * DAY), new Date(now.getTime() - DAY));
+    const ca = await testCa('Test AP CA');
+    trust = { setting: 'PEPPOL_AP_CA', certificates: [new X509Certificate(ca.certificate)] };
+    valid = published(await issuedBy(ca, 'PBE000123'));
+    expired = published(await issuedBy(ca, 'PBE000124', { from: new Date(now.getTime() - 400 * DAY), to: new Date(now.getTime() - DAY) }));
+    stranger = published(await issuedBy(await testCa('Another CA'), 'PBE000125'));
   });
 
-  const capabilities = (...entries: [Identifier, EndpointFields, Identifier?][]): Capability[] =>
+  const capabilities = (...entries: [Identifier, EndpointFields, Identifier?, SignatureCheck?][]): Capability[] =>
     capabilitiesOf(
-      entries.map(([documentType, endpoint, process]) => parseServiceMetadata(metadata(documentType, process ?? BIS_BILLING_PROCESS, endpoint))),
+      entries.map(([documentType, endpoint, process, signature]) => ({
+        metadata: parseServiceMetadata(metadata(documentType, process ?? BIS_BILLING_PROCESS, endpoint)),
+        signature: signature ?? signed,
+      })),
       now,
+      trust,
     );
 
   it('when both document types are served by AS4 with a valid certificate, then it can receive invoices and credit notes', () => {
@@ -146,7 +156,7 @@ describe('whether a participant can receive BIS Billing 3.0', () => {
       ['invoice', []],
       ['credit_note', []],
     ]);
-    expect(found[0]!.certificate).toMatchObject({ subject: 'CN=PBE000123', issuer: 'CN=PBE000123' });
+    expect(found[0]!.certificate).toMatchObject({ subject: 'CN=PBE000123', issuer: 'CN=Test AP CA', chainVerified: true });
     expect(canReceive(found)).toEqual({ invoice: true, credit_note: true });
     expect(receiveSummary('0208:0123456749', found)).toBe(
       '0208:0123456749 is on Peppol and can receive BIS Billing 3.0 invoices and credit notes (AS4 at https://ap.example.com/as4).',
@@ -161,21 +171,35 @@ describe('whether a participant can receive BIS Billing 3.0', () => {
     );
   });
 
-  // Every row has all four columns: jest takes a test function with more parameters than the row for one awaiting `done`.
+  // Every row has all five columns: jest takes a test function with more parameters than the row for one awaiting `done`.
   const otherProcess: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:bis:billing_with_response' };
-  it.each<[string, () => EndpointFields, Identifier, RegExp]>([
-    ['the certificate has expired', () => ({ certificate: expired }), BIS_BILLING_PROCESS, /certificate expired on/],
-    ['no certificate is published', () => ({}), BIS_BILLING_PROCESS, /no access point certificate/],
-    ['the certificate is not one', () => ({ certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }), BIS_BILLING_PROCESS, /not a readable X.509 certificate/],
-    ['the transport profile is not Peppol AS4 v2', () => ({ certificate: valid, profile: 'busdox-transport-as2-ver1p0' }), BIS_BILLING_PROCESS, /transport profile busdox-transport-as2-ver1p0/],
-    ['the service starts later', () => ({ certificate: valid, activation: new Date(now.getTime() + DAY).toISOString() }), BIS_BILLING_PROCESS, /active only from/],
-    ['the service has ended (a date without time zone, read as UTC)', () => ({ certificate: valid, expiration: '2020-01-01T00:00:00' }), BIS_BILLING_PROCESS, /expired on 2020-01-01T00:00:00.000Z/],
-    ['the process is not BIS Billing', () => ({ certificate: valid }), otherProcess, /registered only under other processes: urn:peppol:bis:billing_with_response/],
-  ])('when %s, then it cannot receive the document, and the summary says why', (_what, endpoint, process, reason) => {
-    const found = capabilities([BIS_BILLING_INVOICE, endpoint(), process], [BIS_BILLING_CREDIT_NOTE, endpoint(), process]);
+  const unsigned: SignatureCheck = { verified: false, signerSubject: 'CN=SMP test', problem: 'the document was changed after it was signed (its digest does not match)' };
+  it.each<[string, () => EndpointFields, Identifier, SignatureCheck, RegExp]>([
+    ['the SMP signature is not verified', () => ({ certificate: valid }), BIS_BILLING_PROCESS, unsigned, /the SMP's signature is not verified: the document was changed after it was signed/],
+    ['the certificate is issued by a CA that is not trusted', () => ({ certificate: stranger }), BIS_BILLING_PROCESS, signed, /the access point certificate is not trusted: it is not issued by a CA in PEPPOL_AP_CA \(its issuer is CN=Another CA\)/],
+    ['the certificate has expired', () => ({ certificate: expired }), BIS_BILLING_PROCESS, signed, /certificate expired on/],
+    ['no certificate is published', () => ({}), BIS_BILLING_PROCESS, signed, /no access point certificate/],
+    ['the certificate is not one', () => ({ certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }), BIS_BILLING_PROCESS, signed, /not a readable X.509 certificate/],
+    ['the transport profile is not Peppol AS4 v2', () => ({ certificate: valid, profile: 'busdox-transport-as2-ver1p0' }), BIS_BILLING_PROCESS, signed, /transport profile busdox-transport-as2-ver1p0/],
+    ['the service starts later', () => ({ certificate: valid, activation: new Date(now.getTime() + DAY).toISOString() }), BIS_BILLING_PROCESS, signed, /active only from/],
+    ['the service has ended (a date without time zone, read as UTC)', () => ({ certificate: valid, expiration: '2020-01-01T00:00:00' }), BIS_BILLING_PROCESS, signed, /expired on 2020-01-01T00:00:00.000Z/],
+    ['the process is not BIS Billing', () => ({ certificate: valid }), otherProcess, signed, /registered only under other processes: urn:peppol:bis:billing_with_response/],
+  ])('when %s, then it cannot receive the document, and the summary says why', (_what, endpoint, process, signature, reason) => {
+    const found = capabilities([BIS_BILLING_INVOICE, endpoint(), process, signature], [BIS_BILLING_CREDIT_NOTE, endpoint(), process, signature]);
     expect(canReceive(found)).toEqual({ invoice: false, credit_note: false });
     expect(receiveSummary('0208:0123456749', found)).toMatch(/^0208:0123456749 is on Peppol but cannot receive BIS Billing 3.0 invoices \(.+\) or credit notes \(.+\)\.$/);
     expect(receiveSummary('0208:0123456749', found)).toMatch(reason);
+  });
+
+  it('when no AP CA is configured, then no endpoint is usable and the problem names the setting', () => {
+    const found = capabilitiesOf(
+      [{ metadata: parseServiceMetadata(metadata(BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, { certificate: valid })), signature: signed }],
+      now,
+      { setting: 'PEPPOL_AP_CA', problem: 'PEPPOL_AP_CA is not set (the CAs to check it against)' },
+    );
+    expect(found[0]!.certificate).toMatchObject({ chainVerified: false });
+    expect(found[0]!.problems).toEqual(['the access point certificate is not trusted: PEPPOL_AP_CA is not set (the CAs to check it against)']);
+    expect(canReceive(found)).toEqual({ invoice: false, credit_note: false });
   });
 
   it('when a document type other than BIS Billing is listed, then it is a capability but no billing document', () => {
@@ -184,5 +208,34 @@ describe('whether a participant can receive BIS Billing 3.0', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.billingDocument).toBeUndefined();
     expect(canReceive(found)).toEqual({ invoice: false, credit_note: false });
+  });
+});
+
+describe('what an SMP publishes', () => {
+  const endpoint = { url: 'https://ap.example.com/as4', certificate: '-----BEGIN CERTIFICATE-----\nMIIB\nAAAA\n-----END CERTIFICATE-----\n', description: 'Example AP', technicalContactUrl: 'mailto:support@example.com' };
+  const otherProcess: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:bis:billing_with_response' };
+  const services = [
+    { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS },
+    { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
+    { documentType: BIS_BILLING_INVOICE, process: otherProcess },
+  ];
+
+  it('when a ServiceGroup is written, then a reader finds the participant and each document type once', () => {
+    const xml = serviceGroupXml('https://smp.example.com', participant, documentTypesOf(services));
+    expect(parseServiceGroup(xml)).toEqual({ participant, documentTypes: [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE] });
+  });
+
+  it('when the service metadata of a document type is written, then a reader finds each of its processes with the endpoint by Peppol AS4 and the certificate as base64 DER', () => {
+    const xml = serviceMetadataXml(participant, BIS_BILLING_INVOICE, processesFor(services, BIS_BILLING_INVOICE), endpoint);
+    const published = { transportProfile: 'peppol-transport-as4-v2_0', address: 'https://ap.example.com/as4', certificate: 'MIIBAAAA' };
+    expect(parseServiceMetadata(xml)).toEqual({
+      kind: 'metadata',
+      participant,
+      documentType: BIS_BILLING_INVOICE,
+      processes: [
+        { process: BIS_BILLING_PROCESS, endpoints: [published] },
+        { process: otherProcess, endpoints: [published] },
+      ],
+    });
   });
 });
