@@ -4,15 +4,16 @@ import { Client } from '@temporalio/client';
 
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase, pingDatabase } from '../platform/database';
-import { createLogger } from '../platform/logger';
+import { createLogger, type Logger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
-import { openStore } from '../store';
+import { openStore, type Store } from '../store';
 import type { IntakeDependencies } from '../services/receiving/intake';
 import { createApp } from './app';
 import { inboundApp } from './inbound';
+import { ourSmpApp } from './our-smp';
 import { cpuPool } from './offload';
 
 /** Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and close. */
@@ -48,13 +49,14 @@ async function main(): Promise<void> {
   });
   logger.info({ port: config.PORT, host: config.BIND_HOST }, 'api listening');
   const inbound = await listenForInbound(config, { store, temporal: temporalClient, logger });
+  const smp = await listenForSmp(config, store, logger);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
-    Promise.all([closeServer(server, 10_000), inbound && closeServer(inbound, 10_000)])
+    Promise.all([server, inbound, smp].flatMap((listening) => (listening ? [closeServer(listening, 10_000)] : [])))
       .then(() => usage.flush())
       .then(() => Promise.all([db.close(), temporal.close(), cpu.close()]))
       .then(() => process.exit(0))
@@ -79,6 +81,19 @@ async function listenForInbound(config: Config, deps: IntakeDependencies): Promi
     server.once('error', reject);
   });
   deps.logger.info({ port: config.INBOUND_PORT, host: config.INBOUND_BIND }, 'intake for received AS4 messages listening');
+  return server;
+}
+
+/** Our SMP, when SMP_PORT is set: public like the API, on the same interface. */
+async function listenForSmp(config: Config, store: Store, logger: Logger): Promise<Server | undefined> {
+  const app = ourSmpApp(config, store, logger);
+  if (!app) return undefined;
+  const server = app.listen(config.SMP_PORT!, config.BIND_HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  logger.info({ port: config.SMP_PORT, host: config.BIND_HOST, publicUrl: config.SMP_PUBLIC_URL }, 'our SMP listening');
   return server;
 }
 

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 import { RoutingError, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
 import { peppolIdProblem } from '../domain/peppol-id';
 import { fullIdentifier } from '../domain/peppol-smp';
 import { As4SendError, peppolAccessPoint } from '../platform/peppol-access-point';
 import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../platform/peppol-lookup';
+import { peppolTrust } from '../platform/peppol-trust';
 import type { StackConfig } from '../stack/config';
+import { localPkiFiles } from '../stack/peppol-access-points';
 import { LOCAL_SML_ZONE } from '../stack/peppol-network/dns-server';
 
 /**
@@ -49,7 +52,9 @@ export async function networkSend(stack: StackConfig, { receiver, file, messageI
   }
 
   const sml = `127.0.0.1:${stack.SML_DNS_PORT}`;
-  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: sml, smpAddresses: { allowPrivate: true } });
+  // The stand-in's PKI: its SMP signs with it and every access point's certificate chains to its CA.
+  const ca = localPkiFiles(path.join(stack.DATA_DIR, 'peppol-pki')).ca;
+  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: sml, smpAddresses: { allowPrivate: true }, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
   let endpoint;
   try {
     endpoint = await receivingEndpoint(lookup, receiver, routing.kind, new Date());

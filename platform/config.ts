@@ -134,6 +134,14 @@ export const serviceConfigShape = {
   INBOUND_TOKEN: optional(z.string().min(32, 'expected at least 32 characters')).describe(
     'Bearer token our access point presents to the intake (its AP_INBOUND_TOKEN); the embedded stack makes one',
   ),
+  SMP_PORT: optional(z.coerce.number().int().min(1).max(65535)).describe(
+    "Port of our SMP (Peppol SMP 1.x, read-only), served by the API process from the companies registered as receivers; unset: not served",
+  ),
+  SMP_PUBLIC_URL: optionalUrl.describe("Our SMP's public URL, as the SML publishes it for our participants (https:// in production)"),
+  SMP_SIGNING_CERTIFICATE: optional(z.string()).describe('PEM file of the SMP certificate (issued by the Peppol SMP CA) that signs its service metadata'),
+  SMP_SIGNING_KEY: optional(z.string()).describe('PEM file (unencrypted PKCS#8) of its private key'),
+  ACCESS_POINT_ENDPOINT_URL: optionalUrl.describe("Our access point's public AS4 URL (its AP_ENDPOINT_URL), which our SMP publishes"),
+  ACCESS_POINT_CERTIFICATE: optional(z.string()).describe('PEM file of our access point certificate, which our SMP publishes'),
   LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
   CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
@@ -215,7 +223,7 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
 /** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN'];
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -419,6 +419,15 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           }),
           'our access point',
         );
+        // Our SMP (in the API process) publishes our registered companies with this access point's endpoint.
+        Object.assign(serviceEnv, {
+          SMP_PORT: String(config.SMP_PORT),
+          SMP_PUBLIC_URL: `http://127.0.0.1:${config.SMP_PORT}`,
+          SMP_SIGNING_CERTIFICATE: pki.smpCertificate,
+          SMP_SIGNING_KEY: pki.smpKey,
+          ACCESS_POINT_ENDPOINT_URL: urls.accessPointAs4!,
+          ACCESS_POINT_CERTIFICATE: pki.senderCertificate,
+        });
         log(
           `ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; receives at ${urls.accessPointAs4} into ` +
             `http://127.0.0.1:${config.INBOUND_PORT}/inbound; certificate from the local test PKI in ${pki.dir})`,
@@ -464,6 +473,7 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.peppolNetwork, config.PEPPOL_RECEIVER_PORT, 'PEPPOL_RECEIVER_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_PORT, 'ACCESS_POINT_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_AS4_PORT, 'ACCESS_POINT_AS4_PORT'],
+    [runs.accessPoint && services.includes('api'), config.SMP_PORT, 'SMP_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
     [services.includes('api'), config.INBOUND_PORT, 'INBOUND_PORT'],
   ];

@@ -32,9 +32,6 @@ export interface LocalPki {
   receiverKeystore: string;
   /** Its certificate alone, which the stand-in SMP publishes as the participants' endpoint certificate. */
   receiverCertificate: string;
-  /** The SMP's certificate (PEM) and its PKCS#8 key: the stand-in SMP signs with them. */
-  smpCertificate: string;
-  smpKey: string;
   truststore: string;
   /** The SMP's key and certificate (PKCS#12, alias `ap`): signs SMP metadata, and is our SML client certificate. */
   smpKeystore: string;
@@ -44,20 +41,6 @@ export interface LocalPki {
   /** The stand-in SML's TLS server certificate (for 127.0.0.1 and localhost) and its key (PEM). */
   smlServerCertificate: string;
   smlServerKey: string;
-}
-
-/** Where the local test PKI keeps each file in `dir`. */
-export function localPkiFiles(dir: string): LocalPki {
-  return {
-    dir,
-    ca: path.join(dir, 'ca.pem'),
-    senderKeystore: path.join(dir, 'sender-ap.p12'),
-    receiverKeystore: path.join(dir, 'receiver-ap.p12'),
-    receiverCertificate: path.join(dir, 'receiver-ap.pem'),
-    smpCertificate: path.join(dir, 'smp.pem'),
-    smpKey: path.join(dir, 'smp-key.pem'),
-    truststore: path.join(dir, 'truststore.p12'),
-  };
 }
 
 /** Makes the local test PKI in `dir` unless it is there already (the program does nothing then). */

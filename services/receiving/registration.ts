@@ -145,3 +145,8 @@ export async function servicedCompany(store: Store, participant: string, documen
   if (!registration || (documentTypeId !== null && !registration.document_types.includes(documentTypeId))) return null;
   return { companyId: registration.company_id, workspaceId: registration.workspace_id };
 }
+
+/** The document types our SMP publishes for a participant (its value lower-cased), while it is registered or being registered. */
+export async function publishedDocumentTypes(store: Store, participantValue: string): Promise<string[] | undefined> {
+  return (await store.peppolRegistrations.findById(key(participantValue), { document_types: 1 }).lean())?.document_types;
+}
