@@ -12,7 +12,7 @@ import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
-import { creditsLowDataSchema, documentEventDataSchema } from '../views/events';
+import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema } from '../views/events';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
 export interface WebhookRouteDependencies {
@@ -55,21 +55,6 @@ const eventEnvelope = <T extends z.ZodType>(type: string, data: T, name: string)
  * Verify the signature on the raw bytes before parsing; answer 2xx within
  * 10 seconds; anything else (or a redirect) is retried, 5 attempts in all.
  */
-const receivedEventDataSchema = z
-  .object({
-    document_id: z.string(),
-    company_id: z.string(),
-    direction: z.literal('received'),
-    status: z.literal('received'),
-    type: z.enum(['invoice', 'credit_note', 'other']),
-    number: z.string(),
-    sender_id: z.string().nullable().openapi({ description: "The sender's Peppol participant id" }),
-    receiver_id: z.string().openapi({ description: 'The participant id it was addressed to' }),
-    json_view: z.boolean().openapi({ description: 'False when the JSON view is unavailable (the document type or its content is not covered); the UBL is kept and downloadable' }),
-    message: z.string(),
-  })
-  .openapi('DocumentReceivedData');
-
 export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
   const payloads: [string, z.ZodType][] = [
     ...(['document.queued', 'document.sending', 'document.delivered', 'document.failed'] as const).map(

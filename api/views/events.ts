@@ -1,4 +1,4 @@
-import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES } from '../../domain/documents/lifecycle';
+import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES, RECEIVED_EVENT } from '../../domain/documents/lifecycle';
 import type { EventRow } from '../../store/events';
 import { z } from '../openapi';
 
@@ -23,15 +23,47 @@ export const creditsLowDataSchema = z
   })
   .openapi('CreditsLowData');
 
-/** What the feed lists: the document lifecycle, and the workspace's credits running low (live). */
-export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, 'credits.low'] as const;
+export const receivedEventDataSchema = z
+  .object({
+    document_id: z.string(),
+    company_id: z.string(),
+    direction: z.literal('received'),
+    status: z.literal('received'),
+    type: z.enum(['invoice', 'credit_note', 'other']),
+    number: z.string(),
+    sender_id: z.string().nullable().openapi({ description: "The sender's Peppol participant id" }),
+    receiver_id: z.string().openapi({ description: 'The participant id it was addressed to' }),
+    json_view: z.boolean().openapi({ description: 'False when the JSON view is unavailable (the document type or its content is not covered); the UBL is kept and downloadable' }),
+    message: z.string(),
+  })
+  .openapi('DocumentReceivedData');
+
+export const RECEIVING_EVENT_TYPES = ['company.receiving_registered', 'company.receiving_unregistered', 'company.receiving_failed'] as const;
+
+export const companyReceivingDataSchema = z
+  .object({
+    company_id: z.string(),
+    participant_id: z.string().nullable().openapi({ description: 'The Peppol participant registered, unregistered, or whose registration failed' }),
+    status: z.enum(['registered', 'unregistered', 'failed']),
+    error_message: z.string().nullable().openapi({ description: 'Why the registration failed' }),
+  })
+  .openapi('CompanyReceivingData');
+
+/**
+ * What the feed lists: the document lifecycle, documents received, the
+ * workspace's credits running low (live), and its companies' registration
+ * as Peppol receivers (live).
+ */
+export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
 
 export const eventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     type: z.enum(FEED_EVENT_TYPES),
     created_at: z.string().openapi({ format: 'date-time' }),
-    data: z.union([documentEventDataSchema, creditsLowDataSchema]).openapi({ description: '`DocumentEventData` for `document.*`, `CreditsLowData` for `credits.low`' }),
+    data: z.union([documentEventDataSchema, receivedEventDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
+      description: '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
+    }),
   })
   .openapi('Event');
 

@@ -1,7 +1,7 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
 import type { Logger } from '../../platform/logger';
-import type { SmlRegistration } from '../../platform/sml-registration';
+import { SmlRegistrationError, type SmlRegistration } from '../../platform/sml-registration';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import { isDuplicateKey } from '../../store/errors';
@@ -94,7 +94,13 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     }
   }
   await setReceiving(store, companyId, { status: 'registering', participant_id: participant });
-  await deps.sml.register(participant);
+  try {
+    await deps.sml.register(participant);
+  } catch (err) {
+    // The SML will not take it (another SMP holds it): our SMP stops publishing it, and another company may claim it.
+    if (err instanceof SmlRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
+    throw err;
+  }
   await store.peppolRegistrations.updateOne({ _id: key(participant), company_id: companyId }, { $set: { status: 'registered', updated_at: new Date() } });
   await setReceiving(store, companyId, { status: 'registered', participant_id: participant });
 }

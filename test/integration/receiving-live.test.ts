@@ -1,0 +1,153 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { randomUUID } from 'node:crypto';
+
+import { envelopedPayload, routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
+import { fullIdentifier } from '../../domain/peppol-smp';
+import { As4SendError, peppolAccessPoint } from '../../platform/peppol-access-point';
+import { callAs, withStore } from '../support/accounts';
+import { LIVE } from '../support/documents';
+import { callApi } from '../support/http';
+import { completeSubmission, readyToSubmit, submit, waitForKyc } from '../support/kyc';
+import { ops, opsWith } from '../support/ops';
+import { statedAmount, ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * Receiving on the local Peppol network, end to end: a company goes live and
+ * is registered in our SMP and the stand-in SML; our lookup finds it with the
+ * SMP's signature verified; the stand-in's access point sends it an invoice
+ * and a credit note by AS4 (`ops network send`) to our access point, which
+ * hands each to the intake before its receipt; the receive workflow files
+ * them in the inbox and announces them by signed webhooks.
+ */
+
+const network = () => {
+  const { dnsServer, receivingAccessPoint } = sharedStack().peppol;
+  return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir };
+};
+const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
+
+let workDir: string;
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'receiving-live-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+/** A live company of its own workspace, with a Peppol id of its own, registered as a receiver. */
+async function liveReceiver() {
+  const account = await readyToSubmit('receiver');
+  const peppolId = uniqueBelgianPeppolId();
+  expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId } })).status).toBe(200);
+  expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
+  expect((await ops('kyc', 'approve', account.workspaceId)).code).toBe(0);
+  await waitForKyc(account.key, (state) => state.status === 'approved');
+  const company = await until(
+    'the registration',
+    () => callAs(account.key, `/v1/companies/${account.companyId}`),
+    (response) => response.body.receiving?.status === 'registered' || response.body.receiving?.status === 'failed',
+  );
+  expect(company.body.receiving).toMatchObject({ status: 'registered', participant_id: peppolId, error_message: null });
+  const liveKey: string = (await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } })).body.api_key;
+  return { ...account, peppolId, liveKey };
+}
+
+/** The SBD live delivery would write for this UBL. */
+const sbdFor = (ubl: string) => standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() });
+
+const inbox = (key: string, companyId: string) => callAs(key, `/v1/inbox?company_id=${companyId}`, { host: LIVE });
+
+describe('receiving on the Peppol network', () => {
+  it(
+    'when a company goes live, then it is findable with signed SMP metadata, an invoice and a credit note sent to it by AS4 land in its inbox as sent and are announced, a repeated message creates nothing, and deleting it removes its NAPTR record',
+    async () => {
+      const receiver = await liveReceiver();
+      const registered = await until('the registration event', () => callAs(receiver.liveKey, '/v1/events?type=company.receiving_registered', { host: LIVE }), (response) => response.body.data?.length === 1);
+      expect(registered.body.data[0].data).toEqual({ company_id: receiver.companyId, participant_id: receiver.peppolId, status: 'registered', error_message: null });
+
+      const lookup = await callApi(`/v1/lookup/${receiver.peppolId}`);
+      expect(lookup.status).toBe(200);
+      expect(lookup.body.can_receive).toEqual({ invoice: true, credit_note: true });
+      for (const service of lookup.body.smp.services) expect(service.smp_signature).toMatchObject({ verified: true });
+
+      const sent: { messageId: string; ubl: string; type: string }[] = [];
+      for (const [fixture, type] of [
+        ['standard rate S, one line', 'invoice'],
+        ['credit note with invoice reference and due date', 'credit_note'],
+      ] as const) {
+        const ubl = ublTo(fixture, receiver.peppolId);
+        const file = path.join(workDir, `${type}-${receiver.peppolId.replace(':', '-')}.xml`);
+        await writeFile(file, ubl);
+        const messageId = `${type}-${Date.now()}@receiving-live`;
+        const result = await networkSend(receiver.peppolId, file, '--message-id', messageId);
+        expect(result).toMatchObject({ code: 0, stderr: '' });
+        expect(result.stdout).toContain('(access point PBE000001)');
+        sent.push({ messageId, ubl, type });
+      }
+
+      const listed = await until('the inbox', () => inbox(receiver.liveKey, receiver.companyId), (response) => response.body.data?.length === 2);
+      for (const { messageId, ubl, type } of sent) {
+        const summary = listed.body.data.find((entry: { type: string }) => entry.type === type);
+        const document = await callAs(receiver.liveKey, `/v1/documents/${summary.id}?company_id=${receiver.companyId}`, { host: LIVE });
+        expect(document.body).toMatchObject({
+          direction: 'received',
+          environment: 'live',
+          status: 'received',
+          totals: { payable: statedAmount(ubl, 'PayableAmount'), tax_exclusive: statedAmount(ubl, 'TaxExclusiveAmount'), tax_inclusive: statedAmount(ubl, 'TaxInclusiveAmount') },
+          received: { source: 'peppol', sender_id: '0208:0123456749', receiver_id: receiver.peppolId, access_point: 'PBE000002', as4_message_id: messageId, validation: { valid: true } },
+        });
+        const bytes = await callAs(receiver.liveKey, `/v1/documents/${summary.id}/ubl`, { host: LIVE });
+        expect(bytes.text).toBe(envelopedPayload(ubl).trim());
+      }
+
+      // Announced in the live feed (and to live webhooks, which must be https: the sandbox test follows a delivery).
+      const announced = await until(
+        'the document.received events',
+        () => callAs(receiver.liveKey, '/v1/events?type=document.received', { host: LIVE }),
+        (response) => response.body.data?.length === 2,
+      );
+      for (const event of announced.body.data) expect(event.data).toMatchObject({ company_id: receiver.companyId, sender_id: '0208:0123456749', json_view: true });
+
+      // The sender did not get our receipt and sends the same message again: a receipt, nothing new.
+      const repeat = await networkSend(receiver.peppolId, path.join(workDir, `invoice-${receiver.peppolId.replace(':', '-')}.xml`), '--message-id', sent[0]!.messageId);
+      expect(repeat.code).toBe(0);
+      const stored = await withStore((store) => store.receivedMessages.countDocuments({ message_id: sent[0]!.messageId }));
+      expect(stored).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect((await inbox(receiver.liveKey, receiver.companyId)).body.data).toHaveLength(2);
+
+      // Deleting the company unregisters it: the SML drops its NAPTR record.
+      expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'DELETE' })).status).toBe(200);
+      await until('the NAPTR record', () => callApi(`/v1/lookup/${receiver.peppolId}/dns`), (response) => response.body.registered === false);
+      expect((await callApi(`/v1/lookup/${receiver.peppolId}`)).status).toBe(404);
+    },
+    240_000,
+  );
+
+  it('when a message is for a participant we do not serve, then our access point refuses it with PEPPOL:NOT_SERVICED and stores nothing', async () => {
+    const stack = sharedStack();
+    const ourAs4 = (await (await fetch(`${stack.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
+    const certificate = (await readFile(path.join(stack.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+    const stranger = uniqueBelgianPeppolId();
+    const messageId = `stranger-${Date.now()}@receiving-live`;
+    const ubl = ublTo('standard rate S, one line', stranger);
+    const routing = routingOf(ubl);
+    const standIn = peppolAccessPoint(stack.peppol.receivingAccessPoint, 'the stand-in');
+    const attempt = standIn.send({
+      messageId,
+      senderId: routing.sender,
+      receiverId: stranger,
+      documentTypeId: fullIdentifier(routing.documentType),
+      processId: fullIdentifier(routing.process),
+      countryC1: routing.countryC1,
+      endpointUrl: ourAs4.inbound.endpointUrl,
+      receiverCertificate: certificate,
+      sbd: sbdFor(ubl),
+    });
+    await expect(attempt).rejects.toThrow(As4SendError);
+    await expect(attempt).rejects.toThrow(/PEPPOL:NOT_SERVICED/);
+    expect(await withStore((store) => store.receivedMessages.countDocuments({ message_id: messageId }))).toBe(0);
+  });
+});
