@@ -1,18 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { randomUUID } from 'node:crypto';
-
-import { envelopedPayload, routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { As4SendError, peppolAccessPoint } from '../../platform/peppol-access-point';
+import { envelopedPayload } from '../../domain/peppol-envelope';
+import { As4SendError } from '../../platform/peppol-access-point';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { callApi } from '../support/http';
-import { completeSubmission, readyToSubmit, submit, waitForKyc } from '../support/kyc';
-import { ops, opsWith } from '../support/ops';
-import { statedAmount, ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { opsWith } from '../support/ops';
+import { liveReceiver, sendToUs, statedAmount, ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -35,27 +31,6 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'receiving-live-'));
 });
 afterAll(() => rm(workDir, { recursive: true, force: true }));
-
-/** A live company of its own workspace, with a Peppol id of its own, registered as a receiver. */
-async function liveReceiver() {
-  const account = await readyToSubmit('receiver');
-  const peppolId = uniqueBelgianPeppolId();
-  expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId } })).status).toBe(200);
-  expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
-  expect((await ops('kyc', 'approve', account.workspaceId)).code).toBe(0);
-  await waitForKyc(account.key, (state) => state.status === 'approved');
-  const company = await until(
-    'the registration',
-    () => callAs(account.key, `/v1/companies/${account.companyId}`),
-    (response) => response.body.receiving?.status === 'registered' || response.body.receiving?.status === 'failed',
-  );
-  expect(company.body.receiving).toMatchObject({ status: 'registered', participant_id: peppolId, error_message: null });
-  const liveKey: string = (await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } })).body.api_key;
-  return { ...account, peppolId, liveKey };
-}
-
-/** The SBD live delivery would write for this UBL. */
-const sbdFor = (ubl: string) => standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() });
 
 const inbox = (key: string, companyId: string) => callAs(key, `/v1/inbox?company_id=${companyId}`, { host: LIVE });
 
@@ -127,25 +102,9 @@ describe('receiving on the Peppol network', () => {
   );
 
   it('when a message is for a participant we do not serve, then our access point refuses it with PEPPOL:NOT_SERVICED and stores nothing', async () => {
-    const stack = sharedStack();
-    const ourAs4 = (await (await fetch(`${stack.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
-    const certificate = (await readFile(path.join(stack.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
     const stranger = uniqueBelgianPeppolId();
     const messageId = `stranger-${Date.now()}@receiving-live`;
-    const ubl = ublTo('standard rate S, one line', stranger);
-    const routing = routingOf(ubl);
-    const standIn = peppolAccessPoint(stack.peppol.receivingAccessPoint, 'the stand-in');
-    const attempt = standIn.send({
-      messageId,
-      senderId: routing.sender,
-      receiverId: stranger,
-      documentTypeId: fullIdentifier(routing.documentType),
-      processId: fullIdentifier(routing.process),
-      countryC1: routing.countryC1,
-      endpointUrl: ourAs4.inbound.endpointUrl,
-      receiverCertificate: certificate,
-      sbd: sbdFor(ubl),
-    });
+    const attempt = sendToUs(ublTo('standard rate S, one line', stranger), stranger, messageId);
     await expect(attempt).rejects.toThrow(As4SendError);
     await expect(attempt).rejects.toThrow(/PEPPOL:NOT_SERVICED/);
     expect(await withStore((store) => store.receivedMessages.countDocuments({ message_id: messageId }))).toBe(0);

@@ -1,8 +1,19 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
+import { standardBusinessDocument, type PeppolRouting } from '../../domain/peppol-envelope';
+import { fullIdentifier } from '../../domain/peppol-smp';
+import { parseXml } from '../../domain/xml-tree';
+import { peppolAccessPoint } from '../../platform/peppol-access-point';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { callAs } from './accounts';
+import { completeSubmission, readyToSubmit, submit, waitForKyc } from './kyc';
+import { ops } from './ops';
+import { sharedStack } from './test-stack';
 
 /** A Belgian enterprise number nobody else in the tests uses, as a Peppol id (0208, mod 97 check). */
 export function uniqueBelgianPeppolId(): string {
@@ -30,4 +41,62 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
     if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** A live company of its own workspace, with a Peppol id of its own, registered as a receiver. */
+export async function liveReceiver() {
+  const account = await readyToSubmit('receiver');
+  const peppolId = uniqueBelgianPeppolId();
+  const patched = await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId } });
+  if (patched.status !== 200) throw new Error(`peppol_id: ${patched.text}`);
+  const submitted = await submit(account.key, completeSubmission(account.companyId));
+  if (submitted.status !== 200) throw new Error(`KYC submit: ${submitted.text}`);
+  const approved = await ops('kyc', 'approve', account.workspaceId);
+  if (approved.code !== 0) throw new Error(`kyc approve: ${approved.stderr}`);
+  await waitForKyc(account.key, (state) => state.status === 'approved');
+  const company = await until(
+    'the registration',
+    () => callAs(account.key, `/v1/companies/${account.companyId}`),
+    (response) => response.body.receiving?.status === 'registered' || response.body.receiving?.status === 'failed',
+  );
+  if (company.body.receiving.status !== 'registered') throw new Error(`registration failed: ${company.body.receiving.error_message}`);
+  const liveKey: string = (await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } })).body.api_key;
+  return { ...account, peppolId, liveKey };
+}
+
+
+/**
+ * Sends a UBL document by AS4 from the stand-in's access point straight to
+ * ours, the SBDH addressed to `receiver` for the BIS Billing 3.0 document
+ * type of its root (what our SMP publishes): as a foreign access point that
+ * found us through the SML would. Resolves with the receipt; an AS4 error
+ * rejects with As4SendError.
+ */
+export async function sendToUs(ubl: string, receiver: string, messageId: string) {
+  const stack = sharedStack();
+  const health = (await (await fetch(`${stack.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
+  const certificate = (await readFile(path.join(stack.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+  const root = parseXml(ubl);
+  const kind = root.name === 'CreditNote' ? 'credit_note' : 'invoice';
+  const endpoint = /<cac:AccountingSupplierParty>[\s\S]*?<cbc:EndpointID[^>]*schemeID="(\d{4})"[^>]*>([^<]+)</.exec(ubl);
+  const routing: PeppolRouting = {
+    kind,
+    root: { namespace: root.namespace, name: root.name },
+    documentType: kind === 'credit_note' ? BIS_BILLING_CREDIT_NOTE : BIS_BILLING_INVOICE,
+    process: BIS_BILLING_PROCESS,
+    sender: endpoint ? `${endpoint[1]}:${endpoint[2]}` : '0208:0123456749',
+    receiver,
+    countryC1: /<cac:AccountingSupplierParty>[\s\S]*?<cbc:IdentificationCode>([A-Z]{2})</.exec(ubl)?.[1] ?? 'BE',
+  };
+  return peppolAccessPoint(stack.peppol.receivingAccessPoint, 'the stand-in').send({
+    messageId,
+    senderId: routing.sender,
+    receiverId: receiver,
+    documentTypeId: fullIdentifier(routing.documentType),
+    processId: fullIdentifier(routing.process),
+    countryC1: routing.countryC1,
+    endpointUrl: health.inbound.endpointUrl,
+    receiverCertificate: certificate,
+    sbd: standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }),
+  });
 }
