@@ -1,10 +1,15 @@
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
+import { newSortableId } from '../../domain/ids';
 import { verifySignatureV2 } from '../../domain/webhooks';
+import { createLogger } from '../../platform/logger';
+import { reconcileReceived } from '../../services/receiving/intake';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs, type TestAccount } from '../support/accounts';
+import { callAs, withStore, type TestAccount } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
+import { until } from '../support/receiving';
+import { sharedTemporalClient } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -25,16 +30,6 @@ const stated = (element: string) => new RegExp(`<cbc:${element}[^>]*>([^<]+)</cb
 const postInbound = (key: string, xml: string, host?: string) =>
   callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/xml', ...(host && { Host: host }) }, body: xml });
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** An account whose workspace has a company that is the fixture's buyer. */
 async function buyerAccount(): Promise<TestAccount & { companyId: string; buyerId: string }> {
   const account = await sendingAccount();
@@ -45,6 +40,8 @@ async function buyerAccount(): Promise<TestAccount & { companyId: string; buyerI
   if (buyer.status !== 201) throw new Error(`buyer company: ${buyer.text}`);
   return { ...account, buyerId: buyer.body.id };
 }
+
+const temporal = sharedTemporalClient();
 
 describe('sandbox inbound', () => {
   const hooks = new WebhookReceiver();
@@ -116,5 +113,32 @@ describe('sandbox inbound', () => {
     expect(noBuyerAddress.status).toBe(422);
     expect(noBuyerAddress.body.error).toMatchObject({ code: 'ubl_not_routable' });
     expect(noBuyerAddress.body.error.message).toContain('buyer');
+  });
+
+  it('when a stored message never had its receive workflow started (the intake died after storing it), then the reconciler starts it and the document is filed once', async () => {
+    const account = await buyerAccount();
+    const receivedAt = Date.now() - 60_000;
+    const documentId = newSortableId('document', receivedAt);
+    await withStore((store) =>
+      store.receivedMessages.create({
+        _id: documentId,
+        message_key: `sandbox:${documentId}`,
+        message_id: `${documentId}@orphan`,
+        source: 'sandbox',
+        environment: 'sandbox',
+        company_id: account.buyerId,
+        workspace_id: account.workspaceId,
+        sender_id: belgianSeller.peppol_id,
+        receiver_id: buyerPeppolId,
+        payload: Buffer.from(ubl),
+        received_at: new Date(receivedAt),
+        dispatched: false,
+      }),
+    );
+    const started = await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
+    expect(started).toBeGreaterThanOrEqual(1);
+    const document = await until('the orphan filed', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
+    expect(document.body).toMatchObject({ direction: 'received', received: { as4_message_id: `${documentId}@orphan` } });
+    expect(await withStore((store) => store.receivedMessages.countDocuments({ _id: documentId, dispatched: true }))).toBe(1);
   });
 });

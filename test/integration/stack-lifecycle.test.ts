@@ -4,11 +4,13 @@ import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
 import type { StackConfig } from '../../stack/config';
+import { RECEIVED_DOCUMENT_TYPES } from '../../services/receiving/registration';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { callApi } from '../support/http';
+import { sendToUs, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { isolatedStackConfig } from '../support/test-stack';
 
@@ -174,6 +176,53 @@ describe('the embedded stack lifecycle', () => {
       const { bodies, events } = deliveriesOf();
       for (const id of accepted) expect(events.filter((event) => event.data.document_id === id).map((event) => event.type).sort()).toEqual([...kinds].sort());
       expect([...bodies.values()].every((set) => set.size === 1)).toBe(true);
+    },
+    600_000,
+  );
+
+  it(
+    'when the worker, Temporal, the database or the API is killed right after an AS4 receipt, then the document still reaches the inbox, once',
+    async () => {
+      const api = stack!.urls.api!;
+      const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'receiver@example.com' }) });
+      const peppolId = uniqueBelgianPeppolId();
+      const company = await callAs(signup.body.api_key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller, peppol_id: peppolId } });
+      const db = await mongoose.createConnection(stack!.urls.mongodb).asPromise();
+      try {
+        // Registered as the registration workflow leaves it (KYC and the SML are other tests' business).
+        const now = new Date();
+        await db.collection('peppol_registrations').insertOne({
+          _id: peppolId.toLowerCase() as unknown as mongoose.mongo.ObjectId,
+          company_id: company.body.id,
+          workspace_id: signup.body.workspace_id,
+          participant_id: peppolId,
+          document_types: RECEIVED_DOCUMENT_TYPES,
+          status: 'registered',
+          created_at: now,
+          updated_at: now,
+        });
+        const network = { accessPointUrl: stack!.urls.accessPoint, dataDir: config.DATA_DIR, standInUrl: stack!.urls.peppol!.receivingAccessPoint };
+        const messageIds: string[] = [];
+        for (const name of ['worker', 'temporal', 'ferretdb', 'api'] as const) {
+          const messageId = `before-${name}-dies-${Date.now()}@stack-lifecycle`;
+          await sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network);
+          messageIds.push(messageId);
+          const child = stack!.process(name)!;
+          const restarted = stack!.restarted(name);
+          child.signal('SIGKILL');
+          await restarted;
+        }
+        const filed = () => db.collection('documents').find({ company_id: company.body.id, direction: 'received' }).toArray();
+        for (const deadline = Date.now() + 180_000; (await filed().catch(() => [])).length < messageIds.length && Date.now() < deadline; ) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const documents = await filed();
+        expect(documents.map((document) => document.received.as4_message_id).sort()).toEqual([...messageIds].sort());
+        expect(await db.collection('received_messages').countDocuments({ company_id: company.body.id })).toBe(messageIds.length);
+      } finally {
+        await db.close();
+      }
     },
     600_000,
   );

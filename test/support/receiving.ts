@@ -65,6 +65,21 @@ export async function liveReceiver() {
 }
 
 
+/** Where a stack's access points and local test PKI are. */
+export interface LocalNetwork {
+  /** Our access point's control API. */
+  accessPointUrl: string;
+  /** The stack's data directory (its local test PKI). */
+  dataDir: string;
+  /** The stand-in's access point. */
+  standInUrl: string;
+}
+
+const sharedNetwork = (): LocalNetwork => {
+  const stack = sharedStack();
+  return { accessPointUrl: stack.accessPointUrl, dataDir: stack.dataDir, standInUrl: stack.peppol.receivingAccessPoint };
+};
+
 /**
  * Sends a UBL document by AS4 from the stand-in's access point straight to
  * ours, the SBDH addressed to `receiver` for the BIS Billing 3.0 document
@@ -72,10 +87,9 @@ export async function liveReceiver() {
  * found us through the SML would. Resolves with the receipt; an AS4 error
  * rejects with As4SendError.
  */
-export async function sendToUs(ubl: string, receiver: string, messageId: string) {
-  const stack = sharedStack();
-  const health = (await (await fetch(`${stack.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
-  const certificate = (await readFile(path.join(stack.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+export async function sendToUs(ubl: string, receiver: string, messageId: string, network: LocalNetwork = sharedNetwork()) {
+  const health = (await (await fetch(`${network.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
+  const certificate = (await readFile(path.join(network.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
   const root = parseXml(ubl);
   const kind = root.name === 'CreditNote' ? 'credit_note' : 'invoice';
   const endpoint = /<cac:AccountingSupplierParty>[\s\S]*?<cbc:EndpointID[^>]*schemeID="(\d{4})"[^>]*>([^<]+)</.exec(ubl);
@@ -88,7 +102,7 @@ export async function sendToUs(ubl: string, receiver: string, messageId: string)
     receiver,
     countryC1: /<cac:AccountingSupplierParty>[\s\S]*?<cbc:IdentificationCode>([A-Z]{2})</.exec(ubl)?.[1] ?? 'BE',
   };
-  return peppolAccessPoint(stack.peppol.receivingAccessPoint, 'the stand-in').send({
+  return peppolAccessPoint(network.standInUrl, 'the stand-in').send({
     messageId,
     senderId: routing.sender,
     receiverId: receiver,
