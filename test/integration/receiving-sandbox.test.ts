@@ -141,4 +141,32 @@ describe('sandbox inbound', () => {
     expect(document.body).toMatchObject({ direction: 'received', received: { as4_message_id: `${documentId}@orphan` } });
     expect(await withStore((store) => store.receivedMessages.countDocuments({ _id: documentId, dispatched: true }))).toBe(1);
   });
+
+  it('when a received document is of a type the JSON view does not cover, then it is kept with its bytes, typed other, and announced as such', async () => {
+    const account = await buyerAccount();
+    const order = '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:ID>PO-1</cbc:ID></Order>';
+    const receivedAt = Date.now() - 60_000;
+    const documentId = newSortableId('document', receivedAt);
+    await withStore((store) =>
+      store.receivedMessages.create({
+        _id: documentId,
+        message_key: `sandbox:${documentId}`,
+        message_id: `${documentId}@order`,
+        source: 'sandbox',
+        environment: 'sandbox',
+        company_id: account.buyerId,
+        workspace_id: account.workspaceId,
+        receiver_id: buyerPeppolId,
+        payload: Buffer.from(order),
+        received_at: new Date(receivedAt),
+        dispatched: false,
+      }),
+    );
+    await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
+    const document = await until('the order filed', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
+    expect(document.body).toMatchObject({ direction: 'received', type: 'other', totals: null, received: { json_view: null, json_view_problem: expect.stringContaining('Order') } });
+    expect((await callAs(account.key, `/v1/documents/${documentId}/ubl`)).text).toBe(order);
+    const events = await until('its event', () => callAs(account.key, `/v1/events?document_id=${documentId}`), (response) => response.body.data?.length === 1, 10_000);
+    expect(events.body.data[0]).toMatchObject({ type: 'document.received', data: { type: 'other', json_view: false } });
+  });
 });
