@@ -1,3 +1,7 @@
+import { readFile } from 'node:fs/promises';
+
+import mongoose from 'mongoose';
+
 import { convertDocument } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
 import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
@@ -5,9 +9,11 @@ import { fullIdentifier } from '../domain/peppol-smp';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup, receivingEndpoint } from '../platform/peppol-lookup';
 import { peppolTrust } from '../platform/peppol-trust';
+import { RECEIVED_DOCUMENT_TYPES } from '../services/receiving/registration';
+import type { EmbeddedStack } from '../stack/embedded-stack';
 import { validFixtures } from '../test/fixtures/documents';
-import { benchStack, envNumber, runBenchmark, say } from './harness';
-import { closedLoop, singleClient, versus } from './support';
+import { benchStack, componentCpuMs, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
+import { closedLoop, singleClient, throughput, versus } from './support';
 
 /**
  * `npm run bench:as4`: live delivery's own costs on the local Peppol network
@@ -17,7 +23,13 @@ import { closedLoop, singleClient, versus } from './support';
  *           (sign, encrypt, post, the receiver's verify, decrypt and store, its signed receipt
  *           checked), one at a time and at BENCH_CONCURRENCY (4), vs posting the same SBD bytes
  *           to the receiving access point as plain HTTP (refused as not AS4: the transport alone)
- * No target: figures for sizing. BENCH_REQUESTS (200) each.
+ *   receive the stand-in's access point sending the same invoice by AS4 to ours for a registered
+ *           company, at BENCH_CONCURRENCY, counted when the last document is filed in the inbox
+ *           (our verify, decrypt, the intake's journaled store before the receipt, the receive
+ *           workflow's validation, JSON view and filing), vs the send figure (target ≥ 0.8), and
+ *           vs posting the SBD to our AS4 endpoint as plain HTTP; with the CPU each process
+ *           spent per received message
+ * Send and lookup have no target: figures for sizing. BENCH_REQUESTS (200) each.
  */
 
 const REQUESTS = envNumber('BENCH_REQUESTS', 200);
@@ -73,10 +85,77 @@ async function main(): Promise<void> {
     const plainOne = await singleClient(REQUESTS, plainPost);
     say(versus('AS4 send with receipt, one at a time', await singleClient(REQUESTS, (i) => send(i)), plainOne));
     const plainMany = await closedLoop(REQUESTS, CONCURRENCY, plainPost);
-    say(versus(`AS4 sends with receipts, concurrency ${CONCURRENCY}`, await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i)), plainMany));
+    const sends = await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i));
+    say(versus(`AS4 sends with receipts, concurrency ${CONCURRENCY}`, sends, plainMany));
+
+    const inbox = await receivingCompany(stack);
+    try {
+      const ours = (await json(`${stack.urls.accessPoint}/health`)).body as { inbound: { endpointUrl: string } };
+      const ourCertificate = (await readFile(stack.serviceEnv.ACCESS_POINT_CERTIFICATE!, 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+      const standIn = peppolAccessPoint(peppol.receivingAccessPoint, 'the stand-in');
+      const toUs = { ...routing, receiver: inbox.participant };
+      const receive = (i: number) =>
+        standIn.send({
+          messageId: `bench-in-${run}-${i}@einvoice`,
+          senderId: toUs.sender,
+          receiverId: toUs.receiver,
+          documentTypeId: fullIdentifier(toUs.documentType),
+          processId: fullIdentifier(toUs.process),
+          countryC1: toUs.countryC1,
+          endpointUrl: ours.inbound.endpointUrl,
+          receiverCertificate: ourCertificate,
+          sbd: standardBusinessDocument(converted.ubl, toUs, { instanceId: nameBasedUuid(`bench-in-${run}-${i}`), createdAt: new Date() }),
+        });
+      for (let i = 0; i < 30; i += 1) await receive(-1 - i);
+      await inbox.filed(30);
+      const before = componentCpuMs(stack, RECEIVING_COMPONENTS);
+      const started = performance.now();
+      const receipts = await closedLoop(REQUESTS, CONCURRENCY, receive);
+      await inbox.filed(30 + REQUESTS);
+      const received = throughput(REQUESTS, (performance.now() - started) / 1000);
+      const after = componentCpuMs(stack, RECEIVING_COMPONENTS);
+      say(`CPU per received message: ${RECEIVING_COMPONENTS.map((name) => `${name} ${((after[name] - before[name]) / REQUESTS).toFixed(1)} ms`).join(', ')}`);
+      const plainToOurs = await closedLoop(REQUESTS, CONCURRENCY, () => fetch(ours.inbound.endpointUrl, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: sbd }).then((response) => response.arrayBuffer()));
+      say(versus(`AS4 receive, receipts only (stored, not yet filed), concurrency ${CONCURRENCY}, vs our sends`, receipts, sends));
+      say(versus(`AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs our sends`, received, sends, 0.8));
+      say(versus(`AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs the SBD posted to our AS4 endpoint as plain HTTP`, received, plainToOurs));
+    } finally {
+      await inbox.close();
+    }
   } finally {
     await stop();
   }
+}
+
+/** What a received message costs, process by process (the stand-in's sending access point included). */
+const RECEIVING_COMPONENTS = ['peppol-receiver', 'access-point', 'api', 'temporal', 'worker', 'validator', 'ferretdb'] as const;
+
+/**
+ * A company registered as a receiver, as the registration workflow leaves it (the SML and KYC are not what is
+ * measured), and a way to wait until `count` documents are filed for it.
+ */
+async function receivingCompany(stack: EmbeddedStack) {
+  const { companyId, workspaceId } = await signUpWithCompany(stack.urls.api!, 'bench-receiver', { name: 'Bench Receiver NV', country: 'BE' });
+  const participant = '0208:0677424046';
+  const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
+  const now = new Date();
+  await db.collection('peppol_registrations').insertOne({
+    _id: participant as unknown as mongoose.mongo.ObjectId,
+    company_id: companyId,
+    workspace_id: workspaceId,
+    participant_id: participant,
+    document_types: RECEIVED_DOCUMENT_TYPES,
+    status: 'registered',
+    created_at: now,
+    updated_at: now,
+  });
+  return {
+    participant,
+    async filed(count: number) {
+      while ((await db.collection('documents').countDocuments({ company_id: companyId, direction: 'received' })) < count) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+    close: () => db.close(),
+  };
 }
 
 runBenchmark(main);

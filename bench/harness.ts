@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 
-import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
+import { startStack, type ComponentName, type EmbeddedStack } from '../stack/embedded-stack';
 import { isolatedStackConfig } from '../stack/isolated-config';
 
 /** Running a benchmark: its output, its settings, its own stack, and cleaning up however it ends. */
@@ -37,10 +38,23 @@ export async function json(url: string, init: RequestInit = {}) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** A new account (`<label>-<time>@example.com`) with the given company: its authorization header and the company's id. */
-export async function signUpWithCompany(api: string, label: string, company: object): Promise<{ auth: Record<string, string>; companyId: string }> {
+/** A new account (`<label>-<time>@example.com`) with the given company: its authorization header, the company's id and its workspace's. */
+export async function signUpWithCompany(api: string, label: string, company: object): Promise<{ auth: Record<string, string>; companyId: string; workspaceId: string }> {
   const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: `${label}-${Date.now()}@example.com` }) });
   const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
   const created = await json(`${api}/v1/companies`, { method: 'POST', headers: auth, body: JSON.stringify(company) });
-  return { auth, companyId: String(created.body.id) };
+  return { auth, companyId: String(created.body.id), workspaceId: String(signup.body.workspace_id) };
+}
+
+/** CPU time (user + system, ms) each named component of the stack has used so far: Linux's /proc/<pid>/stat. */
+export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  return Object.fromEntries(
+    names.map((name) => {
+      const pid = stack.process(name)?.pid;
+      if (!pid) throw new Error(`the stack runs no ${name}`);
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return [name, (Number(fields[11]) + Number(fields[12])) / ticksPerMs];
+    }),
+  ) as Record<Name, number>;
 }

@@ -16,8 +16,9 @@ import { receiveWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
  * Taking in a received message: it is stored first, and only then is the
  * sender told it arrived (the AS4 receipt, or the sandbox's 202), so a
  * message whose receipt went out is never lost. Its receive workflow is
- * started right after; when that start fails (Temporal down, a crash), the
- * row waits with `dispatched: false` and the reconciler starts it. A
+ * started beside the answer, not before it (the receipt waits for the
+ * journaled write only); when that start fails (Temporal down, a crash),
+ * the row waits with `dispatched: false` and the reconciler starts it. A
  * repeated message (the same AS4 message id: the sender did not get our
  * receipt) finds the stored one and creates nothing new.
  */
@@ -91,7 +92,8 @@ export async function takeInbound(deps: IntakeDependencies, message: InboundMess
     if (!existing.dispatched) await dispatchReceived(deps, existing);
     return { documentId: existing._id, created: false };
   }
-  await dispatchReceived(deps, row).catch((err: unknown) =>
+  // Not awaited: the receipt waits for the store only; the workflow start follows it, and the reconciler covers a crash between.
+  void dispatchReceived(deps, row).catch((err: unknown) =>
     deps.logger.error({ err, documentId: row._id }, 'could not start the receive workflow of a stored message; the reconciler will'),
   );
   return { documentId: row._id, created: true };
