@@ -68,12 +68,12 @@ describe('docker-compose.yml', () => {
     for (const service of Object.values(services)) expect(service.healthcheck).toBeDefined();
   });
 
-  it('publishes operator pages and the services behind the API on this machine only; only the API faces the network', () => {
+  it('publishes operator pages and the services behind the API on this machine only; only the API (our SMP in it) and the access point\u2019s AS4 port face the network', () => {
     const published = Object.entries(services).flatMap(([name, service]) =>
       ((service as { ports?: string[] }).ports ?? []).map((mapping) => [name, mapping] as const),
     );
     for (const [name, mapping] of published) {
-      if (name === 'api') continue;
+      if (name === 'api' || (name === 'access-point' && mapping === '8091:8091')) continue;
       expect(`${name} ${mapping}`).toMatch(new RegExp(`^${name} 127\\.0\\.0\\.1:`));
     }
     expect(published.filter(([name]) => name === 'temporal-ui' || name === 'smtp').length).toBeGreaterThan(0);
@@ -84,7 +84,7 @@ describe('docker-compose.yml', () => {
     expect(setting).toBe('${TRUSTED_PROXIES:-none}');
     const fallback = /^\$\{TRUSTED_PROXIES:-(.*)\}$/.exec(setting)![1]!;
     expect(loadConfig({ TRUSTED_PROXIES: fallback }).TRUSTED_PROXIES).toEqual([]);
-    expect(services.api!.ports).toEqual(['3000:3000']);
+    expect(services.api!.ports).toEqual(['3000:3000', '3002:3002']);
   });
 
   it('runs the official validator built from validator/ by Maven, on the port VALIDATOR_URL names', () => {
@@ -102,7 +102,19 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toMatch(/RUN mvn -q -B package/);
     expect(dockerfile).toContain(`AP_PORT=${new URL(services.api!.environment!.ACCESS_POINT_URL!).port}`);
     expect(accessPoint.environment?.AP_KEYSTORE_PASSWORD).toMatch(/^\$\{PEPPOL_AP_KEYSTORE_PASSWORD:\?/);
-    expect(accessPoint.volumes).toEqual(['${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro']);
+    expect(accessPoint.volumes).toEqual(['${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro', '${PEPPOL_SMP_DIR:-./peppol-smp}:/run/peppol-smp:ro']);
+  });
+
+  it('receives: our access point hands AS4 messages to the API intake with the shared token, and the API serves our SMP, which the access point registers in the SML', () => {
+    const accessPoint = services['access-point']!;
+    const api = services.api!.environment!;
+    expect(accessPoint.environment?.AP_INBOUND_URL).toBe(`http://api:${api.INBOUND_PORT}/inbound`);
+    expect(accessPoint.environment?.AP_INBOUND_TOKEN).toMatch(/^\$\{INBOUND_TOKEN:\?/);
+    expect(api.INBOUND_TOKEN).toMatch(/^\$\{INBOUND_TOKEN:\?/);
+    expect(services.api!.ports).not.toContain(`${api.INBOUND_PORT}:${api.INBOUND_PORT}`);
+    expect(accessPoint.environment?.SML_SMP_URL).toMatch(/^\$\{SMP_PUBLIC_URL:\?/);
+    expect(api.SMP_PUBLIC_URL).toMatch(/^\$\{SMP_PUBLIC_URL:\?/);
+    expect(services.api!.ports).toContain(`${api.SMP_PORT}:${api.SMP_PORT}`);
   });
 
   it('the Dockerfile builds the entry points compose runs', () => {
