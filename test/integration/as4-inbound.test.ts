@@ -202,11 +202,12 @@ describe('inbound AS4 on our access point', () => {
     expect((await sentByStandIn())[0]).toMatchObject({ messageId, outcome: 'rejected', error: expect.stringContaining('PEPPOL:NOT_SERVICED') });
   });
 
-  it('when the intake cannot store the message (503), then the sender gets an AS4 error asking to try again and no receipt', async () => {
+  it('when the intake cannot store the message (503), then the sender gets EBMS:0202 DeliveryFailure asking to try again (a passing error to our own sender) and no receipt', async () => {
     answer = { status: 503, body: { error: 'database unavailable' } };
     const messageId = newMessageId();
     const err = await refusal(sendToUs(messageId).sent);
-    expect(err.message).toContain('EBMS:0004');
+    expect(err.message).toContain('EBMS:0202');
+    expect(err.permanent).toBe(false);
     expect(err.message).toContain('could not be stored by the receiving access point; try again later');
     expect(err.message).not.toContain('database unavailable');
     expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toHaveLength(1);
@@ -246,7 +247,8 @@ describe('inbound AS4 on our access point', () => {
 describe('ops network send', () => {
   const network = () => {
     const { dnsServer, receivingAccessPoint } = sharedStack().peppol;
-    return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port };
+    // The stack's data directory holds the local test PKI whose CA the lookup checks SMP signatures against.
+    return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir };
   };
   const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
   const file = async (name: string, content: string) => {

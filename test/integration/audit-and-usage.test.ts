@@ -118,9 +118,9 @@ describe('usage', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(report.body).toMatchObject({ days: 3, to: today, totals: { api_calls: 4, documents_sent: 0 } });
     expect(report.body.data).toHaveLength(3);
-    expect(report.body.data[2]).toEqual({ date: today, api_calls: 4, documents_sent: 0 });
+    expect(report.body.data[2]).toEqual({ date: today, api_calls: 4, documents_sent: 0, documents_received: 0 });
     expect(report.body.data[0]).toMatchObject({ api_calls: 0 });
-    expect((await callAs(account.key, '/v1/account')).body.usage).toEqual({ period_days: 30, api_calls: 5, documents_sent: 0 });
+    expect((await callAs(account.key, '/v1/account')).body.usage).toEqual({ period_days: 30, api_calls: 5, documents_sent: 0, documents_received: 0 });
   });
 
   it('when no days are given, then 30; at most 90', async () => {

@@ -33,6 +33,7 @@ describe('companies', () => {
       address: { street: 'Rue Neuve 1', city: 'Brussels', postal_code: '1000' },
       iban: 'BE68539007547034',
       peppol_id: '0208:0123456749',
+      receiving: null,
       created_at: expect.any(String),
     });
     const fetched = await callAs(owner.key, `/v1/companies/${response.body.id}`);

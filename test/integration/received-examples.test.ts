@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
+
 import { envelopedPayload } from '../../domain/peppol-envelope';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
-import { officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
+import { embeddedFileCount, officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
 import { liveReceiver, sendToUs, until } from '../support/receiving';
 
 /**
@@ -65,6 +67,15 @@ describe.each(peppol.map(({ name }) => ({ name })))('the Peppol BIS example $nam
     expect(document.received.json_view).not.toBeNull();
     const written = totalsWritten(xml);
     expect(document.totals).toMatchObject({ payable: written.payable, tax_exclusive: written.tax_exclusive, tax_inclusive: written.tax_inclusive });
+  });
+
+  it('when it embeds files, then each is listed and downloads decoded, its SHA-256 as listed', async () => {
+    const { xml, document } = receivedAs(name);
+    expect(document.attachments).toHaveLength(embeddedFileCount(xml));
+    for (const attachment of document.attachments as { id: string; size_bytes: number; sha256: string }[]) {
+      const { status, bytes } = await callAs(receiver.liveKey, `/v1/documents/${document.id}/attachments/${attachment.id}`, { host: LIVE });
+      expect({ status, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual({ status: 200, size: attachment.size_bytes, sha256: attachment.sha256 });
+    }
   });
 
   it('when its JSON view is posted back for validation, then the official rules accept the UBL written from it, with the same totals, or our checks refuse only what its test data cannot pass', async () => {

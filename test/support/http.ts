@@ -9,6 +9,8 @@ export interface ApiResponse {
   /** Parsed JSON, if the body was JSON; tests assert on whatever the API answered. */
   body: any;
   text: string;
+  /** The body as it came, for binary answers (attachments). */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
@@ -39,7 +41,8 @@ function send(path: string, baseUrl: string, options: RequestOptions): Promise<A
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         const headers = new Headers();
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -50,7 +53,7 @@ function send(path: string, baseUrl: string, options: RequestOptions): Promise<A
         } catch {
           body = undefined;
         }
-        resolve({ status: response.statusCode ?? 0, headers, body, text });
+        resolve({ status: response.statusCode ?? 0, headers, body, text, bytes });
       });
     });
     request.on('error', reject);

@@ -29,8 +29,11 @@ import com.helger.security.certificate.TrustedCAChecker;
 
 /** Sends one pre-built SBD over Peppol AS4 with phase4 and turns what happened into an Outcome. */
 final class As4Sender {
-  /** ebMS errors that describe a passing condition, not a refusal of this message. */
-  private static final Set<String> TRANSIENT_EBMS_ERRORS = Set.of("EBMS:0005", "EBMS:0301", "EBMS:0302");
+  /**
+   * ebMS errors that describe a passing condition, not a refusal of this message: EBMS:0202 DeliveryFailure is what
+   * a receiving access point (ours too) answers when it could not keep the message, which a later attempt may do.
+   */
+  private static final Set<String> TRANSIENT_EBMS_ERRORS = Set.of("EBMS:0005", "EBMS:0202", "EBMS:0301", "EBMS:0302");
 
   private final ApConfig config;
   private final IAS4CryptoFactory crypto;

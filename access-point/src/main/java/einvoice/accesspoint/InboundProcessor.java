@@ -89,7 +89,8 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
       } else {
         Log.LOG.error("received message " + messageId + " from " + from + ": not kept; answered with an AS4 error", e);
       }
-      errors.add(EEbmsError.EBMS_OTHER.errorBuilder(locale).refToMessageInError(messageId).errorDetail(NOT_KEPT).build());
+      // DeliveryFailure, as CEF eDelivery AS4 names a message the receiving MSH could not process: passing, so a sender tries again.
+      errors.add(EEbmsError.EBMS_DELIVERY_FAILURE.errorBuilder(locale).refToMessageInError(messageId).errorDetail(NOT_KEPT).build());
       return AS4MessageProcessorResult.createFailure();
     }
   }
