@@ -1,8 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
-import { fullIdentifier } from '../domain/peppol-smp';
-import { As4SendError } from '../platform/peppol-access-point';
+import { As4SendError, sendRequest } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordSent } from '../services/documents/lifecycle';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
@@ -43,18 +42,15 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
         receipt = await heartbeating(async () => {
           const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
           if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
-          return peppol.accessPoint.send({
-            messageId,
-            senderId: routing.sender,
-            receiverId: routing.receiver,
-            documentTypeId: fullIdentifier(routing.documentType),
-            processId: fullIdentifier(routing.process),
-            countryC1: routing.countryC1,
-            endpointUrl: endpoint.url,
-            receiverCertificate: endpoint.certificate,
-            // The envelope is the same for every attempt: its id and time come from the document.
-            sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
-          }, Context.current().cancellationSignal);
+          return peppol.accessPoint.send(
+            sendRequest(routing, {
+              messageId,
+              endpoint,
+              // The envelope is the same for every attempt: its id and time come from the document.
+              sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
+            }),
+            Context.current().cancellationSignal,
+          );
         });
       } catch (err) {
         if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);

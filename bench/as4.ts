@@ -5,8 +5,7 @@ import mongoose from 'mongoose';
 import { convertDocument } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
 import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
-import { fullIdentifier } from '../domain/peppol-smp';
-import { peppolAccessPoint } from '../platform/peppol-access-point';
+import { peppolAccessPoint, sendRequest } from '../platform/peppol-access-point';
 import { peppolLookup, receivingEndpoint } from '../platform/peppol-lookup';
 import { peppolTrust } from '../platform/peppol-trust';
 import { RECEIVED_DOCUMENT_TYPES } from '../services/receiving/registration';
@@ -60,17 +59,13 @@ async function main(): Promise<void> {
     const accessPoint = peppolAccessPoint(stack.urls.accessPoint);
     const run = Date.now();
     const send = (i: number) =>
-      accessPoint.send({
-        messageId: `bench-${run}-${i}@einvoice`,
-        senderId: routing.sender,
-        receiverId: routing.receiver,
-        documentTypeId: fullIdentifier(routing.documentType),
-        processId: fullIdentifier(routing.process),
-        countryC1: routing.countryC1,
-        endpointUrl: endpoint.url,
-        receiverCertificate: endpoint.certificate,
-        sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}-${i}`), createdAt: new Date() }),
-      });
+      accessPoint.send(
+        sendRequest(routing, {
+          messageId: `bench-${run}-${i}@einvoice`,
+          endpoint,
+          sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}-${i}`), createdAt: new Date() }),
+        }),
+      );
 
     say(`stack: access point ${stack.urls.accessPoint}, receiving access point ${peppol.receivingAccessPoint}; a ${converted.ubl.length}-byte invoice`);
     // Both JVMs compile their hot paths on the first sends.
@@ -95,17 +90,13 @@ async function main(): Promise<void> {
       const standIn = peppolAccessPoint(peppol.receivingAccessPoint, 'the stand-in');
       const toUs = { ...routing, receiver: inbox.participant };
       const receive = (i: number) =>
-        standIn.send({
-          messageId: `bench-in-${run}-${i}@einvoice`,
-          senderId: toUs.sender,
-          receiverId: toUs.receiver,
-          documentTypeId: fullIdentifier(toUs.documentType),
-          processId: fullIdentifier(toUs.process),
-          countryC1: toUs.countryC1,
-          endpointUrl: ours.inbound.endpointUrl,
-          receiverCertificate: ourCertificate,
-          sbd: standardBusinessDocument(converted.ubl, toUs, { instanceId: nameBasedUuid(`bench-in-${run}-${i}`), createdAt: new Date() }),
-        });
+        standIn.send(
+          sendRequest(toUs, {
+            messageId: `bench-in-${run}-${i}@einvoice`,
+            endpoint: { url: ours.inbound.endpointUrl, certificate: ourCertificate },
+            sbd: standardBusinessDocument(converted.ubl, toUs, { instanceId: nameBasedUuid(`bench-in-${run}-${i}`), createdAt: new Date() }),
+          }),
+        );
       for (let i = 0; i < 30; i += 1) await receive(-1 - i);
       await inbox.filed(30);
       const before = componentCpuMs(stack, RECEIVING_COMPONENTS);

@@ -4,8 +4,7 @@ import path from 'node:path';
 
 import { RoutingError, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
 import { peppolIdProblem } from '../domain/peppol-id';
-import { fullIdentifier } from '../domain/peppol-smp';
-import { As4SendError, peppolAccessPoint } from '../platform/peppol-access-point';
+import { As4SendError, peppolAccessPoint, sendRequest } from '../platform/peppol-access-point';
 import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../platform/peppol-lookup';
 import { peppolTrust } from '../platform/peppol-trust';
 import type { StackConfig } from '../stack/config';
@@ -69,17 +68,7 @@ export async function networkSend(stack: StackConfig, { receiver, file, messageI
   const standIn = `http://127.0.0.1:${stack.PEPPOL_RECEIVER_PORT}`;
   const sbd = standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() });
   try {
-    const receipt = await peppolAccessPoint(standIn, "the local Peppol network stand-in's access point").send({
-      messageId,
-      senderId: routing.sender,
-      receiverId: receiver,
-      documentTypeId: fullIdentifier(routing.documentType),
-      processId: fullIdentifier(routing.process),
-      countryC1: routing.countryC1,
-      endpointUrl: endpoint.url,
-      receiverCertificate: endpoint.certificate,
-      sbd,
-    });
+    const receipt = await peppolAccessPoint(standIn, "the local Peppol network stand-in's access point").send(sendRequest(routing, { messageId, endpoint, sbd }));
     return [
       `delivered: ${routing.kind.replace('_', ' ')} from ${routing.sender} to ${receiver} at ${endpoint.url} (access point ${receipt.receiverSeat})`,
       `AS4 message id ${receipt.messageId}; receipt ${receipt.receiptMessageId} at ${receipt.receiptTimestamp}`,

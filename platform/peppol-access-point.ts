@@ -1,3 +1,6 @@
+import type { PeppolRouting } from '../domain/peppol-envelope';
+import { fullIdentifier } from '../domain/peppol-smp';
+
 /**
  * Client of our Peppol access point (access-point/, a phase4 program): it
  * takes a ready Standard Business Document and the receiver's endpoint from
@@ -20,6 +23,21 @@ export interface As4SendRequest {
   /** The receiving access point's certificate as the SMP publishes it (base64 DER, no whitespace). */
   receiverCertificate: string;
   sbd: string;
+}
+
+/** The send request for a routed document (parties, ids and country from its routing) to the endpoint its receiver's SMP names. */
+export function sendRequest(routing: PeppolRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
+  return {
+    messageId: message.messageId,
+    senderId: routing.sender,
+    receiverId: routing.receiver,
+    documentTypeId: fullIdentifier(routing.documentType),
+    processId: fullIdentifier(routing.process),
+    countryC1: routing.countryC1,
+    endpointUrl: message.endpoint.url,
+    receiverCertificate: message.endpoint.certificate,
+    sbd: message.sbd,
+  };
 }
 
 export interface As4Receipt {

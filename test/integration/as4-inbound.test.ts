@@ -10,7 +10,7 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { As4SendError, peppolAccessPoint, type As4Receipt } from '../../platform/peppol-access-point';
+import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol-access-point';
 import { loadStackConfig } from '../../stack/config';
 import { ManagedProcess } from '../../stack/managed-process';
 import { ACCESS_POINT_HEAP, accessPointEnvironment } from '../../stack/peppol-access-points';
@@ -79,17 +79,7 @@ function envelope(ubl: string) {
 /** The stand-in sends `ubl` to our access point's /as4 with this message id. */
 function sendToUs(messageId: string, ubl = invoice): { sbd: string; sent: Promise<As4Receipt> } {
   const { routing, sbd } = envelope(ubl);
-  const sent = standIn().send({
-    messageId,
-    senderId: routing.sender,
-    receiverId: routing.receiver,
-    documentTypeId: fullIdentifier(routing.documentType),
-    processId: fullIdentifier(routing.process),
-    countryC1: routing.countryC1,
-    endpointUrl: as4Url,
-    receiverCertificate: ourCertificate,
-    sbd,
-  });
+  const sent = standIn().send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd }));
   return { sbd, sent };
 }
 

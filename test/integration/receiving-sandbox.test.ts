@@ -43,6 +43,29 @@ async function buyerAccount(): Promise<TestAccount & { companyId: string; buyerI
 
 const temporal = sharedTemporalClient();
 
+/** A message the intake stored a minute ago but whose receive workflow never started (it died in between). */
+async function storedButNotDispatched(account: TestAccount & { buyerId: string }, payload: string, label: string): Promise<string> {
+  const receivedAt = Date.now() - 60_000;
+  const documentId = newSortableId('document', receivedAt);
+  await withStore((store) =>
+    store.receivedMessages.create({
+      _id: documentId,
+      message_key: `sandbox:${documentId}`,
+      message_id: `${documentId}@${label}`,
+      source: 'sandbox',
+      environment: 'sandbox',
+      company_id: account.buyerId,
+      workspace_id: account.workspaceId,
+      sender_id: belgianSeller.peppol_id,
+      receiver_id: buyerPeppolId,
+      payload: Buffer.from(payload),
+      received_at: new Date(receivedAt),
+      dispatched: false,
+    }),
+  );
+  return documentId;
+}
+
 describe('sandbox inbound', () => {
   const hooks = new WebhookReceiver();
   beforeAll(() => hooks.start());
@@ -117,24 +140,7 @@ describe('sandbox inbound', () => {
 
   it('when a stored message never had its receive workflow started (the intake died after storing it), then the reconciler starts it and the document is filed once', async () => {
     const account = await buyerAccount();
-    const receivedAt = Date.now() - 60_000;
-    const documentId = newSortableId('document', receivedAt);
-    await withStore((store) =>
-      store.receivedMessages.create({
-        _id: documentId,
-        message_key: `sandbox:${documentId}`,
-        message_id: `${documentId}@orphan`,
-        source: 'sandbox',
-        environment: 'sandbox',
-        company_id: account.buyerId,
-        workspace_id: account.workspaceId,
-        sender_id: belgianSeller.peppol_id,
-        receiver_id: buyerPeppolId,
-        payload: Buffer.from(ubl),
-        received_at: new Date(receivedAt),
-        dispatched: false,
-      }),
-    );
+    const documentId = await storedButNotDispatched(account, ubl, 'orphan');
     const started = await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
     expect(started).toBeGreaterThanOrEqual(1);
     const document = await until('the orphan filed', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
@@ -145,23 +151,7 @@ describe('sandbox inbound', () => {
   it('when a received document is of a type the JSON view does not cover, then it is kept with its bytes, typed other, and announced as such', async () => {
     const account = await buyerAccount();
     const order = '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:ID>PO-1</cbc:ID></Order>';
-    const receivedAt = Date.now() - 60_000;
-    const documentId = newSortableId('document', receivedAt);
-    await withStore((store) =>
-      store.receivedMessages.create({
-        _id: documentId,
-        message_key: `sandbox:${documentId}`,
-        message_id: `${documentId}@order`,
-        source: 'sandbox',
-        environment: 'sandbox',
-        company_id: account.buyerId,
-        workspace_id: account.workspaceId,
-        receiver_id: buyerPeppolId,
-        payload: Buffer.from(order),
-        received_at: new Date(receivedAt),
-        dispatched: false,
-      }),
-    );
+    const documentId = await storedButNotDispatched(account, order, 'order');
     await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
     const document = await until('the order filed', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
     expect(document.body).toMatchObject({ direction: 'received', type: 'other', totals: null, received: { json_view: null, json_view_problem: expect.stringContaining('Order') } });

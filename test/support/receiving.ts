@@ -6,9 +6,8 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
 import { standardBusinessDocument, type PeppolRouting } from '../../domain/peppol-envelope';
-import { fullIdentifier } from '../../domain/peppol-smp';
 import { parseXml } from '../../domain/xml-tree';
-import { peppolAccessPoint } from '../../platform/peppol-access-point';
+import { peppolAccessPoint, sendRequest } from '../../platform/peppol-access-point';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from './accounts';
 import { completeSubmission, readyToSubmit, submit, waitForKyc } from './kyc';
@@ -102,15 +101,5 @@ export async function sendToUs(ubl: string, receiver: string, messageId: string,
     receiver,
     countryC1: /<cac:AccountingSupplierParty>[\s\S]*?<cbc:IdentificationCode>([A-Z]{2})</.exec(ubl)?.[1] ?? 'BE',
   };
-  return peppolAccessPoint(network.standInUrl, 'the stand-in').send({
-    messageId,
-    senderId: routing.sender,
-    receiverId: receiver,
-    documentTypeId: fullIdentifier(routing.documentType),
-    processId: fullIdentifier(routing.process),
-    countryC1: routing.countryC1,
-    endpointUrl: health.inbound.endpointUrl,
-    receiverCertificate: certificate,
-    sbd: standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }),
-  });
+  return peppolAccessPoint(network.standInUrl, 'the stand-in').send(sendRequest(routing, { messageId, endpoint: { url: health.inbound.endpointUrl, certificate }, sbd: standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }) }));
 }
