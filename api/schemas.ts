@@ -18,13 +18,10 @@ export const resourceId = (kind: IdKind, example: string) =>
 /**
  * An id in the path (or a query naming a resource): any value is looked up,
  * and one that names nothing is simply not found (404, or 403 where the spec
- * says so). The pattern tells clients what ids look like.
+ * says so), however long (the routes check an id's shape before the database
+ * sees it). The pattern tells clients what ids look like.
  */
-export const idParam = (kind: IdKind, example: string) =>
-  z
-    .string()
-    .max(100)
-    .openapi({ pattern: idPattern(kind).source, example });
+export const idParam = (kind: IdKind, example: string) => z.string().openapi({ pattern: idPattern(kind).source, example });
 
 export const emailAddress = z.email().max(254).openapi({ example: 'ap@example.com' });
 

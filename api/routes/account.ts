@@ -89,7 +89,7 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     description: 'A key limited to one company can revoke only keys limited to that company.',
     tags: ['Account'],
     limitedKeys: true,
-    params: z.object({ prefix: z.string().max(100).openapi({ example: 'ps_test_AbC1234...', pattern: '^ps_(test|live)_[0-9A-Za-z]{7}\\.\\.\\.$' }) }),
+    params: z.object({ prefix: z.string().openapi({ example: 'ps_test_AbC1234...', pattern: '^ps_(test|live)_[0-9A-Za-z]{7}\\.\\.\\.$' }) }),
     responses: { 200: { description: 'Revoked', schema: z.object({ revoked: z.literal(true), prefix: z.string() }) } },
     errors: ['api_key_not_found'],
     handler: async ({ auth, params }) => {
