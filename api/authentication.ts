@@ -36,9 +36,6 @@ declare global {
   }
 }
 
-/** Failed authentications a client address may cause per minute; past it, 429 instead of 401. */
-export const AUTH_FAILURES_PER_MINUTE = 30;
-
 /**
  * The chain every non-public endpoint runs: who is calling (401/403), then
  * the per-key and per-account rate limits (429), then the day's API-call
@@ -50,7 +47,7 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     await enforceLimit(
       limiter,
       res,
-      { subject: `auth-failure:${addressBucket(req.ip)}`, max: AUTH_FAILURES_PER_MINUTE, windowMs: 60_000, what: 'failed authentication per address' },
+      { subject: `auth-failure:${addressBucket(req.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: 60_000, what: 'failed authentication per address' },
       { headers: false },
     );
     return new ApiError(code, message, {
