@@ -38,7 +38,6 @@ const catalog = {
   no_fields_to_update: { status: 400, type: 'validation_error', retryable: false },
   batch_too_large: { status: 400, type: 'validation_error', retryable: false },
   webhook_url_not_allowed: { status: 400, type: 'validation_error', retryable: false },
-  last_owner: { status: 400, type: 'validation_error', retryable: false },
   workspace_not_deletable: { status: 400, type: 'validation_error', retryable: false },
   missing_api_key: { status: 401, type: 'authentication_error', retryable: false },
   invalid_api_key: { status: 401, type: 'authentication_error', retryable: false },
@@ -66,6 +65,8 @@ const catalog = {
   participant_not_found: { status: 404, type: 'not_found', retryable: false },
   email_taken: { status: 409, type: 'validation_error', retryable: false },
   kyc_locked: { status: 409, type: 'validation_error', retryable: false },
+  // The request is well formed; the workspace's state (its only owner) refuses it.
+  last_owner: { status: 409, type: 'validation_error', retryable: false },
   kyc_not_submittable: { status: 409, type: 'validation_error', retryable: false },
   kyc_missing_content: { status: 400, type: 'validation_error', retryable: false },
   kyc_invalid_encoding: { status: 400, type: 'validation_error', retryable: false },

@@ -24,7 +24,7 @@ const createBody = z
 const updateBody = z
   .object({ name: text(200).optional(), country: country.optional(), ...optionalFields })
   .strict()
-  .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.' });
+  .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.', minProperties: 1 });
 
 const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;

@@ -32,7 +32,7 @@ const createBody = z
 const updateBody = z
   .object({ url: url.optional(), events: webhookEventsSchema.optional(), enabled: z.boolean().optional(), description: text(200).nullable().optional() })
   .strict()
-  .openapi('UpdateWebhookRequest', { description: 'Only the fields sent change. At least one field.' });
+  .openapi('UpdateWebhookRequest', { description: 'Only the fields sent change. At least one field.', minProperties: 1 });
 
 const deliveryHeaders = z.object({
   'X-Peppol-Signature-V2': z.string().openapi({

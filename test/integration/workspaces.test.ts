@@ -158,12 +158,13 @@ describe('workspaces and members', () => {
     );
   });
 
-  it('when the only owner would stop being one, then 400 last_owner; with a second owner it works', async () => {
+  it('when the only owner would stop being one, then 409 last_owner; with a second owner it works', async () => {
     const owner = await signUp();
     const { workspaceId, members } = await teamWorkspace(owner, ['admin']);
     const setRole = (accountId: string, role: string) =>
       callAs(owner.key, `/v1/workspaces/${workspaceId}/members/${accountId}`, { method: 'PATCH', body: { role } });
-    expect((await setRole(owner.id, 'admin')).body.error.code).toBe('last_owner');
+    const demoted = await setRole(owner.id, 'admin');
+    expect({ status: demoted.status, code: demoted.body.error.code }).toEqual({ status: 409, code: 'last_owner' });
     expect((await callAs(owner.key, `/v1/workspaces/${workspaceId}/members/${owner.id}`, { method: 'DELETE' })).body.error.code).toBe('last_owner');
     expect((await setRole(members.admin!.id, 'owner')).body).toEqual({ account_id: members.admin!.id, role: 'owner' });
     expect((await setRole(owner.id, 'admin')).status).toBe(200);
