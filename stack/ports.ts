@@ -9,8 +9,21 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** A port the OS just handed out; free at the time of asking. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
+/**
+ * Where a stack's own ports are picked: below Linux's default ephemeral range (32768-60999), from which every
+ * outgoing connection takes its local port. A listening port picked from that range (port 0) can be taken by a
+ * client connection between the pick and a later start on the same configuration (a restarted stack), and the
+ * bind then fails with "address already in use".
+ */
+const PICK_FROM = 20_000;
+const PICK_TO = 32_767;
+
+/** A port nothing listens on, picked outside the ephemeral range where it can; free at the time of asking. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM + 1));
+    if (await isPortFree(port, host)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -78,7 +78,7 @@ describe('invariants under concurrency', () => {
     const members = (await callAs(first.key, `/v1/workspaces/${workspaceId}/members`)).body.data as { role: string }[];
     const remaining = members.filter((member) => member.role === 'owner').length;
     expect(remaining).toBeGreaterThanOrEqual(1);
-    expect(responses.every((response) => [200, 400, 403].includes(response.status))).toBe(true);
+    expect(responses.every((response) => [200, 409, 403].includes(response.status))).toBe(true);
     expect(responses.filter((response) => response.status === 200).length).toBe(PARALLEL - remaining);
   });
 
@@ -92,9 +92,9 @@ describe('invariants under concurrency', () => {
     ]);
     const members = (await callAs(a.key, `/v1/workspaces/${workspaceId}/members`)).body.data as { role: string }[];
     expect(members.filter((member) => member.role === 'owner')).toHaveLength(1);
-    // One demotion wins; the other finds its caller no longer an owner (403) or the workspace down to its last (400).
+    // One demotion wins; the other finds its caller no longer an owner (403) or the workspace down to its last (409).
     expect([aDemotesB.status, bDemotesA.status].filter((status) => status === 200)).toHaveLength(1);
-    expect([400, 403]).toContain([aDemotesB.status, bDemotesA.status].find((status) => status !== 200));
+    expect([409, 403]).toContain([aDemotesB.status, bDemotesA.status].find((status) => status !== 200));
   });
 
   it('key revocation: 50 concurrent revocations of one key answer 200 once and write one audit event', async () => {
