@@ -4,7 +4,6 @@ import type { Client } from '@temporalio/client';
 
 import { idPattern } from '../../domain/ids';
 import { routingOf, RoutingError } from '../../domain/peppol-envelope';
-import { UBL_BOUNDS } from '../../domain/xml-bounds';
 import type { Logger } from '../../platform/logger';
 import { listCompanies } from '../../services/companies';
 import { acknowledgeDocument, listInbox } from '../../services/receiving/inbox';
@@ -17,6 +16,7 @@ import { z } from '../openapi';
 import { decodeCursor, pageSchema, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam } from '../schemas';
+import { requireMeasurableUbl } from '../ubl-body';
 import { documentSummary, documentSummarySchema, documentView, documentSchema } from '../views/documents';
 import { receivedContentOf } from './received-content';
 
@@ -116,13 +116,7 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     handler: async ({ auth, body }) => {
       if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
       const xml = body as Buffer;
-      if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
-      const bounds = await deps.cpu.run('checkUblBounds', { xml });
-      if (!bounds.ok) {
-        throw bounds.problem === 'not_well_formed'
-          ? new ApiError('invalid_xml', `The body is not well-formed XML: ${bounds.message}.`)
-          : new ApiError('xml_too_complex', `The document passes a bound of ${UBL_BOUNDS.maxDepth} levels or ${UBL_BOUNDS.maxElements} elements (line ${bounds.line}, column ${bounds.column}).`);
-      }
+      await requireMeasurableUbl(deps.cpu, xml);
       let routing: ReturnType<typeof routingOf>;
       try {
         routing = routingOf(xml.toString('utf8'));

@@ -1,10 +1,11 @@
-import { UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
+import { UBL_BOUNDS } from '../../domain/xml-bounds';
 import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
 import type { RateLimiter } from '../../services/rate-limits';
 import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
+import { notWellFormedXml, requireMeasurableUbl } from '../ubl-body';
 import type { RouteTable } from '../route';
 import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 
@@ -30,14 +31,6 @@ export interface UblRouteDependencies {
   maxBodyBytes: number;
 }
 
-/** Why a UBL document from outside is refused before validation: the bound it passed, and where. */
-function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_many_elements' }>): ApiError {
-  const what = check.problem === 'too_deep' ? `nests elements deeper than ${check.limit} levels` : `holds more than ${check.limit} elements`;
-  return new ApiError('xml_too_complex', `The document ${what} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`, {
-    details: { limit: check.problem === 'too_deep' ? 'depth' : 'elements', maximum: check.limit, line: check.line, column: check.column },
-  });
-}
-
 export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validationsPerHour, maxBodyBytes }: UblRouteDependencies): void {
   const limit = Math.min(maxBodyBytes, PUBLIC_UBL_MAX_BYTES);
   routes.add({
@@ -61,12 +54,9 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
     errors: ['invalid_xml', 'xml_too_complex', 'not_ubl_document', 'rate_limit_exceeded', 'validator_unavailable', 'server_busy'],
     handler: async ({ body, signal }) => {
       const xml = body as Buffer;
-      const notWellFormed = (why: string) => new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
-      if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
-      const bounds = await cpu.run('checkUblBounds', { xml });
-      if (!bounds.ok) throw bounds.problem === 'not_well_formed' ? notWellFormed(bounds.message) : tooComplex(bounds);
+      await requireMeasurableUbl(cpu, xml);
       const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
-      if (report.problem?.code === 'not_well_formed') throw notWellFormed(report.problem.message);
+      if (report.problem?.code === 'not_well_formed') throw notWellFormedXml(report.problem.message);
       if (report.problem || !report.document_type) {
         throw new ApiError('not_ubl_document', `${report.problem?.message ?? 'The document is not UBL'}; send a UBL 2.1 Invoice or CreditNote.`);
       }
