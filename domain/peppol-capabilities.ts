@@ -28,6 +28,43 @@ export type BillingDocument = 'invoice' | 'credit_note';
 
 const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = { invoice: BIS_BILLING_INVOICE, credit_note: BIS_BILLING_CREDIT_NOTE };
 
+/** A document type under its process: what a sender looks a receiver up for. `name` says it for a person, in the plural. */
+export interface PeppolService {
+  documentType: Identifier;
+  process: Identifier;
+  name: string;
+}
+
+const BILLING_SERVICES: Record<BillingDocument, PeppolService> = {
+  invoice: { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices' },
+  credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 credit notes' },
+};
+
+/** Peppol BIS Invoice Response 3 (transaction T111), which a buyer sends to the seller of an invoice. */
+export const INVOICE_RESPONSE: PeppolService = {
+  documentType: {
+    scheme: 'busdox-docid-qns',
+    value: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:invoice_response:3::2.1',
+  },
+  process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3' },
+  name: 'Peppol Invoice Responses',
+};
+
+/** Peppol Message Level Status 1.0, which a receiving access point sends to the sending one's service provider id. */
+export const MESSAGE_LEVEL_STATUS: PeppolService = {
+  documentType: {
+    scheme: 'busdox-docid-qns',
+    value: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:peppol:edec:mls:1.0::2.1',
+  },
+  process: { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:edec:mls' },
+  name: 'Peppol Message Level Status messages',
+};
+
+/** What a send is looked up for: a billing document by its kind, or any service. */
+export type Deliverable = BillingDocument | PeppolService;
+
+const serviceOf = (what: Deliverable): PeppolService => (typeof what === 'string' ? BILLING_SERVICES[what] : what);
+
 /** Schemes and values compare exactly: document type and process ids are case-sensitive (B.1). */
 const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value === b.value;
 
@@ -149,7 +186,10 @@ export function capabilitiesOf(found: SignedMetadata[], now: Date, accessPointTr
   );
 }
 
-const serves = (entry: Capability, kind: BillingDocument) => entry.billingDocument === kind && same(entry.process, BIS_BILLING_PROCESS) && entry.problems.length === 0;
+function serves(entry: Capability, what: Deliverable): boolean {
+  const service = serviceOf(what);
+  return same(entry.documentType, service.documentType) && same(entry.process, service.process) && entry.problems.length === 0;
+}
 
 /**
  * Whether the participant can receive each BIS Billing 3.0 document from this
@@ -162,15 +202,16 @@ export function canReceive(capabilities: Capability[]): Record<BillingDocument, 
 }
 
 /** Where a document of this kind is sent now: the endpoint and the certificate to encrypt to; undefined when it cannot be. */
-export function endpointFor(kind: BillingDocument, capabilities: Capability[]): { url: string; certificate: string } | undefined {
-  const entry = capabilities.find((candidate) => serves(candidate, kind));
+export function endpointFor(what: Deliverable, capabilities: Capability[]): { url: string; certificate: string } | undefined {
+  const entry = capabilities.find((candidate) => serves(candidate, what));
   // An entry that serves has a readable certificate (a missing one is among its problems).
   return entry?.certificateData ? { url: entry.endpointUrl, certificate: entry.certificateData } : undefined;
 }
 
 /** Why the participant cannot be sent this kind of document, for a person. */
-function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
-  const entries = capabilities.filter((entry) => entry.billingDocument === kind);
+function whyNot(what: Deliverable, capabilities: Capability[]): string {
+  const { documentType } = serviceOf(what);
+  const entries = capabilities.filter((entry) => same(entry.documentType, documentType));
   if (entries.length === 0) return 'its SMP does not list the document type';
   const broken = entries.find((entry) => entry.problems.length > 0);
   if (broken) return broken.problems[0]!;
@@ -180,8 +221,8 @@ function whyNot(kind: BillingDocument, capabilities: Capability[]): string {
 const PLURAL: Record<BillingDocument, string> = { invoice: 'invoices', credit_note: 'credit notes' };
 
 /** The refusal for one kind, for a person: `cannot receive BIS Billing 3.0 credit notes on Peppol: <why>`. */
-export const cannotReceive = (kind: BillingDocument, capabilities: Capability[]): string =>
-  `cannot receive BIS Billing 3.0 ${PLURAL[kind]} on Peppol: ${whyNot(kind, capabilities)}`;
+export const cannotReceive = (what: Deliverable, capabilities: Capability[]): string =>
+  `cannot receive ${serviceOf(what).name} on Peppol: ${whyNot(what, capabilities)}`;
 
 /** One sentence for a person: can the participant be sent an invoice and a credit note, and if not, why. */
 export function receiveSummary(participant: string, capabilities: Capability[]): string {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 
 import type { TrustAnchors } from '../domain/certificate-trust';
-import { cannotReceive, capabilitiesOf, endpointFor, type BillingDocument, type Capability, type SignatureCheck } from '../domain/peppol-capabilities';
+import { cannotReceive, capabilitiesOf, endpointFor, type Capability, type Deliverable, type SignatureCheck } from '../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
 import {
   fullIdentifier,
@@ -309,13 +309,13 @@ export async function discoverParticipant(lookup: PeppolLookup, participantValue
 export async function receivingEndpoint(
   lookup: PeppolLookup,
   receiver: string,
-  kind: BillingDocument,
+  what: Deliverable,
   now: Date,
 ): Promise<{ url: string; certificate: string } | { refusal: string }> {
   const discovery = await discoverParticipant(lookup, receiver, now);
   if (!discovery.found) return { refusal: `The receiver ${receiver} is not on the Peppol network: ${discovery.why}.` };
-  const endpoint = endpointFor(kind, discovery.capabilities);
-  if (!endpoint) return { refusal: `The receiver ${receiver} ${cannotReceive(kind, discovery.capabilities)}.` };
+  const endpoint = endpointFor(what, discovery.capabilities);
+  if (!endpoint) return { refusal: `The receiver ${receiver} ${cannotReceive(what, discovery.capabilities)}.` };
   // The SMP chose this address: our access point would POST there, so it must be one the address rule allows.
   // A name that does not resolve now is left to the access point, whose failure is retried.
   const host = await checkHost(new URL(endpoint.url), lookup.accessPointAddresses);

@@ -78,6 +78,38 @@ const documentSchema = new Schema(
       ),
       default: null,
     },
+    /**
+     * The latest Invoice Response about this document: received from the buyer for a sent one, given by our company for a
+     * received one (`received_at` null). The whole history is in `invoice_responses`. Delivery `status` is a different fact.
+     */
+    response: {
+      type: new Schema(
+        {
+          response_id: { type: String, required: true },
+          code: { type: String, required: true },
+          reasons: { type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })], default: [] },
+          actions: { type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })], default: [] },
+          note: { type: String, default: null },
+          received_at: { type: Date, default: null },
+          created_at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    /** The Message Level Status the receiving access point sent about a sent document (Peppol MLS 1.0). */
+    mls: {
+      type: new Schema(
+        {
+          code: { type: String, enum: ['AP', 'AB', 'RE'], required: true },
+          reasons: { type: [new Schema({ code: String, description: String, line_id: String }, { _id: false })], default: [] },
+          description: { type: String, default: null },
+          received_at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     /** When the receiver marked a received document processed (the inbox's pull queue). */
     acknowledged_at: { type: Date, default: null },
     created_at: { type: Date, required: true },

@@ -7,6 +7,7 @@ import { companyModel } from './companies';
 import { creditLedgerModel } from './credits';
 import { attachmentModel, contentModel, dispatchModel, documentModel } from './documents';
 import { eventModel } from './events';
+import { invoiceResponseModel } from './invoice-responses';
 import { kycBlobModel, kycDocumentModel } from './kyc-documents';
 import { kycSubmissionModel } from './kyc-submissions';
 import { membershipModel } from './memberships';
@@ -48,6 +49,7 @@ export function createStore(db: Connection) {
     creditLedger: creditLedgerModel(db),
     receivedMessages: receivedMessageModel(db),
     peppolRegistrations: peppolRegistrationModel(db),
+    invoiceResponses: invoiceResponseModel(db),
   };
 }
 

@@ -46,7 +46,7 @@ const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r/g, '&#
 const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
 /** A basic component, written only when it has a value (trimmed, unless asked to keep it as it is). */
-function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>, untrimmed = false): void {
+export function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>, untrimmed = false): void {
   if (value === undefined || value === null || value.trim() === '') return;
   const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literalAttribute(attribute)]));
   parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(untrimmed ? value : value.trim()));
@@ -62,7 +62,7 @@ function hasChildren(node: Node): boolean {
 }
 
 /** An aggregate, written only when its writer put something in it. */
-function aggregate(parent: Node, name: string, fill: (node: Node) => void): void {
+export function aggregate(parent: Node, name: string, fill: (node: Node) => void): void {
   const node = parent.ele(NS.cac, `cac:${name}`);
   fill(node);
   if (!hasChildren(node)) node.remove();
