@@ -160,3 +160,10 @@ export function peppolIdProblem(raw: string): string | undefined {
   return undefined;
 }
 
+
+/**
+ * A Peppol service provider id (SPIS, section 3.4): the seat id of the
+ * provider's access point certificate without its three-letter prefix
+ * (`PBE000001` → `000001`), as MLS parties are named under ICD 0242.
+ */
+export const serviceProviderId = (seat: string): string | undefined => /^[A-Z]{3}([0-9]{6})$/i.exec(seat.trim())?.[1];
