@@ -88,24 +88,24 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
       actor: { accountId: account._id, keyPrefix: record.prefix },
       perMinute,
     };
-    await enforceRequestLimits(limiter, req, res, 1);
+    await enforceRequestLimits(limiter, req, res);
     usage.count(account._id, 'api_calls');
     next();
   };
 }
 
 /**
- * Counts `cost` requests (a batch counts its documents) against the key's
- * window and the account's (twice the key's: a second key adds no budget
- * beyond it). The key's window sets the headers.
+ * Counts the request (a batch is one request, as the spec's Limits say)
+ * against the key's window and the account's (twice the key's: a second
+ * key adds no budget beyond it). The key's window sets the headers.
  */
-export async function enforceRequestLimits(limiter: RateLimiter, req: Request, res: Response, cost: number): Promise<void> {
+async function enforceRequestLimits(limiter: RateLimiter, req: Request, res: Response): Promise<void> {
   const auth = req.auth!;
-  await enforceLimit(limiter, res, { subject: `key:${auth.keyHash}`, max: auth.perMinute, windowMs: 60_000, what: 'this API key', cost });
+  await enforceLimit(limiter, res, { subject: `key:${auth.keyHash}`, max: auth.perMinute, windowMs: 60_000, what: 'this API key' });
   await enforceLimit(
     limiter,
     res,
-    { subject: `account:${auth.accountId}:${auth.environment}`, max: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)', cost },
+    { subject: `account:${auth.accountId}:${auth.environment}`, max: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)' },
     { headers: false },
   );
 }

@@ -21,14 +21,12 @@ export interface Limit {
   windowMs: number;
   /** Named in the 429 message, e.g. "this API key". */
   what: string;
-  /** How many requests this one counts as (a batch counts its documents). */
-  cost?: number;
 }
 
 /** Counts the request against `limit`; answers 429 with Retry-After past it. Sets the rate-limit headers unless told not to. */
 export async function enforceLimit(limiter: RateLimiter, res: Response, limit: Limit, options: { headers?: boolean } = {}): Promise<void> {
   const now = Date.now();
-  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, { now, cost: limit.cost ?? 1 });
+  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, { now });
   if (options.headers !== false) applyHeaders(res, state, now);
   if (state.exceeded) {
     const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));

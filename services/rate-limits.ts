@@ -12,8 +12,8 @@ export interface WindowState {
 }
 
 export interface RateLimiter {
-  /** Counts `cost` requests against `subject`'s fixed window; none when they do not all fit. */
-  hit(subject: string, limit: number, windowMs: number, options?: { now?: number; cost?: number }): Promise<WindowState>;
+  /** Counts one request against `subject`'s fixed window; none when the window is full. */
+  hit(subject: string, limit: number, windowMs: number, options?: { now?: number }): Promise<WindowState>;
   /**
    * Whether `item` (e.g. a recipient) may be used by `subject` in the current
    * UTC day, counting distinct items against `perDay`: an item already used
@@ -40,18 +40,15 @@ export function rateLimiter(store: Store): RateLimiter {
   const lastSeen = new Map<string, { window: string; taken: number }>();
   const count = (window: string) => store.rateSlots.countDocuments({ window });
 
-  async function claim(subject: string, window: string, limit: number, resetAt: number, cost: number): Promise<WindowState> {
+  async function claim(subject: string, window: string, limit: number, resetAt: number): Promise<WindowState> {
     const seen = lastSeen.get(subject);
     let taken = seen?.window === window ? seen.taken : await count(window);
-    let claimed = 0;
-    while (claimed < cost) {
-      // A batch that does not fit is refused whole before it claims anything; only a lost race can cut one short.
-      if (claimed === 0 && taken + cost > limit) break;
-      if (taken + 1 > limit) break;
+    let claimed = false;
+    while (!claimed && taken < limit) {
       try {
         await insertRow(store.rateSlots, { _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
+        claimed = true;
         taken += 1;
-        claimed += 1;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         // Another process took that slot: recount and go on from the first free one.
@@ -59,15 +56,14 @@ export function rateLimiter(store: Store): RateLimiter {
       }
     }
     lastSeen.set(subject, { window, taken });
-    const exceeded = claimed < cost;
-    return { limit, remaining: Math.max(0, limit - taken), resetAt, exceeded };
+    return { limit, remaining: Math.max(0, limit - taken), resetAt, exceeded: !claimed };
   }
 
-  const hit: RateLimiter['hit'] = (subject, limit, windowMs, { now = Date.now(), cost = 1 } = {}) => {
+  const hit: RateLimiter['hit'] = (subject, limit, windowMs, { now = Date.now() } = {}) => {
     if (lastSeen.size > 100_000) lastSeen.clear();
     const start = Math.floor(now / windowMs) * windowMs;
     const window = `${subject}@${start}`;
-    return serial(subject, () => claim(subject, window, limit, start + windowMs, cost));
+    return serial(subject, () => claim(subject, window, limit, start + windowMs));
   };
 
   return {

@@ -16,7 +16,6 @@ import { submitDocument, type SubmissionDependencies } from '../../services/docu
 import type { RateLimiter } from '../../services/rate-limits';
 import { requireDocument, requireDocumentCompany } from '../access';
 import type { AuthContext } from '../authentication';
-import { enforceRequestLimits } from '../authentication';
 import { documentRefused, documentTooLarge, MAX_BATCH, type EntryReading } from '../document-input';
 import { invalidJson } from '../json-body';
 import type { CpuPool } from '../offload';
@@ -185,14 +184,16 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     description:
       'Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, ' +
       'including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). ' +
-      'Each document counts as one request against the rate limits. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
+      'A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some ' +
+      'of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 ' +
+      '`insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
     bodyLimit: deps.maxBodyBytes,
     responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
-    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'server_busy'],
-    handler: async ({ auth, body, req, res }) => {
+    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'server_busy'],
+    handler: async ({ auth, body, req }) => {
       const batch = await readBody(deps, body as Buffer, true);
       if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
       if (batch.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`);
@@ -201,19 +202,25 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
       if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
       await companyOf(deps, auth, companyId);
-      await enforceRequestLimits(deps.limiter, req, res, batch.length - 1);
       const results = [];
       let balanceUnits: number | undefined;
+      let accepted = 0;
+      let unpaid: ApiError | undefined;
       for (const entry of batch.entries) {
         try {
           const submitted = await submitOne(deps, req, entry, undefined);
           balanceUnits = submitted.balanceUnits ?? balanceUnits;
           results.push(submitted.body);
+          accepted += 1;
         } catch (err) {
           // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
-          results.push(answerFor(err, req).toEnvelope());
+          const answer = answerFor(err, req);
+          if (answer.code === 'insufficient_credits') unpaid ??= answer;
+          results.push(answer.toEnvelope());
         }
       }
+      // The balance covered none of it: nothing was queued or charged, so the whole request is refused as a single document would be.
+      if (accepted === 0 && unpaid) throw unpaid;
       return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
     },
   });

@@ -112,6 +112,21 @@ describe('credits for live sending', () => {
     expect(batch.headers.get('x-credits-remaining')).toBe('0.00');
   });
 
+  it('when the balance covers none of a live batch, then 402 insufficient_credits for the whole request, nothing queued or charged', async () => {
+    const sender = await liveSender();
+    await ops('credits', 'add', sender.workspaceId, '0.05');
+    const batch = await callAs(sender.liveKey, '/v1/documents/batch', {
+      method: 'POST',
+      host: LIVE,
+      body: [0, 1].map((i) => liveDocument(sender.companyId, `UNPAID-${i}`)),
+    });
+    expect(batch.status).toBe(402);
+    expect(batch.body.error).toMatchObject({ code: 'insufficient_credits', details: { balance: '0.05', price: '0.10' } });
+    expect(await balanceOf(sender.key, sender.workspaceId)).toBe('0.05');
+    const listed = await callAs(sender.liveKey, `/v1/documents?company_id=${sender.companyId}`, { host: LIVE });
+    expect(listed.body.data).toHaveLength(0);
+  });
+
   it('when a live document fails, then its reservation goes back to the balance, once', async () => {
     const sender = await liveSender();
     await ops('credits', 'add', sender.workspaceId, '1.00');
