@@ -34,13 +34,17 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  *   scale       first page, cursor page, idempotent replay and GET /v1/account, p99 from one client,
  *               at 1,000 and at 100,000 stored documents
  *   volume      BENCH_VOLUME documents accepted and delivered: none lost, none sent twice
- * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000).
+ * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000),
+ * BENCH_SAMPLES (500), BENCH_SECONDS (3, per conversion figure).
  */
 
 const REQUESTS = envNumber('BENCH_REQUESTS', 800);
 const CONCURRENCY = envNumber('BENCH_CONCURRENCY', 16);
 const STORED = envNumber('BENCH_STORED', 100_000);
 const VOLUME = envNumber('BENCH_VOLUME', 2_000);
+/** Latency samples per single-client figure (scale, validation), and warm-up calls before them. */
+const SAMPLES = envNumber('BENCH_SAMPLES', 500);
+const WARM_UP = Math.min(50, SAMPLES);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume').split(','));
 
 const company: SendingCompany = {
@@ -228,8 +232,8 @@ async function validation(bench: Bench): Promise<void> {
   const converted = convertDocument(documentInputSchema.parse(invoice(bench.companyId, 'VAL-1')), company);
   if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
   const validator = officialValidator(bench.stack.urls.validator);
-  for (let i = 0; i < 50; i += 1) await validator.validate(converted.ubl);
-  const alone = await singleClient(200, () => validator.validate(converted.ubl));
+  for (let i = 0; i < WARM_UP; i += 1) await validator.validate(converted.ubl);
+  const alone = await singleClient(SAMPLES, () => validator.validate(converted.ubl));
   const parallel = await closedLoop(REQUESTS, 4, () => validator.validate(converted.ubl));
   say(`official validation of a 10-line invoice: ${parallel.perSecond.toFixed(1)}/s at concurrency 4; one at a time p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}`);
 
@@ -295,9 +299,9 @@ async function scale(bench: Bench): Promise<void> {
     ];
     // Let the database settle after the bulk insert (SQLite checkpoints its write-ahead log), and warm every path up.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    for (const [, operation] of operations) for (let i = 0; i < 50; i += 1) await operation();
+    for (const [, operation] of operations) for (let i = 0; i < WARM_UP; i += 1) await operation();
     const results = new Map<string, Measurement>();
-    for (const [name, operation] of operations) results.set(name, await singleClient(500, operation));
+    for (const [name, operation] of operations) results.set(name, await singleClient(SAMPLES, operation));
     return results;
   };
   const small = await measureAt(1_000);

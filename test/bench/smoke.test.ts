@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Every benchmark, run at a tiny size on a stack of its own, must finish and
+ * print each of its figures: a benchmark that no longer runs (a floor whose
+ * stub drifted from the workflow it stands in for, a renamed route) fails
+ * here rather than on the day someone measures. Only that it completes and
+ * what it prints are checked, never a speed: speeds belong to `npm run bench`.
+ */
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..');
+/** A stack start, tiny parts, and the second stack the validation part starts, on a busy two-core machine. */
+const BENCH_TIMEOUT_MS = 8 * 60_000;
+
+async function bench(script: string, env: Record<string, string>): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', script)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    timeout: BENCH_TIMEOUT_MS,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/** A figure: a number with its unit, e.g. `12.3/s` or `p99 4.0 ms`. */
+const FIGURE = String.raw`[0-9]+(?:\.[0-9]+)?\s*(?:/s|ms|s\b|%)`;
+const printed = (label: string) => new RegExp(`${label}[^\\n]*${FIGURE}`);
+
+describe('benchmarks at a tiny size', () => {
+  it('npm run bench: every part completes and prints its figures', async () => {
+    const out = await bench('documents.ts', { BENCH_REQUESTS: '6', BENCH_CONCURRENCY: '2', BENCH_STORED: '1100', BENCH_VOLUME: '4', BENCH_SECONDS: '1', BENCH_SAMPLES: '20' });
+    for (const label of ['conversion of a 10-line invoice', 'POST /v1/documents, concurrency 2', 'POST /v1/documents at half that rate', 'POST → delivered, 6 documents', 'official validation of a 10-line invoice', 'POST → delivered with official validation', 'first page: p99', 'GET /v1/account: p99', '4 documents accepted and delivered']) {
+      expect(out).toMatch(printed(label));
+    }
+  }, BENCH_TIMEOUT_MS + 30_000);
+
+  it('npm run bench:webhooks completes and prints the lag', async () => {
+    expect(await bench('webhooks.ts', { BENCH_EVENTS: '4' })).toMatch(printed('lag event → first success p50'));
+  }, BENCH_TIMEOUT_MS + 30_000);
+
+  it('npm run bench:as4 completes and prints every figure', async () => {
+    const out = await bench('as4.ts', { BENCH_REQUESTS: '3', BENCH_CONCURRENCY: '2' });
+    for (const label of ['receiver lookup', 'AS4 send with receipt, one at a time', 'AS4 sends with receipts, concurrency 2', 'CPU per received message', 'AS4 receive into the inbox']) {
+      expect(out).toMatch(printed(label));
+    }
+  }, BENCH_TIMEOUT_MS + 30_000);
+
+  it('npm run bench:bounds completes and prints every figure', async () => {
+    const out = await bench('bounded-work.ts', { BENCH_REQUESTS: '2', BENCH_ATTACKERS: '1' });
+    for (const label of ['POST → delivered during deeply nested public validations', 'POST → delivered during validations of invoices just under the element bound', 'GET /v1/account while 3 clients validate']) {
+      expect(out).toMatch(printed(label));
+    }
+  }, BENCH_TIMEOUT_MS + 30_000);
+
+  it('npm run bench:handlers completes and prints both handlers\' figures', async () => {
+    const out = await bench('storage-handlers.ts', { BENCH_HANDLER_DOCS: '50', BENCH_HANDLER_SECONDS: '1' });
+    expect(out).toMatch(/bulk insert\s+[0-9]+ docs\/s\s+[0-9]+ docs\/s/);
+    expect(out).toMatch(printed('updateOne by _id, concurrency 16'));
+  }, BENCH_TIMEOUT_MS + 30_000);
+});
