@@ -16,6 +16,7 @@ import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
 import { cpuPool, type CpuPool } from './offload';
 import { createRegistry } from './openapi';
+import { serveReferencePage } from './reference/page';
 import { requestEnvironment, requestLogging, requireBodyMediaType } from './request-context';
 import { routeTable, type RouteTable } from './route';
 import { accountRoutes } from './routes/account';
@@ -103,6 +104,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   describeWebhookDeliveries(registry);
   extraRoutes?.(routes);
   app.use(router);
+  serveReferencePage(app);
 
   app.use(routeNotFound((path) => routes.allowedMethods(path)));
   app.use(errorHandler);

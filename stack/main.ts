@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     [
       '',
       'E-invoice delivery service is running:',
-      `  API              ${urls.api}   (health: ${urls.api}/v1/health, OpenAPI: ${urls.api}/v1/openapi.json)`,
+      `  API              ${urls.api}   (health: ${urls.api}/v1/health, reference: ${urls.api}/docs, OpenAPI: ${urls.api}/v1/openapi.json)`,
       `  Temporal Web UI  ${urls.temporalUi ?? `external server at ${urls.temporal}`}`,
       `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
       `  Validator        ${urls.validator}   (official Peppol rules; public: ${urls.api}/v1/ubl/validate)`,
