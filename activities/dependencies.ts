@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
+import type { SeatSource } from '../platform/access-point-seat';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { PeppolLookup } from '../platform/peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
@@ -27,8 +28,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery and our AS4 access point. */
-  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** Live delivery: participant discovery and our AS4 access point, and its seat id (C2 or C3 in the reporting items). */
+  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** What fanning events out to webhooks needs. */
