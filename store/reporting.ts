@@ -48,6 +48,8 @@ const reportingMonthSchema = new Schema(
     claimed_by: { type: String, required: true },
     reporter_seat: { type: String, required: true },
     receiver_id: { type: String, required: true },
+    /** The reports' numbers for a person (what `ops reporting` prints). */
+    summary: { type: String, required: true },
     tsr_xml: { type: String, required: true },
     eusr_xml: { type: String, required: true },
     tsr_sent_at: { type: Date, default: null },

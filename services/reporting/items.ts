@@ -71,7 +71,7 @@ const itemOf = (row: ReportingItemRow): ReportingItem => ({
   endUserId: row.end_user_id,
 });
 
-/** Every item of the month, streamed in key order (a month's items need not fit in memory at once). */
+/** Every item of the month, in key order, read by a cursor. */
 export async function* itemsOfMonth(store: Store, month: string): AsyncGenerator<ReportingItem> {
   for await (const row of store.reportingItems.find({ month }).sort({ _id: 1 }).lean().cursor()) yield itemOf(row as ReportingItemRow);
 }
