@@ -8,6 +8,7 @@ import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { PeppolLookup } from '../platform/peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
+import type { ReportingSettings } from '../services/reporting/send';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 
@@ -32,6 +33,8 @@ export interface ActivityDependencies {
   peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
+  /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */
+  reporting: ReportingSettings;
   /** What fanning events out to webhooks needs. */
   fanOut: FanOutDependencies;
 }

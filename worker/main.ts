@@ -71,6 +71,7 @@ async function main(): Promise<void> {
         seat: accessPointSeat(addresses.accessPointUrl),
       },
       sml: smlRegistration(addresses.accessPointUrl),
+      reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });

@@ -73,7 +73,7 @@ const itemOf = (row: ReportingItemRow): ReportingItem => ({
 
 /** Every item of the month, in key order, read by a cursor. */
 export async function* itemsOfMonth(store: Store, month: string): AsyncGenerator<ReportingItem> {
-  for await (const row of store.reportingItems.find({ month }).sort({ _id: 1 }).lean().cursor()) yield itemOf(row as ReportingItemRow);
+  for await (const row of store.reportingItems.find({ month }).sort({ _id: 1 }).lean().cursor()) yield itemOf(row);
 }
 
 /** `scheme::value` as the envelope carries ids, split at the first `::`. */

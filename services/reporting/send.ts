@@ -83,7 +83,7 @@ const outcomeOf = (row: MonthRow, status: ReportingOutcome['status']): Reporting
 /** Claims the month with its reports built and valid now, or finds the claim made before. */
 async function claim(deps: ReportingSendDependencies, month: string, claimant: Claimant): Promise<MonthRow> {
   const existing = await deps.store.reportingMonths.findById(month).lean();
-  if (existing) return existing as MonthRow;
+  if (existing) return existing;
   const reports = await buildMonthReports(deps, month);
   if (!reports.tsr.validation.valid || !reports.eusr.validation.valid) {
     throw new ReportingRefusedError(`the reports for ${month} are not valid under the official rules:\n${validationSummary(reports)}`);
