@@ -13,7 +13,7 @@ import { PEPPOL_REPORTING_SCHEDULE, peppolReportingWorkflowId } from '../../work
 import { validFixtures } from '../fixtures/documents';
 import { withStore } from '../support/accounts';
 import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
-import { ops } from '../support/ops';
+import { ops, opsWith } from '../support/ops';
 import { liveReceiver, sendToUs, ublTo, until } from '../support/receiving';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
@@ -93,7 +93,8 @@ describe('Peppol reporting', () => {
       // The whole month (other tests' transactions too), as an operator builds it: valid, and at least these.
       const dir = await mkdtemp(path.join(os.tmpdir(), 'peppol-reporting-'));
       try {
-        const built = await ops('reporting', month, '--out', dir);
+        // The test stack's validator and access point, not the default ports of `npm start`.
+        const built = await opsWith({ VALIDATOR_URL: sharedStack().validatorUrl, ACCESS_POINT_URL: sharedStack().accessPointUrl }, 'reporting', month, '--out', dir);
         expect(built.stderr).toBe('');
         expect(built.code).toBe(0);
         expect(built.stdout).toMatch(/^TSR valid under eu\.peppol\.reporting:tsr:1\.0\.\d+$/m);
