@@ -1,6 +1,6 @@
 import { nameBasedUuid, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
+import { EUSR_DOCUMENT_TYPE, monthPeriod, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
 import { EUSR_NAMESPACE } from '../../domain/reporting/eusr';
 import { TSR_NAMESPACE } from '../../domain/reporting/tsr';
 import type { Logger } from '../../platform/logger';
@@ -145,6 +145,8 @@ async function sendReport(deps: ReportingSendDependencies, row: MonthRow, kind: 
 
 /** Sends the month's TSR and EUSR once; see the file's comment. */
 export async function sendMonthReports(deps: ReportingSendDependencies, month: string, claimant: Claimant, cancelled?: AbortSignal): Promise<ReportingOutcome> {
+  // A report covers a whole calendar month, and is sent once: never before the month is over.
+  if (monthPeriod(month).until.getTime() > Date.now()) throw new ReportingRefusedError(`${month} has not ended yet; its reports are sent from the 1st of the next month`);
   let row = await claim(deps, month, claimant);
   // Sent before (by anyone, this claimant's earlier attempt included): said so, nothing sent again.
   if (row.tsr_sent_at && row.eusr_sent_at) return outcomeOf(row, 'already_sent');
