@@ -3,10 +3,12 @@ import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
+import type { SeatSource } from '../platform/access-point-seat';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { PeppolLookup } from '../platform/peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
+import type { ReportingSettings } from '../services/reporting/send';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 
@@ -27,10 +29,12 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery and our AS4 access point. */
-  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** Live delivery: participant discovery and our AS4 access point, and its seat id (C2 or C3 in the reporting items). */
+  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
+  /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */
+  reporting: ReportingSettings;
   /** What fanning events out to webhooks needs. */
   fanOut: FanOutDependencies;
 }

@@ -3,7 +3,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
 import { As4SendError, sendRequest } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
+import { PEPPOL_AS4 } from '../domain/peppol-capabilities';
 import { recordSent } from '../services/documents/lifecycle';
+import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
@@ -61,6 +63,21 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       }
       const receiptTime = new Date(receipt.receiptTimestamp);
       const sentAt = Number.isNaN(receiptTime.getTime()) ? new Date() : receiptTime;
+      // Counted for Peppol reporting before the send is recorded: a crash in between sends again under the same
+      // message id (the receiver keeps one copy) and finds the item recorded, never one without the other.
+      await recordReportingItem(store, {
+        as4MessageId: messageId,
+        direction: 'sending',
+        exchangedAt: sentAt,
+        c2Id: await peppol.seat(),
+        c3Id: receipt.receiverSeat,
+        documentType: routing.documentType,
+        process: routing.process,
+        transportProtocol: PEPPOL_AS4,
+        c1Country: routing.countryC1,
+        c4Country: null,
+        endUserId: document.company_id,
+      });
       await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
       logger.info({ documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver }, 'delivered on Peppol');
       return {

@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { reconcileReceived } from '../services/receiving/intake';
 import { announceReceived, fileReceived, type Filed } from '../services/receiving/file';
+import { recordReceivedTransaction } from '../services/reporting/items';
 import {
   planReceiving,
   recordReceivingOutcome,
@@ -32,7 +33,10 @@ export function receivingActivities(deps: ActivityDependencies) {
   return {
     /** Validates, converts and stores a received message as a document (once). */
     async fileReceivedDocument(documentId: string): Promise<Filed> {
-      return fileReceived(deps, documentId);
+      const filed = await fileReceived(deps, documentId);
+      // Counted for Peppol reporting (Peppol messages only) once filed; a retry finds it counted.
+      await recordReceivedTransaction(store, deps.peppol.seat, documentId);
+      return filed;
     },
 
     /** Its `document.received` event, webhooks and usage count (once). */

@@ -106,9 +106,15 @@ export function nameBasedUuid(name: string): string {
  * UBL appended as it is stored (not parsed and written again), so the
  * receiver gets exactly the document GET /v1/documents/{id}/ubl returns.
  * (The header repeats the default namespace declaration: harmless, and it
- * keeps the header a self-contained element.)
+ * keeps the header a self-contained element.) Any payload with its routing
+ * goes the same way: the Peppol reports too (services/reporting/).
  */
-export function standardBusinessDocument(ubl: string, routing: PeppolRouting, envelope: { instanceId: string; createdAt: Date }): string {
+export function standardBusinessDocument(
+  ubl: string,
+  routing: Omit<PeppolRouting, 'kind'>,
+  // `typeVersion`: the syntax version of the payload, UBL's 2.1 unless told (a Peppol report is 1.0 or 1.1).
+  envelope: { instanceId: string; createdAt: Date; typeVersion?: string },
+): string {
   const header = create()
     .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
     .ele('HeaderVersion').txt('1.0').up()
@@ -116,7 +122,7 @@ export function standardBusinessDocument(ubl: string, routing: PeppolRouting, en
     .ele('Receiver').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.receiver).up().up()
     .ele('DocumentIdentification')
     .ele('Standard').txt(routing.root.namespace).up()
-    .ele('TypeVersion').txt(UBL_VERSION).up()
+    .ele('TypeVersion').txt(envelope.typeVersion ?? UBL_VERSION).up()
     .ele('InstanceIdentifier').txt(envelope.instanceId).up()
     .ele('Type').txt(routing.root.name).up()
     .ele('CreationDateAndTime').txt(envelope.createdAt.toISOString()).up()

@@ -16,6 +16,7 @@ import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
 import { networkSend, NetworkSendError } from './network-send';
+import { reportingCommand } from './reporting';
 
 /**
  * `npm run --silent ops -- <command>`: what an operator does by hand. It
@@ -42,6 +43,10 @@ const USAGE = `usage: npm run --silent ops -- <command>
   workspace resume <workspace> <reason>   let it send live again
   account disable <account>               refuse its keys (403 disabled_account)
   account enable <account>                accept its keys again
+  reporting <YYYY-MM> [--send] [--out <dir>]
+                                          the month's Peppol TSR and EUSR: built, validated by the official rules,
+                                          summed up and written to <dir> (default .); --send sends them by AS4 to
+                                          the reporting receiver, once per month (the schedule's guard)
   network send <receiver> <file.xml> [--message-id <id>]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
                                           receiver's access point; prints the receipt or the AS4 error`;
@@ -50,6 +55,7 @@ class UsageError extends Error {}
 
 interface Context {
   store: Store;
+  stack: StackConfig;
   operator: ReturnType<typeof operatorActor>;
   /** Connects to Temporal on first use: only the review commands need it. */
   temporal: () => Promise<Client>;
@@ -162,6 +168,7 @@ const COMMANDS: Record<string, Command> = {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'disabled');
     return `account ${args[0]!} disabled`;
   },
+  reporting: async ({ store, temporal, stack }, args) => reportingCommand({ store, temporal, stack }, args),
   'account enable': async ({ store, operator }, args) => {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'active');
     return `account ${args[0]!} enabled`;
@@ -182,7 +189,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const name = argv.slice(0, 2).join(' ');
+  // A command is one word (`reporting 2026-10`) or two (`kyc list`).
+  const twoWords = argv.slice(0, 2).join(' ');
+  const name = COMMANDS[twoWords] || NETWORK_COMMANDS[twoWords] ? twoWords : (argv[0] ?? '');
   const command = COMMANDS[name];
   const networkCommand = NETWORK_COMMANDS[name];
   if (!command && !networkCommand) {
@@ -191,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const stack = loadStackConfig();
   if (networkCommand) {
-    process.stdout.write(`${forTerminal(await networkCommand(stack, argv.slice(2)))}\n`);
+    process.stdout.write(`${forTerminal(await networkCommand(stack, argv.slice(name.split(' ').length)))}\n`);
     return 0;
   }
   const db = await mongoose.createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, { serverSelectionTimeoutMS: 5_000 }).asPromise();
@@ -202,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
-    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(2)))}\n`);
+    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(name.split(' ').length)))}\n`);
     return 0;
   } finally {
     await db.close();

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 
 import { eurosToUnits } from '../domain/credits';
+import { peppolIdProblem } from '../domain/peppol-id';
 import { PRODUCTION_SML_ZONE } from '../domain/peppol-sml';
 import { defaultThreadCount } from './thread-pool';
 
@@ -120,6 +121,11 @@ const flag = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((value) => value === 'true');
 
+/** OpenPeppol's participant for Peppol reporting (peppol-reporting's CPeppolReporting.OPENPEPPOL_PARTICIPANT_ID). */
+export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
+/** Participant values are case-insensitive (OpenPeppol writes its own in lower case; the checks expect BE in upper case). */
+const participantId = z.string().refine((value) => [value, value.toUpperCase()].some((form) => peppolIdProblem(form) === undefined), 'expected a Peppol participant id such as 9925:be0848934496');
+
 export const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
@@ -159,6 +165,11 @@ export const serviceConfigShape = {
   PEPPOL_AP_CA: optional(z.string()).describe(
     'PEM file of the CAs that issue access point certificates (Peppol: the AP CA): an endpoint counts only when its certificate one of them issued; unset, none counts',
   ),
+  PEPPOL_REPORTING_RECEIVER: participantId.default(OPENPEPPOL_REPORTING_RECEIVER).describe(
+    "Participant the monthly Peppol reports (TSR, EUSR) are sent to; OpenPeppol's in production (the embedded stack: the same id on its local network)",
+  ),
+  PEPPOL_REPORTING_SENDER: optional(participantId).describe("Our participant id as the reports' sender; default 0242 and our seat's number (Peppol SPIS: PBE000001 is 0242:000001)"),
+  PEPPOL_REPORTING_COUNTRY: optional(z.string().regex(/^[A-Z]{2}$/, 'expected a country code such as BE')).describe("Our country (C1) in the reports' envelope; default the one in our seat id (PBE000001: BE)"),
   TRUSTED_PROXIES: trustedProxies.describe('Proxies in front of the API whose X-Forwarded-For gives the client address; none by default'),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),

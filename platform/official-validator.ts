@@ -3,11 +3,34 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Client of the official validator service (validator/): the Peppol BIS
- * Billing 3.0 artefacts, national rule sets included, run by phive in a JVM
- * that keeps them compiled. The API calls it for the public validator and its
- * health; the send workflow's validating step calls it before every send.
+ * Client of the official validator service (validator/): the official Peppol
+ * rule sets run by phive in a JVM that keeps them compiled. The API calls it
+ * for the public validator and its health; the send workflow's validating
+ * step calls it before every send.
+ *
+ * `validate(bytes)` picks the rule set by the document itself and answers
+ * the same report for every kind:
+ * - UBL `Invoice` / `CreditNote`: Peppol BIS Billing 3.0, national rules
+ *   included; `document_type` `invoice` / `credit_note`, `rule_set` the
+ *   release (`eu.peppol.bis3:2026.5`).
+ * - UBL `ApplicationResponse` whose CustomizationID starts with
+ *   `urn:fdc:peppol.eu:poacc:trns:invoice_response:3`: Invoice Response
+ *   (T111); `document_type` `invoice_response`, `rule_set` e.g.
+ *   `eu.peppol.bis3:invoice-message-response:2026.5`.
+ * - UBL `ApplicationResponse` with CustomizationID `urn:peppol:edec:mls:1.0`:
+ *   Message Level Status; `document_type` `mls`, `rule_set` `org.peppol:mls:1`.
+ * - `TransactionStatisticsReport` (TSR 1.0) / `EndUserStatisticsReport`
+ *   (EUSR 1.1): `document_type` `tsr` / `eusr`, `rule_set` e.g.
+ *   `eu.peppol.reporting:tsr:1.0.5`.
+ * Anything else (another ApplicationResponse included) has `problem.code`
+ * `not_ubl` and `document_type` null; not XML, `not_well_formed`. `valid` is
+ * true when no finding is fatal; findings are `[rule] message (at location)`
+ * material either way, e.g. `SCH-MLS-23`, `PEPPOL-T111-R007`, `SCH-TSR-05`.
  */
+
+/** The document kinds the validator knows, as its reports name them. */
+export const OFFICIAL_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr'] as const;
+export type OfficialDocumentType = (typeof OFFICIAL_DOCUMENT_TYPES)[number];
 
 const findingSchema = z.object({
   rule: z.string(),
@@ -18,7 +41,7 @@ const findingSchema = z.object({
 
 const reportSchema = z.object({
   rule_set: z.string(),
-  document_type: z.enum(['invoice', 'credit_note']).nullable(),
+  document_type: z.enum(OFFICIAL_DOCUMENT_TYPES).nullable(),
   problem: z.object({ code: z.enum(['not_well_formed', 'not_ubl']), message: z.string() }).nullable(),
   valid: z.boolean(),
   findings: z.array(findingSchema),

@@ -15,6 +15,7 @@ import { providerOrganisationModel, providerTenantModel } from './provider-tenan
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
 import { peppolRegistrationModel, receivedMessageModel } from './receiving';
+import { reportingItemModel, reportingMonthModel } from './reporting';
 import { usageDayModel } from './usage';
 import { deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
 import { workspaceModel } from './workspaces';
@@ -50,6 +51,8 @@ export function createStore(db: Connection) {
     receivedMessages: receivedMessageModel(db),
     peppolRegistrations: peppolRegistrationModel(db),
     invoiceResponses: invoiceResponseModel(db),
+    reportingItems: reportingItemModel(db),
+    reportingMonths: reportingMonthModel(db),
   };
 }
 

@@ -9,6 +9,7 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
+import { accessPointSeat } from '../platform/access-point-seat';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
@@ -67,8 +68,10 @@ async function main(): Promise<void> {
           trust: peppolTrust(config),
         }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
+        seat: accessPointSeat(addresses.accessPointUrl),
       },
       sml: smlRegistration(addresses.accessPointUrl),
+      reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });

@@ -27,7 +27,7 @@ export async function ensureSchedules(connection: Connection, namespace: string)
     try {
       await client.schedule.create({
         scheduleId: schedule.id,
-        spec: { intervals: [{ every: schedule.every }] },
+        spec: 'every' in schedule ? { intervals: [{ every: schedule.every }] } : { calendars: [schedule.calendar] },
         action: { type: 'startWorkflow', workflowType: schedule.workflowType, taskQueue: TASK_QUEUE, workflowId: schedule.id },
       });
     } catch (err) {

@@ -1,6 +1,7 @@
 import type { StartedWorkflows } from './shared';
 import { deliverWebhookWorkflow } from './deliver-webhook';
 import { kycReviewWorkflow } from './kyc-review';
+import { peppolReportingWorkflow } from './peppol-reporting';
 import { provisionCompanyWorkflow } from './provision-company';
 import { receiveDocumentWorkflow } from './receive-document';
 import { sendDocumentWorkflow } from './send-document';
@@ -12,7 +13,8 @@ export { reconcileQueuedDocumentsWorkflow } from './reconcile';
 export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
 export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
-export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, syncReceivingWorkflow };
+export { monthlyPeppolReportingWorkflow } from './peppol-reporting';
+export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, syncReceivingWorkflow };
 
 /** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
 export const startedWorkflows = {
@@ -22,4 +24,5 @@ export const startedWorkflows = {
   provisionCompanyWorkflow,
   receiveDocumentWorkflow,
   syncReceivingWorkflow,
+  peppolReportingWorkflow,
 } satisfies StartedWorkflows;

@@ -8,6 +8,9 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 export const TASK_QUEUE = 'einvoice';
 
+/** The monthly Peppol reporting schedule's id (Web UI: Schedules). */
+export const PEPPOL_REPORTING_SCHEDULE = 'peppol-reporting-monthly';
+
 /**
  * Custom search attributes an operator filters by in the Temporal Web UI,
  * e.g. `DocumentId = "doc_..."`, `DocumentStatus = "failed"`, `Environment = "live"` or `KycStatus = "pending"`.
@@ -30,14 +33,19 @@ export const SEARCH_ATTRIBUTES = {
   kycStatus: defineSearchAttributeKey('KycStatus', SearchAttributeType.KEYWORD),
 };
 
-/** Schedules the worker keeps in place: id, workflow type and interval. */
-export const SCHEDULES = [
+/** A schedule the worker keeps in place: id, workflow type, and an interval or a calendar time (UTC). */
+export type ScheduleDefinition = { id: string; workflowType: string } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
+
+/** Schedules the worker keeps in place. */
+export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'rate-window-cleanup', workflowType: 'cleanupRateWindowsWorkflow', every: '10 minutes' },
   { id: 'queued-document-reconciler', workflowType: 'reconcileQueuedDocumentsWorkflow', every: '1 minute' },
   { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
   { id: 'kyc-review-reconciler', workflowType: 'reconcileKycReviewsWorkflow', every: '1 minute' },
   { id: 'received-message-reconciler', workflowType: 'reconcileReceivedMessagesWorkflow', every: '1 minute' },
-] as const;
+  // The previous month's Peppol reports, due by the 15th: sent on the 2nd at 06:07 UTC, as phoss-ap does.
+  { id: PEPPOL_REPORTING_SCHEDULE, workflowType: 'monthlyPeppolReportingWorkflow', calendar: { dayOfMonth: 2, hour: 6, minute: 7 } },
+];
 
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
 export const sendWorkflowId = (documentId: string) => `send-${documentId}`;
@@ -144,6 +152,26 @@ export const REGISTRATION_REFUSED = 'RegistrationRefused';
 export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
 
 /**
+ * One Peppol reporting workflow per month, `peppol-reporting-<YYYY-MM>`: started by the monthly schedule or by
+ * `ops reporting <month> --send`, whichever comes first; a completed one is never started again.
+ */
+export const peppolReportingWorkflowId = (month: string) => `peppol-reporting-${month}`;
+
+export interface PeppolReportingInput {
+  month: string;
+  /** Who asked: the schedule or an operator. */
+  claimant: 'schedule' | 'ops';
+}
+
+/** The reports cannot be sent as they are; no retry mends it. */
+export const REPORTING_REFUSED = 'ReportingRefused';
+/**
+ * The reports are due by the 15th: a validator, lookup or access point that is away is tried again with backoff
+ * up to an hour for ten days.
+ */
+export const REPORTING_RETRY = { initialInterval: '30 seconds', backoffCoefficient: 2, maximumInterval: '1 hour', nonRetryableErrorTypes: [REPORTING_REFUSED] };
+
+/**
  * The workflows the services start, by type name, with their one input. The
  * services start them through platform/workflow-port.ts by these names, so they
  * never import workflow code (nor, through it, the activities); workflows/index.ts
@@ -156,6 +184,7 @@ export interface StartedWorkflowInputs {
   provisionCompanyWorkflow: ProvisionCompanyInput;
   receiveDocumentWorkflow: ReceiveDocumentInput;
   syncReceivingWorkflow: SyncReceivingInput;
+  peppolReportingWorkflow: PeppolReportingInput;
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -1,5 +1,5 @@
 import { UBL_BOUNDS } from '../../domain/xml-bounds';
-import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
+import { INTERACTIVE_VALIDATION_MS, type OfficialDocumentType, type OfficialValidator } from '../../platform/official-validator';
 import type { RateLimiter } from '../../services/rate-limits';
 import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
@@ -12,10 +12,21 @@ import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-va
 /** Largest UBL the public validator reads: a document with a few attachments, well short of what could tie up the validator. */
 export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
 
+/**
+ * The UBL kinds the public validator judges: what a client sends or receives through this service. The
+ * validator also knows the Peppol reports (TSR, EUSR), but they are no UBL and only an access point sends
+ * them: the public endpoint answers them like any other non-UBL XML (422 `not_ubl_document`).
+ */
+const PUBLIC_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls'] as const;
+const isPublicDocumentType = (type: OfficialDocumentType | null): type is (typeof PUBLIC_DOCUMENT_TYPES)[number] =>
+  (PUBLIC_DOCUMENT_TYPES as readonly (string | null)[]).includes(type);
+
 const reportSchema = z
   .object({
     valid: z.boolean().openapi({ description: 'True when no finding is fatal: the document may be sent on the Peppol network' }),
-    document_type: z.enum(['invoice', 'credit_note']),
+    document_type: z.enum(PUBLIC_DOCUMENT_TYPES).openapi({
+      description: '`invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111) or `mls` (Peppol Message Level Status 1.0)',
+    }),
     rule_set: ruleSetIdSchema,
     errors: z.array(ublFindingSchema).openapi({ description: 'Fatal findings' }),
     warnings: z.array(ublFindingSchema),
@@ -37,11 +48,13 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
     method: 'post',
     path: '/v1/ubl/validate',
     operationId: 'validateUbl',
-    summary: 'Validate a UBL invoice or credit note with the official Peppol rules',
+    summary: 'Validate a UBL invoice, credit note, invoice response or message level status with the official Peppol rules',
     description:
       'No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official ' +
       'Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): ' +
-      'the same check every document passes before this service sends it. 200 whether or not the document is valid. ' +
+      'the same check every document passes before this service sends it. A UBL `ApplicationResponse` is judged by ' +
+      'its `CustomizationID`: Peppol BIS Invoice Response 3 (T111) or Peppol Message Level Status 1.0 (`document_type` ' +
+      '`invoice_response` or `mls`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. ' +
       `At most ${validationsPerHour} validations per IP address per hour; bodies up to ${limit} bytes, ` +
       `elements nested at most ${UBL_BOUNDS.maxDepth} deep and at most ${UBL_BOUNDS.maxElements} of them (422 \`xml_too_complex\` names the bound and where it was passed); ` +
       `a validation stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).`,
@@ -57,8 +70,9 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
       await requireMeasurableUbl(cpu, xml);
       const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
       if (report.problem?.code === 'not_well_formed') throw notWellFormedXml(report.problem.message);
-      if (report.problem || !report.document_type) {
-        throw new ApiError('not_ubl_document', `${report.problem?.message ?? 'The document is not UBL'}; send a UBL 2.1 Invoice or CreditNote.`);
+      if (report.problem || !isPublicDocumentType(report.document_type)) {
+        const why = report.problem?.message ?? `the root element is a Peppol ${report.document_type?.toUpperCase() ?? ''} report, not UBL`;
+        throw new ApiError('not_ubl_document', `${why}; send a UBL 2.1 Invoice, CreditNote or an Invoice Response or MLS ApplicationResponse.`);
       }
       return {
         status: 200,

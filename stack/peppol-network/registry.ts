@@ -18,7 +18,8 @@ const registrySchema = z.object({
     z.object({
       id: z.string().refine((id) => peppolIdProblem(id) === undefined, 'expected a valid Peppol participant id such as 0208:0987654394'),
       name: z.string().min(1),
-      documents: z.array(z.enum(['invoice', 'credit_note'])).min(1),
+      /** BIS Billing 3.0 `invoice`, `credit_note`; the Peppol reports `tsr`, `eusr` (for a reporting receiver such as OpenPeppol's). */
+      documents: z.array(z.enum(['invoice', 'credit_note', 'tsr', 'eusr'])).min(1),
       /** Its access point refuses every message to it with PEPPOL:NOT_SERVICED: a final AS4 error, on purpose. */
       refusedByAccessPoint: z.boolean().default(false),
     }),

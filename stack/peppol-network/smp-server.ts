@@ -7,6 +7,7 @@ import { smpRouter, type SmpDirectory } from '../../api/smp';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
+import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
 import type { SmpSigner } from '../../platform/smp-signature';
 import type { LocalParticipant } from './registry';
 
@@ -18,7 +19,13 @@ import type { LocalParticipant } from './registry';
  * SMP it speaks HTTP, not HTTPS. Its root page lists the participants.
  */
 
-const DOCUMENT_TYPES: Record<LocalParticipant['documents'][number], Identifier> = { invoice: BIS_BILLING_INVOICE, credit_note: BIS_BILLING_CREDIT_NOTE };
+/** Each document kind a participant receives, with the process it comes under. */
+const DOCUMENT_TYPES: Record<LocalParticipant['documents'][number], { documentType: Identifier; process: Identifier }> = {
+  invoice: { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS },
+  credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
+  tsr: { documentType: TSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
+  eusr: { documentType: EUSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
+};
 
 export interface SmpServerOptions {
   port: number;
@@ -42,7 +49,7 @@ function participantsDirectory(participants: LocalParticipant[]): SmpDirectory {
   return {
     servicesOf: (value) => {
       const entry = participants.find((candidate) => candidate.id.toLowerCase() === value);
-      return Promise.resolve(entry && { services: entry.documents.map((kind) => ({ documentType: DOCUMENT_TYPES[kind], process: BIS_BILLING_PROCESS })) });
+      return Promise.resolve(entry && { services: entry.documents.map((kind) => DOCUMENT_TYPES[kind]) });
     },
   };
 }

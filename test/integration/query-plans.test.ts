@@ -24,6 +24,7 @@ describe('query plans on the embedded FerretDB', () => {
     ['by status', (store) => store.documents.find({ company_id: 'com_x', environment: 'sandbox', status: 'queued' }).sort({ _id: -1 }).limit(21)],
     ['an idempotent replay', (store) => store.documents.find({ idempotency_scope: 'sandbox:com_x:key' })],
     ['a document by id', (store) => store.documents.find({ _id: 'doc_x' })],
+    ['a month’s Peppol reporting items', (store) => store.reportingItems.find({ month: '2026-10' }).sort({ _id: 1 })],
     ['the events feed', (store) => store.events.find({ workspace_id: 'wsp_x', environment: 'sandbox', _id: { $gt: 'evt_a', $lt: 'evt_b' } }).sort({ _id: 1 }).limit(51)],
     ['the feed by type', (store) => store.events.find({ workspace_id: 'wsp_x', environment: 'sandbox', type: 'document.failed', _id: { $lt: 'evt_b' } }).sort({ _id: 1 }).limit(51)],
     ['a document’s history', (store) => store.events.find({ document_id: 'doc_x' }).sort({ _id: 1 })],

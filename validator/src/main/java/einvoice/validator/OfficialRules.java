@@ -32,15 +32,27 @@ import com.helger.phive.xml.source.IValidationSourceXML;
 import com.helger.phive.xml.source.ValidationSourceXML;
 
 /**
- * The newest Peppol BIS Billing 3.0 rule set phive-rules-peppol carries (UBL 2.1 XSD, CEN EN 16931
- * schematron, Peppol schematron with the national rules), one executor set per root element.
- * Executor sets are read-only once built, so one instance serves every request thread.
+ * The newest official Peppol rule sets phive-rules-peppol carries, chosen by the document:
+ * BIS Billing 3.0 for a UBL Invoice or CreditNote (UBL 2.1 XSD, CEN EN 16931 schematron, Peppol
+ * schematron with the national rules); for a UBL ApplicationResponse, by its CustomizationID, the
+ * Invoice Response (T111) or the Message Level Status set; the Transaction Statistics and End User
+ * Statistics Report sets for those roots. Executor sets are read-only once built, so one instance
+ * serves every request thread.
  */
 final class OfficialRules {
   private static final String UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
   private static final String UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
-  // The coordinates phive-rules-peppol registers Peppol BIS Billing 3.0 (UBL syntax) under.
+  private static final String UBL_APPLICATION_RESPONSE_NS = "urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2";
+  private static final String UBL_CBC_NS = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+  private static final String TSR_NS = "urn:fdc:peppol:transaction-statistics-report:1.0";
+  private static final String EUSR_NS = "urn:fdc:peppol:end-user-statistics-report:1.1";
+  /** BIS Invoice Response 3.x: PEPPOL-T111-R003 asks the CustomizationID to start with this. */
+  private static final String INVOICE_RESPONSE_CUSTOMIZATION = "urn:fdc:peppol.eu:poacc:trns:invoice_response:3";
+  private static final String MLS_CUSTOMIZATION = "urn:peppol:edec:mls:1.0";
+  // The coordinates phive-rules-peppol registers each rule set under (group, artifact).
   private static final String BIS3_GROUP = "eu.peppol.bis3";
+  private static final String MLS_GROUP = "org.peppol";
+  private static final String REPORTING_GROUP = "eu.peppol.reporting";
   /** Findings the XSD step reports carry no rule id of their own. */
   private static final String SCHEMA_RULE = "UBL-XSD";
 
@@ -49,17 +61,22 @@ final class OfficialRules {
   /** Why a body could not be validated at all; null when it was. */
   record Problem(String code, String message) {}
 
-  record Report(String documentType, Problem problem, List<Finding> findings) {
+  /** {@code ruleSet}: the id of the executor set that judged it ("eu.peppol.bis3:invoice-message-response:2026.5"). */
+  record Report(String documentType, String ruleSet, Problem problem, List<Finding> findings) {
     boolean valid() {
       return problem == null && findings.stream().noneMatch(Finding::fatal);
     }
   }
 
-  /** The release both executor sets belong to, e.g. id "eu.peppol.bis3:2026.5". */
+  /** The billing release both billing executor sets belong to, e.g. id "eu.peppol.bis3:2026.5". */
   record RuleSet(String id, String name, String validFrom) {}
 
   private final IValidationExecutorSet<IValidationSourceXML> invoiceSet;
   private final IValidationExecutorSet<IValidationSourceXML> creditNoteSet;
+  private final IValidationExecutorSet<IValidationSourceXML> invoiceResponseSet;
+  private final IValidationExecutorSet<IValidationSourceXML> mlsSet;
+  private final IValidationExecutorSet<IValidationSourceXML> tsrSet;
+  private final IValidationExecutorSet<IValidationSourceXML> eusrSet;
   private final RuleSet ruleSet;
 
   OfficialRules() {
@@ -67,8 +84,13 @@ final class OfficialRules {
     // Registers every release phive knows; "newest" is resolved here rather than naming a release
     // class that goes stale with each upgrade of phive-rules-peppol.
     PeppolValidation.initStandard(registry);
-    invoiceSet = newest(registry, "invoice");
-    creditNoteSet = newest(registry, "creditnote");
+    invoiceSet = newest(registry, BIS3_GROUP, "invoice");
+    creditNoteSet = newest(registry, BIS3_GROUP, "creditnote");
+    // T111 is registered as "invoice-message-response" in each PeppolValidation20xx release.
+    invoiceResponseSet = newest(registry, BIS3_GROUP, "invoice-message-response");
+    mlsSet = newest(registry, MLS_GROUP, "mls");
+    tsrSet = newest(registry, REPORTING_GROUP, "tsr");
+    eusrSet = newest(registry, REPORTING_GROUP, "eusr");
     String version = invoiceSet.getID().getVersionObj().getAsString();
     if (!version.equals(creditNoteSet.getID().getVersionObj().getAsString())) {
       throw new IllegalStateException("invoice and credit note rule sets are of different releases");
@@ -84,13 +106,43 @@ final class OfficialRules {
     return ruleSet;
   }
 
+  /** The newest release of group:artifact that is not deprecated. */
   private static IValidationExecutorSet<IValidationSourceXML> newest(
-      ValidationExecutorSetRegistry<IValidationSourceXML> registry, String artifactId) {
-    IValidationExecutorSet<IValidationSourceXML> set = registry.getLatestVersion(BIS3_GROUP, artifactId, null);
-    if (set == null) {
-      throw new IllegalStateException("phive-rules-peppol registered no " + BIS3_GROUP + ":" + artifactId);
+      ValidationExecutorSetRegistry<IValidationSourceXML> registry, String groupId, String artifactId) {
+    IValidationExecutorSet<IValidationSourceXML> set = registry.getLatestVersion(groupId, artifactId, null);
+    if (set == null || set.getStatus().isDeprecated()) {
+      throw new IllegalStateException("phive-rules-peppol registered no current " + groupId + ":" + artifactId);
     }
     return set;
+  }
+
+  private record Kind(String documentType, IValidationExecutorSet<IValidationSourceXML> set) {}
+
+  /** The document kind and its rule set by root element (and, for an ApplicationResponse, CustomizationID); null when none fits. */
+  private Kind kindOf(Element root) {
+    String namespace = root.getNamespaceURI();
+    String name = root.getLocalName();
+    if (UBL_INVOICE_NS.equals(namespace) && "Invoice".equals(name)) return new Kind("invoice", invoiceSet);
+    if (UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name)) return new Kind("credit_note", creditNoteSet);
+    if (TSR_NS.equals(namespace) && "TransactionStatisticsReport".equals(name)) return new Kind("tsr", tsrSet);
+    if (EUSR_NS.equals(namespace) && "EndUserStatisticsReport".equals(name)) return new Kind("eusr", eusrSet);
+    if (UBL_APPLICATION_RESPONSE_NS.equals(namespace) && "ApplicationResponse".equals(name)) {
+      String customization = customizationId(root);
+      if (customization.startsWith(INVOICE_RESPONSE_CUSTOMIZATION)) return new Kind("invoice_response", invoiceResponseSet);
+      if (customization.equals(MLS_CUSTOMIZATION)) return new Kind("mls", mlsSet);
+    }
+    return null;
+  }
+
+  /** The ApplicationResponse's own cbc:CustomizationID (a direct child), trimmed; "" when it has none. */
+  private static String customizationId(Element root) {
+    for (var child = root.getFirstChild(); child != null; child = child.getNextSibling()) {
+      if (child instanceof Element element && UBL_CBC_NS.equals(element.getNamespaceURI())
+          && "CustomizationID".equals(element.getLocalName())) {
+        return element.getTextContent().trim();
+      }
+    }
+    return "";
   }
 
   Report validate(byte[] xml) throws IOException {
@@ -100,23 +152,22 @@ final class OfficialRules {
     try {
       doc = parse(xml);
     } catch (SAXParseException e) {
-      return new Report(null, new Problem("not_well_formed",
+      return new Report(null, null, new Problem("not_well_formed",
           "line " + e.getLineNumber() + ", column " + e.getColumnNumber() + ": " + e.getMessage()), List.of());
     }
     Element root = doc.getDocumentElement();
-    String documentType;
-    IValidationExecutorSet<IValidationSourceXML> set;
-    if (UBL_INVOICE_NS.equals(root.getNamespaceURI()) && "Invoice".equals(root.getLocalName())) {
-      documentType = "invoice";
-      set = invoiceSet;
-    } else if (UBL_CREDIT_NOTE_NS.equals(root.getNamespaceURI()) && "CreditNote".equals(root.getLocalName())) {
-      documentType = "credit_note";
-      set = creditNoteSet;
-    } else {
+    Kind kind = kindOf(root);
+    if (kind == null) {
       String namespace = root.getNamespaceURI() == null ? "no namespace" : "namespace " + root.getNamespaceURI();
-      return new Report(null, new Problem("not_ubl", "the root element " + root.getLocalName() + " (" + namespace
-          + ") is neither a UBL 2.1 Invoice nor a CreditNote"), List.of());
+      String what = "ApplicationResponse".equals(root.getLocalName())
+          ? "an ApplicationResponse whose CustomizationID is neither an Invoice Response (" + INVOICE_RESPONSE_CUSTOMIZATION
+              + ") nor a Message Level Status (" + MLS_CUSTOMIZATION + ")"
+          : "neither a UBL 2.1 Invoice nor a CreditNote";
+      return new Report(null, null, new Problem("not_ubl", "the root element " + root.getLocalName() + " (" + namespace
+          + ") is " + what), List.of());
     }
+    String documentType = kind.documentType();
+    IValidationExecutorSet<IValidationSourceXML> set = kind.set();
 
     ValidationResultList results = ValidationExecutionManager.executeValidation(
         IValidityDeterminator.createDefault(), set,
@@ -128,7 +179,16 @@ final class OfficialRules {
         findings.add(toFinding(error, fromXsd));
       }
     }
-    return new Report(documentType, null, findings);
+    return new Report(documentType, ruleSetId(set), null, findings);
+  }
+
+  /**
+   * The id a report names: billing keeps the release id it always had ("eu.peppol.bis3:2026.5", which
+   * documents store as their rule_set); other kinds name their executor set
+   * ("eu.peppol.bis3:invoice-message-response:2026.5", "org.peppol:mls:1", "eu.peppol.reporting:tsr:1.0.5").
+   */
+  private String ruleSetId(IValidationExecutorSet<IValidationSourceXML> set) {
+    return set == invoiceSet || set == creditNoteSet ? ruleSet.id() : set.getID().getAsSingleID();
   }
 
   private static Finding toFinding(IError error, boolean fromXsd) {

@@ -29,7 +29,9 @@ import com.sun.net.httpserver.HttpServer;
  * ceiling {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it
  * gave, it is stopped and answered 503, and its permit comes back.
  *
- * A body that is not XML, or not a UBL Invoice or CreditNote, is answered 200 with a `problem`
+ * The rule set follows the document (see {@link OfficialRules}): `document_type` is invoice,
+ * credit_note, invoice_response, mls, tsr or eusr, and `rule_set` names the set that judged it.
+ * A body that is not XML, or none of those kinds, is answered 200 with a `problem`
  * ({code, message}); findings are {rule, severity (fatal|warning), location, message}. Only the
  * service's own API and worker call it: it listens on loopback unless told otherwise, and trusts
  * them to bound the body size (it refuses bodies over MAX_BODY_BYTES all the same).
@@ -128,7 +130,8 @@ public final class ValidatorServer {
   }
 
   private static Json report(OfficialRules.Report report, OfficialRules rules) {
-    Json json = new Json().begin('{').key("rule_set").value(rules.ruleSet().id())
+    // A body no rule set fits names the billing release, as it always did.
+    Json json = new Json().begin('{').key("rule_set").value(report.ruleSet() != null ? report.ruleSet() : rules.ruleSet().id())
         .key("document_type").value(report.documentType()).key("problem");
     if (report.problem() == null) {
       json.value((String) null);

@@ -1,0 +1,73 @@
+import { MESSAGE_LEVEL_STATUS } from '../peppol-capabilities';
+import type { Identifier } from '../peppol-smp';
+
+/**
+ * One Peppol transaction as the Peppol Reporting specifications count it
+ * (Transaction Statistics Reporting 1.0, End User Statistics Reporting 1.1;
+ * the fields of peppol-reporting's PeppolReportingItem): one AS4 message in
+ * one direction, sent by C2 and received by C3.
+ */
+export interface ReportingItem {
+  /** When the message was exchanged (UTC): the receipt's time when sending, the arrival when receiving. */
+  exchangedAt: Date;
+  direction: 'sending' | 'receiving';
+  /** Seat ids (certificate CN, e.g. `PBE000001`) of the sending (C2) and receiving (C3) access points. */
+  c2Id: string;
+  c3Id: string;
+  documentType: Identifier;
+  process: Identifier;
+  transportProtocol: string;
+  /** The sender's (C1) country; the end user's when sending. */
+  c1Country: string;
+  /** The receiver's (C4) country: required when receiving (our company's), unknown to a sender. */
+  c4Country: string | null;
+  /** Our end user (company id): only counted as distinct, never reported. */
+  endUserId: string;
+}
+
+/** The document types the reports themselves travel as: never counted (TSR 1.0 and EUSR 1.1, 2.2.1). */
+export const TSR_DOCUMENT_TYPE: Identifier = {
+  scheme: 'busdox-docid-qns',
+  value: 'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
+};
+export const EUSR_DOCUMENT_TYPE: Identifier = {
+  scheme: 'busdox-docid-qns',
+  value: 'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
+};
+/** The process both reports are sent under. */
+export const REPORTING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:edec:bis:reporting:1.0' };
+
+const isReport = (documentType: Identifier) => documentType.value === TSR_DOCUMENT_TYPE.value || documentType.value === EUSR_DOCUMENT_TYPE.value;
+
+/** Whether a message of this document type is recorded at all: the reports are not. */
+export const isReportable = (documentType: Identifier): boolean => !isReport(documentType);
+
+/** Whether an item counts for the End User Statistics Report: neither a report nor an MLS (the MLS operational guideline). */
+export const countsForEndUsers = (item: Pick<ReportingItem, 'documentType'>): boolean =>
+  isReportable(item.documentType) && item.documentType.value !== MESSAGE_LEVEL_STATUS.documentType.value;
+
+/** The end user's country: C1's when sending, C4's when receiving. */
+export const endUserCountry = (item: ReportingItem): string => (item.direction === 'sending' ? item.c1Country : item.c4Country ?? item.c1Country);
+
+/** The other service provider of a transaction: C3 when we send, C2 when we receive. */
+export const otherServiceProvider = (item: ReportingItem): string => (item.direction === 'sending' ? item.c3Id : item.c2Id);
+
+/** A reporting month (`2026-10`) as its first and last day. */
+export function monthPeriod(month: string): { start: string; end: string; from: Date; until: Date } {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) throw new Error(`a reporting month is written YYYY-MM, not ${JSON.stringify(month)}`);
+  const [year, monthNumber] = [Number(match[1]), Number(match[2])];
+  const from = new Date(Date.UTC(year, monthNumber - 1, 1));
+  const until = new Date(Date.UTC(year, monthNumber, 1));
+  const last = new Date(until.getTime() - 86_400_000);
+  return { start: from.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10), from, until };
+}
+
+/** The month before the one `now` falls in (UTC), the one a report is due for. */
+export function previousMonth(now: Date): string {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return first.toISOString().slice(0, 7);
+}
+
+/** The month an exchange counts for. */
+export const monthOf = (exchangedAt: Date): string => exchangedAt.toISOString().slice(0, 7);
