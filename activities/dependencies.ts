@@ -4,7 +4,7 @@ import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
-import type { PeppolLookup } from '../platform/peppol-lookup';
+import type { CachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { UsageCounters } from '../services/usage';
@@ -27,8 +27,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery and our AS4 access point. */
-  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** Live delivery: participant discovery (kept for a while, forgotten when a send fails) and our AS4 access point. */
+  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** What fanning events out to webhooks needs. */
