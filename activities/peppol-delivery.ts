@@ -19,8 +19,9 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
    * must rest on what the SML and SMP say now: a kept answer that refuses is forgotten and asked again.
    */
   const endpointNow = async (routing: PeppolRouting) => {
+    const kept = peppol.lookup.holds(routing.receiver);
     const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
-    if (!('refusal' in endpoint)) return endpoint;
+    if (!kept || !('refusal' in endpoint)) return endpoint;
     peppol.lookup.forget(routing.receiver);
     return receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
   };

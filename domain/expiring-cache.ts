@@ -58,6 +58,13 @@ export class ExpiringCache<V> {
     return loaded;
   }
 
+  /** Whether an answer that has not expired is kept for any key `matches` accepts. */
+  holds(matches: (key: string) => boolean): boolean {
+    const now = this.now();
+    for (const [key, { keepUntil }] of this.entries) if (keepUntil > now && matches(key)) return true;
+    return false;
+  }
+
   /** Drops the kept answers (and loads under way) of every key `matches` accepts. */
   forget(matches: (key: string) => boolean): void {
     for (const key of [...this.entries.keys()]) if (matches(key)) this.entries.delete(key);

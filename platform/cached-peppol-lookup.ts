@@ -21,7 +21,9 @@ import type { PeppolLookup, SmlAnswer, SmpAnswer } from './peppol-lookup';
  */
 
 export interface CachedPeppolLookup extends PeppolLookup {
-  /** Drops what is kept about the participant (value such as `0208:0123456749`). */
+  /** Whether anything is kept about the participant (value such as `0208:0123456749`). */
+  holds(participantValue: string): boolean;
+  /** Drops what is kept about the participant. */
   forget(participantValue: string): void;
 }
 
@@ -40,6 +42,11 @@ const participantKey = (value: string) => value.toLowerCase();
 const smlKey = (value: string) => `sml ${participantKey(value)}`;
 // The SMP's URL is part of the key: the SML may name another SMP for the participant tomorrow.
 const smpKey = (value: string, smpUrl: string) => `smp ${participantKey(value)} ${smpUrl}`;
+
+const aboutParticipant = (participantValue: string) => {
+  const value = participantKey(participantValue);
+  return (key: string) => key === smlKey(value) || key.startsWith(`smp ${value} `);
+};
 
 /** Until when an SMP answer may be relied on: never when any of its metadata is unverified or it holds none. */
 function smpKeepUntil(answer: SmpAnswer | undefined, now: number, maxUntil: number): number | undefined {
@@ -87,9 +94,12 @@ export function cachedPeppolLookup(lookup: PeppolLookup, options: LookupCacheOpt
       })) as SmpAnswer | undefined;
     },
 
+    holds(participantValue) {
+      return cache.holds(aboutParticipant(participantValue));
+    },
+
     forget(participantValue) {
-      const value = participantKey(participantValue);
-      cache.forget((key) => key === smlKey(value) || key.startsWith(`smp ${value} `));
+      cache.forget(aboutParticipant(participantValue));
     },
   };
 }

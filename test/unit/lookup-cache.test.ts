@@ -237,3 +237,15 @@ describe('the lookup cache of a sending worker', () => {
     }
   });
 });
+
+describe('what the sender asks of the cache', () => {
+  it('tells whether anything unexpired is kept about a receiver', async () => {
+    const { lookup } = countingLookup();
+    const { cached, clock, discover } = cachedOver(lookup, { maxSeconds: 120 });
+    expect(cached.holds(RECEIVER)).toBe(false);
+    await discover();
+    expect(cached.holds(RECEIVER.toUpperCase())).toBe(true);
+    clock.now += 120_000;
+    expect(cached.holds(RECEIVER)).toBe(false);
+  });
+});
