@@ -49,9 +49,9 @@ async function main(): Promise<void> {
 
   const participants = await readParticipants();
   // The DNS server starts last (the readiness probe asks it); the SMP's page asks it for its counts later.
-  let dnsServer: { queriesFor(name: string): number } | undefined;
+  const counts: { dns?: { queriesFor(name: string): number } } = {};
   const smp = await startSmpServer({
-    dnsQueriesFor: (name) => dnsServer?.queriesFor(name) ?? 0,
+    dnsQueriesFor: (name) => counts.dns?.queriesFor(name) ?? 0,
     port: Number(values['smp-port']),
     participants,
     accessPointUrl: values['ap-url']!,
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: staticIds, smpUrl: smp.url, registrations });
-  dnsServer = dns;
+  counts.dns = dns;
   process.stdout.write(
     `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
       `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}; ` +
