@@ -17,11 +17,8 @@ import { StackError } from './errors';
 
 /** The local test PKI's one password: it protects test keys on a development machine, nothing more. */
 const LOCAL_PKI_PASSWORD = 'local-test-only';
-/**
- * An access point's JVM options: phase4 with in-memory managers needs a small heap, and on it the serial
- * collector spends less CPU per message than G1, which the JVM picks on two cores (bench:as4, README Benchmarks).
- */
-export const ACCESS_POINT_JVM_OPTIONS = ['-Xmx256m', '-XX:+UseSerialGC'];
+/** An access point's heap: phase4 with in-memory managers is small. */
+export const ACCESS_POINT_HEAP = '-Xmx256m';
 
 export interface LocalPki {
   dir: string;
