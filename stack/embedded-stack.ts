@@ -18,7 +18,7 @@ import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_JVM_OPTIONS, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -361,7 +361,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
       const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
       const accessPoint = async (name: 'peppol-receiver' | 'access-point', role: 'receiver' | 'sender', url: string, env: Record<string, string>, what: string) => {
-        await component(name, 'java', () => [...ACCESS_POINT_JVM_OPTIONS, '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), { env });
+        await component(name, 'java', () => [ACCESS_POINT_HEAP, '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), { env });
       };
       if (urls.peppol) {
         const peppol = urls.peppol;

@@ -17,13 +17,8 @@ import { StackError } from './errors';
 
 /** The local test PKI's one password: it protects test keys on a development machine, nothing more. */
 const LOCAL_PKI_PASSWORD = 'local-test-only';
-/**
- * An access point's JVM options. phase4 with in-memory managers needs a small heap. Saxon is on the class
- * path (peppol-commons brings it), so every TransformerFactory phase4 and ph-jaxb create for a message (writing
- * the SOAP envelope, JAXB reading and writing) was a new Saxon configuration, a fifth of the CPU samples per
- * message (JFR, bench:as4); their transforms are identity copies, which the JDK's own XSLTC does.
- */
-export const ACCESS_POINT_JVM_OPTIONS = ['-Xmx256m', '-Djavax.xml.transform.TransformerFactory=com.sun.org.apache.xalan.internal.xsltc.trax.TransformerFactoryImpl'];
+/** An access point's heap: phase4 with in-memory managers is small. */
+export const ACCESS_POINT_HEAP = '-Xmx256m';
 
 export interface LocalPki {
   dir: string;

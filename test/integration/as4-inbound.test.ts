@@ -13,7 +13,7 @@ import { fullIdentifier } from '../../domain/peppol-smp';
 import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol-access-point';
 import { loadStackConfig } from '../../stack/config';
 import { ManagedProcess } from '../../stack/managed-process';
-import { ACCESS_POINT_JVM_OPTIONS, accessPointEnvironment } from '../../stack/peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment } from '../../stack/peppol-access-points';
 import { freePort } from '../../stack/ports';
 import { ensureTool, PEPPOL_ACCESS_POINT } from '../../stack/tools';
 import { validFixtures } from '../fixtures/documents';
@@ -118,7 +118,7 @@ beforeAll(async () => {
   as4Url = `http://127.0.0.1:${as4Port}/as4`;
   const pki = path.join(sharedStack().dataDir, 'peppol-pki');
   const jar = await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined);
-  ours = new ManagedProcess('access-point-inbound', 'java', [...ACCESS_POINT_JVM_OPTIONS, '-jar', jar, 'sender'], {
+  ours = new ManagedProcess('access-point-inbound', 'java', [ACCESS_POINT_HEAP, '-jar', jar, 'sender'], {
     env: {
       ...process.env,
       ...accessPointEnvironment({
