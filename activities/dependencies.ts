@@ -5,7 +5,7 @@ import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import type { SeatSource } from '../platform/access-point-seat';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
-import type { PeppolLookup } from '../platform/peppol-lookup';
+import type { CachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { ReportingSettings } from '../services/reporting/send';
@@ -29,8 +29,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery and our AS4 access point, and its seat id (C2 or C3 in the reporting items). */
-  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
+  /** Live delivery: participant discovery (kept for a while, forgotten when a send fails), our AS4 access point, and its seat id (C2 or C3 in the reporting items). */
+  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */

@@ -16,6 +16,18 @@ const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
 export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
 
+  /**
+   * The receiver's endpoint, from a kept lookup when there is one. A refusal fails the document for good, so it
+   * must rest on what the SML and SMP say now: a kept answer that refuses is forgotten and asked again.
+   */
+  const endpointNow = async (routing: PeppolRouting) => {
+    const kept = peppol.lookup.holds(routing.receiver);
+    const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
+    if (!kept || !('refusal' in endpoint)) return endpoint;
+    peppol.lookup.forget(routing.receiver);
+    return receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
+  };
+
   return {
     /**
      * Live delivery (reference part E): the sender and receiver are read from
@@ -42,7 +54,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       let receipt;
       try {
         receipt = await heartbeating(async () => {
-          const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
+          const endpoint = await endpointNow(routing);
           if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
           return peppol.accessPoint.send(
             sendRequest(routing, {
@@ -55,6 +67,8 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
           );
         });
       } catch (err) {
+        // What the lookup kept may be what failed (an access point or certificate replaced since): the next try asks afresh.
+        peppol.lookup.forget(routing.receiver);
         if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);
         if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
         logger.warn({ err, documentId, attempt: Context.current().info.attempt }, 'Peppol delivery attempt failed; retrying');

@@ -70,7 +70,8 @@ const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value 
 
 /** What the lookup found of the SMP's signature over one service metadata answer. */
 export type SignatureCheck =
-  | { verified: true; signerSubject: string }
+  /** `signerValidTo`: when the signer's certificate expires, and with it the trust in what it signed. */
+  | { verified: true; signerSubject: string; signerValidTo: Date }
   /** `signerSubject` when the signer's certificate could be read. */
   | { verified: false; signerSubject?: string; problem: string };
 

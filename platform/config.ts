@@ -159,6 +159,13 @@ export const serviceConfigShape = {
   PEPPOL_ALLOW_PRIVATE_SMP: flag('false').describe(
     'Let participant lookups and live delivery ask SMPs at loopback and private addresses (the embedded stack turns it on for its local Peppol network)',
   ),
+  PEPPOL_LOOKUP_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(300)
+    .describe("The longest a sending worker keeps a receiver's lookup (the SML's NAPTR answer for at most its DNS TTL, the verified SMP answer); 0 keeps none"),
+  PEPPOL_LOOKUP_CACHE_ENTRIES: positiveInt(1000).describe('How many lookup answers (SML and SMP, each one) a sending worker keeps at most'),
   PEPPOL_SMP_CA: optional(z.string()).describe(
     'PEM file of the CAs that issue SMP certificates (Peppol: the SMP CA): service metadata counts only when signed by a certificate one of them issued; unset, none counts',
   ),

@@ -1,4 +1,3 @@
-import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -17,6 +16,7 @@ import {
   type ServiceMetadata,
 } from '../domain/peppol-smp';
 import { checkHost, pinnedLookup, type AddressPolicy } from './checked-host';
+import { naptrResolver, type NaptrAnswer, type NaptrResolver } from './naptr-resolver';
 import type { PeppolTrust } from './peppol-trust';
 import { verifyServiceMetadata } from './smp-signature';
 
@@ -88,6 +88,8 @@ export interface SmlAnswer {
   smpUrl?: string;
   /** Why the chosen record gives no SMP URL. */
   problem?: string;
+  /** How long the SML's DNS lets the records be kept (their TTL); unset when there are none. */
+  ttlSeconds?: number;
 }
 
 export interface ServiceRead {
@@ -124,13 +126,13 @@ const DNS_REASONS: Record<string, string> = {
   EREFUSED: 'refused the query',
 };
 
-async function queryNaptr(resolver: Resolver, dnsName: string): Promise<NaptrRecord[]> {
+async function queryNaptr(resolver: NaptrResolver, dnsName: string): Promise<NaptrAnswer | { records: NaptrRecord[]; ttlSeconds?: undefined }> {
   try {
     return await resolver.resolveNaptr(dnsName);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
     // NXDOMAIN, or the name without NAPTR records: not registered (reference C.1, step 6).
-    if (code === 'ENOTFOUND' || code === 'ENODATA') return [];
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return { records: [] };
     throw new DnsLookupError(dnsName, DNS_REASONS[code] ?? `failed (${code})`);
   }
 }
@@ -224,8 +226,7 @@ export interface PeppolLookupOptions {
 }
 
 export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
-  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
-  if (options.dnsServer) resolver.setServers([options.dnsServer]);
+  const resolver = naptrResolver({ ...(options.dnsServer && { server: options.dnsServer }), timeoutMs: DNS_TIMEOUT_MS, tries: DNS_TRIES });
 
   const readService = async (smpUrl: string, addresses: string[], agent: http.Agent, participant: Identifier, documentType: Identifier): Promise<ServiceRead> => {
     const url = serviceMetadataUrl(smpUrl, participant, documentType);
@@ -244,9 +245,16 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
 
     async sml(participantValue) {
       const dnsName = smlDnsName(participantValue, options.zone);
-      const records = await queryNaptr(resolver, dnsName);
+      const { records, ttlSeconds } = await queryNaptr(resolver, dnsName);
       const record = smpRecord(records);
-      const answer: SmlAnswer = { participant: { scheme: PARTICIPANT_SCHEME, value: participantValue }, zone: options.zone, dnsName, records, ...(record && { record }) };
+      const answer: SmlAnswer = {
+        participant: { scheme: PARTICIPANT_SCHEME, value: participantValue },
+        zone: options.zone,
+        dnsName,
+        records,
+        ...(record && { record }),
+        ...(ttlSeconds !== undefined && { ttlSeconds }),
+      };
       if (!record) return answer;
       const result = smpUrlFromRegexp(record.regexp);
       return 'url' in result ? { ...answer, smpUrl: result.url } : { ...answer, problem: result.problem };

@@ -179,5 +179,5 @@ export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Dat
   } catch (err) {
     return refused(`the signature does not verify: ${(err as Error).message}`, signer);
   }
-  return { verified: true, signerSubject: distinguishedName(signer.subject) };
+  return { verified: true, signerSubject: distinguishedName(signer.subject), signerValidTo: new Date(signer.validTo) };
 }

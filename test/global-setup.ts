@@ -16,6 +16,8 @@ export default async function globalSetup(): Promise<void> {
     UBL_VALIDATIONS_PER_IP: '5',
     // Likewise for the participant lookup.
     LOOKUP_LIMIT: '5',
+    // Short, so a test sees a changed registration after the lookup cache's maximum within seconds.
+    PEPPOL_LOOKUP_CACHE_SECONDS: '10',
     // A receiving access point that does not answer costs an attempt this long, not the default 30 s.
     AS4_SEND_TIMEOUT: '3s',
   });
@@ -35,6 +37,7 @@ export default async function globalSetup(): Promise<void> {
     signupLimit: config.SIGNUP_LIMIT,
     ublValidationsPerIp: config.UBL_VALIDATIONS_PER_IP,
     lookupLimit: config.LOOKUP_LIMIT,
+    lookupCacheSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
     peppol: stack.urls.peppol!,
     accessPointUrl: stack.urls.accessPoint,
     peppolReceiverPid: stack.process('peppol-receiver')!.pid!,

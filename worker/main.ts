@@ -11,6 +11,7 @@ import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { accessPointSeat } from '../platform/access-point-seat';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
+import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
 import { peppolTrust } from '../platform/peppol-trust';
@@ -61,12 +62,16 @@ async function main(): Promise<void> {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),
       peppol: {
-        lookup: peppolLookup({
-          zone: config.PEPPOL_SML_ZONE,
-          dnsServer: config.PEPPOL_DNS_SERVER,
-          smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
-          trust: peppolTrust(config),
-        }),
+        // Kept in the process that sends: receivers sent to again within the TTL are not looked up again.
+        lookup: cachedPeppolLookup(
+          peppolLookup({
+            zone: config.PEPPOL_SML_ZONE,
+            dnsServer: config.PEPPOL_DNS_SERVER,
+            smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
+            trust: peppolTrust(config),
+          }),
+          { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
+        ),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
         seat: accessPointSeat(addresses.accessPointUrl),
       },

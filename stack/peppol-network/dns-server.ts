@@ -37,6 +37,8 @@ export interface DnsServerOptions {
 
 export interface RunningDnsServer {
   port: number;
+  /** How many queries for `name` (any type) arrived: what tests read to see whether a lookup asked the SML or was kept. */
+  queriesFor(name: string): number;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
     return respond(exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [soa]);
   };
 
+  const queries = new Map<string, number>();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message, sender) => {
     let query: dnsPacket.DecodedPacket;
@@ -88,6 +91,8 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
     } catch {
       return; // Not DNS: nothing to answer.
     }
+    const asked = query.questions?.[0]?.name.toLowerCase();
+    if (asked !== undefined) queries.set(asked, (queries.get(asked) ?? 0) + 1);
     socket.send(answer(query), sender.port, sender.address);
   });
   return new Promise((resolve, reject) => {
@@ -96,6 +101,7 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
       socket.off('error', reject);
       resolve({
         port: socket.address().port,
+        queriesFor: (name) => queries.get(name.toLowerCase()) ?? 0,
         close: () => new Promise((done) => socket.close(() => done())),
       });
     });

@@ -48,7 +48,10 @@ async function main(): Promise<void> {
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
+  // The DNS server starts last (the readiness probe asks it); the SMP's page asks it for its counts later.
+  const counts: { dns?: { queriesFor(name: string): number } } = {};
   const smp = await startSmpServer({
+    dnsQueriesFor: (name) => counts.dns?.queriesFor(name) ?? 0,
     port: Number(values['smp-port']),
     participants,
     accessPointUrl: values['ap-url']!,
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: staticIds, smpUrl: smp.url, registrations });
+  counts.dns = dns;
   process.stdout.write(
     `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
       `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}; ` +

@@ -36,6 +36,8 @@ export interface SmpServerOptions {
   /** Its certificate, PEM. */
   accessPointCertificate: string;
   signer: SmpSigner;
+  /** Queries the stand-in's DNS got for a name, served at `/stand-in/dns-queries?name=` for tests. */
+  dnsQueriesFor?: (name: string) => number;
 }
 
 export interface RunningSmpServer {
@@ -71,6 +73,11 @@ export async function startSmpServer(options: SmpServerOptions): Promise<Running
   app.get('/', (_req, res) => {
     const lines = options.participants.map((entry) => `${entry.id}  ${entry.name}  (${entry.documents.join(', ')})  ${serviceGroupUrl(url, participantOf(entry))}`);
     res.type('text/plain').send(`Local Peppol network stand-in: SMP. Access point: ${options.accessPointUrl}\n\n${lines.join('\n')}\n`);
+  });
+  // Not an SMP resource (no participant id has this form): how often the stand-in SML was asked for a name.
+  app.get('/stand-in/dns-queries', (req, res) => {
+    const name = typeof req.query.name === 'string' ? req.query.name : '';
+    res.json({ name, queries: options.dnsQueriesFor?.(name) ?? 0 });
   });
   app.use(
     smpRouter({

@@ -127,7 +127,7 @@ describe('SMP answers', () => {
 
 describe('whether a participant can receive BIS Billing 3.0', () => {
   const now = new Date();
-  const signed: SignatureCheck = { verified: true, signerSubject: 'CN=SMP test' };
+  const signed: SignatureCheck = { verified: true, signerSubject: 'CN=SMP test', signerValidTo: new Date(Date.now() + 86_400_000) };
   let trust: TrustAnchors;
   let valid: string;
   let expired: string;

@@ -61,7 +61,7 @@ describe('our SMP server', () => {
       processes: [{ process: BIS_BILLING_PROCESS, endpoints: [{ transportProfile: 'peppol-transport-as4-v2_0', address: 'https://ap.example.com/as4' }] }],
     });
     const trust = { setting: 'PEPPOL_SMP_CA', certificates: [new X509Certificate(ca.certificate)] };
-    expect(verifyServiceMetadata(response.text, trust, new Date())).toEqual({ verified: true, signerSubject: 'CN=SMP test' });
+    expect(verifyServiceMetadata(response.text, trust, new Date())).toEqual({ verified: true, signerSubject: 'CN=SMP test', signerValidTo: expect.any(Date) });
   });
 
   it.each([

@@ -64,7 +64,7 @@ describe('verifying SMP service metadata', () => {
   const now = () => new Date();
 
   it('when the metadata is signed by a certificate the trusted CA issued, then it is verified, naming the signer', () => {
-    expect(verifyServiceMetadata(signServiceMetadata(unsigned, smp), trust, now())).toEqual({ verified: true, signerSubject: 'CN=SMP test' });
+    expect(verifyServiceMetadata(signServiceMetadata(unsigned, smp), trust, now())).toEqual({ verified: true, signerSubject: 'CN=SMP test', signerValidTo: expect.any(Date) });
   });
 
   it('when a value was changed after signing (the endpoint address), then it is not verified: the document was changed', () => {

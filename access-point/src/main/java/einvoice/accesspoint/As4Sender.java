@@ -17,6 +17,7 @@ import org.apache.hc.core5.http.NoHttpResponseException;
 import org.apache.hc.core5.util.Timeout;
 
 import com.helger.datetime.xml.XMLOffsetDateTime;
+import com.helger.httpclient.HttpClientFactory;
 import com.helger.phase4.crypto.IAS4CryptoFactory;
 import com.helger.phase4.ebms3header.Ebms3Error;
 import com.helger.phase4.ebms3header.Ebms3SignalMessage;
@@ -38,11 +39,14 @@ final class As4Sender {
   private final ApConfig config;
   private final IAS4CryptoFactory crypto;
   private final TrustedCAChecker caChecker;
+  /** One HTTP client for every send (phase4 would build one per message): its connections are kept alive. */
+  private final PooledHttpPoster poster;
 
   As4Sender(ApConfig config) {
     this.config = config;
     this.crypto = Phase4Setup.cryptoFactory(config);
     this.caChecker = config.trust().phase4Checker();
+    this.poster = new PooledHttpPoster(new HttpClientFactory(httpSettings()));
   }
 
   Outcome send(SendRequest request) {
@@ -71,7 +75,7 @@ final class As4Sender {
           .cryptoFactory(crypto)
           // Stable per document: a retry after a lost receipt is the same AS4 message to the receiver.
           .messageID(request.messageId())
-          .httpClientFactory(httpSettings())
+          .customHttpPoster(poster)
           // Retrying is the caller's decision (it owns the schedule); one attempt per call here.
           .httpRetrySettings(new HttpRetrySettings().setMaxRetries(0))
           .rawResponseConsumer(sent -> {

@@ -1,0 +1,144 @@
+import { randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
+import { getServers } from 'node:dns';
+import net from 'node:net';
+
+import * as dnsPacket from 'dns-packet';
+
+import type { NaptrRecord } from '../domain/peppol-sml';
+
+/**
+ * A NAPTR query that also tells how long its answer may be kept: node:dns
+ * gives the TTL of A and AAAA records only, and a lookup cache must honour
+ * the SML's own TTL. One question over UDP (TCP when the answer is truncated),
+ * a random id, and only an answer to that id and question is taken. Failures
+ * carry node:dns's error codes (ETIMEOUT, ESERVFAIL, EREFUSED, ECONNREFUSED;
+ * ENOTFOUND for NXDOMAIN, ENODATA for a name without NAPTR records), so the
+ * caller reads them as it read node:dns's.
+ */
+
+export interface NaptrAnswer {
+  records: NaptrRecord[];
+  /** The smallest TTL of the answer's records, in seconds. */
+  ttlSeconds: number;
+}
+
+export interface NaptrResolver {
+  resolveNaptr(name: string): Promise<NaptrAnswer>;
+}
+
+/** Response codes (RFC 1035 4.1.1) as node:dns names them. */
+const RCODE_ERRORS: Record<number, string> = { 2: 'ESERVFAIL', 3: 'ENOTFOUND', 5: 'EREFUSED' };
+/** What we tell the server we can take over UDP (EDNS0), the size DNS flag day 2020 recommends. */
+const UDP_PAYLOAD_SIZE = 1232;
+
+const dnsError = (code: string, name: string) => Object.assign(new Error(`NAPTR ${name}: ${code}`), { code });
+
+/** `192.0.2.53`, `192.0.2.53:53`, `2001:db8::53` or `[2001:db8::53]:53` as host and port. */
+export function serverAddress(server: string): { host: string; port: number } {
+  const bracketed = /^\[(.+)\](?::(\d+))?$/.exec(server);
+  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 53) };
+  if (net.isIPv6(server)) return { host: server, port: 53 };
+  const [host, port] = server.split(':');
+  return { host: host!, port: Number(port ?? 53) };
+}
+
+function answerOf(response: dnsPacket.Packet, name: string): NaptrAnswer {
+  const rcode = (response.flags ?? 0) & 0xf;
+  if (rcode !== 0) throw dnsError(RCODE_ERRORS[rcode] ?? `ERCODE${rcode}`, name);
+  const answers = response.answers ?? [];
+  const naptr = answers.filter((answer): answer is dnsPacket.NaptrAnswer => answer.type === 'NAPTR');
+  if (naptr.length === 0) throw dnsError('ENODATA', name);
+  return {
+    // The root as replacement (none: the regexp applies) reads '' as node:dns gives it.
+    records: naptr.map(({ data }) => ({ order: data.order, preference: data.preference, flags: data.flags, service: data.services, regexp: data.regexp, replacement: data.replacement === '.' ? '' : data.replacement })),
+    // A CNAME on the way counts too: the answer is as fresh as its shortest-lived part.
+    ttlSeconds: Math.min(...answers.map((answer) => ('ttl' in answer && answer.ttl !== undefined ? answer.ttl : 0))),
+  };
+}
+
+const answersQuestion = (response: dnsPacket.Packet, id: number, name: string) =>
+  response.type === 'response' && response.id === id && response.questions?.[0]?.type === 'NAPTR' && response.questions[0].name.toLowerCase() === name.toLowerCase();
+
+function overUdp(server: { host: string; port: number }, query: Buffer, id: number, name: string, timeoutMs: number): Promise<dnsPacket.Packet> {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      socket.close();
+      settle();
+    };
+    const timer = setTimeout(() => done(() => reject(dnsError('ETIMEOUT', name))), timeoutMs);
+    socket.on('error', (err: NodeJS.ErrnoException) => done(() => reject(dnsError(err.code ?? 'EUNKNOWN', name))));
+    socket.on('message', (message) => {
+      let response: dnsPacket.Packet;
+      try {
+        response = dnsPacket.decode(message);
+      } catch {
+        return; // Not an answer: keep waiting for one.
+      }
+      if (answersQuestion(response, id, name)) done(() => resolve(response));
+    });
+    // Connected, so an ICMP port unreachable comes back as ECONNREFUSED, and only that server's datagrams arrive.
+    socket.connect(server.port, server.host, () => socket.send(query));
+  });
+}
+
+function overTcp(server: { host: string; port: number }, id: number, name: string, timeoutMs: number): Promise<dnsPacket.Packet> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: server.host, port: server.port, timeout: timeoutMs });
+    let received = Buffer.alloc(0);
+    socket.on('timeout', () => {
+      socket.destroy();
+      reject(dnsError('ETIMEOUT', name));
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => reject(dnsError(err.code ?? 'EUNKNOWN', name)));
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
+      socket.destroy();
+      try {
+        const response = dnsPacket.streamDecode(received);
+        if (answersQuestion(response, id, name)) resolve(response);
+        else reject(dnsError('EBADRESP', name));
+      } catch {
+        reject(dnsError('EBADRESP', name));
+      }
+    });
+    socket.on('connect', () => socket.write(dnsPacket.streamEncode(packetFor(id, name))));
+  });
+}
+
+const packetFor = (id: number, name: string): dnsPacket.Packet => ({
+  type: 'query',
+  id,
+  flags: dnsPacket.RECURSION_DESIRED,
+  questions: [{ type: 'NAPTR', name }],
+  additionals: [{ type: 'OPT', name: '.', udpPayloadSize: UDP_PAYLOAD_SIZE, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+});
+
+/** `server`: one address (PEPPOL_DNS_SERVER); default the system's resolvers, asked in turn. */
+export function naptrResolver(options: { server?: string; timeoutMs: number; tries: number }): NaptrResolver {
+  return {
+    async resolveNaptr(name) {
+      const servers = (options.server ? [options.server] : getServers()).map(serverAddress);
+      let lastError: unknown = dnsError('ECONNREFUSED', name);
+      for (let attempt = 0; attempt < options.tries; attempt += 1) {
+        for (const server of servers) {
+          const id = randomInt(0x10000);
+          try {
+            let response = await overUdp(server, dnsPacket.encode(packetFor(id, name)), id, name, options.timeoutMs);
+            if (((response.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0) response = await overTcp(server, id, name, options.timeoutMs);
+            return answerOf(response, name);
+          } catch (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            // An answer (NXDOMAIN, no data, a refusal, a failure) is final; only silence or no connection tries again.
+            if (code !== 'ETIMEOUT' && code !== 'ECONNREFUSED') throw err;
+            lastError = err;
+          }
+        }
+      }
+      throw lastError;
+    },
+  };
+}
