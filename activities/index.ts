@@ -7,6 +7,7 @@ import { officialValidationActivities } from './official-validation';
 import { peppolDeliveryActivities } from './peppol-delivery';
 import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
+import { replyActivities } from './replies';
 import { webhookActivities } from './webhooks';
 
 /** Activities close over the process's connections; the worker registers what this returns. */
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...webhookActivities(deps),
     ...kycActivities(deps),
     ...receivingActivities(deps),
+    ...replyActivities(deps),
   };
 }
 

@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
-import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
-import { As4SendError, sendRequest } from '../platform/peppol-access-point';
+import type { Deliverable } from '../domain/peppol-capabilities';
+import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
+import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordSent } from '../services/documents/lifecycle';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
@@ -10,6 +11,37 @@ import type { DeliveryReceipt } from './lifecycle';
 
 /** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
 const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
+
+/** One message to send on Peppol: its routing, what the receiver is looked up for, the AS4 message id and the SBD. */
+export interface As4Message {
+  routing: EnvelopeRouting;
+  deliverable: Deliverable;
+  messageId: string;
+  sbd: string;
+  /** What it is, for a refusal: "document", "Invoice Response", … */
+  what: string;
+}
+
+/**
+ * The AS4 step every Peppol send shares (documents and the replies about
+ * received ones): the receiver looked up for the deliverable (SML, then SMP),
+ * then our access point sends the SBD and answers with the receipt. A
+ * receiver that cannot take it, or an access point's final refusal, ends the
+ * send at once (permanentDeliveryFailure); anything else is thrown as it is,
+ * for the activity retry policy.
+ */
+export async function sendByAs4(peppol: ActivityDependencies['peppol'], message: As4Message): Promise<As4Receipt> {
+  try {
+    return await heartbeating(async () => {
+      const endpoint = await receivingEndpoint(peppol.lookup, message.routing.receiver, message.deliverable, new Date());
+      if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
+      return peppol.accessPoint.send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd: message.sbd }), Context.current().cancellationSignal);
+    });
+  } catch (err) {
+    if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the ${message.what}: ${err.message}`);
+    throw err;
+  }
+}
 
 export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
@@ -39,21 +71,15 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       const messageId = as4MessageId(document._id);
       let receipt;
       try {
-        receipt = await heartbeating(async () => {
-          const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
-          if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
-          return peppol.accessPoint.send(
-            sendRequest(routing, {
-              messageId,
-              endpoint,
-              // The envelope is the same for every attempt: its id and time come from the document.
-              sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
-            }),
-            Context.current().cancellationSignal,
-          );
+        receipt = await sendByAs4(peppol, {
+          routing,
+          deliverable: routing.kind,
+          messageId,
+          // The envelope is the same for every attempt: its id and time come from the document.
+          sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
+          what: 'document',
         });
       } catch (err) {
-        if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);
         if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
         logger.warn({ err, documentId, attempt: Context.current().info.attempt }, 'Peppol delivery attempt failed; retrying');
         await recordRetry(store, documentId, err, logger);

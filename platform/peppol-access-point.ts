@@ -1,4 +1,4 @@
-import type { PeppolRouting } from '../domain/peppol-envelope';
+import type { EnvelopeRouting } from '../domain/peppol-envelope';
 import { fullIdentifier } from '../domain/peppol-smp';
 
 /**
@@ -26,7 +26,7 @@ export interface As4SendRequest {
 }
 
 /** The send request for a routed document (parties, ids and country from its routing) to the endpoint its receiver's SMP names. */
-export function sendRequest(routing: PeppolRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
+export function sendRequest(routing: EnvelopeRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
   return {
     messageId: message.messageId,
     senderId: routing.sender,
@@ -62,6 +62,8 @@ export class As4SendError extends Error {
 export interface PeppolAccessPoint {
   /** `cancelled`: the caller no longer waits (the access point may still finish the send). */
   send(request: As4SendRequest, cancelled?: AbortSignal): Promise<As4Receipt>;
+  /** Its seat id (its certificate's CN, e.g. `PBE000001`), which names it as a Peppol service provider. */
+  seat(): Promise<string>;
 }
 
 /**
@@ -93,6 +95,12 @@ export function peppolAccessPoint(baseUrl: string, name = 'our access point'): P
       // 400: our request was malformed, which no retry mends; 422: the receiver's final answer.
       if (response.status === 400) throw new As4SendError(`${name} refused the request: ${reason}`, true);
       throw new As4SendError(reason, response.status === 422 || body.permanent === true);
+    },
+    async seat() {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+      const body = (await response.json()) as { seat?: unknown };
+      if (!response.ok || typeof body.seat !== 'string') throw new Error(`${name} at ${baseUrl} did not name its seat (HTTP ${response.status})`);
+      return body.seat;
     },
   };
 }

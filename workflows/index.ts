@@ -4,6 +4,7 @@ import { kycReviewWorkflow } from './kyc-review';
 import { provisionCompanyWorkflow } from './provision-company';
 import { receiveDocumentWorkflow } from './receive-document';
 import { sendDocumentWorkflow } from './send-document';
+import { sendResponseWorkflow } from './send-response';
 import { syncReceivingWorkflow } from './sync-receiving';
 
 // Every workflow the worker runs is exported here; the worker bundles this file.
@@ -12,7 +13,7 @@ export { reconcileQueuedDocumentsWorkflow } from './reconcile';
 export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
 export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
-export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, syncReceivingWorkflow };
+export { deliverWebhookWorkflow, kycReviewWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
 
 /** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
 export const startedWorkflows = {
@@ -22,4 +23,5 @@ export const startedWorkflows = {
   provisionCompanyWorkflow,
   receiveDocumentWorkflow,
   syncReceivingWorkflow,
+  sendResponseWorkflow,
 } satisfies StartedWorkflows;

@@ -143,6 +143,21 @@ export const RECEIVING_CHANGED_SIGNAL = 'changed';
 export const REGISTRATION_REFUSED = 'RegistrationRefused';
 export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
 
+/** One send workflow per Invoice Response our company gives (id `response-<response id>`). */
+export const responseWorkflowId = (responseId: string) => `response-${responseId}`;
+
+export interface SendResponseInput {
+  responseId: string;
+  /** How long its sending is retried before it fails (DELIVERY_WINDOW_SECONDS, as for documents). */
+  deliveryWindowSeconds: number;
+}
+
+/**
+ * A Message Level Status must leave within 20 minutes of the message it answers (Peppol Network Policy MLS-1):
+ * its send is retried with the delivery backoff for at most this long, then recorded as failed.
+ */
+export const MLS_SEND_WINDOW_SECONDS = 15 * 60;
+
 /**
  * The workflows the services start, by type name, with their one input. The
  * services start them through platform/workflow-port.ts by these names, so they
@@ -156,6 +171,7 @@ export interface StartedWorkflowInputs {
   provisionCompanyWorkflow: ProvisionCompanyInput;
   receiveDocumentWorkflow: ReceiveDocumentInput;
   syncReceivingWorkflow: SyncReceivingInput;
+  sendResponseWorkflow: SendResponseInput;
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };
