@@ -4,6 +4,7 @@ import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import { recordEvent } from '../events';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
+import { responsesOf } from './invoice-responses';
 
 /**
  * What sending a reply needs of its row, whichever collection holds it, and
@@ -90,6 +91,7 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
 
   const row = await store.invoiceResponses.findById(reply.id).lean();
   if (!row?.document_id) return;
+  if (row.status === 'failed') await releaseFailedResponse(store, row.document_id, row._id);
   const recorded = await recordEvent(
     store,
     {
@@ -117,4 +119,16 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
     deps.logger,
   );
   await fanOutSoon(deps.fanOut, recorded.event);
+}
+
+/**
+ * The seller never got a failed response, so the process rules must not hold it against the next one: the
+ * document's `response` goes back to the latest response that was sent (or none), if it still names the failed one.
+ */
+async function releaseFailedResponse(store: Store, documentId: string, failedId: string): Promise<void> {
+  const earlier = (await responsesOf(store, documentId)).filter((response) => response._id !== failedId && response.direction === 'sent' && response.status === 'sent').at(-1);
+  const response = earlier
+    ? { response_id: earlier._id, code: earlier.code, reasons: earlier.reasons, actions: earlier.actions, note: earlier.note ?? null, received_at: null, created_at: earlier.created_at }
+    : null;
+  await store.documents.updateOne({ _id: documentId, 'response.response_id': failedId }, { $set: { response, updated_at: new Date() } });
 }
