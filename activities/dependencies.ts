@@ -3,7 +3,6 @@ import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
-import type { SeatSource } from '../platform/access-point-seat';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { CachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import type { SmlRegistration } from '../platform/sml-registration';
@@ -29,8 +28,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery (kept for a while, forgotten when a send fails), our AS4 access point, and its seat id (C2 or C3 in the reporting items). */
-  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint; seat: SeatSource };
+  /** Live delivery: participant discovery (kept for a while, forgotten when a send fails) and our AS4 access point (its seat id is C2 or C3 in the reporting items). */
+  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */

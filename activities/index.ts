@@ -8,6 +8,7 @@ import { peppolDeliveryActivities } from './peppol-delivery';
 import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
 import { reportingActivities } from './reporting';
+import { replyActivities } from './replies';
 import { webhookActivities } from './webhooks';
 
 /** Activities close over the process's connections; the worker registers what this returns. */
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...kycActivities(deps),
     ...receivingActivities(deps),
     ...reportingActivities(deps),
+    ...replyActivities(deps),
   };
 }
 

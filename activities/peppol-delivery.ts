@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
-import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type PeppolRouting } from '../domain/peppol-envelope';
-import { As4SendError, sendRequest } from '../platform/peppol-access-point';
+import { PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
+import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
+import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
-import { PEPPOL_AS4 } from '../domain/peppol-capabilities';
 import { recordSent } from '../services/documents/lifecycle';
 import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
@@ -13,20 +13,80 @@ import type { DeliveryReceipt } from './lifecycle';
 /** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
 const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
 
+/** One message to send on Peppol: its routing, what the receiver is looked up for, the AS4 message id and the SBD. */
+export interface As4Message {
+  routing: EnvelopeRouting;
+  deliverable: Deliverable;
+  messageId: string;
+  sbd: string;
+  /** What it is, for a refusal: "document", "Invoice Response", … */
+  what: string;
+  /** Our company it is sent for: the end user of the Peppol reporting item. */
+  endUserId: string;
+}
+
+/**
+ * The receiver's endpoint, from a kept lookup when there is one. A refusal ends the send for good, so it must
+ * rest on what the SML and SMP say now: a kept answer that refuses is forgotten and asked again.
+ */
+async function endpointNow(peppol: ActivityDependencies['peppol'], receiver: string, deliverable: Deliverable) {
+  const kept = peppol.lookup.holds(receiver);
+  const endpoint = await receivingEndpoint(peppol.lookup, receiver, deliverable, new Date());
+  if (!kept || !('refusal' in endpoint)) return endpoint;
+  peppol.lookup.forget(receiver);
+  return receivingEndpoint(peppol.lookup, receiver, deliverable, new Date());
+}
+
+/**
+ * The AS4 step every Peppol send shares (documents, the replies about
+ * received ones): the receiver looked up for the deliverable (SML, then SMP,
+ * kept for a while), then our access point sends the SBD and answers with the
+ * receipt, which is counted for Peppol reporting. A receiver that cannot take
+ * it, or an access point's final refusal, ends the send at once
+ * (permanentDeliveryFailure); anything else is thrown as it is, for the
+ * activity retry policy, and the receiver is looked up afresh next time.
+ */
+export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, message: As4Message): Promise<As4Receipt> {
+  const { routing } = message;
+  let receipt: As4Receipt;
+  try {
+    receipt = await heartbeating(async () => {
+      const endpoint = await endpointNow(peppol, routing.receiver, message.deliverable);
+      if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
+      return peppol.accessPoint.send(sendRequest(routing, { messageId: message.messageId, endpoint, sbd: message.sbd }), Context.current().cancellationSignal);
+    });
+  } catch (err) {
+    // What the lookup kept may be what failed (an access point or certificate replaced since): the next try asks afresh.
+    peppol.lookup.forget(routing.receiver);
+    if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the ${message.what}: ${err.message}`);
+    throw err;
+  }
+  // Counted before the caller records the send: a crash in between sends again under the same message id
+  // (the receiver keeps one copy) and finds the item recorded, never one without the other.
+  await recordReportingItem(store, {
+    as4MessageId: message.messageId,
+    direction: 'sending',
+    exchangedAt: receiptTime(receipt),
+    c2Id: await peppol.accessPoint.seat(),
+    c3Id: receipt.receiverSeat,
+    documentType: routing.documentType,
+    process: routing.process,
+    transportProtocol: PEPPOL_AS4,
+    c1Country: routing.countryC1,
+    c4Country: null,
+    endUserId: message.endUserId,
+  });
+  return receipt;
+}
+
+/** When the receiving access point signed its receipt; now when its timestamp cannot be read. */
+function receiptTime(receipt: As4Receipt): Date {
+  const time = new Date(receipt.receiptTimestamp);
+  return Number.isNaN(time.getTime()) ? new Date() : time;
+}
+
 export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
-
-  /**
-   * The receiver's endpoint, from a kept lookup when there is one. A refusal fails the document for good, so it
-   * must rest on what the SML and SMP say now: a kept answer that refuses is forgotten and asked again.
-   */
-  const endpointNow = async (routing: PeppolRouting) => {
-    const kept = peppol.lookup.holds(routing.receiver);
-    const endpoint = await receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
-    if (!kept || !('refusal' in endpoint)) return endpoint;
-    peppol.lookup.forget(routing.receiver);
-    return receivingEndpoint(peppol.lookup, routing.receiver, routing.kind, new Date());
-  };
 
   return {
     /**
@@ -53,45 +113,22 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       const messageId = as4MessageId(document._id);
       let receipt;
       try {
-        receipt = await heartbeating(async () => {
-          const endpoint = await endpointNow(routing);
-          if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
-          return peppol.accessPoint.send(
-            sendRequest(routing, {
-              messageId,
-              endpoint,
-              // The envelope is the same for every attempt: its id and time come from the document.
-              sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
-            }),
-            Context.current().cancellationSignal,
-          );
+        receipt = await sendByAs4({ store, peppol }, {
+          routing,
+          deliverable: routing.kind,
+          messageId,
+          // The envelope is the same for every attempt: its id and time come from the document.
+          sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
+          what: 'document',
+          endUserId: document.company_id,
         });
       } catch (err) {
-        // What the lookup kept may be what failed (an access point or certificate replaced since): the next try asks afresh.
-        peppol.lookup.forget(routing.receiver);
-        if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the document: ${err.message}`);
         if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
         logger.warn({ err, documentId, attempt: Context.current().info.attempt }, 'Peppol delivery attempt failed; retrying');
         await recordRetry(store, documentId, err, logger);
         throw err;
       }
-      const receiptTime = new Date(receipt.receiptTimestamp);
-      const sentAt = Number.isNaN(receiptTime.getTime()) ? new Date() : receiptTime;
-      // Counted for Peppol reporting before the send is recorded: a crash in between sends again under the same
-      // message id (the receiver keeps one copy) and finds the item recorded, never one without the other.
-      await recordReportingItem(store, {
-        as4MessageId: messageId,
-        direction: 'sending',
-        exchangedAt: sentAt,
-        c2Id: await peppol.seat(),
-        c3Id: receipt.receiverSeat,
-        documentType: routing.documentType,
-        process: routing.process,
-        transportProtocol: PEPPOL_AS4,
-        c1Country: routing.countryC1,
-        c4Country: null,
-        endUserId: document.company_id,
-      });
+      const sentAt = receiptTime(receipt);
       await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
       logger.info({ documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver }, 'delivered on Peppol');
       return {

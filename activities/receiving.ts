@@ -35,7 +35,7 @@ export function receivingActivities(deps: ActivityDependencies) {
     async fileReceivedDocument(documentId: string): Promise<Filed> {
       const filed = await fileReceived(deps, documentId);
       // Counted for Peppol reporting (Peppol messages only) once filed; a retry finds it counted.
-      await recordReceivedTransaction(store, deps.peppol.seat, documentId);
+      await recordReceivedTransaction(store, () => deps.peppol.accessPoint.seat(), documentId);
       return filed;
     },
 

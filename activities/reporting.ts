@@ -16,7 +16,7 @@ export function reportingActivities({ store, logger, validator, peppol, reportin
     async sendPeppolReports(month: string, claimant: Claimant): Promise<ReportingOutcome> {
       try {
         return await sendMonthReports(
-          { store, validator, seat: peppol.seat, lookup: peppol.lookup, accessPoint: peppol.accessPoint, settings: reporting, logger },
+          { store, validator, seat: () => peppol.accessPoint.seat(), lookup: peppol.lookup, accessPoint: peppol.accessPoint, settings: reporting, logger },
           month,
           claimant,
           Context.current().cancellationSignal,

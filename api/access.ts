@@ -74,3 +74,9 @@ export async function requireDocument(store: Store, auth: AuthContext, documentI
   if (!document || !visible) throw new ApiError('document_not_found', `No document ${documentId} is visible to this API key.`, { param: 'id' });
   return document;
 }
+
+/** The one place a sent document is refused what only received ones get (acknowledging, answering). */
+export function requireReceivedDocument(document: DocumentRow, what: string): DocumentRow {
+  if (document.direction !== 'received') throw new ApiError('not_received_document', `Document ${document._id} was sent, not received; only received documents are ${what}.`, { param: 'id' });
+  return document;
+}

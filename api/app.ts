@@ -26,6 +26,7 @@ import { eventRoutes } from './routes/events';
 import { inboxRoutes } from './routes/inbox';
 import { kycRoutes } from './routes/kyc';
 import { lookupRoutes } from './routes/lookup';
+import { responseRoutes } from './routes/responses';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
 import { signupRoutes } from './routes/signup';
 import { ublRoutes } from './routes/ubl';
@@ -99,6 +100,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     cpu,
   });
   inboxRoutes(routes, { store, temporal, logger, cpu });
+  responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
   describeWebhookDeliveries(registry);

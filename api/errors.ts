@@ -89,6 +89,10 @@ const catalog = {
   key_limit_reached: { status: 409, type: 'validation_error', retryable: false },
   delivery_not_redeliverable: { status: 409, type: 'validation_error', retryable: false },
   not_received_document: { status: 409, type: 'validation_error', retryable: false },
+  // The document's earlier Invoice Responses (OP-BR111) forbid this code.
+  response_not_allowed: { status: 409, type: 'validation_error', retryable: false },
+  // The invoice's sender is not registered for Invoice Responses on Peppol.
+  sender_cannot_receive_responses: { status: 422, type: 'validation_error', retryable: false },
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
   document_too_large: { status: 413, type: 'validation_error', retryable: false },

@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhook: 'whk',
   webhookDelivery: 'whd',
+  invoiceResponse: 'rsp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

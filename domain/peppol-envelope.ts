@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { create } from 'xmlbuilder2';
 
-import { BIS_BILLING_PROCESS, type BillingDocument } from './peppol-capabilities';
+import { BIS_BILLING_PROCESS, type BillingDocument, type PeppolService } from './peppol-capabilities';
 import { PARTICIPANT_SCHEME } from './peppol-sml';
 import type { Identifier } from './peppol-smp';
 import { childNamed, parseXml, XmlError, type XmlElement } from './xml-tree';
@@ -35,6 +35,9 @@ export interface PeppolRouting {
   receiver: string;
   countryC1: string;
 }
+
+/** What the envelope and the AS4 message need of a routing: any Peppol document, not only billing ones. */
+export type EnvelopeRouting = Omit<PeppolRouting, 'kind'>;
 
 /** A UBL document that cannot be routed, with why. */
 export class RoutingError extends Error {
@@ -83,6 +86,50 @@ export function routingOf(ubl: string): PeppolRouting {
   };
 }
 
+const APPLICATION_RESPONSE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+
+/** A party of an ApplicationResponse by its EndpointID (`schemeID:value`). */
+function responsePartyOf(root: XmlElement, role: 'SenderParty' | 'ReceiverParty'): string {
+  const endpoint = path(root, [[CAC, role], [CBC, 'EndpointID']]);
+  const scheme = endpoint?.attributes.schemeID;
+  if (!endpoint?.text || !scheme) throw new RoutingError(`the ApplicationResponse has no cac:${role}/cbc:EndpointID with @schemeID`);
+  return `${scheme}:${endpoint.text}`;
+}
+
+/**
+ * The routing of a reply we write, an Invoice Response or a Message Level
+ * Status (both UBL ApplicationResponse): sender and receiver are its
+ * SenderParty and ReceiverParty, document type and process the service's,
+ * and C1's country the one given (the ApplicationResponse names none).
+ */
+export function replyRouting(ubl: string, service: PeppolService, countryC1: string): EnvelopeRouting {
+  let root: XmlElement;
+  try {
+    root = parseXml(ubl);
+  } catch (err) {
+    if (err instanceof XmlError) throw new RoutingError(`the UBL is not well-formed XML: ${err.message}`);
+    throw err;
+  }
+  if (root.namespace !== APPLICATION_RESPONSE_NAMESPACE || root.name !== 'ApplicationResponse') {
+    throw new RoutingError(`the document is not a UBL ApplicationResponse (root {${root.namespace}}${root.name})`);
+  }
+  return {
+    root: { namespace: root.namespace, name: root.name },
+    documentType: service.documentType,
+    process: service.process,
+    sender: responsePartyOf(root, 'SenderParty'),
+    receiver: responsePartyOf(root, 'ReceiverParty'),
+    countryC1,
+  };
+}
+
+/** What a sender asks of the receiving access point's Message Level Status (SBDH scopes MLS_TYPE and MLS_TO). */
+export interface MlsRequest {
+  type: 'FAILURE_ONLY' | 'ALWAYS_SEND';
+  /** The service provider to send it to, `0242:<SPID>`; absent: the sending access point's. */
+  to?: string;
+}
+
 /** The XML declaration and the line break after it: what an SBD cannot carry inside. */
 const XML_DECLARATION = /^\uFEFF?<\?xml[^?]*\?>\r?\n?/;
 
@@ -111,11 +158,11 @@ export function nameBasedUuid(name: string): string {
  */
 export function standardBusinessDocument(
   ubl: string,
-  routing: Omit<PeppolRouting, 'kind'>,
+  routing: EnvelopeRouting,
   // `typeVersion`: the syntax version of the payload, UBL's 2.1 unless told (a Peppol report is 1.0 or 1.1).
-  envelope: { instanceId: string; createdAt: Date; typeVersion?: string },
+  envelope: { instanceId: string; createdAt: Date; typeVersion?: string; mls?: MlsRequest },
 ): string {
-  const header = create()
+  const scopes = create()
     .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
     .ele('HeaderVersion').txt('1.0').up()
     .ele('Sender').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.sender).up().up()
@@ -130,8 +177,12 @@ export function standardBusinessDocument(
     .ele('BusinessScope')
     .ele('Scope').ele('Type').txt('DOCUMENTID').up().ele('InstanceIdentifier').txt(routing.documentType.value).up().ele('Identifier').txt(routing.documentType.scheme).up().up()
     .ele('Scope').ele('Type').txt('PROCESSID').up().ele('InstanceIdentifier').txt(routing.process.value).up().ele('Identifier').txt(routing.process.scheme).up().up()
-    .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up()
-    .up()
-    .end({ headless: true });
+    .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up();
+  // Scopes of the MLS specification (section on the SBDH), only when a status is asked for.
+  if (envelope.mls) {
+    scopes.ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up();
+    if (envelope.mls.to) scopes.ele('Scope').ele('Type').txt('MLS_TO').up().ele('InstanceIdentifier').txt(envelope.mls.to).up().ele('Identifier').txt(PARTICIPANT_SCHEME).up();
+  }
+  const header = scopes.up().end({ headless: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<StandardBusinessDocument xmlns="${SBDH_NAMESPACE}">${header}${envelopedPayload(ubl)}</StandardBusinessDocument>\n`;
 }

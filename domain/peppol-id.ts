@@ -167,3 +167,8 @@ export function peppolIdProblem(raw: string): string | undefined {
  * (`PBE000001` → `000001`), as MLS parties are named under ICD 0242.
  */
 export const serviceProviderId = (seat: string): string | undefined => /^[A-Z]{3}([0-9]{6})$/i.exec(seat.trim())?.[1];
+
+/** Why a participant id is not a service provider's (`0242:<SPID>`, SPIS section 3.4), or undefined when it is. */
+export function serviceProviderParticipantProblem(raw: string): string | undefined {
+  return /^0242:[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i.test(raw) ? undefined : 'expected 0242: and a Peppol service provider id such as 000002';
+}

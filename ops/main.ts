@@ -47,9 +47,10 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           the month's Peppol TSR and EUSR: built, validated by the official rules,
                                           summed up and written to <dir> (default .); --send sends them by AS4 to
                                           the reporting receiver, once per month (the schedule's guard)
-  network send <receiver> <file.xml> [--message-id <id>]
+  network send <receiver> <file.xml> [--message-id <id>] [--mls always|failure [--mls-to 0242:<SPID>]]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
-                                          receiver's access point; prints the receipt or the AS4 error`;
+                                          receiver's access point; prints the receipt or the AS4 error; --mls asks
+                                          for a Message Level Status (SBDH MLS_TYPE ALWAYS_SEND or FAILURE_ONLY, MLS_TO)`;
 
 class UsageError extends Error {}
 
@@ -178,9 +179,23 @@ const COMMANDS: Record<string, Command> = {
 /** Commands on the running embedded stack's local Peppol network: no database, no Temporal. */
 const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => Promise<string>> = {
   'network send': async (stack, args) => {
-    const [receiver, file, ...options] = needs(args, 2);
-    if (options.length > 0 && (options.length !== 2 || options[0] !== '--message-id')) throw new UsageError(`unexpected: ${options.join(' ')}`);
-    return networkSend(stack, { receiver: receiver!, file: file!, ...(options[1] && { messageId: options[1] }) });
+    const [receiver, file, ...rest] = needs(args, 2);
+    const options = new Map<string, string>();
+    for (let i = 0; i < rest.length; i += 2) {
+      if (!['--message-id', '--mls', '--mls-to'].includes(rest[i]!) || rest[i + 1] === undefined || options.has(rest[i]!)) throw new UsageError(`unexpected: ${rest.slice(i).join(' ')}`);
+      options.set(rest[i]!, rest[i + 1]!);
+    }
+    const mls = options.get('--mls');
+    if (mls !== undefined && mls !== 'always' && mls !== 'failure') throw new UsageError('--mls takes always or failure');
+    if (options.has('--mls-to') && mls === undefined) throw new UsageError('--mls-to needs --mls');
+    const messageId = options.get('--message-id');
+    const mlsTo = options.get('--mls-to');
+    return networkSend(stack, {
+      receiver: receiver!,
+      file: file!,
+      ...(messageId && { messageId }),
+      ...(mls && { mls: { type: mls === 'always' ? 'ALWAYS_SEND' : 'FAILURE_ONLY', ...(mlsTo && { to: mlsTo }) } }),
+    });
   },
 };
 

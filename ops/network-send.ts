@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { RoutingError, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
+import { RoutingError, routingOf, standardBusinessDocument, type MlsRequest } from '../domain/peppol-envelope';
 import { peppolIdProblem } from '../domain/peppol-id';
 import { As4SendError, peppolAccessPoint, sendRequest } from '../platform/peppol-access-point';
 import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../platform/peppol-lookup';
@@ -31,9 +31,11 @@ export interface NetworkSendOptions {
   file: string;
   /** The AS4 message id; a new one by default (give one to send the same message again). */
   messageId?: string;
+  /** Ask the receiving access point for a Message Level Status (SBDH scopes MLS_TYPE and MLS_TO). */
+  mls?: MlsRequest;
 }
 
-export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin` }: NetworkSendOptions): Promise<string> {
+export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin`, mls }: NetworkSendOptions): Promise<string> {
   const problem = peppolIdProblem(receiver);
   if (problem) throw new NetworkSendError(`${receiver} is not a Peppol participant id: ${problem}`);
   let ubl: string;
@@ -66,7 +68,7 @@ export async function networkSend(stack: StackConfig, { receiver, file, messageI
   if ('refusal' in endpoint) throw new NetworkSendError(endpoint.refusal);
 
   const standIn = `http://127.0.0.1:${stack.PEPPOL_RECEIVER_PORT}`;
-  const sbd = standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() });
+  const sbd = standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date(), ...(mls && { mls }) });
   try {
     const receipt = await peppolAccessPoint(standIn, "the local Peppol network stand-in's access point").send(sendRequest(routing, { messageId, endpoint, sbd }));
     return [

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { WorkflowFailedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import { monthPeriod } from '../domain/reporting/items';
-import { accessPointSeat } from '../platform/access-point-seat';
 import { officialValidator } from '../platform/official-validator';
+import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { startWorkflow } from '../platform/workflow-port';
 import { OperatorError } from '../services/operator';
 import { buildMonthReports, reportSummary, validationSummary } from '../services/reporting/reports';
@@ -42,8 +42,8 @@ async function writeReports(dir: string, month: string, xml: { tsr: string; eusr
 
 async function buildOnly({ store, stack }: ReportingCommandContext, month: string, dir: string): Promise<string> {
   const validator = officialValidator(stack.VALIDATOR_URL ?? `http://127.0.0.1:${stack.VALIDATOR_PORT}`);
-  const seat = accessPointSeat(stack.ACCESS_POINT_URL ?? `http://127.0.0.1:${stack.ACCESS_POINT_PORT}`);
-  const reports = await buildMonthReports({ store, validator, seat }, month);
+  const accessPoint = peppolAccessPoint(stack.ACCESS_POINT_URL ?? `http://127.0.0.1:${stack.ACCESS_POINT_PORT}`);
+  const reports = await buildMonthReports({ store, validator, seat: () => accessPoint.seat() }, month);
   const claimed = await store.reportingMonths.findById(month, { claimed_by: 1, tsr_sent_at: 1, eusr_sent_at: 1 }).lean();
   const state = !claimed
     ? 'not sent yet (--send sends them)'

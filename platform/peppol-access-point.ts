@@ -1,4 +1,6 @@
-import type { PeppolRouting } from '../domain/peppol-envelope';
+import { z } from 'zod';
+
+import type { EnvelopeRouting } from '../domain/peppol-envelope';
 import { fullIdentifier } from '../domain/peppol-smp';
 
 /**
@@ -26,7 +28,7 @@ export interface As4SendRequest {
 }
 
 /** The send request for a routed document (parties, ids and country from its routing) to the endpoint its receiver's SMP names. */
-export function sendRequest(routing: PeppolRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
+export function sendRequest(routing: EnvelopeRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
   return {
     messageId: message.messageId,
     senderId: routing.sender,
@@ -62,6 +64,12 @@ export class As4SendError extends Error {
 export interface PeppolAccessPoint {
   /** `cancelled`: the caller no longer waits (the access point may still finish the send). */
   send(request: As4SendRequest, cancelled?: AbortSignal): Promise<As4Receipt>;
+  /**
+   * Its seat id (its certificate's CN, e.g. `PBE000001`), which names it as a Peppol service provider: the one
+   * place it is configured is the access point's own certificate. Asked once and kept; an access point that
+   * does not answer is asked again next time (the caller's retry).
+   */
+  seat(): Promise<string>;
 }
 
 /**
@@ -72,8 +80,11 @@ const REQUEST_TIMEOUT_MS = 45_000;
 
 const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 
+const healthSchema = z.object({ seat: z.string().regex(/^P[A-Z]{2}[0-9]{6}$/, 'a Peppol seat id such as PBE000001') });
+
 /** `name`: how errors call it (the ops CLI also drives the local network stand-in's access point, which answers alike). */
 export function peppolAccessPoint(baseUrl: string, name = 'our access point'): PeppolAccessPoint {
+  let seat: string | undefined;
   return {
     async send(request, cancelled) {
       let response: Response;
@@ -93,6 +104,21 @@ export function peppolAccessPoint(baseUrl: string, name = 'our access point'): P
       // 400: our request was malformed, which no retry mends; 422: the receiver's final answer.
       if (response.status === 400) throw new As4SendError(`${name} refused the request: ${reason}`, true);
       throw new As4SendError(reason, response.status === 422 || body.permanent === true);
+    },
+    async seat() {
+      if (seat) return seat;
+      let body: unknown;
+      try {
+        const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        body = await response.json();
+      } catch (err) {
+        throw new Error(`${name} at ${baseUrl} did not name its seat id: ${(err as Error).message}`, { cause: err });
+      }
+      const parsed = healthSchema.safeParse(body);
+      if (!parsed.success) throw new Error(`${name} at ${baseUrl} named no usable seat id: ${parsed.error.issues[0]?.message ?? ''}`);
+      seat = parsed.data.seat;
+      return seat;
     },
   };
 }

@@ -12,6 +12,7 @@ export interface CompanyFields {
   iban?: string | null | undefined;
   address?: { street?: string | undefined; city?: string | undefined; postal_code?: string | undefined } | null | undefined;
   peppol_id?: string | null | undefined;
+  auto_acknowledge?: boolean | undefined;
 }
 
 export type Company = CompanyRow & { _id: string };

@@ -22,7 +22,9 @@ export type RuleCode =
   | KycRefusalCode
   | 'kyc_locked'
   | 'kyc_not_submittable'
-  | 'provider_update_failed';
+  | 'provider_update_failed'
+  | 'response_not_allowed'
+  | 'sender_cannot_receive_responses';
 
 /** The one place the role rule's refusal is worded (the API's authorization and the workspace rules both use it). */
 export function insufficientRole(role: string, allowed: readonly string[], action: string): RuleError {

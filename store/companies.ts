@@ -16,6 +16,8 @@ const companySchema = new Schema(
       default: null,
     },
     peppol_id: { type: String, default: null },
+    /** Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once. */
+    auto_acknowledge: { type: Boolean, default: false },
     /** Where its registration as a Peppol receiver (our SMP and the SML) stands; null until it first went live. */
     receiving: {
       type: new Schema(

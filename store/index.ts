@@ -11,6 +11,7 @@ import { invoiceResponseModel } from './invoice-responses';
 import { kycBlobModel, kycDocumentModel } from './kyc-documents';
 import { kycSubmissionModel } from './kyc-submissions';
 import { membershipModel } from './memberships';
+import { messageLevelStatusModel } from './message-level-statuses';
 import { providerOrganisationModel, providerTenantModel } from './provider-tenants';
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
@@ -53,6 +54,7 @@ export function createStore(db: Connection) {
     invoiceResponses: invoiceResponseModel(db),
     reportingItems: reportingItemModel(db),
     reportingMonths: reportingMonthModel(db),
+    messageLevelStatuses: messageLevelStatusModel(db),
   };
 }
 

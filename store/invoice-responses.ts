@@ -32,6 +32,8 @@ const invoiceResponseSchema = new Schema(
     referenced_number: { type: String, required: true },
     referenced_type_code: { type: String, default: null },
     ubl: { type: String, required: true },
+    /** The SBDH's COUNTRY_C1 of a sent response: the answering company's country. */
+    country_c1: { type: String, default: null },
     as4_message_id: { type: String, default: null },
     error_message: { type: String, default: null },
     created_at: { type: Date, required: true },

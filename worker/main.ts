@@ -9,7 +9,6 @@ import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
-import { accessPointSeat } from '../platform/access-point-seat';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
@@ -73,7 +72,6 @@ async function main(): Promise<void> {
           { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
         ),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
-        seat: accessPointSeat(addresses.accessPointUrl),
       },
       sml: smlRegistration(addresses.accessPointUrl),
       reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },

@@ -5,6 +5,7 @@ import { peppolReportingWorkflow } from './peppol-reporting';
 import { provisionCompanyWorkflow } from './provision-company';
 import { receiveDocumentWorkflow } from './receive-document';
 import { sendDocumentWorkflow } from './send-document';
+import { sendResponseWorkflow } from './send-response';
 import { syncReceivingWorkflow } from './sync-receiving';
 
 // Every workflow the worker runs is exported here; the worker bundles this file.
@@ -14,7 +15,7 @@ export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
 export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
 export { monthlyPeppolReportingWorkflow } from './peppol-reporting';
-export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, syncReceivingWorkflow };
+export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
 
 /** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
 export const startedWorkflows = {
@@ -25,4 +26,5 @@ export const startedWorkflows = {
   receiveDocumentWorkflow,
   syncReceivingWorkflow,
   peppolReportingWorkflow,
+  sendResponseWorkflow,
 } satisfies StartedWorkflows;

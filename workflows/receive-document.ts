@@ -1,7 +1,11 @@
-import { proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
+import { patched, proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
+import { answerReceived } from './replies';
 import { RECEIVE_RETRY, type ReceiveDocumentInput } from './shared';
+
+/** Workflows started before replies existed end at the announcement. */
+const REPLIES_PATCH = 'replies-after-receipt';
 
 /**
  * Local activities: run by the worker that runs the workflow and recorded as markers, they cost the Temporal
@@ -16,6 +20,7 @@ const { fileReceivedDocument, announceReceivedDocument } = proxyLocalActivities<
  *
  *   stored ──file──▶ filed (validated by the official rules, read into the JSON view, stored as a document)
  *          ──announce──▶ announced (`document.received` event and webhooks, usage)
+ *          ──answer──▶ the Message Level Status the sender asked for, and `AB` if the company acknowledges automatically
  *
  * Nothing ends it but success: a validator or database that is away is
  * waited for with backoff, because a received invoice is a legal document
@@ -28,5 +33,10 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
   setCurrentDetails(`${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`);
   await announceReceivedDocument(documentId);
   setCurrentDetails(`${what} received and announced`);
+  if (patched(REPLIES_PATCH)) {
+    const { mls, acknowledgement } = await answerReceived(documentId);
+    const said = [mls && `Message Level Status ${mls.status}`, acknowledgement && `acknowledged (${acknowledgement})`].filter(Boolean);
+    if (said.length > 0) setCurrentDetails(`${what} received and announced; ${said.join('; ')}`);
+  }
   return 'received';
 }

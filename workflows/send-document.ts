@@ -55,7 +55,7 @@ const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 secon
  * because the delivery window ran out (Temporal then reports the last
  * attempt's failure, or a timeout).
  */
-function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery'): string {
+export function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery'): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type === PERMANENT_DELIVERY_ERROR) return cause.message;
   const last = cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;

@@ -151,6 +151,21 @@ export const RECEIVING_CHANGED_SIGNAL = 'changed';
 export const REGISTRATION_REFUSED = 'RegistrationRefused';
 export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
 
+/** One send workflow per Invoice Response our company gives (id `response-<response id>`). */
+export const responseWorkflowId = (responseId: string) => `response-${responseId}`;
+
+export interface SendResponseInput {
+  responseId: string;
+  /** How long its sending is retried before it fails (DELIVERY_WINDOW_SECONDS, as for documents). */
+  deliveryWindowSeconds: number;
+}
+
+/**
+ * A Message Level Status must leave within 20 minutes of the message it answers (Peppol Network Policy MLS-1):
+ * its send is retried with the delivery backoff for at most this long, then recorded as failed.
+ */
+export const MLS_SEND_WINDOW_SECONDS = 15 * 60;
+
 /**
  * One Peppol reporting workflow per month, `peppol-reporting-<YYYY-MM>`: started by the monthly schedule or by
  * `ops reporting <month> --send`, whichever comes first; a completed one is never started again.
@@ -185,6 +200,7 @@ export interface StartedWorkflowInputs {
   receiveDocumentWorkflow: ReceiveDocumentInput;
   syncReceivingWorkflow: SyncReceivingInput;
   peppolReportingWorkflow: PeppolReportingInput;
+  sendResponseWorkflow: SendResponseInput;
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

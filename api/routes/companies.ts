@@ -14,6 +14,7 @@ const optionalFields = {
   iban: iban.nullable().optional(),
   address: address.nullable().optional(),
   peppol_id: peppolId.nullable().optional(),
+  auto_acknowledge: z.boolean().optional().openapi({ description: 'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false' }),
 };
 
 const createBody = z

@@ -9,7 +9,7 @@ import { listCompanies } from '../../services/companies';
 import { acknowledgeDocument, listInbox } from '../../services/receiving/inbox';
 import { takeInbound } from '../../services/receiving/intake';
 import type { Store } from '../../store';
-import { requireDocument, requireDocumentCompany } from '../access';
+import { requireDocument, requireDocumentCompany, requireReceivedDocument } from '../access';
 import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
 import { z } from '../openapi';
@@ -84,8 +84,7 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     errors: ['not_company_member', 'document_not_found', 'not_received_document'],
     handler: async ({ auth, params, query, req }) => {
       await requireDocumentCompany(store, auth, query.company_id);
-      const document = await requireDocument(store, auth, params.id, query.company_id);
-      if (document.direction !== 'received') throw new ApiError('not_received_document', `Document ${document._id} was sent, not received; only received documents are acknowledged.`, { param: 'id' });
+      const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), 'acknowledged');
       const acknowledged = await acknowledgeDocument(store, document);
       return { status: 200, body: documentView(acknowledged, [], req.origin, await receivedContentOf(store, acknowledged)) };
     },

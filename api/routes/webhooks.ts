@@ -12,7 +12,7 @@ import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
-import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema } from '../views/events';
+import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema } from '../views/events';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
 export interface WebhookRouteDependencies {
@@ -61,6 +61,8 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
       (type) => [type, eventEnvelope(type, documentEventDataSchema, `Document${type.slice('document.'.length).replace(/^./, (c) => c.toUpperCase())}Event`)] as [string, z.ZodType],
     ),
     ['document.received', eventEnvelope('document.received', receivedEventDataSchema, 'DocumentReceivedEvent')],
+    ['document.response_sent', eventEnvelope('document.response_sent', responseEventDataSchema, 'DocumentResponseSentEvent')],
+    ['document.response_failed', eventEnvelope('document.response_failed', responseEventDataSchema, 'DocumentResponseFailedEvent')],
     ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
     ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
   ];

@@ -17,6 +17,7 @@ export const companySchema = z
     address: z.object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() }).nullable(),
     iban: z.string().nullable(),
     peppol_id: z.string().nullable(),
+    auto_acknowledge: z.boolean().openapi({ description: 'Every received invoice and credit note is answered with an Invoice Response `AB` at once' }),
     receiving: z
       .object({
         status: z.enum(['registering', 'registered', 'unregistered', 'failed']).openapi({
@@ -54,6 +55,7 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
       : null,
     iban: company.iban ?? null,
     peppol_id: company.peppol_id ?? null,
+    auto_acknowledge: company.auto_acknowledge ?? false,
     receiving: company.receiving
       ? {
           status: company.receiving.status,

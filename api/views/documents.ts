@@ -1,4 +1,5 @@
 import { DOCUMENT_STATUSES, HISTORY_STEPS, RECEIVED_STATUS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
+import { MLS_EVENT_TYPES, RESPONSE_EVENT_TYPES } from '../../domain/reply-events';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
@@ -100,10 +101,14 @@ export const documentSchema = documentSummarySchema
   })
   .openapi('Document');
 
+/** Steps of a received document's history: its receipt and the replies our company sent about it. */
+const RECEIVED_HISTORY_EVENTS: readonly string[] = ['document.received', ...RESPONSE_EVENT_TYPES, ...MLS_EVENT_TYPES];
+const RECEIVED_HISTORY_STEPS = ['received', 'response_sent', 'response_failed', 'mls_sent', 'mls_failed'] as const;
+
 export const historyEntrySchema = z
   .object({
-    step: z.enum(HISTORY_STEPS),
-    status: z.enum(DOCUMENT_STATUSES),
+    step: z.enum([...HISTORY_STEPS, ...RECEIVED_HISTORY_STEPS]).openapi({ description: 'A received document: `received`, then `response_sent` / `response_failed` per Invoice Response given and `mls_sent` / `mls_failed` for the Message Level Status' }),
+    status: z.enum([...DOCUMENT_STATUSES, RECEIVED_STATUS]),
     message: z.string().nullable(),
     error_message: z.string().nullable(),
     attempt: z.number().int().nullable().openapi({ description: 'The failed delivery attempt (step `retry`)' }),
@@ -185,7 +190,12 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
  * the request that sent the document.
  */
 export function historyView(document: DocumentRow, events: (EventRow & { _id: string })[]): z.infer<typeof historyEntrySchema>[] {
-  return events.flatMap((event) => {
+  return events.flatMap((event): z.infer<typeof historyEntrySchema>[] => {
+    if (RECEIVED_HISTORY_EVENTS.includes(event.type)) {
+      const reply = event.data as { message?: string; error_message?: string | null };
+      const step = event.type.slice('document.'.length) as (typeof RECEIVED_HISTORY_STEPS)[number];
+      return [{ step, status: document.status, message: reply.message ?? null, error_message: reply.error_message ?? null, attempt: null, event: { id: event._id, type: event.type }, at: event.created_at.toISOString() }];
+    }
     const data = event.data as { status: (typeof DOCUMENT_STATUSES)[number]; message?: string; error_message?: string | null; attempt?: number };
     const step = (event.type === 'document.retry' ? 'retry' : data.status) as HistoryStep;
     const entry = {

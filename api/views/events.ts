@@ -1,4 +1,5 @@
 import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES, RECEIVED_EVENT } from '../../domain/documents/lifecycle';
+import { MLS_EVENT_TYPES, RESPONSE_EVENT_TYPES } from '../../domain/reply-events';
 import type { EventRow } from '../../store/events';
 import { z } from '../openapi';
 
@@ -38,6 +39,38 @@ export const receivedEventDataSchema = z
   })
   .openapi('DocumentReceivedData');
 
+const clarificationData = z.object({ code: z.string(), text: z.string().nullable() });
+
+export const responseEventDataSchema = z
+  .object({
+    document_id: z.string().openapi({ description: 'The received document answered' }),
+    company_id: z.string(),
+    response_id: z.string(),
+    code: z.enum(['AB', 'IP', 'UQ', 'CA', 'RE', 'AP', 'PD']),
+    reasons: z.array(clarificationData),
+    actions: z.array(clarificationData),
+    note: z.string().nullable(),
+    receiver_id: z.string().nullable().openapi({ description: 'The seller answered' }),
+    status: z.enum(['sent', 'failed']),
+    as4_message_id: z.string().nullable().openapi({ description: 'The AS4 message id; null for a sandbox-received document (no network)' }),
+    error_message: z.string().nullable(),
+    message: z.string(),
+  })
+  .openapi('DocumentResponseData');
+
+export const mlsSentDataSchema = z
+  .object({
+    document_id: z.string().openapi({ description: 'The received document the status is about' }),
+    company_id: z.string(),
+    code: z.enum(['AP', 'AB', 'RE']),
+    receiver_id: z.string().openapi({ description: 'The service provider it went to, `0242:<SPID>`' }),
+    status: z.enum(['sent', 'failed']),
+    as4_message_id: z.string().nullable(),
+    error_message: z.string().nullable(),
+    message: z.string(),
+  })
+  .openapi('DocumentMlsSentData');
+
 export const RECEIVING_EVENT_TYPES = ['company.receiving_registered', 'company.receiving_unregistered', 'company.receiving_failed'] as const;
 
 export const companyReceivingDataSchema = z
@@ -54,15 +87,17 @@ export const companyReceivingDataSchema = z
  * workspace's credits running low (live), and its companies' registration
  * as Peppol receivers (live).
  */
-export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
+export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, ...RESPONSE_EVENT_TYPES, ...MLS_EVENT_TYPES, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
 
 export const eventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     type: z.enum(FEED_EVENT_TYPES),
     created_at: z.string().openapi({ format: 'date-time' }),
-    data: z.union([documentEventDataSchema, receivedEventDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
-      description: '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
+    data: z.union([documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, mlsSentDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
+      description:
+        '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, ' +
+        '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
     }),
   })
   .openapi('Event');

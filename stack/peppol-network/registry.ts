@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { peppolIdProblem } from '../../domain/peppol-id';
+import { peppolIdProblem, serviceProviderParticipantProblem } from '../../domain/peppol-id';
 
 /**
  * Who is on the local Peppol network stand-in: participants.json beside this
@@ -16,10 +16,13 @@ export const PARTICIPANTS_FILE = path.join(__dirname, 'participants.json');
 const registrySchema = z.object({
   participants: z.array(
     z.object({
-      id: z.string().refine((id) => peppolIdProblem(id) === undefined, 'expected a valid Peppol participant id such as 0208:0987654394'),
+      /** A business (EAS scheme), or a service provider by its SPID (`0242:000002`), which receives Message Level Statuses. */
+      id: z
+        .string()
+        .refine((id) => peppolIdProblem(id) === undefined || serviceProviderParticipantProblem(id) === undefined, 'expected a valid Peppol participant id such as 0208:0987654394, or 0242:<SPID>'),
       name: z.string().min(1),
-      /** BIS Billing 3.0 `invoice`, `credit_note`; the Peppol reports `tsr`, `eusr` (for a reporting receiver such as OpenPeppol's). */
-      documents: z.array(z.enum(['invoice', 'credit_note', 'tsr', 'eusr'])).min(1),
+      /** BIS Billing 3.0 `invoice`, `credit_note`; replies `invoice_response`, `mls`; the Peppol reports `tsr`, `eusr` (for a reporting receiver such as OpenPeppol's). */
+      documents: z.array(z.enum(['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr'])).min(1),
       /** Its access point refuses every message to it with PEPPOL:NOT_SERVICED: a final AS4 error, on purpose. */
       refusedByAccessPoint: z.boolean().default(false),
     }),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 
 import { smpRouter, type SmpDirectory } from '../../api/smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
 import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
@@ -19,10 +19,12 @@ import type { LocalParticipant } from './registry';
  * SMP it speaks HTTP, not HTTPS. Its root page lists the participants.
  */
 
-/** Each document kind a participant receives, with the process it comes under. */
-const DOCUMENT_TYPES: Record<LocalParticipant['documents'][number], { documentType: Identifier; process: Identifier }> = {
+/** Each document kind of participants.json, as the SMP lists it: document type under its process. */
+const SERVICES: Record<LocalParticipant['documents'][number], { documentType: Identifier; process: Identifier }> = {
   invoice: { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS },
   credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
+  invoice_response: INVOICE_RESPONSE,
+  mls: MESSAGE_LEVEL_STATUS,
   tsr: { documentType: TSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
   eusr: { documentType: EUSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
 };
@@ -51,7 +53,7 @@ function participantsDirectory(participants: LocalParticipant[]): SmpDirectory {
   return {
     servicesOf: (value) => {
       const entry = participants.find((candidate) => candidate.id.toLowerCase() === value);
-      return Promise.resolve(entry && { services: entry.documents.map((kind) => DOCUMENT_TYPES[kind]) });
+      return Promise.resolve(entry && { services: entry.documents.map((kind) => ({ documentType: SERVICES[kind].documentType, process: SERVICES[kind].process })) });
     },
   };
 }

@@ -1,0 +1,162 @@
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+
+import { newSortableId } from '../../domain/ids';
+import { followUpRefusal, RESPONSE_CODE_NAMES, type InvoiceResponseContent, type ResponseCode } from '../../domain/invoice-response';
+import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
+import { writeInvoiceResponse } from '../../domain/ubl/application-response';
+import type { Logger } from '../../platform/logger';
+import { receivingEndpoint, type PeppolLookup } from '../../platform/peppol-lookup';
+import { startWorkflow } from '../../platform/workflow-port';
+import type { Store } from '../../store';
+import type { DocumentRow } from '../../store/documents';
+import type { InvoiceResponseRow } from '../../store/invoice-responses';
+import { insertRow } from '../../store/insert';
+import { responseWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
+import type { Company } from '../companies';
+import { RuleError } from '../errors';
+
+/**
+ * Our company answers a received invoice or credit note with a Peppol
+ * Invoice Response (BIS Invoice Response 3, T111): checked against the
+ * content rules and the process rules (OP-BR111), the seller looked up for
+ * the Invoice Response document type when the document came by Peppol,
+ * written as UBL, stored `queued` and sent by its own workflow
+ * (`response-<response id>`).
+ */
+
+export interface ResponseDependencies {
+  store: Store;
+  temporal: Client;
+  lookup: PeppolLookup;
+  logger: Logger;
+  deliveryWindowSeconds: number;
+}
+
+type Clarifications = { code: string; text?: string | null }[];
+/** A response as read (lean): its clarifications as plain arrays. */
+export type InvoiceResponse = Omit<InvoiceResponseRow, 'reasons' | 'actions'> & { _id: string; reasons: Clarifications; actions: Clarifications };
+
+/** The 409 of a code the document's earlier responses forbid, naming the OP-BR111 rule. */
+function refusedFollowUp(documentId: string, given: ResponseCode | undefined, next: ResponseCode): RuleError | undefined {
+  const refusal = followUpRefusal(given ? [given] : [], next);
+  return refusal && new RuleError('response_not_allowed', `${refusal.rule}: ${refusal.message}.`, { param: 'code', details: { rule: refusal.rule, document_id: documentId, previous_code: given ?? null } });
+}
+
+/** The buyer's name and the invoice's number, date and type code, from the received document's JSON view. */
+async function answeredParties(store: Store, document: DocumentRow & { _id: string }, company: Company) {
+  const content = await store.contents.findById(document._id, { input: 1 }).lean();
+  const view = (content?.input ?? null) as { from?: { name?: string } } | null;
+  const received = document.received!;
+  if (!received.sender_id) {
+    throw new RuleError('sender_cannot_receive_responses', `Document ${document._id} came without a sender participant id, so no Invoice Response can be addressed.`, {
+      details: { looked_up: null },
+    });
+  }
+  return {
+    sender: { participantId: received.receiver_id, name: company.name },
+    receiver: { participantId: received.sender_id, name: view?.from?.name ?? received.sender_id },
+    reference: { id: document.number, issueDate: document.issue_date || null, typeCode: document.type === 'credit_note' ? '381' : '380' },
+  };
+}
+
+/**
+ * A document that came by Peppol is answered on Peppol: the seller must be
+ * registered for Invoice Responses now (what a later send would find). A DNS
+ * or SMP that does not answer throws its lookup error (retryable).
+ */
+async function requireReachableSeller(deps: ResponseDependencies, seller: string): Promise<void> {
+  const endpoint = await receivingEndpoint(deps.lookup, seller, INVOICE_RESPONSE, new Date());
+  if ('refusal' in endpoint) {
+    throw new RuleError('sender_cannot_receive_responses', `${endpoint.refusal} Looked up: ${seller} for ${INVOICE_RESPONSE.name} (document type ${INVOICE_RESPONSE.documentType.value}, process ${INVOICE_RESPONSE.process.value}).`, {
+      details: { receiver_id: seller, document_type: INVOICE_RESPONSE.documentType.value, process: INVOICE_RESPONSE.process.value, reason: endpoint.refusal },
+    });
+  }
+}
+
+/**
+ * Gives the response (its content already checked by `contentProblems`, which the API turns into 400s per field). Two requests racing for one document cannot both
+ * pass the process rules against the same previous response: the document's
+ * `response` is replaced by one conditional update on the response it had,
+ * and the loser's row is removed before it answers 409.
+ */
+export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
+  const { store } = deps;
+  if (document.type === 'other' || !document.received) {
+    throw new RuleError('response_not_allowed', `Document ${document._id} is not an invoice or credit note this service could read; an Invoice Response names one.`, { details: { rule: 'OP-BR111-R014' } });
+  }
+  const previous = document.response ?? null;
+  const refusal = refusedFollowUp(document._id, previous?.code as ResponseCode | undefined, content.code);
+  if (refusal) throw refusal;
+
+  const parties = await answeredParties(store, document, company);
+  if (document.received.source === 'peppol') await requireReachableSeller(deps, parties.receiver.participantId);
+
+  const now = new Date();
+  const responseId = newSortableId('invoiceResponse', now.getTime());
+  const ubl = writeInvoiceResponse({ id: responseId, issueDate: now.toISOString().slice(0, 10), ...parties, content });
+  const row: InvoiceResponse = {
+    _id: responseId,
+    document_id: document._id,
+    company_id: document.company_id,
+    workspace_id: document.workspace_id,
+    environment: document.environment,
+    direction: 'sent',
+    code: content.code,
+    reasons: content.reasons,
+    actions: content.actions,
+    note: content.note,
+    status: 'queued',
+    sender_id: parties.sender.participantId,
+    receiver_id: parties.receiver.participantId,
+    referenced_number: document.number,
+    referenced_type_code: parties.reference.typeCode,
+    ubl,
+    country_c1: company.country,
+    as4_message_id: null,
+    error_message: null,
+    created_at: now,
+    updated_at: now,
+  };
+  // The row type's arrays are mongoose's; the row written is plain data.
+  await insertRow(store.invoiceResponses, row as unknown as InvoiceResponseRow);
+  const claimed = await store.documents.updateOne(
+    { _id: document._id, ...(previous ? { 'response.response_id': previous.response_id } : { response: null }) },
+    { $set: { response: { response_id: responseId, code: content.code, reasons: content.reasons, actions: content.actions, note: content.note, received_at: null, created_at: now }, updated_at: now } },
+  );
+  if (claimed.modifiedCount === 0) {
+    await store.invoiceResponses.deleteOne({ _id: responseId });
+    const current = await store.documents.findById(document._id, { response: 1 }).lean();
+    const code = current?.response?.code as ResponseCode | undefined;
+    throw (
+      refusedFollowUp(document._id, code, content.code) ??
+      new RuleError('response_not_allowed', `Another response (${code ? `${code}, ${RESPONSE_CODE_NAMES[code]}` : 'unknown'}) was given for document ${document._id} at the same moment; read its responses and try again.`, {
+        param: 'code',
+        details: { rule: 'OP-BR111-R012', document_id: document._id, previous_code: code ?? null },
+      })
+    );
+  }
+  await startResponseWorkflow(deps, row);
+  deps.logger.info({ documentId: document._id, responseId, code: content.code }, 'invoice response queued');
+  return row;
+}
+
+/** Its send workflow, found in the Web UI by the document, company and workspace. */
+export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'temporal' | 'deliveryWindowSeconds'>, row: InvoiceResponse): Promise<void> {
+  await startWorkflow(deps.temporal, 'sendResponseWorkflow', {
+    workflowId: responseWorkflowId(row._id),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    input: { responseId: row._id, deliveryWindowSeconds: deps.deliveryWindowSeconds },
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.documentId, value: row.document_id! },
+      { key: SEARCH_ATTRIBUTES.companyId, value: row.company_id },
+      { key: SEARCH_ATTRIBUTES.workspaceId, value: row.workspace_id },
+      { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
+    ],
+    staticSummary: `Invoice Response ${row.code} to ${row.receiver_id ?? 'the seller'} about ${row.referenced_number} (${row.environment})`,
+  });
+}
+
+/** Every response about a document, both directions, oldest first. */
+export async function responsesOf(store: Store, documentId: string): Promise<InvoiceResponse[]> {
+  return store.invoiceResponses.find({ document_id: documentId }).sort({ _id: 1 }).lean();
+}

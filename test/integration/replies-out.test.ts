@@ -1,0 +1,214 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { convertDocument } from '../../domain/documents/convert';
+import { documentInputSchema } from '../../domain/documents/input';
+import { sbdPayload } from '../../domain/received-payload';
+import { readApplicationResponse } from '../../domain/ubl/application-response';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { callAs, fakeClientIp, type TestAccount } from '../support/accounts';
+import { LIVE, sendingAccount } from '../support/documents';
+import { callApi } from '../support/http';
+import { opsWith } from '../support/ops';
+import { liveReceiver, ublTo, until } from '../support/receiving';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * The replies our companies send about documents they received: Invoice
+ * Responses given through the API (live: by AS4 to the seller's access
+ * point on the local network; sandbox: without a network), the automatic
+ * `AB`, and the Message Level Status our access point owes the stand-in's
+ * when its SBDH asks for one. What the stand-in's access point received is
+ * read back from its inbox. The official validator does not know
+ * ApplicationResponses yet (the validator work lands separately), so the
+ * replies' validity under the official rules is not asserted here.
+ */
+
+const network = () => {
+  const { dnsServer, receivingAccessPoint } = sharedStack().peppol;
+  return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir };
+};
+const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
+const standIn = () => sharedStack().peppol.receivingAccessPoint;
+
+interface Arrival {
+  messageId: string;
+  receiverId: string;
+  documentTypeId: string;
+}
+
+/** What the stand-in's access point received by AS4 under this message id, read back as an ApplicationResponse. */
+async function arrivedReply(messageId: string) {
+  const arrival = await until(
+    `the stand-in's arrival of ${messageId}`,
+    async () => ((await (await fetch(`${standIn()}/inbox`)).json()) as Arrival[]).find((entry) => entry.messageId === messageId),
+    (found) => found !== undefined,
+  );
+  const sbd = Buffer.from(await (await fetch(`${standIn()}/inbox/${encodeURIComponent(messageId)}.xml`)).arrayBuffer());
+  const xml = sbdPayload(sbd)!.toString('utf8');
+  return { arrival: arrival!, xml, reply: readApplicationResponse(xml) };
+}
+
+/**
+ * The official rules' verdict on a reply, through the public validator. The one assertion this file
+ * tolerates: until the validator has the T111 and MLS rules it answers 422 `not_ubl_document`, and then
+ * nothing is asserted.
+ */
+async function expectOfficiallyValid(xml: string): Promise<void> {
+  const verdict = await callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() }, body: xml });
+  if (verdict.status === 422 && verdict.body.error?.code === 'not_ubl_document') return;
+  expect(verdict.status).toBe(200);
+  expect(verdict.body).toMatchObject({ valid: true });
+}
+
+let workDir: string;
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'replies-out-'));
+});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+const responses = (key: string, documentId: string, companyId: string, host?: string) => callAs(key, `/v1/documents/${documentId}/responses?company_id=${companyId}`, { ...(host && { host }) });
+const respond = (key: string, documentId: string, companyId: string, body: unknown, host?: string) =>
+  callAs(key, `/v1/documents/${documentId}/responses?company_id=${companyId}`, { method: 'POST', body, ...(host && { host }) });
+
+describe('replies to documents received on the Peppol network', () => {
+  let receiver: Awaited<ReturnType<typeof liveReceiver>>;
+  const inbox = () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE });
+
+  /** The stand-in sends `ubl` to our company by AS4; resolves with the received document's id. */
+  async function receive(ubl: string, label: string, ...options: string[]): Promise<string> {
+    const before: string[] = (await inbox()).body.data.map((entry: { id: string }) => entry.id);
+    const file = path.join(workDir, `${label}.xml`);
+    await writeFile(file, ubl);
+    const sent = await networkSend(receiver.peppolId, file, ...options);
+    expect(sent).toMatchObject({ code: 0, stderr: '' });
+    const listed = await until('the inbox', inbox, (response) => response.body.data?.some((entry: { id: string }) => !before.includes(entry.id)));
+    return listed.body.data.find((entry: { id: string }) => !before.includes(entry.id)).id;
+  }
+
+  beforeAll(async () => {
+    receiver = await liveReceiver();
+  }, 120_000);
+
+  it(
+    'when the stand-in asks for MLS always, then it gets AB; when our company answers AP through the API, then the seller receives that Invoice Response by AS4 and the document says so',
+    async () => {
+      const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'ap', '--mls', 'always');
+
+      const mls = await arrivedReply(`${documentId}@einvoice`);
+      expect(mls.arrival).toMatchObject({ receiverId: '0242:000002', documentTypeId: expect.stringContaining('urn:peppol:edec:mls:1.0') });
+      expect(mls.reply).toMatchObject({ kind: 'mls', code: 'AB', senderSpid: '000001', receiverSpid: '000002', lines: [] });
+
+      const given = await respond(receiver.liveKey, documentId, receiver.companyId, { code: 'AP', note: 'Approved for payment' }, LIVE);
+      expect(given.status).toBe(202);
+      expect(given.body).toMatchObject({ document_id: documentId, direction: 'sent', code: 'AP', status: 'queued', reasons: [], actions: [], note: 'Approved for payment', receiver_id: '0208:0123456749' });
+
+      const sent = await until('the response sent', () => responses(receiver.liveKey, documentId, receiver.companyId, LIVE), (response) => response.body.data?.[0]?.status !== 'queued');
+      expect(sent.body.data).toEqual([expect.objectContaining({ id: given.body.id, status: 'sent', error_message: null })]);
+
+      const arrived = await arrivedReply(`${given.body.id}@einvoice`);
+      expect(arrived.arrival).toMatchObject({ receiverId: '0208:0123456749', documentTypeId: expect.stringContaining('invoice_response:3') });
+      expect(arrived.reply).toMatchObject({
+        kind: 'invoice_response',
+        code: 'AP',
+        note: 'Approved for payment',
+        sender: { participantId: receiver.peppolId },
+        receiver: { participantId: '0208:0123456749' },
+        reference: { typeCode: '380' },
+      });
+      await expectOfficiallyValid(arrived.xml);
+      await expectOfficiallyValid(mls.xml);
+
+      const events = await until('document.response_sent', () => callAs(receiver.liveKey, `/v1/events?type=document.response_sent&document_id=${documentId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
+      expect(events.body.data[0].data).toMatchObject({ response_id: given.body.id, code: 'AP', status: 'sent', as4_message_id: `${given.body.id}@einvoice` });
+      const history = await callAs(receiver.liveKey, `/v1/documents/${documentId}/history`, { host: LIVE });
+      expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(expect.arrayContaining(['received', 'mls_sent', 'response_sent']));
+
+      // After AP only PD (OP-BR111-R005).
+      const refused = await respond(receiver.liveKey, documentId, receiver.companyId, { code: 'UQ', reasons: [{ code: 'PRI' }] }, LIVE);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'response_not_allowed', details: { rule: 'OP-BR111-R005' } });
+    },
+    180_000,
+  );
+
+  it('when an invoice the official rules refuse arrives (no MLS scope: failure only), then the stand-in gets RE with BV lines', async () => {
+    const broken = ublTo('standard rate S, one line', receiver.peppolId).replace(/(<cbc:PayableAmount currencyID="EUR">)[^<]+/, '$1999.99');
+    const documentId = await receive(broken, 'invalid');
+    const { reply } = await arrivedReply(`${documentId}@einvoice`);
+    expect(reply).toMatchObject({ kind: 'mls', code: 'RE', description: 'Rejected due to validation errors' });
+    const lines = (reply as { lines: { reason: string; description: string }[] }).lines;
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'BV', description: expect.stringMatching(/^\[BR-CO-16\]/) })]));
+  }, 120_000);
+
+  it('when the company acknowledges automatically, then every invoice received is answered AB by AS4', async () => {
+    const patched = await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'PATCH', body: { auto_acknowledge: true } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.auto_acknowledge).toBe(true);
+    const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'auto');
+    const answered = await until('the automatic AB', () => responses(receiver.liveKey, documentId, receiver.companyId, LIVE), (response) => response.body.data?.[0]?.status === 'sent');
+    expect(answered.body.data).toEqual([expect.objectContaining({ code: 'AB', direction: 'sent', status: 'sent' })]);
+    const { reply } = await arrivedReply(`${answered.body.data[0].id}@einvoice`);
+    expect(reply).toMatchObject({ kind: 'invoice_response', code: 'AB' });
+  }, 120_000);
+});
+
+describe('replies to documents received in the sandbox', () => {
+  const fixture = validFixtures.find((candidate) => candidate.name === 'standard rate S, one line')!.body;
+  const converted = convertDocument(documentInputSchema.parse(fixture), belgianSeller);
+  if (!converted.ok) throw new Error('the standard fixture is refused');
+  const buyerPeppolId = (fixture.to as { peppol_id: string }).peppol_id;
+
+  let account: TestAccount & { companyId: string; buyerId: string };
+  beforeAll(async () => {
+    const seller = await sendingAccount();
+    const buyer = await callAs(seller.key, '/v1/companies', { method: 'POST', body: { name: 'Example Buyer NV', country: 'BE', peppol_id: buyerPeppolId } });
+    account = { ...seller, buyerId: buyer.body.id };
+  });
+
+  async function receivedInSandbox(): Promise<string> {
+    const posted = await callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' }, body: converted.ok ? converted.ubl : '' });
+    expect(posted.status).toBe(202);
+    await until('the filed document', () => callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${account.buyerId}`), (response) => response.status === 200);
+    return posted.body.id;
+  }
+
+  it('when the buyer rejects with a reason, then the response completes without a network, and a later code is refused naming OP-BR111-R004', async () => {
+    const documentId = await receivedInSandbox();
+    const missing = await respond(account.key, documentId, account.buyerId, { code: 'RE' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'invalid_field', param: 'reasons', message: expect.stringContaining('PEPPOL-T111-R001') });
+
+    const rejected = await respond(account.key, documentId, account.buyerId, { code: 'RE', reasons: [{ code: 'REF', text: 'Unknown order' }], actions: [{ code: 'NIN' }] });
+    expect(rejected.status).toBe(202);
+    const done = await until('the sandbox response', () => responses(account.key, documentId, account.buyerId), (response) => response.body.data?.[0]?.status === 'sent');
+    expect(done.body.data[0]).toMatchObject({ code: 'RE', reasons: [{ code: 'REF', text: 'Unknown order' }], actions: [{ code: 'NIN', text: null }] });
+    const events = await until('document.response_sent', () => callAs(account.key, `/v1/events?type=document.response_sent&document_id=${documentId}`), (response) => response.body.data?.length === 1);
+    expect(events.body.data[0].data).toMatchObject({ code: 'RE', status: 'sent', as4_message_id: null });
+
+    const after = await respond(account.key, documentId, account.buyerId, { code: 'PD' });
+    expect(after.status).toBe(409);
+    expect(after.body.error).toMatchObject({ code: 'response_not_allowed', details: { rule: 'OP-BR111-R004' }, message: expect.stringContaining('OP-BR111-R004') });
+  }, 60_000);
+
+  it('when two final responses race, then one is given and the other refused', async () => {
+    const documentId = await receivedInSandbox();
+    const answers = await Promise.all([
+      respond(account.key, documentId, account.buyerId, { code: 'PD' }),
+      respond(account.key, documentId, account.buyerId, { code: 'RE', reasons: [{ code: 'OTH', text: 'no' }] }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+    const listed = await responses(account.key, documentId, account.buyerId);
+    expect(listed.body.data).toHaveLength(1);
+  }, 60_000);
+
+  it('when the document was sent, not received, then it cannot be answered', async () => {
+    const sent = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: account.companyId } });
+    expect(sent.status).toBe(202);
+    const refused = await respond(account.key, sent.body.id, account.companyId, { code: 'AB' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('not_received_document');
+  });
+});
