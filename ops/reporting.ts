@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { WorkflowFailedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
-import { monthPeriod } from '../domain/reporting/items';
+import { monthPeriod } from '../domain/reporting/months';
 import { officialValidator } from '../platform/official-validator';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { startWorkflow } from '../platform/workflow-port';

@@ -2,7 +2,7 @@ import { executeChild, proxyActivities, setCurrentDetails, WorkflowIdReusePolicy
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 
 import type { Activities } from '../activities';
-import { previousMonth } from '../domain/reporting/items';
+import { previousMonth } from '../domain/reporting/months';
 import { peppolReportingWorkflowId, REPORTING_RETRY, type PeppolReportingInput } from './shared';
 
 type ReportingOutcome = Awaited<ReturnType<Activities['sendPeppolReports']>>;

@@ -1,6 +1,7 @@
 import { create } from 'xmlbuilder2';
 
-import { countsForEndUsers, endUserCountry, monthPeriod, type ReportingItem } from './items';
+import { countsForEndUsers, endUserCountry, type ReportingItem } from './items';
+import { monthPeriod } from './months';
 import { REPORTING_PROFILE } from './tsr';
 
 /**

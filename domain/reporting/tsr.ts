@@ -1,6 +1,7 @@
 import { create } from 'xmlbuilder2';
 
-import { isReportable, monthPeriod, otherServiceProvider, type ReportingItem } from './items';
+import { isReportable, otherServiceProvider, type ReportingItem } from './items';
+import { monthPeriod } from './months';
 
 /**
  * The Transaction Statistics Report (Peppol TSR 1.0,

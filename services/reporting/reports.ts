@@ -1,5 +1,5 @@
 import { endUserStatistics, endUserStatisticsReportXml, type EndUserStatistics } from '../../domain/reporting/eusr';
-import { monthPeriod } from '../../domain/reporting/items';
+import { monthPeriod } from '../../domain/reporting/months';
 import { transactionStatistics, transactionStatisticsReportXml, type TransactionStatistics } from '../../domain/reporting/tsr';
 import { splitFindings, type OfficialFinding, type OfficialValidator } from '../../platform/official-validator';
 import type { Store } from '../../store';

@@ -1,7 +1,8 @@
 import { serviceProviderId } from '../../domain/peppol-id';
 import { nameBasedUuid, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { EUSR_DOCUMENT_TYPE, monthPeriod, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
+import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
+import { monthPeriod } from '../../domain/reporting/months';
 import { EUSR_NAMESPACE } from '../../domain/reporting/eusr';
 import { TSR_NAMESPACE } from '../../domain/reporting/tsr';
 import type { Logger } from '../../platform/logger';

@@ -1,6 +1,7 @@
 import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/reporting/eusr';
 import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { EUSR_DOCUMENT_TYPE, monthPeriod, previousMonth, type ReportingItem } from '../../domain/reporting/items';
+import { EUSR_DOCUMENT_TYPE, type ReportingItem } from '../../domain/reporting/items';
+import { monthPeriod, previousMonth } from '../../domain/reporting/months';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
 
