@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 
+import type { MlsRequest } from '../domain/peppol-envelope';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
@@ -27,8 +28,8 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery and our AS4 access point. */
-  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint };
+  /** Live delivery: participant discovery, our AS4 access point, and the Message Level Status our envelopes ask for (none without our SPID). */
+  peppol: { lookup: PeppolLookup; accessPoint: PeppolAccessPoint; mls?: MlsRequest };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** What fanning events out to webhooks needs. */

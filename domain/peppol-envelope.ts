@@ -36,6 +36,23 @@ export interface PeppolRouting {
   countryC1: string;
 }
 
+/** What an envelope needs of any Peppol business message (an ApplicationResponse has no `kind`). */
+export type EnvelopeRouting = Omit<PeppolRouting, 'kind'>;
+
+/**
+ * Message Level Status scopes of the SBDH (Peppol Business Message Envelope
+ * 2.0.2 and MLS 1.0; receiving.md 4.3): where the receiving access point
+ * sends its MLS (`MLS_TO`, a service provider participant `0242:<SPID>`) and
+ * when (`MLS_TYPE`: `FAILURE_ONLY` is the network's default when absent,
+ * `ALWAYS_SEND` asks for a positive status too). An MLS itself asks for none.
+ */
+export const MLS_TYPES = ['ALWAYS_SEND', 'FAILURE_ONLY'] as const;
+export type MlsType = (typeof MLS_TYPES)[number];
+export interface MlsRequest {
+  to: string;
+  type: MlsType;
+}
+
 /** A UBL document that cannot be routed, with why. */
 export class RoutingError extends Error {
   override name = 'RoutingError';
@@ -108,8 +125,8 @@ export function nameBasedUuid(name: string): string {
  * (The header repeats the default namespace declaration: harmless, and it
  * keeps the header a self-contained element.)
  */
-export function standardBusinessDocument(ubl: string, routing: PeppolRouting, envelope: { instanceId: string; createdAt: Date }): string {
-  const header = create()
+export function standardBusinessDocument(ubl: string, routing: EnvelopeRouting, envelope: { instanceId: string; createdAt: Date; mls?: MlsRequest }): string {
+  const scopes = create()
     .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
     .ele('HeaderVersion').txt('1.0').up()
     .ele('Sender').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.sender).up().up()
@@ -124,7 +141,13 @@ export function standardBusinessDocument(ubl: string, routing: PeppolRouting, en
     .ele('BusinessScope')
     .ele('Scope').ele('Type').txt('DOCUMENTID').up().ele('InstanceIdentifier').txt(routing.documentType.value).up().ele('Identifier').txt(routing.documentType.scheme).up().up()
     .ele('Scope').ele('Type').txt('PROCESSID').up().ele('InstanceIdentifier').txt(routing.process.value).up().ele('Identifier').txt(routing.process.scheme).up().up()
-    .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up()
+    .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up();
+  if (envelope.mls) {
+    scopes
+      .ele('Scope').ele('Type').txt('MLS_TO').up().ele('InstanceIdentifier').txt(envelope.mls.to).up().ele('Identifier').txt(PARTICIPANT_SCHEME).up().up()
+      .ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up().up();
+  }
+  const header = scopes
     .up()
     .end({ headless: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<StandardBusinessDocument xmlns="${SBDH_NAMESPACE}">${header}${envelopedPayload(ubl)}</StandardBusinessDocument>\n`;

@@ -160,10 +160,16 @@ export function peppolIdProblem(raw: string): string | undefined {
   return undefined;
 }
 
-
 /**
  * A Peppol service provider id (SPIS, section 3.4): the seat id of the
  * provider's access point certificate without its three-letter prefix
  * (`PBE000001` → `000001`), as MLS parties are named under ICD 0242.
  */
 export const serviceProviderId = (seat: string): string | undefined => /^[A-Z]{3}([0-9]{6})$/i.exec(seat.trim())?.[1];
+
+/** The participant (`0242:<SPID>`) under which a service provider receives Message Level Status (MLS 1.0, receiving.md 4.4). */
+export function serviceProviderParticipant(seat: string): string {
+  const spid = serviceProviderId(seat);
+  if (!spid) throw new Error(`${seat} is not a Peppol seat id (three letters and six digits)`);
+  return `0242:${spid}`;
+}

@@ -1,4 +1,4 @@
-import type { PeppolRouting } from '../domain/peppol-envelope';
+import type { EnvelopeRouting } from '../domain/peppol-envelope';
 import { fullIdentifier } from '../domain/peppol-smp';
 
 /**
@@ -26,7 +26,7 @@ export interface As4SendRequest {
 }
 
 /** The send request for a routed document (parties, ids and country from its routing) to the endpoint its receiver's SMP names. */
-export function sendRequest(routing: PeppolRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
+export function sendRequest(routing: EnvelopeRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
   return {
     messageId: message.messageId,
     senderId: routing.sender,

@@ -18,7 +18,7 @@ import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -427,6 +427,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           SMP_SIGNING_KEY: pki.smpKey,
           ACCESS_POINT_ENDPOINT_URL: urls.accessPointAs4!,
           ACCESS_POINT_CERTIFICATE: pki.senderCertificate,
+          // The seat of our access point's certificate in the local test PKI (TestPki.java).
+          PEPPOL_SEAT_ID: LOCAL_SENDER_SEAT,
         });
         log(
           `ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; receives at ${urls.accessPointAs4} into ` +

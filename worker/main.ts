@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
+import { serviceProviderParticipant } from '../domain/peppol-id';
 import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
           trust: peppolTrust(config),
         }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
+        ...(config.PEPPOL_SEAT_ID && { mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE } }),
       },
       sml: smlRegistration(addresses.accessPointUrl),
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
