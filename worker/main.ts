@@ -14,6 +14,7 @@ import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
 import { peppolTrust } from '../platform/peppol-trust';
+import { keepServiceProviderRegistered } from '../services/receiving/service-provider';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
+  const sml = smlRegistration(addresses.accessPointUrl);
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -70,12 +72,16 @@ async function main(): Promise<void> {
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
         ...(config.PEPPOL_SEAT_ID && { mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE } }),
       },
-      sml: smlRegistration(addresses.accessPointUrl),
+      sml,
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });
   logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');
+  let running = true;
+  // Message Level Status comes to our service provider participant: the SML must name our SMP for it (our SMP serves it already).
+  if (config.PEPPOL_SEAT_ID) void keepServiceProviderRegistered(sml, serviceProviderParticipant(config.PEPPOL_SEAT_ID), logger, 30_000, () => !running);
   await worker.run();
+  running = false;
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');

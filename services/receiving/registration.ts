@@ -1,5 +1,5 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import type { Logger } from '../../platform/logger';
 import { SmlRegistrationError, type SmlRegistration } from '../../platform/sml-registration';
 import type { Store } from '../../store';
@@ -22,8 +22,11 @@ export interface RegistrationDependencies {
   logger: Logger;
 }
 
-/** What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note. */
-export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE)];
+/**
+ * What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note, and the
+ * Invoice Response (BIS Invoice Response 3), so buyers can answer the invoices our companies send.
+ */
+export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
 
 /** A participant already registered for another company: no retry changes that. */
 export class RegistrationRefusedError extends Error {
