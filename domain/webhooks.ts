@@ -9,7 +9,7 @@ import { randomBase62 } from './ids';
  */
 
 /** What a webhook subscribes to: these kinds, or `*` for all. `webhook.test` is sent only by the test endpoint. */
-export const SUBSCRIBABLE_EVENTS = ['document.queued', 'document.sending', 'document.delivered', 'document.failed', 'document.received', 'credits.low'] as const;
+export const SUBSCRIBABLE_EVENTS = ['document.queued', 'document.sending', 'document.delivered', 'document.failed', 'document.received', 'document.response_received', 'document.mls_received', 'credits.low'] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export const TEST_EVENT = 'webhook.test';
 

@@ -124,6 +124,8 @@ documentSchema.index({ company_id: 1, environment: 1, status: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, acknowledged_at: 1, _id: -1 });
 documentSchema.index({ sbdh_instance_id: 1 });
+/** An Invoice Response names the document it answers by its number. */
+documentSchema.index({ company_id: 1, environment: 1, number: 1, _id: -1 });
 
 const contentSchema = new Schema(
   {

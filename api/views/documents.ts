@@ -1,8 +1,9 @@
-import { DOCUMENT_STATUSES, HISTORY_STEPS, RECEIVED_STATUS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
+import { DOCUMENT_STATUSES, HISTORY_STEPS, MLS_RECEIVED_EVENT, RECEIVED_STATUS, RESPONSE_RECEIVED_EVENT, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
 import { z } from '../openapi';
+import { documentMlsSchema, documentResponseSchema, mlsView, responseView } from './replies';
 import { ublFindingSchema } from './ubl-validation';
 
 export const acceptedSchema = z
@@ -97,6 +98,12 @@ export const documentSchema = documentSummarySchema
       .openapi({ description: 'What the delivery channel knows the document by: the Message-ID of the sandbox email, or the AS4 message id of a live send on Peppol' }),
     ubl_url: z.string().nullable().openapi({ description: 'Download of the sent UBL; null until sent' }),
     attachments: z.array(attachmentSchema),
+    response: documentResponseSchema.nullable().openapi({
+      description: "The latest Invoice Response about the document (a sent one: the buyer's business answer, event `document.response_received`); null before any. Its delivery `status` is another fact and stays as it is",
+    }),
+    mls: documentMlsSchema.nullable().openapi({
+      description: "The Message Level Status the receiving access point sent about a document sent on Peppol (event `document.mls_received`); null before any",
+    }),
   })
   .openapi('Document');
 
@@ -176,6 +183,8 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
     message_id: document.message_id ?? null,
     ubl_url: document.sent_at || document.received ? `${origin}/v1/documents/${document._id}/ubl` : null,
     attachments: attachments.map(attachmentView),
+    response: responseView(document.response),
+    mls: mlsView(document.mls),
   };
 }
 
@@ -184,10 +193,13 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
  * one event that stands for three steps (stored, checked, queued), all in
  * the request that sent the document.
  */
+/** Replies about a sent document are steps of its history too; they leave its status as it is. */
+const REPLY_STEPS: Record<string, HistoryStep> = { [RESPONSE_RECEIVED_EVENT]: 'response_received', [MLS_RECEIVED_EVENT]: 'mls_received' };
+
 export function historyView(document: DocumentRow, events: (EventRow & { _id: string })[]): z.infer<typeof historyEntrySchema>[] {
   return events.flatMap((event) => {
     const data = event.data as { status: (typeof DOCUMENT_STATUSES)[number]; message?: string; error_message?: string | null; attempt?: number };
-    const step = (event.type === 'document.retry' ? 'retry' : data.status) as HistoryStep;
+    const step = (REPLY_STEPS[event.type] ?? (event.type === 'document.retry' ? 'retry' : data.status));
     const entry = {
       step,
       status: data.status,
