@@ -23,6 +23,7 @@ import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { inboxRoutes } from './routes/inbox';
+import { replyRoutes } from './routes/replies';
 import { kycRoutes } from './routes/kyc';
 import { lookupRoutes } from './routes/lookup';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
@@ -98,6 +99,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
     cpu,
   });
   inboxRoutes(routes, { store, temporal, logger, cpu });
+  replyRoutes(routes, { store, temporal, logger });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
   describeWebhookDeliveries(registry);

@@ -89,6 +89,8 @@ const catalog = {
   key_limit_reached: { status: 409, type: 'validation_error', retryable: false },
   delivery_not_redeliverable: { status: 409, type: 'validation_error', retryable: false },
   not_received_document: { status: 409, type: 'validation_error', retryable: false },
+  not_sent_document: { status: 409, type: 'validation_error', retryable: false },
+  response_invalid: { status: 422, type: 'validation_error', retryable: false },
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
   document_too_large: { status: 413, type: 'validation_error', retryable: false },
