@@ -15,6 +15,7 @@ import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
+import { networkRespond } from './network-respond';
 import { networkSend, NetworkSendError } from './network-send';
 
 /**
@@ -44,7 +45,10 @@ const USAGE = `usage: npm run --silent ops -- <command>
   account enable <account>                accept its keys again
   network send <receiver> <file.xml> [--message-id <id>]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
-                                          receiver's access point; prints the receipt or the AS4 error`;
+                                          receiver's access point; prints the receipt or the AS4 error
+  network respond <document> <code> [--reason CODE[:text]] [--action CODE[:text]] [--note text]
+                                          the buyer of an invoice or credit note the stand-in received (its number, or
+                                          the AS4 message id) sends its seller an Invoice Response (AB IP UQ CA RE AP PD)`;
 
 class UsageError extends Error {}
 
@@ -174,6 +178,10 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => P
     const [receiver, file, ...options] = needs(args, 2);
     if (options.length > 0 && (options.length !== 2 || options[0] !== '--message-id')) throw new UsageError(`unexpected: ${options.join(' ')}`);
     return networkSend(stack, { receiver: receiver!, file: file!, ...(options[1] && { messageId: options[1] }) });
+  },
+  'network respond': async (stack, args) => {
+    const [document, code, ...options] = needs(args, 2);
+    return networkRespond(stack, { document: document!, code: code!, options });
   },
 };
 
