@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { verifySignatureV2 } from '../../domain/webhooks';
 import { inboxEntries, readBusinessDocument, sendInvoiceResponse } from '../../stack/peppol-network/responder';
-import { validFixtures } from '../fixtures/documents';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, postLive, sendingAccount, waitForStatus } from '../support/documents';
 import { ops, opsWith } from '../support/ops';
@@ -38,10 +38,14 @@ describe('replies received about sent documents', () => {
     'when a live invoice is delivered, then the stand-in acknowledges it (AB) with a positive MLS, a later RE by ops network respond becomes its response, its status stays delivered, and both responses and the MLS are announced',
     async () => {
       const seller = await liveReceiver();
+      // The example seller's details (the ones the fixtures validate with), under the company's own Peppol id.
+      const { peppol_id: _examplesId, ...details } = belgianSeller;
+      const patched = await callAs(seller.key, `/v1/companies/${seller.companyId}`, { method: 'PATCH', body: details });
+      expect([patched.status, patched.text]).toEqual([200, expect.any(String)]);
       expect((await ops('credits', 'add', seller.workspaceId, '5.00')).code).toBe(0);
       const number = `IR-LIVE-${Date.now()}`;
       const posted = await postLive(seller.liveKey, { ...invoice, company_id: seller.companyId, number });
-      expect(posted.status).toBe(202);
+      expect([posted.status, posted.text]).toEqual([202, expect.any(String)]);
       const id: string = posted.body.id;
       await waitForStatus(seller.liveKey, id, seller.companyId, ['delivered', 'failed'], 60_000, LIVE);
 
