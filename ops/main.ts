@@ -11,6 +11,7 @@ import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
+import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
 import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
@@ -43,6 +44,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   workspace resume <workspace> <reason>   let it send live again
   account disable <account>               refuse its keys (403 disabled_account)
   account enable <account>                accept its keys again
+  mls unmatched                           Message Level Status received for our service provider that named none of
+                                          our sent documents (kept, newest first)
   network send <receiver> <file.xml> [--message-id <id>]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
                                           receiver's access point; prints the receipt or the AS4 error
@@ -143,6 +146,10 @@ const COMMANDS: Record<string, Command> = {
   'credits add': async ({ store, operator }, args) => {
     const [workspace, amount] = needs(args, 2);
     return `balance of ${workspace!}: ${await addCredits(store, operator, workspace!, amount!)} EUR`;
+  },
+  'mls unmatched': async ({ store }) => {
+    const rows = await unmatchedMessageLevelStatuses(store);
+    return rows.length === 0 ? 'no unmatched Message Level Status' : rows.map((row) => JSON.stringify(row)).join('\n');
   },
   'credits show': async ({ store }, args) => JSON.stringify(await showCredits(store, needs(args, 1)[0]!), null, 2),
   'credits price': async ({ store, operator }, args) => {

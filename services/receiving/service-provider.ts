@@ -73,3 +73,22 @@ export async function keepServiceProviderRegistered(sml: SmlRegistration, servic
     await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
   }
 }
+
+/** The MLS kept under the service provider because they named none of our sent documents, newest first (for `ops mls unmatched`). */
+export async function unmatchedMessageLevelStatuses(store: Store, limit = 50) {
+  const rows = await store.receivedMessages.find({ company_id: UNMATCHED_MLS_OWNER.companyId }).sort({ _id: -1 }).limit(limit).lean();
+  return rows.map((row) => {
+    const payload = sbdPayload(Buffer.from(row.payload.buffer));
+    const read = payload && readApplicationResponse(payload.toString('utf8'));
+    const mls = read && 'kind' in read && read.kind === 'mls' ? read : undefined;
+    return {
+      id: row._id,
+      received_at: row.received_at.toISOString(),
+      as4_message_id: row.message_id,
+      from_access_point: row.access_point ?? null,
+      code: mls?.code ?? null,
+      referenced_instance_id: mls?.referencedInstanceId ?? null,
+      description: mls?.description ?? null,
+    };
+  });
+}
