@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+
+import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
+import { writeMessageLevelStatus } from '../../domain/ubl/application-response';
 
 import { verifySignatureV2 } from '../../domain/webhooks';
 import { inboxEntries, readBusinessDocument, sendInvoiceResponse } from '../../stack/peppol-network/responder';
+import { sendFromStandIn } from '../../stack/peppol-network/standin-send';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, postLive, sendingAccount, waitForStatus } from '../support/documents';
@@ -101,6 +106,27 @@ describe('replies received about sent documents', () => {
     },
     240_000,
   );
+
+  it('when an MLS names no document we sent, then it still gets its receipt, is kept under our service provider and listed by ops mls unmatched', async () => {
+    const instanceId = randomUUID();
+    const ubl = writeMessageLevelStatus({ id: `MLS-${instanceId}`, issuedAt: new Date(), senderSpid: '000002', receiverSpid: '000001', code: 'RE', description: 'Not ours', referencedInstanceId: instanceId, lines: [{ reason: 'FD', description: 'Delivery to C4 failed', lineId: 'NA' }] });
+    const routing = {
+      root: { namespace: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2', name: 'ApplicationResponse' },
+      documentType: MESSAGE_LEVEL_STATUS.documentType,
+      process: MESSAGE_LEVEL_STATUS.process,
+      sender: '0242:000002',
+      receiver: '0242:000001',
+      countryC1: 'BE',
+    };
+    const sent = await until(
+      'our service provider in the SML',
+      () => sendFromStandIn(standIn(), { ubl, routing, service: MESSAGE_LEVEL_STATUS, messageId: `${instanceId}@peppol-standin`, instanceId: randomUUID() }).catch((err: Error) => err),
+      (result) => !(result instanceof Error) || !/not on the Peppol network/.test(result.message),
+    );
+    expect(sent).toMatchObject({ receipt: { receiverSeat: 'PBE000001' } });
+    const listed = await until('the unmatched MLS', () => ops('mls', 'unmatched'), (result) => result.stdout.includes(instanceId));
+    expect(JSON.parse(listed.stdout.split('\n').find((line) => line.includes(instanceId))!)).toMatchObject({ code: 'RE', referenced_instance_id: instanceId, as4_message_id: `${instanceId}@peppol-standin` });
+  }, 120_000);
 
   describe('in the sandbox', () => {
     const hooks = new WebhookReceiver();
