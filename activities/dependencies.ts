@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 
+import type { MlsRequest } from '../domain/peppol-envelope';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
@@ -28,8 +29,11 @@ export interface ActivityDependencies {
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */
   validator: OfficialValidator;
-  /** Live delivery: participant discovery (kept for a while, forgotten when a send fails) and our AS4 access point (its seat id is C2 or C3 in the reporting items). */
-  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint };
+  /**
+   * Live delivery: participant discovery (kept for a while, forgotten when a send fails), our AS4 access point (its
+   * seat id is C2 or C3 in the reporting items), and the Message Level Status our envelopes ask for (none without our SPID).
+   */
+  peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint; mls?: MlsRequest };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
   /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */

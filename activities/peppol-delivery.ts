@@ -111,6 +111,9 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
       }
 
       const messageId = as4MessageId(document._id);
+      const instanceId = nameBasedUuid(document._id);
+      // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
+      await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });
       let receipt;
       try {
         receipt = await sendByAs4({ store, peppol }, {
@@ -118,7 +121,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
           deliverable: routing.kind,
           messageId,
           // The envelope is the same for every attempt: its id and time come from the document.
-          sbd: standardBusinessDocument(ubl, routing, { instanceId: nameBasedUuid(document._id), createdAt: document.created_at }),
+          sbd: standardBusinessDocument(ubl, routing, { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) }),
           what: 'document',
           endUserId: document.company_id,
         });

@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { reconcileReceived } from '../services/receiving/intake';
-import { announceReceived, fileReceived, type Filed } from '../services/receiving/file';
+import { announceReceived, fileReceived, findReceivedMessage, type Filed } from '../services/receiving/file';
+import { announceReply, type FiledReply } from '../services/receiving/replies';
 import { recordReceivedTransaction } from '../services/reporting/items';
 import {
   planReceiving,
@@ -42,6 +43,13 @@ export function receivingActivities(deps: ActivityDependencies) {
     /** Its `document.received` event, webhooks and usage count (once). */
     async announceReceivedDocument(documentId: string): Promise<void> {
       await announceReceived({ store, fanOut: deps.fanOut, usage: deps.usage, logger }, documentId);
+    },
+
+    /** A reply's `document.response_received` or `document.mls_received` event and webhooks (once). */
+    async announceReceivedReply(documentId: string, reply: FiledReply): Promise<void> {
+      const message = await findReceivedMessage(store, documentId);
+      if (!message) throw new Error(`no received message ${documentId}`);
+      await announceReply({ store, fanOut: deps.fanOut, logger }, message, reply);
     },
 
     async planReceiving(companyId: string): Promise<ReceivingPlan> {

@@ -24,6 +24,7 @@ import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { inboxRoutes } from './routes/inbox';
+import { replyRoutes } from './routes/replies';
 import { kycRoutes } from './routes/kyc';
 import { lookupRoutes } from './routes/lookup';
 import { responseRoutes } from './routes/responses';
@@ -101,6 +102,7 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   });
   inboxRoutes(routes, { store, temporal, logger, cpu });
   responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS });
+  replyRoutes(routes, { store, temporal, logger });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
   describeWebhookDeliveries(registry);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Logger } from '../platform/logger';
 import { takeInbound, type IntakeDependencies } from '../services/receiving/intake';
 import { servicedCompany } from '../services/receiving/registration';
+import { mlsRecipient } from '../services/receiving/service-provider';
 
 /**
  * The intake: where our access point hands over each AS4 message it has
@@ -34,6 +35,8 @@ const messageSchema = z.object({
 
 export interface InboundOptions extends IntakeDependencies {
   token: string;
+  /** Our service provider participant (`0242:<SPID>`), which receives Message Level Status; undefined: none. */
+  serviceProvider?: string | undefined;
 }
 
 /** Room for the largest SBD an access point forwards (AP_MAX_INBOUND_BYTES, at most 15 MiB) in base64, and its metadata. */
@@ -61,7 +64,10 @@ export function inboundApp(options: InboundOptions): Express {
     }
     const message = parsed.data;
     try {
-      const recipient = await servicedCompany(store, message.receiverId, message.documentTypeId);
+      // A company's participant (invoices, credit notes, Invoice Responses), or our service provider's (MLS, filed under the company whose document it names).
+      const recipient =
+        (await servicedCompany(store, message.receiverId, message.documentTypeId)) ??
+        (await mlsRecipient(store, options.serviceProvider, { receiverId: message.receiverId, documentTypeId: message.documentTypeId, sbd: Buffer.from(message.sbd, 'base64') }));
       if (!recipient) {
         logRefusal(logger, message);
         res.status(422).json({ error: 'PEPPOL:NOT_SERVICED', message: `${message.receiverId} is not registered with us for ${message.documentTypeId}` });

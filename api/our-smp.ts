@@ -2,31 +2,34 @@ import { readFileSync } from 'node:fs';
 
 import express, { type Express } from 'express';
 
-import { BIS_BILLING_PROCESS } from '../domain/peppol-capabilities';
+import { processOf } from '../domain/peppol-capabilities';
+import { serviceProviderParticipant } from '../domain/peppol-id';
 import { identifierOfSegment } from '../domain/peppol-smp';
 import { ConfigError, type Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { readSmpSigner } from '../platform/smp-signature';
 import { publishedDocumentTypes } from '../services/receiving/registration';
+import { serviceProviderDocumentTypes } from '../services/receiving/service-provider';
 import type { Store } from '../store';
 import { smpRouter, type SmpDirectory } from './smp';
 
 /**
  * Our SMP: the SMP server (api/smp.ts) over the companies registered as
- * receivers (peppol_registrations), each document type under the billing
- * process, every endpoint our access point's AS4 URL and certificate, signed
+ * receivers (peppol_registrations), each document type under its process
+ * (billing, or the Invoice Response's), and our service provider participant
+ * for Message Level Status (services/receiving/service-provider.ts), every endpoint our access point's AS4 URL and certificate, signed
  * with our SMP certificate. A participant is published from the moment it is
  * claimed, before the SML names this SMP for it.
  */
 
 const SETTINGS = ['SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'] as const;
 
-function registeredReceivers(store: Store): SmpDirectory {
+function registeredReceivers(store: Store, serviceProvider: string | undefined): SmpDirectory {
   return {
     async servicesOf(participantValue) {
-      const documentTypes = await publishedDocumentTypes(store, participantValue);
+      const documentTypes = serviceProviderDocumentTypes(serviceProvider, participantValue) ?? (await publishedDocumentTypes(store, participantValue));
       if (!documentTypes) return undefined;
-      return { services: documentTypes.flatMap((id) => identifierOfSegment(id) ?? []).map((documentType) => ({ documentType, process: BIS_BILLING_PROCESS })) };
+      return { services: documentTypes.flatMap((id) => identifierOfSegment(id) ?? []).map((documentType) => ({ documentType, process: processOf(documentType) })) };
     },
   };
 }
@@ -44,7 +47,7 @@ export function ourSmpApp(config: Config, store: Store, logger: Logger): Express
   });
   app.use(
     smpRouter({
-      directory: registeredReceivers(store),
+      directory: registeredReceivers(store, config.PEPPOL_SEAT_ID && serviceProviderParticipant(config.PEPPOL_SEAT_ID)),
       publicUrl: config.SMP_PUBLIC_URL!,
       endpoint: {
         url: config.ACCESS_POINT_ENDPOINT_URL!,

@@ -9,6 +9,7 @@ import { officialValidator } from '../platform/official-validator';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
+import { serviceProviderParticipant } from '../domain/peppol-id';
 import { openStore, type Store } from '../store';
 import type { IntakeDependencies } from '../services/receiving/intake';
 import { createApp } from './app';
@@ -75,7 +76,7 @@ async function listenForInbound(config: Config, deps: IntakeDependencies): Promi
     deps.logger.warn('INBOUND_TOKEN is not set: the intake for received AS4 messages is not listening, so nothing is received');
     return undefined;
   }
-  const server = inboundApp({ ...deps, token: config.INBOUND_TOKEN }).listen(config.INBOUND_PORT, config.INBOUND_BIND);
+  const server = inboundApp({ ...deps, token: config.INBOUND_TOKEN, serviceProvider: config.PEPPOL_SEAT_ID && serviceProviderParticipant(config.PEPPOL_SEAT_ID) }).listen(config.INBOUND_PORT, config.INBOUND_BIND);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -60,6 +60,12 @@ export const MESSAGE_LEVEL_STATUS: PeppolService = {
   name: 'Peppol Message Level Status messages',
 };
 
+/** The process a document type is published under: the Invoice Response's and MLS's own, billing for everything else. */
+export function processOf(documentType: Identifier): Identifier {
+  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS].find((candidate) => candidate.documentType.scheme === documentType.scheme && candidate.documentType.value === documentType.value);
+  return service ? service.process : BIS_BILLING_PROCESS;
+}
+
 /** What a send is looked up for: a billing document by its kind, or any service. */
 export type Deliverable = BillingDocument | PeppolService;
 

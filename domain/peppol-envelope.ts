@@ -36,8 +36,23 @@ export interface PeppolRouting {
   countryC1: string;
 }
 
-/** What the envelope and the AS4 message need of a routing: any Peppol document, not only billing ones. */
+/** What an envelope needs of any Peppol business message (an ApplicationResponse has no `kind`). */
 export type EnvelopeRouting = Omit<PeppolRouting, 'kind'>;
+
+/**
+ * Message Level Status scopes of the SBDH (Peppol Business Message Envelope
+ * 2.0.2 and MLS 1.0; receiving.md 4.3): where the receiving access point
+ * sends its MLS (`MLS_TO`, a service provider participant `0242:<SPID>`) and
+ * when (`MLS_TYPE`: `FAILURE_ONLY` is the network's default when absent,
+ * `ALWAYS_SEND` asks for a positive status too). An MLS itself asks for none.
+ */
+export const MLS_TYPES = ['ALWAYS_SEND', 'FAILURE_ONLY'] as const;
+export type MlsType = (typeof MLS_TYPES)[number];
+export interface MlsRequest {
+  type: MlsType;
+  /** The service provider to send it to, `0242:<SPID>`; absent: the sending access point's. */
+  to?: string;
+}
 
 /** A UBL document that cannot be routed, with why. */
 export class RoutingError extends Error {
@@ -123,13 +138,6 @@ export function replyRouting(ubl: string, service: PeppolService, countryC1: str
   };
 }
 
-/** What a sender asks of the receiving access point's Message Level Status (SBDH scopes MLS_TYPE and MLS_TO). */
-export interface MlsRequest {
-  type: 'FAILURE_ONLY' | 'ALWAYS_SEND';
-  /** The service provider to send it to, `0242:<SPID>`; absent: the sending access point's. */
-  to?: string;
-}
-
 /** The XML declaration and the line break after it: what an SBD cannot carry inside. */
 const XML_DECLARATION = /^\uFEFF?<\?xml[^?]*\?>\r?\n?/;
 
@@ -180,8 +188,8 @@ export function standardBusinessDocument(
     .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up();
   // Scopes of the MLS specification (section on the SBDH), only when a status is asked for.
   if (envelope.mls) {
-    scopes.ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up();
     if (envelope.mls.to) scopes.ele('Scope').ele('Type').txt('MLS_TO').up().ele('InstanceIdentifier').txt(envelope.mls.to).up().ele('Identifier').txt(PARTICIPANT_SCHEME).up();
+    scopes.ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up();
   }
   const header = scopes.up().end({ headless: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<StandardBusinessDocument xmlns="${SBDH_NAMESPACE}">${header}${envelopedPayload(ubl)}</StandardBusinessDocument>\n`;

@@ -160,7 +160,6 @@ export function peppolIdProblem(raw: string): string | undefined {
   return undefined;
 }
 
-
 /**
  * A Peppol service provider id (SPIS, section 3.4): the seat id of the
  * provider's access point certificate without its three-letter prefix
@@ -171,4 +170,11 @@ export const serviceProviderId = (seat: string): string | undefined => /^[A-Z]{3
 /** Why a participant id is not a service provider's (`0242:<SPID>`, SPIS section 3.4), or undefined when it is. */
 export function serviceProviderParticipantProblem(raw: string): string | undefined {
   return /^0242:[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i.test(raw) ? undefined : 'expected 0242: and a Peppol service provider id such as 000002';
+}
+
+/** The participant (`0242:<SPID>`) under which a service provider receives Message Level Status (MLS 1.0, receiving.md 4.4). */
+export function serviceProviderParticipant(seat: string): string {
+  const spid = serviceProviderId(seat);
+  if (!spid) throw new Error(`${seat} is not a Peppol seat id (three letters and six digits)`);
+  return `0242:${spid}`;
 }

@@ -17,6 +17,8 @@ export const SUBSCRIBABLE_EVENTS = [
   'document.received',
   'document.response_sent',
   'document.response_failed',
+  'document.response_received',
+  'document.mls_received',
   'credits.low',
 ] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];

@@ -11,10 +11,12 @@ import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
+import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
 import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
+import { networkRespond } from './network-respond';
 import { networkSend, NetworkSendError } from './network-send';
 import { reportingCommand } from './reporting';
 
@@ -47,10 +49,15 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           the month's Peppol TSR and EUSR: built, validated by the official rules,
                                           summed up and written to <dir> (default .); --send sends them by AS4 to
                                           the reporting receiver, once per month (the schedule's guard)
+  mls unmatched                           Message Level Status received for our service provider that named none of
+                                          our sent documents (kept, newest first)
   network send <receiver> <file.xml> [--message-id <id>] [--mls always|failure [--mls-to 0242:<SPID>]]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
                                           receiver's access point; prints the receipt or the AS4 error; --mls asks
-                                          for a Message Level Status (SBDH MLS_TYPE ALWAYS_SEND or FAILURE_ONLY, MLS_TO)`;
+                                          for a Message Level Status (SBDH MLS_TYPE ALWAYS_SEND or FAILURE_ONLY, MLS_TO)
+  network respond <document> <code> [--reason CODE[:text]] [--action CODE[:text]] [--note text]
+                                          the buyer of an invoice or credit note the stand-in received (its number, or
+                                          the AS4 message id) sends its seller an Invoice Response (AB IP UQ CA RE AP PD)`;
 
 class UsageError extends Error {}
 
@@ -147,6 +154,10 @@ const COMMANDS: Record<string, Command> = {
     const [workspace, amount] = needs(args, 2);
     return `balance of ${workspace!}: ${await addCredits(store, operator, workspace!, amount!)} EUR`;
   },
+  'mls unmatched': async ({ store }) => {
+    const rows = await unmatchedMessageLevelStatuses(store);
+    return rows.length === 0 ? 'no unmatched Message Level Status' : rows.map((row) => JSON.stringify(row)).join('\n');
+  },
   'credits show': async ({ store }, args) => JSON.stringify(await showCredits(store, needs(args, 1)[0]!), null, 2),
   'credits price': async ({ store, operator }, args) => {
     const [workspace, price] = needs(args, 2);
@@ -196,6 +207,10 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => P
       ...(messageId && { messageId }),
       ...(mls && { mls: { type: mls === 'always' ? 'ALWAYS_SEND' : 'FAILURE_ONLY', ...(mlsTo && { to: mlsTo }) } }),
     });
+  },
+  'network respond': async (stack, args) => {
+    const [document, code, ...options] = needs(args, 2);
+    return networkRespond(stack, { document: document!, code: code!, options });
   },
 };
 

@@ -148,6 +148,12 @@ export const serviceConfigShape = {
   SMP_SIGNING_KEY: optional(z.string()).describe('PEM file (unencrypted PKCS#8) of its private key'),
   ACCESS_POINT_ENDPOINT_URL: optionalUrl.describe("Our access point's public AS4 URL (its AP_ENDPOINT_URL), which our SMP publishes"),
   ACCESS_POINT_CERTIFICATE: optional(z.string()).describe('PEM file of our access point certificate, which our SMP publishes'),
+  PEPPOL_SEAT_ID: optional(z.string().regex(/^[A-Z]{3}[0-9]{6}$/i, 'expected a Peppol seat id such as PBE000001')).describe(
+    "Our access point's seat id (its certificate's CN): its service provider id (0242:<SPID>) receives Message Level Status, so our SMP publishes it and our envelopes name it in MLS_TO; unset, neither",
+  ),
+  PEPPOL_MLS_TYPE: z.enum(['ALWAYS_SEND', 'FAILURE_ONLY']).default('ALWAYS_SEND').describe(
+    'The Message Level Status our envelopes ask for (MLS_TYPE): ALWAYS_SEND also brings the positive status a document shows as mls, FAILURE_ONLY (the network default) only failures',
+  ),
   LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
   CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),

@@ -31,6 +31,10 @@ const stackShape = {
   STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
   SMP_PORT: port(8086).describe('HTTP port of our SMP; the SML registration names http://127.0.0.1:<SMP_PORT> as its address'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
+  STANDIN_INVOICE_RESPONSE: z
+    .enum(['AB', 'IP', 'UQ', 'CA', 'RE', 'AP', 'PD', 'off'])
+    .default('AB')
+    .describe("The Invoice Response the local Peppol network stand-in's access point sends back for every invoice and credit note it receives (off: none)"),
   ACCESS_POINT_PORT: port(8089).describe('Port of the embedded access point (ours): its control API (POST /send)'),
   ACCESS_POINT_AS4_PORT: port(8091).describe('Port where the embedded access point (ours) receives AS4 (at /as4), on 127.0.0.1'),
   AS4_SEND_TIMEOUT: duration('30s')

@@ -18,7 +18,7 @@ import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, localPkiFiles } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -392,6 +392,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             ...['--smp-certificate', pki.smpCertificate, '--smp-key', pki.smpKey],
             ...['--sml-port', String(config.STANDIN_SML_PORT), '--sml-certificate', pki.smlServerCertificate, '--sml-key', pki.smlServerKey, '--ca', pki.ca],
             ...['--sml-registrations', path.join(receiverDir, 'sml-registrations.json')],
+            ...['--inbox', path.join(receiverDir, 'inbox'), '--ap-control', peppol.receivingAccessPoint, '--data-dir', config.DATA_DIR],
+            ...['--respond', config.STANDIN_INVOICE_RESPONSE, '--seat', LOCAL_RECEIVER_SEAT],
           ],
           'the local Peppol network stand-in',
           READY_TIMEOUT_MS.infrastructure,
@@ -427,6 +429,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           SMP_SIGNING_KEY: pki.smpKey,
           ACCESS_POINT_ENDPOINT_URL: urls.accessPointAs4!,
           ACCESS_POINT_CERTIFICATE: pki.senderCertificate,
+          // The seat of our access point's certificate in the local test PKI (TestPki.java).
+          PEPPOL_SEAT_ID: LOCAL_SENDER_SEAT,
         });
         log(
           `ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; receives at ${urls.accessPointAs4} into ` +

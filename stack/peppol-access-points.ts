@@ -20,6 +20,10 @@ const LOCAL_PKI_PASSWORD = 'local-test-only';
 /** An access point's heap: phase4 with in-memory managers is small. */
 export const ACCESS_POINT_HEAP = '-Xmx256m';
 
+/** The seat ids (certificate CNs) the local test PKI gives our access point and the stand-in's (TestPki.java). */
+export const LOCAL_SENDER_SEAT = 'PBE000001';
+export const LOCAL_RECEIVER_SEAT = 'PBE000002';
+
 export interface LocalPki {
   dir: string;
   /** The test CA that issued every certificate below (PEM). */

@@ -97,6 +97,8 @@ const documentSchema = new Schema(
       ),
       default: null,
     },
+    /** The SBDH InstanceIdentifier of a document sent on Peppol: what the receiving access point's MLS refers to. */
+    sbdh_instance_id: { type: String, default: null },
     /** The Message Level Status the receiving access point sent about a sent document (Peppol MLS 1.0). */
     mls: {
       type: new Schema(
@@ -121,6 +123,9 @@ documentSchema.index({ company_id: 1, environment: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, status: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, acknowledged_at: 1, _id: -1 });
+documentSchema.index({ sbdh_instance_id: 1 });
+/** An Invoice Response names the document it answers by its number. */
+documentSchema.index({ company_id: 1, environment: 1, number: 1, _id: -1 });
 
 const contentSchema = new Schema(
   {

@@ -41,6 +41,8 @@ const receivedMessageSchema = new Schema(
   { versionKey: false, collection: 'received_messages' },
 );
 receivedMessageSchema.index({ dispatched: 1, _id: 1 });
+/** Message Level Status that named none of our sent documents are kept under the service provider, listed by `ops mls unmatched`. */
+receivedMessageSchema.index({ company_id: 1, _id: -1 });
 
 const peppolRegistrationSchema = new Schema(
   {

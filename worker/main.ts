@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
+import { serviceProviderParticipant } from '../domain/peppol-id';
 import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses } from '../platform/config';
 import { connectDatabase } from '../platform/database';
@@ -14,6 +15,7 @@ import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
 import { peppolTrust } from '../platform/peppol-trust';
+import { keepServiceProviderRegistered } from '../services/receiving/service-provider';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { TASK_QUEUE } from '../workflows/shared';
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
+  const sml = smlRegistration(addresses.accessPointUrl);
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -72,14 +75,19 @@ async function main(): Promise<void> {
           { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
         ),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
+        ...(config.PEPPOL_SEAT_ID && { mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE } }),
       },
-      sml: smlRegistration(addresses.accessPointUrl),
+      sml,
       reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });
   logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');
+  let running = true;
+  // Message Level Status comes to our service provider participant: the SML must name our SMP for it (our SMP serves it already).
+  if (config.PEPPOL_SEAT_ID) void keepServiceProviderRegistered(sml, serviceProviderParticipant(config.PEPPOL_SEAT_ID), logger, 30_000, () => !running);
   await worker.run();
+  running = false;
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');

@@ -12,7 +12,7 @@ const REPLIES_PATCH = 'replies-after-receipt';
  * server a fraction of what scheduled activities do (measured by bench:as4), and both steps are a few database
  * writes and one validation, well inside a workflow task's heartbeat.
  */
-const { fileReceivedDocument, announceReceivedDocument } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RECEIVE_RETRY });
+const { fileReceivedDocument, announceReceivedDocument, announceReceivedReply } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RECEIVE_RETRY });
 
 /**
  * One received message, one workflow (id `receive-<document id>`), started
@@ -22,6 +22,10 @@ const { fileReceivedDocument, announceReceivedDocument } = proxyLocalActivities<
  *          ──announce──▶ announced (`document.received` event and webhooks, usage)
  *          ──answer──▶ the Message Level Status the sender asked for, and `AB` if the company acknowledges automatically
  *
+ * A reply about a document we sent (an Invoice Response, a Message Level
+ * Status) is filed on that document instead and announced as
+ * `document.response_received` or `document.mls_received`.
+ *
  * Nothing ends it but success: a validator or database that is away is
  * waited for with backoff, because a received invoice is a legal document
  * and is never dropped (an invalid one is filed with its findings).
@@ -29,6 +33,14 @@ const { fileReceivedDocument, announceReceivedDocument } = proxyLocalActivities<
 export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInput): Promise<'received'> {
   setCurrentDetails('Validating with the official rules and reading into the JSON view');
   const filed = await fileReceivedDocument(documentId);
+  if (filed.reply) {
+    // A reply about a document we sent: filed on it (or kept unmatched), announced as its own event.
+    const what = filed.reply.kind === 'mls' ? `Message Level Status ${filed.reply.code}` : `Invoice Response ${filed.reply.code} about ${filed.number}`;
+    setCurrentDetails(`${what} filed (${filed.reply.documentId ? `on ${filed.reply.documentId}` : 'matching no sent document'}); announcing`);
+    await announceReceivedReply(documentId, filed.reply);
+    setCurrentDetails(`${what} received and announced`);
+    return 'received';
+  }
   const what = `${filed.type === 'credit_note' ? 'Credit note' : filed.type === 'invoice' ? 'Invoice' : 'Document'} ${filed.number}`.trim();
   setCurrentDetails(`${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`);
   await announceReceivedDocument(documentId);

@@ -10,6 +10,7 @@ import { acknowledgeDocument, listInbox } from '../../services/receiving/inbox';
 import { takeInbound } from '../../services/receiving/intake';
 import type { Store } from '../../store';
 import { requireDocument, requireDocumentCompany, requireReceivedDocument } from '../access';
+import type { AuthContext } from '../authentication';
 import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
 import { z } from '../openapi';
@@ -31,6 +32,11 @@ export interface InboxRouteDependencies {
 const SANDBOX_INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
+
+/** The sandbox's simulations take test keys only: 403 `sandbox_only`, saying where the live thing comes from. */
+export function requireSandbox(auth: AuthContext, refusal: string): void {
+  if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', refusal);
+}
 
 export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): void {
   const { store } = deps;
@@ -113,7 +119,7 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     },
     errors: ['sandbox_only', 'invalid_xml', 'xml_too_complex', 'ubl_not_routable', 'recipient_not_found', 'server_busy'],
     handler: async ({ auth, body }) => {
-      if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
+      requireSandbox(auth, 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
       const xml = body as Buffer;
       await requireMeasurableUbl(deps.cpu, xml);
       let routing: ReturnType<typeof routingOf>;

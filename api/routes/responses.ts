@@ -1,10 +1,9 @@
-import { contentProblems, RESPONSE_CODES, STATUS_ACTIONS, STATUS_REASONS, type InvoiceResponseContent } from '../../domain/invoice-response';
 import { giveInvoiceResponse, responsesOf, type ResponseDependencies } from '../../services/replies/invoice-responses';
+import { invoiceResponseContent, invoiceResponseRequestSchema } from '../invoice-response-input';
 import { requireDocument, requireDocumentCompany, requireReceivedDocument } from '../access';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
-import { idParam, text } from '../schemas';
-import { invalidField } from '../validation';
+import { idParam } from '../schemas';
 import { invoiceResponseSchema, invoiceResponseView } from '../views/responses';
 
 /**
@@ -12,21 +11,6 @@ import { invoiceResponseSchema, invoiceResponseView } from '../views/responses';
  * company answers a received invoice or credit note, and reads every
  * response about a document, given or received.
  */
-
-const clarification = (codes: Record<string, string>) =>
-  z.object({ code: z.enum(Object.keys(codes) as [string, ...string[]]), text: text(500).nullable().optional().openapi({ description: 'Free text beside the code' }) }).strict();
-
-const responseRequest = z
-  .object({
-    code: z.enum(RESPONSE_CODES).openapi({ description: 'AB acknowledged, IP in process, UQ under query, CA conditionally accepted, RE rejected, AP accepted, PD paid. RE and PD are final (OP-BR111-R004); after AP only PD (R005); codes advance in this order (R012)' }),
-    reasons: z.array(clarification(STATUS_REASONS)).max(20).optional().openapi({ description: 'OPStatusReason codes; UQ, CA and RE need at least one (PEPPOL-T111-R001); PPD (partially paid) only with PD, and with a text' }),
-    actions: z.array(clarification(STATUS_ACTIONS)).max(20).optional().openapi({ description: 'OPStatusAction codes: what the seller is asked to do' }),
-    note: text(1000).nullable().optional(),
-  })
-  .strict()
-  .openapi('InvoiceResponseRequest', {
-    example: { code: 'RE', reasons: [{ code: 'REF', text: 'Our order number is missing' }], actions: [{ code: 'NIN', text: null }], note: 'Please send a new invoice with our order number.' },
-  });
 
 const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const companyQuery = z.object({ company_id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') }).strict();
@@ -49,21 +33,13 @@ export function responseRoutes(routes: RouteTable, deps: ResponseDependencies): 
     limitedKeys: true,
     params: documentParams,
     query: companyQuery,
-    body: responseRequest,
+    body: invoiceResponseRequestSchema,
     responses: { 202: { description: 'Queued; being validated and sent', schema: invoiceResponseSchema } },
     errors: ['not_company_member', 'document_not_found', 'not_received_document', 'response_not_allowed', 'sender_cannot_receive_responses', 'lookup_dns_failed', 'lookup_smp_failed'],
     handler: async ({ auth, params, query, body }) => {
       const company = await requireDocumentCompany(store, auth, query.company_id);
       const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), 'answered with an Invoice Response');
-      const content = {
-        code: body.code,
-        reasons: (body.reasons ?? []).map(({ code, text: reason }) => ({ code, text: reason ?? null })),
-        actions: (body.actions ?? []).map(({ code, text: action }) => ({ code, text: action ?? null })),
-        note: body.note ?? null,
-      } as InvoiceResponseContent;
-      const [problem] = contentProblems(content);
-      if (problem) throw invalidField(problem.field, `${problem.field}: ${problem.message} (${problem.rule}).`);
-      const response = await giveInvoiceResponse(deps, document, company, content);
+      const response = await giveInvoiceResponse(deps, document, company, invoiceResponseContent(body));
       return { status: 202, body: invoiceResponseView(response) };
     },
   });

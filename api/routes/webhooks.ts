@@ -13,6 +13,7 @@ import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
 import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema } from '../views/events';
+import { mlsReceivedDataSchema, responseReceivedDataSchema } from '../views/replies';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
 export interface WebhookRouteDependencies {
@@ -63,6 +64,8 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
     ['document.received', eventEnvelope('document.received', receivedEventDataSchema, 'DocumentReceivedEvent')],
     ['document.response_sent', eventEnvelope('document.response_sent', responseEventDataSchema, 'DocumentResponseSentEvent')],
     ['document.response_failed', eventEnvelope('document.response_failed', responseEventDataSchema, 'DocumentResponseFailedEvent')],
+    ['document.response_received', eventEnvelope('document.response_received', responseReceivedDataSchema, 'DocumentResponseReceivedEvent')],
+    ['document.mls_received', eventEnvelope('document.mls_received', mlsReceivedDataSchema, 'DocumentMlsReceivedEvent')],
     ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
     ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
   ];

@@ -1,9 +1,10 @@
 import { DOCUMENT_STATUSES, HISTORY_STEPS, RECEIVED_STATUS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
-import { MLS_EVENT_TYPES, RESPONSE_EVENT_TYPES } from '../../domain/reply-events';
+import { MLS_EVENT_TYPES, MLS_RECEIVED_EVENT, RESPONSE_EVENT_TYPES, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
 import { z } from '../openapi';
+import { documentMlsSchema, documentResponseSchema, mlsView, responseView } from './replies';
 import { ublFindingSchema } from './ubl-validation';
 
 export const acceptedSchema = z
@@ -98,6 +99,12 @@ export const documentSchema = documentSummarySchema
       .openapi({ description: 'What the delivery channel knows the document by: the Message-ID of the sandbox email, or the AS4 message id of a live send on Peppol' }),
     ubl_url: z.string().nullable().openapi({ description: 'Download of the sent UBL; null until sent' }),
     attachments: z.array(attachmentSchema),
+    response: documentResponseSchema.nullable().openapi({
+      description: "The latest Invoice Response about the document (a sent one: the buyer's business answer, event `document.response_received`); null before any. Its delivery `status` is another fact and stays as it is",
+    }),
+    mls: documentMlsSchema.nullable().openapi({
+      description: "The Message Level Status the receiving access point sent about a document sent on Peppol (event `document.mls_received`); null before any",
+    }),
   })
   .openapi('Document');
 
@@ -181,6 +188,8 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
     message_id: document.message_id ?? null,
     ubl_url: document.sent_at || document.received ? `${origin}/v1/documents/${document._id}/ubl` : null,
     attachments: attachments.map(attachmentView),
+    response: responseView(document.response),
+    mls: mlsView(document.mls),
   };
 }
 
@@ -189,6 +198,9 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
  * one event that stands for three steps (stored, checked, queued), all in
  * the request that sent the document.
  */
+/** Replies about a sent document are steps of its history too; they leave its status as it is. */
+const REPLY_STEPS: Record<string, HistoryStep> = { [RESPONSE_RECEIVED_EVENT]: 'response_received', [MLS_RECEIVED_EVENT]: 'mls_received' };
+
 export function historyView(document: DocumentRow, events: (EventRow & { _id: string })[]): z.infer<typeof historyEntrySchema>[] {
   return events.flatMap((event): z.infer<typeof historyEntrySchema>[] => {
     if (RECEIVED_HISTORY_EVENTS.includes(event.type)) {
@@ -197,7 +209,7 @@ export function historyView(document: DocumentRow, events: (EventRow & { _id: st
       return [{ step, status: document.status, message: reply.message ?? null, error_message: reply.error_message ?? null, attempt: null, event: { id: event._id, type: event.type }, at: event.created_at.toISOString() }];
     }
     const data = event.data as { status: (typeof DOCUMENT_STATUSES)[number]; message?: string; error_message?: string | null; attempt?: number };
-    const step = (event.type === 'document.retry' ? 'retry' : data.status) as HistoryStep;
+    const step = (REPLY_STEPS[event.type] ?? (event.type === 'document.retry' ? 'retry' : data.status));
     const entry = {
       step,
       status: data.status,

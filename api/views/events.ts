@@ -1,6 +1,7 @@
 import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES, RECEIVED_EVENT } from '../../domain/documents/lifecycle';
-import { MLS_EVENT_TYPES, RESPONSE_EVENT_TYPES } from '../../domain/reply-events';
+import { MLS_EVENT_TYPES, MLS_RECEIVED_EVENT, RESPONSE_EVENT_TYPES, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
 import type { EventRow } from '../../store/events';
+import { mlsReceivedDataSchema, responseReceivedDataSchema } from './replies';
 import { z } from '../openapi';
 
 /** The one shape of an event, in the events feed and in webhook deliveries alike. */
@@ -87,17 +88,18 @@ export const companyReceivingDataSchema = z
  * workspace's credits running low (live), and its companies' registration
  * as Peppol receivers (live).
  */
-export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, ...RESPONSE_EVENT_TYPES, ...MLS_EVENT_TYPES, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
+export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, ...RESPONSE_EVENT_TYPES, ...MLS_EVENT_TYPES, RESPONSE_RECEIVED_EVENT, MLS_RECEIVED_EVENT, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
 
 export const eventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     type: z.enum(FEED_EVENT_TYPES),
     created_at: z.string().openapi({ format: 'date-time' }),
-    data: z.union([documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, mlsSentDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
+    data: z.union([documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, mlsSentDataSchema, responseReceivedDataSchema, mlsReceivedDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
       description:
         '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, ' +
-        '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
+        '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, ' +
+        '`DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
     }),
   })
   .openapi('Event');

@@ -45,7 +45,7 @@ export const TRANSITIONS = {
 export type DocumentMove = keyof typeof TRANSITIONS;
 
 /** History steps as clients read them: the move, named by the status it leads to (retry keeps its own name). */
-export const HISTORY_STEPS = ['created', 'validated', 'queued', 'sending', 'retry', 'delivered', 'failed'] as const;
+export const HISTORY_STEPS = ['created', 'validated', 'queued', 'sending', 'retry', 'delivered', 'failed', 'response_received', 'mls_received'] as const;
 export type HistoryStep = (typeof HISTORY_STEPS)[number];
 
 export const historyStepOf = (move: DocumentMove): HistoryStep => (move === 'retry' ? 'retry' : TRANSITIONS[move].to);
@@ -77,3 +77,4 @@ export class IllegalMoveError extends Error {
     super(`document ${documentId} is ${current}; "${move}" moves only from ${TRANSITIONS[move].from.join(' or ') || '(new)'}`);
   }
 }
+

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { RECEIVED_EVENT, RECEIVED_STATUS } from '../../domain/documents/lifecycle';
 import { ID_PREFIXES } from '../../domain/ids';
 import { sbdPayload } from '../../domain/received-payload';
+import { RoutingError, routingOf } from '../../domain/peppol-envelope';
+import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
 import { readUbl, type ReceivedUbl, type StatedTotals } from '../../domain/ubl/read';
 import type { Logger } from '../../platform/logger';
 import { splitFindings, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
@@ -14,6 +16,7 @@ import type { ReceivedMessageRow } from '../../store/receiving';
 import { recordEvent } from '../events';
 import type { UsageCounters } from '../usage';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
+import { fileInvoiceResponse, fileMessageLevelStatus, type FiledReply } from './replies';
 
 /**
  * Filing a received message as a document: the UBL out of its envelope,
@@ -36,6 +39,8 @@ export interface Filed {
   number: string;
   valid: boolean;
   jsonView: boolean;
+  /** Set when the message was a reply about a document we sent (Invoice Response, MLS), filed as such and not as a document. */
+  reply?: FiledReply;
 }
 
 /** The account a received document is recorded under: nobody posted it. */
@@ -113,6 +118,32 @@ async function storeAttachments(store: Store, documentId: string, read: Received
   }
 }
 
+/** An Invoice Response or MLS, read; undefined for anything else (an unreadable ApplicationResponse is filed as a document of type `other`). */
+function readReply(ubl: string): ReadInvoiceResponse | ReadMessageLevelStatus | undefined {
+  if (!/^(?:\uFEFF)?(?:<\?xml[^?]*\?>)?\s*(?:<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?ApplicationResponse[\s>]/.test(ubl)) return undefined;
+  const read = readApplicationResponse(ubl);
+  return 'kind' in read ? read : undefined;
+}
+
+/** The buyer's participant id of a document we sent, from its stored UBL; null when it has none. */
+async function buyerOf(store: Store, documentId: string): Promise<string | null> {
+  const content = await store.contents.findById(documentId, { ubl: 1 }).lean();
+  try {
+    return content ? routingOf(content.ubl).receiver : null;
+  } catch (err) {
+    if (err instanceof RoutingError) return null;
+    throw err;
+  }
+}
+
+async function fileReply(store: Store, message: StoredMessage, reply: ReadInvoiceResponse | ReadMessageLevelStatus, ubl: string): Promise<Filed> {
+  const filed =
+    reply.kind === 'invoice_response'
+      ? await fileInvoiceResponse(store, message, reply, ubl, (documentId) => buyerOf(store, documentId))
+      : await fileMessageLevelStatus(store, message, reply);
+  return { type: 'other', number: reply.kind === 'invoice_response' ? reply.reference.id : reply.referencedInstanceId, valid: true, jsonView: false, reply: filed };
+}
+
 const filedOf = (document: DocumentRow, valid: boolean): Filed => ({ type: document.type, number: document.number, valid, jsonView: !document.received?.json_view_problem });
 
 /** Files the stored message `documentId` as a received document (once). */
@@ -128,6 +159,8 @@ export async function fileReceived(deps: FilingDependencies, documentId: string)
 
   const ublBytes = receivedUbl(message);
   const ubl = ublBytes?.toString('utf8') ?? '';
+  const reply = ublBytes && readReply(ubl);
+  if (reply) return fileReply(store, message, reply, ubl);
   const validation: ReceivedValidation = ublBytes
     ? validationOf(await deps.validator.validate(ublBytes))
     : { valid: false, rule_set: null, errors: [{ rule: 'not_ubl', severity: 'fatal', location: '', message: 'The envelope carries no business document' }], warnings: [] };

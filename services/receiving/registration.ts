@@ -1,5 +1,5 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import type { Logger } from '../../platform/logger';
 import { SmlRegistrationError, type SmlRegistration } from '../../platform/sml-registration';
 import type { Store } from '../../store';
@@ -22,8 +22,11 @@ export interface RegistrationDependencies {
   logger: Logger;
 }
 
-/** What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note. */
-export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE)];
+/**
+ * What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note, and the
+ * Invoice Response (BIS Invoice Response 3), so buyers can answer the invoices our companies send.
+ */
+export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
 
 /** A participant already registered for another company: no retry changes that. */
 export class RegistrationRefusedError extends Error {
@@ -148,11 +151,15 @@ export async function recordReceivingOutcome(
 /** The company a participant is registered for, when it receives `documentTypeId`: where an inbound message goes. */
 export async function servicedCompany(store: Store, participant: string, documentTypeId: string | null): Promise<{ companyId: string; workspaceId: string } | null> {
   const registration = await store.peppolRegistrations.findById(key(participant)).lean();
-  if (!registration || (documentTypeId !== null && !registration.document_types.includes(documentTypeId))) return null;
+  if (!registration || (documentTypeId !== null && !withCurrentTypes(registration.document_types).includes(documentTypeId))) return null;
   return { companyId: registration.company_id, workspaceId: registration.workspace_id };
 }
 
 /** The document types our SMP publishes for a participant (its value lower-cased), while it is registered or being registered. */
 export async function publishedDocumentTypes(store: Store, participantValue: string): Promise<string[] | undefined> {
-  return (await store.peppolRegistrations.findById(key(participantValue), { document_types: 1 }).lean())?.document_types;
+  const registration = await store.peppolRegistrations.findById(key(participantValue), { document_types: 1 }).lean();
+  return registration ? withCurrentTypes(registration.document_types) : undefined;
 }
+
+/** A registration made before a document type was added (the Invoice Response) serves it too, without registering again. */
+const withCurrentTypes = (stored: string[]) => [...new Set([...stored, ...RECEIVED_DOCUMENT_TYPES])];

@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { RESPONSE_CODES } from '../../domain/invoice-response';
 import { readSmpSigner } from '../../platform/smp-signature';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
+import { startResponder, type ResponderOptions } from './responder';
 import { SmlRegistrations } from './sml-registrations';
 import { startSmlServer } from './sml-server';
 import { startSmpServer } from './smp-server';
@@ -40,6 +43,12 @@ async function main(): Promise<void> {
       'sml-key': { type: 'string' },
       ca: { type: 'string' },
       'sml-registrations': { type: 'string' },
+      // The responder (responder.ts): where the stand-in access point keeps what arrived, and what to answer.
+      inbox: { type: 'string' },
+      'ap-control': { type: 'string' },
+      'data-dir': { type: 'string' },
+      respond: { type: 'string', default: 'AB' },
+      seat: { type: 'string' },
     },
     strict: true,
   });
@@ -77,11 +86,29 @@ async function main(): Promise<void> {
       `SML management interface ${sml.url} (registrations in ${values['sml-registrations']})\n`,
   );
 
+  const responder =
+    values.inbox && values['ap-control'] && values['data-dir'] && values.seat
+      ? startResponder({
+          standIn: { dnsServer: `127.0.0.1:${dns.port}`, accessPointUrl: values['ap-control'], dataDir: values['data-dir'] },
+          inboxDir: values.inbox,
+          answeredFile: path.join(path.dirname(values.inbox), 'answered.txt'),
+          response: responseSetting(values.respond),
+          seat: values.seat,
+          log: (line) => process.stdout.write(`${line}\n`),
+        })
+      : undefined;
+  if (responder) process.stdout.write(`responder: answers every invoice and credit note in ${values.inbox} with ${values.respond} and the MLS its envelope asks for\n`);
+
   const stop = () => {
-    void Promise.all([dns.close(), smp.close(), sml.close()]).then(() => process.exit(0));
+    void Promise.all([dns.close(), smp.close(), sml.close(), responder?.close()]).then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+function responseSetting(value: string): ResponderOptions['response'] {
+  if (value === 'off' || (RESPONSE_CODES as readonly string[]).includes(value)) return value as ResponderOptions['response'];
+  throw new Error(`--respond ${value}: expected off or one of ${RESPONSE_CODES.join(', ')}`);
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,66 @@
+import path from 'node:path';
+
+import type { EnvelopeRouting, MlsRequest } from '../../domain/peppol-envelope';
+import { standardBusinessDocument } from '../../domain/peppol-envelope';
+import type { Deliverable } from '../../domain/peppol-capabilities';
+import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol-access-point';
+import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
+import { peppolTrust } from '../../platform/peppol-trust';
+import { localPkiFiles } from '../peppol-access-points';
+import { LOCAL_SML_ZONE } from './dns-server';
+
+/**
+ * How the local Peppol network stand-in sends anything (an invoice by `ops
+ * network send`, an Invoice Response or an MLS by its responder or `ops
+ * network respond`): the receiver found the way our sender finds one (the
+ * stand-in SML by DNS, then the SMP it names, which must list the document
+ * type under its process), the UBL put in the envelope our live delivery
+ * writes, and the stand-in's access point (`POST /send`) doing the AS4.
+ */
+
+/** A send that could not be made or did not end with a receipt, said in one line. */
+export class NetworkSendError extends Error {
+  override name = 'NetworkSendError';
+}
+
+/** Where the running stand-in is: its SML's DNS, its access point, its data (the local PKI). */
+export interface StandIn {
+  dnsServer: string;
+  accessPointUrl: string;
+  dataDir: string;
+}
+
+export interface StandInMessage {
+  ubl: string;
+  routing: EnvelopeRouting;
+  /** What the receiver is looked up for. */
+  service: Deliverable;
+  messageId: string;
+  instanceId: string;
+  mls?: MlsRequest;
+}
+
+export async function sendFromStandIn(standIn: StandIn, message: StandInMessage): Promise<{ receipt: As4Receipt; endpointUrl: string }> {
+  // The stand-in's PKI: its SMP signs with it and every access point's certificate chains to its CA.
+  const ca = localPkiFiles(path.join(standIn.dataDir, 'peppol-pki')).ca;
+  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: standIn.dnsServer, smpAddresses: { allowPrivate: true }, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
+  const { receiver } = message.routing;
+  let endpoint;
+  try {
+    endpoint = await receivingEndpoint(lookup, receiver, message.service, new Date());
+  } catch (err) {
+    if (err instanceof DnsLookupError || err instanceof SmpLookupError) {
+      throw new NetworkSendError(`looking up ${receiver} on the local Peppol network failed: ${err.message} (is the embedded stack running? Its SML is at ${standIn.dnsServer})`);
+    }
+    throw err;
+  }
+  if ('refusal' in endpoint) throw new NetworkSendError(endpoint.refusal);
+  const sbd = standardBusinessDocument(message.ubl, message.routing, { instanceId: message.instanceId, createdAt: new Date(), ...(message.mls && { mls: message.mls }) });
+  try {
+    const receipt = await peppolAccessPoint(standIn.accessPointUrl, "the local Peppol network stand-in's access point").send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd }));
+    return { receipt, endpointUrl: endpoint.url };
+  } catch (err) {
+    if (err instanceof As4SendError) throw new NetworkSendError(`not delivered to ${receiver} at ${endpoint.url} (AS4 message id ${message.messageId}): ${err.message}`);
+    throw err;
+  }
+}
