@@ -6,6 +6,7 @@ import { events } from './resources/events';
 import { inbox } from './resources/inbox';
 import { lookup, signup } from './resources/public';
 import { webhooks } from './resources/webhooks';
+import { sandbox } from './resources/sandbox';
 import { retryingFetch } from './retry';
 import type { paths } from './schema';
 
@@ -54,6 +55,7 @@ export function createClient(options: ClientOptions) {
     inbox: inbox(api),
     events: events(api),
     webhooks: webhooks(api),
+    sandbox: sandbox(api),
   };
 }
 

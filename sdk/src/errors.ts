@@ -68,6 +68,6 @@ interface Envelope {
 
 function isEnvelope(body: unknown): body is Envelope {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body as { error: unknown }).error;
+  const error = body.error;
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
 }

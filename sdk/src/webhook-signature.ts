@@ -53,10 +53,9 @@ export interface VerifyWebhookInput {
 }
 
 function header(headers: VerifyWebhookInput['headers'], name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
-  const value = entry?.[1];
-  return Array.isArray(value) ? value.join(',') : (value as string | undefined);
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  return Array.isArray(value) ? value.join(',') : value;
 }
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
