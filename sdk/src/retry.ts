@@ -15,13 +15,26 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** The first backoff when the answer names no wait. */
   initialDelayMs?: number;
-  /** How to wait (tests pass a faster clock). */
-  sleep?: (ms: number) => Promise<void>;
+  /** How to wait (tests pass a faster clock); ends early, rejecting, when the request is aborted. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 const RETRIED_STATUS = (status: number) => status === 429 || status >= 500;
 
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, unless the caller aborts the request meanwhile: then no further attempt is made. */
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', aborted, { once: true });
+  });
 
 /** `Retry-After` in milliseconds: seconds, or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -58,7 +71,7 @@ export function retryingFetch(fetchOnce: (request: Request) => Promise<Response>
       const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
       // The answer is dropped; read it so the connection can be reused.
       if ('response' in outcome) await outcome.response.body?.cancel();
-      await sleep(asked ?? backoff);
+      await sleep(asked ?? backoff, request.signal);
     }
   };
 }

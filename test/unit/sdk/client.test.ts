@@ -112,6 +112,17 @@ describe('the SDK client', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('when the caller aborts while a retry waits, then the wait ends at once and nothing is sent again', async () => {
+    server.answer({ status: 429, headers: { 'Retry-After': '20' }, body: envelope('rate_limited') });
+    const fetchWithRetries = retryingFetch((request) => fetch(request), { maxRetries: 3 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('gave up')), 200);
+    const started = Date.now();
+    await expect(fetchWithRetries(new Request(`${server.url}/v1/companies`, { signal: controller.signal }))).rejects.toThrow('gave up');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('when a list spans pages, then the iterator follows next_cursor until has_more is false', async () => {
     server.answer(
       { status: 200, body: { data: [{ id: 'doc_1' }, { id: 'doc_2' }], has_more: true, next_cursor: 'c2' } },
