@@ -99,4 +99,43 @@ describe('the SDK against the running API', () => {
     const invalid = await client.documents.send({ company_id: companyId } as Schema<'DocumentRequest'>).catch((err: unknown) => err);
     expect(invalid).toMatchObject({ status: 422, type: expect.any(String), code: 'document_invalid', details: { violations: expect.any(Array) } });
   });
+
+  it('when every attempt of a delivery fails, then the dead-letter list shows it, a redelivery sends it again, and the webhook is changed and deleted', async () => {
+    const failing = new WebhookReceiver().answer(...Array.from({ length: 5 }, () => ({ status: 500 })));
+    await failing.start();
+    try {
+      const webhook = await client.webhooks.create({ url: failing.url, events: ['document.failed'] });
+      await client.webhooks.test(webhook.id);
+      const deadLetters = async () => {
+        const failed = [];
+        for await (const delivery of client.webhooks.deliveries(webhook.id, { status: 'failed' })) failed.push(delivery);
+        return failed;
+      };
+      const [failed] = await until('the dead-letter list', deadLetters, (list) => list.length === 1);
+      expect(await client.webhooks.redeliver(webhook.id, failed!.id)).toMatchObject({ id: failed!.id });
+      await expect(client.webhooks.redeliver(webhook.id, failed!.id)).rejects.toMatchObject({ status: 409, code: 'delivery_not_redeliverable' });
+      const arrived = await failing.waitFor(6);
+      expect(verifyWebhook({ rawBody: arrived[5]!.raw, headers: arrived[5]!.headers, secrets: webhook.secret }).type).toBe('webhook.test');
+
+      expect(await client.webhooks.update(webhook.id, { events: ['*'], enabled: false })).toMatchObject({ events: ['*'], enabled: false });
+      expect((await client.webhooks.list()).map((listed) => listed.id)).toContain(webhook.id);
+      await client.webhooks.delete(webhook.id);
+      await expect(client.webhooks.get(webhook.id)).rejects.toMatchObject({ status: 404, code: 'webhook_not_found' });
+    } finally {
+      await failing.stop();
+    }
+  }, 90_000);
+
+  it('when a batch is sent, then each entry is answered on its own and its events reach the feed iterator', async () => {
+    const entry = (number: string) => ({ ...standard, company_id: companyId, number, idempotency_key: `sdk-${number}` }) as Schema<'DocumentRequest'>;
+    const answers = await client.documents.sendBatch([entry('B-1'), entry('B-2')]);
+    const ids = answers.map((answer) => ('id' in answer ? answer.id : JSON.stringify(answer.error)));
+    expect(ids).toEqual([expect.stringMatching(/^doc_/), expect.stringMatching(/^doc_/)]);
+    const queued = async () => {
+      const seen: string[] = [];
+      for await (const event of client.events.list({ type: 'document.queued', company_id: companyId, limit: 1 })) if ('document_id' in event.data) seen.push(event.data.document_id);
+      return seen;
+    };
+    expect(await until('the events feed', queued, (seen) => ids.every((id) => seen.includes(id)))).toEqual(expect.arrayContaining(ids));
+  });
 });
