@@ -15,7 +15,7 @@ import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
 import { cpuPool, type CpuPool } from './offload';
-import { createRegistry } from './openapi';
+import { createRegistry, openApiDocumentFactory, type OpenApiDocument } from './openapi';
 import { serveReferencePage } from './reference/page';
 import { requestEnvironment, requestLogging, requireBodyMediaType } from './request-context';
 import { routeTable, type RouteTable } from './route';
@@ -55,7 +55,18 @@ export interface AppDependencies {
 }
 
 /** Builds the API without listening, so tests and the server entry share it. */
-export function createApp({ config, logger, store, temporal, probes, usage, secretBox, kycBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Express {
+export function createApp(dependencies: AppDependencies): Express {
+  return createApi(dependencies).app;
+}
+
+export interface Api {
+  app: Express;
+  /** What `GET /v1/openapi.json` answers, for these server URLs: readable without a request (the SDK's generator). */
+  openApiDocument: (servers: string[]) => OpenApiDocument;
+}
+
+/** The app and its OpenAPI description, made from the same route declarations. */
+export function createApi({ config, logger, store, temporal, probes, usage, secretBox, kycBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Api {
   const app = express();
   app.disable('x-powered-by');
   // Only the configured proxies may name the client address (X-Forwarded-For); by default none may.
@@ -73,7 +84,8 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
   // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
   app.use(requireBodyMediaType((method, path) => routes.bodyKind(method, path)));
 
-  plumbingRoutes(routes, registry, probes);
+  const openApiDocument = openApiDocumentFactory(registry);
+  plumbingRoutes(routes, openApiDocument, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
   const lookup = peppolLookup({
@@ -112,5 +124,5 @@ export function createApp({ config, logger, store, temporal, probes, usage, secr
 
   app.use(routeNotFound((path) => routes.allowedMethods(path)));
   app.use(errorHandler);
-  return app;
+  return { app, openApiDocument };
 }

@@ -34,7 +34,7 @@ export function createRegistry(): OpenAPIRegistry {
   return registry;
 }
 
-type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
 /** Generated once from the registered routes; only `servers` differs per request. */
 export function openApiDocumentFactory(registry: OpenAPIRegistry): (servers: string[]) => OpenApiDocument {

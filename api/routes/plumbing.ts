@@ -1,9 +1,7 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-
 import packageJson from '../../package.json';
 import type { RuleSet } from '../../platform/official-validator';
 import { ApiError } from '../errors';
-import { openApiDocumentFactory, z } from '../openapi';
+import { z, type OpenApiDocument } from '../openapi';
 import type { RouteTable } from '../route';
 
 /** Probes of the services a request depends on; each answers true (or what it runs) when reachable. */
@@ -45,9 +43,8 @@ const protectedResourceSchema = z
   })
   .openapi('ProtectedResource');
 
-export function plumbingRoutes(routes: RouteTable, registry: OpenAPIRegistry, probes: HealthProbes): void {
-  const openApiDocument = openApiDocumentFactory(registry);
-
+/** `openApiDocument` is read lazily, on the first request, once every route is declared. */
+export function plumbingRoutes(routes: RouteTable, openApiDocument: (servers: string[]) => OpenApiDocument, probes: HealthProbes): void {
   routes.add({
     method: 'get',
     path: '/.well-known/oauth-protected-resource',

@@ -1,0 +1,14 @@
+export { createClient, type ClientOptions, type EinvoiceClient } from './client';
+export { ApiError } from './errors';
+export type { JsonBody, ListQuery, Query, Schema } from './operation-types';
+export { paginate, type Page } from './pagination';
+export type { SendOptions } from './resources/documents';
+export type { components, operations, paths, webhooks } from './schema';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookInput,
+  type WebhookEvent,
+  type WebhookVerificationFailure,
+} from './webhook-signature';

@@ -1,0 +1,32 @@
+import type { Client } from 'openapi-fetch';
+
+import { unwrap } from '../call';
+import type { JsonBody, ListQuery } from '../operation-types';
+import { paginate } from '../pagination';
+import type { paths } from '../schema';
+
+export interface SendOptions {
+  /** Makes a repeat answer the first document instead of sending again; a fresh one is made when absent. */
+  idempotencyKey?: string;
+}
+
+const keyed = (options: SendOptions) => (options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {});
+
+export function documents(api: Client<paths>) {
+  return {
+    /** Accepts the document for delivery (202); it is delivered asynchronously. */
+    send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options) })),
+    /** Up to 100 documents, each accepted or refused on its own (entries carry their `idempotency_key`). */
+    sendBatch: (body: JsonBody<'sendDocumentBatch'>) => unwrap(api.POST('/v1/documents/batch', { body })),
+    /** Runs every check of sending without sending. */
+    validate: (body: JsonBody<'validateDocument'>) => unwrap(api.POST('/v1/documents/validate', { body })),
+    get: (id: string, companyId: string) => unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
+    /** Every document of the company matching the filters, page after page. */
+    list: (query: ListQuery<'listDocuments'>) =>
+      paginate((cursor) => unwrap(api.GET('/v1/documents', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }))),
+    /** The document's events, oldest first. */
+    history: (id: string) => unwrap(api.GET('/v1/documents/{id}/history', { params: { path: { id } } })),
+    /** The UBL exactly as sent (or received), as text. */
+    ubl: (id: string) => unwrap(api.GET('/v1/documents/{id}/ubl', { params: { path: { id } }, parseAs: 'text' })),
+  };
+}
