@@ -92,8 +92,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate a UBL invoice or credit note with the official Peppol rules
-         * @description No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): the same check every document passes before this service sends it. 200 whether or not the document is valid. At most 100 validations per IP address per hour; bodies up to 5242880 bytes, elements nested at most 64 deep and at most 100000 of them (422 `xml_too_complex` names the bound and where it was passed); a validation stops after 20 s (503 `validator_unavailable`).
+         * Validate a UBL invoice, credit note, invoice response or message level status with the official Peppol rules
+         * @description No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): the same check every document passes before this service sends it. A UBL `ApplicationResponse` is judged by its `CustomizationID`: Peppol BIS Invoice Response 3 (T111) or Peppol Message Level Status 1.0 (`document_type` `invoice_response` or `mls`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. At most 100 validations per IP address per hour; bodies up to 5242880 bytes, elements nested at most 64 deep and at most 100000 of them (422 `xml_too_complex` names the bound and where it was passed); a validation stops after 20 s (503 `validator_unavailable`).
          */
         post: operations["validateUbl"];
         delete?: never;
@@ -658,6 +658,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every Invoice Response about a document, given or received, oldest first */
+        get: operations["listDocumentResponses"];
+        put?: never;
+        /**
+         * Answer a received invoice or credit note with a Peppol Invoice Response
+         * @description Our company, as the buyer, tells the seller what it did with the document: the service writes the UBL ApplicationResponse (BIS Invoice Response 3), validates it with the official rules and sends it by AS4 to the seller's participant id (workflow `response-<id>`; events `document.response_sent` / `document.response_failed`). A document received by Peppol needs a seller registered for Invoice Responses: it is looked up first (422 `sender_cannot_receive_responses` saying what was looked up; a DNS or SMP that does not answer is 502 `lookup_dns_failed` / `lookup_smp_failed`, retry later). A sandbox-received document's response completes without a network. A code the document's earlier responses forbid is 409 `response_not_allowed` naming the OP-BR111 rule. Delivery `status` of the document does not change.
+         */
+        post: operations["respondToDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/documents/{id}/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the buyer's Invoice Response to a sent sandbox document
+         * @description Test keys only (403 `sandbox_only` with a live key). Writes the Peppol BIS Invoice Response 3 the buyer would send about this sent document (`code`, `reasons`, `actions`, `note`) and takes it in through the same intake and receive workflow as one arriving by AS4: a moment later the document's `response` shows it, its history has a `response_received` step and `document.response_received` goes to the events feed and webhooks. Its delivery `status` is not changed.
+         */
+        post: operations["sandboxDocumentResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/unmatched-responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoice Responses received for a company that matched none of its sent documents, newest first
+         * @description A response is matched to the sent document whose number, type (380 invoice, 381 credit note) and buyer it names; one that matches none is kept here (and announced as `document.response_received` with `document_id: null`), never dropped.
+         */
+        get: operations["listUnmatchedResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1036,6 +1097,202 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "document.response_sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A `document.response_sent` delivery to a registered webhook URL */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<timestamp>,v1=<hex>`: one `v1=` per active secret, newest first; `hex(HMAC_SHA256(secret, "<timestamp>.<raw body>"))`, the secret as UTF-8. Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes. */
+                    "X-Peppol-Signature-V2": string;
+                    /** @description Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection */
+                    "X-Peppol-Signature": string;
+                    /** @description Unix seconds of signing; equals `t=` */
+                    "X-Peppol-Timestamp": string;
+                    /** @description The event kind */
+                    "X-Peppol-Event": string;
+                    /** @description The delivery (`whd_`): the same on every attempt; use it to drop duplicates */
+                    "X-Peppol-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["DocumentResponseSentEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.response_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A `document.response_failed` delivery to a registered webhook URL */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<timestamp>,v1=<hex>`: one `v1=` per active secret, newest first; `hex(HMAC_SHA256(secret, "<timestamp>.<raw body>"))`, the secret as UTF-8. Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes. */
+                    "X-Peppol-Signature-V2": string;
+                    /** @description Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection */
+                    "X-Peppol-Signature": string;
+                    /** @description Unix seconds of signing; equals `t=` */
+                    "X-Peppol-Timestamp": string;
+                    /** @description The event kind */
+                    "X-Peppol-Event": string;
+                    /** @description The delivery (`whd_`): the same on every attempt; use it to drop duplicates */
+                    "X-Peppol-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["DocumentResponseFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.response_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A `document.response_received` delivery to a registered webhook URL */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<timestamp>,v1=<hex>`: one `v1=` per active secret, newest first; `hex(HMAC_SHA256(secret, "<timestamp>.<raw body>"))`, the secret as UTF-8. Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes. */
+                    "X-Peppol-Signature-V2": string;
+                    /** @description Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection */
+                    "X-Peppol-Signature": string;
+                    /** @description Unix seconds of signing; equals `t=` */
+                    "X-Peppol-Timestamp": string;
+                    /** @description The event kind */
+                    "X-Peppol-Event": string;
+                    /** @description The delivery (`whd_`): the same on every attempt; use it to drop duplicates */
+                    "X-Peppol-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["DocumentResponseReceivedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.mls_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A `document.mls_received` delivery to a registered webhook URL */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<timestamp>,v1=<hex>`: one `v1=` per active secret, newest first; `hex(HMAC_SHA256(secret, "<timestamp>.<raw body>"))`, the secret as UTF-8. Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes. */
+                    "X-Peppol-Signature-V2": string;
+                    /** @description Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection */
+                    "X-Peppol-Signature": string;
+                    /** @description Unix seconds of signing; equals `t=` */
+                    "X-Peppol-Timestamp": string;
+                    /** @description The event kind */
+                    "X-Peppol-Event": string;
+                    /** @description The delivery (`whd_`): the same on every attempt; use it to drop duplicates */
+                    "X-Peppol-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["DocumentMlsReceivedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "credits.low": {
         parameters: {
             query?: never;
@@ -1212,6 +1469,118 @@ export interface components {
             json_view: boolean;
             message: string;
         };
+        DocumentResponseSentEvent: {
+            /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @enum {string} */
+            type: "document.response_sent";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentResponseData"];
+        };
+        DocumentResponseData: {
+            /** @description The received document answered */
+            document_id: string;
+            company_id: string;
+            response_id: string;
+            /** @enum {string} */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            reasons: {
+                code: string;
+                text: string | null;
+            }[];
+            actions: {
+                code: string;
+                text: string | null;
+            }[];
+            note: string | null;
+            /** @description The seller answered */
+            receiver_id: string | null;
+            /** @enum {string} */
+            status: "sent" | "failed";
+            /** @description The AS4 message id; null for a sandbox-received document (no network) */
+            as4_message_id: string | null;
+            error_message: string | null;
+            message: string;
+        };
+        DocumentResponseFailedEvent: {
+            /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @enum {string} */
+            type: "document.response_failed";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentResponseData"];
+        };
+        DocumentResponseReceivedEvent: {
+            /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @enum {string} */
+            type: "document.response_received";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentResponseReceivedData"];
+        };
+        DocumentResponseReceivedData: {
+            /** @description The sent document answered; null when the response matched none of the company's sent documents (it is kept: `GET /v1/unmatched-responses`) */
+            document_id: string | null;
+            company_id: string;
+            response_id: string;
+            matched: boolean;
+            /** @description The document's delivery status, which a response does not change */
+            status: string | null;
+            /** @description The invoice or credit note number the response names */
+            number: string;
+            /**
+             * @description UNCL4343 subset T111: `AB` acknowledged, `IP` in process, `UQ` under query, `CA` conditionally accepted, `RE` rejected, `AP` accepted, `PD` paid
+             * @enum {string}
+             */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            reasons: components["schemas"]["InvoiceResponseReason"][];
+            actions: components["schemas"]["InvoiceResponseAction"][];
+            note: string | null;
+            /** @description The buyer's Peppol participant id */
+            sender_id: string | null;
+            message: string;
+        };
+        InvoiceResponseReason: {
+            /** @description Status reason (OPStatusReason) code (`NON` No issue, `REF` References incorrect, `LEG` Legal information incorrect, `REC` Receiver unknown, `QUA` Item quality insufficient, `DEL` Delivery issues, `PRI` Prices incorrect, `QTY` Quantity incorrect, `ITM` Items incorrect, `PAY` Payment terms incorrect, `UNR` Not recognized, `FIN` Finance incorrect, `PPD` Partially paid, `OTH` Other); a received code outside the list is kept as it came */
+            code: string;
+            text: string | null;
+        };
+        InvoiceResponseAction: {
+            /** @description Requested action (OPStatusAction) code (`NOA` No action required, `PIN` Provide information, `NIN` Issue new invoice, `CNF` Credit fully, `CNP` Credit partially, `CNA` Credit the amount, `OTH` Other); a received code outside the list is kept as it came */
+            code: string;
+            text: string | null;
+        };
+        DocumentMlsReceivedEvent: {
+            /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @enum {string} */
+            type: "document.mls_received";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["DocumentMlsReceivedData"];
+        };
+        DocumentMlsReceivedData: {
+            document_id: string;
+            company_id: string;
+            /** @description The document's delivery status, which an MLS does not change */
+            status: string;
+            number: string;
+            /** @enum {string} */
+            code: "AP" | "AB" | "RE";
+            reasons: components["schemas"]["MessageLevelStatusReason"][];
+            description: string | null;
+            message: string;
+        };
+        MessageLevelStatusReason: {
+            /** @description BV, BW, FD, SV: business rule violation (fatal), business rule warning, failed delivery, syntax violation */
+            code: string;
+            description: string;
+            /** @description Where in the document, or `NA` */
+            line_id: string;
+        };
         CreditsLowEvent: {
             /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
             id: string;
@@ -1333,8 +1702,11 @@ export interface components {
         UblValidationReport: {
             /** @description True when no finding is fatal: the document may be sent on the Peppol network */
             valid: boolean;
-            /** @enum {string} */
-            document_type: "invoice" | "credit_note";
+            /**
+             * @description `invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111) or `mls` (Peppol Message Level Status 1.0)
+             * @enum {string}
+             */
+            document_type: "invoice" | "credit_note" | "invoice_response" | "mls";
             /**
              * @description The official rule set applied (phive id)
              * @example eu.peppol.bis3:2026.5
@@ -1700,6 +2072,8 @@ export interface components {
             } | null;
             iban: string | null;
             peppol_id: string | null;
+            /** @description Every received invoice and credit note is answered with an Invoice Response `AB` at once */
+            auto_acknowledge: boolean;
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
@@ -1748,6 +2122,8 @@ export interface components {
              * @example 0208:0123456749
              */
             peppol_id?: string | null;
+            /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
+            auto_acknowledge?: boolean;
         };
         Address: {
             street?: string;
@@ -1787,6 +2163,8 @@ export interface components {
             } | null;
             iban: string | null;
             peppol_id: string | null;
+            /** @description Every received invoice and credit note is answered with an Invoice Response `AB` at once */
+            auto_acknowledge: boolean;
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
@@ -1835,6 +2213,8 @@ export interface components {
              * @example 0208:0123456749
              */
             peppol_id?: string | null;
+            /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
+            auto_acknowledge?: boolean;
         };
         KycState: {
             /**
@@ -2250,6 +2630,8 @@ export interface components {
             /** @description Download of the sent UBL; null until sent */
             ubl_url: string | null;
             attachments: components["schemas"]["DocumentAttachment"][];
+            response: components["schemas"]["DocumentResponse"];
+            mls: components["schemas"]["DocumentMessageLevelStatus"];
         };
         /** @description Set on a received document: who sent it, how, and what the official rules found */
         ReceivedDetails: {
@@ -2304,11 +2686,44 @@ export interface components {
             size_bytes: number;
             sha256: string;
         };
+        /** @description The latest Invoice Response about the document (a sent one: the buyer's business answer, event `document.response_received`); null before any. Its delivery `status` is another fact and stays as it is */
+        DocumentResponse: {
+            /** @description The Invoice Response */
+            response_id: string;
+            /**
+             * @description UNCL4343 subset T111: `AB` acknowledged, `IP` in process, `UQ` under query, `CA` conditionally accepted, `RE` rejected, `AP` accepted, `PD` paid
+             * @enum {string}
+             */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            reasons: components["schemas"]["InvoiceResponseReason"][];
+            actions: components["schemas"]["InvoiceResponseAction"][];
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When it arrived from the buyer; null for one our company gave
+             */
+            received_at: string | null;
+        } | null;
+        /** @description The Message Level Status the receiving access point sent about a document sent on Peppol (event `document.mls_received`); null before any */
+        DocumentMessageLevelStatus: {
+            /**
+             * @description `AP` accepted, `AB` acknowledged (received, processing goes on), `RE` rejected by the receiving access point
+             * @enum {string}
+             */
+            code: "AP" | "AB" | "RE";
+            reasons: components["schemas"]["MessageLevelStatusReason"][];
+            description: string | null;
+            /** Format: date-time */
+            received_at: string;
+        } | null;
         DocumentHistoryEntry: {
+            /**
+             * @description A received document: `received`, then `response_sent` / `response_failed` per Invoice Response given and `mls_sent` / `mls_failed` for the Message Level Status
+             * @enum {string}
+             */
+            step: "created" | "validated" | "queued" | "sending" | "retry" | "delivered" | "failed" | "response_received" | "mls_received" | "received" | "response_sent" | "response_failed" | "mls_sent" | "mls_failed";
             /** @enum {string} */
-            step: "created" | "validated" | "queued" | "sending" | "retry" | "delivered" | "failed";
-            /** @enum {string} */
-            status: "queued" | "sending" | "delivered" | "failed";
+            status: "queued" | "sending" | "delivered" | "failed" | "received";
             message: string | null;
             error_message: string | null;
             /** @description The failed delivery attempt (step `retry`) */
@@ -2337,6 +2752,135 @@ export interface components {
             /** @enum {string} */
             status: "receiving";
         };
+        InvoiceResponse: {
+            /** @example rsp_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @description The document answered; null for a received response no document matched */
+            document_id: string | null;
+            /**
+             * @description `sent`: our company answered a received document; `received`: the buyer answered one we sent
+             * @enum {string}
+             */
+            direction: "sent" | "received";
+            /**
+             * @description UNCL4343 subset T111: AB acknowledged, IP in process, UQ under query, CA conditionally accepted, RE rejected, AP accepted, PD paid
+             * @enum {string}
+             */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            reasons: {
+                /**
+                 * @description Code list OPStatusReason: NON No issue, REF References incorrect, LEG Legal information incorrect, REC Receiver unknown, QUA Item quality insufficient, DEL Delivery issues, PRI Prices incorrect, QTY Quantity incorrect, ITM Items incorrect, PAY Payment terms incorrect, UNR Not recognized, FIN Finance incorrect, PPD Partially paid, OTH Other
+                 * @enum {string}
+                 */
+                code: "NON" | "REF" | "LEG" | "REC" | "QUA" | "DEL" | "PRI" | "QTY" | "ITM" | "PAY" | "UNR" | "FIN" | "PPD" | "OTH";
+                /** @description Free text beside the code */
+                text: string | null;
+            }[];
+            actions: {
+                /**
+                 * @description Code list OPStatusAction: NOA No action required, PIN Provide information, NIN Issue new invoice, CNF Credit fully, CNP Credit partially, CNA Credit the amount, OTH Other
+                 * @enum {string}
+                 */
+                code: "NOA" | "PIN" | "NIN" | "CNF" | "CNP" | "CNA" | "OTH";
+                /** @description Free text beside the code */
+                text: string | null;
+            }[];
+            note: string | null;
+            /**
+             * @description A sent response moves `queued → sent | failed`; a received one is `received`
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed" | "received";
+            /**
+             * @description Participant id of the party that answered
+             * @example 0208:0987654394
+             */
+            sender_id: string | null;
+            /**
+             * @description Participant id of the party answered (the seller)
+             * @example 0208:0123456749
+             */
+            receiver_id: string | null;
+            /** @description Why a sent response failed */
+            error_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "code": "RE",
+         *       "reasons": [
+         *         {
+         *           "code": "REF",
+         *           "text": "Our order number is missing"
+         *         }
+         *       ],
+         *       "actions": [
+         *         {
+         *           "code": "NIN",
+         *           "text": null
+         *         }
+         *       ],
+         *       "note": "Please send a new invoice with our order number."
+         *     }
+         */
+        InvoiceResponseRequest: {
+            /**
+             * @description AB acknowledged, IP in process, UQ under query, CA conditionally accepted, RE rejected, AP accepted, PD paid. RE and PD are final (OP-BR111-R004); after AP only PD (R005); codes advance in this order (R012)
+             * @enum {string}
+             */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            /** @description OPStatusReason codes; UQ, CA and RE need at least one (PEPPOL-T111-R001); PPD (partially paid) only with PD, and with a text */
+            reasons?: {
+                /** @enum {string} */
+                code: "NON" | "REF" | "LEG" | "REC" | "QUA" | "DEL" | "PRI" | "QTY" | "ITM" | "PAY" | "UNR" | "FIN" | "PPD" | "OTH";
+                /** @description Free text beside the code */
+                text?: string | null;
+            }[];
+            /** @description OPStatusAction codes: what the seller is asked to do */
+            actions?: {
+                /** @enum {string} */
+                code: "NOA" | "PIN" | "NIN" | "CNF" | "CNP" | "CNA" | "OTH";
+                /** @description Free text beside the code */
+                text?: string | null;
+            }[];
+            note?: string | null;
+        };
+        InvoiceResponseList: {
+            data: components["schemas"]["InvoiceResponse"][];
+        };
+        SandboxResponseAccepted: {
+            /** @description The received response */
+            id: string;
+            document_id: string;
+            /** @enum {string} */
+            status: "receiving";
+        };
+        UnmatchedResponseList: {
+            data: components["schemas"]["UnmatchedInvoiceResponse"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        UnmatchedInvoiceResponse: {
+            id: string;
+            company_id: string;
+            /** @enum {string} */
+            code: "AB" | "IP" | "UQ" | "CA" | "RE" | "AP" | "PD";
+            reasons: components["schemas"]["InvoiceResponseReason"][];
+            actions: components["schemas"]["InvoiceResponseAction"][];
+            note: string | null;
+            /** @description Who sent it (the buyer, by its Peppol participant id) */
+            sender_id: string | null;
+            /** @description The invoice or credit note number it names, which no sent document of the company has */
+            referenced_number: string;
+            /** @description 380 invoice, 381 credit note */
+            referenced_type_code: string | null;
+            as4_message_id: string | null;
+            /** Format: date-time */
+            received_at: string;
+        };
         EventList: {
             data: components["schemas"]["Event"][];
             has_more: boolean;
@@ -2346,11 +2890,25 @@ export interface components {
             /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
             id: string;
             /** @enum {string} */
-            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
+            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
             /** Format: date-time */
             created_at: string;
-            /** @description `DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*` */
-            data: components["schemas"]["DocumentEventData"] | components["schemas"]["DocumentReceivedData"] | components["schemas"]["CreditsLowData"] | components["schemas"]["CompanyReceivingData"];
+            /** @description `DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, `DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, `DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*` */
+            data: components["schemas"]["DocumentEventData"] | components["schemas"]["DocumentReceivedData"] | components["schemas"]["DocumentResponseData"] | components["schemas"]["DocumentMlsSentData"] | components["schemas"]["DocumentResponseReceivedData"] | components["schemas"]["DocumentMlsReceivedData"] | components["schemas"]["CreditsLowData"] | components["schemas"]["CompanyReceivingData"];
+        };
+        DocumentMlsSentData: {
+            /** @description The received document the status is about */
+            document_id: string;
+            company_id: string;
+            /** @enum {string} */
+            code: "AP" | "AB" | "RE";
+            /** @description The service provider it went to, `0242:<SPID>` */
+            receiver_id: string;
+            /** @enum {string} */
+            status: "sent" | "failed";
+            as4_message_id: string | null;
+            error_message: string | null;
+            message: string;
         };
         CompanyReceivingData: {
             company_id: string;
@@ -2379,7 +2937,7 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "credits.low" | "*")[];
+            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
             enabled: boolean;
             description: string | null;
             /**
@@ -2416,7 +2974,7 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "credits.low" | "*")[];
+            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
             enabled?: boolean;
             description?: string;
         };
@@ -2438,7 +2996,7 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events?: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "credits.low" | "*")[];
+            events?: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -5968,10 +6526,407 @@ export interface operations {
             };
         };
     };
+    listDocumentResponses: {
+        parameters: {
+            query: {
+                company_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The responses */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponseList"];
+                };
+            };
+            /** @description Error: `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    respondToDocument: {
+        parameters: {
+            query: {
+                company_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceResponseRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued; being validated and sent */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_received_document`, `response_not_allowed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `body_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `sender_cannot_receive_responses` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `lookup_dns_failed`, `lookup_smp_failed` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sandboxDocumentResponse: {
+        parameters: {
+            query: {
+                company_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceResponseRequest"];
+            };
+        };
+        responses: {
+            /** @description Taken in; being filed on the document */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResponseAccepted"];
+                };
+            };
+            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `sandbox_only`, `not_company_member`, `wrong_environment`, `disabled_account`, `key_limited` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_sent_document` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `body_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listUnmatchedResponses: {
+        parameters: {
+            query: {
+                company_id: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description Opaque `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of unmatched responses */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedResponseList"];
+                };
+            };
+            /** @description Error: `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
-                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
+                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
                 company_id?: string;
                 document_id?: string;
                 /** @description Events created at or after this time */

@@ -133,7 +133,7 @@ describe('the SDK against the running API', () => {
     expect(ids).toEqual([expect.stringMatching(/^doc_/), expect.stringMatching(/^doc_/)]);
     const queued = async () => {
       const seen: string[] = [];
-      for await (const event of client.events.list({ type: 'document.queued', company_id: companyId, limit: 1 })) if ('document_id' in event.data) seen.push(event.data.document_id);
+      for await (const event of client.events.list({ type: 'document.queued', company_id: companyId, limit: 1 })) if ('document_id' in event.data && event.data.document_id) seen.push(event.data.document_id);
       return seen;
     };
     expect(await until('the events feed', queued, (seen) => ids.every((id) => seen.includes(id)))).toEqual(expect.arrayContaining(ids));
