@@ -60,6 +60,12 @@ export function receivingActivities(deps: ActivityDependencies) {
       await refusalsFinal(() => registerParticipant({ store, sml: deps.sml, logger }, companyId, participant));
     },
 
+    /** Our service provider participant (Message Level Status) in the SML; a refusal is final. */
+    async registerServiceProvider(participant: string): Promise<void> {
+      await refusalsFinal(() => deps.sml.register(participant));
+      logger.info({ participant }, 'our service provider participant is registered in the SML (Message Level Status)');
+    },
+
     async unregisterReceiver(companyId: string, participant: string): Promise<void> {
       await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, logger }, companyId, participant));
     },

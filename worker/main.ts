@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
@@ -15,10 +15,10 @@ import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { smlRegistration } from '../platform/sml-registration';
 import { peppolTrust } from '../platform/peppol-trust';
-import { keepServiceProviderRegistered } from '../services/receiving/service-provider';
+import { startWorkflow } from '../platform/workflow-port';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
-import { TASK_QUEUE } from '../workflows/shared';
+import { serviceProviderWorkflowId, TASK_QUEUE } from '../workflows/shared';
 import { temporalLogger } from './temporal-logger';
 import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
 
@@ -83,11 +83,17 @@ async function main(): Promise<void> {
     }),
   });
   logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');
-  let running = true;
   // Message Level Status comes to our service provider participant: the SML must name our SMP for it (our SMP serves it already).
-  if (config.PEPPOL_SEAT_ID) void keepServiceProviderRegistered(sml, serviceProviderParticipant(config.PEPPOL_SEAT_ID), logger, 30_000, () => !running);
+  if (config.PEPPOL_SEAT_ID) {
+    const participant = serviceProviderParticipant(config.PEPPOL_SEAT_ID);
+    void startWorkflow(temporalClient, 'registerServiceProviderWorkflow', {
+      workflowId: serviceProviderWorkflowId(participant),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      input: { participant },
+      staticSummary: `SML registration of our service provider participant ${participant}`,
+    }).catch((err: unknown) => logger.error({ err, participant }, 'could not start the registration of our service provider participant'));
+  }
   await worker.run();
-  running = false;
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');

@@ -4,6 +4,7 @@ import { kycReviewWorkflow } from './kyc-review';
 import { peppolReportingWorkflow } from './peppol-reporting';
 import { provisionCompanyWorkflow } from './provision-company';
 import { receiveDocumentWorkflow } from './receive-document';
+import { registerServiceProviderWorkflow } from './register-service-provider';
 import { sendDocumentWorkflow } from './send-document';
 import { sendResponseWorkflow } from './send-response';
 import { syncReceivingWorkflow } from './sync-receiving';
@@ -15,7 +16,7 @@ export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
 export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
 export { monthlyPeppolReportingWorkflow } from './peppol-reporting';
-export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
+export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, registerServiceProviderWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
 
 /** The workflows services start by name (workflows/shared.ts): each must take the input written there. */
 export const startedWorkflows = {
@@ -27,4 +28,5 @@ export const startedWorkflows = {
   syncReceivingWorkflow,
   peppolReportingWorkflow,
   sendResponseWorkflow,
+  registerServiceProviderWorkflow,
 } satisfies StartedWorkflows;

@@ -151,6 +151,16 @@ export const RECEIVING_CHANGED_SIGNAL = 'changed';
 export const REGISTRATION_REFUSED = 'RegistrationRefused';
 export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
 
+/** Our service provider participant's SML registration (MLS comes to it): one workflow per participant, started by each worker. */
+export const serviceProviderWorkflowId = (participant: string) => `receiving-service-provider-${participant.toLowerCase()}`;
+
+export interface RegisterServiceProviderInput {
+  participant: string;
+}
+
+/** Asked again with backoff for as long as it takes (the worker restarting does not end it); a refusal ends it at once. */
+export const SERVICE_PROVIDER_RETRY = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
+
 /** One send workflow per Invoice Response our company gives (id `response-<response id>`). */
 export const responseWorkflowId = (responseId: string) => `response-${responseId}`;
 
@@ -201,6 +211,7 @@ export interface StartedWorkflowInputs {
   syncReceivingWorkflow: SyncReceivingInput;
   peppolReportingWorkflow: PeppolReportingInput;
   sendResponseWorkflow: SendResponseInput;
+  registerServiceProviderWorkflow: RegisterServiceProviderInput;
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -2,8 +2,6 @@ import { fullIdentifier } from '../../domain/peppol-smp';
 import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
 import { sbdPayload } from '../../domain/received-payload';
 import { readApplicationResponse } from '../../domain/ubl/application-response';
-import type { Logger } from '../../platform/logger';
-import type { SmlRegistration } from '../../platform/sml-registration';
 import type { Store } from '../../store';
 
 /**
@@ -50,29 +48,6 @@ export async function sentDocumentOfInstance(store: Store, instanceId: string) {
 /** What our SMP publishes for the service provider participant (its value lower-cased), else undefined. */
 export const serviceProviderDocumentTypes = (serviceProvider: string | undefined, participantValue: string): string[] | undefined =>
   serviceProvider && sameParticipant(serviceProvider, participantValue) ? [MLS_DOCUMENT_TYPE] : undefined;
-
-/**
- * Registers the service provider participant in the SML (our SMP serves it
- * from the start), trying again every `retryMs` until the SML has it or
- * refuses for good; each call is idempotent. Runs beside the worker.
- */
-export async function keepServiceProviderRegistered(sml: SmlRegistration, serviceProvider: string, logger: Logger, retryMs = 30_000, stopped = () => false): Promise<void> {
-  for (;;) {
-    try {
-      await sml.register(serviceProvider);
-      logger.info({ participant: serviceProvider }, 'our service provider participant is registered in the SML (Message Level Status)');
-      return;
-    } catch (err) {
-      if ((err as { permanent?: boolean }).permanent) {
-        logger.error({ err, participant: serviceProvider }, 'the SML refused our service provider participant; no Message Level Status can reach us');
-        return;
-      }
-      logger.warn({ err, participant: serviceProvider }, 'could not register our service provider participant in the SML yet; trying again');
-    }
-    if (stopped()) return;
-    await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
-  }
-}
 
 /** The MLS kept under the service provider because they named none of our sent documents, newest first (for `ops mls unmatched`). */
 export async function unmatchedMessageLevelStatuses(store: Store, limit = 50) {
