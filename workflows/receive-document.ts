@@ -6,6 +6,7 @@ import { RECEIVE_RETRY, type ReceiveDocumentInput } from './shared';
 
 /** Workflows started before replies existed end at the announcement. */
 const REPLIES_PATCH = 'replies-after-receipt';
+const REPLY_MLS_PATCH = 'mls-for-received-invoice-responses';
 
 /**
  * Local activities: run by the worker that runs the workflow and recorded as markers, they cost the Temporal
@@ -39,6 +40,11 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
     setCurrentDetails(`${what} filed (${filed.reply.documentId ? `on ${filed.reply.documentId}` : 'matching no sent document'}); announcing`);
     await announceReceivedReply(documentId, filed.reply);
     setCurrentDetails(`${what} received and announced`);
+    // An Invoice Response is a business document: its sender's access point may ask for an MLS (never for an MLS).
+    if (filed.reply.kind === 'invoice_response' && patched(REPLY_MLS_PATCH)) {
+      const { mls } = await answerReceived(documentId);
+      if (mls) setCurrentDetails(`${what} received and announced; Message Level Status ${mls.status}`);
+    }
     return 'received';
   }
   const what = `${filed.type === 'credit_note' ? 'Credit note' : filed.type === 'invoice' ? 'Invoice' : 'Document'} ${filed.number}`.trim();

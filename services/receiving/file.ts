@@ -136,12 +136,20 @@ async function buyerOf(store: Store, documentId: string): Promise<string | null>
   }
 }
 
-async function fileReply(store: Store, message: StoredMessage, reply: ReadInvoiceResponse | ReadMessageLevelStatus, ubl: string): Promise<Filed> {
+/**
+ * A reply about a document we sent, judged by its official rules (Invoice Response T111, MLS) and kept whatever
+ * they find, as any received message is: the report is stored beside the UBL (`contents`, under the message's
+ * id), where the Message Level Status its sender may ask for reads it.
+ */
+async function fileReply(deps: FilingDependencies, message: StoredMessage, reply: ReadInvoiceResponse | ReadMessageLevelStatus, ubl: string): Promise<Filed> {
+  const { store } = deps;
+  const validation = validationOf(await deps.validator.validate(ubl));
+  await insertOnce(() => insertRow(store.contents, { _id: message._id, input: null, ubl, validation, created_at: new Date() }));
   const filed =
     reply.kind === 'invoice_response'
       ? await fileInvoiceResponse(store, message, reply, ubl, (documentId) => buyerOf(store, documentId))
       : await fileMessageLevelStatus(store, message, reply);
-  return { type: 'other', number: reply.kind === 'invoice_response' ? reply.reference.id : reply.referencedInstanceId, valid: true, jsonView: false, reply: filed };
+  return { type: 'other', number: reply.kind === 'invoice_response' ? reply.reference.id : reply.referencedInstanceId, valid: validation.valid, jsonView: false, reply: filed };
 }
 
 const filedOf = (document: DocumentRow, valid: boolean): Filed => ({ type: document.type, number: document.number, valid, jsonView: !document.received?.json_view_problem });
@@ -160,7 +168,7 @@ export async function fileReceived(deps: FilingDependencies, documentId: string)
   const ublBytes = receivedUbl(message);
   const ubl = ublBytes?.toString('utf8') ?? '';
   const reply = ublBytes && readReply(ubl);
-  if (reply) return fileReply(store, message, reply, ubl);
+  if (reply) return fileReply(deps, message, reply, ubl);
   const validation: ReceivedValidation = ublBytes
     ? validationOf(await deps.validator.validate(ublBytes))
     : { valid: false, rule_set: null, errors: [{ rule: 'not_ubl', severity: 'fatal', location: '', message: 'The envelope carries no business document' }], warnings: [] };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Connection as DbConnection } from 'mongoose';
 
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import { smlDnsName } from '../../domain/peppol-sml';
 import { connectDatabase } from '../../platform/database';
 import { peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
@@ -49,14 +49,15 @@ describe('participant lookup on the local Peppol network', () => {
       can_receive: { invoice: true, credit_note: true },
     });
     expect(response.body.sml.record).toMatchObject({ flags: 'U', service: 'Meta:SMP', regexp: `!.*!${peppol.smp}!` });
-    expect(response.body.smp.document_types).toEqual([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE]);
-    expect(response.body.smp.services.map((service: { found: boolean }) => service.found)).toEqual([true, true]);
+    // The stand-in's buyers also take Invoice Responses (under their own process), as a buyer answering our invoices would.
+    expect(response.body.smp.document_types).toEqual([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE, INVOICE_RESPONSE.documentType]);
+    expect(response.body.smp.services.map((service: { found: boolean }) => service.found)).toEqual([true, true, true]);
     // Signed by the stand-in SMP with the local PKI's SMP certificate, verified against the local CA.
-    expect(response.body.smp.services.map((service: { smp_signature: unknown }) => service.smp_signature)).toEqual([
-      { verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null },
-      { verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null },
-    ]);
-    expect(response.body.capabilities).toEqual(
+    expect(response.body.smp.services.map((service: { smp_signature: unknown }) => service.smp_signature)).toEqual(
+      Array.from({ length: 3 }, () => ({ verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null })),
+    );
+    expect(response.body.capabilities.at(-1)).toMatchObject({ document_type: INVOICE_RESPONSE.documentType, process: INVOICE_RESPONSE.process, usable: true, problems: [] });
+    expect(response.body.capabilities.slice(0, 2)).toEqual(
       [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE].map((documentType, index) =>
         expect.objectContaining({
           document_type: documentType,
@@ -330,7 +331,7 @@ describe('SMP requests go to the addresses checked', () => {
       return Promise.resolve(['127.0.0.1']);
     });
     const answer = await discovery.smp(smpByName(), participant);
-    expect(answer?.services.map((service) => service.metadata?.kind)).toEqual(['metadata', 'metadata']);
+    expect(answer?.services.map((service) => service.metadata?.kind)).toEqual(['metadata', 'metadata', 'metadata']);
     expect(resolved).toEqual(['smp.invalid']);
   });
 

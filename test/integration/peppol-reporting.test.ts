@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
 import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/reporting/eusr';
 import { monthOf, type ReportingItem } from '../../domain/reporting/items';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';
@@ -65,23 +65,31 @@ describe('Peppol reporting', () => {
 
       const month = monthOf(new Date());
       const endUsers = [sender.companyId, receiver.companyId];
-      const items = await until('the reporting items', () => itemsOf(month, endUsers), (found) => found.length >= 3);
-      expect(items).toHaveLength(3);
+      // Each live send comes back twice, as a receiving access point and a buyer do on the stand-in: the MLS our
+      // envelope asks for and the buyer's Invoice Response (AB). Both are Peppol transactions of ours too.
+      const items = await until('the reporting items', () => itemsOf(month, endUsers), (found) => found.length >= 7);
+      expect(items).toHaveLength(7);
       const receiverCountry = await withStore(async (store) => (await store.companies.findById(receiver.companyId, { country: 1 }).lean())!.country);
-      expect(items.filter((item) => item.direction === 'sending')).toEqual([
+      const billing = items.filter((item) => item.documentType.value === BIS_BILLING_INVOICE.value);
+      expect(billing.filter((item) => item.direction === 'sending')).toEqual([
         expect.objectContaining({ c2Id: OUR_SEAT, c3Id: STAND_IN_SEAT, documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS, transportProtocol: PEPPOL_AS4, c1Country: 'BE', c4Country: null, endUserId: sender.companyId }),
         expect.objectContaining({ endUserId: sender.companyId }),
       ]);
-      expect(items.filter((item) => item.direction === 'receiving')).toEqual([
+      expect(billing.filter((item) => item.direction === 'receiving')).toEqual([
         expect.objectContaining({ c2Id: STAND_IN_SEAT, c3Id: OUR_SEAT, documentType: BIS_BILLING_INVOICE, c1Country: 'BE', c4Country: receiverCountry, endUserId: receiver.companyId }),
       ]);
+      const replies = items.filter((item) => item.documentType.value !== BIS_BILLING_INVOICE.value);
+      expect(replies.map((item) => `${item.direction} ${item.documentType.value === MESSAGE_LEVEL_STATUS.documentType.value ? 'mls' : item.documentType.value === INVOICE_RESPONSE.documentType.value ? 'invoice_response' : item.documentType.value} ${item.endUserId}`).sort()).toEqual(
+        [`receiving invoice_response ${sender.companyId}`, `receiving invoice_response ${sender.companyId}`, `receiving mls ${sender.companyId}`, `receiving mls ${sender.companyId}`],
+      );
 
       // The reports of this test's transactions: exactly their numbers, valid under the official rules.
       const validator = officialValidator(sharedStack().validatorUrl);
       const tsr = transactionStatistics(items);
-      expect(tsr.total).toEqual({ incoming: 1, outgoing: 2 });
+      expect(tsr.total).toEqual({ incoming: 5, outgoing: 2 });
+      // The MLS counts for transactions, not for end users (the MLS operational guideline); the Invoice Responses make the sender a receiving end user.
       const eusr = endUserStatistics(items);
-      expect(eusr.fullSet).toEqual({ sending: 1, receiving: 1, sendingOrReceiving: 2 });
+      expect(eusr.fullSet).toEqual({ sending: 1, receiving: 2, sendingOrReceiving: 2 });
       for (const [kind, xml] of [
         ['tsr', transactionStatisticsReportXml(month, OUR_SEAT, tsr)],
         ['eusr', endUserStatisticsReportXml(month, OUR_SEAT, eusr)],
