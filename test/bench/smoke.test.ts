@@ -27,7 +27,7 @@ async function bench(script: string, env: Record<string, string>): Promise<strin
 
 /** A figure: a number with its unit, e.g. `12.3/s` or `p99 4.0 ms`. */
 const FIGURE = String.raw`[0-9]+(?:\.[0-9]+)?\s*(?:/s|ms|s\b|%)`;
-const printed = (label: string) => new RegExp(`${label}[^\\n]*${FIGURE}`);
+const printed = (label: string) => new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\n]*${FIGURE}`);
 
 describe('benchmarks at a tiny size', () => {
   it('npm run bench: every part completes and prints its figures', async () => {
