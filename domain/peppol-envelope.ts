@@ -72,14 +72,18 @@ function endpointOf(root: XmlElement, partyRole: string, who: string): string {
   return `${scheme}:${endpoint.text}`;
 }
 
-export function routingOf(ubl: string): PeppolRouting {
-  let root: XmlElement;
+/** The document's root element; XML that is not well-formed cannot be routed. */
+function parsedForRouting(ubl: string): XmlElement {
   try {
-    root = parseXml(ubl);
+    return parseXml(ubl);
   } catch (err) {
     if (err instanceof XmlError) throw new RoutingError(`the UBL is not well-formed XML: ${err.message}`);
     throw err;
   }
+}
+
+export function routingOf(ubl: string): PeppolRouting {
+  const root = parsedForRouting(ubl);
   const kind = ROOTS[root.name];
   if (!kind || root.namespace !== `urn:oasis:names:specification:ubl:schema:xsd:${root.name}-2`) {
     throw new RoutingError(`the document is not a UBL Invoice or CreditNote (root {${root.namespace}}${root.name})`);
@@ -118,13 +122,7 @@ function responsePartyOf(root: XmlElement, role: 'SenderParty' | 'ReceiverParty'
  * and C1's country the one given (the ApplicationResponse names none).
  */
 export function replyRouting(ubl: string, service: PeppolService, countryC1: string): EnvelopeRouting {
-  let root: XmlElement;
-  try {
-    root = parseXml(ubl);
-  } catch (err) {
-    if (err instanceof XmlError) throw new RoutingError(`the UBL is not well-formed XML: ${err.message}`);
-    throw err;
-  }
+  const root = parsedForRouting(ubl);
   if (root.namespace !== APPLICATION_RESPONSE_NAMESPACE || root.name !== 'ApplicationResponse') {
     throw new RoutingError(`the document is not a UBL ApplicationResponse (root {${root.namespace}}${root.name})`);
   }
