@@ -1,0 +1,17 @@
+/**
+ * The benchmarks' smoke run, after the suite and alone: each benchmark starts stacks of its own and
+ * measures CPU-bound work, which would skew the suite's own timing checks if they shared the two cores.
+ * @type {import('jest').Config}
+ */
+const suite = require('../../jest.config.js');
+
+module.exports = {
+  ...suite,
+  rootDir: '../..',
+  testMatch: ['<rootDir>/test/bench/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: undefined,
+  globalTeardown: undefined,
+  reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true }]],
+  maxWorkers: 1,
+};
