@@ -171,6 +171,9 @@ describe('large documents, on an API with a 24 MiB body limit', () => {
     const conversionsOnThisThread = performance.eventLoopUtilization(before).active;
 
     const headers = { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/json' };
+    // One document first, unmeasured: what is done once per process (the conversion thread's first module loads,
+    // this route's first run) is not per-document work on the event loop.
+    expect((await callApi('/v1/documents', { method: 'POST', headers, body: text, baseUrl })).status).toBe(202);
     const during = performance.eventLoopUtilization();
     const answers = await Promise.all(Array.from({ length: posted }, () => callApi('/v1/documents', { method: 'POST', headers, body: text, baseUrl })));
     const busy = performance.eventLoopUtilization(during).active;
