@@ -221,15 +221,20 @@ describe('limits are not easy to sidestep', () => {
   it('when a batch is sent, then it counts as one request, as the spec counts requests per key', async () => {
     const sender = await sendingAccount();
     await withStore((store) => store.accounts.updateOne({ _id: sender.id }, { $set: { rate_limit_per_minute: 10 } }));
-    const response = await callAs(sender.key, '/v1/documents/batch', {
-      method: 'POST',
-      body: Array.from({ length: 12 }, (_, i) => document(sender.companyId, { number: `B-${i}` })),
-    });
-    expect(response.status).toBe(202);
-    expect(response.body).toHaveLength(12);
-    const remaining = Number(response.headers.get('x-ratelimit-remaining'));
-    const next = await callAs(sender.key, '/v1/workspaces');
-    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    // Compared within one fixed window: a batch that straddles the minute's end would start a fresh one.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const before = await callAs(sender.key, '/v1/workspaces');
+      const response = await callAs(sender.key, '/v1/documents/batch', {
+        method: 'POST',
+        body: Array.from({ length: 12 }, (_, i) => document(sender.companyId, { number: `B-${attempt}-${i}` })),
+      });
+      expect(response.status).toBe(202);
+      expect(response.body).toHaveLength(12);
+      if (response.headers.get('x-ratelimit-reset') !== before.headers.get('x-ratelimit-reset')) continue;
+      expect(Number(response.headers.get('x-ratelimit-remaining'))).toBe(Number(before.headers.get('x-ratelimit-remaining')) - 1);
+      return;
+    }
+    throw new Error('no batch fell within one rate-limit window');
   });
 
   it('when an account spreads requests over several keys, then the account limit (twice a key\'s) still holds', async () => {
