@@ -9,7 +9,7 @@ import { closedLoop, ms, singleClient, summarize, type Measurement } from './sup
 
 /**
  * `npm run bench:bounds`: what hostile or merely large requests cost other
- * tenants, on an embedded stack of its own (README, Security):
+ * tenants, on an embedded stack of its own (docs/security.md):
  *   send     POST → `delivered` of a sandbox invoice, one at a time, alone and
  *            while BENCH_ATTACKERS clients post to the public validator UBL that
  *            nests 60,000 deep (refused by the bounds), then invoices of just under

@@ -283,7 +283,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           String(config.TEMPORAL_UI_PORT),
           '--db-filename',
           path.join(config.DATA_DIR, 'temporal', 'temporal.db'),
-          // Write-ahead log, synced at checkpoints: survives a crash of any process, not a power loss (see README).
+          // Write-ahead log, synced at checkpoints: survives a crash of any process, not a power loss (see docs/operations.md, Durability).
           '--sqlite-pragma',
           'journal_mode=wal',
           '--sqlite-pragma',

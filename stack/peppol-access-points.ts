@@ -76,7 +76,7 @@ export function localPkiFiles(dir: string): LocalPki {
   };
 }
 
-/** The environment one access point runs with (see access-point/README). */
+/** The environment one access point runs with (see docs/peppol-network.md, Our access point). */
 export function accessPointEnvironment(options: {
   port: number;
   keystore: string;

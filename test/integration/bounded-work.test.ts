@@ -17,7 +17,7 @@ import { ops } from '../support/ops';
 import { sharedStack } from '../support/test-stack';
 
 /**
- * Work per request is bounded (README, Security): UBL from outside is measured
+ * Work per request is bounded (docs/security.md): UBL from outside is measured
  * before the validator sees it, the validator keeps capacity for sends and
  * stops what runs too long or is abandoned, and documents are bounded and
  * converted off the event loop.

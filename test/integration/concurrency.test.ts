@@ -14,7 +14,7 @@ import { sharedStack } from '../support/test-stack';
  * on the embedded backend: FerretDB loses concurrent updates and has no
  * transactions, so each invariant must rest on a guard it really gives (a
  * unique insert, or a conditional update made atomic in the embedded build).
- * See README, "Invariants and their guards".
+ * See docs/identity-and-limits.md, "Invariants and their guards".
  */
 
 const PARALLEL = 50;

@@ -11,7 +11,7 @@ import { callApi } from '../support/http';
 import { checkAgainstDescription } from '../support/openapi-conformance';
 import { sharedStack } from '../support/test-stack';
 
-/** What an attacker or a careless client could do, and what stops it (README, Security). */
+/** What an attacker or a careless client could do, and what stops it (docs/security.md). */
 
 const document = (companyId: string, extra: Record<string, unknown> = {}) => ({ ...validFixtures[0]!.body, company_id: companyId, ...extra });
 

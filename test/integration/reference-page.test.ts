@@ -7,7 +7,7 @@ import { sharedStack } from '../support/test-stack';
 /**
  * The served API reference in a real browser: Debian's Chromium, driven by
  * playwright-core. Where no browser is installed the test says so and
- * passes without running (README: "The API reference").
+ * passes without running (docs/testing.md).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The imports run one way (README, Architecture): api → services →
+ * The imports run one way (docs/architecture.md): api → services →
  * platform/store/domain; worker → activities → services; workflows →
  * workflows/shared and activity types; services start workflows through
  * platform/workflow-port.ts. Type-only imports count too: a circle of types

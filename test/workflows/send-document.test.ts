@@ -7,7 +7,7 @@ const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name 
  * The send workflow against the embedded Temporal dev server, its activities
  * stubbed: the lifecycle order, retries by the activity retry policy, and the
  * delivery window, in seconds rather than minutes. (The SDK's time-skipping
- * test server is a download this machine cannot make; see README.)
+ * test server is a download this machine cannot make; see docs/testing.md.)
  */
 describe('the send workflow', () => {
   const address = () => sharedStack().temporalAddress;

@@ -66,7 +66,7 @@ final class ServiceIntake implements InboundSink {
         + (text.length() > ANSWER_IN_LOG ? text.substring(0, ANSWER_IN_LOG) + "..." : text));
   }
 
-  /** The intake's JSON contract (see the README's Receiving section). */
+  /** The intake's JSON contract (see docs/peppol-network.md, Our access point receives). */
   private static String body(InboundMessage message) throws Exception {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("messageId", message.messageId());
