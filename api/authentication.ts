@@ -10,7 +10,7 @@ import type { RateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { ApiError, type ErrorCode } from './errors';
-import { enforceLimit } from './rate-limiting';
+import { enforceLimits } from './rate-limiting';
 
 export interface AuthContext {
   accountId: string;
@@ -44,10 +44,10 @@ declare global {
  */
 export function authentication(store: Store, config: Config, limiter: RateLimiter, usage: UsageCounters): RequestHandler {
   const failed = async (req: Request, res: Response, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key'>, message: string) => {
-    await enforceLimit(
+    await enforceLimits(
       limiter,
       res,
-      { subject: `auth-failure:${addressBucket(req.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: 60_000, what: 'failed authentication per address' },
+      [{ subject: `auth-failure:${addressBucket(req.ip)}`, limit: config.AUTH_FAILURE_LIMIT, windowMs: 60_000, what: 'failed authentication per address' }],
       { headers: false },
     );
     return new ApiError(code, message, {
@@ -97,15 +97,13 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
 /**
  * Counts the request (a batch is one request, as the spec's Limits say)
  * against the key's window and the account's (twice the key's: a second
- * key adds no budget beyond it). The key's window sets the headers.
+ * key adds no budget beyond it), both in one write. The key's window sets
+ * the headers.
  */
 async function enforceRequestLimits(limiter: RateLimiter, req: Request, res: Response): Promise<void> {
   const auth = req.auth!;
-  await enforceLimit(limiter, res, { subject: `key:${auth.keyHash}`, max: auth.perMinute, windowMs: 60_000, what: 'this API key' });
-  await enforceLimit(
-    limiter,
-    res,
-    { subject: `account:${auth.accountId}:${auth.environment}`, max: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)' },
-    { headers: false },
-  );
+  await enforceLimits(limiter, res, [
+    { subject: `key:${auth.keyHash}`, limit: auth.perMinute, windowMs: 60_000, what: 'this API key' },
+    { subject: `account:${auth.accountId}:${auth.environment}`, limit: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)' },
+  ]);
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 
 import { addressBucket } from '../domain/client-address';
-import type { RateLimiter, WindowState } from '../services/rate-limits';
+import type { RateLimiter, Window, WindowState } from '../services/rate-limits';
 import { ApiError } from './errors';
 
 /** Both header families on every counted response: the IETF draft's and the older X- form. */
@@ -15,24 +15,27 @@ function applyHeaders(res: Response, state: WindowState, now = Date.now()): void
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(state.resetAt / 1000)));
 }
 
-export interface Limit {
-  subject: string;
-  max: number;
-  windowMs: number;
+export interface Limit extends Window {
   /** Named in the 429 message, e.g. "this API key". */
   what: string;
 }
 
-/** Counts the request against `limit`; answers 429 with Retry-After past it. Sets the rate-limit headers unless told not to. */
-export async function enforceLimit(limiter: RateLimiter, res: Response, limit: Limit, options: { headers?: boolean } = {}): Promise<void> {
+/**
+ * Counts the request against each limit (one write for all); answers 429
+ * with Retry-After past the first that is full. Sets the rate-limit headers
+ * from the first limit unless told not to.
+ */
+export async function enforceLimits(limiter: RateLimiter, res: Response, limits: readonly [Limit, ...Limit[]], options: { headers?: boolean } = {}): Promise<void> {
   const now = Date.now();
-  const state = await limiter.hit(limit.subject, limit.max, limit.windowMs, { now });
-  if (options.headers !== false) applyHeaders(res, state, now);
-  if (state.exceeded) {
-    const retryAfter = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
-    throw new ApiError('rate_limit_exceeded', `Too many requests: ${limit.what} allows ${limit.max}. Retry in ${retryAfter} s.`, {
+  const states = await limiter.hit(limits, { now });
+  if (options.headers !== false) applyHeaders(res, states[0]!, now);
+  const last = states.at(-1)!;
+  if (last.exceeded) {
+    const limit = limits[states.length - 1]!;
+    const retryAfter = Math.max(1, Math.ceil((last.resetAt - now) / 1000));
+    throw new ApiError('rate_limit_exceeded', `Too many requests: ${limit.what} allows ${limit.limit}. Retry in ${retryAfter} s.`, {
       headers: { 'Retry-After': String(retryAfter) },
-      details: { limit: limit.max, retry_after_seconds: retryAfter },
+      details: { limit: limit.limit, retry_after_seconds: retryAfter },
     });
   }
 }
@@ -43,7 +46,7 @@ export async function enforceLimit(limiter: RateLimiter, res: Response, limit: L
  */
 export function perIpLimit(limiter: RateLimiter, name: string, max: number, windowMs: number, what: string): RequestHandler {
   return async (req, res, next) => {
-    await enforceLimit(limiter, res, { subject: `${name}:${addressBucket(req.ip)}`, max, windowMs, what });
+    await enforceLimits(limiter, res, [{ subject: `${name}:${addressBucket(req.ip)}`, limit: max, windowMs, what }]);
     next();
   };
 }

@@ -9,7 +9,7 @@ import { SecretBox } from '../domain/secret-box';
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
-import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
+import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountRateLimit, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
 import { decide, listSubmissions } from '../services/operator-kyc';
 import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
 import { syncWorkspaceReceiving } from '../services/receiving/sync';
@@ -45,6 +45,8 @@ const USAGE = `usage: npm run --silent ops -- <command>
   workspace resume <workspace> <reason>   let it send live again
   account disable <account>               refuse its keys (403 disabled_account)
   account enable <account>                accept its keys again
+  account rate-limit <account> <n|default>
+                                          requests per minute for each of its keys (the account: twice it)
   reporting <YYYY-MM> [--send] [--out <dir>]
                                           the month's Peppol TSR and EUSR: built, validated by the official rules,
                                           summed up and written to <dir> (default .); --send sends them by AS4 to
@@ -184,6 +186,11 @@ const COMMANDS: Record<string, Command> = {
   'account enable': async ({ store, operator }, args) => {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'active');
     return `account ${args[0]!} enabled`;
+  },
+  'account rate-limit': async ({ store, operator }, args) => {
+    const [account, value] = needs(args, 2);
+    await setAccountRateLimit(store, operator, account!, value === 'default' ? null : Number(value));
+    return `account ${account!}: ${value === 'default' ? "the environment's default rate limit" : `${value} requests per minute per key`}`;
   },
 };
 

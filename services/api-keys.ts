@@ -30,12 +30,16 @@ export async function issueApiKey(
   if ((await store.apiKeys.countDocuments({ account_id: options.accountId, revoked_at: null })) >= MAX_ACTIVE_KEYS) {
     throw new RuleError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
   }
+  const account = await store.accounts.findById(options.accountId).lean();
+  if (!account) throw new Error(`account ${options.accountId} does not exist`);
   for (;;) {
     const key = generateApiKey(options.environment);
     const prefix = displayPrefix(key);
+    const keyHash = hashApiKey(key);
     try {
       await store.apiKeys.create({
-        _id: hashApiKey(key),
+        _id: keyHash,
+        account: callerAccount(account),
         prefix,
         account_id: options.accountId,
         workspace_id: options.workspaceId,
@@ -48,6 +52,7 @@ export async function issueApiKey(
       if (isDuplicateKey(err)) continue;
       throw err;
     }
+    await settleKeyAccount(store, keyHash, options.accountId, callerAccount(account));
     await recordAudit(store, actor, {
       action: 'api_key.created',
       workspaceId: options.workspaceId,
@@ -100,9 +105,38 @@ export async function activeKeysOf(store: Store, accountId: string) {
   return store.apiKeys.find({ account_id: accountId, revoked_at: null }).sort({ created_at: 1 }).lean();
 }
 
-/** The key with this hash and its account, when the key is not revoked. */
-export async function findKeyWithAccount(store: Store, keyHash: string) {
+/** What a request needs of an account, as its keys carry it. */
+export type CallerAccount = ReturnType<typeof callerAccount>;
+
+const callerAccount = (account: { email: string; status: string; rate_limit_per_minute?: number | null }) => ({
+  email: account.email,
+  status: account.status,
+  rate_limit_per_minute: account.rate_limit_per_minute ?? null,
+});
+
+/**
+ * A new key copied its account's fields before a concurrent change could
+ * reach it: read the account again after the insert and correct the copy.
+ * A change made after this read found the key in place (it updates every key
+ * of the account after the account), so either way the key ends current.
+ */
+async function settleKeyAccount(store: Store, keyHash: string, accountId: string, copied: CallerAccount): Promise<void> {
+  const now = await store.accounts.findById(accountId).lean();
+  if (now && JSON.stringify(callerAccount(now)) !== JSON.stringify(copied)) {
+    await store.apiKeys.updateOne({ _id: keyHash }, { $set: { account: callerAccount(now) } });
+  }
+}
+
+/** After a change of the account's status, email or rate limit: every key of the account carries it from the next request on. */
+export async function refreshKeysOfAccount(store: Store, accountId: string): Promise<void> {
+  const account = await store.accounts.findById(accountId).lean();
+  if (account) await store.apiKeys.updateMany({ account_id: accountId }, { $set: { account: callerAccount(account) } });
+}
+
+/** The key with this hash and what a request needs of its account, when the key is not revoked: one read (two for keys older than the copy). */
+export async function findKeyWithAccount(store: Store, keyHash: string): Promise<{ key: { prefix: string; workspace_id: string; company_id?: string | null; account_id: string }; account: CallerAccount & { _id: string } } | null> {
   const key = await store.apiKeys.findById(keyHash).lean();
-  const account = key && !key.revoked_at ? await store.accounts.findById(key.account_id).lean() : null;
-  return key && account ? { key, account } : null;
+  if (!key || key.revoked_at) return null;
+  const account = key.account ?? (await store.accounts.findById(key.account_id).lean());
+  return account ? { key, account: { _id: key.account_id, ...callerAccount(account) } } : null;
 }

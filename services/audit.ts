@@ -31,6 +31,7 @@ export type AuditAction =
   | 'workspace.resumed'
   | 'account.disabled'
   | 'account.enabled'
+  | 'account.rate_limit_set'
   | 'kyc.document_uploaded'
   | 'kyc.document_read'
   | 'kyc.document_resealed'

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { eurosToUnits, unitsToEuros } from '../domain/credits';
 import type { Store } from '../store';
+import { refreshKeysOfAccount } from './api-keys';
 import { recordAudit, type Actor } from './audit';
 import { applyCreditOperation, ledgerTotals, settleMarks } from './credits/operations';
 
@@ -91,14 +92,33 @@ export async function setAccountStatus(store: Store, operator: Actor, accountId:
   const account = await store.accounts.findById(accountId).lean();
   if (!account) throw new OperatorError(`no account ${accountId}`);
   if (account.status === status) throw new OperatorError(`account ${accountId} is ${status} already`);
-  await store.accounts.updateOne({ _id: accountId }, { $set: { status } });
-  // The trail is kept per workspace: the change is recorded in each of the account's.
+  await changeAccount(store, operator, accountId, { status }, status === 'disabled' ? 'account.disabled' : 'account.enabled');
+}
+
+/** Support's request budget for one account (null: the environment's default); its keys' budget is the same, the account's twice it. */
+export async function setAccountRateLimit(store: Store, operator: Actor, accountId: string, perMinute: number | null): Promise<void> {
+  if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute >= 1)) throw new OperatorError('a rate limit is a whole number of requests per minute, at least 1 (or "default")');
+  if (!(await store.accounts.exists({ _id: accountId }))) throw new OperatorError(`no account ${accountId}`);
+  await changeAccount(store, operator, accountId, { rate_limit_per_minute: perMinute }, 'account.rate_limit_set', { rate_limit_per_minute: perMinute });
+}
+
+/**
+ * Changes what a request needs of an account: the account, then each of its
+ * keys (which carry a copy), so the change holds from the next request on;
+ * recorded in each of the account's workspaces (the trail is kept per workspace).
+ */
+async function changeAccount(
+  store: Store,
+  operator: Actor,
+  accountId: string,
+  change: { status?: 'active' | 'disabled'; rate_limit_per_minute?: number | null },
+  action: 'account.disabled' | 'account.enabled' | 'account.rate_limit_set',
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await store.accounts.updateOne({ _id: accountId }, { $set: change });
+  await refreshKeysOfAccount(store, accountId);
   const memberships = await store.memberships.find({ account_id: accountId }, { workspace_id: 1 }).lean();
   for (const { workspace_id: workspaceId } of memberships) {
-    await recordAudit(store, operator, {
-      action: status === 'disabled' ? 'account.disabled' : 'account.enabled',
-      workspaceId,
-      target: { type: 'account', id: accountId },
-    });
+    await recordAudit(store, operator, { action, workspaceId, target: { type: 'account', id: accountId }, ...(details && { details }) });
   }
 }

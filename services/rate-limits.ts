@@ -1,6 +1,6 @@
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
-import { insertRow } from '../store/insert';
+import { insertRow, insertRows } from '../store/insert';
 import { serialPerKey } from './serial';
 
 export interface WindowState {
@@ -11,9 +11,20 @@ export interface WindowState {
   exceeded: boolean;
 }
 
+/** A fixed window counting requests of one subject (a key, an account, an address). */
+export interface Window {
+  subject: string;
+  limit: number;
+  windowMs: number;
+}
+
 export interface RateLimiter {
-  /** Counts one request against `subject`'s fixed window; none when the window is full. */
-  hit(subject: string, limit: number, windowMs: number, options?: { now?: number }): Promise<WindowState>;
+  /**
+   * Counts one request against each window, in order, stopping at the first
+   * that is full (its state, `exceeded`, is the last one answered); the
+   * request's slots in all of them are claimed by one write.
+   */
+  hit(windows: readonly Window[], options?: { now?: number }): Promise<WindowState[]>;
   /**
    * Whether `item` (e.g. a recipient) may be used by `subject` in the current
    * UTC day, counting distinct items against `perDay`: an item already used
@@ -25,59 +36,113 @@ export interface RateLimiter {
 
 const DAY_MS = 86_400_000;
 
+interface Claim {
+  subject: string;
+  window: string;
+  limit: number;
+  resetAt: number;
+  taken: number;
+}
+
 /**
  * Windows as claimed slots: the n-th request of a window inserts slot n, and
  * unique inserts are atomic on every backend, so a slot number is an exact
  * position shared by every API process. A process remembers the last slot it
- * saw in each window and claims the next one directly; only a lost race
- * (another process took it) costs a count and another try. Claims of one
- * window run one after another within a process, so its own requests never
- * race each other. A full window answers without writing.
+ * saw in each window and claims the next one directly, the slots of all a
+ * request's windows in one unordered insert; only a lost race (another
+ * process took a slot) costs a count and another try of that window alone.
+ * Claims of one subject run one after another within a process, so its own
+ * requests never race each other. A full window answers without writing.
  */
 export function rateLimiter(store: Store): RateLimiter {
   const serial = serialPerKey();
   /** Per subject: the window last used and the highest slot seen taken in it. */
   const lastSeen = new Map<string, { window: string; taken: number }>();
   const count = (window: string) => store.rateSlots.countDocuments({ window });
+  const slot = (claim: Claim) => ({ _id: `${claim.window}#${claim.taken + 1}`, window: claim.window, expires_at: new Date(claim.resetAt) });
+  const state = (claim: Claim, exceeded: boolean): WindowState => ({ limit: claim.limit, remaining: Math.max(0, claim.limit - claim.taken), resetAt: claim.resetAt, exceeded });
 
-  async function claim(subject: string, window: string, limit: number, resetAt: number): Promise<WindowState> {
-    const seen = lastSeen.get(subject);
-    let taken = seen?.window === window ? seen.taken : await count(window);
-    let claimed = false;
-    while (!claimed && taken < limit) {
-      try {
-        await insertRow(store.rateSlots, { _id: `${window}#${taken + 1}`, window, expires_at: new Date(resetAt) });
-        claimed = true;
-        taken += 1;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        // Another process took that slot: recount and go on from the first free one.
-        taken = await count(window);
-      }
+  /** Slots of the windows that have room, all in one write: the claims another process beat to their slot. */
+  async function insertSlots(claims: Claim[]): Promise<Set<Claim>> {
+    if (claims.length === 1) return insertRow(store.rateSlots, slot(claims[0]!)).then(() => new Set(), (err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+      return new Set(claims);
+    });
+    try {
+      await insertRows(store.rateSlots, claims.map(slot));
+      return new Set();
+    } catch (err) {
+      const failures = (err as { writeErrors?: { index: number; code: number }[] }).writeErrors;
+      if (!failures?.every((failure) => failure.code === 11000)) throw err;
+      return new Set(failures.map((failure) => claims[failure.index]!));
     }
-    lastSeen.set(subject, { window, taken });
-    return { limit, remaining: Math.max(0, limit - taken), resetAt, exceeded: !claimed };
   }
 
-  const hit: RateLimiter['hit'] = (subject, limit, windowMs, { now = Date.now() } = {}) => {
+  /** A window whose slot was taken by another process: recount and claim the first free one. */
+  async function claimAfterRace(claim: Claim): Promise<boolean> {
+    for (claim.taken = await count(claim.window); claim.taken < claim.limit; claim.taken = await count(claim.window)) {
+      const lost = await insertSlots([claim]);
+      if (lost.size === 0) return true;
+    }
+    return false;
+  }
+
+  async function claimAll(claims: Claim[]): Promise<WindowState[]> {
+    const open: Claim[] = [];
+    let full: Claim | undefined;
+    for (const claim of claims) {
+      const seen = lastSeen.get(claim.subject);
+      claim.taken = seen?.window === claim.window ? seen.taken : await count(claim.window);
+      if (claim.taken >= claim.limit) {
+        full = claim;
+        break;
+      }
+      open.push(claim);
+    }
+    const lost = open.length > 0 ? await insertSlots(open) : new Set<Claim>();
+    const states: WindowState[] = [];
+    for (const claim of open) {
+      const claimed = lost.has(claim) ? await claimAfterRace(claim) : true;
+      if (claimed) claim.taken += 1;
+      lastSeen.set(claim.subject, { window: claim.window, taken: claim.taken });
+      states.push(state(claim, !claimed));
+      if (!claimed) return states;
+    }
+    if (full) {
+      lastSeen.set(full.subject, { window: full.window, taken: full.taken });
+      states.push(state(full, true));
+    }
+    return states;
+  }
+
+  /** Runs `task` holding the serial turn of every subject, taken in one order. */
+  const inTurn = <T>(subjects: string[], task: () => Promise<T>): Promise<T> =>
+    subjects.length === 0 ? task() : serial(subjects[0]!, () => inTurn(subjects.slice(1), task));
+
+  const hit: RateLimiter['hit'] = (windows, { now = Date.now() } = {}) => {
     if (lastSeen.size > 100_000) lastSeen.clear();
-    const start = Math.floor(now / windowMs) * windowMs;
-    const window = `${subject}@${start}`;
-    return serial(subject, () => claim(subject, window, limit, start + windowMs));
+    const claims = windows.map(({ subject, limit, windowMs }) => {
+      const start = Math.floor(now / windowMs) * windowMs;
+      return { subject, window: `${subject}@${start}`, limit, resetAt: start + windowMs, taken: 0 };
+    });
+    return inTurn(
+      claims.map((claim) => claim.subject),
+      () => claimAll(claims),
+    );
   };
 
   return {
     hit,
     async admitDistinct(subject, item, perDay, now = Date.now()) {
       const itemSubject = `${subject}:${item}`;
-      const first = await hit(itemSubject, 1, DAY_MS, { now });
-      if (first.exceeded) return { limit: perDay, remaining: perDay, resetAt: first.resetAt, exceeded: false };
-      const counted = await hit(subject, perDay, DAY_MS, { now });
-      if (counted.exceeded) {
-        await store.rateSlots.deleteOne({ _id: `${itemSubject}@${first.resetAt - DAY_MS}#1` });
+      const [first] = await hit([{ subject: itemSubject, limit: 1, windowMs: DAY_MS }], { now });
+      if (first!.exceeded) return { limit: perDay, remaining: perDay, resetAt: first!.resetAt, exceeded: false };
+      const [counted] = await hit([{ subject, limit: perDay, windowMs: DAY_MS }], { now });
+      if (counted!.exceeded) {
+        await store.rateSlots.deleteOne({ _id: `${itemSubject}@${first!.resetAt - DAY_MS}#1` });
         lastSeen.delete(itemSubject);
       }
-      return counted;
+      return counted!;
     },
   };
 }

@@ -13,6 +13,19 @@ const apiKeySchema = new Schema(
     sandbox: { type: Boolean, required: true },
     created_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
+    /**
+     * What a request needs of the key's account, kept on the key so that
+     * authenticating is one read: written with the key and by every change of
+     * these account fields (services/api-keys.ts, refreshKeysOfAccount).
+     * Absent on keys made before it existed: those read the account.
+     */
+    account: {
+      type: new Schema(
+        { email: { type: String, required: true }, status: { type: String, required: true }, rate_limit_per_minute: { type: Number, default: null } },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { versionKey: false, collection: 'api_keys' },
 );

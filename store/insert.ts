@@ -14,3 +14,9 @@ type RowOf<M> = M extends Model<infer T, any, any, any, any, any, any> ? T : nev
 export async function insertRow<M extends Model<any>>(model: M, row: RowOf<M>, options?: mongo.InsertOneOptions): Promise<void> {
   await model.collection.insertOne(row, options);
 }
+
+/** Several such rows in one unordered insert: the rows that can go in do; a failure names the others (`writeErrors`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see RowOf
+export async function insertRows<M extends Model<any>>(model: M, rows: RowOf<M>[]): Promise<void> {
+  await model.collection.insertMany(rows, { ordered: false });
+}

@@ -16,7 +16,7 @@ import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
 import { requireMembership, requireRole } from '../access';
 import { z } from '../openapi';
-import { enforceLimit } from '../rate-limiting';
+import { enforceLimits } from '../rate-limiting';
 import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { emailAddress, idParam, pageQuery, resourceId, role, text } from '../schemas';
@@ -146,7 +146,7 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
       if (!body.account_id && !body.email) throw missingField('account_id', 'Send account_id or email of the account to add.');
       // Whether an email has an account is not for anyone to probe at will.
       if (body.email && !body.account_id) {
-        await enforceLimit(limiter, res, { subject: `invite-by-email:${auth.accountId}`, max: invitesByEmailPerDay, windowMs: 86_400_000, what: 'adding members by email per day' }, { headers: false });
+        await enforceLimits(limiter, res, [{ subject: `invite-by-email:${auth.accountId}`, limit: invitesByEmailPerDay, windowMs: 86_400_000, what: 'adding members by email per day' }], { headers: false });
       }
       const account = await findInvitee(store, { accountId: body.account_id, email: body.email });
       if (body.account_id && body.email && account.email_key !== body.email.toLowerCase()) {

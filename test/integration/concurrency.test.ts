@@ -5,7 +5,7 @@ import { moveDocument } from '../../services/documents/lifecycle';
 import { startSendWorkflow } from '../../services/documents/dispatch';
 import { sendWorkflowId } from '../../workflows/shared';
 import { validFixtures } from '../fixtures/documents';
-import { callAs, signUp, teamWorkspace, withStore } from '../support/accounts';
+import { callAs, setRateLimit, signUp, teamWorkspace, withStore } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { sharedStack } from '../support/test-stack';
 
@@ -34,7 +34,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 describe('invariants under concurrency', () => {
   it('rate-limit slots: of 50 concurrent requests against a limit of 20, exactly 20 pass', async () => {
     const account = await signUp();
-    await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { rate_limit_per_minute: 20 } }));
+    await setRateLimit(account.id, 20);
     const intoWindow = Date.now() % 60_000;
     if (intoWindow > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 100));
     const responses = await times(PARALLEL, () => callAs(account.key, '/v1/workspaces'));

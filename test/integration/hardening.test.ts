@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { KYC_KEY_FILE } from '../../stack/keys';
 import { validFixtures } from '../fixtures/documents';
-import { callAs, fakeClientIp, signUp, withStore } from '../support/accounts';
+import { callAs, fakeClientIp, setRateLimit, signUp } from '../support/accounts';
 import { sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
 import { checkAgainstDescription } from '../support/openapi-conformance';
@@ -220,7 +220,7 @@ describe('no request can stall the service', () => {
 describe('limits are not easy to sidestep', () => {
   it('when a batch is sent, then it counts as one request, as the spec counts requests per key', async () => {
     const sender = await sendingAccount();
-    await withStore((store) => store.accounts.updateOne({ _id: sender.id }, { $set: { rate_limit_per_minute: 10 } }));
+    await setRateLimit(sender.id, 10);
     // Compared within one fixed window: a batch that straddles the minute's end would start a fresh one.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const before = await callAs(sender.key, '/v1/workspaces');
@@ -239,7 +239,7 @@ describe('limits are not easy to sidestep', () => {
 
   it('when an account spreads requests over several keys, then the account limit (twice a key\'s) still holds', async () => {
     const account = await signUp();
-    await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { rate_limit_per_minute: 4 } }));
+    await setRateLimit(account.id, 4);
     const keys = [account.key];
     for (let i = 0; i < 2; i += 1) keys.push((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { label: `k${i}` } })).body.api_key);
     const statuses: number[] = [];

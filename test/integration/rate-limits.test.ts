@@ -5,7 +5,7 @@ import path from 'node:path';
 import { hashApiKey } from '../../domain/api-keys';
 import { ManagedProcess } from '../../stack/managed-process';
 import { freePort } from '../../stack/ports';
-import { callAs, signUp, withStore, type TestAccount } from '../support/accounts';
+import { callAs, setRateLimit, signUp, withStore, type TestAccount } from '../support/accounts';
 import { callApi } from '../support/http';
 import { sharedStack } from '../support/test-stack';
 
@@ -16,7 +16,7 @@ async function earlyInAWindow(): Promise<void> {
 }
 
 async function withSupportLimit(account: TestAccount, perMinute: number): Promise<void> {
-  await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { rate_limit_per_minute: perMinute } }));
+  await setRateLimit(account.id, perMinute);
 }
 
 describe('rate limits', () => {

@@ -1,4 +1,4 @@
-import { callAs, fakeClientIp, signUp, teamWorkspace, uniqueEmail, withStore } from '../support/accounts';
+import { callAs, disableAccount, fakeClientIp, signUp, teamWorkspace, uniqueEmail, withStore } from '../support/accounts';
 import { callApi } from '../support/http';
 import { sharedStack } from '../support/test-stack';
 
@@ -109,9 +109,17 @@ describe('authentication', () => {
     expect(onLive.headers.get('ratelimit-limit')).toBe(String(sharedStack().rateLimitLive));
   });
 
+  it('when a key carries no copy of its account (a key made before keys carried one), then the account is read: it works, and disabled it is refused', async () => {
+    const account = await signUp();
+    await withStore((store) => store.apiKeys.updateMany({ account_id: account.id }, { $unset: { account: 1 } }));
+    expect((await callAs(account.key, '/v1/account')).status).toBe(200);
+    await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { status: 'disabled' } }));
+    expect((await callAs(account.key, '/v1/account')).body.error).toMatchObject({ code: 'disabled_account' });
+  });
+
   it('when the account is disabled, then 403 disabled_account', async () => {
     const account = await signUp();
-    await withStore((store) => store.accounts.updateOne({ _id: account.id }, { $set: { status: 'disabled' } }));
+    await disableAccount(account.id);
     const response = await callAs(account.key, '/v1/account');
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({ type: 'authentication_error', code: 'disabled_account' });

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import mongoose, { type Connection } from 'mongoose';
 
+import { operatorActor, setAccountRateLimit, setAccountStatus } from '../../services/operator';
 import { createStore, type Store } from '../../store';
 import { callApi, type ApiResponse } from './http';
 import { sharedStack } from './test-stack';
@@ -66,6 +67,10 @@ export async function withStore<T>(use: (store: Store, db: Connection) => Promis
     await db.close();
   }
 }
+
+/** What support does to an account (as the ops CLI does it): its keys carry the change from the next request on. */
+export const setRateLimit = (accountId: string, perMinute: number) => withStore((store) => setAccountRateLimit(store, operatorActor('test'), accountId, perMinute));
+export const disableAccount = (accountId: string) => withStore((store) => setAccountStatus(store, operatorActor('test'), accountId, 'disabled'));
 
 /**
  * A team workspace owned by `owner`, with one fresh account per role given.
