@@ -1,6 +1,7 @@
 import type { Logger } from '../platform/logger';
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
+import { writeBehind } from './write-behind';
 
 /** UTC day, `YYYY-MM-DD`. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -17,18 +18,24 @@ export interface UsageCounters {
 const dayId = (accountId: string, day: string) => `${accountId}:${day}`;
 
 /**
- * A process's usage writer. Counts gather in memory while a write is in
- * flight and go out together in the next one, so a busy process writes each
- * day counter a few times a second instead of once per request; a quiet one
- * writes each count at once. `$inc` is atomic on MongoDB and on the embedded
- * FerretDB build, so several processes can raise one counter.
+ * A process's usage writer: counts are written behind the requests
+ * (services/write-behind.ts), summed per account and day, so a busy process
+ * writes each day counter a few times a second instead of once per request.
+ * `$inc` is atomic on MongoDB and on the embedded FerretDB build, so several
+ * processes can raise one counter.
  */
 export function usageCounters(store: Store, logger: Logger): UsageCounters {
-  let pending = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number; documents_received: number }>();
-  let writing: Promise<void> | undefined;
+  type Count = { accountId: string; counter: UsageCounter; day: string };
 
-  async function write(batch: typeof pending): Promise<void> {
-    for (const [id, { account_id, day, api_calls, documents_sent, documents_received }] of batch) {
+  async function write(counts: Count[]): Promise<void> {
+    const days = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number; documents_received: number }>();
+    for (const { accountId, counter, day } of counts) {
+      const id = dayId(accountId, day);
+      const entry = days.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0, documents_received: 0 };
+      entry[counter] += 1;
+      days.set(id, entry);
+    }
+    for (const [id, { account_id, day, api_calls, documents_sent, documents_received }] of days) {
       const increment = { $inc: { api_calls, documents_sent, documents_received } };
       try {
         await store.usageDays.updateOne({ _id: id }, { ...increment, $setOnInsert: { account_id, day } }, { upsert: true });
@@ -40,31 +47,10 @@ export function usageCounters(store: Store, logger: Logger): UsageCounters {
     }
   }
 
-  function drain(): Promise<void> {
-    writing ??= (async () => {
-      while (pending.size > 0) {
-        const batch = pending;
-        pending = new Map();
-        await write(batch).catch((err: unknown) => logger.error({ err, counters: batch.size }, 'usage counters could not be written'));
-      }
-    })().finally(() => {
-      writing = undefined;
-    });
-    return writing;
-  }
-
+  const counts = writeBehind(write, (err, batch) => logger.error({ err, counts: batch.length }, 'usage counters could not be written'));
   return {
-    count(accountId, counter, now = new Date()) {
-      const day = dayOf(now);
-      const id = dayId(accountId, day);
-      const entry = pending.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0, documents_received: 0 };
-      entry[counter] += 1;
-      pending.set(id, entry);
-      void drain();
-    },
-    async flush() {
-      while (writing || pending.size > 0) await drain();
-    },
+    count: (accountId, counter, now = new Date()) => counts.add({ accountId, counter, day: dayOf(now) }),
+    flush: () => counts.flush(),
   };
 }
 

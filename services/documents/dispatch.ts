@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger';
 import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
+import { writeBehind, type WriteBehind } from '../write-behind';
 import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
 import { discardParts } from './accept';
 import { recordMoveEvent } from './lifecycle';
@@ -39,10 +40,23 @@ export async function startSendWorkflow(temporal: Client, document: DocumentRow,
   });
 }
 
-/** Starts the workflow of a freshly accepted document and takes it off the outbox. */
-export async function dispatchDocument(store: Store, temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
+/** Starts the workflow of an accepted document the reconciler found in the outbox, and takes it off. */
+async function dispatchDocument(store: Store, temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
   await startSendWorkflow(temporal, document, deliveryWindowSeconds);
   await store.dispatches.deleteOne({ _id: document._id });
+}
+
+/**
+ * Outbox rows of documents whose workflows the API started, removed behind
+ * the requests, many in one delete. A row a failed delete or a stopped
+ * process leaves is the reconciler's: it finds the workflow started (a start
+ * of the same id is refused) and removes the row.
+ */
+export function startedDispatches(store: Store, logger: Logger): WriteBehind<string> {
+  return writeBehind(
+    async (documentIds) => void (await store.dispatches.deleteMany({ _id: { $in: documentIds } })),
+    (err, documentIds) => logger.warn({ err, documents: documentIds.length }, 'outbox rows of started documents not removed; the reconciler will'),
+  );
 }
 
 /** An outbox row younger than this may still be on its way through the API. */

@@ -1,9 +1,12 @@
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { acceptDocument, type Acceptance, type AcceptableDocument, type Charge, type Sender } from './accept';
-import { dispatchDocument } from './dispatch';
+import type { WriteBehind } from '../write-behind';
+import { startSendWorkflow } from './dispatch';
 
 export interface SubmissionDependencies extends FanOutDependencies {
   deliveryWindowSeconds: number;
+  /** Outbox rows of started documents, removed behind the requests (startedDispatches). */
+  started: WriteBehind<string>;
 }
 
 /**
@@ -23,7 +26,8 @@ export async function submitDocument(
   if (!accepted.created) return accepted;
   await fanOutSoon(deps, accepted.event);
   try {
-    await dispatchDocument(deps.store, deps.temporal, accepted.document, deps.deliveryWindowSeconds);
+    await startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindowSeconds);
+    deps.started.add(accepted.id);
   } catch (err) {
     deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');
   }

@@ -6,6 +6,7 @@ import { calculate } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { acceptDocument, totalsView } from '../../services/documents/accept';
+import { startSendWorkflow } from '../../services/documents/dispatch';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
@@ -18,6 +19,34 @@ const withRecipient = (body: Record<string, unknown>, email: string, companyId: 
   company_id: companyId,
   to: { ...(body.to as object), email },
 });
+
+/** A document stored as the API stores one, a minute ago (old enough for the reconciler), with no workflow yet. */
+async function storedMinuteAgo(sender: Awaited<ReturnType<typeof sendingAccount>>, email: string) {
+  const input = documentInputSchema.parse(withRecipient(fixture('standard rate S'), email, sender.companyId));
+  return withStore(async (store) => {
+    const company = (await store.companies.findById(sender.companyId).lean())!;
+    const conversion = convertDocument(input, company);
+    if (!conversion.ok) throw new Error('fixture refused');
+    const accepted = await acceptDocument(
+      store,
+      { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' },
+      company,
+      { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] },
+      undefined,
+      { now: new Date(Date.now() - 60_000) },
+    );
+    return accepted.document;
+  });
+}
+
+async function triggerDispatchReconciler(): Promise<void> {
+  const connection = await Connection.connect({ address: sharedStack().temporalAddress });
+  try {
+    await new Client({ connection }).schedule.getHandle('queued-document-reconciler').trigger();
+  } finally {
+    await connection.close();
+  }
+}
 
 describe('documents on the real stack', () => {
   it('when a document or attachment id names nothing, however it looks, then 404 document_not_found or attachment_not_found', async () => {
@@ -244,31 +273,35 @@ describe('documents on the real stack', () => {
   it('when a stored document never got its workflow, then it is 404 for UBL until the reconciler schedule sends it', async () => {
     const sender = await sendingAccount();
     const email = recipient();
-    const input = documentInputSchema.parse(withRecipient(fixture('standard rate S'), email, sender.companyId));
-    const conversion = convertDocument(input, (await withStore((store) => store.companies.findById(sender.companyId).lean()))!);
-    if (!conversion.ok) throw new Error('fixture refused');
-    const documentId = await withStore(async (store) => {
-      const company = (await store.companies.findById(sender.companyId).lean())!;
-      // As if the API had died after the write, a minute ago: old enough for the reconciler, no workflow.
-      const accepted = await acceptDocument(
-        store,
-        { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' },
-        company,
-        { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] },
-        undefined,
-        { now: new Date(Date.now() - 60_000) },
-      );
-      return accepted.id;
-    });
+    // As if the API had died after the write: no workflow.
+    const { _id: documentId } = await storedMinuteAgo(sender, email);
     expect((await callAs(sender.key, `/v1/documents/${documentId}/ubl`)).body.error.code).toBe('ubl_not_available');
 
+    await triggerDispatchReconciler();
+    expect(await waitForStatus(sender.key, documentId, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+    expect(await inboxFor(email)).toHaveLength(1);
+  });
+
+  it('when a document’s workflow started but its outbox row stayed (the API stopped before removing it), then the reconciler removes the row and sends nothing twice', async () => {
+    const sender = await sendingAccount();
+    const email = recipient();
+    const document = await storedMinuteAgo(sender, email);
     const connection = await Connection.connect({ address: sharedStack().temporalAddress });
     try {
-      await new Client({ connection }).schedule.getHandle('queued-document-reconciler').trigger();
+      await startSendWorkflow(new Client({ connection }), document, 600);
     } finally {
       await connection.close();
     }
-    expect(await waitForStatus(sender.key, documentId, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+    expect(await waitForStatus(sender.key, document._id, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+    expect(await withStore((store) => store.dispatches.exists({ _id: document._id }))).toBeTruthy();
+
+    await triggerDispatchReconciler();
+    for (let waited = 0; await withStore((store) => store.dispatches.exists({ _id: document._id })); waited += 200) {
+      if (waited > 20_000) throw new Error('the outbox row is still there');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     expect(await inboxFor(email)).toHaveLength(1);
+    const history = await callAs(sender.key, `/v1/documents/${document._id}/history`);
+    expect(history.body.filter((entry: { step: string }) => entry.step === 'delivered')).toHaveLength(1);
   });
 });
