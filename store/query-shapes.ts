@@ -101,7 +101,9 @@ const GUARDED_OPERATIONS: MongooseQueryMiddleware[] = [
 
 /** Mongoose plugin: applied to every schema, active only while enforcing. */
 export function indexedQueriesOnly(schema: Schema): void {
-  const indexes = () => declaredIndexes(schema);
+  // Read once, at the first query: every index is declared when its model's module loads.
+  let declared: IndexKey[] | undefined;
+  const indexes = () => (declared ??= declaredIndexes(schema));
   schema.pre(GUARDED_OPERATIONS, function guard(this: { getFilter(): Record<string, unknown>; getOptions(): { sort?: Record<string, unknown> }; model: { collection: { name: string } } }) {
     if (!enforcing) return;
     const shape = shapeOf(this.getFilter(), this.getOptions().sort);
