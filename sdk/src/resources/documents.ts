@@ -1,7 +1,7 @@
 import type { Client } from 'openapi-fetch';
 
 import { unwrap } from '../call';
-import type { JsonBody, ListQuery } from '../operation-types';
+import type { JsonBody, ListQuery, Query } from '../operation-types';
 import { paginate } from '../pagination';
 import type { paths } from '../schema';
 
@@ -13,6 +13,7 @@ export interface SendOptions {
 const keyed = (options: SendOptions) => (options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {});
 
 export function documents(api: Client<paths>) {
+  const page = (query: Query<'listDocuments'>) => unwrap(api.GET('/v1/documents', { params: { query } }));
   return {
     /** Accepts the document for delivery (202); it is delivered asynchronously. */
     send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options) })),
@@ -22,8 +23,9 @@ export function documents(api: Client<paths>) {
     validate: (body: JsonBody<'validateDocument'>) => unwrap(api.POST('/v1/documents/validate', { body })),
     get: (id: string, companyId: string) => unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
     /** Every document of the company matching the filters, page after page. */
-    list: (query: ListQuery<'listDocuments'>) =>
-      paginate((cursor) => unwrap(api.GET('/v1/documents', { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }))),
+    list: (query: ListQuery<'listDocuments'>) => paginate((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) })),
+    /** One page as the API answers it, for a caller that keeps `next_cursor` itself (e.g. between requests). */
+    page,
     /** The document's events, oldest first. */
     history: (id: string) => unwrap(api.GET('/v1/documents/{id}/history', { params: { path: { id } } })),
     /** The UBL exactly as sent (or received), as text. */

@@ -135,6 +135,14 @@ describe('the SDK client', () => {
     expect(server.seen.map((request) => request.url)).toEqual(['/v1/documents?company_id=cmp_1&limit=2', '/v1/documents?company_id=cmp_1&limit=2&cursor=c2']);
   });
 
+  it('when one page is asked for, then it is the API\'s answer as it came, cursor and all, and nothing more is fetched', async () => {
+    const answered = { data: [{ id: 'doc_3' }], has_more: true, next_cursor: 'c4' };
+    server.answer({ status: 200, body: answered });
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    expect(await client.inbox.page({ company_id: 'cmp_1', acknowledged: 'false', cursor: 'c3' })).toEqual(answered);
+    expect(server.seen.map((request) => request.url)).toEqual(['/v1/inbox?company_id=cmp_1&acknowledged=false&cursor=c3']);
+  });
+
   it('when Retry-After is a date or unreadable, then it is read as a wait or ignored', () => {
     const now = Date.parse('2026-11-25T22:00:00Z');
     expect(retryAfterMs('2', now)).toBe(2000);
