@@ -80,6 +80,13 @@ describe('the SDK client', () => {
     expect(server.seen[0]!.headers['idempotency-key']).toBe('order-1187');
   });
 
+  it('when the document carries its idempotency_key, then the header is that key, not a fresh one the service would find different', async () => {
+    server.answer({ status: 202, body: { id: 'doc_1', status: 'queued' } });
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    await client.documents.send({ idempotency_key: 'order-1188' } as Parameters<typeof client.documents.send>[0]);
+    expect(server.seen[0]!.headers['idempotency-key']).toBe('order-1188');
+  });
+
   it('when 5xx answers keep coming, then it tries maxRetries more times and throws the typed error with code, status and request id', async () => {
     const failing = { status: 503, headers: { 'X-Request-Id': 'req_42' }, body: { error: { type: 'api_error', code: 'server_busy', message: 'busy', retry: { retryable: true }, details: { queued: 64 } } } };
     server.answer(failing, failing, failing, failing);
