@@ -10,7 +10,7 @@ import { documentListQuery } from '../../api/routes/documents';
 import { inboxQuery } from '../../api/routes/inbox';
 import { documentInputSchema } from '../../domain/documents/input';
 import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src';
-import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { signUp } from '../support/accounts';
 import { until, ublTo } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
@@ -143,13 +143,7 @@ describe('the MCP server over stdio against the running API', () => {
   });
 
   it('when a document arrives for one of the companies, then read_inbox lists it', async () => {
-    const buyer = await api.companies.create({
-      name: 'Example Buyer NV',
-      country: 'BE',
-      tax_id: 'BE0987654394',
-      peppol_id: buyerPeppolId,
-      address: { street: 'Kerkstraat 2', city: 'Gent', postal_code: '9000' },
-    });
+    const buyer = await api.companies.create(belgianBuyerCompany);
     const unread = async () => jsonOf(await call('read_inbox', { company_id: buyer.id, acknowledged: 'false' }));
     expect(await unread()).toEqual({ data: [], has_more: false, next_cursor: null });
 
