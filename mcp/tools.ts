@@ -56,7 +56,7 @@ export const TOOLS: readonly EinvoiceTool[] = [
     name: 'get_document',
     title: 'Get a document and its status',
     description:
-      'A document of the company: its `status` (queued, sending, delivered, failed, …), `error_message` when it failed, totals, parties, attachments; for a received one, its content.',
+      'A document of the company: its `status` (queued, sending, delivered or failed; received for a received one), `error_message` when it failed, totals, parties, attachments; for a received one, its content.',
     input: documentParams.extend(documentCompanyQuery.shape),
     annotations: READ_ONLY,
     run: async (client, args) => answerResult(await client.documents.get(args.id as string, args.company_id as string)),
