@@ -14,9 +14,10 @@ const INSTRUCTIONS =
 
 /**
  * The MCP server over one API client. It uses the protocol's lower-level
- * `Server` rather than `McpServer`, which would parse the arguments itself and
- * refuse them in its own words: here the API judges them (see tools.ts), and
- * the schemas listed are the API's, described as tools.ts explains.
+ * `Server` (which the MCP SDK keeps for such uses) rather than `McpServer`,
+ * which would parse the arguments itself and refuse them in its own words:
+ * here the API judges them (see tools.ts), and the schemas listed are the
+ * API's own (see input-schema.ts).
  */
 export function einvoiceMcpServer(client: EinvoiceClient, baseUrl: string): Server {
   const server = new Server({ name: 'einvoice', title: 'E-invoice delivery', version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
