@@ -41,8 +41,19 @@ import {
   violationSchema,
 } from '../views/documents';
 
-const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
+// Exported, with the query schemas below, for the MCP server's tools (mcp/tools.ts), whose arguments are these very fields.
+export const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
+export const documentCompanyQuery = z.object({ company_id: companyQuery }).strict();
+export const documentListQuery = z
+  .object({
+    company_id: companyQuery,
+    status: z.enum(DOCUMENT_STATUSES).optional(),
+    direction: z.enum(['sent', 'received']).optional().openapi({ description: 'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)' }),
+    limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
+    cursor: cursorParam,
+  })
+  .strict();
 const batchErrorSchema = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
 
 export interface DocumentRouteDependencies extends SubmissionDependencies {
@@ -278,15 +289,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     summary: "Documents of a company (of this key's environment), newest first",
     tags: ['Documents'],
     limitedKeys: true,
-    query: z
-      .object({
-        company_id: companyQuery,
-        status: z.enum(DOCUMENT_STATUSES).optional(),
-        direction: z.enum(['sent', 'received']).optional().openapi({ description: 'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)' }),
-        limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
-        cursor: cursorParam,
-      })
-      .strict(),
+    query: documentListQuery,
     responses: { 200: { description: 'A page of documents', schema: pageSchema(documentSummarySchema, 'DocumentList') } },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
@@ -311,7 +314,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
-    query: z.object({ company_id: companyQuery }).strict(),
+    query: documentCompanyQuery,
     responses: { 200: { description: 'The document', schema: documentSchema } },
     errors: ['not_company_member', 'document_not_found'],
     handler: async ({ auth, params, query, req }) => {

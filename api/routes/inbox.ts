@@ -33,6 +33,17 @@ const SANDBOX_INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 
+/** Exported for the MCP server's inbox tool (mcp/tools.ts), whose arguments are these very fields. */
+export const inboxQuery = z
+  .object({
+    company_id: companyQuery,
+    acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only documents not yet acknowledged; `true`: only acknowledged ones; absent: all' }),
+    created_after: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only documents received after this instant (RFC 3339)' }),
+    limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
+    cursor: cursorParam,
+  })
+  .strict();
+
 /** The sandbox's simulations take test keys only: 403 `sandbox_only`, saying where the live thing comes from. */
 export function requireSandbox(auth: AuthContext, refusal: string): void {
   if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', refusal);
@@ -51,15 +62,7 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       'acknowledged (`POST /v1/documents/{id}/acknowledge`): a pull queue for integrations that do not take webhooks.',
     tags: ['Inbox'],
     limitedKeys: true,
-    query: z
-      .object({
-        company_id: companyQuery,
-        acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only documents not yet acknowledged; `true`: only acknowledged ones; absent: all' }),
-        created_after: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only documents received after this instant (RFC 3339)' }),
-        limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
-        cursor: cursorParam,
-      })
-      .strict(),
+    query: inboxQuery,
     responses: { 200: { description: 'A page of received documents', schema: pageSchema(documentSummarySchema, 'InboxList') } },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {

@@ -14,7 +14,8 @@ import { dnsLookupSchema, dnsLookupView, lookupSchema, lookupView } from '../vie
  * `lookup_smp_failed` in api/errors.ts.
  */
 
-const params = z.object({ peppol_id: peppolId });
+/** Exported for the MCP server's lookup tool (mcp/tools.ts). */
+export const lookupParams = z.object({ peppol_id: peppolId });
 
 // perIpLimit sets these (and their X-RateLimit-* forms) on every counted answer; public routes do not get them documented by default.
 const rateLimitHeaders: ResponseSpec['headers'] = {
@@ -44,7 +45,7 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     tags: ['Public'],
     public: true,
     before: [perIpLimit(limiter, 'lookup-dns', lookupsPerHour, 3_600_000, 'DNS lookups per IP address per hour')],
-    params,
+    params: lookupParams,
     responses: { 200: { description: 'What the SML publishes for the participant', schema: dnsLookupSchema, headers: rateLimitHeaders } },
     errors: ['invalid_peppol_id', 'rate_limit_exceeded', 'lookup_dns_failed'],
     handler: async ({ params: { peppol_id } }) => ({ status: 200, body: dnsLookupView(await lookup.sml(peppol_id)) }),
@@ -63,7 +64,7 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     tags: ['Public'],
     public: true,
     before: [perIpLimit(limiter, 'lookup', lookupsPerHour, 3_600_000, 'participant lookups per IP address per hour')],
-    params,
+    params: lookupParams,
     responses: { 200: { description: 'The participant, its SMP entries and what they mean', schema: lookupSchema, headers: rateLimitHeaders } },
     errors: ['invalid_peppol_id', 'participant_not_found', 'rate_limit_exceeded', 'lookup_dns_failed', 'lookup_smp_failed'],
     handler: async ({ params: { peppol_id } }) => {

@@ -4,7 +4,7 @@ import { newSortableId } from '../../domain/ids';
 import { verifySignatureV2 } from '../../domain/webhooks';
 import { createLogger } from '../../platform/logger';
 import { reconcileReceived } from '../../services/receiving/intake';
-import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore, type TestAccount } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
@@ -35,7 +35,7 @@ async function buyerAccount(): Promise<TestAccount & { companyId: string; buyerI
   const account = await sendingAccount();
   const buyer = await callAs(account.key, '/v1/companies', {
     method: 'POST',
-    body: { name: 'Example Buyer NV', country: 'BE', tax_id: 'BE0987654394', peppol_id: buyerPeppolId, address: { street: 'Kerkstraat 2', city: 'Gent', postal_code: '9000' } },
+    body: belgianBuyerCompany,
   });
   if (buyer.status !== 201) throw new Error(`buyer company: ${buyer.text}`);
   return { ...account, buyerId: buyer.body.id };

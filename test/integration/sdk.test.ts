@@ -1,5 +1,5 @@
 import { createClient, verifyWebhook, type EinvoiceClient, type JsonBody, type Schema } from '../../sdk/src';
-import { belgianSeller, validFixtures } from '../fixtures/documents';
+import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { fakeClientIp, uniqueEmail } from '../support/accounts';
 import { until, ublTo } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
@@ -75,13 +75,7 @@ describe('the SDK against the running API', () => {
   });
 
   it('when a document arrives for one of the companies, then the inbox iterator lists it until it is acknowledged', async () => {
-    const buyer = await client.companies.create({
-      name: 'Example Buyer NV',
-      country: 'BE',
-      tax_id: 'BE0987654394',
-      peppol_id: buyerPeppolId,
-      address: { street: 'Kerkstraat 2', city: 'Gent', postal_code: '9000' },
-    });
+    const buyer = await client.companies.create(belgianBuyerCompany);
     const arrived = await client.sandbox.receive(ublTo('standard rate S, one line', buyerPeppolId));
     const unread = async () => {
       const ids: string[] = [];

@@ -5,12 +5,13 @@ import path from 'node:path';
  * The imports run one way (docs/architecture.md): api → services →
  * platform/store/domain; worker → activities → services; workflows →
  * workflows/shared and activity types; services start workflows through
- * platform/workflow-port.ts. Type-only imports count too: a circle of types
+ * platform/workflow-port.ts; the MCP server (mcp/) is a client: it calls the
+ * API through the SDK and reads only the API's input schemas. Type-only imports count too: a circle of types
  * is still a circle to read.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
-const LAYERS = ['api', 'services', 'platform', 'store', 'domain', 'workflows', 'activities', 'worker', 'ops', 'stack'];
+const LAYERS = ['api', 'services', 'platform', 'store', 'domain', 'workflows', 'activities', 'worker', 'ops', 'stack', 'mcp'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -78,5 +79,10 @@ describe('the direction of imports', () => {
 
   it('when domain code imports, then only domain code', () => {
     expect(importsOf('domain').filter((arrow) => !/→ domain\//.test(arrow))).toEqual([]);
+  });
+
+  it('when the MCP server imports, then only its own files, the SDK, the API\'s routes (for their schemas) and domain code; and nothing imports it', () => {
+    expect(importsOf('mcp').filter((arrow) => !/→ (mcp\/|sdk\/src\/|api\/routes\/|domain\/)/.test(arrow))).toEqual([]);
+    expect([...graph].flatMap(([file, targets]) => (file.startsWith('mcp/') ? [] : targets.filter((target) => target.startsWith('mcp/'))))).toEqual([]);
   });
 });

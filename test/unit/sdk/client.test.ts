@@ -80,6 +80,13 @@ describe('the SDK client', () => {
     expect(server.seen[0]!.headers['idempotency-key']).toBe('order-1187');
   });
 
+  it('when the document carries its idempotency_key, then the header is that key, not a fresh one the service would find different', async () => {
+    server.answer({ status: 202, body: { id: 'doc_1', status: 'queued' } });
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    await client.documents.send({ idempotency_key: 'order-1188' } as Parameters<typeof client.documents.send>[0]);
+    expect(server.seen[0]!.headers['idempotency-key']).toBe('order-1188');
+  });
+
   it('when 5xx answers keep coming, then it tries maxRetries more times and throws the typed error with code, status and request id', async () => {
     const failing = { status: 503, headers: { 'X-Request-Id': 'req_42' }, body: { error: { type: 'api_error', code: 'server_busy', message: 'busy', retry: { retryable: true }, details: { queued: 64 } } } };
     server.answer(failing, failing, failing, failing);
@@ -133,6 +140,14 @@ describe('the SDK client', () => {
     for await (const document of client.documents.list({ company_id: 'cmp_1', limit: 2 })) ids.push(document.id);
     expect(ids).toEqual(['doc_1', 'doc_2', 'doc_3']);
     expect(server.seen.map((request) => request.url)).toEqual(['/v1/documents?company_id=cmp_1&limit=2', '/v1/documents?company_id=cmp_1&limit=2&cursor=c2']);
+  });
+
+  it('when one page is asked for, then it is the API\'s answer as it came, cursor and all, and nothing more is fetched', async () => {
+    const answered = { data: [{ id: 'doc_3' }], has_more: true, next_cursor: 'c4' };
+    server.answer({ status: 200, body: answered });
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    expect(await client.inbox.page({ company_id: 'cmp_1', acknowledged: 'false', cursor: 'c3' })).toEqual(answered);
+    expect(server.seen.map((request) => request.url)).toEqual(['/v1/inbox?company_id=cmp_1&acknowledged=false&cursor=c3']);
   });
 
   it('when Retry-After is a date or unreadable, then it is read as a wait or ignored', () => {

@@ -1,0 +1,93 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ZodObject } from 'zod';
+
+import { documentCompanyQuery, documentListQuery, documentParams } from '../api/routes/documents';
+import { inboxQuery } from '../api/routes/inbox';
+import { lookupParams } from '../api/routes/lookup';
+import { documentInputSchema } from '../domain/documents/input';
+import type { EinvoiceClient, JsonBody, Query } from '../sdk/src';
+import { answerResult } from './results';
+
+/**
+ * The tools an agent gets. Each one's arguments are described by the API's own
+ * zod schema of that request (imported, never restated), and are passed to the
+ * API as the agent wrote them: the API parses them with that schema and
+ * answers every problem in its error envelope, with the request id, which is
+ * what the agent needs to correct them. So the casts below to the SDK's types
+ * assert nothing the API does not check.
+ */
+
+export interface EinvoiceTool {
+  name: string;
+  title: string;
+  description: string;
+  input: ZodObject;
+  annotations: ToolAnnotations;
+  run: (client: EinvoiceClient, args: Record<string, unknown>) => Promise<CallToolResult>;
+}
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+export const TOOLS: readonly EinvoiceTool[] = [
+  {
+    name: 'validate_document',
+    title: 'Validate an invoice or credit note',
+    description:
+      'Runs every check of send_document (the JSON document, its conversion to Peppol BIS Billing 3.0 UBL, the official Peppol rules) without sending or storing anything. ' +
+      'A document that would be refused comes back as a tool error whose `violations` (JSON path of the field, rule id, message) and `official.errors` say what to fix; a valid one comes back with its UBL and totals.',
+    input: documentInputSchema,
+    annotations: READ_ONLY,
+    run: async (client, args) => {
+      const verdict = await client.documents.validate(args as JsonBody<'validateDocument'>);
+      return answerResult(verdict, !verdict.valid);
+    },
+  },
+  {
+    name: 'send_document',
+    title: 'Send an invoice or credit note',
+    description:
+      'Sends the document for the company `company_id` (sandbox key: by email; live key: on the Peppol network). The answer is the document id and status `queued`; ' +
+      'delivery follows asynchronously: follow it with get_document. Set `idempotency_key` to make a repeated call answer the first document instead of sending twice.',
+    input: documentInputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (client, args) => answerResult(await client.documents.send(args as JsonBody<'sendDocument'>)),
+  },
+  {
+    name: 'get_document',
+    title: 'Get a document and its status',
+    description:
+      'A document of the company: its `status` (queued, sending, delivered or failed; received for a received one), `error_message` when it failed, totals, parties, attachments; for a received one, its content.',
+    input: documentParams.extend(documentCompanyQuery.shape),
+    annotations: READ_ONLY,
+    run: async (client, args) => answerResult(await client.documents.get(args.id as string, args.company_id as string)),
+  },
+  {
+    name: 'list_documents',
+    title: 'List documents',
+    description:
+      "One page of the company's documents, newest first, optionally by `status` or `direction`; when `has_more` is true, pass `next_cursor` as `cursor` for the next page.",
+    input: documentListQuery,
+    annotations: READ_ONLY,
+    run: async (client, args) => answerResult(await client.documents.page(args as Query<'listDocuments'>)),
+  },
+  {
+    name: 'lookup_participant',
+    title: 'Look a Peppol participant up',
+    description:
+      'Where a Peppol participant id (`scheme:id`, e.g. 0208:0123456749) is registered (SML), what its SMP says it receives, and `can_receive`: whether an invoice and a credit note can be sent to it now. ' +
+      'Not registered: a tool error with code `participant_not_found`.',
+    input: lookupParams,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: async (client, args) => answerResult(await client.lookup(args.peppol_id as string)),
+  },
+  {
+    name: 'read_inbox',
+    title: 'Read the inbox',
+    description:
+      'One page of the documents the company received, newest first; `acknowledged: "false"` lists only those not yet acknowledged. ' +
+      'Each entry is a summary: get_document with its id gives the whole document. Paging as list_documents.',
+    input: inboxQuery,
+    annotations: READ_ONLY,
+    run: async (client, args) => answerResult(await client.inbox.page(args as Query<'listInbox'>)),
+  },
+];

@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import { documentListQuery } from '../../api/routes/documents';
+import { inboxQuery } from '../../api/routes/inbox';
+import { documentInputSchema } from '../../domain/documents/input';
+import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src';
+import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
+import { signUp } from '../support/accounts';
+import { until, ublTo } from '../support/receiving';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * The MCP server (mcp/) as an agent's client runs it: a child process on
+ * stdio, driven by the MCP SDK's own Client against the running embedded
+ * stack. The tools list the API's fields; a refused document comes back as a
+ * tool error an agent can act on; a document is sent, delivered and listed; a
+ * participant is looked up; the inbox is read.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+/** The server as `npx tsx mcp/main.ts` starts it, without tsx's own parent process in between. */
+const SERVER = { command: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'mcp/main.ts')], cwd: ROOT };
+
+const standard = validFixtures.find((fixture) => fixture.name === 'standard rate S, one line')!.body;
+const buyerPeppolId = (standard.to as { peppol_id: string }).peppol_id;
+
+/** A tool's answer: the API's JSON, as the text content carries it. */
+const jsonOf = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text);
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the MCP server over stdio against the running API', () => {
+  let api: EinvoiceClient;
+  let companyId: string;
+  let transport: StdioClientTransport;
+  let mcp: Client;
+  const protocolErrors: Error[] = [];
+  let stderr = '';
+  const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+  beforeAll(async () => {
+    const account = await signUp('mcp');
+    api = createClient({ apiKey: account.key, baseUrl: sharedStack().apiUrl });
+    companyId = (await api.companies.create({ ...belgianSeller, address: { ...belgianSeller.address } } as JsonBody<'createCompany'>)).id;
+    transport = new StdioClientTransport({
+      ...SERVER,
+      env: { ...getDefaultEnvironment(), EINVOICE_API_KEY: account.key, EINVOICE_BASE_URL: sharedStack().apiUrl },
+      stderr: 'pipe',
+    });
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    mcp = new Client({ name: 'einvoice-mcp-test', version: '1.0.0' });
+    mcp.onerror = (error) => protocolErrors.push(error);
+    await mcp.connect(transport);
+  }, 60_000);
+
+  afterAll(async () => {
+    const pid = transport.pid!;
+    await mcp.close();
+    await until('the server process to end', () => Promise.resolve(isRunning(pid)), (running) => !running, 10_000);
+    // stdout carried only protocol messages (anything else would have been a parse error), and the server said nothing on stderr.
+    expect(protocolErrors).toEqual([]);
+    expect(stderr).toBe('');
+  });
+
+  it('when the tools are listed, then each takes the fields of the API operation it calls', async () => {
+    const { tools } = await mcp.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect([...byName.keys()].sort()).toEqual(['get_document', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'validate_document']);
+    const fields = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
+    expect(fields('send_document')).toEqual(Object.keys(documentInputSchema.shape));
+    expect(fields('validate_document')).toEqual(Object.keys(documentInputSchema.shape));
+    expect(byName.get('send_document')!.inputSchema.required).toEqual(expect.arrayContaining(['company_id', 'number', 'issue_date', 'to', 'lines']));
+    expect(fields('list_documents')).toEqual(Object.keys(documentListQuery.shape));
+    expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
+    expect(fields('get_document')).toEqual(['id', 'company_id']);
+    expect(fields('lookup_participant')).toEqual(['peppol_id']);
+    expect(byName.get('send_document')!.annotations).toMatchObject({ readOnlyHint: false });
+    expect(byName.get('get_document')!.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('when a document is refused, then validating and sending it answer tool errors naming the field, the rule or code, and the request id', async () => {
+    const refusable = { ...standard, company_id: companyId, buyer_reference: undefined, order_reference: undefined };
+    const verdict = await call('validate_document', refusable);
+    expect(verdict.isError).toBe(true);
+    expect(jsonOf(verdict)).toMatchObject({ valid: false, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+
+    const refused = await call('send_document', refusable);
+    expect(refused.isError).toBe(true);
+    expect(jsonOf(refused).error).toMatchObject({
+      code: 'document_invalid',
+      status: 422,
+      details: { violations: [expect.objectContaining({ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' })] },
+      request_id: expect.any(String),
+    });
+
+    const { company_id: _company, ...withoutCompany } = standard;
+    const unaddressed = await call('send_document', withoutCompany);
+    expect(jsonOf(unaddressed).error).toMatchObject({ code: 'missing_field', param: 'company_id', request_id: expect.any(String) });
+    const unknown = await call('get_document', { id: 'doc_000000000000000000000000', company_id: companyId });
+    expect(unknown.isError).toBe(true);
+    expect(jsonOf(unknown).error).toMatchObject({ code: 'document_not_found', status: 404 });
+  });
+
+  it('when a valid document is sent, then get_document follows it to delivered and list_documents lists it', async () => {
+    const document = { ...standard, company_id: companyId, idempotency_key: 'mcp-first' };
+    const verdict = await call('validate_document', document);
+    expect(verdict.isError).toBeFalsy();
+    expect(jsonOf(verdict)).toMatchObject({ valid: true, violations: [] });
+
+    const sent = await call('send_document', document);
+    expect(jsonOf(sent)).toMatchObject({ id: expect.stringMatching(/^doc_/), status: 'queued' });
+    expect(sent.isError).toBeFalsy();
+    const { id } = jsonOf(sent);
+    // The same idempotency key answers the first document: an agent's retry sends nothing twice.
+    expect(jsonOf(await call('send_document', document)).id).toBe(id);
+
+    const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
+    const delivered = await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000);
+    expect(delivered).toMatchObject({ id, status: 'delivered' });
+
+    const page = jsonOf(await call('list_documents', { company_id: companyId, limit: 1 }));
+    expect(page).toMatchObject({ data: [{ id, status: 'delivered' }], has_more: false });
+    expect(jsonOf(await call('list_documents', { company_id: companyId, status: 'failed' })).data).toEqual([]);
+  }, 120_000);
+
+  it('when a participant is looked up, then the answer says what it can receive', async () => {
+    const found = await call('lookup_participant', { peppol_id: buyerPeppolId });
+    expect(found.isError).toBeFalsy();
+    expect(jsonOf(found)).toMatchObject({ registered: true, can_receive: { invoice: true, credit_note: true } });
+  });
+
+  it('when a document arrives for one of the companies, then read_inbox lists it', async () => {
+    const buyer = await api.companies.create(belgianBuyerCompany);
+    const unread = async () => jsonOf(await call('read_inbox', { company_id: buyer.id, acknowledged: 'false' }));
+    expect(await unread()).toEqual({ data: [], has_more: false, next_cursor: null });
+
+    const arrived = await api.sandbox.receive(ublTo('standard rate S, one line', buyerPeppolId));
+    const inbox = await until('the inbox', unread, (page) => page.data.length > 0);
+    expect(inbox.data).toEqual([expect.objectContaining({ id: arrived.id, direction: 'received' })]);
+  });
+
+  it('when the key is missing, then the server does not start: exit code 2 and the reason on stderr', async () => {
+    const started = promisify(execFile)(SERVER.command, SERVER.args, { cwd: ROOT, env: getDefaultEnvironment() });
+    await expect(started).rejects.toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('EINVOICE_API_KEY is not set') });
+  });
+});
