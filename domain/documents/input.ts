@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { emailAddress, xmlText } from '../fields';
+import { emailAddress, xmlText as text } from '../fields';
 import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../text';
 
 /**
@@ -29,8 +29,6 @@ const decimal = (description: string) =>
     .pipe(z.string().regex(DECIMAL_PATTERN, DECIMAL_MESSAGE))
     .meta({ description, examples: ['12.50'] });
 
-/** Free text that ends up in the UBL: trimmed, not blank, bounded, and only characters XML can carry. */
-const text = xmlText;
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
