@@ -16,7 +16,7 @@ import { valid, wild } from '../support/schema-arbitrary';
 const RUNS_PER_OPERATION = 8;
 
 /** Bodies per operation in the positive direction: each draws every field the schema has, so a few dozen cover the stated rules. */
-const VALID_BODIES_PER_OPERATION = 15;
+const VALID_BODIES_PER_OPERATION = 10;
 
 /**
  * The codes that say "this field's value breaks a rule of its shape": a body
