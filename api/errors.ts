@@ -67,6 +67,8 @@ const catalog = {
   kyc_locked: { status: 409, type: 'validation_error', retryable: false },
   // The request is well formed; the workspace's state (its only owner) refuses it.
   last_owner: { status: 409, type: 'validation_error', retryable: false },
+  // Well formed, but meaningless: the caller (an owner, or the request would be 403) names themself as the new owner.
+  transfer_to_self: { status: 422, type: 'validation_error', retryable: false },
   kyc_not_submittable: { status: 409, type: 'validation_error', retryable: false },
   kyc_missing_content: { status: 400, type: 'validation_error', retryable: false },
   kyc_invalid_encoding: { status: 400, type: 'validation_error', retryable: false },

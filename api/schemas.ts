@@ -1,15 +1,15 @@
-import { isPeppolActiveCountry } from '../domain/countries';
-import { isValidIban, normalizeIban } from '../domain/iban';
+import { isPeppolActiveCountry, peppolActiveCountries } from '../domain/countries';
+import { emailAddress as emailField, xmlText } from '../domain/fields';
+import { isValidIban, normalizeIban, WRITTEN_IBAN } from '../domain/iban';
 import { idPattern, type IdKind } from '../domain/ids';
-import { peppolIdProblem } from '../domain/peppol-id';
+import { CHECK_DIGIT_SCHEMES, PEPPOL_ID_PATTERN, peppolIdProblem } from '../domain/peppol-id';
 import { ROLES } from '../domain/roles';
-import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../domain/text';
 import { z } from './openapi';
 
 /** Input building blocks shared by the routes; each carries its OpenAPI description. */
 
-/** Free text: trimmed, bounded, and only characters XML and other systems can carry. */
-export const text = (max: number) => z.string().trim().min(1).max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE);
+/** Free text: trimmed, not blank, bounded, and only characters XML and other systems can carry (domain/fields.ts). */
+export const text = xmlText;
 
 /** An id in a body field: malformed is a 400 naming the field. */
 export const resourceId = (kind: IdKind, example: string) =>
@@ -23,23 +23,23 @@ export const resourceId = (kind: IdKind, example: string) =>
  */
 export const idParam = (kind: IdKind, example: string) => z.string().openapi({ pattern: idPattern(kind).source, example });
 
-export const emailAddress = z.email().max(254).openapi({ example: 'ap@example.com' });
+export const emailAddress = emailField.openapi({ example: 'ap@example.com' });
 
 export const role = z.enum(ROLES);
 
+/** One of the codes the description lists, exactly: upper case, as ISO 3166-1 writes them (and as a document's addresses take them). */
 export const country = z
   .string()
-  .transform((value) => value.trim().toUpperCase())
   .superRefine((value, ctx) => {
     if (!isPeppolActiveCountry(value)) {
       ctx.addIssue({
         code: 'custom',
-        message: `${value || 'country'} is not the ISO 3166-1 alpha-2 code of a country with active Peppol use.`,
+        message: `${value || 'country'} is not the ISO 3166-1 alpha-2 code (upper case) of a country with active Peppol use.`,
         params: { code: 'invalid_country' },
       });
     }
   })
-  .openapi({ description: 'ISO 3166-1 alpha-2 code of a country with active Peppol use', example: 'BE', pattern: '^[A-Za-z]{2}$' });
+  .openapi({ description: 'ISO 3166-1 alpha-2 code, upper case, of a country with active Peppol use', example: 'BE', enum: [...peppolActiveCountries] });
 
 export const peppolId = z
   .string()
@@ -49,14 +49,24 @@ export const peppolId = z
     const problem = peppolIdProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `Invalid Peppol id: ${problem}.`, params: { code: 'invalid_peppol_id' } });
   })
-  .openapi({ description: 'Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " \'', example: '0208:0123456749', pattern: '^[0-9]{4}:[!#-%(-;=?-~]{1,130}$' });
+  .openapi({
+    description:
+      'Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme\'s format (the pattern lists both). ' +
+      `The identifiers of schemes ${CHECK_DIGIT_SCHEMES.join(', ')} carry check digits, which must match too (else 400 \`invalid_peppol_id\`).`,
+    example: '0208:0123456749',
+    pattern: PEPPOL_ID_PATTERN,
+  });
 
 export const iban = z
   .string()
   .max(50)
   .refine(isValidIban, 'not a valid IBAN (structure or check digits)')
   .transform(normalizeIban)
-  .openapi({ example: 'BE68539007547034', pattern: '^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}$' });
+  .openapi({
+    description: 'IBAN, spaces and either case allowed; stored without spaces in upper case. Its check digits (ISO 7064 mod 97) must match too.',
+    example: 'BE68539007547034',
+    pattern: WRITTEN_IBAN.source,
+  });
 
 export const address = z
   .object({ street: text(200).optional(), city: text(100).optional(), postal_code: text(20).optional() })

@@ -3,6 +3,14 @@ export function normalizeIban(raw: string): string {
   return raw.replace(/\s+/g, '').toUpperCase();
 }
 
+/**
+ * How an IBAN may be written: country, check digits, 11 to 30 letters or
+ * digits, single spaces between any of them (as printed in groups of four)
+ * and either case. Every IBAN written so has the structure isValidIban
+ * checks; its check digits must match besides.
+ */
+export const WRITTEN_IBAN = /^[A-Za-z]{2}[0-9]{2}(?: ?[A-Za-z0-9]){11,30}$/;
+
 export function isValidIban(raw: string): boolean {
   const iban = normalizeIban(raw);
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;

@@ -19,7 +19,8 @@ const MAX_VALUE_LENGTH = 130;
  * issues identifiers with them. Schemes with a format of their own (below)
  * are narrower still.
  */
-const PARTICIPANT_VALUE_CHARACTERS = /^[!#-%(-;=?-~]+$/;
+const PARTICIPANT_VALUE_CHARACTER = '[!#-%(-;=?-~]';
+const PARTICIPANT_VALUE_CHARACTERS = new RegExp(`^${PARTICIPANT_VALUE_CHARACTER}+$`);
 
 const digits = (value: string) => [...value].map(Number);
 
@@ -138,6 +139,26 @@ const vatSchemeCountry: Record<string, string> = {
   '9951': 'SM', '9952': 'TR', '9953': 'VA',
 };
 
+
+/** A scheme's identifier format, as a regular expression body (its own anchors taken off). */
+function valueFormat(scheme: string): string {
+  const rule = rules[scheme];
+  if (rule) return rule.format.source.replace(/^\^/, '').replace(/\$$/, '');
+  const country = vatSchemeCountry[scheme];
+  if (country) return `${country}[0-9A-Za-z]{2,13}`;
+  return `${PARTICIPANT_VALUE_CHARACTER}{1,${MAX_VALUE_LENGTH}}`;
+}
+
+/**
+ * The shape of every id peppolIdProblem accepts, from the same tables: one
+ * alternative per current EAS scheme with that scheme's format. What a
+ * regular expression cannot say is left to the description beside it: the
+ * check digits of the schemes that have them.
+ */
+export const PEPPOL_ID_PATTERN = `^(?:${[...currentSchemes].map((scheme) => `${scheme}:(?:${valueFormat(scheme)})`).join('|')})$`;
+
+/** The schemes whose identifiers carry check digits (a well-shaped id of these can still be refused). */
+export const CHECK_DIGIT_SCHEMES: readonly string[] = Object.keys(rules).filter((scheme) => rules[scheme]!.check !== undefined);
 
 /** Why a Peppol id is not acceptable, or undefined when it is. */
 export function peppolIdProblem(raw: string): string | undefined {

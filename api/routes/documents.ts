@@ -197,10 +197,16 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). ' +
       'A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some ' +
       'of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 ' +
-      '`insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.',
+      '`insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document. ' +
+      'All documents of a batch name the same `company_id`: a batch whose entries name different companies is refused whole, before any document ' +
+      'is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`).',
     tags: ['Documents'],
     limitedKeys: true,
-    jsonBytesBody: z.array(documentInputSchema).min(1).max(MAX_BATCH),
+    jsonBytesBody: z
+      .array(documentInputSchema)
+      .min(1)
+      .max(MAX_BATCH)
+      .openapi({ description: 'Documents of one company: every entry has the same `company_id` (a rule JSON Schema cannot state; see the operation).' }),
     bodyLimit: deps.maxBodyBytes,
     responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
     errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'server_busy'],

@@ -1,11 +1,12 @@
 import type { Client } from '@temporalio/client';
 
+import { idPattern } from '../../domain/ids';
 import { KYC_DOC_TYPES, MAX_KYC_DOCUMENT_BYTES } from '../../domain/kyc';
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { KYC_MIME_TYPES } from '../../domain/kyc-files';
 import { checkKycUpload } from '../../domain/kyc-upload';
 import type { SecretBox } from '../../domain/secret-box';
-import { isSingleLineText, NOT_SINGLE_LINE_MESSAGE } from '../../domain/text';
+import { characterCount, isSingleLineText, NOT_SINGLE_LINE_MESSAGE, SINGLE_LINE, SINGLE_LINE_TEXT } from '../../domain/text';
 import type { Logger } from '../../platform/logger';
 import { readKyc, refusalError } from '../../services/kyc';
 import { uploadKycDocument } from '../../services/kyc-documents';
@@ -37,19 +38,29 @@ export interface KycRouteDependencies {
 const UPLOAD_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Free text of the KYC routes: one line each, since the operator reads it in a table (ops kyc list). */
-const kycText = (max: number) => z.string().max(max).refine(isSingleLineText, NOT_SINGLE_LINE_MESSAGE).nullable().optional();
+const kycText = (max: number) =>
+  z
+    .string()
+    .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
+    .refine(isSingleLineText, NOT_SINGLE_LINE_MESSAGE)
+    .nullable()
+    .optional();
+
+/** How the description states such a field: one line (the same expressions), `blank` telling whether an empty one is taken. */
+const describedLine = (max: number, blank: 'allowed' | 'refused') =>
+  z.string().openapi({ maxLength: max, pattern: (blank === 'allowed' ? SINGLE_LINE : SINGLE_LINE_TEXT).source });
 
 const uploadRequest = z
   .object({
     doc_type: z.enum(KYC_DOC_TYPES),
-    filename: z.string().max(255).optional().openapi({ description: 'Defaults to the document type and the recognised extension' }),
+    filename: describedLine(255, 'allowed').optional().openapi({ description: 'Defaults to the document type and the recognised extension' }),
     content: z.string().openapi({
       format: 'byte',
       description: `The file, base64-encoded; at most ${MAX_KYC_DOCUMENT_BYTES} bytes (10 MB) decoded. PDF, PNG, JPEG or XLSX, recognised by its bytes, never by its name.`,
     }),
-    mime_type: z.string().optional().openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),
-    company_id: z.string().optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
-    mandate_grantor_name: z.string().optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
+    mime_type: z.string().max(255).optional().openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),
+    company_id: z.string().max(100).optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
+    mandate_grantor_name: describedLine(200, 'refused').optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
   })
   .openapi('KycDocumentUpload');
 
@@ -67,13 +78,13 @@ const uploadFields = z
 
 const submitRequest = z
   .object({
-    company_id: z.string().openapi({ description: 'The workspace’s own company' }),
-    kyc_legal_name: z.string(),
-    kyc_enterprise_number: z.string().openapi({ description: 'Stored verbatim, no format check' }),
-    attestation_name: z.string().openapi({ description: 'Who signs the attestation' }),
-    attestation_role: z.string().openapi({ description: 'The signer’s role at the entity', example: 'Managing director' }),
-    attested: z.boolean().openapi({ description: 'Must be true: the signer confirms the attestation text (GET /v1/kyc)' }),
-    attestation_version: z.string().openapi({ description: 'Must equal `attestation.current_version`', example: ATTESTATION_VERSION }),
+    company_id: z.string().openapi({ description: 'The workspace’s own company', pattern: idPattern('company').source }),
+    kyc_legal_name: describedLine(300, 'refused'),
+    kyc_enterprise_number: describedLine(100, 'refused').openapi({ description: 'Stored verbatim, no format check' }),
+    attestation_name: describedLine(200, 'refused').openapi({ description: 'Who signs the attestation' }),
+    attestation_role: describedLine(200, 'refused').openapi({ description: 'The signer’s role at the entity', example: 'Managing director' }),
+    attested: z.literal(true).openapi({ description: 'The signer confirms the attestation text (GET /v1/kyc)' }),
+    attestation_version: z.string().max(50).openapi({ description: 'Must equal `attestation.current_version`', example: ATTESTATION_VERSION }),
   })
   .openapi('KycSubmitRequest');
 

@@ -15,6 +15,7 @@ import {
 import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
 import { requireMembership, requireRole } from '../access';
+import { ApiError } from '../errors';
 import { z } from '../openapi';
 import { enforceLimits } from '../rate-limiting';
 import { decodeCursor, pageView } from '../paging';
@@ -37,9 +38,14 @@ const inviteBody = z
   .strict()
   .openapi('InviteMemberRequest', {
     description:
-      'Name the account by `account_id` or by `email` (one is required; if both are sent they must name the same account). ' +
+      'Name the account by `account_id` or by `email` (one is required, else 400 `missing_field`; if both are sent they must name the same account, else 400 `invalid_field`). ' +
       'Only existing accounts can be added: an email without an account gets 404 `account_not_found`; ask the person to sign up first. ' +
       'Only owners grant `owner`.',
+    // Exactly one branch holds for any body (the second only without account_id), so generated clients get `account_id | email`.
+    oneOf: [
+      { type: 'object', properties: { account_id: { type: 'string' } }, required: ['account_id'] },
+      { type: 'object', properties: { email: { type: 'string' } }, required: ['email'], not: { required: ['account_id'] } },
+    ],
   });
 
 /** `priceUnits`: the default price of a live document (LIVE_DOCUMENT_PRICE), shown where a workspace has none of its own. */
@@ -201,11 +207,11 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     params: workspaceParams,
     body: z.object({ account_id: resourceId('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') }).strict(),
     responses: { 200: { description: 'Transferred', schema: z.object({ transferred: z.literal(true), new_owner: z.string() }) } },
-    errors: ['insufficient_role', 'workspace_not_found', 'member_not_found'],
+    errors: ['insufficient_role', 'workspace_not_found', 'member_not_found', 'transfer_to_self'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner'], 'transfer ownership');
-      if (body.account_id === auth.accountId) throw invalidField('account_id', 'You own this workspace already; name another member.');
+      if (body.account_id === auth.accountId) throw new ApiError('transfer_to_self', 'You own this workspace already; name another member.', { param: 'account_id' });
       await transferOwnership(store, auth.actor, params.id, body.account_id);
       return { status: 200, body: { transferred: true, new_owner: body.account_id } };
     },

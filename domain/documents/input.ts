@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { emailAddress, xmlText as text } from '../fields';
 import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../text';
 
 /**
@@ -28,8 +29,6 @@ const decimal = (description: string) =>
     .pipe(z.string().regex(DECIMAL_PATTERN, DECIMAL_MESSAGE))
     .meta({ description, examples: ['12.50'] });
 
-/** Free text that ends up in the UBL: trimmed, bounded, and only characters XML can carry. */
-const text = (max: number) => z.string().trim().min(1).max(max).refine(isXmlSafe, XML_UNSAFE_MESSAGE);
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
@@ -75,7 +74,7 @@ const party = z
     peppol_id: text(140).optional().meta({ description: 'Peppol participant id, scheme:id' }),
     contact_name: text(200).optional().meta({ description: 'Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005)' }),
     phone: text(50).optional().meta({ description: 'Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006)' }),
-    email: z.email().max(254).optional(),
+    email: emailAddress.optional(),
     address: address.optional(),
   })
   .strict();

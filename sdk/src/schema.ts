@@ -484,7 +484,7 @@ export interface paths {
         put?: never;
         /**
          * Send up to 100 documents of one company, each processed on its own
-         * @description Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 `insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document.
+         * @description Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 `insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document. All documents of a batch name the same `company_id`: a batch whose entries name different companies is refused whole, before any document is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`).
          */
         post: operations["sendDocumentBatch"];
         delete?: never;
@@ -2039,7 +2039,7 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "member";
         };
-        /** @description Name the account by `account_id` or by `email` (one is required; if both are sent they must name the same account). Only existing accounts can be added: an email without an account gets 404 `account_not_found`; ask the person to sign up first. Only owners grant `owner`. */
+        /** @description Name the account by `account_id` or by `email` (one is required, else 400 `missing_field`; if both are sent they must name the same account, else 400 `invalid_field`). Only existing accounts can be added: an email without an account gets 404 `account_not_found`; ask the person to sign up first. Only owners grant `owner`. */
         InviteMemberRequest: {
             /** @example acc_4Q2n7rT0vWcXyZ1aB3dE5fGh */
             account_id?: string;
@@ -2053,7 +2053,11 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "member";
-        };
+        } & ({
+            account_id: string;
+        } | {
+            email: string;
+        });
         CreatedCompany: {
             /** @example com_0mhx3k2a1bQ8sV7yT2nR4kLp */
             id: string;
@@ -2098,10 +2102,11 @@ export interface components {
             /** @example Acme BV */
             name: string;
             /**
-             * @description ISO 3166-1 alpha-2 code of a country with active Peppol use
+             * @description ISO 3166-1 alpha-2 code, upper case, of a country with active Peppol use
              * @example BE
+             * @enum {string}
              */
-            country: string;
+            country: "AE" | "AT" | "AU" | "BE" | "DE" | "DK" | "FI" | "FR" | "GB" | "GR" | "IE" | "IS" | "IT" | "JP" | "MY" | "NG" | "NL" | "NO" | "NZ" | "OM" | "PL" | "SE" | "SG" | "SK";
             /** @description Legal registration id (e.g. enterprise number) */
             company_registration_id?: string | null;
             /**
@@ -2114,11 +2119,14 @@ export interface components {
              * @example ap@example.com
              */
             email?: string | null;
-            /** @example BE68539007547034 */
+            /**
+             * @description IBAN, spaces and either case allowed; stored without spaces in upper case. Its check digits (ISO 7064 mod 97) must match too.
+             * @example BE68539007547034
+             */
             iban?: string | null;
             address?: components["schemas"]["Address"];
             /**
-             * @description Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " '
+             * @description Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme's format (the pattern lists both). The identifiers of schemes 9925, 9933, 0208, 0088, 0192, 0007, 0151, 0211, 0196, 0183, 0199, 0002, 0009 carry check digits, which must match too (else 400 `invalid_peppol_id`).
              * @example 0208:0123456749
              */
             peppol_id?: string | null;
@@ -2189,10 +2197,11 @@ export interface components {
         UpdateCompanyRequest: {
             name?: string;
             /**
-             * @description ISO 3166-1 alpha-2 code of a country with active Peppol use
+             * @description ISO 3166-1 alpha-2 code, upper case, of a country with active Peppol use
              * @example BE
+             * @enum {string}
              */
-            country?: string;
+            country?: "AE" | "AT" | "AU" | "BE" | "DE" | "DK" | "FI" | "FR" | "GB" | "GR" | "IE" | "IS" | "IT" | "JP" | "MY" | "NG" | "NL" | "NO" | "NZ" | "OM" | "PL" | "SE" | "SG" | "SK";
             /** @description Legal registration id (e.g. enterprise number) */
             company_registration_id?: string | null;
             /**
@@ -2205,11 +2214,14 @@ export interface components {
              * @example ap@example.com
              */
             email?: string | null;
-            /** @example BE68539007547034 */
+            /**
+             * @description IBAN, spaces and either case allowed; stored without spaces in upper case. Its check digits (ISO 7064 mod 97) must match too.
+             * @example BE68539007547034
+             */
             iban?: string | null;
             address?: components["schemas"]["Address"];
             /**
-             * @description Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " '
+             * @description Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme's format (the pattern lists both). The identifiers of schemes 9925, 9933, 0208, 0088, 0192, 0007, 0151, 0211, 0196, 0183, 0199, 0002, 0009 carry check digits, which must match too (else 400 `invalid_peppol_id`).
              * @example 0208:0123456749
              */
             peppol_id?: string | null;
@@ -2320,8 +2332,11 @@ export interface components {
              * @example Managing director
              */
             attestation_role: string;
-            /** @description Must be true: the signer confirms the attestation text (GET /v1/kyc) */
-            attested: boolean;
+            /**
+             * @description The signer confirms the attestation text (GET /v1/kyc)
+             * @enum {boolean}
+             */
+            attested: true;
             /**
              * @description Must equal `attestation.current_version`
              * @example 2026-08-26
@@ -3268,7 +3283,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " ' */
+                /** @description Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme's format (the pattern lists both). The identifiers of schemes 9925, 9933, 0208, 0088, 0192, 0007, 0151, 0211, 0196, 0183, 0199, 0002, 0009 carry check digits, which must match too (else 400 `invalid_peppol_id`). */
                 peppol_id: string;
             };
             cookie?: never;
@@ -3324,7 +3339,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Peppol participant id, `scheme:id` with a current EAS scheme; the id is printable ASCII without space or < > & " ' */
+                /** @description Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme's format (the pattern lists both). The identifiers of schemes 9925, 9933, 0208, 0088, 0192, 0007, 0151, 0211, 0196, 0183, 0199, 0002, 0009 carry check digits, which must match too (else 400 `invalid_peppol_id`). */
                 peppol_id: string;
             };
             cookie?: never;
@@ -4648,6 +4663,15 @@ export interface operations {
             };
             /** @description Error: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `transfer_to_self` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@ import { callAs, signUp, teamWorkspace, withStore, type TestAccount } from '../s
 
 const acme = {
   name: 'Acme BV',
-  country: 'be',
+  country: 'BE',
   company_registration_id: '0123456749',
   tax_id: 'BE0123456749',
   email: 'billing@acme.example',
@@ -55,6 +55,7 @@ describe('companies', () => {
     ['no country', { name: 'X' }, 'missing_field', 'country'],
     ['an unknown country', { name: 'X', country: 'XX' }, 'invalid_country', 'country'],
     ['a country without active Peppol use', { name: 'X', country: 'US' }, 'invalid_country', 'country'],
+    ['a country in lower case (the description lists the codes in upper case)', { name: 'X', country: 'be' }, 'invalid_country', 'country'],
     ['a Peppol id without a scheme', { name: 'X', country: 'BE', peppol_id: '0123456749' }, 'invalid_peppol_id', 'peppol_id'],
     ['a retired EAS scheme', { name: 'X', country: 'BE', peppol_id: '0193:0123456749' }, 'invalid_peppol_id', 'peppol_id'],
     ['a wrong check digit', { name: 'X', country: 'BE', peppol_id: '0208:0123456748' }, 'invalid_peppol_id', 'peppol_id'],

@@ -46,6 +46,12 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
 export function valid(schema: Schema, components: Schema, depth = 0): fc.Arbitrary<unknown> {
   const resolved = resolve(schema, components);
   const choices = (resolved.anyOf ?? resolved.oneOf) as Schema[] | undefined;
+  if (choices && resolved.type === 'object') {
+    // Choices that add requirements to the object beside them (`one of these fields is required`): its fields, each choice's required ones.
+    const { anyOf: _any, oneOf: _one, ...base } = resolved;
+    const required = (base.required ?? []) as string[];
+    return fc.oneof(...choices.map((choice) => valid({ ...base, required: [...required, ...((choice.required ?? []) as string[])] }, components, depth)));
+  }
   if (choices) return fc.oneof(...choices.map((choice) => valid(choice, components, depth)));
   if (resolved.const !== undefined) return fc.constant(resolved.const);
   const types = Array.isArray(resolved.type) ? (resolved.type as string[]) : [resolved.type as string | undefined];
