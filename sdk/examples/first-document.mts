@@ -5,8 +5,8 @@ const { api_key } = await createClient({ baseUrl }).signup({ email: `me+${Date.n
 const client = createClient({ apiKey: api_key, baseUrl });
 const seller = await client.companies.create({ name: 'Example Seller SRL', country: 'BE', tax_id: 'BE0123456749', peppol_id: '0208:0123456749',
   iban: 'BE68539007547034', address: { street: 'Rue de la Loi 1', city: 'Brussels', postal_code: '1000' } });
-const sent = await client.documents.send({ company_id: seller.id, type: 'invoice', currency: 'EUR', number: 'INV-1', issue_date: '2026-11-25',
-  buyer_reference: 'DEPT-77', from: {}, to: { name: 'Example Buyer NV', peppol_id: '0208:0987654394', email: 'ap@buyer.example', address: { country: 'BE' } },
+const sent = await client.documents.send({ company_id: seller.id, number: 'INV-1', issue_date: '2026-11-25', buyer_reference: 'DEPT-77',
+  to: { name: 'Example Buyer NV', peppol_id: '0208:0987654394', email: 'ap@buyer.example', address: { country: 'BE' } },
   lines: [{ description: 'Consulting hours', quantity: 12.5, unit: 'HUR', unit_price: '100.00', tax_rate: 21 }] });
 let doc = await client.documents.get(sent.id, seller.id);
 while (doc.status === 'queued' || doc.status === 'sending') {

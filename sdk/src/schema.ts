@@ -1929,7 +1929,7 @@ export interface components {
              * @description false makes a ps_live_ key
              * @default true
              */
-            sandbox: boolean;
+            sandbox?: boolean;
             /**
              * @description Home workspace of the key; default: the calling key's. Caller must be owner or admin there.
              * @example wsp_…
@@ -2052,7 +2052,7 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            role: "owner" | "admin" | "member";
+            role?: "owner" | "admin" | "member";
         } & ({
             account_id: string;
         } | {
@@ -2357,12 +2357,12 @@ export interface components {
              * @default invoice
              * @enum {string}
              */
-            type: "invoice" | "credit_note";
+            type?: "invoice" | "credit_note";
             number: string;
             issue_date: string;
             due_date?: string;
             /** @default EUR */
-            currency: string;
+            currency?: string;
             buyer_reference?: string;
             order_reference?: string;
             note?: string;
@@ -2383,7 +2383,7 @@ export interface components {
                 country?: string;
             };
             /** @default {} */
-            from: {
+            from?: {
                 name?: string;
                 /** @description VAT identifier with its country prefix, e.g. BE0123456749 */
                 tax_id?: string;
@@ -2434,7 +2434,7 @@ export interface components {
                  */
                 quantity: number | string;
                 /** @default C62 */
-                unit: string;
+                unit?: string;
                 /**
                  * @description Net price per unit, never negative
                  * @example 12.50
