@@ -126,6 +126,9 @@ const trustedProxies = z.preprocess(
     }),
 );
 
+/** How many copies of a process run (platform/process-copies.ts); empty, as a compose file passes an unset one, is the default. */
+const processCount = z.preprocess((value) => (value === '' ? undefined : value), positiveInt(defaultProcessCount()));
+
 /** A key of domain/secret-box.ts: 32 random bytes, base64. */
 const sealingKey = optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'));
 
@@ -205,10 +208,10 @@ export const serviceConfigShape = {
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).describe('Largest accepted request body'),
-  API_PROCESSES: positiveInt(defaultProcessCount()).describe(
+  API_PROCESSES: processCount.describe(
     'API processes, sharing its ports (node:cluster); one that dies is started again (default: one per core, at most 8; one on two cores or fewer)',
   ),
-  WORKER_PROCESSES: positiveInt(defaultProcessCount()).describe(
+  WORKER_PROCESSES: processCount.describe(
     'Worker processes, each a Temporal worker polling the same task queue; one that dies is started again (default as API_PROCESSES)',
   ),
   API_WORKER_THREADS: optional(z.coerce.number().int().positive()).describe(
