@@ -451,11 +451,11 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
-      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal}`);
+      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
     }
     if (services.includes('api')) {
       await serviceComponent('api');
-      log(`api        ${urls.api}`);
+      log(`api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES)`);
     }
   } catch (err) {
     await stop();
@@ -499,6 +499,8 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     );
   }
 }
+
+const processCount = (count: number) => `${count} process${count === 1 ? '' : 'es'}`;
 
 async function httpOk(url: string): Promise<boolean> {
   const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);

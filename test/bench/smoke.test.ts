@@ -32,7 +32,7 @@ const printed = (label: string) => new RegExp(`${label.replace(/[.*+?^${}()|[\]\
 describe('benchmarks at a tiny size', () => {
   it('npm run bench: every part completes and prints its figures', async () => {
     const out = await bench('documents.ts', { BENCH_REQUESTS: '6', BENCH_CONCURRENCY: '2', BENCH_STORED: '1100', BENCH_VOLUME: '4', BENCH_SECONDS: '1', BENCH_SAMPLES: '20' });
-    for (const label of ['conversion of a 10-line invoice', 'POST /v1/documents, concurrency 2', 'POST /v1/documents at half that rate', 'POST → delivered, 6 documents', 'official validation of a 10-line invoice', 'POST → delivered with official validation', 'first page: p99', 'GET /v1/account: p99', '4 documents accepted and delivered']) {
+    for (const label of ['conversion of a 10-line invoice', 'POST /v1/documents, concurrency 2', 'POST /v1/documents at half that rate', 'POST → delivered, 6 documents', 'official validation of a 10-line invoice', 'POST → delivered with official validation', 'first page: p99', 'GET /v1/account: p99', '4 documents accepted and delivered', 'with 1 API and 1 worker process: POST /v1/documents', 'with 2 API and 2 worker processes: POST → delivered', '2 processes of each vs 1: accept']) {
       expect(out).toMatch(printed(label));
     }
   }, BENCH_TIMEOUT_MS + 30_000);
