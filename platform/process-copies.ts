@@ -61,14 +61,15 @@ function superviseCopies(count: number, logger: Logger): void {
     while (deaths[0]! < now - CRASH_LIMIT.periodMs) deaths.shift();
     if (deaths.length > CRASH_LIMIT.count) {
       logger.fatal({ deaths: deaths.length }, 'copies keep dying: stopping the rest');
-      stopAll();
       process.exitCode = 1;
+      stopAll();
       return;
     }
     logger.error({ pid: copy.process.pid, code, signal }, 'copy exited unexpectedly; starting another');
+    // Not unref'd: when every copy has died, this timer is what keeps the primary alive to start one again.
     setTimeout(() => {
       if (!stopping) fork();
-    }, RESTART_DELAY_MS).unref();
+    }, RESTART_DELAY_MS);
   });
 
   const stopAll = () => {

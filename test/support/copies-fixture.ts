@@ -6,12 +6,14 @@ import { runCopies } from '../../platform/process-copies';
 /**
  * A stand-in entry for test/unit/process-copies.test.ts: COPIES copies of a
  * server on PORT that answers with its pid; GET /die ends the copy that takes
- * it, and SIGTERM closes it as the API does.
+ * it, and SIGTERM closes it as the API does. With FAIL_AT_START, every copy
+ * fails as it starts.
  */
 runCopies(
   Number(process.env.COPIES),
   createLogger('silent', 'copies'),
   async () => {
+    if (process.env.FAIL_AT_START) throw new Error('cannot start');
     const server = createServer((req, res) => {
       if (req.url === '/die') process.exit(3);
       res.end(String(process.pid));

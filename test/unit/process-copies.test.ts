@@ -65,8 +65,8 @@ const alive = (pid: number) => {
 
 describe('process copies', () => {
   let primary: ChildProcess | undefined;
-  const start = (copies: number, port: number) => {
-    primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, COPIES: String(copies), PORT: String(port) }, stdio: 'inherit' });
+  const start = (copies: number, port: number, env: Record<string, string> = {}) => {
+    primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, COPIES: String(copies), PORT: String(port), ...env }, stdio: 'inherit' });
     return primary;
   };
   afterEach(() => {
@@ -95,6 +95,12 @@ describe('process copies', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     for (const pid of after) expect(alive(Number(pid))).toBe(false);
+  }, 90_000);
+
+  it('when every copy keeps failing as it starts, then the primary gives up with exit code 1, so its own supervisor sees the failure', async () => {
+    const child = start(2, await freePort(), { FAIL_AT_START: '1' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    expect(await exited).toBe(1);
   }, 90_000);
 
   it('when there is one, then the entry runs in the process itself, with no primary', async () => {
