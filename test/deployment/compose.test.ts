@@ -25,11 +25,13 @@ interface ComposeService {
   restart?: string;
   container_name?: string;
   volumes?: string[];
+  networks?: { default?: { ipv4_address?: string } };
 }
 
 // Compose honours YAML merge keys (`<<: *service-env`).
 const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
+  networks?: { default?: { ipam?: { config?: { subnet: string }[] } } };
 };
 const { services } = compose;
 
@@ -79,7 +81,7 @@ describe('docker-compose.yml', () => {
     const environment = Object.fromEntries(Object.entries(services[name]!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)]));
     const config = loadConfig(environment);
     expect(() => requireServiceAddresses(config, name as 'api')).not.toThrow();
-    expect(config.TRUSTED_PROXIES).toEqual(['uniquelocal']);
+    expect(config.TRUSTED_PROXIES).toEqual([services.proxy!.networks!.default!.ipv4_address]);
   });
 
   it('every service has a health check and restarts by itself', () => {
@@ -173,8 +175,12 @@ describe('docker-compose.yml', () => {
     expect(published.filter(([name]) => name === 'temporal-ui' || name === 'smtp').length).toBeGreaterThan(0);
   });
 
-  it('the API, reached only through the proxy on the compose network, trusts that network to name the client unless the operator sets TRUSTED_PROXIES', () => {
-    expect(services.api!.environment!.TRUSTED_PROXIES).toBe('${TRUSTED_PROXIES:-uniquelocal}');
+  it('the API, reached only through the proxy, trusts the proxy\u2019s fixed address on the compose network alone to name the client unless the operator sets TRUSTED_PROXIES', () => {
+    const proxyAddress = services.proxy!.networks!.default!.ipv4_address!;
+    expect(services.api!.environment!.TRUSTED_PROXIES).toBe(`\${TRUSTED_PROXIES:-${proxyAddress}}`);
+    const subnet = compose.networks!.default!.ipam!.config![0]!.subnet;
+    expect(subnet).toMatch(/\/24$/);
+    expect(proxyAddress.split('.').slice(0, 3).join('.')).toBe(subnet.split('.').slice(0, 3).join('.'));
     expect(services.api!.ports).toBeUndefined();
     expect(services.api!.expose).toEqual(['3000', '3001', '3002']);
   });
