@@ -6,6 +6,7 @@ import { loadConfig, requireServiceAddresses, type Config } from '../platform/co
 import { connectDatabase, pingDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
+import { runCopies } from '../platform/process-copies';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { usageCounters } from '../services/usage';
@@ -17,10 +18,13 @@ import { inboundApp } from './inbound';
 import { ourSmpApp } from './our-smp';
 import { cpuPool } from './offload';
 
-/** Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and close. */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL, 'api');
+/**
+ * Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and
+ * close; API_PROCESSES copies of it share the ports (platform/process-copies.ts).
+ * Nothing a request relies on is kept in one process only: rate-limit windows,
+ * idempotency keys and usage counters are in the database.
+ */
+async function main(config: Config, logger: Logger): Promise<void> {
   const addresses = requireServiceAddresses(config, 'api');
 
   const db = await connectDatabase(addresses.mongodbUri);
@@ -110,8 +114,16 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
   });
 }
 
-main().catch((err: unknown) => {
-  // Logged as JSON so the line is parsed like the rest; config errors name the variable.
+/** Logged as JSON so the line is parsed like the rest; config errors name the variable. */
+function failed(err: unknown): never {
   createLogger('error', 'api').fatal({ err }, err instanceof Error ? err.message : 'api failed to start');
   process.exit(1);
-});
+}
+
+try {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  runCopies(config.API_PROCESSES, logger, () => main(config, logger), failed);
+} catch (err) {
+  failed(err);
+}

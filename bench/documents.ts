@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -34,8 +35,10 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  *   scale       first page, cursor page, idempotent replay and GET /v1/account, p99 from one client,
  *               at 1,000 and at 100,000 stored documents
  *   volume      BENCH_VOLUME documents accepted and delivered: none lost, none sent twice
+ *   processes   accept and POST → delivered with each of BENCH_PROCESSES API and worker processes (1,2; the API and
+ *               worker restarted with that many), per core of this machine, with each component's CPU per document
  * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000),
- * BENCH_SAMPLES (500), BENCH_SECONDS (3, per conversion figure).
+ * BENCH_SAMPLES (500), BENCH_SECONDS (3, per conversion figure), BENCH_PROCESSES (1,2).
  */
 
 const REQUESTS = envNumber('BENCH_REQUESTS', 800);
@@ -45,7 +48,8 @@ const VOLUME = envNumber('BENCH_VOLUME', 2_000);
 /** Latency samples per single-client figure (scale, validation), and warm-up calls before them. */
 const SAMPLES = envNumber('BENCH_SAMPLES', 500);
 const WARM_UP = Math.min(50, SAMPLES);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume,processes').split(','));
+const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 
 const company: SendingCompany = {
   name: 'Bench Seller SRL',
@@ -400,12 +404,69 @@ async function volume(bench: Bench): Promise<void> {
   );
 }
 
+/** The components a document passes through on the embedded stack, whose CPU the processes part reports. */
+const PIPELINE_COMPONENTS = ['api', 'worker', 'temporal', 'ferretdb', 'validator', 'mail'] as const;
+
+/** `operation` timed, with each component's CPU per document during it (and this client's own). */
+async function withCpu(bench: Bench, documents: number, operation: () => Promise<Measurement>): Promise<{ measured: Measurement; cpu: string }> {
+  const components = PIPELINE_COMPONENTS.filter((name) => bench.stack.process(name));
+  const before = componentCpuMs(bench.stack, components);
+  const ownBefore = process.cpuUsage();
+  const measured = await operation();
+  const after = componentCpuMs(bench.stack, components);
+  const own = process.cpuUsage(ownBefore);
+  const wallMs = measured.seconds * 1000;
+  const used: [string, number][] = [...components.map((name) => [name, after[name] - before[name]] as [string, number]), ['bench client', (own.user + own.system) / 1000]];
+  const cpu = used
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, cpuMs]) => `${name} ${ms(cpuMs / documents)} (${((100 * cpuMs) / wallMs).toFixed(0)} % of a core)`)
+    .join(', ');
+  return { measured, cpu };
+}
+
+/**
+ * The same accept and pipeline figures with 1, 2, ... API and worker
+ * processes (API_PROCESSES, WORKER_PROCESSES): what one more adds on this
+ * machine, and which component is busiest (the first to saturate).
+ */
+async function processes(bench: Bench): Promise<void> {
+  const cores = availableParallelism();
+  const perCore = (measurement: Measurement) => `${(measurement.perSecond / cores).toFixed(1)}/s per core of ${cores}`;
+  say(`load average before: ${loadavg().map((load) => load.toFixed(2)).join(' ')} (this machine is shared)`);
+  const rates = new Map<number, { accept: number; delivered: number }>();
+  let n = 0;
+  for (const count of PROCESS_COUNTS) {
+    await bench.stack.startService('worker', { WORKER_PROCESSES: String(count) });
+    await bench.stack.startService('api', { API_PROCESSES: String(count) });
+    // Every copy warm (each loads its modules and connects on its first requests) before anything is timed.
+    await closedLoop(Math.max(CONCURRENCY, 4 * count), CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `WARM-${count}-${(n += 1)}`)), 202));
+    await drained(bench, 0);
+    const label = `with ${count} API and ${count} worker process${count === 1 ? '' : 'es'}`;
+    const accepted = await withCpu(bench, REQUESTS, () =>
+      closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `PROC-${count}-${(n += 1)}`)), 202)),
+    );
+    say(`${label}: POST /v1/documents ${accepted.measured.perSecond.toFixed(1)}/s (${perCore(accepted.measured)}); CPU per document: ${accepted.cpu}`);
+    await drained(bench, 0);
+    const delivered = await withCpu(bench, REQUESTS, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
+    say(`${label}: POST → delivered ${delivered.measured.perSecond.toFixed(1)}/s (${perCore(delivered.measured)}); CPU per document: ${delivered.cpu}`);
+    rates.set(count, { accept: accepted.measured.perSecond, delivered: delivered.measured.perSecond });
+  }
+  const [first, ...more] = PROCESS_COUNTS;
+  for (const count of more) {
+    const gain = (figure: 'accept' | 'delivered') => {
+      const ratio = rates.get(count)![figure] / rates.get(first!)![figure];
+      return `×${ratio.toFixed(2)} (${ratio >= 1 ? '+' : ''}${(100 * (ratio - 1)).toFixed(0)} %)`;
+    };
+    say(`${count} processes of each vs ${first}: accept ${gain('accept')}, POST → delivered ${gain('delivered')} (load average after: ${loadavg()[0]!.toFixed(2)})`);
+  }
+}
+
 async function main(): Promise<void> {
   if (PARTS.has('conversion')) conversion();
   if ([...PARTS].every((part) => part === 'conversion')) return;
 
   const against: Record<string, string> = process.env.BENCH_AGAINST === 'compose'
-    ? { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' }
+    ? { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench?directConnection=true', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' }
     : {};
   const { stack, stop } = await benchStack(against);
   const connection = await Connection.connect({ address: stack.urls.temporal });
@@ -420,6 +481,8 @@ async function main(): Promise<void> {
     if (PARTS.has('validation')) await validation(bench);
     if (PARTS.has('volume')) await volume(bench);
     if (PARTS.has('scale')) await scale(bench);
+    // Last: it leaves the API and worker restarted with the last count.
+    if (PARTS.has('processes')) await processes(bench);
   } catch (err) {
     say(`the API's last output:\n${stack.process('api')?.tail() ?? ''}\nthe worker's:\n${stack.process('worker')?.tail() ?? ''}`);
     throw err;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 
 import { startStack, type ComponentName, type EmbeddedStack } from '../stack/embedded-stack';
@@ -46,15 +46,27 @@ export async function signUpWithCompany(api: string, label: string, company: obj
   return { auth, companyId: String(created.body.id), workspaceId: String(signup.body.workspace_id) };
 }
 
-/** CPU time (user + system, ms) each named component of the stack has used so far: Linux's /proc/<pid>/stat. */
+/** CPU time (user + system, ms) each named component of the stack has used so far, its copies included: Linux's /proc/<pid>/stat. */
 export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
-  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const processes = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        // After the command's closing parenthesis: state, ppid, ... utime (14th field), stime (15th).
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      } catch {
+        return []; // Gone since the listing.
+      }
+    });
+  const msPerTick = 1000 / 100; // USER_HZ is 100 on Linux
   return Object.fromEntries(
     names.map((name) => {
       const pid = stack.process(name)?.pid;
       if (!pid) throw new Error(`the stack runs no ${name}`);
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return [name, (Number(fields[11]) + Number(fields[12])) / ticksPerMs];
+      // The process and its children: the copies of an API or worker run as several (platform/process-copies.ts).
+      const ticks = processes.filter((entry) => entry.pid === pid || entry.ppid === pid).reduce((sum, entry) => sum + entry.ticks, 0);
+      return [name, ticks * msPerTick];
     }),
   ) as Record<Name, number>;
 }

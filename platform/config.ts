@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { eurosToUnits } from '../domain/credits';
 import { peppolIdProblem } from '../domain/peppol-id';
 import { PRODUCTION_SML_ZONE } from '../domain/peppol-sml';
+import { defaultProcessCount } from './process-copies';
 import { defaultThreadCount } from './thread-pool';
 
 /**
@@ -21,6 +22,19 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const optionalUrl = optional(z.url());
+
+/**
+ * A MongoDB connection string: `mongodb://` with one host or several (a
+ * replica set's members, which a WHATWG URL cannot hold), or `mongodb+srv://`.
+ */
+const mongodbUri = optional(
+  z.string().refine((value) => {
+    const match = /^mongodb(\+srv)?:\/\/(?:[^@/]+@)?([^/?#@]+)(?:\/[^?#]*)?(?:\?[^#]*)?$/.exec(value);
+    if (!match) return false;
+    const hosts = match[2]!.split(',');
+    return (match[1] ? hosts.length === 1 : true) && hosts.every((host) => /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host));
+  }, 'expected a MongoDB connection string such as mongodb://host:27017/einvoice or mongodb://a:27017,b:27017,c:27017/einvoice?replicaSet=rs0'),
+);
 const hostList = z
   .string()
   .default('live.localhost')
@@ -112,6 +126,9 @@ const trustedProxies = z.preprocess(
     }),
 );
 
+/** How many copies of a process run (platform/process-copies.ts); empty, as a compose file passes an unset one, is the default. */
+const processCount = z.preprocess((value) => (value === '' ? undefined : value), positiveInt(defaultProcessCount()));
+
 /** A key of domain/secret-box.ts: 32 random bytes, base64. */
 const sealingKey = optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'));
 
@@ -129,7 +146,7 @@ const participantId = z.string().refine((value) => [value, value.toUpperCase()].
 export const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
-  MONGODB_URI: optionalUrl.describe('MongoDB connection string'),
+  MONGODB_URI: mongodbUri.describe("MongoDB connection string; a replica set's members comma-separated with replicaSet="),
   TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe('Temporal frontend host:port'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
@@ -191,7 +208,15 @@ export const serviceConfigShape = {
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).describe('Largest accepted request body'),
-  API_WORKER_THREADS: positiveInt(defaultThreadCount()).describe('Worker threads of each API process that read and convert documents and measure XML (default: one less than the cores)'),
+  API_PROCESSES: processCount.describe(
+    'API processes, sharing its ports (node:cluster); one that dies is started again (default: one per core, at most 8; one on two cores or fewer)',
+  ),
+  WORKER_PROCESSES: processCount.describe(
+    'Worker processes, each a Temporal worker polling the same task queue; one that dies is started again (default as API_PROCESSES)',
+  ),
+  API_WORKER_THREADS: optional(z.coerce.number().int().positive()).describe(
+    'Worker threads of each API process that read and convert documents and measure XML (default: the cores but one, shared among the API processes, at least one each)',
+  ),
   RATE_LIMIT_SANDBOX: positiveInt(60).describe('Requests per sandbox key per minute'),
   RATE_LIMIT_LIVE: positiveInt(120).describe('Requests per live key per minute'),
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),
@@ -238,7 +263,8 @@ export function toEnvironment(values: Record<string, string | number | boolean |
 
 type ParsedServiceConfig = z.output<z.ZodObject<typeof serviceConfigShape>>;
 
-export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LIVE_URL'> & {
+export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LIVE_URL' | 'API_WORKER_THREADS'> & {
+  API_WORKER_THREADS: number;
   /** Origins used in links and headers the API returns; never taken from a request's Host header. */
   PUBLIC_SANDBOX_URL: string;
   PUBLIC_LIVE_URL: string;
@@ -248,12 +274,17 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
 /** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
+
+/** Variables only the worker reads: the API has no use for them. */
+export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);
   return {
     ...parsed,
+    // Several API processes share the cores: each gets its part of the threads instead of one less than all of them.
+    API_WORKER_THREADS: parsed.API_WORKER_THREADS ?? Math.max(1, Math.floor(defaultThreadCount() / parsed.API_PROCESSES)),
     PUBLIC_SANDBOX_URL: new URL(parsed.PUBLIC_SANDBOX_URL ?? `http://127.0.0.1:${parsed.PORT}`).origin,
     PUBLIC_LIVE_URL: new URL(parsed.PUBLIC_LIVE_URL ?? `http://live.localhost:${parsed.PORT}`).origin,
   };

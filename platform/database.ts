@@ -8,8 +8,9 @@ import mongoose, { type Connection } from 'mongoose';
 export async function connectDatabase(uri: string): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
     serverSelectionTimeoutMS: 5_000,
-    // FerretDB v1 and MongoDB both accept these; retryable writes need a replica set.
-    retryWrites: false,
+    // Retryable writes need a replica set (FerretDB has none): off unless the connection string turns them on,
+    // as a replica set's does (a write cut by a primary's election is sent again to the new one).
+    ...(!/[?&]retryWrites=/i.test(uri) && { retryWrites: false }),
   });
   await connection.asPromise();
   return connection;

@@ -78,8 +78,11 @@ export interface EmbeddedStack {
   /** Environment the API and worker run with (all variables, addresses filled in). */
   serviceEnv: NodeJS.ProcessEnv;
   process(name: ComponentName): ManagedProcess | undefined;
-  /** Starts (or starts again) the API or the worker and waits until it is ready. */
-  startService(name: ServiceName): Promise<void>;
+  /**
+   * Starts (or starts again) the API or the worker and waits until it is ready;
+   * with `env`, it runs with these variables changed from now on (e.g. API_PROCESSES).
+   */
+  startService(name: ServiceName, env?: Record<string, string>): Promise<void>;
   /** Resolves once the component has been started again by the supervisor (and is ready). */
   restarted(name: ComponentName): Promise<void>;
   stop(): Promise<void>;
@@ -235,15 +238,16 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     await lock.release();
   };
 
-  const serviceComponent = async (name: ServiceName) => {
+  const serviceComponent = async (name: ServiceName, env: Record<string, string> = {}) => {
     const entry = path.join(projectRoot, name === 'api' ? 'api/server.ts' : 'worker/main.ts');
+    const copies = Number(env.WORKER_PROCESSES ?? config.WORKER_PROCESSES);
     const ready =
       name === 'worker'
         ? async (managed: ManagedProcess) => {
-            // Ready means polling: the new process's identity (pid@host) is among the task queue's pollers.
+            // Ready means polling: the new process (pid@host), or each of its WORKER_PROCESSES copies, is among the task queue's pollers.
             const client = connectTemporalClient(urls.temporal);
             try {
-              return await isPolling(client, config.TEMPORAL_NAMESPACE, managed.pid!);
+              return (await pollingCopies(client, config.TEMPORAL_NAMESPACE, managed.pid!)) >= copies;
             } finally {
               await client.close();
             }
@@ -251,17 +255,21 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         : async () => (await fetch(`${urls.api}/v1/health`).catch(() => undefined))?.status === 200;
     await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, {
       echo: (line) => options.echo?.(name, line),
+      env,
     });
   };
 
-  const startService = async (name: ServiceName) => {
+  const startService = async (name: ServiceName, env?: Record<string, string>) => {
     const existing = processes.get(name);
-    if (existing) {
+    if (existing && !env) {
       await existing.stop();
       await starters.get(name)!();
-    } else {
-      await serviceComponent(name);
+      return;
     }
+    // A changed environment needs a process of its own (a managed process keeps the one it was made with).
+    await existing?.close();
+    processes.delete(name);
+    await serviceComponent(name, env);
   };
 
   try {
@@ -443,11 +451,11 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
-      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal}`);
+      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
     }
     if (services.includes('api')) {
       await serviceComponent('api');
-      log(`api        ${urls.api}`);
+      log(`api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES)`);
     }
   } catch (err) {
     await stop();
@@ -492,12 +500,15 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
   }
 }
 
+const processCount = (count: number) => `${count} process${count === 1 ? '' : 'es'}`;
+
 async function httpOk(url: string): Promise<boolean> {
   const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
   return response?.ok === true;
 }
 
-async function isPolling(client: Connection, namespace: string, pid: number): Promise<boolean> {
+/** How many pollers of the task queue are this process or its copies (their identities: platform/process-copies.ts). */
+async function pollingCopies(client: Connection, namespace: string, pid: number): Promise<number> {
   const { pollers } = await client.workflowService
     .describeTaskQueue({
       namespace,
@@ -505,5 +516,6 @@ async function isPolling(client: Connection, namespace: string, pid: number): Pr
       taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     })
     .catch(() => ({ pollers: [] }));
-  return (pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`));
+  const ours = (identity: string) => identity.startsWith(`${pid}@`) || identity.endsWith(` copy of ${pid}`);
+  return new Set((pollers ?? []).map((poller) => poller.identity ?? '').filter(ours)).size;
 }

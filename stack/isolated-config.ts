@@ -9,6 +9,8 @@ import { freePort } from './ports';
  * Configuration for a stack of its own: a fresh data directory and free ports,
  * so test and benchmark stacks never collide with `npm start` or each other.
  * Services configured through MONGODB_URI, TEMPORAL_ADDRESS, SMTP_URL, VALIDATOR_URL or ACCESS_POINT_URL are used as they are.
+ * One API and one worker process whatever the machine's cores, unless told otherwise: a test or a
+ * benchmark behaves the same on a large machine (the benchmarks' processes part sets its own counts).
  */
 export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
@@ -16,5 +18,5 @@ export async function isolatedStackConfig(overrides: Record<string, string> = {}
   for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT']) {
     ports[name] = String(await freePort());
   }
-  return loadStackConfig({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
+  return loadStackConfig({ API_PROCESSES: '1', WORKER_PROCESSES: '1', ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -6,10 +7,11 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { serviceProviderParticipant } from '../domain/peppol-id';
 import { SecretBox } from '../domain/secret-box';
-import { loadConfig, requireServiceAddresses } from '../platform/config';
+import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase } from '../platform/database';
-import { createLogger } from '../platform/logger';
+import { createLogger, type Logger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
+import { processIdentity, runCopies } from '../platform/process-copies';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
@@ -26,10 +28,11 @@ import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
  * Process entry of the worker. The SDK runtime owns SIGINT/SIGTERM: it stops
  * polling, lets running activities finish, and `run()` resolves; then the
  * connections close. Workflow code comes pre-bundled (worker/workflow-bundle.ts).
+ * WORKER_PROCESSES copies of it poll the same task queue
+ * (platform/process-copies.ts); what each does at start (search attributes,
+ * schedules, the service provider's registration) is safe to do N times at once.
  */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL, 'worker');
+async function main(config: Config, logger: Logger): Promise<void> {
   const addresses = requireServiceAddresses(config, 'worker');
   Runtime.install({ logger: temporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM'] });
 
@@ -49,6 +52,8 @@ async function main(): Promise<void> {
   const sml = smlRegistration(addresses.accessPointUrl);
   const worker = await Worker.create({
     connection,
+    // Each copy its own, naming its primary: the embedded stack counts the copies polling.
+    identity: processIdentity(hostname()),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
     workflowBundle: { codePath },
@@ -99,7 +104,16 @@ async function main(): Promise<void> {
   logger.info('worker stopped');
 }
 
-main().catch((err: unknown) => {
+function failed(err: unknown): never {
   createLogger('error', 'worker').fatal({ err }, err instanceof Error ? err.message : 'worker failed');
   process.exit(1);
-});
+}
+
+try {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'worker');
+  // Exits once drained: a copy's channel to its primary would keep it alive.
+  runCopies(config.WORKER_PROCESSES, logger, () => main(config, logger).then(() => process.exit(0)), failed);
+} catch (err) {
+  failed(err);
+}

@@ -9,15 +9,23 @@ import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shar
  */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const { IndexedValueType } = temporal.api.enums.v1;
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !(name in (existing.customAttributes ?? {})));
-  if (missing.length === 0) return;
-  await connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: Object.fromEntries(
-      missing.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
-    ),
-  });
+  const missing = async () => {
+    const existing = await connection.operatorService.listSearchAttributes({ namespace });
+    return Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !(name in (existing.customAttributes ?? {})));
+  };
+  const toAdd = await missing();
+  if (toAdd.length === 0) return;
+  try {
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(
+        toAdd.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
+      ),
+    });
+  } catch (err) {
+    // Several workers starting at once on a new server: another one may have added them in between.
+    if ((await missing()).length > 0) throw err;
+  }
 }
 
 /** Creates the project's schedules if they do not exist yet (every worker start calls this). */

@@ -54,6 +54,24 @@ describe('configuration', () => {
     });
   });
 
+  it("when MONGODB_URI names a replica set's members, then it is taken; a string that is not a MongoDB connection string is refused", () => {
+    const replicaSet = 'mongodb://mongodb-1:27017,mongodb-2:27017,mongodb-3:27017/einvoice?replicaSet=rs0&w=majority';
+    expect(loadConfig({ MONGODB_URI: replicaSet }).MONGODB_URI).toBe(replicaSet);
+    expect(loadConfig({ MONGODB_URI: 'mongodb+srv://user:pw@cluster0.example.net/einvoice' }).MONGODB_URI).toBeDefined();
+    for (const bad of ['http://mongodb:27017/einvoice', 'mongodb://', 'mongodb://a:27017,b c:27017/x', 'mongodb+srv://a,b/x']) {
+      expect(() => loadConfig({ MONGODB_URI: bad })).toThrow(/MONGODB_URI: expected a MongoDB connection string/);
+    }
+  });
+
+  it('when API_PROCESSES is set, then the API threads are shared among the processes unless API_WORKER_THREADS says otherwise; empty counts are the default', () => {
+    const one = loadConfig({ API_PROCESSES: '1' });
+    const four = loadConfig({ API_PROCESSES: '4' });
+    expect(four.API_WORKER_THREADS).toBe(Math.max(1, Math.floor(one.API_WORKER_THREADS / 4)));
+    expect(loadConfig({ API_PROCESSES: '4', API_WORKER_THREADS: '3' }).API_WORKER_THREADS).toBe(3);
+    expect(loadConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' })).toMatchObject({ API_PROCESSES: loadConfig({}).API_PROCESSES, WORKER_PROCESSES: loadConfig({}).WORKER_PROCESSES });
+    expect(() => loadConfig({ WORKER_PROCESSES: '0' })).toThrow(/WORKER_PROCESSES="0"/);
+  });
+
   it('when TEMPORAL_ADDRESS is not host:port, then it is refused', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'http://temporal' })).toThrow(/TEMPORAL_ADDRESS/);
   });
