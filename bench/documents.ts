@@ -190,9 +190,11 @@ async function withCpu<T, Name extends ComponentName>(bench: Bench, components: 
   return [result, Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<Name, number>];
 }
 
-/** CPU per operation of each component, and their sum. */
-const cpuView = (cpu: Record<string, number>, operations: number) =>
-  `${Object.entries(cpu).map(([name, total]) => `${name} ${ms(total / operations)}`).join(', ')}; ${ms(Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations)} in all`;
+/** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
+const cpuView = (cpu: Record<string, number>, operations: number, seconds?: number) =>
+  `${Object.entries(cpu)
+    .map(([name, total]) => `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`)
+    .join(', ')}; ${ms(Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations)} in all`;
 
 /** Runs `measure` with the stack's worker stopped (SIGSTOP): its task queues wait, nothing is lost; it resumes after. */
 async function withWorkerPaused<T>(bench: Bench, measure: () => Promise<T>): Promise<T> {
@@ -404,26 +406,6 @@ async function volume(bench: Bench): Promise<void> {
   );
 }
 
-/** The components a document passes through on the embedded stack, whose CPU the processes part reports. */
-const PIPELINE_COMPONENTS = ['api', 'worker', 'temporal', 'ferretdb', 'validator', 'mail'] as const;
-
-/** `operation` timed, with each component's CPU per document during it (and this client's own). */
-async function withCpu(bench: Bench, documents: number, operation: () => Promise<Measurement>): Promise<{ measured: Measurement; cpu: string }> {
-  const components = PIPELINE_COMPONENTS.filter((name) => bench.stack.process(name));
-  const before = componentCpuMs(bench.stack, components);
-  const ownBefore = process.cpuUsage();
-  const measured = await operation();
-  const after = componentCpuMs(bench.stack, components);
-  const own = process.cpuUsage(ownBefore);
-  const wallMs = measured.seconds * 1000;
-  const used: [string, number][] = [...components.map((name) => [name, after[name] - before[name]] as [string, number]), ['bench client', (own.user + own.system) / 1000]];
-  const cpu = used
-    .sort(([, a], [, b]) => b - a)
-    .map(([name, cpuMs]) => `${name} ${ms(cpuMs / documents)} (${((100 * cpuMs) / wallMs).toFixed(0)} % of a core)`)
-    .join(', ');
-  return { measured, cpu };
-}
-
 /**
  * The same accept and pipeline figures with 1, 2, ... API and worker
  * processes (API_PROCESSES, WORKER_PROCESSES): what one more adds on this
@@ -442,14 +424,14 @@ async function processes(bench: Bench): Promise<void> {
     await closedLoop(Math.max(CONCURRENCY, 4 * count), CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `WARM-${count}-${(n += 1)}`)), 202));
     await drained(bench, 0);
     const label = `with ${count} API and ${count} worker process${count === 1 ? '' : 'es'}`;
-    const accepted = await withCpu(bench, REQUESTS, () =>
+    const [accepted, acceptCpu] = await withCpu(bench, PIPELINE, () =>
       closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `PROC-${count}-${(n += 1)}`)), 202)),
     );
-    say(`${label}: POST /v1/documents ${accepted.measured.perSecond.toFixed(1)}/s (${perCore(accepted.measured)}); CPU per document: ${accepted.cpu}`);
+    say(`${label}: POST /v1/documents ${accepted.perSecond.toFixed(1)}/s (${perCore(accepted)}); CPU per document: ${cpuView(acceptCpu, accepted.count, accepted.seconds)}`);
     await drained(bench, 0);
-    const delivered = await withCpu(bench, REQUESTS, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
-    say(`${label}: POST → delivered ${delivered.measured.perSecond.toFixed(1)}/s (${perCore(delivered.measured)}); CPU per document: ${delivered.cpu}`);
-    rates.set(count, { accept: accepted.measured.perSecond, delivered: delivered.measured.perSecond });
+    const [delivered, deliverCpu] = await withCpu(bench, PIPELINE, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
+    say(`${label}: POST → delivered ${delivered.perSecond.toFixed(1)}/s (${perCore(delivered)}); CPU per document: ${cpuView(deliverCpu, delivered.count, delivered.seconds)}`);
+    rates.set(count, { accept: accepted.perSecond, delivered: delivered.perSecond });
   }
   const [first, ...more] = PROCESS_COUNTS;
   for (const count of more) {
