@@ -23,7 +23,8 @@ export const resourceId = (kind: IdKind, example: string) =>
  */
 export const idParam = (kind: IdKind, example: string) => z.string().openapi({ pattern: idPattern(kind).source, example });
 
-export const emailAddress = emailField.openapi({ example: 'ap@example.com' });
+// `.meta`, not `.openapi`: emailField may be made before zod is extended for OpenAPI (domain/fields.ts knows nothing of it); the metadata adds to its own.
+export const emailAddress = emailField.meta({ example: 'ap@example.com' });
 
 export const role = z.enum(ROLES);
 
