@@ -62,6 +62,40 @@ export async function recordEvent(store: Store, event: NewEvent, logger?: Logger
   return { event: row, created: true };
 }
 
+/** Whose an event about a document is: the row it concerns (the document, or a reply to it) carries these. */
+export interface EventOwner {
+  workspace_id: string;
+  environment: Environment;
+  company_id: string;
+}
+
+/**
+ * Records an event about one document (null: a reply that matches none),
+ * owned as `owner` is; its data starts with `document_id` and `company_id`,
+ * as every document event's does.
+ */
+export function recordDocumentEvent(
+  store: Store,
+  owner: EventOwner,
+  documentId: string | null,
+  event: { dedupeKey: string; type: string; data: Record<string, unknown> },
+  logger?: Logger,
+): Promise<Recorded> {
+  return recordEvent(
+    store,
+    {
+      dedupeKey: event.dedupeKey,
+      type: event.type,
+      workspaceId: owner.workspace_id,
+      environment: owner.environment,
+      companyId: owner.company_id,
+      documentId,
+      data: { document_id: documentId, company_id: owner.company_id, ...event.data },
+    },
+    logger,
+  );
+}
+
 export interface EventFilter {
   workspaceId: string;
   environment: Environment;

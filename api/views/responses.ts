@@ -1,5 +1,5 @@
 import { RESPONSE_CODES, STATUS_ACTIONS, STATUS_REASONS } from '../../domain/invoice-response';
-import type { InvoiceResponse } from '../../services/replies/invoice-responses';
+import { responseContent, type InvoiceResponse } from '../../services/replies/invoice-responses';
 import { z } from '../openapi';
 
 const clarificationView = (list: string, codes: Record<string, string>) =>
@@ -27,15 +27,11 @@ export const invoiceResponseSchema = z
   .openapi('InvoiceResponse');
 
 export function invoiceResponseView(row: InvoiceResponse): z.infer<typeof invoiceResponseSchema> {
-  const clarifications = (items: InvoiceResponse['reasons']) => items.map(({ code, text }) => ({ code, text: text ?? null }));
   return {
     id: row._id,
     document_id: row.document_id ?? null,
     direction: row.direction,
-    code: row.code,
-    reasons: clarifications(row.reasons),
-    actions: clarifications(row.actions),
-    note: row.note ?? null,
+    ...responseContent(row),
     status: row.status,
     sender_id: row.sender_id ?? null,
     receiver_id: row.receiver_id ?? null,

@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
-import { recordEvent } from '../events';
+import { recordDocumentEvent } from '../events';
 
 /**
  * The one operation that moves a document along the lifecycle table
@@ -66,18 +66,14 @@ export async function moveDocument(store: Store, documentId: string, move: Later
 /** The event a move raises, recorded once per move key. */
 export function recordMoveEvent(store: Store, document: DocumentRow, move: DocumentMove, details: MoveDetails, logger?: Logger) {
   const transition = TRANSITIONS[move];
-  return recordEvent(
+  return recordDocumentEvent(
     store,
+    document,
+    document._id,
     {
       dedupeKey: moveKey(document._id, move, details.attempt),
       type: transition.event,
-      workspaceId: document.workspace_id,
-      environment: document.environment,
-      companyId: document.company_id,
-      documentId: document._id,
       data: {
-        document_id: document._id,
-        company_id: document.company_id,
         status: transition.to,
         number: document.number,
         error_message: details.error_message ?? null,

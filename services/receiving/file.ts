@@ -13,7 +13,7 @@ import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import type { ReceivedMessageRow } from '../../store/receiving';
-import { recordEvent } from '../events';
+import { recordDocumentEvent } from '../events';
 import type { UsageCounters } from '../usage';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { fileInvoiceResponse, fileMessageLevelStatus, type FiledReply } from './replies';
@@ -231,18 +231,14 @@ export async function announceReceived(deps: AnnounceDependencies, documentId: s
   const document = await deps.store.documents.findById(documentId).lean();
   if (!document?.received) throw new Error(`received document ${documentId} is not filed`);
   const jsonView = !document.received.json_view_problem;
-  const recorded = await recordEvent(
+  const recorded = await recordDocumentEvent(
     deps.store,
+    document,
+    documentId,
     {
       dedupeKey: `${documentId}:received`,
       type: RECEIVED_EVENT,
-      workspaceId: document.workspace_id,
-      environment: document.environment,
-      companyId: document.company_id,
-      documentId,
       data: {
-        document_id: documentId,
-        company_id: document.company_id,
         direction: 'received',
         status: RECEIVED_STATUS,
         type: document.type,

@@ -6,7 +6,8 @@ import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
-import { recordEvent } from '../events';
+import { recordDocumentEvent } from '../events';
+import { responseContent } from '../replies/invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { sentDocumentOfInstance, UNMATCHED_MLS_OWNER } from './service-provider';
 
@@ -151,26 +152,19 @@ export async function announceReply(deps: AnnounceReplyDependencies, message: Re
   if (reply.kind === 'invoice_response') {
     const row = await store.invoiceResponses.findById(message._id).lean();
     if (!row) throw new Error(`received Invoice Response ${message._id} is not filed`);
-    const recorded = await recordEvent(
+    const recorded = await recordDocumentEvent(
       store,
+      row,
+      row.document_id ?? null,
       {
         dedupeKey: `${message._id}:response_received`,
         type: RESPONSE_RECEIVED_EVENT,
-        workspaceId: row.workspace_id,
-        environment: row.environment,
-        companyId: row.company_id,
-        documentId: row.document_id ?? null,
         data: {
-          document_id: row.document_id ?? null,
-          company_id: row.company_id,
           response_id: row._id,
           matched: row.document_id !== null,
           status: document?.status ?? null,
           number: row.referenced_number,
-          code: row.code,
-          reasons: row.reasons.map(({ code, text }) => ({ code, text: text ?? null })),
-          actions: row.actions.map(({ code, text }) => ({ code, text: text ?? null })),
-          note: row.note ?? null,
+          ...responseContent(row),
           sender_id: row.sender_id ?? null,
           message: row.document_id
             ? `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'the buyer'}`
@@ -186,18 +180,14 @@ export async function announceReply(deps: AnnounceReplyDependencies, message: Re
     deps.logger.warn({ messageId: message.message_id, receivedMessage: message._id }, 'a Message Level Status names no document we sent; it is kept for the operator (ops mls unmatched)');
     return;
   }
-  const recorded = await recordEvent(
+  const recorded = await recordDocumentEvent(
     store,
+    document,
+    document._id,
     {
       dedupeKey: `${message._id}:mls_received`,
       type: MLS_RECEIVED_EVENT,
-      workspaceId: document.workspace_id,
-      environment: document.environment,
-      companyId: document.company_id,
-      documentId: document._id,
       data: {
-        document_id: document._id,
-        company_id: document.company_id,
         status: document.status,
         number: document.number,
         code: document.mls.code,

@@ -36,6 +36,12 @@ type Clarifications = { code: string; text?: string | null }[];
 /** A response as read (lean): its clarifications as plain arrays. */
 export type InvoiceResponse = Omit<InvoiceResponseRow, 'reasons' | 'actions'> & { _id: string; reasons: Clarifications; actions: Clarifications };
 
+/** What a response says, as the API and the events show it: every absent text and note as null. */
+export function responseContent<Code extends string>(row: { code: Code; reasons: Clarifications; actions: Clarifications; note?: string | null }) {
+  const shown = (items: Clarifications) => items.map(({ code, text }) => ({ code, text: text ?? null }));
+  return { code: row.code, reasons: shown(row.reasons), actions: shown(row.actions), note: row.note ?? null };
+}
+
 /** The 409 of a code the document's earlier responses forbid, naming the OP-BR111 rule. */
 function refusedFollowUp(documentId: string, given: ResponseCode | undefined, next: ResponseCode): RuleError | undefined {
   const refusal = followUpRefusal(given ? [given] : [], next);

@@ -2,7 +2,8 @@ import { MESSAGE_LEVEL_STATUS, INVOICE_RESPONSE, type PeppolService } from '../.
 import { MLS_FAILED_EVENT, MLS_SENT_EVENT, RESPONSE_FAILED_EVENT, RESPONSE_SENT_EVENT, type ReplyOutcome, type ReplyRef } from '../../domain/reply-events';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
-import { recordEvent } from '../events';
+import { recordDocumentEvent } from '../events';
+import { responseContent } from './invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { responsesOf } from './invoice-responses';
 
@@ -66,18 +67,14 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
   if (reply.kind === 'mls') {
     const row = await store.messageLevelStatuses.findById(reply.id).lean();
     if (!row) return;
-    const recorded = await recordEvent(
+    const recorded = await recordDocumentEvent(
       store,
+      row,
+      reply.id,
       {
         dedupeKey: `mls:${reply.id}:final`,
         type: row.status === 'sent' ? MLS_SENT_EVENT : MLS_FAILED_EVENT,
-        workspaceId: row.workspace_id,
-        environment: row.environment,
-        companyId: row.company_id,
-        documentId: reply.id,
         data: {
-          document_id: reply.id,
-          company_id: row.company_id,
           code: row.code,
           receiver_id: row.receiver_id,
           status: row.status,
@@ -95,23 +92,16 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
   const row = await store.invoiceResponses.findById(reply.id).lean();
   if (!row?.document_id) return;
   if (row.status === 'failed') await releaseFailedResponse(store, row.document_id, row._id);
-  const recorded = await recordEvent(
+  const recorded = await recordDocumentEvent(
     store,
+    row,
+    row.document_id,
     {
       dedupeKey: `${reply.id}:final`,
       type: row.status === 'sent' ? RESPONSE_SENT_EVENT : RESPONSE_FAILED_EVENT,
-      workspaceId: row.workspace_id,
-      environment: row.environment,
-      companyId: row.company_id,
-      documentId: row.document_id,
       data: {
-        document_id: row.document_id,
-        company_id: row.company_id,
         response_id: row._id,
-        code: row.code,
-        reasons: row.reasons.map(({ code, text }) => ({ code, text: text ?? null })),
-        actions: row.actions.map(({ code, text }) => ({ code, text: text ?? null })),
-        note: row.note ?? null,
+        ...responseContent(row),
         receiver_id: row.receiver_id ?? null,
         status: row.status,
         as4_message_id: row.as4_message_id ?? null,
