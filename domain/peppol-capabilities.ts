@@ -60,6 +60,29 @@ export const MESSAGE_LEVEL_STATUS: PeppolService = {
   name: 'Peppol Message Level Status messages',
 };
 
+/** The process both Peppol reports are sent under. */
+const REPORTING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:edec:bis:reporting:1.0' };
+
+/** Peppol Reporting's monthly Transaction Statistics Report 1.0 (2.2.1), sent to OpenPeppol's reporting receiver. */
+export const TRANSACTION_STATISTICS_REPORT: PeppolService = {
+  documentType: {
+    scheme: 'busdox-docid-qns',
+    value: 'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
+  },
+  process: REPORTING_PROCESS,
+  name: 'Peppol Transaction Statistics Reports',
+};
+
+/** Peppol Reporting's monthly End User Statistics Report 1.1 (2.2.1). */
+export const END_USER_STATISTICS_REPORT: PeppolService = {
+  documentType: {
+    scheme: 'busdox-docid-qns',
+    value: 'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
+  },
+  process: REPORTING_PROCESS,
+  name: 'Peppol End User Statistics Reports',
+};
+
 /** The process a document type is published under: the Invoice Response's and MLS's own, billing for everything else. */
 export function processOf(documentType: Identifier): Identifier {
   const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS].find((candidate) => candidate.documentType.scheme === documentType.scheme && candidate.documentType.value === documentType.value);

@@ -1,4 +1,4 @@
-import { MESSAGE_LEVEL_STATUS } from '../peppol-capabilities';
+import { END_USER_STATISTICS_REPORT, MESSAGE_LEVEL_STATUS, TRANSACTION_STATISTICS_REPORT } from '../peppol-capabilities';
 import type { Identifier } from '../peppol-smp';
 
 /**
@@ -25,19 +25,8 @@ export interface ReportingItem {
   endUserId: string;
 }
 
-/** The document types the reports themselves travel as: never counted (TSR 1.0 and EUSR 1.1, 2.2.1). */
-export const TSR_DOCUMENT_TYPE: Identifier = {
-  scheme: 'busdox-docid-qns',
-  value: 'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
-};
-export const EUSR_DOCUMENT_TYPE: Identifier = {
-  scheme: 'busdox-docid-qns',
-  value: 'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
-};
-/** The process both reports are sent under. */
-export const REPORTING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:edec:bis:reporting:1.0' };
-
-const isReport = (documentType: Identifier) => documentType.value === TSR_DOCUMENT_TYPE.value || documentType.value === EUSR_DOCUMENT_TYPE.value;
+/** The reports themselves are never counted (TSR 1.0 and EUSR 1.1, 2.2.1). */
+const isReport = (documentType: Identifier) => [TRANSACTION_STATISTICS_REPORT, END_USER_STATISTICS_REPORT].some((report) => report.documentType.value === documentType.value);
 
 /** Whether a message of this document type is recorded at all: the reports are not. */
 export const isReportable = (documentType: Identifier): boolean => !isReport(documentType);

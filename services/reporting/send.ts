@@ -1,7 +1,7 @@
+import { END_USER_STATISTICS_REPORT, TRANSACTION_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
 import { serviceProviderId } from '../../domain/peppol-id';
 import { nameBasedUuid, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
 import { monthPeriod } from '../../domain/reporting/months';
 import { EUSR_NAMESPACE } from '../../domain/reporting/eusr';
 import { TSR_NAMESPACE } from '../../domain/reporting/tsr';
@@ -59,8 +59,8 @@ export interface ReportingOutcome {
 }
 
 const REPORTS = {
-  tsr: { name: 'Peppol Transaction Statistics Reports', documentType: TSR_DOCUMENT_TYPE, root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' }, typeVersion: '1.0' },
-  eusr: { name: 'Peppol End User Statistics Reports', documentType: EUSR_DOCUMENT_TYPE, root: { namespace: EUSR_NAMESPACE, name: 'EndUserStatisticsReport' }, typeVersion: '1.1' },
+  tsr: { service: TRANSACTION_STATISTICS_REPORT, root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' }, typeVersion: '1.0' },
+  eusr: { service: END_USER_STATISTICS_REPORT, root: { namespace: EUSR_NAMESPACE, name: 'EndUserStatisticsReport' }, typeVersion: '1.1' },
 } as const;
 
 /** One AS4 message id per month and report, whoever sends it and however often. */
@@ -114,12 +114,12 @@ async function claim(deps: ReportingSendDependencies, month: string, claimant: C
 
 async function sendReport(deps: ReportingSendDependencies, row: MonthRow, kind: keyof typeof REPORTS, cancelled?: AbortSignal): Promise<void> {
   const report = REPORTS[kind];
-  const endpoint = await receivingEndpoint(deps.lookup, row.receiver_id, { documentType: report.documentType, process: REPORTING_PROCESS, name: report.name }, new Date());
+  const endpoint = await receivingEndpoint(deps.lookup, row.receiver_id, report.service, new Date());
   if ('refusal' in endpoint) throw new ReportingRefusedError(`the reporting receiver cannot take the ${kind.toUpperCase()}: ${endpoint.refusal}`);
   const routing = {
     root: report.root,
-    documentType: report.documentType,
-    process: REPORTING_PROCESS,
+    documentType: report.service.documentType,
+    process: report.service.process,
     sender: senderOf(deps.settings, row.reporter_seat),
     receiver: row.receiver_id,
     countryC1: countryOf(deps.settings, row.reporter_seat),

@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 
 import { smpRouter, type SmpDirectory } from '../../api/smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, TRANSACTION_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
-import { EUSR_DOCUMENT_TYPE, REPORTING_PROCESS, TSR_DOCUMENT_TYPE } from '../../domain/reporting/items';
 import type { SmpSigner } from '../../platform/smp-signature';
 import type { LocalParticipant } from './registry';
 
@@ -25,8 +24,8 @@ const SERVICES: Record<LocalParticipant['documents'][number], { documentType: Id
   credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
   invoice_response: INVOICE_RESPONSE,
   mls: MESSAGE_LEVEL_STATUS,
-  tsr: { documentType: TSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
-  eusr: { documentType: EUSR_DOCUMENT_TYPE, process: REPORTING_PROCESS },
+  tsr: TRANSACTION_STATISTICS_REPORT,
+  eusr: END_USER_STATISTICS_REPORT,
 };
 
 export interface SmpServerOptions {

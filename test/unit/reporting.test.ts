@@ -1,6 +1,7 @@
 import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/reporting/eusr';
 import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { EUSR_DOCUMENT_TYPE, type ReportingItem } from '../../domain/reporting/items';
+import { END_USER_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
+import { type ReportingItem } from '../../domain/reporting/items';
 import { monthPeriod, previousMonth } from '../../domain/reporting/months';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
@@ -30,7 +31,7 @@ const MONTH = [
   // Counted for TSR only.
   item({ documentType: MESSAGE_LEVEL_STATUS.documentType, endUserId: 'cmp_mls' }),
   // Never counted.
-  item({ documentType: EUSR_DOCUMENT_TYPE, endUserId: 'cmp_report' }),
+  item({ documentType: END_USER_STATISTICS_REPORT.documentType, endUserId: 'cmp_report' }),
 ];
 
 describe('transaction statistics (TSR)', () => {
