@@ -14,11 +14,11 @@ import { convertDocument, type SendingCompany } from '../domain/documents/conver
 import { documentInputSchema } from '../domain/documents/input';
 import { newSortableId } from '../domain/ids';
 import { officialValidator } from '../platform/official-validator';
-import type { ComponentName, EmbeddedStack } from '../stack/embedded-stack';
+import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
-import { benchStack, componentCpuMs, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
+import { benchStack, cpuView, envNumber, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
@@ -137,7 +137,7 @@ async function accept(bench: Bench): Promise<void> {
   // (on a task queue no worker polls, so nothing runs it).
   const floorCollection = bench.db.collection('bench_floor');
   const blob = randomBytes(6_000).toString('hex');
-  const [floor, floorCpu] = await withCpu(bench, ENGINES, () =>
+  const [floor, floorCpu] = await withCpu(bench.stack, ENGINES, () =>
     closedLoop(REQUESTS, CONCURRENCY, async (i) => {
       const id = `floor-${Date.now()}-${i}`;
       await floorCollection.insertOne({ _id: id as unknown as mongoose.mongo.ObjectId, blob });
@@ -148,7 +148,7 @@ async function accept(bench: Bench): Promise<void> {
   // Acceptance alone, as the floor is: the worker is paused while the API is measured (the documents' workflows
   // wait on their task queue, as the floor's do), so the pipeline's own work does not share the two cores.
   await withWorkerPaused(bench, async () => {
-    const [measured, cpu] = await withCpu(bench, ['api', ...ENGINES], () =>
+    const [measured, cpu] = await withCpu(bench.stack, ['api', ...ENGINES], () =>
       closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `ACC-${(n += 1)}`)), 202)),
     );
     say(versus(`POST /v1/documents, concurrency ${CONCURRENCY}`, measured, floor, 0.8));
@@ -164,9 +164,9 @@ async function accept(bench: Bench): Promise<void> {
     const size = Math.min(100, REQUESTS);
     const documents = (prefix: string) => Array.from({ length: size }, () => invoice(bench.companyId, `${prefix}-${(n += 1)}`));
     const singles = documents('ONE');
-    const [single, singleCpu] = await withCpu(bench, ['api', ...ENGINES], () => closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)));
+    const [single, singleCpu] = await withCpu(bench.stack, ['api', ...ENGINES], () => closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)));
     const batchBody = JSON.stringify(documents('BATCH'));
-    const [batch, batchCpu] = await withCpu(bench, ['api', ...ENGINES], () =>
+    const [batch, batchCpu] = await withCpu(bench.stack, ['api', ...ENGINES], () =>
       singleClient(1, () => expectStatus(json(`${bench.api}/v1/documents/batch`, { method: 'POST', headers: bench.auth, body: batchBody }), 202)),
     );
     say(
@@ -179,22 +179,6 @@ async function accept(bench: Bench): Promise<void> {
 
 /** The engines under the API: what the floor pays too. */
 const ENGINES = ['ferretdb', 'temporal'] as const;
-
-/** The measurement and the CPU (ms) each named component spent during it. */
-async function withCpu<T, Name extends ComponentName>(bench: Bench, components: readonly Name[], measure: () => Promise<T>): Promise<[T, Record<Name, number>]> {
-  // Against the compose services only the API and the worker are local processes.
-  const names = components.filter((name) => bench.stack.process(name));
-  const before = componentCpuMs(bench.stack, names);
-  const result = await measure();
-  const after = componentCpuMs(bench.stack, names);
-  return [result, Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<Name, number>];
-}
-
-/** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
-const cpuView = (cpu: Record<string, number>, operations: number, seconds?: number) =>
-  `${Object.entries(cpu)
-    .map(([name, total]) => `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`)
-    .join(', ')}; ${ms(Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations)} in all`;
 
 /** Runs `measure` with the stack's worker stopped (SIGSTOP): its task queues wait, nothing is lost; it resumes after. */
 async function withWorkerPaused<T>(bench: Bench, measure: () => Promise<T>): Promise<T> {
@@ -257,7 +241,7 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   });
   await native.close();
 
-  const [delivered, cpu] = await withCpu(bench, PIPELINE, () => postToDelivered(bench, REQUESTS, 'DEL'));
+  const [delivered, cpu] = await withCpu(bench.stack, PIPELINE, () => postToDelivered(bench, REQUESTS, 'DEL'));
   say(versus(`POST → delivered, ${REQUESTS} documents`, delivered, floor, 0.8));
   const total = Object.values(cpu).reduce((sum, value) => sum + value, 0) / delivered.count;
   say(`CPU per delivered document: ${cpuView(cpu, delivered.count)} (target ≤ 40 ms in all) ${total <= 40 ? 'MET' : 'NOT MET'}`);
@@ -434,12 +418,12 @@ async function processes(bench: Bench): Promise<void> {
     await closedLoop(Math.max(CONCURRENCY, 4 * count), CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `WARM-${count}-${(n += 1)}`)), 202));
     await drained(bench, 0);
     const label = `with ${count} API and ${count} worker process${count === 1 ? '' : 'es'}`;
-    const [accepted, acceptCpu] = await withCpu(bench, PIPELINE, () =>
+    const [accepted, acceptCpu] = await withCpu(bench.stack, PIPELINE, () =>
       closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `PROC-${count}-${(n += 1)}`)), 202)),
     );
     say(`${label}: POST /v1/documents ${accepted.perSecond.toFixed(1)}/s (${perCore(accepted)}); CPU per document: ${cpuView(acceptCpu, accepted.count, accepted.seconds)}`);
     await drained(bench, 0);
-    const [delivered, deliverCpu] = await withCpu(bench, PIPELINE, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
+    const [delivered, deliverCpu] = await withCpu(bench.stack, PIPELINE, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
     say(`${label}: POST → delivered ${delivered.perSecond.toFixed(1)}/s (${perCore(delivered)}); CPU per document: ${cpuView(deliverCpu, delivered.count, delivered.seconds)}`);
     rates.set(count, { accept: accepted.perSecond, delivered: delivered.perSecond });
   }

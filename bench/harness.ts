@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 
 import { startStack, type ComponentName, type EmbeddedStack } from '../stack/embedded-stack';
 import { isolatedStackConfig } from '../stack/isolated-config';
+import { ms } from './support';
 
 /** Running a benchmark: its output, its settings, its own stack, and cleaning up however it ends. */
 
@@ -70,3 +71,19 @@ export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack,
     }),
   ) as Record<Name, number>;
 }
+
+/** The measurement and the CPU (ms) each named component spent during it. */
+export async function withCpu<T, Name extends ComponentName>(stack: EmbeddedStack, components: readonly Name[], measure: () => Promise<T>): Promise<[T, Record<Name, number>]> {
+  // Against the compose services only the API and the worker are local processes.
+  const names = components.filter((name) => stack.process(name));
+  const before = componentCpuMs(stack, names);
+  const result = await measure();
+  const after = componentCpuMs(stack, names);
+  return [result, Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<Name, number>];
+}
+
+/** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
+export const cpuView = (cpu: Record<string, number>, operations: number, seconds?: number) =>
+  `${Object.entries(cpu)
+    .map(([name, total]) => `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`)
+    .join(', ')}; ${ms(Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations)} in all`;

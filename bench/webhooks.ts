@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-import { benchStack, json, runBenchmark, say, signUpWithCompany } from './harness';
+import { benchStack, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, summarize } from './support';
 
 /**
@@ -11,8 +11,13 @@ import { closedLoop, ms, summarize } from './support';
  * to half of the first attempts (and 200 to every retry: it recovers within
  * the 5 attempts). Reports deliveries per second, the lag from an event to
  * its first successful delivery (p50/p99), and how many delivery ids never
- * succeeded (must be 0).
+ * succeeded (must be 0), with each process's CPU per delivery and share of a
+ * core. Then the same number of test events (`POST /v1/webhooks/{id}/test`)
+ * to a third webhook with no documents behind them: what a delivery costs
+ * alone, and its lag when the send pipeline takes no share.
  */
+
+const COMPONENTS = ['api', 'worker', 'temporal', 'ferretdb', 'mail', 'validator'] as const;
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
 
@@ -58,6 +63,15 @@ async function receiver(flaky: boolean): Promise<Receiver> {
   };
 }
 
+/** Waits (polling) until `done`, for at most 20 minutes; the figures then say what is missing. */
+async function until(done: () => boolean): Promise<void> {
+  const giveUpAt = performance.now() + 20 * 60_000;
+  while (!done() && performance.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+/** From each event to its first successful delivery (ms). */
+const lagsOf = (...receivers: Receiver[]) => receivers.flatMap((target) => [...target.succeeded.values()].map(({ at, eventAt }) => at - eventAt));
+
 async function main(): Promise<void> {
   const { stack, stop } = await benchStack({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
   const [steady, flaky] = [await receiver(false), await receiver(true)];
@@ -79,35 +93,57 @@ async function main(): Promise<void> {
     const expected = documents * 3;
     const started = performance.now();
     let n = 0;
-    await closedLoop(documents, 8, async () => {
-      const response = await json(`${api}/v1/documents`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({
-          company_id: companyId,
-          number: `HOOK-${(n += 1)}`,
-          issue_date: '2026-11-20',
-          buyer_reference: 'BENCH',
-          to: { name: 'Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email: 'bench@seller.example', address: { country: 'BE' } },
-          lines: [{ description: 'Item', quantity: 1, unit_price: '10.00', tax_rate: 21 }],
-        }),
+    const [, cpu] = await withCpu(stack, COMPONENTS, async () => {
+      await closedLoop(documents, 8, async () => {
+        const response = await json(`${api}/v1/documents`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            company_id: companyId,
+            number: `HOOK-${(n += 1)}`,
+            issue_date: '2026-11-20',
+            buyer_reference: 'BENCH',
+            to: { name: 'Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email: 'bench@seller.example', address: { country: 'BE' } },
+            lines: [{ description: 'Item', quantity: 1, unit_price: '10.00', tax_rate: 21 }],
+          }),
+        });
+        if (response.status !== 202) throw new Error(`POST answered ${response.status}`);
       });
-      if (response.status !== 202) throw new Error(`POST answered ${response.status}`);
+      await until(() => steady.succeeded.size >= expected && flaky.succeeded.size >= expected);
     });
-    const giveUpAt = performance.now() + 20 * 60_000;
-    while (steady.succeeded.size < expected || flaky.succeeded.size < expected) {
-      if (performance.now() > giveUpAt) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
     const seconds = (performance.now() - started) / 1000;
-    const lags = [...steady.succeeded.values(), ...flaky.succeeded.values()].map(({ at, eventAt }) => at - eventAt);
-    const lag = summarize(lags, seconds);
+    const lag = summarize(lagsOf(steady, flaky), seconds);
     const never = 2 * expected - steady.succeeded.size - flaky.succeeded.size;
     say(
       `${expected} events to 2 webhooks (one answering 500 to half of first attempts): ${((2 * expected) / seconds).toFixed(1)} deliveries/s ` +
-        `(${steady.requests + flaky.requests} requests in ${seconds.toFixed(0)} s); lag event → first success p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)}; ` +
+        `(${steady.requests + flaky.requests} requests in ${seconds.toFixed(0)} s); lag event → first success p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)} (target p99 ≤ 2 s) ${lag.p99 <= 2_000 ? 'MET' : 'NOT MET'}; ` +
         `${never} delivery ids never succeeded ${never === 0 ? 'MET' : 'NOT MET'}`,
     );
+    say(`  CPU per delivery, the documents' own work included: ${cpuView(cpu, 2 * expected, seconds)}`);
+
+    // The deliveries alone: test events to a webhook of their own, nothing else running.
+    const alone = await receiver(false);
+    try {
+      const created = await json(`${api}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: alone.url, events: ['*'] }) });
+      if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
+      const testUrl = `${api}/v1/webhooks/${String(created.body.id)}/test`;
+      const aloneStarted = performance.now();
+      const [, aloneCpu] = await withCpu(stack, COMPONENTS, async () => {
+        await closedLoop(EVENTS, 8, async () => {
+          const response = await json(testUrl, { method: 'POST', headers: auth });
+          if (response.status !== 202) throw new Error(`test event answered ${response.status}`);
+        });
+        await until(() => alone.succeeded.size >= EVENTS);
+      });
+      const aloneSeconds = (performance.now() - aloneStarted) / 1000;
+      const aloneLag = summarize(lagsOf(alone), aloneSeconds);
+      say(
+        `${EVENTS} test events to 1 webhook, nothing else running: ${(alone.succeeded.size / aloneSeconds).toFixed(1)} deliveries/s; ` +
+          `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)}`,
+      );
+    } finally {
+      await alone.close();
+    }
   } finally {
     await steady.close();
     await flaky.close();

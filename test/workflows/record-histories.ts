@@ -8,16 +8,19 @@ import { isolatedStackConfig } from '../../stack/isolated-config';
 import { TEMPORAL_CLI, toolBinaryPath } from '../../stack/tools';
 import { KYC_SCENARIOS, runKycScenario } from './kyc-scenarios';
 import { runScenario, SCENARIOS } from './scenarios';
+import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
 
 /**
- * `npm run record-histories`: runs every scenario of the send workflow and of
- * the KYC review workflow on a stack of its own and writes each history to
- * test/workflows/histories/send-document-<scenario>.json and
- * kyc-review-<scenario>.json. When the workflow
+ * `npm run record-histories [-- <prefix>]`: runs every scenario of the send
+ * workflow, the KYC review workflow and the webhook delivery workflow (or
+ * only those whose file name starts with the prefix) on a stack of its own
+ * and writes each history to test/workflows/histories/send-document-<scenario>.json,
+ * kyc-review-<scenario>.json and deliver-webhook-<scenario>.json. When a workflow
  * changes shape on purpose (behind `patched()`), first rename the current
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
- * before the validating step; `v3-…`: before live documents went on Peppol).
+ * before the validating step; `v3-…`: before live documents went on Peppol;
+ * `v1-deliver-webhook-…`: before the attempt became a local activity).
  */
 async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });
@@ -39,13 +42,18 @@ async function main(): Promise<void> {
       await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 1)}\n`);
       process.stdout.write(`${name}: ${JSON.stringify(result)} -> ${path.relative(process.cwd(), file)}\n`);
     };
+    const wanted = (name: string) => name.startsWith(process.argv[2] ?? '');
     for (const scenario of SCENARIOS) {
-      const run = await runScenario(stack.urls.temporal, scenario);
-      await keep(run.workflowId, `send-document-${scenario.name}`, run.result);
+      const name = `send-document-${scenario.name}`;
+      if (wanted(name)) await runScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of KYC_SCENARIOS) {
-      const run = await runKycScenario(stack.urls.temporal, scenario);
-      await keep(run.workflowId, `kyc-review-${scenario.name}`, run.result.status);
+      const name = `kyc-review-${scenario.name}`;
+      if (wanted(name)) await runKycScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result.status));
+    }
+    for (const scenario of WEBHOOK_SCENARIOS) {
+      const name = `deliver-webhook-${scenario.name}`;
+      if (wanted(name)) await runWebhookScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
   } finally {
     await stack.stop();

@@ -57,7 +57,7 @@ export interface ScenarioRun {
 }
 
 /** The scripted failures are expected: only errors of the SDK itself are worth printing. */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {

@@ -1,0 +1,83 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { NativeConnection, Worker } from '@temporalio/worker';
+
+import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
+import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
+import { DELIVERY_SETTLED } from '../../workflows/shared';
+import { quietRuntime } from './scenarios';
+
+/**
+ * The webhook delivery workflow with its activities stubbed, on a real
+ * Temporal server: each scenario scripts what attempt n does; the run records
+ * the calls and the history's event types (the recorder keeps the history
+ * for the replay tests).
+ */
+
+export interface WebhookScenario {
+  name: string;
+  /** What attempt n (1-based) does: answered 2xx, failed (retried), or found the delivery settled already. */
+  attempt: (n: number) => 'succeed' | 'fail' | 'settled';
+}
+
+export const WEBHOOK_SCENARIOS: WebhookScenario[] = [
+  { name: 'succeeded', attempt: () => 'succeed' },
+  { name: 'retried-then-succeeded', attempt: (n) => (n <= 2 ? 'fail' : 'succeed') },
+  { name: 'dead-lettered', attempt: () => 'fail' },
+  { name: 'settled-elsewhere', attempt: () => 'settled' },
+];
+
+export interface WebhookScenarioRun {
+  result: string;
+  calls: string[];
+  /** The history's event types, e.g. EVENT_TYPE_MARKER_RECORDED. */
+  eventTypes: string[];
+  workflowId: string;
+  seconds: number;
+}
+
+export async function runWebhookScenario(temporalAddress: string, scenario: WebhookScenario): Promise<WebhookScenarioRun> {
+  quietRuntime();
+  const taskQueue = `webhook-test-${scenario.name}-${Date.now()}`;
+  const calls: string[] = [];
+  let attempts = 0;
+  const activities = {
+    attemptWebhookDelivery: (deliveryId: string): Promise<void> => {
+      attempts += 1;
+      calls.push(`attemptWebhookDelivery ${deliveryId} #${attempts}`);
+      const outcome = scenario.attempt(attempts);
+      if (outcome === 'settled') return Promise.reject(ApplicationFailure.nonRetryable('the delivery succeeded before', DELIVERY_SETTLED));
+      if (outcome === 'fail') return Promise.reject(ApplicationFailure.retryable(`answered 500 (attempt ${attempts})`, 'WebhookAttemptFailed'));
+      return Promise.resolve();
+    },
+    markWebhookDeliveryFailed: (deliveryId: string): Promise<boolean> => {
+      calls.push(`markWebhookDeliveryFailed ${deliveryId}`);
+      return Promise.resolve(scenario.attempt(attempts) === 'fail');
+    },
+  };
+  const native = await NativeConnection.connect({ address: temporalAddress });
+  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const started = Date.now();
+    const handle = await client.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
+      taskQueue,
+      workflowId: `${taskQueue}-run`,
+      args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
+    });
+    const result = await worker.runUntil(handle.result());
+    const history = await handle.fetchHistory();
+    return {
+      result,
+      calls,
+      eventTypes: (history.events ?? []).map((event) => temporal.api.enums.v1.EventType[event.eventType ?? 0]!),
+      workflowId: handle.workflowId,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await connection.close();
+    await native.close();
+  }
+}
