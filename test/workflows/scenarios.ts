@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
@@ -52,8 +53,16 @@ export interface ScenarioRun {
   calls: string[];
   failedWith: string | null;
   statusAttribute: unknown;
+  /** The history's event types, e.g. EVENT_TYPE_ACTIVITY_TASK_SCHEDULED. */
+  eventTypes: string[];
   workflowId: string;
   seconds: number;
+}
+
+/** The event types of a finished workflow's history, in order. */
+export async function eventTypesOf(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).map((event) => temporal.api.enums.v1.EventType[event.eventType ?? 0]!);
 }
 
 /** The scripted failures are expected: only errors of the SDK itself are worth printing. */
@@ -128,6 +137,7 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       calls,
       failedWith,
       statusAttribute: description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus),
+      eventTypes: await eventTypesOf(handle),
       workflowId: handle.workflowId,
       seconds: (Date.now() - started) / 1000,
     };

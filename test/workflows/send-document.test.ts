@@ -22,6 +22,9 @@ describe('the send workflow', () => {
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
     expect(run.statusAttribute).toBe('delivered');
+    // Validation and the moves are local activities: two workflow tasks and one activity task (the delivery) in all.
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(2);
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
   });
 
   it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {

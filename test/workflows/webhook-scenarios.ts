@@ -1,12 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
 import { DELIVERY_SETTLED } from '../../workflows/shared';
-import { quietRuntime } from './scenarios';
+import { eventTypesOf, quietRuntime } from './scenarios';
 
 /**
  * The webhook delivery workflow with its activities stubbed, on a real
@@ -68,11 +67,10 @@ export async function runWebhookScenario(temporalAddress: string, scenario: Webh
       args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
     });
     const result = await worker.runUntil(handle.result());
-    const history = await handle.fetchHistory();
     return {
       result,
       calls,
-      eventTypes: (history.events ?? []).map((event) => temporal.api.enums.v1.EventType[event.eventType ?? 0]!),
+      eventTypes: await eventTypesOf(handle),
       workflowId: handle.workflowId,
       seconds: (Date.now() - started) / 1000,
     };
