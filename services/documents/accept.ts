@@ -5,14 +5,11 @@ import type { DocumentInput } from '../../domain/documents/input';
 import { TRANSITIONS } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
 import { newSortableId } from '../../domain/ids';
-import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
-import type { EventRow } from '../../store/events';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import { releaseReservation } from '../credits/charges';
-import { recordMoveEvent } from './lifecycle';
 
 /**
  * Accepting a document: everything it consists of is stored before the row
@@ -25,8 +22,10 @@ import { recordMoveEvent } from './lifecycle';
  *      the clean-up, as is the loser of an idempotency race);
  *   2. its write-once parts: content (input and UBL) and attachments;
  *   3. the document row, status `queued`: the commit point; its unique
- *      idempotency scope decides duplicate requests, also concurrent ones;
- *   4. the `document.queued` event (the accept move of the lifecycle).
+ *      idempotency scope decides duplicate requests, also concurrent ones.
+ *
+ * The `document.queued` event (the accept move of the lifecycle) follows in
+ * submit.ts, beside the workflow start.
  */
 
 export interface Sender {
@@ -50,8 +49,6 @@ export interface Acceptance {
   /** False when an earlier request with the same idempotency key created it. */
   created: boolean;
   document: DocumentRow;
-  /** The `document.queued` event, when this call recorded it. */
-  event: EventRow | null;
 }
 
 /** Reserves what the document costs, once its id is known; throws to refuse it (nothing is kept then). */
@@ -97,12 +94,12 @@ export async function acceptDocument(
   company: { _id: string; workspace_id: string; email?: string | null },
   accepted: AcceptableDocument,
   idempotencyKey: string | undefined,
-  options: { logger?: Logger; charge?: Charge; now?: Date } = {},
+  options: { charge?: Charge; now?: Date } = {},
 ): Promise<Acceptance> {
-  const { logger, charge, now = new Date() } = options;
+  const { charge, now = new Date() } = options;
   if (idempotencyKey) {
     const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
-    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
+    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing };
   }
   const id = newSortableId('document', now.getTime());
   const { document } = accepted;
@@ -175,10 +172,9 @@ export async function acceptDocument(
     await discardParts(store, id);
     const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
     if (!existing) throw err;
-    return { id: existing._id, status: existing.status, created: false, document: existing, event: null };
+    return { id: existing._id, status: existing.status, created: false, document: existing };
   }
-  const { event } = await recordMoveEvent(store, row, 'accept', { message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued` }, logger);
-  return { id, status: row.status, created: true, document: row, event };
+  return { id, status: row.status, created: true, document: row };
 }
 
 /** Removes what a request stored before its document row failed to appear, and gives back its reservation; idempotent. */

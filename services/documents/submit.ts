@@ -2,6 +2,7 @@ import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { acceptDocument, type Acceptance, type AcceptableDocument, type Charge, type Sender } from './accept';
 import type { WriteBehind } from '../write-behind';
 import { startSendWorkflow } from './dispatch';
+import { recordMoveEvent } from './lifecycle';
 
 export interface SubmissionDependencies extends FanOutDependencies {
   deliveryWindowSeconds: number;
@@ -10,9 +11,12 @@ export interface SubmissionDependencies extends FanOutDependencies {
 }
 
 /**
- * Accepts a converted document and hands it to its send workflow. Once the
- * document is stored it is never lost: if the workflow cannot be started now,
- * the document stays in the outbox and the reconciler starts it.
+ * Accepts a converted document, records its `document.queued` event (and
+ * fans it out to webhooks) and hands it to its send workflow; the event and
+ * the start need nothing of each other, so they run at once. Once the
+ * document is stored it is never lost: if the event cannot be written or
+ * the workflow cannot be started now, the document stays in the outbox and
+ * the reconciler does what is missing.
  */
 export async function submitDocument(
   deps: SubmissionDependencies,
@@ -22,14 +26,19 @@ export async function submitDocument(
   idempotencyKey: string | undefined,
   charge?: Charge,
 ): Promise<Acceptance> {
-  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, { logger: deps.logger, ...(charge && { charge }) });
+  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, charge && { charge });
   if (!accepted.created) return accepted;
-  await fanOutSoon(deps, accepted.event);
-  try {
-    await startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindowSeconds);
-    deps.started.add(accepted.id);
-  } catch (err) {
-    deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');
-  }
+  const message = `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`;
+  const announced = recordMoveEvent(deps.store, accepted.document, 'accept', { message }, deps.logger).then(({ event }) => fanOutSoon(deps, event));
+  const started = startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindowSeconds).then(
+    () => true,
+    (err: unknown) => {
+      deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');
+      return false;
+    },
+  );
+  // A failed event write fails the request before the outbox row goes, so the reconciler records the event.
+  const [, workflowStarted] = await Promise.all([announced, started]);
+  if (workflowStarted) deps.started.add(accepted.id);
   return accepted;
 }
