@@ -28,7 +28,8 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  *   conversion  UBL conversions/s in-process vs the bare xmlbuilder2 serialisation of the same UBL
  *   accept      POST /v1/documents at concurrency 16 vs one 12 KB insert + one workflow start,
  *               and p99 at half that rate (open loop)
- *   deliver     POST → delivered vs the send workflow run with no-op activities
+ *   deliver     POST → delivered vs the send workflow run with no-op activities, after BENCH_WARM_DOCUMENTS
+ *               (200, at most BENCH_REQUESTS) went through the pipeline, so the validator's JIT is warm as in service
  *   validation  official validations/s of a 10-line invoice, its share of one document's POST → delivered time,
  *               and POST → delivered against a second stack whose validator is a stand-in that accepts
  *               everything at once (the throughput the pipeline loses to official validation)
@@ -48,6 +49,8 @@ const VOLUME = envNumber('BENCH_VOLUME', 2_000);
 /** Latency samples per single-client figure (scale, validation), and warm-up calls before them. */
 const SAMPLES = envNumber('BENCH_SAMPLES', 500);
 const WARM_UP = Math.min(50, SAMPLES);
+/** Documents through the pipeline before the deliver part measures it. */
+const WARM_DOCUMENTS = Math.min(envNumber('BENCH_WARM_DOCUMENTS', 200), REQUESTS);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume,processes').split(','));
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 
@@ -117,17 +120,21 @@ async function expectStatus(promise: Promise<{ status: number; body: unknown }>,
   if (response.status !== status) throw new Error(`answered ${response.status} instead of ${status}: ${JSON.stringify(response.body)}`);
 }
 
-/** Until every document of the company is delivered (or failed); the time it took. */
+/**
+ * Until every document of the company is delivered (or failed); the time it took. A poll asks the
+ * (company, environment, status) index for one queued and one sending row; only when both are gone does it
+ * count the company's documents. Counting on every poll, as it first did, read every row on FerretDB (87 ms
+ * of its CPU a count at 400 documents, measured) and took that share of the cores from the pipeline measured.
+ */
 async function drained(bench: Bench, expected: number, giveUpMs = 30 * 60_000): Promise<number> {
   const started = performance.now();
   const store = createStore(bench.db);
+  const company = { company_id: bench.companyId, environment: 'sandbox' as const };
+  const anyIn = (status: 'queued' | 'sending') => store.documents.findOne({ ...company, status }, { _id: 1 }).sort({ _id: -1 }).lean();
   for (;;) {
-    const [pending, total] = await Promise.all([
-      store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox', status: { $in: ['queued', 'sending'] } }),
-      store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' }),
-    ]);
-    if (pending === 0 && total >= expected) return (performance.now() - started) / 1000;
-    if (performance.now() - started > giveUpMs) throw new Error(`${pending} documents still pending`);
+    const pending = (await Promise.all([anyIn('queued'), anyIn('sending')])).some((row) => row !== null);
+    if (!pending && (await store.documents.countDocuments(company)) >= expected) return (performance.now() - started) / 1000;
+    if (performance.now() - started > giveUpMs) throw new Error('documents still pending');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -241,8 +248,10 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   });
   await native.close();
 
+  // A fresh stack's validator still compiles its rules (measured: 65 ms of its CPU per document cold, 18 warm).
+  await postToDelivered(bench, WARM_DOCUMENTS, 'WARM');
   const [delivered, cpu] = await withCpu(bench.stack, PIPELINE, () => postToDelivered(bench, REQUESTS, 'DEL'));
-  say(versus(`POST → delivered, ${REQUESTS} documents`, delivered, floor, 0.8));
+  say(versus(`POST → delivered, ${REQUESTS} documents (after ${WARM_DOCUMENTS} to warm up)`, delivered, floor, 0.8));
   const total = Object.values(cpu).reduce((sum, value) => sum + value, 0) / delivered.count;
   say(`CPU per delivered document: ${cpuView(cpu, delivered.count)} (target ≤ 40 ms in all) ${total <= 40 ? 'MET' : 'NOT MET'}`);
 }
