@@ -3,7 +3,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { IllegalMoveError, TRANSITIONS } from '../domain/documents/lifecycle';
 import type { Logger } from '../platform/logger';
 import { moveDocument } from '../services/documents/lifecycle';
-import { findDocument, ublOf } from '../services/documents/queries';
+import { findDocument, sendableContentOf } from '../services/documents/queries';
 import type { Store } from '../store';
 import type { DocumentRow } from '../store/documents';
 import { delayAfterAttempt, PERMANENT_DELIVERY_ERROR } from '../workflows/shared';
@@ -45,17 +45,17 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export type DocumentToSend =
-  | { document: DocumentRow; ubl: string }
+  | { document: DocumentRow; ubl: string; input: Record<string, unknown> }
   /** An earlier attempt sent it (and crashed before reporting): this is what it recorded. */
   | { document: DocumentRow; sent: { messageId: string; sentAt: string } };
 
-/** The document an attempt is to send, with its stored UBL; anything that makes sending impossible is final. */
+/** The document an attempt is to send, with its stored UBL and request; anything that makes sending impossible is final. */
 export async function documentToSend(store: Store, documentId: string): Promise<DocumentToSend> {
   const document = await findDocument(store, documentId);
   if (!document) throw permanentDeliveryFailure(`Document ${documentId} does not exist.`);
   if (document.sent_at && document.message_id) return { document, sent: { messageId: document.message_id, sentAt: document.sent_at.toISOString() } };
   if (document.status !== TRANSITIONS.send.to) throw permanentDeliveryFailure(`Document ${documentId} is ${document.status}, not sending.`);
-  const ubl = await ublOf(store, documentId);
-  if (!ubl) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
-  return { document, ubl };
+  const content = await sendableContentOf(store, documentId);
+  if (!content?.ubl) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
+  return { document, ...content };
 }

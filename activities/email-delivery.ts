@@ -2,7 +2,6 @@ import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
 import { recordSent } from '../services/documents/lifecycle';
-import { inputOf } from '../services/documents/queries';
 import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
@@ -44,14 +43,13 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
     async deliverByEmail(documentId: string): Promise<DeliveryReceipt> {
       const found = await documentToSend(store, documentId);
       if ('sent' in found) return found.sent;
-      const { document, ubl } = found;
+      const { document, ubl, input } = found;
       const recipient = document.recipient_email;
       if (!recipient) throw permanentDeliveryFailure('No recipient email: set to.email, or an email on the company or the account.');
-      const input = await inputOf(store, documentId);
 
       const messageId = `<${document._id}@einvoice.localhost>`;
       const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
-      const seller = (input?.from as { name?: string } | undefined)?.name ?? 'your supplier';
+      const seller = (input.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
       if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
       const transport = createTransport(transportUrl);

@@ -54,7 +54,8 @@ export async function ublOf(store: Store, documentId: string): Promise<string | 
   return (await store.contents.findById(documentId, { ubl: 1 }).lean())?.ubl ?? null;
 }
 
-/** The parsed request as stored (company defaults applied). */
-export async function inputOf(store: Store, documentId: string): Promise<Record<string, unknown> | null> {
-  return ((await store.contents.findById(documentId, { input: 1 }).lean())?.input as Record<string, unknown> | undefined) ?? null;
+/** What a delivery attempt sends: the stored UBL and the parsed request as stored (company defaults applied), in one read. */
+export async function sendableContentOf(store: Store, documentId: string): Promise<{ ubl: string; input: Record<string, unknown> } | null> {
+  const content = await store.contents.findById(documentId, { ubl: 1, input: 1 }).lean();
+  return content ? { ubl: content.ubl, input: (content.input ?? {}) as Record<string, unknown> } : null;
 }
