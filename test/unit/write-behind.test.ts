@@ -13,6 +13,12 @@ function recorder() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A write that records its batches and finishes at once. */
+const into = (batches: number[][]) => (items: number[]) => {
+  batches.push(items);
+  return Promise.resolve();
+};
+
 describe('writing behind the caller', () => {
   it('when items come while a write is in flight, then they go out together in the next write', async () => {
     const { batches, finish, write } = recorder();
@@ -33,7 +39,7 @@ describe('writing behind the caller', () => {
     jest.useFakeTimers();
     try {
       const batches: number[][] = [];
-      const behind = writeBehind(async (items: number[]) => void batches.push(items), () => undefined, { lingerMs: 250 });
+      const behind = writeBehind(into(batches), () => undefined, { lingerMs: 250 });
       behind.add(1);
       jest.advanceTimersByTime(100);
       behind.add(2);
@@ -48,7 +54,7 @@ describe('writing behind the caller', () => {
 
   it('when flushed during a linger, then everything is written at once, without waiting it out', async () => {
     const batches: number[][] = [];
-    const behind = writeBehind(async (items: number[]) => void batches.push(items), () => undefined, { lingerMs: 60_000 });
+    const behind = writeBehind(into(batches), () => undefined, { lingerMs: 60_000 });
     behind.add(1);
     behind.add(2);
     await behind.flush();
@@ -60,11 +66,7 @@ describe('writing behind the caller', () => {
     const batches: number[][] = [];
     let calls = 0;
     const behind = writeBehind(
-      async (items: number[]) => {
-        calls += 1;
-        if (calls === 1) throw new Error('database unavailable');
-        batches.push(items);
-      },
+      (items: number[]) => ((calls += 1) === 1 ? Promise.reject(new Error('database unavailable')) : into(batches)(items)),
       (_err, items) => failed.push(items),
     );
     behind.add(1);

@@ -1,9 +1,8 @@
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
-import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { kycReviewWorkflow } from '../../workflows/kyc-review';
 import { SEARCH_ATTRIBUTES, type KycDecision } from '../../workflows/shared';
+import { runOnOwnWorker } from './own-worker';
+import { quietRuntime } from './scenarios';
 
 /**
  * The KYC review workflow on a real Temporal server with its activities
@@ -26,11 +25,7 @@ export const KYC_SCENARIOS: KycScenario[] = [
 ];
 
 export async function runKycScenario(temporalAddress: string, { name, signals, provisionFailures = {} }: KycScenario) {
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // Installed already in this process.
-  }
+  quietRuntime();
   const taskQueue = `kyc-review-test-${name}-${Date.now()}`;
   const calls: string[] = [];
   const failuresLeft = { ...provisionFailures };
@@ -50,23 +45,20 @@ export async function runKycScenario(temporalAddress: string, { name, signals, p
       return Promise.resolve('live');
     },
   };
-  const native = await NativeConnection.connect({ address: temporalAddress });
-  const connection = await Connection.connect({ address: temporalAddress });
-  try {
-    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
-    const client = new Client({ connection });
-    const handle = await client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', {
-      taskQueue,
-      workflowId: `${taskQueue}-run`,
-      args: [{ workspaceId: 'wsp_test', submission: 1 }],
-      typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }],
-    });
-    for (const signal of signals) await handle.signal('review', signal);
-    const result = await worker.runUntil(handle.result());
-    const description = await handle.describe();
-    return { result, calls, statusAttribute: description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus), workflowId: handle.workflowId };
-  } finally {
-    await connection.close();
-    await native.close();
-  }
+  return runOnOwnWorker(
+    temporalAddress,
+    taskQueue,
+    activities,
+    async (client) => {
+      const handle = await client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', {
+        taskQueue,
+        workflowId: `${taskQueue}-run`,
+        args: [{ workspaceId: 'wsp_test', submission: 1 }],
+        typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }],
+      });
+      for (const signal of signals) await handle.signal('review', signal);
+      return handle;
+    },
+    async (handle, result) => ({ result, calls, statusAttribute: (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus), workflowId: handle.workflowId }),
+  );
 }

@@ -1,13 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
-import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
 import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
+import { runOnOwnWorker } from './own-worker';
 
 /**
  * The send workflow with its activities stubbed, on a real Temporal server
@@ -114,35 +114,24 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       return record(`markFailed ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
     },
   };
-  const native = await NativeConnection.connect({ address: temporalAddress });
-  const worker = await Worker.create({
-    connection: native,
+  return runOnOwnWorker(
+    temporalAddress,
     taskQueue,
-    workflowBundle: { codePath: await cachedWorkflowBundle() },
     activities,
-  });
-  const connection = await Connection.connect({ address: temporalAddress });
-  try {
-    const client = new Client({ connection });
-    const started = Date.now();
-    const handle = await client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-      taskQueue,
-      workflowId: `${taskQueue}-run`,
-      args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds }],
-    });
-    const result = await worker.runUntil(handle.result());
-    const description = await handle.describe();
-    return {
+    (client) =>
+      client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+        taskQueue,
+        workflowId: `${taskQueue}-run`,
+        args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds }],
+      }),
+    async (handle, result, seconds) => ({
       result,
       calls,
       failedWith,
-      statusAttribute: description.typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus),
+      statusAttribute: (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus),
       eventTypes: await eventTypesOf(handle),
       workflowId: handle.workflowId,
-      seconds: (Date.now() - started) / 1000,
-    };
-  } finally {
-    await connection.close();
-    await native.close();
-  }
+      seconds,
+    }),
+  );
 }

@@ -1,10 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 
-import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
 import { DELIVERY_SETTLED } from '../../workflows/shared';
+import { runOnOwnWorker } from './own-worker';
 import { eventTypesOf, quietRuntime } from './scenarios';
 
 /**
@@ -55,27 +53,16 @@ export async function runWebhookScenario(temporalAddress: string, scenario: Webh
       return Promise.resolve(scenario.attempt(attempts) === 'fail');
     },
   };
-  const native = await NativeConnection.connect({ address: temporalAddress });
-  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
-  const connection = await Connection.connect({ address: temporalAddress });
-  try {
-    const client = new Client({ connection });
-    const started = Date.now();
-    const handle = await client.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
-      taskQueue,
-      workflowId: `${taskQueue}-run`,
-      args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
-    });
-    const result = await worker.runUntil(handle.result());
-    return {
-      result,
-      calls,
-      eventTypes: await eventTypesOf(handle),
-      workflowId: handle.workflowId,
-      seconds: (Date.now() - started) / 1000,
-    };
-  } finally {
-    await connection.close();
-    await native.close();
-  }
+  return runOnOwnWorker(
+    temporalAddress,
+    taskQueue,
+    activities,
+    (client) =>
+      client.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
+        taskQueue,
+        workflowId: `${taskQueue}-run`,
+        args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
+      }),
+    async (handle, result, seconds) => ({ result, calls, eventTypes: await eventTypesOf(handle), workflowId: handle.workflowId, seconds }),
+  );
 }

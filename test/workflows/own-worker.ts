@@ -1,0 +1,32 @@
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { Workflow, WorkflowResultType } from '@temporalio/common';
+import { NativeConnection, Worker } from '@temporalio/worker';
+
+import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
+
+/**
+ * One workflow run to its end on a worker of its own task queue (on the
+ * shared stack's dev server) with a scenario's stubbed activities. `start`
+ * starts it (and signals it, if the scenario does); `inspect` reads what the
+ * test needs of the finished run while the connections are still open.
+ */
+export async function runOnOwnWorker<W extends Workflow, Seen>(
+  temporalAddress: string,
+  taskQueue: string,
+  activities: object,
+  start: (client: Client) => Promise<WorkflowHandle<W>>,
+  inspect: (handle: WorkflowHandle<W>, result: WorkflowResultType<W>, seconds: number) => Promise<Seen>,
+): Promise<Seen> {
+  const native = await NativeConnection.connect({ address: temporalAddress });
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
+    const started = Date.now();
+    const handle = await start(new Client({ connection }));
+    const result = await worker.runUntil(handle.result());
+    return await inspect(handle, result, (Date.now() - started) / 1000);
+  } finally {
+    await connection.close();
+    await native.close();
+  }
+}
