@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, type ActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
@@ -29,10 +29,9 @@ import {
  * network by AS4. A validator that does not
  * answer is retried like a delivery, within the same window.
  *
- * The moves and the validating step are local activities (short database
- * writes, each guarded by the lifecycle operation and safe to repeat; one
- * request to the validator), so they cost the server no task round trip;
- * the delivery is an ordinary activity (it heartbeats) whose attempts'
+ * The moves are local activities (short database writes, each guarded by
+ * the lifecycle operation and safe to repeat), so they cost the server no
+ * task round trip; the delivery is an ordinary activity whose attempts'
  * backoff is the retry policy, bounded by the delivery window as its
  * schedule-to-close timeout.
  */
@@ -46,14 +45,6 @@ const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
 const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
 /** Workflows started before the validating step existed go straight to sending. */
 const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
-/**
- * Workflows started before the validating step became a local activity ran
- * it as an ordinary one. As a local activity it runs in the document's first
- * workflow task, with the move to sending, so a document costs the server
- * one workflow task and one activity task fewer; every wait between attempts
- * is still a durable timer (localRetryThreshold 0).
- */
-const LOCAL_VALIDATION_PATCH = 'official-validation-as-local-activity';
 /** Workflows started before live delivery existed send every document by email. */
 const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
@@ -93,14 +84,11 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
   let ruleSet: string | undefined;
   if (patched(OFFICIAL_VALIDATION_PATCH)) {
     show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
-    const validationOptions: ActivityOptions = {
+    const validation = proxyActivities<Activities>({
       startToCloseTimeout: '2 minutes',
       scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
       retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
-    };
-    const validation = patched(LOCAL_VALIDATION_PATCH)
-      ? proxyLocalActivities<Activities>({ ...validationOptions, localRetryThreshold: 0 })
-      : proxyActivities<Activities>(validationOptions);
+    });
     let verdict: { ruleSet: string; refusal: string | null };
     try {
       verdict = await validation.validateOfficially(documentId);

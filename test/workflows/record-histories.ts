@@ -20,7 +20,6 @@ import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
  * before the validating step; `v3-…`: before live documents went on Peppol;
- * `v4-…`: before the validating step became a local activity;
  * `v1-deliver-webhook-…`: before the webhook attempt became a local activity).
  */
 async function main(): Promise<void> {

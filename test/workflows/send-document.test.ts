@@ -22,9 +22,9 @@ describe('the send workflow', () => {
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
     expect(run.statusAttribute).toBe('delivered');
-    // Validation and the moves are local activities: two workflow tasks and one activity task (the delivery) in all.
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(2);
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
+    // The moves are local activities; validation and delivery are activities: three workflow tasks and two activity tasks in all.
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(3);
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(2);
   });
 
   it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {
