@@ -18,11 +18,20 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 const PICK_FROM = 20_000;
 const PICK_TO = 32_767;
 
-/** A port nothing listens on, picked outside the ephemeral range where it can; free at the time of asking. */
+/**
+ * Ports this process has handed out: a stack's fifteen ports are all picked before any is bound, so a port free
+ * at each asking could be picked twice (about one stack in a hundred), and the second component to bind it
+ * failed with "address already in use".
+ */
+const handedOut = new Set<number>();
+
+/** A port nothing listens on and not handed out before by this process, picked outside the ephemeral range where it can. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const port = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM + 1));
-    if (await isPortFree(port, host)) return port;
+    if (handedOut.has(port) || !(await isPortFree(port, host))) continue;
+    handedOut.add(port);
+    return port;
   }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
