@@ -1,7 +1,7 @@
 import type { Logger } from '../platform/logger';
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
-import { WRITE_BEHIND_LINGER_MS, writeBehind } from './write-behind';
+import { writeBehind } from './write-behind';
 
 /** UTC day, `YYYY-MM-DD`. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -47,7 +47,7 @@ export function usageCounters(store: Store, logger: Logger): UsageCounters {
     }
   }
 
-  const counts = writeBehind(write, (err, batch) => logger.error({ err, counts: batch.length }, 'usage counters could not be written'), { lingerMs: WRITE_BEHIND_LINGER_MS });
+  const counts = writeBehind(write, (err, batch) => logger.error({ err, counts: batch.length }, 'usage counters could not be written'));
   return {
     count: (accountId, counter, now = new Date()) => counts.add({ accountId, counter, day: dayOf(now) }),
     flush: () => counts.flush(),

@@ -15,14 +15,14 @@ export interface WriteBehind<Item> {
 }
 
 /**
- * The services' linger: at 30–40 requests a second, 8–10 items a write; an
- * item waits at most this long, well inside the reconciler's grace and
- * invisible in a usage report (which flushes first).
+ * The linger unless told otherwise: at 30–40 requests a second, 8–10 items a
+ * write; an item waits at most this long, well inside the reconciler's grace
+ * and invisible in a usage report (which flushes first).
  */
-export const WRITE_BEHIND_LINGER_MS = 250;
+const DEFAULT_LINGER_MS = 250;
 
 export function writeBehind<Item>(write: (items: Item[]) => Promise<void>, onFailure: (err: unknown, items: Item[]) => void, options: { lingerMs?: number } = {}): WriteBehind<Item> {
-  const lingerMs = options.lingerMs ?? 0;
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
   let pending: Item[] = [];
   let writing: Promise<void> | undefined;
   let lingering: NodeJS.Timeout | undefined;

@@ -5,7 +5,7 @@ import type { Logger } from '../../platform/logger';
 import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
-import { WRITE_BEHIND_LINGER_MS, writeBehind, type WriteBehind } from '../write-behind';
+import { writeBehind, type WriteBehind } from '../write-behind';
 import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
 import { discardParts } from './accept';
 import { recordMoveEvent } from './lifecycle';
@@ -56,7 +56,6 @@ export function startedDispatches(store: Store, logger: Logger): WriteBehind<str
   return writeBehind(
     async (documentIds) => void (await store.dispatches.deleteMany({ _id: { $in: documentIds } })),
     (err, documentIds) => logger.warn({ err, documents: documentIds.length }, 'outbox rows of started documents not removed; the reconciler will'),
-    { lingerMs: WRITE_BEHIND_LINGER_MS },
   );
 }
 

@@ -3,9 +3,8 @@ import { MLS_FAILED_EVENT, MLS_SENT_EVENT, RESPONSE_FAILED_EVENT, RESPONSE_SENT_
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import { recordDocumentEvent } from '../events';
-import { responseContent } from './invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
-import { responsesOf } from './invoice-responses';
+import { responseContent, responsesOf } from './invoice-responses';
 
 /**
  * What sending a reply needs of its row, whichever collection holds it, and

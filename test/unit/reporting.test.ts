@@ -1,10 +1,8 @@
 import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/reporting/eusr';
-import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { END_USER_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
-import { type ReportingItem } from '../../domain/reporting/items';
+import type { ReportingItem } from '../../domain/reporting/items';
 import { monthPeriod, previousMonth } from '../../domain/reporting/months';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, MESSAGE_LEVEL_STATUS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
 
 /** The pure part of Peppol reporting: what a month's items count to, and the XML it becomes. */
 

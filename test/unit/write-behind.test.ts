@@ -22,7 +22,7 @@ const into = (batches: number[][]) => (items: number[]) => {
 describe('writing behind the caller', () => {
   it('when items come while a write is in flight, then they go out together in the next write', async () => {
     const { batches, finish, write } = recorder();
-    const behind = writeBehind(write, () => undefined);
+    const behind = writeBehind(write, () => undefined, { lingerMs: 0 });
     behind.add(1);
     await tick();
     expect(batches).toEqual([[1]]);
@@ -35,11 +35,11 @@ describe('writing behind the caller', () => {
     await behind.flush();
   });
 
-  it('when a linger is set, then the items of the linger go out in one write, and not before it ends', async () => {
+  it('when no linger is given, then the items of its default 250 ms go out in one write, and not before it ends', async () => {
     jest.useFakeTimers();
     try {
       const batches: number[][] = [];
-      const behind = writeBehind(into(batches), () => undefined, { lingerMs: 250 });
+      const behind = writeBehind(into(batches), () => undefined);
       behind.add(1);
       jest.advanceTimersByTime(100);
       behind.add(2);
@@ -68,6 +68,7 @@ describe('writing behind the caller', () => {
     const behind = writeBehind(
       (items: number[]) => ((calls += 1) === 1 ? Promise.reject(new Error('database unavailable')) : into(batches)(items)),
       (_err, items) => failed.push(items),
+      { lingerMs: 0 },
     );
     behind.add(1);
     await behind.flush();

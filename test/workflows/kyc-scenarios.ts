@@ -2,7 +2,6 @@
 import type { kycReviewWorkflow } from '../../workflows/kyc-review';
 import { SEARCH_ATTRIBUTES, type KycDecision } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
-import { quietRuntime } from './scenarios';
 
 /**
  * The KYC review workflow on a real Temporal server with its activities
@@ -25,7 +24,6 @@ export const KYC_SCENARIOS: KycScenario[] = [
 ];
 
 export async function runKycScenario(temporalAddress: string, { name, signals, provisionFailures = {} }: KycScenario) {
-  quietRuntime();
   const taskQueue = `kyc-review-test-${name}-${Date.now()}`;
   const calls: string[] = [];
   const failuresLeft = { ...provisionFailures };

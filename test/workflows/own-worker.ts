@@ -1,8 +1,17 @@
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
+
+/** The scripted failures are expected: only errors of the SDK itself are worth printing. */
+function quietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already in this process.
+  }
+}
 
 /**
  * One workflow run to its end on a worker of its own task queue (on the
@@ -17,6 +26,7 @@ export async function runOnOwnWorker<W extends Workflow, Seen>(
   start: (client: Client) => Promise<WorkflowHandle<W>>,
   inspect: (handle: WorkflowHandle<W>, result: WorkflowResultType<W>, seconds: number) => Promise<Seen>,
 ): Promise<Seen> {
+  quietRuntime();
   const native = await NativeConnection.connect({ address: temporalAddress });
   const connection = await Connection.connect({ address: temporalAddress });
   try {

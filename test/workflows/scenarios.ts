@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
@@ -65,17 +64,7 @@ export async function eventTypesOf(handle: WorkflowHandle): Promise<string[]> {
   return (history.events ?? []).map((event) => temporal.api.enums.v1.EventType[event.eventType ?? 0]!);
 }
 
-/** The scripted failures are expected: only errors of the SDK itself are worth printing. */
-export function quietRuntime(): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // Installed already in this process.
-  }
-}
-
 export async function runScenario(temporalAddress: string, scenario: Scenario): Promise<ScenarioRun> {
-  quietRuntime();
   const taskQueue = `workflow-test-${scenario.name}-${Date.now()}`;
   const calls: string[] = [];
   let attempts = 0;

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
 import { DELIVERY_SETTLED } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
-import { eventTypesOf, quietRuntime } from './scenarios';
+import { eventTypesOf } from './scenarios';
 
 /**
  * The webhook delivery workflow with its activities stubbed, on a real
@@ -35,7 +35,6 @@ export interface WebhookScenarioRun {
 }
 
 export async function runWebhookScenario(temporalAddress: string, scenario: WebhookScenario): Promise<WebhookScenarioRun> {
-  quietRuntime();
   const taskQueue = `webhook-test-${scenario.name}-${Date.now()}`;
   const calls: string[] = [];
   let attempts = 0;
