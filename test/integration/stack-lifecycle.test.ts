@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
+import { As4SendError } from '../../platform/peppol-access-point';
 import type { StackConfig } from '../../stack/config';
 import { RECEIVED_DOCUMENT_TYPES } from '../../services/receiving/registration';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
@@ -29,6 +30,22 @@ async function withTemporal<T>(address: string, use: (client: Client) => Promise
     return await use(new Client({ connection }));
   } finally {
     await connection.close();
+  }
+}
+
+/**
+ * Sends as a sending access point does: an answer that says "try again later" (the first write after the
+ * database restarted can meet a connection the restart closed) is tried again, a few seconds apart.
+ */
+async function sendAsASenderWould(send: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send();
+      return;
+    } catch (err) {
+      if (!(err instanceof As4SendError) || err.permanent || attempt === 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
   }
 }
 
@@ -205,7 +222,7 @@ describe('the embedded stack lifecycle', () => {
         const messageIds: string[] = [];
         for (const name of ['worker', 'temporal', 'ferretdb', 'api'] as const) {
           const messageId = `before-${name}-dies-${Date.now()}@stack-lifecycle`;
-          await sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network);
+          await sendAsASenderWould(() => sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network));
           messageIds.push(messageId);
           const child = stack!.process(name)!;
           const restarted = stack!.restarted(name);
