@@ -72,14 +72,28 @@ export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack,
   ) as Record<Name, number>;
 }
 
-/** The measurement and the CPU (ms) each named component spent during it. */
-export async function withCpu<T, Name extends ComponentName>(stack: EmbeddedStack, components: readonly Name[], measure: () => Promise<T>): Promise<[T, Record<Name, number>]> {
+/** How CPU figures name the benchmark's own process: a floor's client (and its worker, when it has one). */
+export const BENCH_PROCESS = 'the benchmark process';
+
+/**
+ * The measurement and the CPU (ms) each named component spent during it; with `benchProcess`, this process's
+ * too, for a floor whose client is part of what it costs (a measured path's client is not: the API is).
+ */
+export async function withCpu<T, Name extends ComponentName>(
+  stack: EmbeddedStack,
+  components: readonly Name[],
+  measure: () => Promise<T>,
+  options: { benchProcess?: boolean } = {},
+): Promise<[T, Record<Name, number>]> {
   // Against the compose services only the API and the worker are local processes.
   const names = components.filter((name) => stack.process(name));
   const before = componentCpuMs(stack, names);
+  const ownBefore = process.cpuUsage();
   const result = await measure();
   const after = componentCpuMs(stack, names);
-  return [result, Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<Name, number>];
+  const own = process.cpuUsage(ownBefore);
+  const spent = Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<Name, number>;
+  return [result, options.benchProcess ? { ...spent, [BENCH_PROCESS]: (own.user + own.system) / 1000 } : spent];
 }
 
 /** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
