@@ -14,6 +14,7 @@ import { findReceivedMessage, receivedUbl } from '../../services/receiving/file'
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import type { RateLimiter } from '../../services/rate-limits';
+import { webhooksReadOnce } from '../../services/webhooks/deliveries';
 import { requireDocument, requireDocumentCompany } from '../access';
 import type { AuthContext } from '../authentication';
 import { documentRefused, documentTooLarge, MAX_BATCH, type EntryReading } from '../document-input';
@@ -109,22 +110,27 @@ async function readBody(deps: DocumentRouteDependencies, bytes: Buffer, batch: b
   return reading;
 }
 
-/** The company of one posted document, and the document converted for it (on a worker thread), or the refusal. */
-async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading) {
+type SendingCompany = Awaited<ReturnType<typeof companyOf>>;
+
+/**
+ * The company of one posted document, and the document converted for it (on a worker thread), or the refusal;
+ * a batch, whose documents all name one company, passes it as checked once for them all.
+ */
+async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading, checked?: SendingCompany) {
   if (!entry.object) throw invalidField('body', 'The body must be a JSON object (a document).');
-  const { company, livePriceUnits } = await companyOf(deps, auth, entry.companyId);
+  const { company, livePriceUnits } = checked ?? (await companyOf(deps, auth, entry.companyId));
   if (!entry.shape.ok) throw documentRefused(entry.shape.violations);
   const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company });
   if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
   return { company, livePriceUnits, prepared: conversion.prepared };
 }
 
-async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined) {
+async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined, checked?: SendingCompany) {
   const auth = req.auth!;
   if (headerKey !== undefined && entry.object && entry.bodyKey !== undefined && entry.bodyKey !== headerKey) {
     throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
   }
-  const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry);
+  const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry, checked);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
   let balanceUnits: number | undefined;
   const charge =
@@ -218,14 +224,16 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       const [companyId] = companies;
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
       if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
-      await companyOf(deps, auth, companyId);
+      const checked = await companyOf(deps, auth, companyId);
+      // The workspace's webhooks are read once for the batch's events (see webhooksReadOnce).
+      const batchDeps = { ...deps, webhooksOf: webhooksReadOnce(store) };
       const results = [];
       let balanceUnits: number | undefined;
       let accepted = 0;
       let unpaid: ApiError | undefined;
       for (const entry of batch.entries) {
         try {
-          const submitted = await submitOne(deps, req, entry, undefined);
+          const submitted = await submitOne(batchDeps, req, entry, undefined, checked);
           balanceUnits = submitted.balanceUnits ?? balanceUnits;
           results.push(submitted.body);
           accepted += 1;

@@ -2,6 +2,7 @@ import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import { isDeliverable, subscribes, TEST_EVENT } from '../../domain/webhooks';
+import type { Environment } from '../../domain/environment';
 import type { Logger } from '../../platform/logger';
 import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
@@ -29,6 +30,27 @@ export interface FanOutDependencies {
   /** Wait before the second attempt (WEBHOOK_RETRY_INITIAL_INTERVAL, ms). */
   retryInitialMs: number;
   logger: Logger;
+  /** Where a workspace's webhooks are read: the store each time, unless a request that raises many events passes webhooksReadOnce. */
+  webhooksOf?: WebhookLister;
+}
+
+export type WebhookLister = (workspaceId: string, environment: Environment) => Promise<WebhookRow[]>;
+
+/**
+ * Reads each workspace's webhooks once, for the events one request raises (a batch's documents): a webhook
+ * added meanwhile misses none of them, since the reconciler fans every recent event out again.
+ */
+export function webhooksReadOnce(store: Store): WebhookLister {
+  const read = new Map<string, Promise<WebhookRow[]>>();
+  return (workspaceId, environment) => {
+    const key = `${workspaceId}:${environment}`;
+    const known = read.get(key);
+    if (known) return known;
+    const reading = listWebhooks(store, workspaceId, environment);
+    read.set(key, reading);
+    reading.catch(() => read.delete(key));
+    return reading;
+  };
 }
 
 /** The exact body of a delivery: the event as the feed shows it. */
@@ -79,7 +101,8 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
 /** One delivery per enabled webhook of the event's workspace and environment that subscribes to its kind. */
 export async function fanOut(deps: FanOutDependencies, event: EventRow & { _id: string }): Promise<number> {
   if (!isDeliverable(event.type)) return 0;
-  const webhooks = (await listWebhooks(deps.store, event.workspace_id, event.environment)).filter((webhook) => webhook.enabled && subscribes(webhook.events, event.type));
+  const webhooksOf: WebhookLister = deps.webhooksOf ?? ((workspaceId, environment) => listWebhooks(deps.store, workspaceId, environment));
+  const webhooks = (await webhooksOf(event.workspace_id, event.environment)).filter((webhook) => webhook.enabled && subscribes(webhook.events, event.type));
   const body = eventBody(event);
   for (const webhook of webhooks) await deliver(deps, webhook, { id: event._id, type: event.type, body }, `${event._id}:${webhook._id}`);
   return webhooks.length;

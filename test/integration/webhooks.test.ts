@@ -86,6 +86,20 @@ describe('webhooks', () => {
     expect(feed.body.data[2]).toEqual(delivered);
   });
 
+  it('when a batch of documents is sent, then each document.queued arrives once, the webhooks being read once for the batch', async () => {
+    const sender = await sendingAccount();
+    const hooks = await receiver();
+    await register(sender.key, hooks.url, ['document.queued']);
+    const body = ['B-1', 'B-2', 'B-3'].map((number) => ({ ...validFixtures[0]!.body, company_id: sender.companyId, number }));
+    const batch = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body });
+    expect(batch.status).toBe(202);
+    const arrived = await hooks.waitFor(3);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hooks.received).toHaveLength(3);
+    const documentIds = arrived.map((request) => (JSON.parse(request.raw) as { data: { document_id: string } }).data.document_id);
+    expect(documentIds.sort()).toEqual(batch.body.map((entry: { id: string }) => entry.id).sort());
+  });
+
   it('when the secret is rotated, then V2 carries both secrets newest first and the legacy header the new one; a second rotation drops the oldest', async () => {
     const account = await signUp();
     const hooks = await receiver();
