@@ -12,7 +12,7 @@ import { peppolTrust } from '../platform/peppol-trust';
 import { RECEIVED_DOCUMENT_TYPES } from '../services/receiving/registration';
 import type { EmbeddedStack } from '../stack/embedded-stack';
 import { validFixtures } from '../test/fixtures/documents';
-import { benchStack, componentCpuMs, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
+import { benchStack, cpuView, envNumber, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, singleClient, throughput, versus } from './support';
 
 /**
@@ -101,15 +101,14 @@ async function main(): Promise<void> {
           sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-fresh-${run}-${i}`), createdAt: new Date() }),
         }),
       );
-    const sendCpu = cpuMeter(stack);
-    say(versus('live send (kept lookup, AS4 send with receipt), one at a time', await singleClient(REQUESTS, (i) => send(i)), plainOne, LIVE_SEND_TARGET));
-    say(`CPU per live send, one at a time: ${sendCpu.perOperation(REQUESTS)}`);
+    const [oneSend, oneSendCpu] = await withCpu(stack, SENDING_COMPONENTS, () => singleClient(REQUESTS, (i) => send(i)), { benchProcess: true });
+    say(versus('live send (kept lookup, AS4 send with receipt), one at a time', oneSend, plainOne, LIVE_SEND_TARGET));
+    say(`CPU per live send, one at a time: ${cpuView(oneSendCpu, REQUESTS)}`);
     say(versus('live send looking the receiver up afresh each time (no cache), one at a time', await singleClient(REQUESTS / 2, freshSend), plainOne, LIVE_SEND_TARGET));
     const plainMany = await closedLoop(REQUESTS, CONCURRENCY, plainPost);
-    const manyCpu = cpuMeter(stack);
-    const sends = await closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i));
+    const [sends, sendsCpu] = await withCpu(stack, SENDING_COMPONENTS, () => closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i)), { benchProcess: true });
     say(versus(`live sends (kept lookup, AS4 sends with receipts), concurrency ${CONCURRENCY}`, sends, plainMany, LIVE_SEND_TARGET));
-    say(`CPU per live send, concurrency ${CONCURRENCY}: ${manyCpu.perOperation(REQUESTS)}`);
+    say(`CPU per live send, concurrency ${CONCURRENCY}: ${cpuView(sendsCpu, REQUESTS)}`);
 
     const inbox = await receivingCompany(stack);
     try {
@@ -127,13 +126,13 @@ async function main(): Promise<void> {
         );
       for (let i = 0; i < 30; i += 1) await receive(-1 - i);
       await inbox.filed(30);
-      const before = componentCpuMs(stack, RECEIVING_COMPONENTS);
-      const started = performance.now();
-      const receipts = await closedLoop(REQUESTS, CONCURRENCY, receive);
-      await inbox.filed(30 + REQUESTS);
-      const received = throughput(REQUESTS, (performance.now() - started) / 1000);
-      const after = componentCpuMs(stack, RECEIVING_COMPONENTS);
-      say(`CPU per received message: ${RECEIVING_COMPONENTS.map((name) => `${name} ${((after[name] - before[name]) / REQUESTS).toFixed(1)} ms`).join(', ')}`);
+      const [[receipts, received], receiveCpu] = await withCpu(stack, RECEIVING_COMPONENTS, async () => {
+        const started = performance.now();
+        const answered = await closedLoop(REQUESTS, CONCURRENCY, receive);
+        await inbox.filed(30 + REQUESTS);
+        return [answered, throughput(REQUESTS, (performance.now() - started) / 1000)] as const;
+      });
+      say(`CPU per received message: ${cpuView(receiveCpu, REQUESTS)}`);
       const plainToOurs = await closedLoop(REQUESTS, CONCURRENCY, () => fetch(ours.inbound.endpointUrl, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: sbd }).then((response) => response.arrayBuffer()));
       say(versus(`AS4 receive, receipts only (stored, not yet filed), concurrency ${CONCURRENCY}, vs our sends`, receipts, sends));
       say(versus(`AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs our sends`, received, sends, 0.8));
@@ -149,22 +148,8 @@ async function main(): Promise<void> {
 /** Live sends against the same SBD posted as plain HTTP (issue 20, part 4). */
 const LIVE_SEND_TARGET = 0.3;
 
-/** What a sent message costs: our access point, the stand-in receiving one, the stand-in network (its SMP, SML and responder), and this process (the lookup and the client). */
+/** What a sent message costs: our access point, the stand-in receiving one, the stand-in network (its SMP, SML and responder); with them, this process (the lookup and the client). */
 const SENDING_COMPONENTS = ['access-point', 'peppol-receiver', 'peppol-network'] as const;
-
-function cpuMeter(stack: EmbeddedStack) {
-  const before = componentCpuMs(stack, SENDING_COMPONENTS);
-  const ownBefore = process.cpuUsage();
-  return {
-    perOperation(count: number) {
-      const after = componentCpuMs(stack, SENDING_COMPONENTS);
-      const own = process.cpuUsage(ownBefore);
-      const parts = [...SENDING_COMPONENTS.map((name) => [name, after[name] - before[name]] as const), ['benchmark (lookup, client)', (own.user + own.system) / 1000] as const];
-      const total = parts.reduce((sum, [, spent]) => sum + spent, 0);
-      return `${parts.map(([name, spent]) => `${name} ${(spent / count).toFixed(1)} ms`).join(', ')}; total ${(total / count).toFixed(1)} ms`;
-    },
-  };
-}
 
 /** What a received message costs, process by process (the stand-in's sending access point included). */
 const RECEIVING_COMPONENTS = ['peppol-receiver', 'access-point', 'api', 'temporal', 'worker', 'validator', 'ferretdb'] as const;

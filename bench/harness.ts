@@ -73,7 +73,7 @@ export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack,
 }
 
 /** How CPU figures name the benchmark's own process: a floor's client (and its worker, when it has one). */
-export const BENCH_PROCESS = 'the benchmark process';
+const BENCH_PROCESS = 'the benchmark process';
 
 /**
  * The measurement and the CPU (ms) each named component spent during it; with `benchProcess`, this process's
