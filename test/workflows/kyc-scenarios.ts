@@ -1,4 +1,3 @@
-
 import type { kycReviewWorkflow } from '../../workflows/kyc-review';
 import { SEARCH_ATTRIBUTES, type KycDecision } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
@@ -24,7 +23,6 @@ export const KYC_SCENARIOS: KycScenario[] = [
 ];
 
 export async function runKycScenario(temporalAddress: string, { name, signals, provisionFailures = {} }: KycScenario) {
-  const taskQueue = `kyc-review-test-${name}-${Date.now()}`;
   const calls: string[] = [];
   const failuresLeft = { ...provisionFailures };
   const activities = {
@@ -45,12 +43,11 @@ export async function runKycScenario(temporalAddress: string, { name, signals, p
   };
   return runOnOwnWorker(
     temporalAddress,
-    taskQueue,
+    `kyc-review-test-${name}`,
     activities,
-    async (client) => {
+    async (client, run) => {
       const handle = await client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', {
-        taskQueue,
-        workflowId: `${taskQueue}-run`,
+        ...run,
         args: [{ workspaceId: 'wsp_test', submission: 1 }],
         typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }],
       });

@@ -13,26 +13,34 @@ function quietRuntime(): void {
   }
 }
 
+/** Where a scenario's run goes: a task queue of its own and the one workflow id on it. */
+export interface OwnRun {
+  taskQueue: string;
+  workflowId: string;
+}
+
 /**
- * One workflow run to its end on a worker of its own task queue (on the
- * shared stack's dev server) with a scenario's stubbed activities. `start`
- * starts it (and signals it, if the scenario does); `inspect` reads what the
- * test needs of the finished run while the connections are still open.
+ * One workflow run to its end on a worker of its own task queue (named from
+ * `name` and the time, on the shared stack's dev server) with a scenario's
+ * stubbed activities. `start` starts it with `run`'s task queue and id (and
+ * signals it, if the scenario does); `inspect` reads what the test needs of
+ * the finished run while the connections are still open.
  */
 export async function runOnOwnWorker<W extends Workflow, Seen>(
   temporalAddress: string,
-  taskQueue: string,
+  name: string,
   activities: object,
-  start: (client: Client) => Promise<WorkflowHandle<W>>,
+  start: (client: Client, run: OwnRun) => Promise<WorkflowHandle<W>>,
   inspect: (handle: WorkflowHandle<W>, result: WorkflowResultType<W>, seconds: number) => Promise<Seen>,
 ): Promise<Seen> {
   quietRuntime();
+  const taskQueue = `${name}-${Date.now()}`;
   const native = await NativeConnection.connect({ address: temporalAddress });
   const connection = await Connection.connect({ address: temporalAddress });
   try {
     const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
     const started = Date.now();
-    const handle = await start(new Client({ connection }));
+    const handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
     const result = await worker.runUntil(handle.result());
     return await inspect(handle, result, (Date.now() - started) / 1000);
   } finally {

@@ -65,7 +65,6 @@ export async function eventTypesOf(handle: WorkflowHandle): Promise<string[]> {
 }
 
 export async function runScenario(temporalAddress: string, scenario: Scenario): Promise<ScenarioRun> {
-  const taskQueue = `workflow-test-${scenario.name}-${Date.now()}`;
   const calls: string[] = [];
   let attempts = 0;
   let validations = 0;
@@ -105,12 +104,11 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
   };
   return runOnOwnWorker(
     temporalAddress,
-    taskQueue,
+    `workflow-test-${scenario.name}`,
     activities,
-    (client) =>
+    (client, run) =>
       client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-        taskQueue,
-        workflowId: `${taskQueue}-run`,
+        ...run,
         args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds }],
       }),
     async (handle, result, seconds) => ({

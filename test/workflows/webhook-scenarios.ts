@@ -35,7 +35,6 @@ export interface WebhookScenarioRun {
 }
 
 export async function runWebhookScenario(temporalAddress: string, scenario: WebhookScenario): Promise<WebhookScenarioRun> {
-  const taskQueue = `webhook-test-${scenario.name}-${Date.now()}`;
   const calls: string[] = [];
   let attempts = 0;
   const activities = {
@@ -54,12 +53,11 @@ export async function runWebhookScenario(temporalAddress: string, scenario: Webh
   };
   return runOnOwnWorker(
     temporalAddress,
-    taskQueue,
+    `webhook-test-${scenario.name}`,
     activities,
-    (client) =>
+    (client, run) =>
       client.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
-        taskQueue,
-        workflowId: `${taskQueue}-run`,
+        ...run,
         args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
       }),
     async (handle, result, seconds) => ({ result, calls, eventTypes: await eventTypesOf(handle), workflowId: handle.workflowId, seconds }),
