@@ -8,9 +8,5 @@ const seller = await client.companies.create({ name: 'Example Seller SRL', count
 const sent = await client.documents.send({ company_id: seller.id, number: 'INV-1', issue_date: '2026-11-25', buyer_reference: 'DEPT-77',
   to: { name: 'Example Buyer NV', peppol_id: '0208:0987654394', email: 'ap@buyer.example', address: { country: 'BE' } },
   lines: [{ description: 'Consulting hours', quantity: 12.5, unit: 'HUR', unit_price: '100.00', tax_rate: 21 }] });
-let doc = await client.documents.get(sent.id, seller.id);
-while (doc.status === 'queued' || doc.status === 'sending') {
-  await new Promise((wait) => setTimeout(wait, 500));
-  doc = await client.documents.get(sent.id, seller.id);
-}
+const doc = await client.documents.outcome(sent.id, seller.id); // polls until delivered or failed
 console.log(doc.id, doc.status, doc.error_message ?? '');

@@ -71,3 +71,16 @@ function isEnvelope(body: unknown): body is Envelope {
   const error = body.error;
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
 }
+
+/** `documents.outcome` waited its time limit and the document is still `queued` or `sending`. */
+export class OutcomeTimeoutError extends Error {
+  override name = 'OutcomeTimeoutError';
+  constructor(
+    readonly documentId: string,
+    /** The status last read. */
+    readonly status: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`document ${documentId} is still ${status} after ${timeoutMs} ms`);
+  }
+}

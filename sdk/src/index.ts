@@ -1,8 +1,8 @@
 export { createClient, type ClientOptions, type EinvoiceClient } from './client';
-export { ApiError } from './errors';
+export { ApiError, OutcomeTimeoutError } from './errors';
 export type { JsonBody, ListQuery, Query, Schema } from './operation-types';
 export { paginate, type Page } from './pagination';
-export type { SendOptions } from './resources/documents';
+export type { OutcomeOptions, SendOptions } from './resources/documents';
 export type { components, operations, paths, webhooks } from './schema';
 export {
   DEFAULT_TOLERANCE_SECONDS,

@@ -22,7 +22,7 @@ export interface RetryOptions {
 const RETRIED_STATUS = (status: number) => status === 429 || status >= 500;
 
 /** Waits `ms`, unless the caller aborts the request meanwhile: then no further attempt is made. */
-const wait = (ms: number, signal: AbortSignal) =>
+export const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const aborted = () => {

@@ -45,7 +45,7 @@ describe('the SDK against the running API', () => {
     const document = { ...standard, company_id: companyId } as Schema<'DocumentRequest'>;
     expect(await client.documents.validate(document)).toMatchObject({ valid: true });
     const accepted = await client.documents.send(document);
-    const delivered = await until('delivery', () => client.documents.get(accepted.id, companyId), (read) => read.status === 'delivered' || read.status === 'failed');
+    const delivered = await client.documents.outcome(accepted.id, companyId, { intervalMs: 200 });
     expect(delivered.status).toBe('delivered');
 
     const listed: string[] = [];

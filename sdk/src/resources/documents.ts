@@ -1,8 +1,10 @@
 import type { Client } from 'openapi-fetch';
 
 import { unwrap } from '../call';
+import { OutcomeTimeoutError } from '../errors';
 import type { JsonBody, ListQuery, Query } from '../operation-types';
 import { paginate } from '../pagination';
+import { wait } from '../retry';
 import type { paths } from '../schema';
 
 export interface SendOptions {
@@ -20,8 +22,21 @@ function keyed(options: SendOptions, body: JsonBody<'sendDocument'>) {
   return key ? { 'Idempotency-Key': key } : {};
 }
 
+export interface OutcomeOptions {
+  /** Between two reads; default 1 s. */
+  intervalMs?: number;
+  /** How long to wait in all before `OutcomeTimeoutError`; default 2 minutes. */
+  timeoutMs?: number;
+  /** Ends the wait at once, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** A document still on its way: `queued`, or `sending` (which includes waiting between attempts). */
+const PENDING = new Set(['queued', 'sending']);
+
 export function documents(api: Client<paths>) {
   const page = (query: Query<'listDocuments'>) => unwrap(api.GET('/v1/documents', { params: { query } }));
+  const get = (id: string, companyId: string) => unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } }));
   return {
     /** Accepts the document for delivery (202); it is delivered asynchronously. */
     send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options, body) })),
@@ -29,7 +44,23 @@ export function documents(api: Client<paths>) {
     sendBatch: (body: JsonBody<'sendDocumentBatch'>) => unwrap(api.POST('/v1/documents/batch', { body })),
     /** Runs every check of sending without sending. */
     validate: (body: JsonBody<'validateDocument'>) => unwrap(api.POST('/v1/documents/validate', { body })),
-    get: (id: string, companyId: string) => unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
+    get,
+    /**
+     * Reads the document until it is `delivered` or `failed` and answers it
+     * then: for scripts and tests. A service should rather listen to the
+     * `document.delivered` and `document.failed` webhooks than poll.
+     */
+    outcome: async (id: string, companyId: string, options: OutcomeOptions = {}) => {
+      const { intervalMs = 1_000, timeoutMs = 120_000 } = options;
+      const deadline = Date.now() + timeoutMs;
+      const signal = options.signal ?? new AbortController().signal;
+      for (;;) {
+        const document = await get(id, companyId);
+        if (!PENDING.has(document.status)) return document;
+        if (Date.now() + intervalMs > deadline) throw new OutcomeTimeoutError(id, document.status, timeoutMs);
+        await wait(intervalMs, signal);
+      }
+    },
     /** Every document of the company matching the filters, page after page. */
     list: (query: ListQuery<'listDocuments'>) => paginate((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) })),
     /** One page as the API answers it, for a caller that keeps `next_cursor` itself (e.g. between requests). */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ApiError, createClient } from '../../../sdk/src';
+import { ApiError, createClient, OutcomeTimeoutError } from '../../../sdk/src';
 import { retryingFetch, retryAfterMs } from '../../../sdk/src/retry';
 
 /**
@@ -148,6 +148,28 @@ describe('the SDK client', () => {
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
     expect(await client.inbox.page({ company_id: 'cmp_1', acknowledged: 'false', cursor: 'c3' })).toEqual(answered);
     expect(server.seen.map((request) => request.url)).toEqual(['/v1/inbox?company_id=cmp_1&acknowledged=false&cursor=c3']);
+  });
+
+  it('when a document is waited for, then it is read until delivered or failed and answered as last read', async () => {
+    const read = (status: string) => ({ status: 200, body: { id: 'doc_1', status } });
+    server.answer(read('queued'), read('sending'), read('sending'), read('failed'));
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    expect(await client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 10 })).toEqual({ id: 'doc_1', status: 'failed' });
+    expect(server.seen.map((request) => request.url)).toEqual(Array(4).fill('/v1/documents/doc_1?company_id=cmp_1'));
+  });
+
+  it('when a document stays queued past the time limit, then OutcomeTimeoutError names it and its status; an abort ends the wait at once', async () => {
+    server.answer(...Array(20).fill({ status: 200, body: { id: 'doc_1', status: 'queued' } }));
+    const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
+    const timedOut = client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 20, timeoutMs: 100 });
+    await expect(timedOut).rejects.toThrow(OutcomeTimeoutError);
+    await expect(timedOut).rejects.toMatchObject({ documentId: 'doc_1', status: 'queued', timeoutMs: 100 });
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('gave up')), 50);
+    const started = Date.now();
+    await expect(client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 60_000, signal: controller.signal })).rejects.toThrow('gave up');
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('when Retry-After is a date or unreadable, then it is read as a wait or ignored', () => {
