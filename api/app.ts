@@ -19,7 +19,7 @@ import { cpuPool, type CpuPool } from './offload';
 import { createRegistry, openApiDocumentFactory, type OpenApiDocument } from './openapi';
 import { serveReferencePage } from './reference/page';
 import { requestEnvironment, requestLogging, requireBodyMediaType } from './request-context';
-import { routeTable, type RouteTable } from './route';
+import { answerOptions, routeTable, type RouteTable } from './route';
 import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
@@ -82,6 +82,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
 
   app.use(requestLogging(logger));
   app.use(requestEnvironment(config));
+  app.use(answerOptions((path) => routes.allowedMethods(path)));
   // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
   app.use(requireBodyMediaType((method, path) => routes.bodyKind(method, path)));
 

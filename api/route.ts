@@ -163,9 +163,22 @@ function deprecationHeaders(deprecation: Deprecation): Record<string, string> {
   };
 }
 
+/**
+ * OPTIONS answers the methods declared for the path (Express's own answer
+ * would count a template that a concrete path shadows); an unknown path falls
+ * through to 404.
+ */
+export function answerOptions(allowedMethods: (path: string) => string[]): RequestHandler {
+  return (req, res, next) => {
+    const allowed = req.method === 'OPTIONS' ? allowedMethods(req.path) : [];
+    if (allowed.length === 0) return next();
+    res.set('Allow', allowed.join(', ')).status(204).end();
+  };
+}
+
 export interface RouteTable {
   add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
-  /** Methods declared for a concrete path, for 405 answers. */
+  /** Methods declared for a concrete path, for 405 answers and OPTIONS. */
   allowedMethods(path: string): string[];
   /** The body the route at this method and path takes: XML, JSON, or none when no route is there (then 404 or 405 answer, not 415). */
   bodyKind(method: string, path: string): 'xml' | 'json' | undefined;
@@ -173,7 +186,17 @@ export interface RouteTable {
 
 /** Binds routes to a router, the OpenAPI registry and the authentication chain. */
 export function routeTable(router: Router, registry: OpenAPIRegistry, authenticate: RequestHandler): RouteTable {
-  const declared: { pattern: RegExp; method: string; xml: boolean }[] = [];
+  const declared: { path: string; pattern: RegExp; method: string; xml: boolean }[] = [];
+  /**
+   * The routes a request path reaches. A path declared as it is shadows the
+   * templates it also matches, as OpenAPI matches concrete paths first:
+   * `/v1/documents/batch` is not the document `batch` for any method.
+   */
+  const routesAt = (path: string) => {
+    const concrete = declared.filter((route) => route.path === path);
+    return concrete.length > 0 ? concrete : declared.filter((route) => route.pattern.test(path));
+  };
+  const skipShadowed: RequestHandler = (req, _res, next) => (declared.some((route) => route.path === req.path) ? next('route') : next());
 
   const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
     if (req.auth?.companyId) {
@@ -184,17 +207,17 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
 
   return {
     allowedMethods(path) {
-      return [...new Set(declared.filter((route) => route.pattern.test(path)).map((route) => route.method.toUpperCase()))];
+      return [...new Set(routesAt(path).map((route) => route.method.toUpperCase()))];
     },
 
     bodyKind(method, path) {
-      const route = declared.find((candidate) => candidate.method === method.toLowerCase() && candidate.pattern.test(path));
+      const route = routesAt(path).find((candidate) => candidate.method === method.toLowerCase());
       return route && (route.xml ? 'xml' : 'json');
     },
 
     add(spec) {
       const generic = spec as unknown as AnyRoute;
-      declared.push({ pattern: toPattern(spec.path), method: spec.method, xml: spec.xmlBody !== undefined });
+      declared.push({ path: spec.path, pattern: toPattern(spec.path), method: spec.method, xml: spec.xmlBody !== undefined });
       registry.registerPath({
         method: spec.method,
         path: spec.path,
@@ -248,7 +271,8 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
       // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
       const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
-      router[spec.method](toExpressPath(spec.path), ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
+      const templated = spec.path.includes('{') ? [skipShadowed] : [];
+      router[spec.method](toExpressPath(spec.path), ...templated, ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };
 }

@@ -215,6 +215,16 @@ describe('no request can stall the service', () => {
     expect(withBody.status).toBe(405);
     expect(withBody.headers.get('allow')).toBe('POST');
   });
+
+  it('when a concrete path is asked with a method only a template beside it has, then 405, and OPTIONS names the declared methods', async () => {
+    // `/v1/documents/batch` is not the document `batch`: the concrete path shadows `/v1/documents/{id}`, as OpenAPI matches.
+    const get = await callApi('/v1/documents/batch', { headers: { Authorization: 'Bearer ps_test_whatever' } });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    const options = await callApi('/v1/documents/batch', { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'POST']);
+    expect((await callApi('/v1/documents/doc_123', { method: 'OPTIONS' })).headers.get('allow')).toBe('GET');
+    expect((await callApi('/v1/nowhere', { method: 'OPTIONS' })).status).toBe(404);
+  });
 });
 
 describe('limits are not easy to sidestep', () => {

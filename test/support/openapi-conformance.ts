@@ -56,10 +56,12 @@ export async function checkAgainstDescription(baseUrl: string, method: string, p
   }
   const { operations, validators, ajv } = await description;
   const pathname = new URL(path, baseUrl).pathname;
-  // The most specific template first: `/v1/documents/batch` before `/v1/documents/{id}`.
-  const operation = operations
-    .filter((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(pathname))
-    .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
+  // The most specific path is the one asked, whatever the method (OpenAPI matches concrete paths first):
+  // `/v1/documents/batch` is never `/v1/documents/{id}`, and a method that path lacks is not described.
+  const [asked] = operations
+    .filter((candidate) => candidate.pattern.test(pathname))
+    .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
+  const operation = operations.find((candidate) => candidate.template === asked?.template && candidate.method === method.toUpperCase());
   if (!operation) return;
   const documented = operation.responses[String(status)];
   if (!documented) {
