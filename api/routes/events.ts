@@ -39,8 +39,9 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, query }) => {
       await requireMembership(store, auth, auth.workspaceId);
       const companyId = query.company_id ?? auth.companyId ?? undefined;
-      if (companyId) await requireDocumentCompany(store, auth, companyId);
-      if (query.document_id) await requireDocument(store, auth, query.document_id, companyId);
+      // An empty filter names nothing that exists (404), never "no filter".
+      if (companyId !== undefined) await requireDocumentCompany(store, auth, companyId);
+      if (query.document_id !== undefined) await requireDocument(store, auth, query.document_id, companyId);
       if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to)) throw invalidField('to', 'to must be after from.');
       const after = decodeCursor(query.cursor, idPattern('event'));
       const page = await listEvents(

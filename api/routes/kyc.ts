@@ -50,6 +50,22 @@ const kycText = (max: number) =>
 const describedLine = (max: number, blank: 'allowed' | 'refused') =>
   z.string().openapi({ maxLength: max, pattern: (blank === 'allowed' ? SINGLE_LINE : SINGLE_LINE_TEXT).source });
 
+/**
+ * The pairing rule of domain/kyc-upload.ts stated in JSON Schema, so that a
+ * generated client or test sees it: a mandate names its company and grantor
+ * (else 400 `kyc_mandate_requires_company`), no other type names either
+ * (else 400 `kyc_doc_pairing_invalid`). zod has no conditional schema, so
+ * these keywords are added to the described object as they are.
+ */
+function mandatePairing() {
+  const pairing = {
+    if: { properties: { doc_type: { const: 'mandate' } } },
+    then: { required: ['company_id', 'mandate_grantor_name'], properties: { company_id: { pattern: '\\S' } } },
+    else: { not: { anyOf: [{ required: ['company_id'] }, { required: ['mandate_grantor_name'] }] } },
+  };
+  return pairing as Record<string, unknown>;
+}
+
 const uploadRequest = z
   .object({
     doc_type: z.enum(KYC_DOC_TYPES),
@@ -62,7 +78,7 @@ const uploadRequest = z
     company_id: z.string().max(100).optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
     mandate_grantor_name: describedLine(200, 'refused').optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
   })
-  .openapi('KycDocumentUpload');
+  .openapi('KycDocumentUpload', mandatePairing());
 
 /** The same fields as they are read: each KYC rule then names its own code. */
 const uploadFields = z

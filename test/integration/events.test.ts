@@ -94,5 +94,9 @@ describe('the events feed', () => {
     expect((await callAs(stranger.key, '/v1/events')).body.data).toEqual([]);
     expect((await callAs(stranger.key, `/v1/events?company_id=${sender.companyId}`)).status).toBe(403);
     expect((await callAs(sender.key, '/v1/events?cursor=not-a-cursor')).status).toBe(400);
+    // An empty filter is not "no filter": it names no document or company, so the feed is not handed out whole.
+    expect((await callAs(sender.key, '/v1/events?document_id=')).body.error).toMatchObject({ code: 'document_not_found' });
+    const unknownCompany = await callAs(sender.key, '/v1/events?company_id=com_000000000000000000000000');
+    expect((await callAs(sender.key, '/v1/events?company_id=')).body.error.code).toBe(unknownCompany.body.error.code);
   });
 });
