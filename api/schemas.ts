@@ -80,7 +80,7 @@ export const cursorParam = z
   .max(200)
   .regex(/^[A-Za-z0-9_-]+$/, 'not a next_cursor of this list')
   .optional()
-  .openapi({ description: 'Opaque `next_cursor` of the previous page' });
+  .openapi({ description: 'Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field`' });
 
 /** `limit` and `cursor` of cursor-paginated lists. */
 export const pageQuery = (defaultLimit: number) =>

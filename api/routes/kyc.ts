@@ -72,6 +72,7 @@ const uploadRequest = z
     filename: describedLine(255, 'allowed').optional().openapi({ description: 'Defaults to the document type and the recognised extension' }),
     content: z.string().openapi({
       format: 'byte',
+      minLength: 1,
       description: `The file, base64-encoded; at most ${MAX_KYC_DOCUMENT_BYTES} bytes (10 MB) decoded. PDF, PNG, JPEG or XLSX, recognised by its bytes, never by its name.`,
     }),
     mime_type: z.string().max(255).optional().openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),

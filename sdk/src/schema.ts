@@ -3645,7 +3645,7 @@ export interface operations {
             query?: {
                 /** @description 1 to 100, default 50 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -4695,7 +4695,7 @@ export interface operations {
             query?: {
                 /** @description 1 to 100, default 50 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -5497,7 +5497,7 @@ export interface operations {
                 direction?: "sent" | "received";
                 /** @description 1 to 100, default 20 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -6284,7 +6284,7 @@ export interface operations {
                 created_after?: string;
                 /** @description 1 to 100, default 20 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -6879,7 +6879,7 @@ export interface operations {
                 company_id: string;
                 /** @description 1 to 100, default 20 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -6959,7 +6959,7 @@ export interface operations {
                 to?: string;
                 /** @description 1 to 100, default 50 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
@@ -7594,7 +7594,7 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 /** @description 1 to 100, default 20 */
                 limit?: number;
-                /** @description Opaque `next_cursor` of the previous page */
+                /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */
                 cursor?: string;
             };
             header?: never;
