@@ -57,14 +57,21 @@ export interface ReceivedBusinessDocument {
 
 const isBusinessDocument = (documentTypeId: string) => /::(?:Invoice|CreditNote)##/.test(documentTypeId);
 
+/** The metadata files of the inbox (`<stem>.json`; the access point moves each in whole and never changes it). */
+const metadataNames = async (inboxDir: string) =>
+  (await readdir(inboxDir).catch(() => [] as string[])).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+
+async function readEntry(inboxDir: string, name: string): Promise<InboxEntry> {
+  const meta = JSON.parse(await readFile(path.join(inboxDir, name), 'utf8')) as Omit<InboxEntry, 'stem'>;
+  return { ...meta, stem: name.slice(0, -'.json'.length) };
+}
+
+const newestFirst = (entries: InboxEntry[]) => entries.sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+
 export async function inboxEntries(inboxDir: string): Promise<InboxEntry[]> {
-  const names = (await readdir(inboxDir).catch(() => [] as string[])).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
   const entries: InboxEntry[] = [];
-  for (const name of names) {
-    const meta = JSON.parse(await readFile(path.join(inboxDir, name), 'utf8')) as Omit<InboxEntry, 'stem'>;
-    entries.push({ ...meta, stem: name.slice(0, -'.json'.length) });
-  }
-  return entries.sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+  for (const name of await metadataNames(inboxDir)) entries.push(await readEntry(inboxDir, name));
+  return newestFirst(entries);
 }
 
 const textAt = (root: ReturnType<typeof parseXml>, ...steps: [string, string][]) => {
@@ -194,10 +201,24 @@ export function startResponder(options: ResponderOptions): { close: () => Promis
     }
   };
 
+  // Each pass reads only the metadata files it has not read before: the inbox only grows, and re-reading all of
+  // it every second cost the process CPU in proportion to everything that ever arrived.
+  const read = new Set<string>();
+  const pending = new Map<string, InboxEntry>();
+  const unanswered = async () => {
+    for (const name of await metadataNames(options.inboxDir)) {
+      if (read.has(name)) continue;
+      const entry = await readEntry(options.inboxDir, name);
+      read.add(name);
+      if (!answered.has(entry.messageId)) pending.set(name, entry);
+    }
+    return newestFirst([...pending.values()]);
+  };
+
   const run = async () => {
     await loaded;
-    for (const entry of await inboxEntries(options.inboxDir)) {
-      if (stopped || answered.has(entry.messageId)) continue;
+    for (const entry of await unanswered()) {
+      if (stopped) continue;
       const document = await readBusinessDocument(options.inboxDir, entry).catch(() => undefined);
       try {
         if (document) await answer(document);
@@ -208,6 +229,7 @@ export function startResponder(options: ResponderOptions): { close: () => Promis
         options.log(`responder: gave up answering ${entry.messageId}: ${why}`);
       }
       answered.add(entry.messageId);
+      pending.delete(`${entry.stem}.json`);
       await appendFile(options.answeredFile, `${entry.messageId}\n`);
     }
   };
