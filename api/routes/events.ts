@@ -39,7 +39,7 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
     handler: async ({ auth, query }) => {
       await requireMembership(store, auth, auth.workspaceId);
       const companyId = query.company_id ?? auth.companyId ?? undefined;
-      // An empty filter names nothing that exists (404), never "no filter".
+      // An empty filter is answered as an unknown id would be, never read as "no filter".
       if (companyId !== undefined) await requireDocumentCompany(store, auth, companyId);
       if (query.document_id !== undefined) await requireDocument(store, auth, query.document_id, companyId);
       if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to)) throw invalidField('to', 'to must be after from.');
