@@ -7,13 +7,8 @@ import { ManagedProcess } from '../../stack/managed-process';
 import { freePort } from '../../stack/ports';
 import { callAs, setRateLimit, signUp, withStore, type TestAccount } from '../support/accounts';
 import { callApi } from '../support/http';
+import { earlyInAWindow } from '../support/rate-windows';
 import { sharedStack } from '../support/test-stack';
-
-/** Windows are aligned to the minute; start a burst early in one so it cannot straddle two. */
-async function earlyInAWindow(): Promise<void> {
-  const intoWindow = Date.now() % 60_000;
-  if (intoWindow > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 100));
-}
 
 async function withSupportLimit(account: TestAccount, perMinute: number): Promise<void> {
   await setRateLimit(account.id, perMinute);
