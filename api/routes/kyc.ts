@@ -57,14 +57,11 @@ const describedLine = (max: number, blank: 'allowed' | 'refused') =>
  * (else 400 `kyc_doc_pairing_invalid`). zod has no conditional schema, so
  * these keywords are added to the described object as they are.
  */
-function mandatePairing() {
-  const pairing = {
-    if: { properties: { doc_type: { const: 'mandate' } } },
-    then: { required: ['company_id', 'mandate_grantor_name'], properties: { company_id: { pattern: '\\S' } } },
-    else: { not: { anyOf: [{ required: ['company_id'] }, { required: ['mandate_grantor_name'] }] } },
-  };
-  return pairing as Record<string, unknown>;
-}
+const MANDATE_PAIRING: Record<string, unknown> = {
+  if: { properties: { doc_type: { const: 'mandate' } } },
+  then: { required: ['company_id', 'mandate_grantor_name'], properties: { company_id: { pattern: '\\S' } } },
+  else: { not: { anyOf: [{ required: ['company_id'] }, { required: ['mandate_grantor_name'] }] } },
+};
 
 const uploadRequest = z
   .object({
@@ -79,7 +76,7 @@ const uploadRequest = z
     company_id: z.string().max(100).optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
     mandate_grantor_name: describedLine(200, 'refused').optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
   })
-  .openapi('KycDocumentUpload', mandatePairing());
+  .openapi('KycDocumentUpload', MANDATE_PAIRING);
 
 /** The same fields as they are read: each KYC rule then names its own code. */
 const uploadFields = z

@@ -210,7 +210,7 @@ export function startResponder(options: ResponderOptions): { close: () => Promis
       if (read.has(name)) continue;
       const entry = await readEntry(options.inboxDir, name);
       read.add(name);
-      if (!answered.has(entry.messageId)) pending.set(name, entry);
+      if (!answered.has(entry.messageId)) pending.set(entry.stem, entry);
     }
     return newestFirst([...pending.values()]);
   };
@@ -229,7 +229,7 @@ export function startResponder(options: ResponderOptions): { close: () => Promis
         options.log(`responder: gave up answering ${entry.messageId}: ${why}`);
       }
       answered.add(entry.messageId);
-      pending.delete(`${entry.stem}.json`);
+      pending.delete(entry.stem);
       await appendFile(options.answeredFile, `${entry.messageId}\n`);
     }
   };
