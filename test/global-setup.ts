@@ -40,7 +40,6 @@ export default async function globalSetup(): Promise<void> {
     lookupCacheSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
     peppol: stack.urls.peppol!,
     accessPointUrl: stack.urls.accessPoint,
-    peppolReceiverPid: stack.process('peppol-receiver')!.pid!,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
     kycEncryptionKey: stack.serviceEnv.KYC_ENCRYPTION_KEY!,
     dataDir: config.DATA_DIR,

@@ -18,6 +18,7 @@ import { freePort } from '../../stack/ports';
 import { ensureTool, PEPPOL_ACCESS_POINT } from '../../stack/tools';
 import { validFixtures } from '../fixtures/documents';
 import { opsWith } from '../support/ops';
+import { standInArrivals } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -253,8 +254,7 @@ describe('ops network send', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^delivered: invoice from 0208:0123456749 to 0208:0987654394 at http:\/\/127\.0\.0\.1:\d+\/as4 \(access point PBE000002\)\n/);
     expect(result.stdout).toContain(`AS4 message id ${messageId}; receipt `);
-    const inbox = (await (await fetch(`${standInUrl()}/inbox`)).json()) as { messageId: string }[];
-    expect(inbox.map((entry) => entry.messageId)).toContain(messageId);
+    expect(await standInArrivals(messageId)).toHaveLength(1);
   });
 
   it.each([

@@ -136,7 +136,7 @@ describe('credits for live sending', () => {
     expect(posted.status).toBe(202);
     // The balance the reservation left: read from the answer, since a warm validator may refuse and release it before a later read.
     expect(posted.headers.get('x-credits-remaining')).toBe('0.90');
-    await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['failed'], 30_000, LIVE);
+    await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['failed'], 30_000, { host: LIVE });
     for (let i = 0; i < 50 && (await balanceOf(sender.key, sender.workspaceId)) !== '1.00'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await balanceOf(sender.key, sender.workspaceId)).toBe('1.00');
     const totals = await withStore((store) => ledgerTotals(store, sender.workspaceId));

@@ -4,6 +4,7 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
 import { ops } from '../support/ops';
+import { standInArrivals } from '../support/receiving';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 
@@ -14,14 +15,6 @@ import { sharedStack } from '../support/test-stack';
  * Document that arrived (GET /inbox).
  */
 
-interface Arrival {
-  messageId: string;
-  senderId: string;
-  receiverId: string;
-  documentTypeId: string;
-  processId: string;
-}
-
 const fixture = (name: string) => validFixtures.find((candidate) => candidate.name === name)!.body;
 const invoice = fixture('standard rate S, one line');
 const creditNote = fixture('credit note with invoice reference and due date');
@@ -29,11 +22,6 @@ const creditNote = fixture('credit note with invoice reference and due date');
 const invoiceOnlyBuyer = fixture('reverse charge AE to a Dutch buyer (EAS 0106)').to;
 
 const receiver = () => sharedStack().peppol.receivingAccessPoint;
-
-async function arrivals(messageId: string): Promise<Arrival[]> {
-  const response = await fetch(`${receiver()}/inbox`);
-  return ((await response.json()) as Arrival[]).filter((arrival) => arrival.messageId === messageId);
-}
 
 /** The business document inside an SBD: everything between the header and the closing tag, as received. */
 function payloadOf(sbd: string): string {
@@ -63,7 +51,7 @@ describe('live delivery on the Peppol network', () => {
     const sender = await fundedSender();
     const posted = await postLive(sender.liveKey, { ...body, company_id: sender.companyId, number: `LIVE-${documentType.slice(0, 3)}-1` });
     expect(posted.status).toBe(202);
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document).toMatchObject({ status: 'delivered', error_message: null, message_id: `${posted.body.id}@einvoice` });
 
     const steps = await history(sender.liveKey, posted.body.id);
@@ -71,7 +59,7 @@ describe('live delivery on the Peppol network', () => {
     // The delivered step, not the last one: the stand-in's MLS and Invoice Response may follow it within a second.
     expect(steps.find((step) => step.step === 'delivered')?.message).toMatch(new RegExp(`^Delivered on the Peppol network by AS4; message id ${posted.body.id}@einvoice to 0208:0987654394 \\(access point PBE000002\\); AS4 receipt \\S+$`));
 
-    const [arrival] = await arrivals(`${posted.body.id}@einvoice`);
+    const [arrival] = await standInArrivals(`${posted.body.id}@einvoice`);
     expect(arrival).toMatchObject({ senderId: expect.stringContaining('0208:0123456749'), receiverId: expect.stringContaining('0208:0987654394') });
     expect(arrival!.documentTypeId).toContain(documentType);
     const sbd = await (await fetch(`${receiver()}/inbox/${encodeURIComponent(arrival!.messageId)}.xml`)).text();
@@ -93,7 +81,7 @@ describe('live delivery on the Peppol network', () => {
     const sender = await fundedSender();
     const posted = await postLive(sender.liveKey, { ...creditNote, to: invoiceOnlyBuyer, company_id: sender.companyId, number: 'LIVE-NO-CN' });
     expect(posted.status).toBe(202);
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document.status).toBe('failed');
     expect(document.error_message).toBe('The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.');
     expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
@@ -105,55 +93,19 @@ describe('live delivery on the Peppol network', () => {
     // Registered for invoices, but its access point answers PEPPOL:NOT_SERVICED (participants.json: refusedByAccessPoint).
     const refusing = { ...(invoice.to as Record<string, unknown>), peppol_id: '0208:0404616494' };
     const posted = await postLive(sender.liveKey, { ...invoice, to: refusing, company_id: sender.companyId, number: 'LIVE-REFUSED' });
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document.status).toBe('failed');
     expect(document.error_message).toMatch(/^The receiving access point refused the document: .*EBMS:0004.*PEPPOL:NOT_SERVICED/);
     expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
-    expect(await arrivals(`${posted.body.id}@einvoice`)).toEqual([]);
+    expect(await standInArrivals(`${posted.body.id}@einvoice`)).toEqual([]);
   });
 
   it('when the receiver is not on the network, then the document fails saying which step did not know it', async () => {
     const sender = await fundedSender();
     const unregistered = { ...invoice.to as Record<string, unknown>, peppol_id: '0208:0202239951' };
     const posted = await postLive(sender.liveKey, { ...invoice, to: unregistered, company_id: sender.companyId, number: 'LIVE-NOBODY' });
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document.status).toBe('failed');
     expect(document.error_message).toMatch(/^The receiver 0208:0202239951 is not on the Peppol network: the SML has no Meta:SMP NAPTR record at \S+\.$/);
-  });
-
-  it('when the receiving access point does not answer for a while, then attempts are retried and, once it answers, the document is delivered and arrives once', async () => {
-    const sender = await fundedSender();
-    const pid = sharedStack().peppolReceiverPid;
-    // Frozen, it accepts connections and answers nothing: every attempt runs into the access point's timeout.
-    process.kill(pid, 'SIGSTOP');
-    let posted;
-    try {
-      posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number: 'LIVE-DOWN' });
-      expect(posted.status).toBe(202);
-      const deadline = Date.now() + 60_000;
-      while (!(await history(sender.liveKey, posted.body.id)).some((step) => step.step === 'retry')) {
-        if (Date.now() > deadline) throw new Error('no retry was recorded while the receiving access point was down');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    } finally {
-      process.kill(pid, 'SIGCONT');
-    }
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, LIVE);
-    expect(document.status).toBe('delivered');
-    const retry = (await history(sender.liveKey, posted.body.id)).find((step) => step.step === 'retry');
-    expect(retry?.error_message).toBeTruthy();
-    // The attempts that timed out reached its socket too; it keeps one copy of the message.
-    expect(await arrivals(`${posted.body.id}@einvoice`)).toHaveLength(1);
-  });
-
-  // Last in the file: the process the shared stack published is gone afterwards (the stack starts another).
-  it('when the receiving access point is killed, then the document waits for the one the stack starts again and is delivered once', async () => {
-    const sender = await fundedSender();
-    process.kill(sharedStack().peppolReceiverPid, 'SIGKILL');
-    const posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number: 'LIVE-KILLED' });
-    expect(posted.status).toBe(202);
-    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, LIVE);
-    expect(document.status).toBe('delivered');
-    expect(await arrivals(`${posted.body.id}@einvoice`)).toHaveLength(1);
   });
 });

@@ -37,7 +37,7 @@ describe("the sending worker's lookup cache", () => {
       const posted = [await send('CACHE-1'), await send('CACHE-2')];
       for (const { status, body } of posted) {
         expect(status).toBe(202);
-        expect(await waitForStatus(sender.liveKey, body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE)).toMatchObject({ status: 'delivered' });
+        expect(await waitForStatus(sender.liveKey, body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE })).toMatchObject({ status: 'delivered' });
       }
       expect(await dnsQueriesFor(receiver.peppolId)).toBe(before + 1);
       // The worker kept its answers from when it looked them up, before the first delivery; on a loaded machine that can be
@@ -53,7 +53,7 @@ describe("the sending worker's lookup cache", () => {
       const asked = await dnsQueriesFor(receiver.peppolId);
       const third = await send('CACHE-3');
       expect(third.status).toBe(202);
-      const failed = await waitForStatus(sender.liveKey, third.body.id, sender.companyId, ['delivered', 'failed'], 60_000, LIVE);
+      const failed = await waitForStatus(sender.liveKey, third.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
       expect(failed).toMatchObject({ status: 'failed', error_message: expect.stringContaining(`The receiver ${receiver.peppolId} is not on the Peppol network`) });
       expect(await dnsQueriesFor(receiver.peppolId)).toBe(asked + 1);
     },

@@ -10,7 +10,7 @@ import { openStore, type Store } from '../../store';
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
-import { waitForStatus } from '../support/documents';
+import { LIVE, waitForStatus } from '../support/documents';
 import { completeSubmission, files, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
 import { ops, opsWith } from '../support/ops';
 import { sharedStack } from '../support/test-stack';
@@ -42,10 +42,10 @@ describe('the ops CLI for KYC review', () => {
     expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { tax_id, company_registration_id, address, iban } })).status).toBe(200);
     const live = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } });
     const body = { ...validFixtures[0]!.body, company_id: account.companyId, number: 'FIRST-LIVE' };
-    const sent = await callAs(live.body.api_key, '/v1/documents', { method: 'POST', body, host: 'live.localhost' });
+    const sent = await callAs(live.body.api_key, '/v1/documents', { method: 'POST', body, host: LIVE });
     expect(sent.status).toBe(202);
     // Live delivery by AS4 on a loaded machine: a timed-out attempt is retried with backoff.
-    expect((await waitForStatus(live.body.api_key, sent.body.id, account.companyId, ['delivered', 'failed'], 60_000, 'live.localhost')).status).toBe('delivered');
+    expect((await waitForStatus(live.body.api_key, sent.body.id, account.companyId, ['delivered', 'failed'], 60_000, { host: LIVE })).status).toBe('delivered');
     expect((await callAs(account.key, `/v1/workspaces/${account.workspaceId}`)).body).toMatchObject({ mode: 'live', credit_balance: '0.90' });
   }, 120_000);
 

@@ -52,7 +52,7 @@ describe('replies received about sent documents', () => {
       const posted = await postLive(seller.liveKey, { ...invoice, company_id: seller.companyId, number });
       expect([posted.status, posted.text]).toEqual([202, expect.any(String)]);
       const id: string = posted.body.id;
-      await waitForStatus(seller.liveKey, id, seller.companyId, ['delivered', 'failed'], 60_000, LIVE);
+      await waitForStatus(seller.liveKey, id, seller.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
 
       const acknowledged = await until(
         'the automatic AB and the MLS',

@@ -11,7 +11,7 @@ import { callAs, fakeClientIp, type TestAccount } from '../support/accounts';
 import { LIVE, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
 import { opsWith } from '../support/ops';
-import { liveReceiver, ublTo, until } from '../support/receiving';
+import { liveReceiver, standInArrivals, ublTo, until } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -32,17 +32,11 @@ const network = () => {
 const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
 const standIn = () => sharedStack().peppol.receivingAccessPoint;
 
-interface Arrival {
-  messageId: string;
-  receiverId: string;
-  documentTypeId: string;
-}
-
 /** What the stand-in's access point received by AS4 under this message id, read back as an ApplicationResponse. */
 async function arrivedReply(messageId: string) {
   const arrival = await until(
     `the stand-in's arrival of ${messageId}`,
-    async () => ((await (await fetch(`${standIn()}/inbox`)).json()) as Arrival[]).find((entry) => entry.messageId === messageId),
+    async () => (await standInArrivals(messageId))[0],
     (found) => found !== undefined,
   );
   const sbd = Buffer.from(await (await fetch(`${standIn()}/inbox/${encodeURIComponent(messageId)}.xml`)).arrayBuffer());

@@ -5,13 +5,15 @@ import mongoose from 'mongoose';
 
 import { As4SendError } from '../../platform/peppol-access-point';
 import type { StackConfig } from '../../stack/config';
+import { addCredits, operatorActor } from '../../services/operator';
 import { RECEIVED_DOCUMENT_TYPES } from '../../services/receiving/registration';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs } from '../support/accounts';
+import { callAs, withStore } from '../support/accounts';
+import { LIVE, liveSender, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
-import { sendToUs, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
+import { sendToUs, standInArrivals, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { isolatedStackConfig } from '../support/test-stack';
 
@@ -51,14 +53,20 @@ async function sendAsASenderWould(send: () => Promise<unknown>): Promise<void> {
 
 /**
  * A stack of its own (not the shared one), because this test kills and
- * restarts its processes and stops the whole stack.
+ * restarts its processes (the stand-in's receiving access point too, which
+ * every live test of the shared stack sends to) and stops the whole stack.
  */
 describe('the embedded stack lifecycle', () => {
   let config: StackConfig;
   let stack: EmbeddedStack | undefined;
 
   beforeAll(async () => {
-    config = await isolatedStackConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
+    config = await isolatedStackConfig({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+      // A receiving access point that does not answer costs an attempt this long, not the default 30 s.
+      AS4_SEND_TIMEOUT: '3s',
+    });
     stack = await startStack({ config });
   }, 240_000);
 
@@ -243,6 +251,70 @@ describe('the embedded stack lifecycle', () => {
     },
     600_000,
   );
+
+  describe('when the receiving access point is out', () => {
+    const on = () => ({ apiUrl: stack!.urls.api!, mongodbUri: stack!.urls.mongodb });
+    const live = () => ({ host: LIVE, baseUrl: stack!.urls.api! });
+    const standIn = () => stack!.urls.peppol!.receivingAccessPoint;
+
+    async function fundedLiveSender() {
+      const sender = await liveSender(on());
+      await withStore((store) => addCredits(store, operatorActor('test'), sender.workspaceId, '5.00'), on().mongodbUri);
+      return sender;
+    }
+
+    const sendLive = (sender: { liveKey: string; companyId: string }, number: string) =>
+      callAs(sender.liveKey, '/v1/documents', { ...live(), method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId, number } });
+
+    async function history(key: string, documentId: string) {
+      return (await callAs(key, `/v1/documents/${documentId}/history`, live())).body as { step: string; error_message: string | null }[];
+    }
+
+    it(
+      'when it does not answer for a while, then attempts are retried and, once it answers, the document is delivered and arrives once',
+      async () => {
+        const sender = await fundedLiveSender();
+        const receiver = stack!.process('peppol-receiver')!;
+        // Frozen, it accepts connections and answers nothing: every attempt runs into the access point's timeout.
+        receiver.signal('SIGSTOP');
+        let posted;
+        try {
+          posted = await sendLive(sender, 'LIVE-DOWN');
+          expect(posted.status).toBe(202);
+          const deadline = Date.now() + 60_000;
+          while (!(await history(sender.liveKey, posted.body.id)).some((step) => step.step === 'retry')) {
+            if (Date.now() > deadline) throw new Error('no retry was recorded while the receiving access point was down');
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        } finally {
+          receiver.signal('SIGCONT');
+        }
+        const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, live());
+        expect(document.status).toBe('delivered');
+        const retry = (await history(sender.liveKey, posted.body.id)).find((step) => step.step === 'retry');
+        expect(retry?.error_message).toBeTruthy();
+        // The attempts that timed out reached its socket too; it keeps one copy of the message.
+        expect(await standInArrivals(`${posted.body.id}@einvoice`, standIn())).toHaveLength(1);
+      },
+      180_000,
+    );
+
+    it(
+      'when it is killed, then the document waits for the one the supervisor starts again and is delivered once',
+      async () => {
+        const sender = await fundedLiveSender();
+        const restarted = stack!.restarted('peppol-receiver');
+        stack!.process('peppol-receiver')!.signal('SIGKILL');
+        const posted = await sendLive(sender, 'LIVE-KILLED');
+        expect(posted.status).toBe(202);
+        const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, live());
+        expect(document.status).toBe('delivered');
+        await restarted;
+        expect(await standInArrivals(`${posted.body.id}@einvoice`, standIn())).toHaveLength(1);
+      },
+      180_000,
+    );
+  });
 
   it(
     'when the stack stops, then no child is left running, and a new start finds the data again',

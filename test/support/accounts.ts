@@ -24,9 +24,16 @@ export interface TestAccount {
   workspaceId: string;
 }
 
-export async function signUp(label = 'user'): Promise<TestAccount> {
+/** Where a helper works: the shared stack's API and database unless a test runs a stack of its own. */
+export interface StackAddress {
+  apiUrl: string;
+  mongodbUri: string;
+}
+
+export async function signUp(label = 'user', baseUrl?: string): Promise<TestAccount> {
   const email = uniqueEmail(label);
   const response = await callApi('/v1/signup', {
+    ...(baseUrl && { baseUrl }),
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': fakeClientIp() },
     body: JSON.stringify({ email, name: label }),
@@ -59,8 +66,8 @@ export function callAs(key: string, path: string, options: CallOptions = {}): Pr
 }
 
 /** Operator-side access to the data, for settings that have no API (disabling an account, a support rate limit). */
-export async function withStore<T>(use: (store: Store, db: Connection) => Promise<T>): Promise<T> {
-  const db = await mongoose.createConnection(sharedStack().mongodbUri).asPromise();
+export async function withStore<T>(use: (store: Store, db: Connection) => Promise<T>, mongodbUri = sharedStack().mongodbUri): Promise<T> {
+  const db = await mongoose.createConnection(mongodbUri).asPromise();
   try {
     return await use(createStore(db), db);
   } finally {

@@ -1,11 +1,12 @@
 import { belgianSeller } from '../fixtures/documents';
-import { callAs, signUp, withStore, type TestAccount } from './accounts';
+import { callAs, signUp, withStore, type CallOptions, type StackAddress, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
 
 /** A fresh account with a company that can send (the validated example seller). */
-export async function sendingAccount(): Promise<TestAccount & { companyId: string }> {
-  const account = await signUp('sender');
+export async function sendingAccount(on?: StackAddress): Promise<TestAccount & { companyId: string }> {
+  const account = await signUp('sender', on?.apiUrl);
   const company = await callAs(account.key, '/v1/companies', {
+    ...(on && { baseUrl: on.apiUrl }),
     method: 'POST',
     body: { ...belgianSeller, address: { ...belgianSeller.address } },
   });
@@ -17,20 +18,20 @@ export async function sendingAccount(): Promise<TestAccount & { companyId: strin
 export const LIVE = 'live.localhost';
 
 /** A sender whose workspace is verified (as KYC approval leaves it), with a live key. */
-export async function liveSender() {
-  const sender = await sendingAccount();
-  await withStore((store) => store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } }));
-  const key = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } });
+export async function liveSender(on?: StackAddress) {
+  const sender = await sendingAccount(on);
+  await withStore((store) => store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } }), on?.mongodbUri);
+  const key = await callAs(sender.key, '/v1/account/keys', { ...(on && { baseUrl: on.apiUrl }), method: 'POST', body: { sandbox: false, label: 'live' } });
   return { ...sender, liveKey: key.body.api_key as string };
 }
 
 export const postLive = (key: string, body: unknown) => callAs(key, '/v1/documents', { method: 'POST', body, host: LIVE });
 
-/** Polls a document until its status is one of `statuses`. */
-export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, host?: string) {
+/** Polls a document until its status is one of `statuses`; `where` is the live host, or another stack's API. */
+export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, where: Pick<CallOptions, 'host' | 'baseUrl'> = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, { ...(host && { host }) });
+    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, where);
     if (statuses.includes(response.body?.status)) return response.body;
     if (Date.now() > deadline) throw new Error(`document ${documentId} stayed ${response.body?.status}`);
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -64,6 +64,21 @@ export async function liveReceiver() {
 }
 
 
+/** One Standard Business Document the stand-in's receiving access point took in (its GET /inbox lists them all). */
+export interface StandInArrival {
+  messageId: string;
+  senderId: string;
+  receiverId: string;
+  documentTypeId: string;
+  processId: string;
+}
+
+/** What the stand-in's receiving access point (the shared stack's, unless given) took in under this AS4 message id. */
+export async function standInArrivals(messageId: string, standInUrl = sharedStack().peppol.receivingAccessPoint): Promise<StandInArrival[]> {
+  const inbox = (await (await fetch(`${standInUrl}/inbox`)).json()) as StandInArrival[];
+  return inbox.filter((arrival) => arrival.messageId === messageId);
+}
+
 /** Where a stack's access points and local test PKI are. */
 export interface LocalNetwork {
   /** Our access point's control API. */

@@ -22,8 +22,6 @@ export interface SharedStack {
   peppol: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; ca: string };
   /** Our access point (sending, and registering our SMP's participants in the stand-in's SML). */
   accessPointUrl: string;
-  /** The receiving access point's process, which a test freezes to take it off the network for a while. */
-  peppolReceiverPid: number;
   /** The stack's key for webhook secrets, for a second API process on the same data. */
   webhookSecretKey: string;
   /** The stack's key for KYC content, likewise, and to open what the API sealed. */
