@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { IllegalMoveError, TRANSITIONS } from '../domain/documents/lifecycle';
 import type { Logger } from '../platform/logger';
-import { moveDocument } from '../services/documents/lifecycle';
+import { moveDocument, recordSent } from '../services/documents/lifecycle';
 import { findDocument, sendableContentOf } from '../services/documents/queries';
 import type { Store } from '../store';
 import type { DocumentRow } from '../store/documents';
@@ -41,6 +41,21 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/**
+ * Notes on the row that the far side accepted the document, so an attempt run
+ * again after a crash does not send it again. Once the far side has it, a
+ * failed note must not fail the attempt, which would send it again: the
+ * attempt still returns its receipt, which the workflow keeps in its history
+ * and the deliver move writes to the row with retries of its own.
+ */
+export async function noteSent(store: Store, documentId: string, sent: { sent_at: Date; message_id: string }, logger: Logger): Promise<void> {
+  try {
+    await heartbeating(() => recordSent(store, documentId, sent));
+  } catch (err) {
+    logger.warn({ err, documentId }, 'the document was accepted, but noting the send on it failed; the deliver move records it');
   }
 }
 

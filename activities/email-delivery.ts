@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
-import { recordSent } from '../services/documents/lifecycle';
-import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
+import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
 
@@ -82,7 +81,7 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
         transport.close();
       }
       const sentAt = new Date();
-      await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
+      await noteSent(store, documentId, { sent_at: sentAt, message_id: messageId }, logger);
       return { messageId, sentAt: sentAt.toISOString() };
     },
   };

@@ -4,9 +4,8 @@ import { PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
 import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
-import { recordSent } from '../services/documents/lifecycle';
 import { recordReportingItem } from '../services/reporting/items';
-import { documentToSend, heartbeating, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
+import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
 
@@ -132,7 +131,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
         throw err;
       }
       const sentAt = receiptTime(receipt);
-      await recordSent(store, documentId, { sent_at: sentAt, message_id: messageId });
+      await noteSent(store, documentId, { sent_at: sentAt, message_id: messageId }, logger);
       logger.info({ documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver }, 'delivered on Peppol');
       return {
         messageId,

@@ -15,7 +15,7 @@ const REFUSED = 'refused@example.com';
 
 /**
  * A stack of its own, because these tests stop the mail server and kill the
- * worker. Its SMTP server is one the test controls (it goes away, comes back,
+ * worker and the database. Its SMTP server is one the test controls (it goes away, comes back,
  * stalls, refuses one recipient for good). What happens when the delivery
  * window runs out is the workflow tests' (test/workflows), in seconds.
  */
@@ -121,6 +121,31 @@ describe('delivery when SMTP or the worker fail', () => {
       ]);
     },
     120_000,
+  );
+
+  it(
+    'when the database goes down right after the mail server accepted, then that attempt still counts: the document is delivered with one email',
+    async () => {
+      const email = `accepted-${randomBytes(4).toString('hex')}@example.com`;
+      const held = smtp.holdNextMessageTo(email);
+      const posted = await post(email);
+      await held.arrived;
+      const database = stack.process('ferretdb')!;
+      const restarted = stack.restarted('ferretdb');
+      // Frozen, the database takes the attempt's note of the 250 and answers nothing; killed, it drops the note.
+      database.signal('SIGSTOP');
+      held.release();
+      await until('the 250', () => Promise.resolve(smtp.messagesTo(email).length), (count) => count === 1);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      database.signal('SIGKILL');
+      await restarted;
+
+      const delivered = await until('delivery', () => documentOf(posted.body.id), (document) => ['delivered', 'failed'].includes(document.status), 90_000);
+      expect(delivered).toMatchObject({ status: 'delivered', error_message: null });
+      // Failing the attempt for the lost note would have sent the message again.
+      expect(smtp.messagesTo(email)).toHaveLength(1);
+    },
+    150_000,
   );
 
   it(

@@ -8,6 +8,19 @@ export interface ReceivedMessage {
   raw: string;
 }
 
+/** A message whose answer the server holds until the test releases it. */
+export interface Hold {
+  /** Resolves when the whole message is in and its answer is being held. */
+  arrived: Promise<void>;
+  release(): void;
+}
+
+/** The server's side of a hold. */
+interface HeldAnswer {
+  arrive(): void;
+  released: Promise<void>;
+}
+
 export interface Session {
   id: string;
   openedAt: number;
@@ -17,21 +30,31 @@ export interface Session {
 /**
  * A real SMTP server on a real socket that a test controls: it can go away
  * and come back on the same port, it refuses one recipient with a permanent
- * 550, and it can hold its answer to a message (a slow server). It records
+ * 550, and it can hold its answer to a message (a slow server, or until the test lets it go). It records
  * every session and every message it accepted (answered 250).
  */
 export class ControlledSmtp {
   readonly received: ReceivedMessage[] = [];
   readonly sessions: Session[] = [];
   private server: SMTPServer | undefined;
-  private stalls = new Map<string, number>();
+  private holds = new Map<string, HeldAnswer>();
   port = 0;
 
   constructor(private readonly refusedRecipient: string) {}
 
+  /** The next message to `recipient` gets its answer only once the test releases it (if the client is still there). */
+  holdNextMessageTo(recipient: string): Hold {
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    this.holds.set(recipient, { arrive, released: new Promise((resolve) => (release = resolve)) });
+    return { arrived, release };
+  }
+
   /** The next message to `recipient` gets its answer only after `ms` (if the client is still there). */
   stallNextMessageTo(recipient: string, ms: number): void {
-    this.stalls.set(recipient, ms);
+    const hold = this.holdNextMessageTo(recipient);
+    void hold.arrived.then(() => setTimeout(() => hold.release(), ms).unref());
   }
 
   async start(): Promise<void> {
@@ -61,16 +84,19 @@ export class ControlledSmtp {
           const raw = Buffer.concat(chunks).toString('utf8');
           const messageId = /^Message-ID:\s*<([^>]+)>/im.exec(raw)?.[1] ?? '';
           const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
-          const stall = to.map((recipient) => this.stalls.get(recipient)).find((ms) => ms !== undefined);
-          for (const recipient of to) this.stalls.delete(recipient);
+          const hold = to.map((recipient) => this.holds.get(recipient)).find((candidate) => candidate !== undefined);
+          for (const recipient of to) this.holds.delete(recipient);
           const accept = () => {
             const record = this.sessions.find((candidate) => candidate.id === session.id);
             if (record?.closedAt !== null) return;
             this.received.push({ messageId, to, raw });
             callback();
           };
-          if (stall === undefined) accept();
-          else setTimeout(accept, stall).unref();
+          if (hold === undefined) accept();
+          else {
+            hold.arrive();
+            void hold.released.then(accept);
+          }
         });
       },
     });
