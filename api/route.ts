@@ -192,11 +192,9 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
    * templates it also matches, as OpenAPI matches concrete paths first:
    * `/v1/documents/batch` is not the document `batch` for any method.
    */
-  const routesAt = (path: string) => {
-    const concrete = declared.filter((route) => route.path === path);
-    return concrete.length > 0 ? concrete : declared.filter((route) => route.pattern.test(path));
-  };
-  const skipShadowed: RequestHandler = (req, _res, next) => (declared.some((route) => route.path === req.path) ? next('route') : next());
+  const concretePaths = new Set<string>();
+  const routesAt = (path: string) => declared.filter((route) => (concretePaths.has(path) ? route.path === path : route.pattern.test(path)));
+  const skipShadowed: RequestHandler = (req, _res, next) => (concretePaths.has(req.path) ? next('route') : next());
 
   const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
     if (req.auth?.companyId) {
@@ -218,6 +216,8 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
     add(spec) {
       const generic = spec as unknown as AnyRoute;
       declared.push({ path: spec.path, pattern: toPattern(spec.path), method: spec.method, xml: spec.xmlBody !== undefined });
+      const templated = spec.path.includes('{');
+      if (!templated) concretePaths.add(spec.path);
       registry.registerPath({
         method: spec.method,
         path: spec.path,
@@ -271,8 +271,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
       // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
       const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
-      const templated = spec.path.includes('{') ? [skipShadowed] : [];
-      router[spec.method](toExpressPath(spec.path), ...templated, ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
+      router[spec.method](toExpressPath(spec.path), ...(templated ? [skipShadowed] : []), ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
     },
   };
 }
