@@ -18,8 +18,6 @@ export default async function globalSetup(): Promise<void> {
     LOOKUP_LIMIT: '5',
     // Short, so a test sees a changed registration after the lookup cache's maximum within seconds.
     PEPPOL_LOOKUP_CACHE_SECONDS: '10',
-    // A receiving access point that does not answer costs an attempt this long, not the default 30 s.
-    AS4_SEND_TIMEOUT: '3s',
   });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
