@@ -2,7 +2,7 @@
 import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
-import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
+import { LIVE, liveHistory, liveSender, postLive, waitForStatus } from '../support/documents';
 import { ops } from '../support/ops';
 import { standInArrivals } from '../support/receiving';
 import { sharedTemporalClient } from '../support/temporal';
@@ -37,10 +37,6 @@ async function fundedSender() {
   return sender;
 }
 
-async function history(key: string, documentId: string) {
-  return (await callAs(key, `/v1/documents/${documentId}/history`, { host: LIVE })).body as { step: string; message: string | null; error_message: string | null }[];
-}
-
 const temporal = sharedTemporalClient();
 
 describe('live delivery on the Peppol network', () => {
@@ -54,7 +50,7 @@ describe('live delivery on the Peppol network', () => {
     const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document).toMatchObject({ status: 'delivered', error_message: null, message_id: `${posted.body.id}@einvoice` });
 
-    const steps = await history(sender.liveKey, posted.body.id);
+    const steps = await liveHistory(sender.liveKey, posted.body.id);
     expect(steps.find((step) => step.step === 'sending')?.message).toBe('Sending on the Peppol network (AS4)');
     // The delivered step, not the last one: the stand-in's MLS and Invoice Response may follow it within a second.
     expect(steps.find((step) => step.step === 'delivered')?.message).toMatch(new RegExp(`^Delivered on the Peppol network by AS4; message id ${posted.body.id}@einvoice to 0208:0987654394 \\(access point PBE000002\\); AS4 receipt \\S+$`));
@@ -84,7 +80,7 @@ describe('live delivery on the Peppol network', () => {
     const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document.status).toBe('failed');
     expect(document.error_message).toBe('The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.');
-    expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
+    expect((await liveHistory(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
     expect((await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.credit_balance).toBe('5.00');
   });
 
@@ -96,7 +92,7 @@ describe('live delivery on the Peppol network', () => {
     const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
     expect(document.status).toBe('failed');
     expect(document.error_message).toMatch(/^The receiving access point refused the document: .*EBMS:0004.*PEPPOL:NOT_SERVICED/);
-    expect((await history(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
+    expect((await liveHistory(sender.liveKey, posted.body.id)).filter((step) => step.step === 'retry')).toEqual([]);
     expect(await standInArrivals(`${posted.body.id}@einvoice`)).toEqual([]);
   });
 

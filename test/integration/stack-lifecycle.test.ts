@@ -11,7 +11,7 @@ import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
-import { LIVE, liveSender, waitForStatus } from '../support/documents';
+import { LIVE, liveHistory, liveSender, postLive, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { sendToUs, standInArrivals, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -273,11 +273,7 @@ describe('the embedded stack lifecycle', () => {
     }
 
     const sendLive = (sender: { liveKey: string; companyId: string }, number: string) =>
-      callAs(sender.liveKey, '/v1/documents', { ...live(), method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId, number } });
-
-    async function history(key: string, documentId: string) {
-      return (await callAs(key, `/v1/documents/${documentId}/history`, live())).body as { step: string; error_message: string | null }[];
-    }
+      postLive(sender.liveKey, { ...validFixtures[0]!.body, company_id: sender.companyId, number }, live());
 
     it(
       'when it does not answer for a while, then attempts are retried and, once it answers, the document is delivered and arrives once',
@@ -291,7 +287,7 @@ describe('the embedded stack lifecycle', () => {
           posted = await sendLive(sender, 'LIVE-DOWN');
           expect(posted.status).toBe(202);
           const deadline = Date.now() + 60_000;
-          while (!(await history(sender.liveKey, posted.body.id)).some((step) => step.step === 'retry')) {
+          while (!(await liveHistory(sender.liveKey, posted.body.id, live())).some((step) => step.step === 'retry')) {
             if (Date.now() > deadline) throw new Error('no retry was recorded while the receiving access point was down');
             await new Promise((resolve) => setTimeout(resolve, 250));
           }
@@ -300,7 +296,7 @@ describe('the embedded stack lifecycle', () => {
         }
         const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 90_000, live());
         expect(document.status).toBe('delivered');
-        const retry = (await history(sender.liveKey, posted.body.id)).find((step) => step.step === 'retry');
+        const retry = (await liveHistory(sender.liveKey, posted.body.id, live())).find((step) => step.step === 'retry');
         expect(retry?.error_message).toBeTruthy();
         // The attempts that timed out reached its socket too; it keeps one copy of the message.
         expect(await standInArrivals(`${posted.body.id}@einvoice`, standIn())).toHaveLength(1);

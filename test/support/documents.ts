@@ -17,6 +17,9 @@ export async function sendingAccount(on?: StackAddress): Promise<TestAccount & {
 /** The host the API serves the live environment on. */
 export const LIVE = 'live.localhost';
 
+/** Where a document is reached: a host (the live one), and the shared stack's API unless another's is given. */
+type Where = Pick<CallOptions, 'host' | 'baseUrl'>;
+
 /** A sender whose workspace is verified (as KYC approval leaves it), with a live key. */
 export async function liveSender(on?: StackAddress) {
   const sender = await sendingAccount(on);
@@ -25,10 +28,21 @@ export async function liveSender(on?: StackAddress) {
   return { ...sender, liveKey: key.body.api_key as string };
 }
 
-export const postLive = (key: string, body: unknown) => callAs(key, '/v1/documents', { method: 'POST', body, host: LIVE });
+export const postLive = (key: string, body: unknown, where: Where = { host: LIVE }) => callAs(key, '/v1/documents', { ...where, method: 'POST', body });
+
+export interface HistoryStep {
+  step: string;
+  message: string | null;
+  error_message: string | null;
+}
+
+/** A live document's history. */
+export async function liveHistory(key: string, documentId: string, where: Where = { host: LIVE }): Promise<HistoryStep[]> {
+  return (await callAs(key, `/v1/documents/${documentId}/history`, where)).body as HistoryStep[];
+}
 
 /** Polls a document until its status is one of `statuses`; `where` is the live host, or another stack's API. */
-export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, where: Pick<CallOptions, 'host' | 'baseUrl'> = {}) {
+export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, where: Where = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, where);
