@@ -12,8 +12,10 @@ import {
   unregisterParticipant,
   type ReceivingPlan,
 } from '../services/receiving/registration';
+import type { CompanyIdentity } from '../domain/participant-proof';
 import { SmlRegistrationError } from '../platform/sml-registration';
-import { REGISTRATION_REFUSED } from '../workflows/shared';
+import { openParticipantReview, recordParticipantDecision, type ParticipantDecisionOutcome } from '../services/receiving/participant-review';
+import { REGISTRATION_REFUSED, type KycDecision } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 
 /** A refusal no retry mends ends the step at once; anything else is retried by the workflow's policy. */
@@ -54,6 +56,15 @@ export function receivingActivities(deps: ActivityDependencies) {
 
     async planReceiving(companyId: string): Promise<ReceivingPlan> {
       return planReceiving(store, companyId);
+    },
+
+    /** Opens the operator's review of a participant id no proof covers; false when the company changed meanwhile. */
+    async openParticipantReview(companyId: string, identity: CompanyIdentity, why: string): Promise<boolean> {
+      return openParticipantReview(store, companyId, identity, why);
+    },
+
+    async recordParticipantDecision(companyId: string, identity: CompanyIdentity, decision: KycDecision): Promise<ParticipantDecisionOutcome> {
+      return recordParticipantDecision(store, companyId, identity, decision);
     },
 
     async registerReceiver(companyId: string, participant: string): Promise<void> {

@@ -10,7 +10,10 @@ import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
 import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountRateLimit, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
-import { decide, listSubmissions } from '../services/operator-kyc';
+import { participantProof, type CompanyIdentity } from '../domain/participant-proof';
+import type { Company } from '../services/companies';
+import { decide, decideParticipant, listSubmissions } from '../services/operator-kyc';
+import { identityOf, pendingParticipantReviews } from '../services/receiving/participant-review';
 import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
 import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
@@ -38,6 +41,10 @@ const USAGE = `usage: npm run --silent ops -- <command>
   kyc reseal                              seal every KYC document under KYC_ENCRYPTION_KEY (after a rotation)
   kyc approve <workspace>                 approve its pending review (signals the review workflow)
   kyc reject <workspace> <reason>         reject it, with the reason the customer sees
+  participants                            live companies whose Peppol id waits for a review before it is registered
+                                          (not proven to be theirs: see docs/kyc-and-credits.md), oldest first
+  participants approve <company>          approve the Peppol id under review (signals its receiving workflow)
+  participants reject <company> <reason>  refuse it, with the reason the customer sees
   credits add <workspace> <amount>        top up a workspace's credits (EUR, e.g. 25.00)
   credits show <workspace>                balance, ledger total and whether they agree
   credits price <workspace> <amount|default>  the workspace's own price of a live document
@@ -98,6 +105,16 @@ const submissionRow = (submission: KycSubmission) =>
     `${submission.legal_name} (${submission.enterprise_number})`,
   );
 
+const identityLine = (identity: CompanyIdentity) =>
+  `peppol_id ${identity.peppol_id ?? '-'}, company_registration_id ${identity.company_registration_id ?? '-'}, tax_id ${identity.tax_id ?? '-'}`;
+
+/** Whether a company's Peppol id is written as its own registration id or VAT number (then the registry extract backs it), or is some other id. */
+function peppolIdIs(company: Company): string | null {
+  if (!company.peppol_id) return null;
+  const proof = participantProof(company.peppol_id, { ...identityOf(company), peppol_id: null });
+  return proof?.by === 'company_registration_id' || proof?.by === 'tax_id' ? `its ${proof.by} (${proof.register})` : 'not its registration id or VAT number: check the documents back it';
+}
+
 const COMMANDS: Record<string, Command> = {
   'kyc list': async ({ store }, args) => {
     const status = args[0] === '--status' ? needs(args, 2)[1] : undefined;
@@ -113,7 +130,16 @@ const COMMANDS: Record<string, Command> = {
         status,
         submission,
         documents: documents.map(({ _id, doc_type, filename, mime_type, size_bytes }) => ({ id: _id, doc_type, filename, mime_type, size_bytes })),
-        companies: companies.map(({ _id, name, country }) => ({ id: _id, name, country })),
+        companies: companies.map((company) => ({
+          id: company._id,
+          name: company.name,
+          country: company.country,
+          peppol_id: company.peppol_id ?? null,
+          company_registration_id: company.company_registration_id ?? null,
+          tax_id: company.tax_id ?? null,
+          // What approving vouches for: whether the Peppol id is the company's own number on file, or an id only the documents can back.
+          peppol_id_is: peppolIdIs(company),
+        })),
       },
       null,
       2,
@@ -151,6 +177,29 @@ const COMMANDS: Record<string, Command> = {
     const [workspace, ...reason] = needs(args, 2);
     const recorded = await decide(store, await temporal(), workspace!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
     return `workspace ${recorded.workspace_id}: ${recorded.status} (${recorded.reject_reason ?? ''})`;
+  },
+  participants: async ({ store }) => {
+    const pending = await pendingParticipantReviews(store);
+    if (pending.length === 0) return 'no participant reviews pending';
+    return pending
+      .map((review) =>
+        [
+          tableRow(review.company_id, review.workspace_id, review.requested_at.toISOString(), review.name),
+          tableRow('  under review:', identityLine(review.identity)),
+          tableRow('  verified:    ', review.verified ? identityLine(review.verified) : 'nothing (not part of an approved KYC review)'),
+          tableRow('  why:         ', review.why),
+        ].join('\n'),
+      )
+      .join('\n');
+  },
+  'participants approve': async ({ store, operator, temporal }, args) => {
+    const decided = await decideParticipant(store, await temporal(), needs(args, 1)[0]!, { decision: 'approve', operator: operator.accountId });
+    return `company ${args[0]!}: ${decided.peppol_id ?? ''} ${decided.status}; its receiving workflow registers it`;
+  },
+  'participants reject': async ({ store, operator, temporal }, args) => {
+    const [company, ...reason] = needs(args, 2);
+    const decided = await decideParticipant(store, await temporal(), company!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    return `company ${company!}: ${decided.peppol_id ?? ''} ${decided.status}`;
   },
   'credits add': async ({ store, operator }, args) => {
     const [workspace, amount] = needs(args, 2);

@@ -38,7 +38,11 @@ export type AuditAction =
   | 'kyc.submitted'
   | 'kyc.approved'
   | 'kyc.rejected'
-  | 'company.provisioned';
+  | 'company.provisioned'
+  | 'company.participant_review_requested'
+  | 'company.participant_review_approved'
+  | 'company.participant_review_rejected'
+  | 'company.participant_registered';
 
 export interface Actor {
   accountId: string;

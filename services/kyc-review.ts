@@ -7,6 +7,7 @@ import type { Store } from '../store';
 import { kycSubmissionId } from '../store/kyc-submissions';
 import { KYC_REVIEW_SIGNAL, kycWorkflowId, SEARCH_ATTRIBUTES, type KycDecision } from '../workflows/shared';
 import { recordAudit, type Actor } from './audit';
+import { recordVerifiedAtApproval } from './receiving/participant-review';
 import type { KycSubmission } from './kyc';
 
 /**
@@ -65,8 +66,10 @@ const MAX_REASON_LENGTH = 1000;
 
 /**
  * Records the operator's decision on a pending submission (one conditional
- * update: it lands once) and, on approval, puts the workspace in `live`
- * mode. Repeating it (a retried activity) changes nothing more; the audit
+ * update: it lands once) and, on approval, records what it verified of each
+ * company (its identity when the decision was made: what proves its Peppol
+ * id, services/receiving/participant-review.ts) and puts the workspace in
+ * `live` mode. Repeating it (a retried activity) changes nothing more; the audit
  * event is written by the call that made the change.
  */
 export async function recordReviewOutcome(store: Store, workspaceId: string, number: number, { decision, reason, operator }: KycDecision): Promise<KycSubmission> {
@@ -78,8 +81,11 @@ export async function recordReviewOutcome(store: Store, workspaceId: string, num
     .lean();
   const submission = decided ?? (await store.kycSubmissions.findById(id).lean());
   if (!submission) throw new Error(`no KYC submission ${id}`);
-  // Also on a repeat: a crash between the two writes is repaired by the retry.
-  if (submission.status === 'approved') await store.workspaces.updateOne({ _id: workspaceId }, { $set: { mode: 'live' } });
+  // Also on a repeat: a crash between the writes is repaired by the retry.
+  if (submission.status === 'approved') {
+    await recordVerifiedAtApproval(store, workspaceId, submission.reviewed_at ?? new Date());
+    await store.workspaces.updateOne({ _id: workspaceId }, { $set: { mode: 'live' } });
+  }
   if (decided) {
     await recordAudit(store, reviewer(operator), {
       action: status === 'approved' ? 'kyc.approved' : 'kyc.rejected',

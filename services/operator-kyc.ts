@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 
 import type { Store } from '../store';
-import { KYC_REVIEW_SIGNAL, kycWorkflowId, type KycDecision } from '../workflows/shared';
+import { KYC_REVIEW_SIGNAL, kycWorkflowId, receivingWorkflowId, type KycDecision } from '../workflows/shared';
 import { latestSubmission, type KycSubmission } from './kyc';
 import { existingWorkspace, OperatorError } from './operator';
 
@@ -32,15 +32,43 @@ async function pendingSubmission(store: Store, workspaceId: string): Promise<Kyc
   return submission;
 }
 
+/** Signals a review workflow the decision and waits until it has recorded it (`recorded` answers it, or undefined while it has not). */
+async function signalDecision<T>(temporal: Client, workflowId: string, decision: KycDecision, recorded: () => Promise<T | undefined>): Promise<T> {
+  await temporal.workflow.getHandle(workflowId).signal(KYC_REVIEW_SIGNAL, decision);
+  const deadline = Date.now() + DECISION_WAIT_MS;
+  for (;;) {
+    const outcome = await recorded();
+    if (outcome !== undefined) return outcome;
+    if (Date.now() > deadline) throw new OperatorError(`signalled ${workflowId}, but the decision is not recorded yet; check the workflow in the Temporal Web UI`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Signals the decision and waits until the workflow has recorded it; answers the submission as recorded. */
 export async function decide(store: Store, temporal: Client, workspaceId: string, decision: KycDecision): Promise<KycSubmission> {
   const submission = await pendingSubmission(store, workspaceId);
-  await temporal.workflow.getHandle(kycWorkflowId(workspaceId)).signal(KYC_REVIEW_SIGNAL, decision);
-  const deadline = Date.now() + DECISION_WAIT_MS;
-  for (;;) {
+  return signalDecision(temporal, kycWorkflowId(workspaceId), decision, async () => {
     const current = await latestSubmission(store, workspaceId);
-    if (current && current.number === submission.number && current.status !== 'pending') return current;
-    if (Date.now() > deadline) throw new OperatorError(`signalled ${kycWorkflowId(workspaceId)}, but the decision is not recorded yet; check the workflow in the Temporal Web UI`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    return current && current.number === submission.number && current.status !== 'pending' ? current : undefined;
+  });
+}
+
+/**
+ * Decides the pending review of a live company's Peppol id (a KYC re-verification, services/receiving/participant-review.ts)
+ * by signalling its receiving workflow, and waits until the workflow has recorded it. A change of the company in between
+ * makes the decision stale: the review stays pending, now about the new identity, and this says so.
+ */
+export async function decideParticipant(store: Store, temporal: Client, companyId: string, decision: KycDecision): Promise<{ status: string; peppol_id: string | null }> {
+  const company = await store.companies.findById(companyId, { participant_review: 1, deleted_at: 1 }).lean();
+  if (!company || company.deleted_at) throw new OperatorError(`no company ${companyId}`);
+  const review = company.participant_review;
+  if (review?.status !== 'pending') throw new OperatorError(`company ${companyId} has no pending participant review (status ${review?.status ?? 'none'})`);
+  return signalDecision(temporal, receivingWorkflowId(companyId), decision, async () => {
+    const current = (await store.companies.findById(companyId, { participant_review: 1 }).lean())?.participant_review;
+    if (!current) return undefined;
+    if (current.requested_at.getTime() !== review.requested_at.getTime()) {
+      throw new OperatorError(`company ${companyId} changed while it was reviewed; its review is now about ${current.identity.peppol_id ?? 'no Peppol id'}: look again`);
+    }
+    return current.status === 'pending' ? undefined : { status: current.status, peppol_id: current.identity.peppol_id ?? null };
+  });
 }

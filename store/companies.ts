@@ -1,5 +1,12 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
+/** The identity a participant review is about: the three fields that can prove a Peppol id (domain/participant-proof.ts). */
+const identityFields = {
+  peppol_id: { type: String, default: null },
+  company_registration_id: { type: String, default: null },
+  tax_id: { type: String, default: null },
+};
+
 const companySchema = new Schema(
   {
     /** Sortable (`com_` + time + randomness): a workspace's companies list newest first by id. */
@@ -18,11 +25,44 @@ const companySchema = new Schema(
     peppol_id: { type: String, default: null },
     /** Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once. */
     auto_acknowledge: { type: Boolean, default: false },
+    /**
+     * What a review proved of the company (domain/participant-proof.ts): its identity when its workspace's KYC
+     * was approved, or as an operator approved it since. Null until then. Written by the review only.
+     */
+    verified_identity: {
+      type: new Schema(
+        {
+          ...identityFields,
+          /** `kyc`: the workspace's KYC approval; `operator`: a participant review. */
+          by: { type: String, enum: ['kyc', 'operator'], required: true },
+          reviewer: { type: String, default: null },
+          at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    /** The operator's review of an identity that is not proven (the receiving workflow opens it and waits for the decision). */
+    participant_review: {
+      type: new Schema(
+        {
+          status: { type: String, enum: ['pending', 'approved', 'rejected'], required: true },
+          identity: { type: new Schema(identityFields, { _id: false }), required: true },
+          /** Why it needs a review (pending), or the reason the operator gave (rejected). */
+          reason: { type: String, default: null },
+          requested_at: { type: Date, required: true },
+          decided_at: { type: Date, default: null },
+          reviewer: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     /** Where its registration as a Peppol receiver (our SMP and the SML) stands; null until it first went live. */
     receiving: {
       type: new Schema(
         {
-          status: { type: String, enum: ['registering', 'registered', 'unregistered', 'failed'], required: true },
+          status: { type: String, enum: ['registering', 'registered', 'unregistered', 'awaiting_review', 'failed'], required: true },
           participant_id: { type: String, default: null },
           document_types: { type: [String], default: [] },
           error_message: { type: String, default: null },
@@ -40,6 +80,8 @@ const companySchema = new Schema(
   { versionKey: false, collection: 'companies' },
 );
 companySchema.index({ workspace_id: 1, _id: -1 });
+// The operator's list of participant reviews waiting for a decision, oldest first.
+companySchema.index({ 'participant_review.status': 1, 'participant_review.requested_at': 1 });
 
 export const companyModel = (db: Connection) => db.model('Company', companySchema);
 export type CompanyRow = InferSchemaType<typeof companySchema>;

@@ -2,6 +2,7 @@ import { condition, defineQuery, defineSignal, log, proxyActivities, setCurrentD
 
 import type { Activities } from '../activities';
 import type { ReviewStatus } from '../domain/kyc';
+import { isReviewDecision } from './review-decision';
 import { KYC_REVIEW_SIGNAL, KYC_STATE_QUERY, PROVISION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type KycReviewInput } from './shared';
 
 /**
@@ -40,13 +41,6 @@ const { recordKycReview, onboardKycWorkspace, companiesToProvision } = proxyActi
 });
 const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: PROVISION_RETRY });
 
-const optionalText = (value: unknown) => value === undefined || value === null || typeof value === 'string';
-
-const isDecision = (input: unknown): input is KycDecision => {
-  const { decision, reason, operator } = (input ?? {}) as Partial<Record<keyof KycDecision, unknown>>;
-  return (decision === 'approve' || decision === 'reject') && optionalText(reason) && optionalText(operator);
-};
-
 export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewInput): Promise<KycReviewState> {
   const state: KycReviewState = { workspaceId, submission, status: 'pending', rejectReason: null, provisioned: [], provisioning: [] };
   let decision: KycDecision | undefined;
@@ -56,7 +50,7 @@ export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewIn
     (input) => {
       // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
       if (decision) log.warn('the review is decided already; signal ignored', { input });
-      else if (!isDecision(input)) log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
+      else if (!isReviewDecision(input)) log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
       else {
         const { reason, operator } = input;
         decision = { decision: input.decision, ...(typeof reason === 'string' && { reason }), ...(typeof operator === 'string' && { operator }) };

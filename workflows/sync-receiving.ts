@@ -1,13 +1,18 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { condition, proxyActivities, setCurrentDetails, setHandler, defineSignal } from '@temporalio/workflow';
+import { condition, defineSignal, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import { RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, type SyncReceivingInput } from './shared';
+import { isReviewDecision } from './review-decision';
+import { KYC_REVIEW_SIGNAL, RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type SyncReceivingInput } from './shared';
 
-const { planReceiving, recordReceivingOutcome } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
+const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
 const { registerReceiver, unregisterReceiver } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
 
 export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
+export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
 
 const reasonOf = (err: unknown): string => {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -17,20 +22,37 @@ const reasonOf = (err: unknown): string => {
 /**
  * A company's registration as a Peppol receiver (id `receiving-<company id>`),
  * brought in line with the company: registered in our SMP and the SML while
- * it is live, not deleted, its workspace not suspended and it has a Peppol id;
- * unregistered otherwise. Started (or signalled, when it runs) whenever one of
- * those changes; it plans again after every pass until nothing is left to do.
+ * it is live, not deleted, its workspace not suspended and it has a Peppol id
+ * proven to be its own (domain/participant-proof.ts); unregistered otherwise.
+ * Started (or signalled, when it runs) whenever one of those changes; it plans
+ * again after every pass until nothing is left to do.
  *
  *   plan ──unregister each participant it should no longer have──▶
  *        ──register the one it should have──▶ registered | unregistered
+ *        ──an identity no proof covers──▶ awaiting_review (KycStatus "pending"):
+ *              signal `review` {"decision": "approve"} ──▶ verified ──▶ plan again (registers it)
+ *              signal `review` {"decision": "reject", "reason"} ──▶ failed, saying why
+ *              the company changes meanwhile ──▶ plan again (the decision was about something else)
  *   a step that keeps failing (about half an hour of backoff) or is refused ──▶ failed, saying why
  */
-export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): Promise<'registered' | 'unregistered' | 'failed'> {
+export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): Promise<'registered' | 'unregistered' | 'awaiting_review' | 'failed'> {
   let changed = true;
+  let reviewOpen = false;
+  let decision: KycDecision | undefined;
   setHandler(receivingChanged, () => {
     changed = true;
   });
-  let outcome: 'registered' | 'unregistered' | 'failed' = 'unregistered';
+  setHandler(
+    participantReviewSignal,
+    (input) => {
+      // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
+      if (!reviewOpen) log.warn('no review is open; signal ignored', { input });
+      else if (!isReviewDecision(input)) log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
+      else decision = input;
+    },
+    { description: 'The decision on the company’s Peppol id under review: {"decision": "approve"} or {"decision": "reject", "reason": "…"}; "operator" names who decided' },
+  );
+  let outcome: 'registered' | 'unregistered' | 'awaiting_review' | 'failed' = 'unregistered';
   let step = 0;
   while (changed) {
     changed = false;
@@ -55,6 +77,38 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
       await recordReceivingOutcome(companyId, { status: 'failed', participant, error_message: reason }, step++);
       setCurrentDetails(`Failed: ${reason}`);
       outcome = 'failed';
+    }
+    if (plan.refused && !plan.desired) {
+      const reason = `The review refused ${plan.refused.participant}: ${plan.refused.reason}`;
+      await recordReceivingOutcome(companyId, { status: 'failed', participant: plan.refused.participant, error_message: reason }, step++);
+      setCurrentDetails(reason);
+      outcome = 'failed';
+    }
+    if (plan.review) {
+      const { identity, why } = plan.review;
+      // Open from here on: a decision the operator signals once the review shows as pending is taken.
+      reviewOpen = true;
+      if (await openParticipantReview(companyId, identity, why)) {
+        if (!plan.desired) {
+          await recordReceivingOutcome(companyId, { status: 'awaiting_review', participant: identity.peppol_id, error_message: `An operator reviews ${identity.peppol_id} before it is registered: ${why}` }, step++);
+          outcome = 'awaiting_review';
+        }
+        upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }]);
+        setCurrentDetails(
+          `Waiting for a review of ${identity.peppol_id} (registration id ${identity.company_registration_id ?? 'none'}, VAT number ${identity.tax_id ?? 'none'}): ${why}. ` +
+            `Signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`,
+        );
+        await condition(() => decision !== undefined || changed);
+        const given = decision;
+        decision = undefined;
+        // A change that came with the decision wins: the operator decided about an identity the company no longer has.
+        const decided = given && !changed ? await recordParticipantDecision(companyId, identity, given) : 'stale';
+        if (decided !== 'stale') upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: decided }]);
+      }
+      reviewOpen = false;
+      // Approved, refused, or the company changed: the next plan registers it, says the refusal, or reviews anew.
+      changed = true;
+      continue;
     }
     // A change signalled while the last step ran is planned for before the workflow ends.
     await condition(() => changed, 1);

@@ -27,6 +27,9 @@ const updateBody = z
   .strict()
   .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.', minProperties: 1 });
 
+/** The fields that prove a live company's Peppol id to be its own (domain/participant-proof.ts). */
+const IDENTITY_FIELDS = ['peppol_id', 'company_registration_id', 'tax_id'] as const;
+
 const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
@@ -92,7 +95,11 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     path: '/v1/companies/{id}',
     operationId: 'updateCompany',
     summary: 'Change fields of a company (owner or admin)',
-    description: 'A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes.',
+    description:
+      'A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes. ' +
+      'A live company’s new `peppol_id` is registered on Peppol only when it is proven to be the company’s own (see `participant_review` on the company): the id its KYC review verified, ' +
+      'or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `company_registration_id` or `tax_id`, is held for an operator’s review ' +
+      '(`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved.',
     tags: ['Companies'],
     limitedKeys: true,
     params: companyParams,
@@ -106,7 +113,8 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const updated = await updateCompany(store, auth.actor, company, body);
       if (!updated) throw companyNotFound(params.id);
-      if (body.peppol_id !== undefined && body.peppol_id !== company.peppol_id) await changedForReceiving(deps, updated);
+      // What proves its participant id changed: its receiving workflow registers it, or has an operator review it first.
+      if (IDENTITY_FIELDS.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null))) await changedForReceiving(deps, updated);
       return { status: 200, body: companyView(updated, await isLive(updated._id)) };
     },
   });

@@ -20,8 +20,10 @@ export const companySchema = z
     auto_acknowledge: z.boolean().openapi({ description: 'Every received invoice and credit note is answered with an Invoice Response `AB` at once' }),
     receiving: z
       .object({
-        status: z.enum(['registering', 'registered', 'unregistered', 'failed']).openapi({
-          description: '`registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `failed` with `error_message`',
+        status: z.enum(['registering', 'registered', 'unregistered', 'awaiting_review', 'failed']).openapi({
+          description:
+            '`registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; ' +
+            '`awaiting_review`: the peppol_id is not proven to be this company’s (see `participant_review`), so nothing is registered until an operator has reviewed it; `failed` with `error_message`',
         }),
         participant_id: z.string().nullable().openapi({ description: 'The participant registered (or being registered)' }),
         document_types: z.array(z.string()).openapi({ description: 'Peppol document type ids our SMP publishes for it' }),
@@ -30,6 +32,21 @@ export const companySchema = z
       })
       .nullable()
       .openapi({ description: 'Where its registration as a Peppol receiver stands; null until the company first went live' }),
+    participant_review: z
+      .object({
+        status: z.enum(['pending', 'approved', 'rejected']),
+        peppol_id: z.string().nullable().openapi({ description: 'The participant id the review is about' }),
+        reason: z.string().nullable().openapi({ description: 'Why it is reviewed (`pending`), or why the review refused it (`rejected`)' }),
+        requested_at: z.string().openapi({ format: 'date-time' }),
+        decided_at: z.string().nullable().openapi({ format: 'date-time' }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'A live company receives what is sent to its `peppol_id`, so the id must be proven to be its own: it is when it is the id its KYC review verified, or when its scheme carries a ' +
+          'business register or VAT number (0208, 9925, 0106, 0007, 0192, 9930 and the other national VAT schemes, …) and that number is the verified `company_registration_id` or `tax_id`. ' +
+          'Any other id, and any change of `company_registration_id` or `tax_id` after verification, is reviewed by an operator before anything is registered. Null when no review was ever needed',
+      }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -63,6 +80,15 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
           document_types: company.receiving.document_types,
           error_message: company.receiving.error_message ?? null,
           updated_at: company.receiving.updated_at.toISOString(),
+        }
+      : null,
+    participant_review: company.participant_review
+      ? {
+          status: company.participant_review.status,
+          peppol_id: company.participant_review.identity.peppol_id ?? null,
+          reason: company.participant_review.reason ?? null,
+          requested_at: company.participant_review.requested_at.toISOString(),
+          decided_at: company.participant_review.decided_at?.toISOString() ?? null,
         }
       : null,
     created_at: company.created_at.toISOString(),

@@ -72,14 +72,14 @@ export const mlsSentDataSchema = z
   })
   .openapi('DocumentMlsSentData');
 
-export const RECEIVING_EVENT_TYPES = ['company.receiving_registered', 'company.receiving_unregistered', 'company.receiving_failed'] as const;
+export const RECEIVING_EVENT_TYPES = ['company.receiving_registered', 'company.receiving_unregistered', 'company.receiving_awaiting_review', 'company.receiving_failed'] as const;
 
 export const companyReceivingDataSchema = z
   .object({
     company_id: z.string(),
-    participant_id: z.string().nullable().openapi({ description: 'The Peppol participant registered, unregistered, or whose registration failed' }),
-    status: z.enum(['registered', 'unregistered', 'failed']),
-    error_message: z.string().nullable().openapi({ description: 'Why the registration failed' }),
+    participant_id: z.string().nullable().openapi({ description: 'The Peppol participant registered, unregistered, waiting for an operator review, or whose registration failed' }),
+    status: z.enum(['registered', 'unregistered', 'awaiting_review', 'failed']),
+    error_message: z.string().nullable().openapi({ description: 'Why the registration failed, or why an operator reviews the participant id before it is registered' }),
   })
   .openapi('CompanyReceivingData');
 

@@ -5,7 +5,10 @@ import { SmlRegistrationError, type SmlRegistration } from '../../platform/sml-r
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import { isDuplicateKey } from '../../store/errors';
+import { registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
+import { recordAudit } from '../audit';
 import { recordEvent } from '../events';
+import { identityOf, proofDetails, standingOf } from './participant-review';
 
 /**
  * A company as a Peppol receiver: while it is live, not deleted, its
@@ -42,26 +45,34 @@ export interface ReceivingPlan {
   register: string | null;
   /** Participants registered for the company that it should no longer have. */
   unregister: string[];
+  /** An identity no proof covers (domain/participant-proof.ts): the operator reviews it before anything of it is registered. */
+  review: { identity: CompanyIdentity; why: string } | null;
+  /** An identity the operator refused: the participant and why, said on the company's receiving status. */
+  refused: { participant: string; reason: string } | null;
 }
 
 const key = (participant: string) => participant.toLowerCase();
 
-/** The participant the company should be registered as, or null. */
-async function desiredParticipant(store: Store, companyId: string): Promise<string | null> {
+/** The company as a receiver: live (it has a tenant), not deleted, its workspace not suspended; null otherwise. */
+async function receivingCompany(store: Store, companyId: string) {
   const company = await store.companies.findById(companyId).lean();
   if (!company || company.deleted_at || !company.peppol_id) return null;
   const [tenant, workspace] = await Promise.all([store.providerTenants.findById(companyId, { _id: 1 }).lean(), store.workspaces.findById(company.workspace_id, { suspended: 1 }).lean()]);
-  return tenant && workspace && !workspace.suspended ? company.peppol_id : null;
+  return tenant && workspace && !workspace.suspended ? company : null;
 }
 
 export async function planReceiving(store: Store, companyId: string): Promise<ReceivingPlan> {
-  const desired = await desiredParticipant(store, companyId);
+  const company = await receivingCompany(store, companyId);
+  const standing = company ? standingOf(company) : ({ status: 'none' } as const);
+  const desired = company ? registrableParticipant(standing, company.peppol_id ?? null) : null;
   const current = await store.peppolRegistrations.find({ company_id: companyId }).lean();
   const registered = current.find((row) => desired !== null && row._id === key(desired) && row.status === 'registered');
   return {
     desired,
     register: desired !== null && !registered ? desired : null,
     unregister: current.filter((row) => desired === null || row._id !== key(desired)).map((row) => row.participant_id),
+    review: company && standing.status === 'review' ? { identity: identityOf(company), why: standing.why } : null,
+    refused: company?.peppol_id && standing.status === 'rejected' ? { participant: company.peppol_id, reason: standing.reason } : null,
   };
 }
 
@@ -104,8 +115,25 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     if (err instanceof SmlRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
     throw err;
   }
-  await store.peppolRegistrations.updateOne({ _id: key(participant), company_id: companyId }, { $set: { status: 'registered', updated_at: new Date() } });
+  const { modifiedCount } = await store.peppolRegistrations.updateOne(
+    { _id: key(participant), company_id: companyId, status: 'registering' },
+    { $set: { status: 'registered', updated_at: new Date() } },
+  );
   await setReceiving(store, companyId, { status: 'registered', participant_id: participant });
+  if (modifiedCount > 0) await auditRegistration(store, companyId, participant);
+}
+
+/** The audit trail says what proved the participant the company is now registered as. */
+async function auditRegistration(store: Store, companyId: string, participant: string): Promise<void> {
+  const company = await store.companies.findById(companyId).lean();
+  if (!company) return;
+  const standing = standingOf(company);
+  await recordAudit(store, { accountId: 'system:receiving', keyPrefix: null }, {
+    action: 'company.participant_registered',
+    workspaceId: company.workspace_id,
+    target: { type: 'company', id: companyId },
+    details: { participant_id: participant, ...(standing.status !== 'none' && standing.proof && proofDetails(standing.proof)) },
+  });
 }
 
 /** Removes the participant from the SML, then from our SMP. */
@@ -120,19 +148,22 @@ export async function unregisterParticipant(deps: RegistrationDependencies, comp
 
 /**
  * The outcome for the company's record and the live events feed: `registered`,
- * `unregistered`, or `failed` with why. `dedupeKey` comes from the workflow
+ * `unregistered`, `awaiting_review` (an operator reviews its participant id
+ * first) or `failed`, each of the last two with why. `dedupeKey` comes from the workflow
  * step, so a retried step records its event once.
  */
 export async function recordReceivingOutcome(
   store: Store,
   companyId: string,
-  outcome: { status: 'registered' | 'unregistered' | 'failed'; participant: string | null; error_message?: string },
+  outcome: { status: 'registered' | 'unregistered' | 'awaiting_review' | 'failed'; participant: string | null; error_message?: string },
   dedupeKey: string,
   logger?: Logger,
 ): Promise<void> {
   const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
   if (!company) return;
-  if (outcome.status === 'failed') await setReceiving(store, companyId, { status: 'failed', participant_id: outcome.participant, error_message: outcome.error_message ?? null });
+  if (outcome.status === 'failed' || outcome.status === 'awaiting_review') {
+    await setReceiving(store, companyId, { status: outcome.status, participant_id: outcome.participant, error_message: outcome.error_message ?? null });
+  }
   await recordEvent(
     store,
     {

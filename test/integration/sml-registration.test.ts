@@ -5,8 +5,7 @@ import path from 'node:path';
 
 import { smlRegistration, SmlRegistrationError } from '../../platform/sml-registration';
 import { localPkiFiles } from '../../stack/peppol-access-points';
-import { fakeClientIp } from '../support/accounts';
-import { callApi } from '../support/http';
+import { smlRecord } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -16,12 +15,6 @@ import { sharedStack } from '../support/test-stack';
  * publishes it at once, and unregistering removes it. The lookup's SML step
  * (GET /v1/lookup/{id}/dns) is what sees it, as a sender would.
  */
-
-const dnsStep = async (participant: string) => {
-  const response = await callApi(`/v1/lookup/${participant}/dns`, { headers: { 'X-Forwarded-For': fakeClientIp() } });
-  expect(response.status).toBe(200);
-  return response.body as { registered: boolean; smp_url?: string; sml: { record?: { regexp: string } } };
-};
 
 /** Where our access point registers: its /health names the SML, our SMP ID and our SMP's URL. */
 const registrationSettings = async () => {
@@ -60,16 +53,16 @@ describe('SML registration through our access point, on the local Peppol network
     expect(settings).toEqual({ url: peppol.sml, smpId: 'SMP-EINVOICE-LOCAL', smpUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     const participant = newParticipant();
     const sml = smlRegistration(accessPointUrl);
-    expect(await dnsStep(participant)).toMatchObject({ registered: false });
+    expect(await smlRecord(participant)).toMatchObject({ registered: false });
 
     await sml.register(participant);
-    const published = await dnsStep(participant);
+    const published = await smlRecord(participant);
     expect(published).toMatchObject({ registered: true, smp_url: settings.smpUrl, sml: { record: { regexp: `!.*!${settings.smpUrl}!` } } });
     // A repeat (a workflow whose answer got lost) finds it registered already.
     await sml.register(participant);
 
     await sml.unregister(participant);
-    expect(await dnsStep(participant)).toMatchObject({ registered: false });
+    expect(await smlRecord(participant)).toMatchObject({ registered: false });
     await sml.unregister(participant);
   });
 
@@ -81,7 +74,7 @@ describe('SML registration through our access point, on the local Peppol network
     );
     expect(error).toBeInstanceOf(SmlRegistrationError);
     expect(error).toMatchObject({ permanent: true, message: expect.stringMatching(/BadRequestFault \[ERR-106\] The participant identifier \[0208:0987654394\] .* already exist/) });
-    expect(await dnsStep('0208:0987654394')).toMatchObject({ registered: true, smp_url: peppol.smp });
+    expect(await smlRecord('0208:0987654394')).toMatchObject({ registered: true, smp_url: peppol.smp });
   });
 
   it('when the access point is asked for something that is no participant value, then it answers 400 and the client calls that permanent', async () => {

@@ -9,7 +9,8 @@ import { standardBusinessDocument, type PeppolRouting } from '../../domain/peppo
 import { parseXml } from '../../domain/xml-tree';
 import { peppolAccessPoint, sendRequest } from '../../platform/peppol-access-point';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs } from './accounts';
+import { callAs, fakeClientIp } from './accounts';
+import { callApi } from './http';
 import { completeSubmission, readyToSubmit, submit, waitForKyc } from './kyc';
 import { ops } from './ops';
 import { sharedStack } from './test-stack';
@@ -42,11 +43,11 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   }
 }
 
-/** A live company of its own workspace, with a Peppol id of its own, registered as a receiver. */
-export async function liveReceiver() {
+/** A live company of its own workspace, with a Peppol id of its own (and the other fields given, before its KYC review), registered as a receiver. */
+export async function liveReceiver(fields: { company_registration_id?: string; tax_id?: string } = {}) {
   const account = await readyToSubmit('receiver');
   const peppolId = uniqueBelgianPeppolId();
-  const patched = await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId } });
+  const patched = await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId, ...fields } });
   if (patched.status !== 200) throw new Error(`peppol_id: ${patched.text}`);
   const submitted = await submit(account.key, completeSubmission(account.companyId));
   if (submitted.status !== 200) throw new Error(`KYC submit: ${submitted.text}`);
@@ -63,6 +64,13 @@ export async function liveReceiver() {
   return { ...account, peppolId, liveKey };
 }
 
+
+/** What the SML publishes for the participant, as a sender's lookup sees it (GET /v1/lookup/{id}/dns, from an address of its own). */
+export async function smlRecord(participant: string): Promise<{ registered: boolean; smp_url?: string; sml: { record?: { regexp: string } } }> {
+  const response = await callApi(`/v1/lookup/${participant}/dns`, { headers: { 'X-Forwarded-For': fakeClientIp() } });
+  if (response.status !== 200) throw new Error(`lookup: ${response.status} ${response.text}`);
+  return response.body;
+}
 
 /** One Standard Business Document the stand-in's receiving access point took in (its GET /inbox lists them all). */
 export interface StandInArrival {
