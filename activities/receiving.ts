@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { reconcileReceived } from '../services/receiving/intake';
-import { announceReceived, fileReceived, findReceivedMessage, type Filed } from '../services/receiving/file';
+import { announceReceived, fileReceived, fileUnread, findReceivedMessage, type Filed } from '../services/receiving/file';
 import { announceReply, type FiledReply } from '../services/receiving/replies';
 import { recordReceivedTransaction } from '../services/reporting/items';
 import {
@@ -38,6 +38,13 @@ export function receivingActivities(deps: ActivityDependencies) {
     async fileReceivedDocument(documentId: string): Promise<Filed> {
       const filed = await fileReceived(deps, documentId);
       // Counted for Peppol reporting (Peppol messages only) once filed; a retry finds it counted.
+      await recordReceivedTransaction(store, () => deps.peppol.accessPoint.seat(), documentId);
+      return filed;
+    },
+
+    /** The last resort: filed unread with why as its finding, when filing kept failing (once). */
+    async fileUnreadDocument(documentId: string, why: string): Promise<Filed> {
+      const filed = await fileUnread(store, documentId, why);
       await recordReceivedTransaction(store, () => deps.peppol.accessPoint.seat(), documentId);
       return filed;
     },

@@ -22,5 +22,6 @@ function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_
 export async function requireMeasurableUbl(cpu: CpuPool, xml: Buffer): Promise<void> {
   if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
   const bounds = await cpu.run('checkUblBounds', { xml });
-  if (!bounds.ok) throw bounds.problem === 'not_well_formed' ? notWellFormedXml(bounds.message) : tooComplex(bounds);
+  if (bounds.ok) return;
+  throw bounds.problem === 'not_well_formed' || bounds.problem === 'doctype' ? notWellFormedXml(bounds.message) : tooComplex(bounds);
 }

@@ -20,13 +20,15 @@ export interface XmlBounds {
  * UBL from outside: a 1,000-line invoice with allowances, charges and notes
  * on every line holds some 40,000 elements and nests 8 levels; extensions and
  * signatures add a few. The limits leave room for that and stop the
- * documents whose validation would run for minutes.
+ * documents whose validation would run for minutes. A DOCTYPE is refused
+ * outright, wherever a document comes from.
  */
 export const UBL_BOUNDS: XmlBounds = { maxDepth: 64, maxElements: 100_000 };
 
 export type XmlBoundsCheck =
   | { ok: true; elements: number; depth: number }
   | { ok: false; problem: 'not_well_formed'; message: string }
+  | { ok: false; problem: 'doctype'; message: string }
   | { ok: false; problem: 'too_deep' | 'too_many_elements'; limit: number; line: number; column: number };
 
 /** Thrown inside the parser's handlers to stop it at the first limit passed. */
@@ -37,7 +39,12 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
   let depth = 0;
   let deepest = 0;
   let elements = 0;
-  let passed: 'too_deep' | 'too_many_elements' | undefined;
+  let passed: 'too_deep' | 'too_many_elements' | 'doctype' | undefined;
+  // UBL never needs a DTD: a DOCTYPE (with its entities, external or not) is refused as the validator and our access point refuse it.
+  parser.on('doctype', () => {
+    passed = 'doctype';
+    throw new LimitPassed();
+  });
   parser.on('opentagstart', () => {
     elements += 1;
     depth += 1;
@@ -52,6 +59,7 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
   try {
     parser.write(typeof xml === 'string' ? xml : xml.toString('utf8')).close();
   } catch (err) {
+    if (passed === 'doctype') return { ok: false, problem: 'doctype', message: `line ${parser.line}, column ${parser.column}: a DOCTYPE declaration; UBL takes no DTD, entity or external reference` };
     if (passed) {
       return { ok: false, problem: passed, limit: passed === 'too_deep' ? bounds.maxDepth : bounds.maxElements, line: parser.line, column: parser.column };
     }
@@ -60,4 +68,11 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
     return { ok: false, problem: 'not_well_formed', message: `line ${parser.line}, column ${parser.column}: ${message}` };
   }
   return { ok: true, elements, depth: deepest };
+}
+
+/** A failed check in words, for a received document's finding and its JSON view's problem. */
+export function boundsProblem(check: Exclude<XmlBoundsCheck, { ok: true }>): string {
+  if (check.problem === 'not_well_formed') return `not well-formed XML: ${check.message}`;
+  if (check.problem === 'doctype') return `not accepted XML: ${check.message}`;
+  return `the XML is ${check.problem === 'too_deep' ? 'nested deeper than' : 'made of more elements than'} ${check.limit} (line ${check.line}, column ${check.column})`;
 }

@@ -75,13 +75,17 @@ export class ValidationTimeLimitError extends ValidatorUnavailableError {
   }
 }
 
+export const VALIDATION_LANES = ['send', 'interactive', 'receive'] as const;
+export type ValidationLane = (typeof VALIDATION_LANES)[number];
+
 export interface ValidationOptions {
   /**
    * `interactive` for requests from outside (the public validator, validation
-   * without sending): they have permits of their own in the validator, so
-   * they can never hold the ones the send workflow needs. Default `send`.
+   * without sending), `receive` for documents received: each has permits of
+   * its own in the validator, so neither can hold the ones the send workflow
+   * needs. Default `send`.
    */
-  lane?: 'send' | 'interactive';
+  lane?: ValidationLane;
   /** The validation's time limit, waiting for a permit included (default and at most 60 s). */
   limitMs?: number;
   /** Cancels the validation in the validator too, e.g. when the request that asked for it ends. */

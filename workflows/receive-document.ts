@@ -1,8 +1,14 @@
+import { ActivityFailure } from '@temporalio/common';
 import { patched, proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { answerReceived } from './replies';
-import { RECEIVE_RETRY, type ReceiveDocumentInput } from './shared';
+import { RECEIVE_FILING_WINDOW, RECEIVE_RETRY, type ReceiveDocumentInput } from './shared';
+
+const reasonOf = (err: unknown): string => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+};
 
 /** Workflows started before replies existed end at the announcement. */
 const REPLIES_PATCH = 'replies-after-receipt';
@@ -13,7 +19,8 @@ const REPLY_MLS_PATCH = 'mls-for-received-invoice-responses';
  * server a fraction of what scheduled activities do (measured by bench:as4), and both steps are a few database
  * writes and one validation, well inside a workflow task's heartbeat.
  */
-const { fileReceivedDocument, announceReceivedDocument, announceReceivedReply } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RECEIVE_RETRY });
+const { fileReceivedDocument } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: RECEIVE_FILING_WINDOW, retry: RECEIVE_RETRY });
+const { fileUnreadDocument, announceReceivedDocument, announceReceivedReply } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RECEIVE_RETRY });
 
 /**
  * One received message, one workflow (id `receive-<document id>`), started
@@ -27,13 +34,22 @@ const { fileReceivedDocument, announceReceivedDocument, announceReceivedReply } 
  * Status) is filed on that document instead and announced as
  * `document.response_received` or `document.mls_received`.
  *
- * Nothing ends it but success: a validator or database that is away is
- * waited for with backoff, because a received invoice is a legal document
- * and is never dropped (an invalid one is filed with its findings).
+ * A received invoice is a legal document and is never dropped: an invalid
+ * one is filed with its findings, one past the XML bounds or whose
+ * validation reaches its time limit with that as its finding; a validator or
+ * database that is away is waited for with backoff for a day (RECEIVE_RETRY),
+ * and a filing that fails for good files the message unread, saying why.
  */
 export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInput): Promise<'received'> {
   setCurrentDetails('Validating with the official rules and reading into the JSON view');
-  const filed = await fileReceivedDocument(documentId);
+  let filed: Awaited<ReturnType<Activities['fileReceivedDocument']>>;
+  try {
+    filed = await fileReceivedDocument(documentId);
+  } catch (err) {
+    const why = reasonOf(err);
+    setCurrentDetails(`Filing failed for good (${why}); filing it unread`);
+    filed = await fileUnreadDocument(documentId, why);
+  }
   if (filed.reply) {
     // A reply about a document we sent: filed on it (or kept unmatched), announced as its own event.
     const what = filed.reply.kind === 'mls' ? `Message Level Status ${filed.reply.code}` : `Invoice Response ${filed.reply.code} about ${filed.number}`;

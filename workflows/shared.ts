@@ -134,8 +134,14 @@ export interface ReceiveDocumentInput {
   documentId: string;
 }
 
-/** A received message is never dropped: its steps are retried with backoff up to 5 minutes, without a last attempt. */
-export const RECEIVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+/**
+ * A received message's steps are retried with backoff up to 5 minutes (a validator or database away is waited
+ * for), but not for ever: filing stops after RECEIVE_FILING_WINDOW, at once on an error the same document
+ * always raises (a reader's TypeError or RangeError, a stack overflow among them), and the message is then
+ * filed unread with why as its finding. Nothing is dropped either way.
+ */
+export const RECEIVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['TypeError', 'RangeError', 'SyntaxError'] };
+export const RECEIVE_FILING_WINDOW = '24 hours';
 
 /** One workflow per company brings its SMP and SML registration in line with the company (id `receiving-<company id>`). */
 export const receivingWorkflowId = (companyId: string) => `receiving-${companyId}`;

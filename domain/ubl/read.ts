@@ -1,7 +1,7 @@
 import { decodeBase64 } from '../documents/attachments';
 import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
-import { checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
+import { boundsProblem, checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
 import { parseXml, XmlError, type XmlElement } from '../xml-tree';
 import { CUSTOMIZATION_ID, NS, PROFILE_ID } from './build';
 import { documentAllowancesCharges, readLine } from './read-lines';
@@ -33,11 +33,7 @@ const ROOTS: Record<string, { name: string; kind: ReceivedUbl['kind'] }> = {
 export function readUbl(xml: string | Buffer): UblReadResult {
   const text = (typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, '');
   const bounds = checkXmlBounds(text, UBL_BOUNDS);
-  if (!bounds.ok) {
-    return bounds.problem === 'not_well_formed'
-      ? { unsupported: `not well-formed XML: ${bounds.message}` }
-      : { unsupported: `the XML is ${bounds.problem === 'too_deep' ? 'nested deeper than' : 'made of more elements than'} ${bounds.limit} (line ${bounds.line}, column ${bounds.column})` };
-  }
+  if (!bounds.ok) return { unsupported: boundsProblem(bounds) };
   let root: XmlElement;
   try {
     root = parseXml(text);

@@ -5,9 +5,10 @@ import { ID_PREFIXES } from '../../domain/ids';
 import { sbdPayload } from '../../domain/received-payload';
 import { RoutingError, routingOf } from '../../domain/peppol-envelope';
 import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
-import { readUbl, type ReceivedUbl, type StatedTotals } from '../../domain/ubl/read';
+import { readUbl, type ReceivedUbl, type StatedTotals, type UblReadResult } from '../../domain/ubl/read';
 import type { Logger } from '../../platform/logger';
-import { splitFindings, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
+import { boundsProblem, checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
+import { splitFindings, ValidationTimeLimitError, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
@@ -62,11 +63,37 @@ export async function findReceivedMessage(store: Store, documentId: string): Pro
 }
 
 function validationOf(report: OfficialReport): ReceivedValidation {
-  if (report.problem) {
-    return { valid: false, rule_set: report.rule_set, errors: [{ rule: report.problem.code, severity: 'fatal', location: '', message: report.problem.message }], warnings: [] };
-  }
+  if (report.problem) return unjudged(report.problem.code, report.problem.message, report.rule_set);
   const { fatal, warnings } = splitFindings(report.findings);
   return { valid: fatal.length === 0, rule_set: report.rule_set, errors: fatal, warnings };
+}
+
+/** A received document the official rules did not judge, kept with why as its one finding. */
+const unjudged = (rule: string, message: string, ruleSet: string | null = null): ReceivedValidation => ({
+  valid: false,
+  rule_set: ruleSet,
+  errors: [{ rule, severity: 'fatal', location: '', message }],
+  warnings: [],
+});
+
+const NO_DOCUMENT = 'The envelope carries no business document';
+
+/** A received document past the bounds every document from outside meets (too deep, too many elements, a DOCTYPE, not XML): kept with that, never validated. */
+const outOfBounds = (bounds: Exclude<XmlBoundsCheck, { ok: true }>) =>
+  unjudged(bounds.problem === 'too_deep' || bounds.problem === 'too_many_elements' ? 'xml_too_complex' : 'not_well_formed', boundsProblem(bounds));
+
+/**
+ * The official verdict on a received document within the bounds, in the validator's lane for received documents
+ * (documents others wrote never take a send's permits); one whose validation reaches the time limit is kept with
+ * that as its finding and never tried again. A validator that is away throws, for the workflow's retry.
+ */
+async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise<ReceivedValidation> {
+  try {
+    return validationOf(await validator.validate(ubl, { lane: 'receive' }));
+  } catch (err) {
+    if (!(err instanceof ValidationTimeLimitError)) throw err;
+    return unjudged('validation_time_limit', `The official validation did not finish within ${err.limitMs / 1000} s; the document is kept unjudged`);
+  }
 }
 
 /** The document row's totals from the UBL's own; amounts it leaves out are zero, and no payable amount means no totals. */
@@ -143,7 +170,8 @@ async function buyerOf(store: Store, documentId: string): Promise<string | null>
  */
 async function fileReply(deps: FilingDependencies, message: StoredMessage, reply: ReadInvoiceResponse | ReadMessageLevelStatus, ubl: string): Promise<Filed> {
   const { store } = deps;
-  const validation = validationOf(await deps.validator.validate(ubl));
+  // Within the bounds: fileReceived measured it before reading it as a reply.
+  const validation = await judgeReceived(deps.validator, Buffer.from(ubl, 'utf8'));
   await insertOnce(() => insertRow(store.contents, { _id: message._id, input: null, ubl, validation, created_at: new Date() }));
   const filed =
     reply.kind === 'invoice_response'
@@ -154,25 +182,51 @@ async function fileReply(deps: FilingDependencies, message: StoredMessage, reply
 
 const filedOf = (document: DocumentRow, valid: boolean): Filed => ({ type: document.type, number: document.number, valid, jsonView: !document.received?.json_view_problem });
 
-/** Files the stored message `documentId` as a received document (once). */
-export async function fileReceived(deps: FilingDependencies, documentId: string): Promise<Filed> {
-  const { store } = deps;
+/** The document filed already, if it is. */
+async function filedAlready(store: Store, documentId: string): Promise<Filed | undefined> {
   const existing = await store.documents.findById(documentId).lean();
-  if (existing) {
-    const content = await store.contents.findById(documentId, { validation: 1 }).lean();
-    return filedOf(existing, (content?.validation as ReceivedValidation | null)?.valid ?? false);
-  }
+  if (!existing) return undefined;
+  const content = await store.contents.findById(documentId, { validation: 1 }).lean();
+  return filedOf(existing, (content?.validation as ReceivedValidation | null)?.valid ?? false);
+}
+
+async function storedMessage(store: Store, documentId: string): Promise<StoredMessage> {
   const message = await findReceivedMessage(store, documentId);
   if (!message) throw new Error(`no received message ${documentId}`);
+  return message;
+}
 
+/** Files the stored message `documentId` as a received document (once). */
+export async function fileReceived(deps: FilingDependencies, documentId: string): Promise<Filed> {
+  const filed = await filedAlready(deps.store, documentId);
+  if (filed) return filed;
+  const message = await storedMessage(deps.store, documentId);
   const ublBytes = receivedUbl(message);
   const ubl = ublBytes?.toString('utf8') ?? '';
-  const reply = ublBytes && readReply(ubl);
+  // Measured before anything reads it: a document past the bounds is filed with that as its finding, unread.
+  const bounds = ublBytes && checkXmlBounds(ublBytes, UBL_BOUNDS);
+  const reply = bounds?.ok && readReply(ubl);
   if (reply) return fileReply(deps, message, reply, ubl);
-  const validation: ReceivedValidation = ublBytes
-    ? validationOf(await deps.validator.validate(ublBytes))
-    : { valid: false, rule_set: null, errors: [{ rule: 'not_ubl', severity: 'fatal', location: '', message: 'The envelope carries no business document' }], warnings: [] };
-  const read = ublBytes ? readUbl(ublBytes) : { unsupported: 'The envelope carries no business document' };
+  const validation = !ublBytes || !bounds ? unjudged('not_ubl', NO_DOCUMENT) : bounds.ok ? await judgeReceived(deps.validator, ublBytes) : outOfBounds(bounds);
+  const read = ublBytes && bounds?.ok ? readUbl(ublBytes) : { unsupported: bounds && !bounds.ok ? boundsProblem(bounds) : NO_DOCUMENT };
+  return fileDocument(deps.store, message, ubl, validation, read);
+}
+
+/**
+ * The last resort when filing kept failing (a day of retries) or failed in a way no retry mends: the message is
+ * filed unread, its UBL kept as it came, with why as its one finding, so it still reaches the inbox. Never dropped.
+ */
+export async function fileUnread(store: Store, documentId: string, why: string): Promise<Filed> {
+  const filed = await filedAlready(store, documentId);
+  if (filed) return filed;
+  const message = await storedMessage(store, documentId);
+  const problem = `The document could not be read and judged: ${why}`;
+  return fileDocument(store, message, receivedUbl(message)?.toString('utf8') ?? '', unjudged('filing_failed', problem), { unsupported: problem });
+}
+
+/** Stores the document row, its content and attachments, each under a key the message fixes. */
+async function fileDocument(store: Store, message: StoredMessage, ubl: string, validation: ReceivedValidation, read: UblReadResult): Promise<Filed> {
+  const documentId = message._id;
   const now = new Date();
   const document = 'unsupported' in read ? null : read.document;
 

@@ -36,6 +36,13 @@ final class Json {
     return this;
   }
 
+  Json value(long number) {
+    comma();
+    out.append(number);
+    needsComma = true;
+    return this;
+  }
+
   Json value(boolean flag) {
     comma();
     out.append(flag);

@@ -1,9 +1,12 @@
 package einvoice.validator;
 
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,7 +24,34 @@ final class Validations {
     /** The send workflow's validating step: documents this service built and bounded. */
     SEND,
     /** Requests from outside (the public validator, validation without sending). */
-    INTERACTIVE
+    INTERACTIVE,
+    /** Documents received (by AS4, or posted to the sandbox): written by others, so they never take a send's permit. */
+    RECEIVE;
+
+    /** The lane a request names (`send`, `interactive`, `receive`); none is `send`. */
+    static Lane named(String name) {
+      if (name == null) {
+        return SEND;
+      }
+      for (Lane lane : values()) {
+        if (lane.name().equalsIgnoreCase(name)) {
+          return lane;
+        }
+      }
+      throw new IllegalArgumentException("unknown lane " + name + "; use send, interactive or receive");
+    }
+  }
+
+  /** What a lane is doing, for the health answer: its permits, validations running now, and how many ended each way. */
+  static final class LaneCounts {
+    final int permits;
+    final AtomicInteger running = new AtomicInteger();
+    final AtomicLong completed = new AtomicLong();
+    final AtomicLong stopped = new AtomicLong();
+
+    LaneCounts(int permits) {
+      this.permits = permits;
+    }
   }
 
   /** Why no verdict came: {@code busy} (no permit in time), {@code time_limit} or {@code cancelled}. */
@@ -38,14 +68,23 @@ final class Validations {
     T run() throws Exception;
   }
 
-  private final Semaphore sendPermits;
-  private final Semaphore interactivePermits;
+  private final Map<Lane, Semaphore> permits = new EnumMap<>(Lane.class);
+  private final Map<Lane, LaneCounts> counts = new EnumMap<>(Lane.class);
   private final Map<String, Thread> running = new ConcurrentHashMap<>();
 
   Validations(int cores) {
-    sendPermits = new Semaphore(Math.max(1, cores));
-    // At most half the cores for requests from outside; sends keep theirs whatever those do.
-    interactivePermits = new Semaphore(Math.max(1, cores / 2));
+    // Sends one per core; documents from outside (asked for, or received) at most half the cores each, so
+    // sends keep theirs whatever those do.
+    for (Lane lane : Lane.values()) {
+      int count = lane == Lane.SEND ? Math.max(1, cores) : Math.max(1, cores / 2);
+      permits.put(lane, new Semaphore(count));
+      counts.put(lane, new LaneCounts(count));
+    }
+  }
+
+  /** Each lane's counts, live. */
+  Map<Lane, LaneCounts> counts() {
+    return counts;
   }
 
   /**
@@ -54,7 +93,8 @@ final class Validations {
    */
   <T> T run(Lane lane, String id, long limitMillis, Work<T> work) throws Stopped, Exception {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMillis);
-    Semaphore permits = lane == Lane.SEND ? sendPermits : interactivePermits;
+    Semaphore permits = this.permits.get(lane);
+    LaneCounts laneCounts = counts.get(lane);
     if (!permits.tryAcquire(limitMillis, TimeUnit.MILLISECONDS)) {
       throw new Stopped("busy", "no validation slot became free within " + limitMillis + " ms");
     }
@@ -65,16 +105,21 @@ final class Validations {
           outcome.set(new Result<>(work.run()));
         } catch (Throwable e) { // ThreadDeath from a stop included: the run is over either way.
           outcome.set(e);
+        } finally {
+          // Counted by the thread itself: a stopped validation stops counting only once it has really ended.
+          laneCounts.running.decrementAndGet();
         }
       }, "validation-" + id);
       if (id != null && running.putIfAbsent(id, thread) != null) {
         throw new IllegalArgumentException("a validation with id " + id + " is running");
       }
       try {
+        laneCounts.running.incrementAndGet();
         thread.start();
         thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         if (thread.isAlive()) {
           stop(thread);
+          laneCounts.stopped.incrementAndGet();
           throw new Stopped("time_limit", "the validation did not finish within " + limitMillis + " ms");
         }
       } finally {
@@ -84,11 +129,13 @@ final class Validations {
       }
       Object result = outcome.get();
       if (result instanceof Result<?> done) {
+        laneCounts.completed.incrementAndGet();
         @SuppressWarnings("unchecked")
         T value = (T) done.value();
         return value;
       }
       if (result instanceof ThreadDeath) {
+        laneCounts.stopped.incrementAndGet();
         throw new Stopped("cancelled", "the validation was cancelled");
       }
       if (result instanceof Exception e) {

@@ -17,15 +17,16 @@ import com.sun.net.httpserver.HttpServer;
  * The official validator as a long-running service, so the rules are loaded and compiled once:
  *
  * <pre>
- *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"}}
- *   POST   /validate?lane=send|interactive&id=…&limit_ms=…  (body: the XML)
+ *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"},
+ *                                "lanes":{"send":{"permits","running","completed","stopped"},"interactive":…,"receive":…}}
+ *   POST   /validate?lane=send|interactive|receive&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
  *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id)
  * </pre>
  *
  * <p>Each lane has its own permits ({@link Validations}): sends (the default lane) one per core,
- * interactive requests (the public validator) half as many, so those can never hold what sends
- * need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
+ * interactive requests (the public validator) and received documents half as many each, so those
+ * can never hold what sends need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
  * ceiling {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it
  * gave, it is stopped and answered 503, and its permit comes back.
  *
@@ -59,7 +60,7 @@ public final class ValidatorServer {
         answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
         return;
       }
-      answer(exchange, 200, ruleSet(new Json().begin('{').key("status").value("ok").key("rule_set"), rules).end('}'));
+      answer(exchange, 200, lanes(ruleSet(new Json().begin('{').key("status").value("ok").key("rule_set"), rules).key("lanes"), validations).end('}'));
     });
     server.createContext("/validate", exchange -> {
       try {
@@ -73,13 +74,14 @@ public final class ValidatorServer {
           return;
         }
         Map<String, String> query = query(exchange);
-        Validations.Lane lane = "interactive".equals(query.get("lane")) ? Validations.Lane.INTERACTIVE : Validations.Lane.SEND;
+        Validations.Lane lane = Validations.Lane.named(query.get("lane"));
         long limit = Math.min(MAX_LIMIT_MILLIS, Math.max(1, parseLong(query.get("limit_ms"), MAX_LIMIT_MILLIS)));
         OfficialRules.Report report = validations.run(lane, query.get("id"), limit, () -> rules.validate(body));
         answer(exchange, 200, report(report, rules));
       } catch (Validations.Stopped e) {
         answer(exchange, 503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}'));
       } catch (IllegalArgumentException e) {
+        // An unknown lane, or an id already running.
         answer(exchange, 409, new Json().begin('{').key("error").value(e.getMessage()).end('}'));
       } catch (Exception e) {
         // The engine failed, not the document: a 500 the caller retries, never a verdict.
@@ -127,6 +129,18 @@ public final class ValidatorServer {
     OfficialRules.RuleSet set = rules.ruleSet();
     return json.begin('{').key("id").value(set.id()).key("name").value(set.name())
         .key("valid_from").value(set.validFrom()).end('}');
+  }
+
+  /** Each lane: its permits, validations running now (until their threads have ended), completed and stopped so far. */
+  private static Json lanes(Json json, Validations validations) {
+    json.begin('{');
+    for (Map.Entry<Validations.Lane, Validations.LaneCounts> lane : validations.counts().entrySet()) {
+      Validations.LaneCounts counts = lane.getValue();
+      json.key(lane.getKey().name().toLowerCase(java.util.Locale.ROOT)).begin('{').key("permits").value(counts.permits)
+          .key("running").value(counts.running.get()).key("completed").value(counts.completed.get())
+          .key("stopped").value(counts.stopped.get()).end('}');
+    }
+    return json.end('}');
   }
 
   private static Json report(OfficialRules.Report report, OfficialRules rules) {

@@ -1,0 +1,61 @@
+import type { receiveDocumentWorkflow } from '../../workflows/receive-document';
+import { runOnOwnWorker } from './own-worker';
+
+/**
+ * The receive workflow with its activities stubbed, on a real Temporal
+ * server: each scenario scripts what filing does (files it, fails a while,
+ * fails in a way no retry mends); the run records the calls (the recorder
+ * keeps the history for the replay test).
+ */
+
+export interface ReceiveScenario {
+  name: string;
+  /** What filing attempt n (1-based) does. */
+  filing: (n: number) => 'file' | 'unavailable' | 'unreadable';
+  /** Whether the sender asked for a Message Level Status. */
+  mls?: boolean;
+}
+
+export const RECEIVE_SCENARIOS: ReceiveScenario[] = [
+  { name: 'filed-and-announced', filing: () => 'file' },
+  { name: 'validator-away-then-filed-with-mls', filing: (n) => (n <= 2 ? 'unavailable' : 'file'), mls: true },
+  { name: 'unreadable-filed-unread', filing: () => 'unreadable' },
+];
+
+const FILED = { type: 'invoice', number: 'INV-1', valid: true, jsonView: true };
+
+export async function runReceiveScenario(temporalAddress: string, scenario: ReceiveScenario) {
+  const calls: string[] = [];
+  let attempts = 0;
+  const activities = {
+    fileReceivedDocument: (documentId: string) => {
+      attempts += 1;
+      calls.push(`fileReceivedDocument ${documentId} #${attempts}`);
+      const outcome = scenario.filing(attempts);
+      if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer'));
+      // What a reader raises on a document it cannot take: the same every time.
+      if (outcome === 'unreadable') return Promise.reject(new RangeError('Maximum call stack size exceeded'));
+      return Promise.resolve(FILED);
+    },
+    fileUnreadDocument: (documentId: string, why: string) => {
+      calls.push(`fileUnreadDocument ${documentId} (${why})`);
+      return Promise.resolve({ type: 'other', number: '', valid: false, jsonView: false });
+    },
+    announceReceivedDocument: (documentId: string) => Promise.resolve(void calls.push(`announceReceivedDocument ${documentId}`)),
+    planMessageLevelStatus: (documentId: string) => {
+      calls.push(`planMessageLevelStatus ${documentId}`);
+      return Promise.resolve(scenario.mls ? { kind: 'mls', id: 'mls_test' } : null);
+    },
+    validateReply: () => Promise.resolve({ refusal: null, channel: 'peppol' }),
+    sendReplyOnPeppol: () => Promise.resolve(void calls.push('sendReplyOnPeppol')).then(() => ({ status: 'sent', messageId: 'mls-message', description: 'receipted' })),
+    recordReplyOutcome: () => Promise.resolve(),
+    acknowledgeOnReceipt: () => Promise.resolve(null),
+  };
+  return runOnOwnWorker(
+    temporalAddress,
+    `receive-test-${scenario.name}`,
+    activities,
+    (client, run) => client.workflow.start<typeof receiveDocumentWorkflow>('receiveDocumentWorkflow', { ...run, args: [{ documentId: 'doc_test' }] }),
+    (handle, result) => Promise.resolve({ result, calls, workflowId: handle.workflowId }),
+  );
+}
