@@ -1,16 +1,13 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
-import { nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
+import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
-
-/** One AS4 message id per document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
-const as4MessageId = (documentId: string) => `${documentId}@einvoice`;
 
 /** One message to send on Peppol: its routing, what the receiver is looked up for, the AS4 message id and the SBD. */
 export interface As4Message {
@@ -109,7 +106,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
         throw err;
       }
 
-      const messageId = as4MessageId(document._id);
+      const messageId = documentAs4MessageId(document._id);
       const instanceId = nameBasedUuid(document._id);
       // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
       await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });

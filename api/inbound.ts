@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import { z } from 'zod';
 
 import type { Logger } from '../platform/logger';
-import { takeInbound, type IntakeDependencies } from '../services/receiving/intake';
+import { MessageIdReusedError, takeInbound, type IntakeDependencies } from '../services/receiving/intake';
 import { servicedCompany } from '../services/receiving/registration';
 import { mlsRecipient } from '../services/receiving/service-provider';
 
@@ -14,7 +14,8 @@ import { mlsRecipient } from '../services/receiving/service-provider';
  * message is stored (or was before: a repeat) and the receipt may go out;
  * 422 `PEPPOL:NOT_SERVICED` means we do not receive that document type for
  * that participant (the access point answers the sender with that ebMS
- * error); anything else means "not stored, no receipt", and the sender
+ * error), 422 `MESSAGE_ID_REUSED` that the message id came before with
+ * another sender, receiver or payload (EBMS:0003, no receipt); anything else means "not stored, no receipt", and the sender
  * tries again. Only our access point calls it: it listens on loopback by
  * default and wants the shared bearer token.
  */
@@ -39,6 +40,9 @@ export interface InboundOptions extends IntakeDependencies {
   serviceProvider?: string | undefined;
 }
 
+/** The intake's answer to a message id used before for another message; our access point refuses the message with EBMS:0003. */
+const MESSAGE_ID_REUSED = 'MESSAGE_ID_REUSED';
+
 /** Room for the largest SBD an access point forwards (AP_MAX_INBOUND_BYTES, at most 15 MiB) in base64, and its metadata. */
 const MAX_BODY_BYTES = 21 * 1024 * 1024;
 
@@ -52,11 +56,19 @@ export function inboundApp(options: InboundOptions): Express {
   const { store, logger } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.post('/inbound', express.json({ limit: MAX_BODY_BYTES }), async (req, res) => {
+  // The token and the declared length are checked before any of the body is read: nothing unauthenticated or oversized costs a parse.
+  const admit: express.RequestHandler = (req, res, next) => {
     if (!sameToken(req.get('authorization'), options.token)) {
-      res.status(401).json({ error: 'unauthorized', message: 'The intake wants the access point bearer token.' });
+      res.set('Connection', 'close').status(401).json({ error: 'unauthorized', message: 'The intake wants the access point bearer token.' });
       return;
     }
+    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+      res.set('Connection', 'close').status(413).json({ error: 'too_large', message: `The intake takes bodies up to ${MAX_BODY_BYTES} bytes.` });
+      return;
+    }
+    next();
+  };
+  app.post('/inbound', admit, express.json({ limit: MAX_BODY_BYTES }), async (req, res) => {
     const parsed = messageSchema.safeParse(req.body);
     if (!parsed.success) {
       res.status(400).json({ error: 'invalid_message', message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
@@ -93,6 +105,11 @@ export function inboundApp(options: InboundOptions): Express {
       logger.info({ documentId: intake.documentId, messageId: message.messageId, created: intake.created }, intake.created ? 'received a message' : 'received a message again; answered as before');
       res.status(200).json({ status: intake.created ? 'stored' : 'duplicate', document_id: intake.documentId });
     } catch (err) {
+      if (err instanceof MessageIdReusedError) {
+        logger.warn({ messageId: message.messageId, receiverId: message.receiverId }, 'refused a message whose id was used before for another message');
+        res.status(422).json({ error: MESSAGE_ID_REUSED, message: err.message });
+        return;
+      }
       logger.error({ err, messageId: message.messageId }, 'a received message could not be stored; no receipt');
       res.status(503).json({ error: 'not_stored', message: 'The message could not be stored; try again.' });
     }

@@ -24,6 +24,9 @@ const UBL_VERSION = '2.1';
 
 const ROOTS: Record<string, BillingDocument> = { Invoice: 'invoice', CreditNote: 'credit_note' };
 
+/** One AS4 message id per sent document, the same for every attempt: a receiver that got an earlier attempt keeps one copy. */
+export const documentAs4MessageId = (documentId: string) => `${documentId}@einvoice`;
+
 export interface PeppolRouting {
   kind: BillingDocument;
   /** The UBL root's namespace and local name, e.g. `urn:…:Invoice-2` and `Invoice`. */

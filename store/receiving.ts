@@ -35,6 +35,8 @@ const receivedMessageSchema = new Schema(
     access_point_certificate: { type: String, default: null },
     /** The payload as received: an SBD (peppol) or a UBL document (sandbox). */
     payload: { type: Buffer, required: true },
+    /** SHA-256 of the business document (the SBD's payload; the sandbox's UBL), hex: a repeat of the message id is the same message only with it (rows from before it: null). */
+    payload_sha256: { type: String, default: null },
     received_at: { type: Date, required: true },
     dispatched: { type: Boolean, required: true },
   },

@@ -38,6 +38,7 @@ export default async function globalSetup(): Promise<void> {
     lookupCacheSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
     peppol: stack.urls.peppol!,
     accessPointUrl: stack.urls.accessPoint,
+    intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
     kycEncryptionKey: stack.serviceEnv.KYC_ENCRYPTION_KEY!,
     dataDir: config.DATA_DIR,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import type { Environment } from '../../domain/environment';
+import { sbdPayload } from '../../domain/received-payload';
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
 import { startWorkflow } from '../../platform/workflow-port';
@@ -19,8 +20,9 @@ import { receiveWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
  * started beside the answer, not before it (the receipt waits for the
  * journaled write only); when that start fails (Temporal down, a crash),
  * the row waits with `dispatched: false` and the reconciler starts it. A
- * repeated message (the same AS4 message id: the sender did not get our
- * receipt) finds the stored one and creates nothing new.
+ * repeated message (the same AS4 message id, sender, receiver and payload:
+ * the sender did not get our receipt) finds the stored one and creates
+ * nothing new; the same id with anything else is refused, unstored.
  */
 
 export interface IntakeDependencies {
@@ -59,6 +61,23 @@ export interface Intake {
   created: boolean;
 }
 
+/**
+ * The digest a repeat is recognised by: of the business document a Peppol SBD carries (the same document sent
+ * again in a new envelope, with a new envelope id and time, is the same message), else of the whole payload.
+ */
+const digestOf = (source: InboundMessage['source'], payload: Buffer) =>
+  createHash('sha256')
+    .update((source === 'peppol' && sbdPayload(payload)) || payload)
+    .digest('hex');
+
+/**
+ * A message id used before for another message (another sender, receiver or payload): not a repeat, so it
+ * gets no receipt (the sender would believe it delivered) and the first is left as it was.
+ */
+export class MessageIdReusedError extends Error {
+  override name = 'MessageIdReusedError';
+}
+
 const messageKey = (source: InboundMessage['source'], messageId: string) => `${source}:${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
 
 /** Stores the message for its recipient (once per message id) and starts its receive workflow. */
@@ -79,6 +98,7 @@ export async function takeInbound(deps: IntakeDependencies, message: InboundMess
     access_point: message.accessPoint,
     access_point_certificate: message.accessPointCertificate,
     payload: message.payload,
+    payload_sha256: digestOf(message.source, message.payload),
     received_at: message.receivedAt,
     dispatched: false,
   };
@@ -87,8 +107,12 @@ export async function takeInbound(deps: IntakeDependencies, message: InboundMess
     await insertRow(deps.store.receivedMessages, row, { writeConcern: { w: 'majority', j: true } });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const existing = await deps.store.receivedMessages.findOne({ message_key: row.message_key }, { payload: 0 }).lean();
+    const existing = await deps.store.receivedMessages.findOne({ message_key: row.message_key }).lean();
     if (!existing) throw err;
+    const existingDigest = existing.payload_sha256 ?? digestOf(existing.source, Buffer.from(existing.payload.buffer));
+    if (existing.sender_id !== row.sender_id || existing.receiver_id !== row.receiver_id || existingDigest !== row.payload_sha256) {
+      throw new MessageIdReusedError(`Message id ${message.messageId} was received before for a different message (another sender, receiver or payload); nothing was stored`);
+    }
     if (!existing.dispatched) await dispatchReceived(deps, existing);
     return { documentId: existing._id, created: false };
   }

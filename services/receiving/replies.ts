@@ -10,6 +10,7 @@ import { recordDocumentEvent } from '../events';
 import { responseContent } from '../replies/invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { sentDocumentOfInstance, UNMATCHED_MLS_OWNER } from './service-provider';
+import { documentAs4MessageId } from '../../domain/peppol-envelope';
 
 /**
  * Filing a received reply about a document we sent, and announcing it:
@@ -44,6 +45,8 @@ export interface ReplyMessage {
   receiver_id: string;
   message_id: string;
   received_at: Date;
+  /** The sending access point's seat id (checked against its certificate by our access point); null for the sandbox. */
+  access_point?: string | null | undefined;
 }
 
 const TYPE_CODES: Record<string, DocumentRow['type']> = { '380': 'invoice', '381': 'credit_note' };
@@ -120,8 +123,27 @@ export async function fileInvoiceResponse(
   return { kind: 'invoice_response', documentId, code: response.code };
 }
 
+/**
+ * Whether the MLS comes from the access point we delivered the document to (the C3 its receipt named): only
+ * that access point can speak for the message. While the send is still under way the receipt is not recorded
+ * yet, and filing is tried again.
+ */
+async function fromDeliveringAccessPoint(store: Store, message: ReplyMessage, document: Pick<DocumentRow, 'status'> & { _id: string }): Promise<boolean> {
+  const delivered = await store.reportingItems.findById(`sending:${documentAs4MessageId(document._id)}`, { c3_id: 1 }).lean();
+  if (!delivered) {
+    if (document.status === 'sending' || document.status === 'queued') throw new Error(`the delivery of ${document._id} that the Message Level Status answers is not recorded yet`);
+    return false;
+  }
+  return !!message.access_point && message.access_point.toUpperCase() === delivered.c3_id.toUpperCase();
+}
+
 export async function fileMessageLevelStatus(store: Store, message: ReplyMessage, status: ReadMessageLevelStatus): Promise<FiledReply> {
   const document = message.company_id === UNMATCHED_MLS_OWNER.companyId ? null : await sentDocumentOfInstance(store, status.referencedInstanceId);
+  if (document && document.company_id === message.company_id && !(await fromDeliveringAccessPoint(store, message, document))) {
+    // Not the access point's to say: kept with the unmatched ones, for the operator (ops mls unmatched).
+    await store.receivedMessages.updateOne({ _id: message._id }, { $set: { company_id: UNMATCHED_MLS_OWNER.companyId, workspace_id: UNMATCHED_MLS_OWNER.workspaceId } });
+    return { kind: 'mls', documentId: null, code: status.code };
+  }
   if (document && document.company_id === message.company_id) {
     if (!document.mls || document.mls.received_at <= message.received_at) {
       const mls = {

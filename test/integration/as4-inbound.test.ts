@@ -212,6 +212,54 @@ describe('inbound AS4 on our access point', () => {
     expect(second.receiptMessageId).not.toBe(first.receiptMessageId);
   });
 
+  it('when the intake answers 422 MESSAGE_ID_REUSED (the id came before with another message), then the sender gets EBMS:0003 and no receipt', async () => {
+    answer = { status: 422, body: { error: 'MESSAGE_ID_REUSED', message: 'Message id x was received before for a different message' } };
+    const err = await refusal(sendToUs(newMessageId()).sent);
+    expect(err.message).toMatch(/EBMS:0003 .*received before for a different message/);
+    expect(err.permanent).toBe(true);
+  });
+
+  it('when a payload nests 8,000 elements deep, then the sender gets an AS4 error saying so, nothing reaches the intake, and the next message is received as usual', async () => {
+    const deep = invoice.replace('</cbc:Note>', `${'<x>'.repeat(8_000)}${'</x>'.repeat(8_000)}</cbc:Note>`);
+    const messageId = newMessageId();
+    const err = await refusal(sendToUs(messageId, deep).sent);
+    expect(err.message).toContain('EBMS:0004');
+    expect(err.message).toContain('The payload nests elements deeper than 2500 levels');
+    expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
+    await expect(sendToUs(newMessageId()).sent).resolves.toMatchObject({ receiverSeat: 'PBE000001' });
+  });
+
+  it('when an access point claims a seat its signing certificate does not carry, then the message is refused with EBMS:0101 and nothing reaches the intake', async () => {
+    const pki = path.join(sharedStack().dataDir, 'peppol-pki');
+    const port = await freePort();
+    // A trusted certificate (CN PBE000002) speaking as another access point.
+    const impostor = new ManagedProcess('impostor-ap', 'java', [ACCESS_POINT_HEAP, '-jar', await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined), 'receiver'], {
+      env: {
+        ...process.env,
+        ...accessPointEnvironment({ port, keystore: path.join(pki, 'receiver-ap.p12'), truststore: path.join(pki, 'truststore.p12'), dataDir: path.join(workDir, 'impostor'), inboxDir: path.join(workDir, 'impostor-inbox') }),
+        AP_TEST_CLAIMED_SEAT: 'PBE000007',
+      },
+      logFile: path.join(workDir, 'impostor.log'),
+    });
+    impostor.start();
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 60_000;
+      while (!(await fetch(`${url}/health`).then((response) => response.ok, () => false))) {
+        if (!impostor.running || Date.now() > deadline) throw new Error(`the impostor did not start:\n${impostor.tail()}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const messageId = newMessageId();
+      const { routing, sbd } = envelope(invoice);
+      const err = await refusal(peppolAccessPoint(url, 'the impostor').send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd })));
+      expect(err.message).toContain('EBMS:0101');
+      expect(err.message).toContain("PartyInfo/From/PartyId 'PBE000007' is not the seat of the signing certificate (CN=PBE000002)");
+      expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
+    } finally {
+      await impostor.close();
+    }
+  });
+
   it('when the payload is larger than AP_MAX_INBOUND_BYTES, then the sender gets EBMS:0004 saying so and nothing reaches the intake', async () => {
     const padded = invoice.replace('</cbc:IssueDate>', `</cbc:IssueDate><!-- ${'x'.repeat(MAX_INBOUND_BYTES)} -->`);
     const messageId = newMessageId();

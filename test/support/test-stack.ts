@@ -22,6 +22,8 @@ export interface SharedStack {
   peppol: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; ca: string };
   /** Our access point (sending, and registering our SMP's participants in the stand-in's SML). */
   accessPointUrl: string;
+  /** The API's intake, where our access point hands over what it received (INBOUND_PORT). */
+  intakeUrl: string;
   /** The stack's key for webhook secrets, for a second API process on the same data. */
   webhookSecretKey: string;
   /** The stack's key for KYC content, likewise, and to open what the API sealed. */

@@ -58,7 +58,10 @@ record ApConfig(
     int timeout = integer("AP_SEND_TIMEOUT_MS", MAX_SEND_TIMEOUT_MS, 1, MAX_SEND_TIMEOUT_MS);
     Path inbox = receiver ? Files.createDirectories(Path.of(required("AP_INBOX_DIR")).toAbsolutePath()) : null;
     int maxInbound = integer("AP_MAX_INBOUND_BYTES", DEFAULT_MAX_INBOUND_BYTES, 1, Http.MAX_BODY);
-    return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, Certificates.commonName(cert), trustStore,
+    // The seat is the certificate's CN, as Peppol requires. The stand-in (receiver role) alone may claim another,
+    // AP_TEST_CLAIMED_SEAT, to play an access point that speaks as someone else (the check a receiver makes).
+    String seat = receiver ? optional("AP_TEST_CLAIMED_SEAT", Certificates.commonName(cert)) : Certificates.commonName(cert);
+    return new ApConfig(port, bind, keyStore, alias, keyPassword, cert, seat, trustStore,
         trust, dataDir, timeout, inbox, revocationCheck, maxInbound, receiver ? null : inboundFromEnv());
   }
 

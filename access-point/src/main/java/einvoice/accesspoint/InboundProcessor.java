@@ -65,9 +65,10 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
     String from = partyId(message, true);
     Locale locale = state.getLocale();
     try {
-      checkSecurity(state);
+      checkSecurity(state, from);
       checkParties(message);
       byte[] sbd = onlyPayload(attachments);
+      PayloadShape.check(sbd);
       PeppolSBDHData sbdh = readSbdh(sbd);
       checkRouting(message, sbdh);
       InboundMessage inbound = new InboundMessage(messageId, message.getCollaborationInfo().getConversationId(), from,
@@ -82,6 +83,11 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
       Log.LOG.info("received message {} from {}: refused with {} {}", messageId, from, r.error.getErrorCode(), r.getMessage());
       errors.add(r.errorFor(messageId, locale).build());
       return AS4MessageProcessorResult.createFailure();
+    } catch (StackOverflowError e) {
+      // The last guard behind PayloadShape: whatever reader overflowed, the sender gets an answer, and this thread lives on.
+      Log.LOG.warn("received message {} from {}: too deeply nested to read; refused", messageId, from);
+      errors.add(EEbmsError.EBMS_OTHER.errorBuilder(locale).refToMessageInError(messageId).errorDetail("The message is nested too deeply to be read").build());
+      return AS4MessageProcessorResult.createFailure();
     } catch (Exception e) {
       // The sink's own words stay in our log: the sender learns only that it may try again.
       if (e instanceof IOException) {
@@ -95,8 +101,12 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
     }
   }
 
-  /** Peppol AS4: signed and encrypted, certificates as BinarySecurityToken, signer from a trusted CA. */
-  private void checkSecurity(IAS4IncomingMessageState state) throws InboundRefusal {
+  /**
+   * Peppol AS4: signed and encrypted, certificates as BinarySecurityToken, signer from a trusted CA, and the
+   * seat the message claims as its sender (PartyInfo/From) is the signing certificate's CN: one access point
+   * cannot speak as another.
+   */
+  private void checkSecurity(IAS4IncomingMessageState state, String from) throws InboundRefusal {
     if (!state.isSoapDecrypted()) throw new InboundRefusal(EEbmsError.EBMS_FAILED_DECRYPTION, "The message is not encrypted");
     if (!state.isSoapSignatureChecked()) throw new InboundRefusal(EEbmsError.EBMS_FAILED_AUTHENTICATION, "The message is not signed");
     if (state.getSigningCertificateReferenceType() != STRParser.REFERENCE_TYPE.DIRECT_REF) {
@@ -104,6 +114,11 @@ final class InboundProcessor implements IAS4IncomingMessageProcessorSPI {
     }
     String problem = trust.problemWith(state.getSigningCertificate());
     if (problem != null) throw new InboundRefusal(EEbmsError.EBMS_FAILED_AUTHENTICATION, "Sending access point " + problem);
+    String signer = Certificates.commonName(state.getSigningCertificate());
+    if (from == null || !from.equals(signer)) {
+      throw new InboundRefusal(EEbmsError.EBMS_FAILED_AUTHENTICATION,
+          "PartyInfo/From/PartyId '" + from + "' is not the seat of the signing certificate (CN=" + signer + ")");
+    }
   }
 
   /** Peppol AS4 party identification: one seat id each, of the Peppol AP type; the message must be for our seat. */

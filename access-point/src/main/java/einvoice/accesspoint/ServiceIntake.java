@@ -19,7 +19,8 @@ import com.helger.json.serialize.JsonReader;
  * Our access point's sink: each verified message is posted to the service's intake
  * (AP_INBOUND_URL, bearer AP_INBOUND_TOKEN), which stores it durably before it answers 200 - only
  * then does phase4 send the receipt. 422 PEPPOL:NOT_SERVICED means the receiver is not one of ours
- * for that document; any other answer, no answer within 20 s, or no connection means the message
+ * for that document, 422 MESSAGE_ID_REUSED that the message id came before with another sender,
+ * receiver or payload (refused with EBMS:0003, nothing receipted); any other answer, no answer within 20 s, or no connection means the message
  * was not kept. A repeated message id is posted again: the intake knows what it already holds.
  */
 final class ServiceIntake implements InboundSink {
@@ -56,9 +57,13 @@ final class ServiceIntake implements InboundSink {
     if (answer.statusCode() == 200) return "stored by the service intake";
     if (answer.statusCode() == 422) {
       IJsonObject refusal = jsonObject(answer.body());
+      Object why = refusal == null ? null : refusal.getValue("message");
+      String said = why instanceof String text && !text.isBlank() ? text : null;
       if (refusal != null && InboundRefusal.NOT_SERVICED.equals(refusal.getValue("error"))) {
-        throw InboundRefusal.notServiced(refusal.getValue("message") instanceof String why && !why.isBlank() ? why
-            : "The receiver is not serviced by this access point");
+        throw InboundRefusal.notServiced(said != null ? said : "The receiver is not serviced by this access point");
+      }
+      if (refusal != null && InboundRefusal.MESSAGE_ID_REUSED.equals(refusal.getValue("error"))) {
+        throw InboundRefusal.messageIdReused(said != null ? said : "The MessageId was used before for a different message");
       }
     }
     String text = answer.body();

@@ -1,6 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+
 import { newSortableId } from '../../domain/ids';
 import { createLogger } from '../../platform/logger';
 import { ValidationTimeLimitError, type OfficialValidator } from '../../platform/official-validator';
+import { As4SendError } from '../../platform/peppol-access-point';
 import { fileReceived } from '../../services/receiving/file';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
@@ -9,12 +14,14 @@ import { liveReceiver, sendToUs, ublTo, until } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
- * Received documents inside the same bounds as everything else from outside:
+ * Receiving hardened (issue: Hardening III). Received documents inside the same bounds as everything else from outside:
  * measured before anything heavy reads them (a UBL nested 2,000 deep inside a
  * valid SBD is receipted, kept with that as its finding and never validated),
  * validated in the validator's lane for received documents (never a send's
  * permits), and one whose validation reaches the time limit is kept with that
- * as its finding instead of being tried for ever.
+ * as its finding instead of being tried for ever. A repeat of a message is the same
+ * message id, sender, receiver and payload; the same id with anything else is refused.
+ * The intake checks its token and the declared length before it reads a body.
  */
 
 interface LaneCounts {
@@ -105,4 +112,40 @@ describe('received documents within bounds', () => {
       expect(answer.body.error.message).toContain('DOCTYPE');
     }
   });
+
+  it('when a message id used for a message to one company comes again for another, then it is refused with EBMS:0003: no receipt, nothing filed for the second, the first untouched', async () => {
+    const [first, second] = await Promise.all([liveReceiver(), liveReceiver()]);
+    const messageId = `reused-${Date.now()}@receiving-hardening`;
+    await sendToUs(ublTo('standard rate S, one line', first.peppolId), first.peppolId, messageId);
+    const again = sendToUs(ublTo('standard rate S, one line', second.peppolId), second.peppolId, messageId);
+    await expect(again).rejects.toThrow(As4SendError);
+    await expect(again).rejects.toThrow(/EBMS:0003/);
+    // The same message again is a repeat: a receipt, nothing new.
+    await expect(sendToUs(ublTo('standard rate S, one line', first.peppolId), first.peppolId, messageId)).resolves.toMatchObject({ messageId });
+    const stored = await withStore((store) => store.receivedMessages.find({ message_id: messageId }, { company_id: 1 }).lean());
+    expect(stored.map((row) => row.company_id)).toEqual([first.companyId]);
+  });
 });
+
+describe('the intake reads no body before it knows who sends it and how much', () => {
+  /** Headers only: the answer must come before any of the declared body is sent. */
+  const answerBeforeBody = (headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const post = request(sharedStack().intakeUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
+        resolve(response.statusCode!);
+        post.destroy();
+      });
+      post.on('error', reject);
+      post.flushHeaders();
+    });
+
+  it('when a request has no token, then 401 before its 21 MB body is read', async () => {
+    expect(await answerBeforeBody({ 'Content-Length': String(21 * 1024 * 1024) })).toBe(401);
+  });
+
+  it('when our access point declares 300 MB, then 413 before any of it is read', async () => {
+    const token = (await readFile(path.join(sharedStack().keysDir, 'inbound-token.key'), 'utf8')).trim();
+    expect(await answerBeforeBody({ Authorization: `Bearer ${token}`, 'Content-Length': String(300 * 1024 * 1024) })).toBe(413);
+  });
+});
+
