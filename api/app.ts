@@ -80,6 +80,11 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const limiter = rateLimiter(store);
   const routes = routeTable(router, registry, authentication(store, config, limiter, usage));
 
+  // No answer of ours is to be sniffed into another type (a JSON error read as HTML, the reference page's scripts).
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(requestLogging(logger));
   app.use(requestEnvironment(config));
   app.use(answerOptions((path) => routes.allowedMethods(path)));

@@ -1,3 +1,4 @@
+import { routingOf, RoutingError, type PeppolRouting } from '../domain/peppol-envelope';
 import { checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-bounds';
 
 /**
@@ -9,4 +10,14 @@ export { convertForCompany, readDocumentBody } from './document-input';
 
 export function checkUblBounds({ xml }: { xml: Uint8Array }): XmlBoundsCheck {
   return checkXmlBounds(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), UBL_BOUNDS);
+}
+
+/** The routing of a UBL document within the bounds (sender, receiver, document type), or why it has none: parsing it is work that grows with the body. */
+export function routeUbl({ xml }: { xml: Uint8Array }): { ok: true; routing: PeppolRouting } | { ok: false; problem: string } {
+  try {
+    return { ok: true, routing: routingOf(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8')) };
+  } catch (err) {
+    if (err instanceof RoutingError) return { ok: false, problem: err.message };
+    throw err;
+  }
 }

@@ -220,6 +220,10 @@ function fromKnownError(err: unknown): ApiError | undefined {
       cause: err.message,
     });
   }
+  // The router decodes each path parameter; a malformed percent-encoding (`%ff`) is the client's to fix.
+  if (err instanceof URIError) {
+    return new ApiError('invalid_field', 'A path segment is not valid percent-encoding (UTF-8 bytes as %XX); send the id as it was given.');
+  }
   // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
   switch (err.type) {

@@ -130,6 +130,8 @@ export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
       ...(spec.body || spec.unparsedBody || spec.jsonBytesBody ? BODY_ERRORS : []),
       ...(spec.xmlBody ? XML_BODY_ERRORS : []),
       ...(spec.query ? (['invalid_field', 'missing_field'] as ErrorCode[]) : []),
+      // A path parameter that is not valid percent-encoding (`%ff`) cannot be decoded: 400 invalid_field.
+      ...(spec.params ? (['invalid_field'] as ErrorCode[]) : []),
     ]),
   ];
 }

@@ -57,13 +57,13 @@ export const characterCount = (text: string): number => [...text].length;
  * Stored text made safe to print on a terminal: line feed becomes `\n`, other
  * control characters (C0, DEL, C1), the line and paragraph separators and
  * the bidi embeddings, overrides and isolates (U+202A–202E, U+2066–2069)
- * become `\uXXXX`, so a value can neither start a row of its own, move the
+ * and the bidi marks (U+200E, U+200F, U+061C) become `\uXXXX`, so a value can neither start a row of its own, move the
  * cursor, nor reorder what is printed around it. Backslashes are left as
  * they are: escaping twice changes nothing, and JSON text (whose escapes
  * these are) passes through unharmed.
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what this pattern is for
-const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
 
 export function escapeForTerminal(text: string): string {
   return text.replace(TERMINAL_UNSAFE, (char) => (char === '\n' ? '\\n' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 import { ApiError } from '../sdk/src';
+import { withoutCredentials } from './settings';
 
 /**
  * What a tool call answers: the API's JSON as text, as the API wrote it. An
@@ -39,5 +40,5 @@ export function apiErrorResult(error: ApiError): CallToolResult {
 export function failureResult(error: unknown, baseUrl: string): CallToolResult {
   if (error instanceof ApiError) return apiErrorResult(error);
   const cause = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error);
-  return asText({ error: { message: `No answer from the API at ${baseUrl} (${cause}).` } }, true);
+  return asText({ error: { message: withoutCredentials(`No answer from the API at ${baseUrl} (${cause}).`) } }, true);
 }

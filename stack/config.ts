@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { z } from 'zod';
 
+import { KYC_KEY_FILE } from './keys';
 import { configVariableNames, duration, loadConfig, parseEnvironment, port, toEnvironment, type Config } from '../platform/config';
 
 /**
@@ -14,8 +17,11 @@ const stackShape = {
   DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
   KEYS_DIR: z
     .string()
-    .default(path.join(os.homedir(), '.config', 'einvoice', 'keys'))
-    .describe('Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY, KYC_ENCRYPTION_KEY or INBOUND_TOKEN is not set; outside DATA_DIR'),
+    .optional()
+    .describe(
+      'Where the embedded stack keeps the keys it makes when WEBHOOK_SECRET_KEY, KYC_ENCRYPTION_KEY or INBOUND_TOKEN is not set; outside DATA_DIR. ' +
+        'Default: a directory of its own for each DATA_DIR under ~/.config/einvoice/keys/ (named by a digest of its path), so two stacks never share keys',
+    ),
   TOOLS_DIR: z
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
@@ -42,14 +48,27 @@ const stackShape = {
     .describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),
 };
 
-export type StackConfig = Config & z.output<z.ZodObject<typeof stackShape>>;
+export type StackConfig = Config & Omit<z.output<z.ZodObject<typeof stackShape>>, 'KEYS_DIR'> & { KEYS_DIR: string };
 
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const stack = parseEnvironment(stackShape, env);
   // The embedded stack serves this machine, so a proxy in front of its API runs here too
   // (and the tests give each client an address of its own through X-Forwarded-For).
   const service = loadConfig({ ...env, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
-  return { ...service, ...stack, DATA_DIR: path.resolve(stack.DATA_DIR), KEYS_DIR: path.resolve(stack.KEYS_DIR) };
+  const dataDir = path.resolve(stack.DATA_DIR);
+  return { ...service, ...stack, DATA_DIR: dataDir, KEYS_DIR: path.resolve(stack.KEYS_DIR ?? defaultKeysDir(dataDir)) };
+}
+
+/**
+ * Keys of their own for each data directory: the stack's intake token and sealing keys are never another
+ * stack's. A data directory that holds data from before (when every stack shared the keys directory) keeps
+ * using the shared keys that sealed it.
+ */
+function defaultKeysDir(dataDir: string): string {
+  const shared = path.join(os.homedir(), '.config', 'einvoice', 'keys');
+  const own = path.join(shared, createHash('sha256').update(dataDir).digest('hex').slice(0, 16));
+  const dataFromBefore = existsSync(path.join(dataDir, 'ferretdb')) && existsSync(path.join(shared, KYC_KEY_FILE));
+  return !existsSync(own) && dataFromBefore ? shared : own;
 }
 
 /** The service's variables of a stack configuration, for the API and worker processes it starts. */

@@ -145,9 +145,10 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
   };
+  // The intake token goes to our access point and, once the others have started, to the API and worker only.
+  const { INBOUND_TOKEN: _heldBack, ...inherited } = { ...process.env, ...serviceEnvironment(config) };
   const serviceEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...serviceEnvironment(config),
+    ...inherited,
     MONGODB_URI: urls.mongodb,
     TEMPORAL_ADDRESS: urls.temporal,
     SMTP_URL: urls.smtp,
@@ -363,8 +364,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       );
       log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
     }
-    // Before the access point and the API start: the one presents it, the other checks it.
-    serviceEnv.INBOUND_TOKEN = config.INBOUND_TOKEN ?? (await stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE));
+    // Our access point presents it and the API checks it; no other process gets it (the stand-in plays foreign parties).
+    const inboundToken = config.INBOUND_TOKEN ?? (await stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE));
     if (runs.accessPoint || urls.peppol) {
       const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
       const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
@@ -425,7 +426,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             sendTimeoutMs: config.AS4_SEND_TIMEOUT,
             // Our SMP's participants go into the stand-in's SML; a real SML is configured on a deployed access point.
             ...(urls.peppol && { sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore } }),
-            inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: serviceEnv.INBOUND_TOKEN },
+            inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: inboundToken },
           }),
           'our access point',
         );
@@ -446,6 +447,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         );
       }
     }
+    serviceEnv.INBOUND_TOKEN = inboundToken;
     serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await webhookKey(config.DATA_DIR, config.KEYS_DIR));
     serviceEnv.KYC_ENCRYPTION_KEY = config.KYC_ENCRYPTION_KEY ?? (await stackKey(config.KEYS_DIR, KYC_KEY_FILE));
     if (services.includes('worker')) {

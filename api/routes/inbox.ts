@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 
 import { idPattern } from '../../domain/ids';
-import { routingOf, RoutingError } from '../../domain/peppol-envelope';
 import type { Logger } from '../../platform/logger';
 import { listCompanies } from '../../services/companies';
 import { acknowledgeDocument, listInbox } from '../../services/receiving/inbox';
@@ -125,13 +124,10 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       requireSandbox(auth, 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
       const xml = body as Buffer;
       await requireMeasurableUbl(deps.cpu, xml);
-      let routing: ReturnType<typeof routingOf>;
-      try {
-        routing = routingOf(xml.toString('utf8'));
-      } catch (err) {
-        if (err instanceof RoutingError) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${err.message}.`);
-        throw err;
-      }
+      // Read on a worker thread, as the bounds were: a large document never holds the event loop.
+      const routed = await deps.cpu.run('routeUbl', { xml });
+      if (!routed.ok) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${routed.problem}.`);
+      const { routing } = routed;
       const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
       const company = companies.find((candidate) => candidate.peppol_id?.toLowerCase() === routing.receiver.toLowerCase());
       if (!company) {

@@ -390,7 +390,7 @@ export interface paths {
         head?: never;
         /**
          * Change fields of a company (owner or admin)
-         * @description A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes.
+         * @description A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes. A live company’s new `peppol_id` is registered on Peppol only when it is proven to be the company’s own (see `participant_review` on the company): the id its KYC review verified, or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `company_registration_id` or `tax_id`, is held for an operator’s review (`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved.
          */
         patch: operations["updateCompany"];
         trace?: never;
@@ -2081,10 +2081,10 @@ export interface components {
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
-                 * @description `registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `failed` with `error_message`
+                 * @description `registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `awaiting_review`: the peppol_id is not proven to be this company’s (see `participant_review`), so nothing is registered until an operator has reviewed it; `failed` with `error_message`
                  * @enum {string}
                  */
-                status: "registering" | "registered" | "unregistered" | "failed";
+                status: "registering" | "registered" | "unregistered" | "awaiting_review" | "failed";
                 /** @description The participant registered (or being registered) */
                 participant_id: string | null;
                 /** @description Peppol document type ids our SMP publishes for it */
@@ -2092,6 +2092,19 @@ export interface components {
                 error_message: string | null;
                 /** Format: date-time */
                 updated_at: string;
+            } | null;
+            /** @description A live company receives what is sent to its `peppol_id`, so the id must be proven to be its own: it is when it is the id its KYC review verified, or when its scheme carries a business register or VAT number (0208, 9925, 0106, 0007, 0192, 9930 and the other national VAT schemes, …) and that number is the verified `company_registration_id` or `tax_id`. Any other id, and any change of `company_registration_id` or `tax_id` after verification, is reviewed by an operator before anything is registered. Null when no review was ever needed */
+            participant_review: {
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                /** @description The participant id the review is about */
+                peppol_id: string | null;
+                /** @description Why it is reviewed (`pending`), or why the review refused it (`rejected`) */
+                reason: string | null;
+                /** Format: date-time */
+                requested_at: string;
+                /** Format: date-time */
+                decided_at: string | null;
             } | null;
             /** Format: date-time */
             created_at: string;
@@ -2176,10 +2189,10 @@ export interface components {
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
-                 * @description `registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `failed` with `error_message`
+                 * @description `registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; `awaiting_review`: the peppol_id is not proven to be this company’s (see `participant_review`), so nothing is registered until an operator has reviewed it; `failed` with `error_message`
                  * @enum {string}
                  */
-                status: "registering" | "registered" | "unregistered" | "failed";
+                status: "registering" | "registered" | "unregistered" | "awaiting_review" | "failed";
                 /** @description The participant registered (or being registered) */
                 participant_id: string | null;
                 /** @description Peppol document type ids our SMP publishes for it */
@@ -2187,6 +2200,19 @@ export interface components {
                 error_message: string | null;
                 /** Format: date-time */
                 updated_at: string;
+            } | null;
+            /** @description A live company receives what is sent to its `peppol_id`, so the id must be proven to be its own: it is when it is the id its KYC review verified, or when its scheme carries a business register or VAT number (0208, 9925, 0106, 0007, 0192, 9930 and the other national VAT schemes, …) and that number is the verified `company_registration_id` or `tax_id`. Any other id, and any change of `company_registration_id` or `tax_id` after verification, is reviewed by an operator before anything is registered. Null when no review was ever needed */
+            participant_review: {
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                /** @description The participant id the review is about */
+                peppol_id: string | null;
+                /** @description Why it is reviewed (`pending`), or why the review refused it (`rejected`) */
+                reason: string | null;
+                /** Format: date-time */
+                requested_at: string;
+                /** Format: date-time */
+                decided_at: string | null;
             } | null;
             /** Format: date-time */
             created_at: string;
@@ -2905,7 +2931,7 @@ export interface components {
             /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
             id: string;
             /** @enum {string} */
-            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
+            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed";
             /** Format: date-time */
             created_at: string;
             /** @description `DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, `DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, `DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*` */
@@ -2927,11 +2953,11 @@ export interface components {
         };
         CompanyReceivingData: {
             company_id: string;
-            /** @description The Peppol participant registered, unregistered, or whose registration failed */
+            /** @description The Peppol participant registered, unregistered, waiting for an operator review, or whose registration failed */
             participant_id: string | null;
             /** @enum {string} */
-            status: "registered" | "unregistered" | "failed";
-            /** @description Why the registration failed */
+            status: "registered" | "unregistered" | "awaiting_review" | "failed";
+            /** @description Why the registration failed, or why an operator reviews the participant id before it is registered */
             error_message: string | null;
         };
         WebhookWithSecret: components["schemas"]["Webhook"] & {
@@ -3305,7 +3331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantDnsLookup"];
                 };
             };
-            /** @description Error: `invalid_peppol_id` */
+            /** @description Error: `invalid_peppol_id`, `invalid_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3361,7 +3387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantLookup"];
                 };
             };
-            /** @description Error: `invalid_peppol_id` */
+            /** @description Error: `invalid_peppol_id`, `invalid_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,6 +3626,15 @@ export interface operations {
                         revoked: true;
                         prefix: string;
                     };
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -3968,6 +4003,15 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -4040,7 +4084,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `workspace_not_deletable` */
+            /** @description Error: `workspace_not_deletable`, `invalid_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4221,6 +4265,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkspaceMemberList"];
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -4406,6 +4459,15 @@ export interface operations {
                         removed: true;
                         account_id: string;
                     };
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -4973,6 +5035,15 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -5045,6 +5116,15 @@ export interface operations {
                         deleted: true;
                         id: string;
                     };
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -6025,6 +6105,15 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentHistoryEntry"][];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -6093,6 +6182,15 @@ export interface operations {
                 };
                 content: {
                     "application/xml": string;
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -6165,6 +6263,15 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentAttachmentList"];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -6234,6 +6341,15 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -6950,7 +7066,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_failed";
+                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed";
                 company_id?: string;
                 document_id?: string;
                 /** @description Events created at or after this time */
@@ -7235,6 +7351,15 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -7307,6 +7432,15 @@ export interface operations {
                         deleted: true;
                         id: string;
                     };
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -7480,6 +7614,15 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookSecret"];
                 };
             };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
             401: {
                 headers: {
@@ -7548,6 +7691,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */
@@ -7704,6 +7856,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: `missing_api_key`, `invalid_api_key` */

@@ -5,7 +5,8 @@ import type { Connection as DbConnection } from 'mongoose';
 import { convertForCompany, readDocumentBody } from '../../api/document-input';
 import { cpuPool, type CpuPool } from '../../api/offload';
 import { DOCUMENT_LIMITS } from '../../domain/documents/input';
-import { UBL_BOUNDS } from '../../domain/xml-bounds';
+import { routingOf } from '../../domain/peppol-envelope';
+import { checkXmlBounds, UBL_BOUNDS } from '../../domain/xml-bounds';
 import { connectDatabase } from '../../platform/database';
 import { officialValidator, ValidationTimeLimitError, ValidatorUnavailableError } from '../../platform/official-validator';
 import { largestInvoice, validFixtures } from '../fixtures/documents';
@@ -14,6 +15,7 @@ import { liveSender, LIVE, sendingAccount, waitForStatus } from '../support/docu
 import { callApi } from '../support/http';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
+import { ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -153,6 +155,28 @@ describe('large documents, on an API with a 24 MiB body limit', () => {
     expect(response.body.error).toMatchObject({ code: 'document_too_large', details: { limit_bytes: 15 * 1024 * 1024 } });
     expect(await balance()).toBe(before);
     expect((await callAs(sender.liveKey, `/v1/documents?company_id=${sender.companyId}`, { host: LIVE, baseUrl })).body.data).toEqual([]);
+  });
+
+  it('when a 9.9 MB document is posted to the sandbox inbound endpoint, then it is measured and read off the event loop', async () => {
+    const account = await sendingAccount();
+    const fixture = ublTo('standard rate S, one line', uniqueBelgianPeppolId());
+    const ubl = fixture.replace('</cbc:Note>', `${'0123456789 '.repeat(900_000)}</cbc:Note>`);
+    expect(Buffer.byteLength(ubl)).toBeGreaterThan(9.8e6);
+    expect(checkXmlBounds(ubl, UBL_BOUNDS).ok).toBe(true);
+    // What reading it costs on this thread: the yardstick, whatever the machine's speed and load.
+    const before = performance.eventLoopUtilization();
+    routingOf(ubl);
+    const onThisThread = performance.eventLoopUtilization(before).active;
+
+    const post = () => callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' }, body: ubl, baseUrl });
+    // Once unmeasured: what a process does once (the thread's first module loads) is not per-document work.
+    expect((await post()).status).toBe(422);
+    const during = performance.eventLoopUtilization();
+    const answer = await post();
+    const busy = performance.eventLoopUtilization(during).active;
+    // Read: it was addressed (to a participant none of the workspace's companies has).
+    expect(answer.body.error.code).toBe('recipient_not_found');
+    expect(busy).toBeLessThan(onThisThread * 0.75);
   });
 
   it('when large documents are converted, then the work is done off the event loop', async () => {

@@ -1,6 +1,7 @@
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 import { KYC_KEY_FILE } from '../../stack/keys';
@@ -366,5 +367,48 @@ describe('a copy of the data directory opens nothing', () => {
     expect(await modeOf(path.join(keysDir, KYC_KEY_FILE))).toBe(0o600);
     expect(path.relative(dataDir, keysDir)).toMatch(/^\.\./);
     expect((await readdir(dataDir)).filter((name) => name.endsWith('.key'))).toEqual([]);
+  });
+});
+
+describe('Hardening III: the small gaps a probe of the receiving side found', () => {
+  it.each(['/v1/lookup/%ff', '/v1/companies/%ff', '/v1/documents/%ff?company_id=com_x', '/v1/webhooks/%E0%A4%A', '/v1/lookup/0208%3A%ff/dns'])(
+    'when a path parameter is malformed percent-encoding (%s), then 400 invalid_field, with or without a key',
+    async (target) => {
+      const { key } = await signUp('percent');
+      for (const headers of [{ 'X-Forwarded-For': fakeClientIp() }, { Authorization: `Bearer ${key}`, 'X-Forwarded-For': fakeClientIp() }] as Record<string, string>[]) {
+        const response = await callApi(target, { headers });
+        expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'invalid_field' });
+      }
+    },
+  );
+
+  it('when anything is answered, the reference page included, then it carries X-Content-Type-Options: nosniff', async () => {
+    const { key } = await signUp('nosniff');
+    for (const [target, headers] of [
+      ['/v1/health', {}],
+      ['/docs', {}],
+      ['/v1/companies', { Authorization: `Bearer ${key}` }],
+      ['/v1/companies', {}],
+      ['/v1/no-such-route', {}],
+    ] as const) {
+      const response = await fetch(`${sharedStack().apiUrl}${target}`, { headers });
+      expect({ target, nosniff: response.headers.get('x-content-type-options') }).toEqual({ target, nosniff: 'nosniff' });
+    }
+  });
+
+  it("when the stack runs, then only our access point (and the API that checks it) holds the intake's token: the processes that play foreign parties do not, and the stack's keys are its own", async () => {
+    const { dataDir, keysDir } = sharedStack();
+    const token = (await readFile(path.join(keysDir, 'inbound-token.key'), 'utf8')).trim();
+    expect(path.dirname(keysDir)).toBe(path.join(os.homedir(), '.config', 'einvoice', 'keys'));
+    const ofThisStack: { command: string; holdsToken: boolean }[] = [];
+    for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+      const [environment, command] = await Promise.all([readFile(`/proc/${pid}/environ`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')]);
+      if (!`${environment}${command}`.includes(dataDir)) continue;
+      ofThisStack.push({ command: command.split('\0').join(' '), holdsToken: environment.includes(token) });
+    }
+    const foreign = ofThisStack.filter(({ command }) => / receiver$|peppol-network\/main\.ts/.test(command.trim()));
+    expect(foreign.length).toBeGreaterThanOrEqual(2);
+    for (const party of foreign) expect(party).toMatchObject({ holdsToken: false });
+    expect(ofThisStack.find(({ command }) => / sender$/.test(command.trim()))).toMatchObject({ holdsToken: true });
   });
 });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 import { ConfigError, loadConfig, requireServiceAddresses, toEnvironment } from '../../platform/config';
@@ -106,6 +107,15 @@ describe('configuration', () => {
     expect(passed).toMatchObject({ PORT: '3000' });
     expect(Object.keys(passed)).not.toEqual(expect.arrayContaining(['DATA_DIR']));
     expect(passed).not.toHaveProperty('FERRETDB_PORT');
+  });
+
+  it('when no KEYS_DIR is named, then each DATA_DIR has keys of its own, outside it; a named KEYS_DIR is used as it is', () => {
+    const first = loadStackConfig({ DATA_DIR: '/tmp/stack-one' }).KEYS_DIR;
+    const second = loadStackConfig({ DATA_DIR: '/tmp/stack-two' }).KEYS_DIR;
+    expect(first).not.toBe(second);
+    expect(loadStackConfig({ DATA_DIR: '/tmp/stack-one' }).KEYS_DIR).toBe(first);
+    for (const dir of [first, second]) expect(path.dirname(dir)).toBe(path.join(os.homedir(), '.config', 'einvoice', 'keys'));
+    expect(loadStackConfig({ DATA_DIR: '/tmp/stack-one', KEYS_DIR: '/srv/keys' }).KEYS_DIR).toBe('/srv/keys');
   });
 
   it('when TRUSTED_PROXIES lists addresses, ranges and network names, then they are kept; none trusts no proxy', () => {

@@ -26,6 +26,23 @@ describe('the MCP server settings', () => {
     expect(() => settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: 'api.example.com' })).toThrow(/EINVOICE_BASE_URL is not a URL/);
     expect(() => settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: 'ftp://api.example.com' })).toThrow(/must be an http\(s\) URL/);
   });
+
+  it('when the base URL holds credentials, then it refuses without repeating them, and no failure message repeats them either', () => {
+    for (const url of ['https://admin:s3cret-pw@api.example.com', 'ftp://admin:s3cret-pw@api.example.com', 'notaurl//admin:s3cret-pw@']) {
+      const refusal = (() => {
+        try {
+          settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: url });
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return 'accepted';
+      })();
+      expect(refusal).toMatch(/EINVOICE_BASE_URL/);
+      expect(refusal).not.toContain('s3cret-pw');
+    }
+    const failure = failureResult(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED http://admin:s3cret-pw@10.0.0.1') }), 'http://admin:s3cret-pw@10.0.0.1');
+    expect(JSON.stringify(failure)).not.toContain('s3cret-pw');
+  });
 });
 
 describe('tool errors', () => {
