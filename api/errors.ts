@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 
 import { unitsToEuros } from '../domain/credits';
+import { isDatabaseUnavailable } from '../platform/database';
 import { ValidationTimeLimitError, ValidatorUnavailableError } from '../platform/official-validator';
 import { ThreadPoolBusyError } from '../platform/thread-pool';
 import { DnsLookupError, SmpLookupError } from '../platform/peppol-lookup';
@@ -107,6 +108,8 @@ const catalog = {
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },
   sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
+  // The database is away (restarting, unreachable): the same request a few seconds later may succeed.
+  service_unavailable: { status: 503, type: 'api_error', retryable: true },
   // Every worker thread is busy and the queue before them is full: a moment later there is room.
   server_busy: { status: 503, type: 'api_error', retryable: true },
   validator_unavailable: { status: 503, type: 'api_error', retryable: true },
@@ -205,6 +208,12 @@ function fromKnownError(err: unknown): ApiError | undefined {
     return new ApiError('validator_unavailable', `The official validation did not finish within ${err.limitMs / 1000} s and was stopped; a document that takes that long is too large or too complex to validate here.`);
   }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
+  if (isDatabaseUnavailable(err)) {
+    return new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry in a few seconds; with the same idempotency key a document is never created twice.', {
+      headers: { 'Retry-After': '5' },
+      cause: (err as Error).message,
+    });
+  }
   if (err instanceof ThreadPoolBusyError) {
     return new ApiError('server_busy', 'Every worker for reading and converting documents is busy; retry in a second.', { headers: { 'Retry-After': '1' } });
   }

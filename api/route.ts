@@ -125,6 +125,8 @@ export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
   return [
     ...new Set<ErrorCode>([
       ...(spec.errors ?? []),
+      // Every route reads or writes the database (keys, rate limits at the least): while it is away, 503 with Retry-After.
+      'service_unavailable',
       ...(spec.public ? [] : AUTH_ERRORS),
       ...(spec.public || spec.limitedKeys ? [] : (['key_limited'] as ErrorCode[])),
       ...(spec.body || spec.unparsedBody || spec.jsonBytesBody ? BODY_ERRORS : []),

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { Client } from '@temporalio/client';
 
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
-import { connectDatabase, pingDatabase } from '../platform/database';
+import { connectDatabase, pingDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { runCopies } from '../platform/process-copies';
@@ -28,6 +28,8 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const addresses = requireServiceAddresses(config, 'api');
 
   const db = await connectDatabase(addresses.mongodbUri);
+  // A connection that does not come back after the database restarted ends the process; its supervisor starts another.
+  const watch = watchDatabase(db, addresses.mongodbUri, logger, () => process.exit(1));
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
   const temporal = connectTemporalClient(addresses.temporalAddress);
   const usage = usageCounters(store, logger);
@@ -61,6 +63,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
+    watch.stop();
     Promise.all([server, inbound, smp].flatMap((listening) => (listening ? [closeServer(listening, 10_000)] : [])))
       .then(() => usage.flush())
       .then(() => Promise.all([db.close(), temporal.close(), cpu.close()]))

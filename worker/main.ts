@@ -8,7 +8,7 @@ import { createActivities } from '../activities';
 import { serviceProviderParticipant } from '../domain/peppol-id';
 import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
-import { connectDatabase } from '../platform/database';
+import { connectDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
 import { officialValidator } from '../platform/official-validator';
 import { processIdentity, runCopies } from '../platform/process-copies';
@@ -39,6 +39,8 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const db = await connectDatabase(addresses.mongodbUri);
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
   logger.info('database connected');
+  // A connection that does not come back after the database restarted ends the process; Temporal hands its tasks to the next.
+  const watch = watchDatabase(db, addresses.mongodbUri, logger, () => process.exit(1));
   // A client connection for the operator API, schedules and the reconciler's workflow starts.
   const clientConnection = await Connection.connect({ address: addresses.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.TEMPORAL_NAMESPACE);
@@ -99,6 +101,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     }).catch((err: unknown) => logger.error({ err, participant }, 'could not start the registration of our service provider participant'));
   }
   await worker.run();
+  watch.stop();
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close()]);
   logger.info('worker stopped');

@@ -34,6 +34,7 @@ describe('companies', () => {
       iban: 'BE68539007547034',
       peppol_id: '0208:0123456749',
       receiving: null,
+      participant_review: null,
       auto_acknowledge: false,
       created_at: expect.any(String),
     });

@@ -261,6 +261,49 @@ describe('the embedded stack lifecycle', () => {
     600_000,
   );
 
+  it(
+    'when the database is killed and restarted three times under load, then every answer meanwhile is a success or 503 with Retry-After (never 500), and the API serves again within 30 s of each restart',
+    async () => {
+      const api = stack!.urls.api!;
+      const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'database-outage@example.com' }) });
+      const key: string = signup.body.api_key;
+      const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
+      const answers: { status: number; retryAfter: string | null; retryable: boolean | undefined }[] = [];
+      let loading = true;
+      const loader = (request: (n: number) => Promise<{ status: number; headers: Headers; body: any }>) =>
+        (async () => {
+          for (let n = 0; loading; n += 1) {
+            const response = await request(n);
+            answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), retryable: response.body?.error?.retry?.retryable });
+          }
+        })();
+      const loaders = [
+        loader(() => callAs(key, '/v1/companies', { baseUrl: api })),
+        loader((n) => callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body: { ...validFixtures[0]!.body, company_id: company.body.id, number: `OUTAGE-${n}` } })),
+      ];
+      try {
+        for (let round = 1; round <= 3; round += 1) {
+          const restarted = stack!.restarted('ferretdb');
+          stack!.process('ferretdb')!.signal('SIGKILL');
+          await restarted;
+          const back = Date.now();
+          while ((await callAs(key, '/v1/companies', { baseUrl: api })).status !== 200) {
+            if (Date.now() - back > 30_000) throw new Error(`round ${round}: the API did not serve within 30 s of the database's restart`);
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      } finally {
+        loading = false;
+        await Promise.all(loaders);
+      }
+      expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
+      const unavailable = answers.filter((answer) => answer.status === 503);
+      for (const answer of unavailable) expect(answer).toMatchObject({ retryAfter: expect.stringMatching(/^\d+$/), retryable: true });
+      expect(answers.filter((answer) => answer.status < 300).length).toBeGreaterThan(0);
+    },
+    300_000,
+  );
+
   describe('when the receiving access point is out', () => {
     const on = () => ({ apiUrl: stack!.urls.api!, mongodbUri: stack!.urls.mongodb });
     const live = () => ({ host: LIVE, baseUrl: stack!.urls.api! });
