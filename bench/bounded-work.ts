@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { convertDocument } from '../domain/documents/convert';
 import { DOCUMENT_LIMITS, documentInputSchema } from '../domain/documents/input';
 import { UBL_BOUNDS } from '../domain/xml-bounds';
-import { belgianSeller, largestInvoice, validFixtures } from '../test/fixtures/documents';
+import { belgianBuyerCompany, belgianSeller, largestInvoice, validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
 
@@ -15,6 +15,10 @@ import { closedLoop, ms, singleClient, summarize, type Measurement } from './sup
  *            nests 60,000 deep (refused by the bounds), then invoices of just under
  *            the element bound (validated in the interactive lane, seconds each)
  *   refusal  how long the deeply nested document takes to be refused
+ *   received POST → `delivered` again, after another tenant posted BENCH_ATTACKERS
+ *            2 MB invoices (within the bounds) to the sandbox inbound endpoint at once
+ *            (a security probe's load: received documents are validated in a lane of
+ *            their own), and while BENCH_ATTACKERS clients post them without pause
  *   account  GET /v1/account from another tenant, alone and while three clients
  *            validate 1,000-line documents (converted on the API's worker threads)
  * BENCH_REQUESTS (20) sends and 200 account reads each; BENCH_ATTACKERS (4).
@@ -32,6 +36,15 @@ function nearlyTooMany(): string {
   if (!converted.ok) throw new Error('the fixture does not convert');
   const elements = converted.ubl.match(/<[A-Za-z]/g)!.length;
   const notes = '<cbc:Note>x</cbc:Note>'.repeat(UBL_BOUNDS.maxElements - elements - 10);
+  return converted.ubl.replace('<cbc:DocumentCurrencyCode>', `${notes}<cbc:DocumentCurrencyCode>`);
+}
+
+/** A valid invoice to the fixtures' buyer of about 2 MB, within the bounds: 20,000 notes of 100 characters. */
+function twoMegabytesReceived(): string {
+  const fixture = validFixtures[0]!;
+  const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
+  if (!converted.ok) throw new Error('the fixture does not convert');
+  const notes = `<cbc:Note>${'n'.repeat(100)}</cbc:Note>`.repeat(20_000);
   return converted.ubl.replace('<cbc:DocumentCurrencyCode>', `${notes}<cbc:DocumentCurrencyCode>`);
 }
 
@@ -92,6 +105,22 @@ async function main(): Promise<void> {
     const heavy = await during(ATTACKERS, publicValidation(heavyXml), () => singleClient(REQUESTS, sendAndWait));
     say(line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone));
     say(`  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`);
+
+    const receiver = await signUpWithCompany(api, 'bench-receiver', belgianBuyerCompany);
+    const received = twoMegabytesReceived();
+    const postReceived = async () => {
+      const response = await fetch(`${api}/v1/sandbox/inbound`, { method: 'POST', headers: { ...receiver.auth, 'Content-Type': 'application/xml' }, body: received });
+      await response.arrayBuffer();
+      if (response.status !== 202) throw new Error(`sandbox inbound answered ${response.status}`);
+    };
+    // The security probe's load: a few large documents received at once, then another tenant's sends.
+    await Promise.all(Array.from({ length: ATTACKERS }, postReceived));
+    const afterReceiving = await singleClient(REQUESTS, sendAndWait);
+    say(line(`POST → delivered while another tenant's ${ATTACKERS} ${(received.length / 1e6).toFixed(1)} MB documents received at once are filed`, afterReceiving, sendsAlone));
+    // Past the probe: the same documents without pause, limited by no rate (what a flood costs the database and the cores).
+    const receiving = await during(ATTACKERS, postReceived, () => singleClient(REQUESTS, sendAndWait));
+    say(line(`POST → delivered while another tenant receives ${(received.length / 1e6).toFixed(1)} MB documents without pause`, receiving.measured, sendsAlone));
+    say(`  each received document posted: p50 ${ms(receiving.attack.p50)}, p99 ${ms(receiving.attack.p99)}, ${receiving.attack.count} stored (filed afterwards, validated in the receive lane)`);
 
     const readAccount = () => fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
     const large = JSON.stringify(largestInvoice(sender.companyId));
