@@ -24,14 +24,14 @@ export interface SmpDirectory {
    * value lower-cased (`0208:0123456749`: participant ids compare
    * case-insensitively, B.1); undefined when it is not published here.
    */
-  servicesOf(participantValue: string): Promise<{ services: PublishedService[] } | undefined>;
+  servicesOf(participantValue: string): Promise<{ services: PublishedService[]; endpoint?: SmpEndpoint } | undefined>;
 }
 
 export interface SmpServerOptions {
   directory: SmpDirectory;
   /** This SMP's URL as the SML publishes it: the ServiceGroup names each service metadata by its full URL. */
   publicUrl: string;
-  /** The access point every service names. */
+  /** The access point every service names, unless the directory names another for a participant. */
   endpoint: SmpEndpoint;
   /** The SMP certificate (issued by the Peppol SMP CA) and its key. */
   signer: SmpSigner;
@@ -70,7 +70,7 @@ export function smpRouter(options: SmpServerOptions): Router {
     const documentType = identifierOfSegment(req.params.documentType);
     const processes = documentType ? processesFor(entry.services, documentType) : [];
     if (!documentType || processes.length === 0) return notFound(res, 'Unknown document type for this participant.');
-    res.type(XML).send(signServiceMetadata(serviceMetadataXml(participant, documentType, processes, options.endpoint), options.signer));
+    res.type(XML).send(signServiceMetadata(serviceMetadataXml(participant, documentType, processes, entry.endpoint ?? options.endpoint), options.signer));
   });
 
   router.use((_req, res) => notFound(res, 'Not an SMP resource: GET /{participant id} or /{participant id}/services/{document type id}.'));

@@ -60,10 +60,12 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           the reporting receiver, once per month (the schedule's guard)
   mls unmatched                           Message Level Status received for our service provider that named none of
                                           our sent documents (kept, newest first)
-  network send <receiver> <file.xml> [--message-id <id>] [--mls always|failure [--mls-to 0242:<SPID>]]
+  network send <receiver> <file.xml> [--via stand-in|oxalis] [--message-id <id>] [--mls always|failure [--mls-to 0242:<SPID>]]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
-                                          receiver's access point; prints the receipt or the AS4 error; --mls asks
-                                          for a Message Level Status (SBDH MLS_TYPE ALWAYS_SEND or FAILURE_ONLY, MLS_TO)
+                                          receiver's access point; prints the receipt or the AS4 error; --via oxalis
+                                          sends with the independent access point (Oxalis, its own message id) instead
+                                          of the stand-in's (phase4); --mls asks for a Message Level Status (SBDH
+                                          MLS_TYPE ALWAYS_SEND or FAILURE_ONLY, MLS_TO)
   network respond <document> <code> [--reason CODE[:text]] [--action CODE[:text]] [--note text]
                                           the buyer of an invoice or credit note the stand-in received (its number, or
                                           the AS4 message id) sends its seller an Invoice Response (AB IP UQ CA RE AP PD)`;
@@ -249,7 +251,7 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => P
     const [receiver, file, ...rest] = needs(args, 2);
     const options = new Map<string, string>();
     for (let i = 0; i < rest.length; i += 2) {
-      if (!['--message-id', '--mls', '--mls-to'].includes(rest[i]!) || rest[i + 1] === undefined || options.has(rest[i]!)) throw new UsageError(`unexpected: ${rest.slice(i).join(' ')}`);
+      if (!['--message-id', '--mls', '--mls-to', '--via'].includes(rest[i]!) || rest[i + 1] === undefined || options.has(rest[i]!)) throw new UsageError(`unexpected: ${rest.slice(i).join(' ')}`);
       options.set(rest[i]!, rest[i + 1]!);
     }
     const mls = options.get('--mls');
@@ -257,9 +259,13 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => P
     if (options.has('--mls-to') && mls === undefined) throw new UsageError('--mls-to needs --mls');
     const messageId = options.get('--message-id');
     const mlsTo = options.get('--mls-to');
+    const via = options.get('--via') ?? 'stand-in';
+    if (via !== 'stand-in' && via !== 'oxalis') throw new UsageError('--via takes stand-in or oxalis');
+    if (via === 'oxalis' && messageId) throw new UsageError('--message-id is for the stand-in access point: Oxalis chooses its own message ids');
     return networkSend(stack, {
       receiver: receiver!,
       file: file!,
+      via,
       ...(messageId && { messageId }),
       ...(mls && { mls: { type: mls === 'always' ? 'ALWAYS_SEND' : 'FAILURE_ONLY', ...(mlsTo && { to: mlsTo }) } }),
     });

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { RoutingError, routingOf, type MlsRequest } from '../domain/peppol-envelope';
 import { peppolIdProblem } from '../domain/peppol-id';
 import type { StackConfig } from '../stack/config';
-import { NetworkSendError, sendFromStandIn, type StandIn } from '../stack/peppol-network/standin-send';
+import { NetworkSendError, sendFromStandIn, type SendingAccessPoint, type StandIn } from '../stack/peppol-network/standin-send';
 
 export { NetworkSendError };
 
@@ -16,7 +16,8 @@ export { NetworkSendError };
  * builds it (domain/peppol-envelope.ts, sender = the seller's EndpointID,
  * receiver = the one named here), the receiver is found through the running
  * stack's stand-in SML, and the stand-in's POST /send does the AS4
- * (stack/peppol-network/standin-send.ts).
+ * (stack/peppol-network/standin-send.ts), or, `--via oxalis`, the
+ * independent access point Oxalis does.
  */
 
 export interface NetworkSendOptions {
@@ -26,6 +27,8 @@ export interface NetworkSendOptions {
   messageId?: string;
   /** Ask the receiving access point for a Message Level Status (SBDH scopes MLS_TYPE and MLS_TO). */
   mls?: MlsRequest;
+  /** Which access point of the stand-in sends: its own (phase4), or the independent one (Oxalis). */
+  via?: SendingAccessPoint;
 }
 
 /** The running embedded stack's stand-in, found by the variables `npm start` reads. */
@@ -33,9 +36,10 @@ export const standInOf = (stack: StackConfig): StandIn => ({
   dnsServer: `127.0.0.1:${stack.SML_DNS_PORT}`,
   accessPointUrl: `http://127.0.0.1:${stack.PEPPOL_RECEIVER_PORT}`,
   dataDir: stack.DATA_DIR,
+  toolsDir: stack.TOOLS_DIR,
 });
 
-export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin`, mls }: NetworkSendOptions): Promise<string> {
+export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin`, mls, via = 'stand-in' }: NetworkSendOptions): Promise<string> {
   const problem = peppolIdProblem(receiver);
   if (problem) throw new NetworkSendError(`${receiver} is not a Peppol participant id: ${problem}`);
   let ubl: string;
@@ -51,9 +55,9 @@ export async function networkSend(stack: StackConfig, { receiver, file, messageI
     if (err instanceof RoutingError) throw new NetworkSendError(`${file} cannot be sent on Peppol: ${err.message}`);
     throw err;
   }
-  const { receipt, endpointUrl } = await sendFromStandIn(standInOf(stack), { ubl, routing, service: routing.kind, messageId, instanceId: randomUUID(), ...(mls && { mls }) });
+  const { receipt, endpointUrl } = await sendFromStandIn(standInOf(stack), { ubl, routing, service: routing.kind, messageId, instanceId: randomUUID(), via, ...(mls && { mls }) });
   return [
-    `delivered: ${routing.kind.replace('_', ' ')} from ${routing.sender} to ${receiver} at ${endpointUrl} (access point ${receipt.receiverSeat})`,
+    `delivered${via === 'oxalis' ? ' by Oxalis' : ''}: ${routing.kind.replace('_', ' ')} from ${routing.sender} to ${receiver} at ${endpointUrl} (access point ${receipt.receiverSeat})`,
     `AS4 message id ${receipt.messageId}; receipt ${receipt.receiptMessageId} at ${receipt.receiptTimestamp}`,
   ].join('\n');
 }

@@ -37,6 +37,7 @@ const stackShape = {
   STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),
   SMP_PORT: port(8086).describe('HTTP port of our SMP; the SML registration names http://127.0.0.1:<SMP_PORT> as its address'),
   PEPPOL_RECEIVER_PORT: port(8090).describe("HTTP port of the local Peppol network stand-in's receiving access point (AS4 at /as4, what arrived at /inbox)"),
+  OXALIS_PORT: port(8092).describe("HTTP port of the local Peppol network stand-in's independent access point, Oxalis (AS4 at /as4)"),
   STANDIN_INVOICE_RESPONSE: z
     .enum(['AB', 'IP', 'UQ', 'CA', 'RE', 'AP', 'PD', 'off'])
     .default('AB')

@@ -15,12 +15,13 @@ import { ferretdbArgs } from './ferretdb/command-line';
 import { INBOUND_TOKEN_FILE, KYC_KEY_FILE, stackKey, webhookKey } from './keys';
 import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
+import { oxalisDirs, oxalisHome, oxalisServerCommand } from './peppol-network/oxalis';
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
-import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
+import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
@@ -38,7 +39,7 @@ import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_VALIDATOR, TEMPORAL_C
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-receiver' | 'peppol-network' | 'access-point' | ServiceName;
+export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-receiver' | 'oxalis' | 'peppol-network' | 'access-point' | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -70,7 +71,7 @@ export interface StackUrls {
    * at `/send`, what it sent at `/sent`), and the local test PKI's CA (PEM file), which its SMP signer and access
    * points chain to.
    */
-  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; ca: string };
+  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; oxalis: string; ca: string };
 }
 
 export interface EmbeddedStack {
@@ -140,6 +141,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         sml: `https://127.0.0.1:${config.STANDIN_SML_PORT}`,
         smp: `http://127.0.0.1:${config.STANDIN_SMP_PORT}`,
         receivingAccessPoint: `http://127.0.0.1:${config.PEPPOL_RECEIVER_PORT}`,
+        oxalis: `http://127.0.0.1:${config.OXALIS_PORT}/as4`,
         ca: localPkiFiles(path.join(config.DATA_DIR, 'peppol-pki')).ca,
       },
     }),
@@ -389,6 +391,19 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           }),
           "the local Peppol network's receiving access point",
         );
+        // The independent access point (Oxalis), for the participants it serves: another implementation than ours and the stand-in's.
+        const oxalisDir = oxalisDirs(config.DATA_DIR);
+        const oxalisServer = oxalisServerCommand(
+          await oxalisHome(await ensureTool(config.TOOLS_DIR, PEPPOL_OXALIS, log), oxalisDir.server, {
+            keystore: pki.oxalisKeystore,
+            trustedCas: [pki.ca],
+            truststore: pki.truststoreJks,
+            server: { port: config.OXALIS_PORT, inboundDir: oxalisDir.inbound },
+          }),
+        );
+        await component('oxalis', 'java', () => oxalisServer.args, "the local Peppol network's independent access point (Oxalis)", READY_TIMEOUT_MS.infrastructure, async () => httpOk(`http://127.0.0.1:${config.OXALIS_PORT}/status`), {
+          env: oxalisServer.env,
+        });
         await component(
           'peppol-network',
           process.execPath,
@@ -398,6 +413,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             path.join(projectRoot, 'stack/peppol-network/main.ts'),
             ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.STANDIN_SMP_PORT)],
             ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
+            ...['--oxalis-url', peppol.oxalis, '--oxalis-certificate', pki.oxalisCertificate],
             ...['--smp-certificate', pki.smpCertificate, '--smp-key', pki.smpKey],
             ...['--sml-port', String(config.STANDIN_SML_PORT), '--sml-certificate', pki.smlServerCertificate, '--sml-key', pki.smlServerKey, '--ca', pki.ca],
             ...['--sml-registrations', path.join(receiverDir, 'sml-registrations.json')],
@@ -410,7 +426,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         );
         log(
           `peppol     local stand-in: SML zone ${peppol.zone} on DNS ${peppol.dnsServer} (management ${peppol.sml}), SMP ${peppol.smp}, ` +
-            `access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox; what it sent: ${peppol.receivingAccessPoint}/sent)`,
+            `access point ${peppol.receivingAccessPoint}/as4 (what arrived: ${peppol.receivingAccessPoint}/inbox; what it sent: ${peppol.receivingAccessPoint}/sent); ` +
+            `independent access point (Oxalis ${PEPPOL_OXALIS.version}) ${peppol.oxalis} (what arrived: ${oxalisDir.inbound})`,
         );
       }
       if (runs.accessPoint) {
@@ -485,6 +502,7 @@ async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'fe
     [runs.peppolNetwork, config.STANDIN_SML_PORT, 'STANDIN_SML_PORT'],
     [runs.peppolNetwork, config.STANDIN_SMP_PORT, 'STANDIN_SMP_PORT'],
     [runs.peppolNetwork, config.PEPPOL_RECEIVER_PORT, 'PEPPOL_RECEIVER_PORT'],
+    [runs.peppolNetwork, config.OXALIS_PORT, 'OXALIS_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_PORT, 'ACCESS_POINT_PORT'],
     [runs.accessPoint, config.ACCESS_POINT_AS4_PORT, 'ACCESS_POINT_AS4_PORT'],
     [runs.accessPoint && services.includes('api'), config.SMP_PORT, 'SMP_PORT'],

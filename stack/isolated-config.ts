@@ -15,7 +15,7 @@ import { freePort } from './ports';
 export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
   const ports: Record<string, string> = {};
-  for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT']) {
+  for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'OXALIS_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT']) {
     ports[name] = String(await freePort());
   }
   return loadStackConfig({ API_PROCESSES: '1', WORKER_PROCESSES: '1', ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });

@@ -16,7 +16,7 @@ import { StackError } from './errors';
  */
 
 /** The local test PKI's one password: it protects test keys on a development machine, nothing more. */
-const LOCAL_PKI_PASSWORD = 'local-test-only';
+export const LOCAL_PKI_PASSWORD = 'local-test-only';
 /** An access point's heap: phase4 with in-memory managers is small. */
 export const ACCESS_POINT_HEAP = '-Xmx256m';
 
@@ -36,7 +36,15 @@ export interface LocalPki {
   receiverKeystore: string;
   /** Its certificate alone, which the stand-in SMP publishes as the participants' endpoint certificate. */
   receiverCertificate: string;
+  /** The independent access point's (Oxalis, seat POX000003): a JKS key store, as Oxalis reads it, and the certificate alone. */
+  oxalisKeystore: string;
+  oxalisCertificate: string;
+  /** An access point certificate from a CA outside the local test PKI (JKS), and that CA (PEM): what every access point must refuse. */
+  outsideKeystore: string;
+  outsideCa: string;
+  /** The trust store holding the test CA: PKCS#12, and JKS for Oxalis. */
   truststore: string;
+  truststoreJks: string;
   /** The SMP's key and certificate (PKCS#12, alias `ap`): signs SMP metadata, and is our SML client certificate. */
   smpKeystore: string;
   /** The same certificate (PEM) and its key (unencrypted PKCS#8 PEM), for Node. */
@@ -67,7 +75,12 @@ export function localPkiFiles(dir: string): LocalPki {
     senderCertificate: path.join(dir, 'sender-ap.pem'),
     receiverKeystore: path.join(dir, 'receiver-ap.p12'),
     receiverCertificate: path.join(dir, 'receiver-ap.pem'),
+    oxalisKeystore: path.join(dir, 'oxalis-ap.jks'),
+    oxalisCertificate: path.join(dir, 'oxalis-ap.pem'),
+    outsideKeystore: path.join(dir, 'outside-ap.jks'),
+    outsideCa: path.join(dir, 'outside-ca.pem'),
     truststore: path.join(dir, 'truststore.p12'),
+    truststoreJks: path.join(dir, 'truststore.jks'),
     smpKeystore: path.join(dir, 'smp.p12'),
     smpCertificate: path.join(dir, 'smp.pem'),
     smpKey: path.join(dir, 'smp-key.pem'),

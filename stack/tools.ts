@@ -16,7 +16,7 @@ import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
  */
 
 interface Tool {
-  name: 'temporal' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point';
+  name: 'temporal' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -90,6 +90,7 @@ export const FERRETDB: Tool = {
 
 const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
 const ACCESS_POINT_SOURCE = path.resolve(__dirname, '..', 'access-point');
+const OXALIS_SOURCE = path.resolve(__dirname, '..', 'oxalis');
 
 /** Digest of a Maven program's pom and sources: a changed program is a new version, never a stale jar. */
 function mavenSourcesDigest(sourceDir: string): string {
@@ -131,6 +132,21 @@ export const PEPPOL_ACCESS_POINT: Tool = {
   alternative: 'ACCESS_POINT_URL',
   async build(mvn, outputFile) {
     await buildMavenJar(mvn, ACCESS_POINT_SOURCE, this.file, outputFile);
+  },
+};
+
+/**
+ * Oxalis-AS4, an independent Peppol access point (Apache CXF and WSS4J), for the local network stand-in only: its
+ * inbound server and command-line sender in one jar (oxalis/pom.xml), built like the validator.
+ */
+export const PEPPOL_OXALIS: Tool = {
+  name: 'peppol-oxalis',
+  version: `7.0.0-${mavenSourcesDigest(OXALIS_SOURCE)}`,
+  file: 'peppol-oxalis.jar',
+  builder: MAVEN,
+  alternative: 'PEPPOL_DNS_SERVER (a Peppol network of its own, without the local stand-in)',
+  async build(mvn, outputFile) {
+    await buildMavenJar(mvn, OXALIS_SOURCE, this.file, outputFile);
   },
 };
 

@@ -15,7 +15,8 @@ import { startSmpServer } from './smp-server';
  * The local Peppol network stand-in, one child of the embedded stack: the
  * SML's DNS and an SMP for the participants in participants.json, on
  * loopback, publishing the stand-in receiving access point (another child,
- * from access-point/) with its certificate as every participant's endpoint,
+ * from access-point/) with its certificate as the participants' endpoint, or
+ * the independent one (Oxalis, a child too, from oxalis/) for those it serves,
  * the SMP's answers signed with the local test PKI's SMP certificate; and the
  * SML's management interface (HTTPS, client certificates of the local test
  * CA), through which other SMPs (ours) register their participants, kept in
@@ -24,6 +25,7 @@ import { startSmpServer } from './smp-server';
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
  *     --dns-port 8053 --smp-port 8088 --ap-url http://127.0.0.1:8090/as4 --ap-certificate ./data/peppol-pki/receiver-ap.pem \
+ *     --oxalis-url http://127.0.0.1:8092/as4 --oxalis-certificate ./data/peppol-pki/oxalis-ap.pem \
  *     --smp-certificate ./data/peppol-pki/smp.pem --smp-key ./data/peppol-pki/smp-key.pem \
  *     --sml-port 8087 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
  *     --ca ./data/peppol-pki/ca.pem --sml-registrations ./data/peppol-network/sml-registrations.json
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       'smp-port': { type: 'string' },
       'ap-url': { type: 'string' },
       'ap-certificate': { type: 'string' },
+      'oxalis-url': { type: 'string' },
+      'oxalis-certificate': { type: 'string' },
       'smp-certificate': { type: 'string' },
       'smp-key': { type: 'string' },
       'sml-port': { type: 'string' },
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'smp-certificate', 'smp-key', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
+  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'oxalis-url', 'oxalis-certificate', 'smp-certificate', 'smp-key', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
   const missing = required.filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     participants,
     accessPointUrl: values['ap-url']!,
     accessPointCertificate: await readFile(values['ap-certificate']!, 'utf8'),
+    oxalis: { url: values['oxalis-url']!, certificate: await readFile(values['oxalis-certificate']!, 'utf8') },
     signer: readSmpSigner(values['smp-certificate']!, values['smp-key']!),
   });
   const staticIds = participants.map((entry) => entry.id);

@@ -25,6 +25,8 @@ const registrySchema = z.object({
       documents: z.array(z.enum(['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr'])).min(1),
       /** Its access point refuses every message to it with PEPPOL:NOT_SERVICED: a final AS4 error, on purpose. */
       refusedByAccessPoint: z.boolean().default(false),
+      /** Which access point serves it: the stand-in's (phase4, like ours) or the independent one (Oxalis). */
+      accessPoint: z.enum(['stand-in', 'oxalis']).default('stand-in'),
     }),
   ),
 });

@@ -9,7 +9,7 @@ import type { InvoiceResponseContent } from '../../domain/invoice-response';
 import { sbdhFacts, sbdPayload } from '../../domain/received-payload';
 import { SPID_SCHEME, writeInvoiceResponse, writeMessageLevelStatus } from '../../domain/ubl/application-response';
 import { childNamed, parseXml } from '../../domain/xml-tree';
-import { NetworkSendError, sendFromStandIn, type StandIn } from './standin-send';
+import { NetworkSendError, sendFromStandIn, type SendingAccessPoint, type StandIn } from './standin-send';
 
 /**
  * The stand-in's buyers answer what they receive, so the whole reply loop
@@ -83,7 +83,11 @@ const textAt = (root: ReturnType<typeof parseXml>, ...steps: [string, string][])
 /** Reads an inbox entry that is an invoice or credit note; undefined for anything else. */
 export async function readBusinessDocument(inboxDir: string, entry: InboxEntry): Promise<ReceivedBusinessDocument | undefined> {
   if (!isBusinessDocument(entry.documentTypeId)) return undefined;
-  const sbd = await readFile(path.join(inboxDir, `${entry.stem}.xml`));
+  return businessDocumentOf(await readFile(path.join(inboxDir, `${entry.stem}.xml`)), entry);
+}
+
+/** An invoice or credit note an access point of the stand-in received, read from its SBD; undefined for anything else. */
+export function businessDocumentOf(sbd: Buffer, entry: InboxEntry): ReceivedBusinessDocument | undefined {
   const payload = sbdPayload(sbd);
   const facts = sbdhFacts(sbd);
   if (!payload || !facts) return undefined;
@@ -113,7 +117,7 @@ export async function readBusinessDocument(inboxDir: string, entry: InboxEntry):
 }
 
 /** The Invoice Response from the document's buyer to its seller, by AS4; returns one line saying what was sent. */
-export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBusinessDocument, content: InvoiceResponseContent): Promise<string> {
+export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBusinessDocument, content: InvoiceResponseContent, via: SendingAccessPoint = 'stand-in'): Promise<string> {
   const buyer = document.routing.receiver;
   const seller = document.routing.sender;
   const id = `IR-${randomUUID()}`;
@@ -133,12 +137,12 @@ export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBu
     receiver: seller,
     countryC1: document.buyerCountry,
   };
-  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: INVOICE_RESPONSE, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID() });
+  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: INVOICE_RESPONSE, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID(), via });
   return `Invoice Response ${content.code} (${id}) about ${document.number} from ${buyer} to ${seller}: delivered, AS4 receipt ${receipt.receiptMessageId}`;
 }
 
 /** The positive MLS the document's SBDH asks for, if it asks for one on success; returns what was sent, or undefined. */
-export async function sendMessageLevelStatus(standIn: StandIn, document: ReceivedBusinessDocument, ourSeat: string): Promise<string | undefined> {
+export async function sendMessageLevelStatus(standIn: StandIn, document: ReceivedBusinessDocument, ourSeat: string, via: SendingAccessPoint = 'stand-in'): Promise<string | undefined> {
   if (document.mlsType !== 'ALWAYS_SEND' || !document.instanceId) return undefined;
   // MLS_TO when valid, else the sending service provider's id from its seat (MLS 1.0; receiving.md 4.3, 4.4).
   const senderSpid = document.entry.fromPartyId ? serviceProviderId(document.entry.fromPartyId) : undefined;
@@ -164,7 +168,7 @@ export async function sendMessageLevelStatus(standIn: StandIn, document: Receive
     countryC1: document.buyerCountry,
   };
   // An MLS never asks for an MLS.
-  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: MESSAGE_LEVEL_STATUS, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID() });
+  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: MESSAGE_LEVEL_STATUS, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID(), via });
   return `MLS AP about ${document.instanceId} to ${to}: delivered, AS4 receipt ${receipt.receiptMessageId}`;
 }
 

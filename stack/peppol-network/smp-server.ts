@@ -8,13 +8,15 @@ import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
 import type { SmpSigner } from '../../platform/smp-signature';
+import type { SmpEndpoint } from '../../domain/peppol-smp-publishing';
 import type { LocalParticipant } from './registry';
 
 /**
  * The stand-in SMP: our SMP server (api/smp.ts) over participants.json,
  * serving a ServiceGroup per participant and a SignedServiceMetadata per
- * document kind it receives, all pointing at the stand-in's receiving access
- * point and signed with the local test PKI's SMP certificate. Unlike a real
+ * document kind it receives, pointing at the stand-in's receiving access
+ * point (or, for the participants Oxalis serves, at Oxalis) and signed with
+ * the local test PKI's SMP certificate. Unlike a real
  * SMP it speaks HTTP, not HTTPS. Its root page lists the participants.
  */
 
@@ -32,10 +34,11 @@ export interface SmpServerOptions {
   port: number;
   host?: string;
   participants: LocalParticipant[];
-  /** The access point every endpoint names. */
+  /** The access point the endpoints name, and its certificate (PEM). */
   accessPointUrl: string;
-  /** Its certificate, PEM. */
   accessPointCertificate: string;
+  /** The independent access point's (Oxalis), for the participants it serves. */
+  oxalis: { url: string; certificate: string };
   signer: SmpSigner;
   /** Queries the stand-in's DNS got for a name, served at `/stand-in/dns-queries?name=` for tests. */
   dnsQueriesFor?: (name: string) => number;
@@ -48,11 +51,16 @@ export interface RunningSmpServer {
 
 const participantOf = (entry: LocalParticipant): Identifier => ({ scheme: PARTICIPANT_SCHEME, value: entry.id });
 
-function participantsDirectory(participants: LocalParticipant[]): SmpDirectory {
+function participantsDirectory(participants: LocalParticipant[], oxalis: SmpEndpoint): SmpDirectory {
   return {
     servicesOf: (value) => {
       const entry = participants.find((candidate) => candidate.id.toLowerCase() === value);
-      return Promise.resolve(entry && { services: entry.documents.map((kind) => ({ documentType: SERVICES[kind].documentType, process: SERVICES[kind].process })) });
+      return Promise.resolve(
+        entry && {
+          services: entry.documents.map((kind) => ({ documentType: SERVICES[kind].documentType, process: SERVICES[kind].process })),
+          ...(entry.accessPoint === 'oxalis' && { endpoint: oxalis }),
+        },
+      );
     },
   };
 }
@@ -72,8 +80,10 @@ export async function startSmpServer(options: SmpServerOptions): Promise<Running
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
   app.get('/', (_req, res) => {
-    const lines = options.participants.map((entry) => `${entry.id}  ${entry.name}  (${entry.documents.join(', ')})  ${serviceGroupUrl(url, participantOf(entry))}`);
-    res.type('text/plain').send(`Local Peppol network stand-in: SMP. Access point: ${options.accessPointUrl}\n\n${lines.join('\n')}\n`);
+    const lines = options.participants.map(
+      (entry) => `${entry.id}  ${entry.name}  (${entry.documents.join(', ')}${entry.accessPoint === 'oxalis' ? '; Oxalis' : ''})  ${serviceGroupUrl(url, participantOf(entry))}`,
+    );
+    res.type('text/plain').send(`Local Peppol network stand-in: SMP. Access points: ${options.accessPointUrl} (phase4), ${options.oxalis.url} (Oxalis)\n\n${lines.join('\n')}\n`);
   });
   // Not an SMP resource (no participant id has this form): how often the stand-in SML was asked for a name.
   app.get('/stand-in/dns-queries', (req, res) => {
@@ -82,7 +92,12 @@ export async function startSmpServer(options: SmpServerOptions): Promise<Running
   });
   app.use(
     smpRouter({
-      directory: participantsDirectory(options.participants),
+      directory: participantsDirectory(options.participants, {
+        url: options.oxalis.url,
+        certificate: options.oxalis.certificate,
+        description: 'Independent access point of the local Peppol network stand-in (Oxalis)',
+        technicalContactUrl: 'https://peppol.localhost/contact',
+      }),
       publicUrl: url,
       endpoint: {
         url: options.accessPointUrl,

@@ -39,21 +39,29 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A local TEST PKI standing in for the Peppol CAs: one CA, a sending and a receiving access point
- * certificate, the SMP certificate (signs SMP metadata, and is the client certificate our SML client
- * presents), the stand-in SML's TLS server certificate, and a trust store. Peppol has separate AP and
- * SMP CAs; here one CA issues everything. Never valid in the real Peppol network.
+ * certificate, the certificate of the independent access point on the stand-in network (Oxalis, seat
+ * POX000003; a JKS key store, as Oxalis reads it), the SMP certificate (signs SMP metadata, and is the
+ * client certificate our SML client presents), the stand-in SML's TLS server certificate, and trust
+ * stores (PKCS#12, and JKS for Oxalis). Peppol has separate AP and SMP CAs; here one CA issues
+ * everything. Beside them, an access point certificate from another CA (`outside-ap.jks`): what an
+ * access point outside the AP CA signs with, which every access point must refuse. Never valid in the
+ * real Peppol network.
  */
 final class TestPki {
   static final String PASSWORD = "local-test-only";
   static final String KEY_ALIAS = "ap";
   static final List<String> FILES = List.of("ca.pem", "sender-ap.p12", "sender-ap.pem", "receiver-ap.p12",
-      "receiver-ap.pem", "smp.p12", "smp.pem", "smp-key.pem", "sml-server.pem", "sml-server-key.pem", "truststore.p12");
+      "receiver-ap.pem", "oxalis-ap.jks", "oxalis-ap.pem", "outside-ap.jks", "outside-ca.pem", "smp.p12", "smp.pem", "smp-key.pem",
+      "sml-server.pem", "sml-server-key.pem", "truststore.p12", "truststore.jks");
 
   // Built attribute by attribute: the CA's O contains a comma, which a DN string would split.
   private static final X500Name CA_SUBJECT = name("einvoice local Peppol test CA", "einvoice (local test PKI, not Peppol)");
   private static final X500Name SENDER_SUBJECT = name("PBE000001", "einvoice sending access point (local test)");
   private static final X500Name RECEIVER_SUBJECT =
       name("PBE000002", "einvoice receiving access point stand-in (local test)");
+  private static final X500Name OXALIS_SUBJECT = name("POX000003", "independent access point on the stand-in network (Oxalis, local test)");
+  private static final X500Name OUTSIDE_CA_SUBJECT = name("a CA that is not the AP CA", "outside the local Peppol test PKI");
+  private static final X500Name OUTSIDE_SUBJECT = name("POX000009", "access point outside the AP CA (local test)");
   private static final X500Name SMP_SUBJECT = name("SMP local test", "einvoice SMP (local test)");
   private static final X500Name SML_SERVER_SUBJECT = name("localhost", "einvoice SML stand-in (local test)");
 
@@ -98,6 +106,13 @@ final class TestPki {
     Files.writeString(dir.resolve("sender-ap.pem"), Pem.encode(sender.certificate()));
     Leaf receiver = writeKeyStore(dir.resolve("receiver-ap.p12"), caKeys, ca, RECEIVER_SUBJECT);
     Files.writeString(dir.resolve("receiver-ap.pem"), Pem.encode(receiver.certificate()));
+    Leaf oxalis = writeKeyStore(dir.resolve("oxalis-ap.jks"), "JKS", caKeys, ca, CA_SUBJECT, OXALIS_SUBJECT);
+    Files.writeString(dir.resolve("oxalis-ap.pem"), Pem.encode(oxalis.certificate()));
+    // A CA of its own, never in any trust store here.
+    KeyPair outsideKeys = newKeyPair();
+    X509Certificate outside = caCertificate(outsideKeys, OUTSIDE_CA_SUBJECT);
+    Files.writeString(dir.resolve("outside-ca.pem"), Pem.encode(outside));
+    writeKeyStore(dir.resolve("outside-ap.jks"), "JKS", outsideKeys, outside, OUTSIDE_CA_SUBJECT, OUTSIDE_SUBJECT);
 
     // The SMP's key also as PEM: Node signs SMP metadata with it and presents it to the SML in tests.
     Leaf smp = writeKeyStore(dir.resolve("smp.p12"), caKeys, ca, SMP_SUBJECT);
@@ -109,10 +124,12 @@ final class TestPki {
     Files.writeString(dir.resolve("sml-server.pem"), Pem.encode(sml));
     Files.writeString(dir.resolve("sml-server-key.pem"), Pem.encodeKey(smlKeys.getPrivate()));
 
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", ca);
-    store(trust, dir.resolve("truststore.p12"));
+    for (String type : new String[] {"PKCS12", "JKS"}) {
+      KeyStore trust = KeyStore.getInstance(type);
+      trust.load(null, null);
+      trust.setCertificateEntry("ca", ca);
+      store(trust, dir.resolve(type.equals("JKS") ? "truststore.jks" : "truststore.p12"));
+    }
   }
 
   private static X500Name name(String commonName, String organisation) {
@@ -124,9 +141,14 @@ final class TestPki {
   private record Leaf(KeyPair keys, X509Certificate certificate) {}
 
   private Leaf writeKeyStore(Path file, KeyPair caKeys, X509Certificate ca, X500Name subject) throws Exception {
+    return writeKeyStore(file, "PKCS12", caKeys, ca, CA_SUBJECT, subject);
+  }
+
+  private Leaf writeKeyStore(Path file, String type, KeyPair caKeys, X509Certificate ca, X500Name issuer, X500Name subject)
+      throws Exception {
     KeyPair keys = newKeyPair();
-    X509Certificate leaf = sign(leafBuilder(keys, caKeys, ca, subject), caKeys);
-    KeyStore store = KeyStore.getInstance("PKCS12");
+    X509Certificate leaf = sign(leafBuilder(keys, caKeys, ca, issuer, subject), caKeys);
+    KeyStore store = KeyStore.getInstance(type);
     store.load(null, null);
     store.setKeyEntry(KEY_ALIAS, keys.getPrivate(), PASSWORD.toCharArray(), new Certificate[] {leaf, ca});
     store(store, file);
@@ -134,8 +156,12 @@ final class TestPki {
   }
 
   private X509Certificate caCertificate(KeyPair caKeys) throws Exception {
+    return caCertificate(caKeys, CA_SUBJECT);
+  }
+
+  private X509Certificate caCertificate(KeyPair caKeys, X500Name subject) throws Exception {
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-    X509v3CertificateBuilder builder = builder(CA_SUBJECT, CA_SUBJECT, caKeys)
+    X509v3CertificateBuilder builder = builder(subject, subject, caKeys)
         .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
         .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
         .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(caKeys.getPublic()));
@@ -144,8 +170,13 @@ final class TestPki {
 
   private X509v3CertificateBuilder leafBuilder(KeyPair keys, KeyPair caKeys, X509Certificate ca, X500Name subject)
       throws Exception {
+    return leafBuilder(keys, caKeys, ca, CA_SUBJECT, subject);
+  }
+
+  private X509v3CertificateBuilder leafBuilder(KeyPair keys, KeyPair caKeys, X509Certificate ca, X500Name issuer,
+      X500Name subject) throws Exception {
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-    return builder(CA_SUBJECT, subject, keys)
+    return builder(issuer, subject, keys)
         .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
         .addExtension(Extension.keyUsage, true,
             new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment | KeyUsage.dataEncipherment))
