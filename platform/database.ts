@@ -47,6 +47,9 @@ const UNREACHABLE = new Set([
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (UNREACHABLE.has(err.name)) return true;
+  // The driver lets a write to a socket the database closed escape unwrapped (Node's EPIPE, ECONNRESET): its own frames tell.
+  const { code } = err as NodeJS.ErrnoException;
+  if ((code === 'EPIPE' || code === 'ECONNRESET') && /[\\/]node_modules[\\/]mongodb[\\/]/.test(err.stack ?? '')) return true;
   // Mongoose holds operations while its connection is down, then gives up with this.
   return err.name === 'MongooseError' && /buffering timed out/.test(err.message);
 }

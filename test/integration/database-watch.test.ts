@@ -45,5 +45,10 @@ describe('the database watch', () => {
     );
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(isDatabaseUnavailable(new Error('E11000 duplicate key'))).toBe(false);
+    // What the driver let escape in a CI run: a write to the socket FerretDB had closed, as Node reports it.
+    const closed = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    closed.stack = `Error: This socket has been ended by the other party\n    at Connection.writeCommand (/app/node_modules/mongodb/src/cmap/connection.ts:722:23)`;
+    expect(isDatabaseUnavailable(closed)).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe(false);
   });
 });

@@ -7,7 +7,8 @@ import com.sun.net.httpserver.HttpExchange;
 
 /**
  * OUR access point. POST /send hands one SBD to a receiving access point over Peppol AS4;
- * PUT/DELETE /sml/participants/{value} register our SMP's participants in the SML (SmlRoutes).
+ * PUT/DELETE /sml/participants/{value} register our SMP's participants in the SML (SmlRoutes), and
+ * PUT/DELETE /directory/participants/{value} tell the Peppol Directory about them (DirectoryRoutes).
  * With AP_INBOUND_URL set it also receives: AS4 at /as4 on a port of its own (AP_AS4_PORT), each
  * verified message handed to the service's intake before the receipt goes back.
  */
@@ -15,11 +16,13 @@ final class SenderServer {
   private final ApConfig config;
   private final SendEndpoint send;
   private final SmlRoutes sml;
+  private final DirectoryRoutes directory;
 
   private SenderServer(ApConfig config, SmlSettings smlSettings) {
     this.config = config;
     this.send = new SendEndpoint(config, (request, outcome) -> {});
     this.sml = new SmlRoutes(smlSettings == null ? null : new SmlRegistrar(smlSettings));
+    this.directory = new DirectoryRoutes(smlSettings);
   }
 
   static void start(ApConfig config) throws Exception {
@@ -35,7 +38,7 @@ final class SenderServer {
           config.seat(), inbound.bind(), inbound.port(), inbound.endpointUrl(), inbound.intakeUrl());
     }
     Http.start(config.bind(), config.port(), Map.of("/", Http::notFound, "/health", server::health, "/send", server.send::handle,
-        SmlRoutes.PREFIX, server.sml::handle));
+        SmlRoutes.PREFIX, server.sml::handle, DirectoryRoutes.PREFIX, server.directory::handle));
     Log.LOG.info("sending access point {} listening on http://{}:{} (started in {} ms)", config.seat(), config.bind(),
         config.port(), (System.nanoTime() - started) / 1_000_000);
   }
@@ -51,6 +54,7 @@ final class SenderServer {
     body.put("seat", config.seat());
     body.put("certificate", cert);
     body.put("sml", sml.describe());
+    body.put("directory", directory.describe());
     if (config.inbound() != null) {
       Map<String, Object> inbound = new LinkedHashMap<>();
       inbound.put("endpointUrl", config.inbound().endpointUrl());
