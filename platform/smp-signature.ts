@@ -15,14 +15,30 @@ import { SMP_NAMESPACE } from '../domain/peppol-smp';
  * with TrustStoreBasedX509KeySelector): an enveloped ds:Signature as the last
  * child of SignedServiceMetadata, one Reference with URI="" (the whole
  * document), exactly one Transform, enveloped-signature (SMP 1.2.0 §5.5),
- * inclusive C14N (SMP 1.2.0), RSA-SHA256 over a SHA-256 digest (SMP 1.3.0),
- * and the signing certificate in KeyInfo/X509Data/X509Certificate.
+ * SignedInfo canonicalised by C14N 1.0, inclusive as SMP 1.2.0 names it (and
+ * as we write it) or exclusive (as real SMPs' recorded answers are), RSA-SHA256
+ * over a SHA-256 digest (SMP 1.3.0, in force since June 2024; before it, SMP
+ * 1.2.0's RSA-SHA1 over SHA-1), and the signing certificate in
+ * KeyInfo/X509Data/X509Certificate.
  */
 
 const DSIG_NAMESPACE = 'http://www.w3.org/2000/09/xmldsig#';
 const INCLUSIVE_C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+const EXCLUSIVE_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+
+/** The signature and digest algorithms a generation of the Peppol SMP specification prescribes. */
+export interface SmpSignatureRules {
+  name: string;
+  signatureMethod: string;
+  digestMethod: string;
+}
+
+/** SMP 1.3.0 (OpenPeppol, November 2023; every SMP by the end of May 2024): SHA-256 in place of SHA-1. What a lookup asks of an answer today. */
+export const SMP_1_3: SmpSignatureRules = { name: 'Peppol SMP 1.3.0', signatureMethod: RSA_SHA256, digestMethod: SHA256 };
+/** SMP 1.2.0, before it: what answers recorded from real SMPs until 2024 carry (the tests read such recordings). */
+export const SMP_1_2: SmpSignatureRules = { name: 'Peppol SMP 1.2.0', signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1', digestMethod: 'http://www.w3.org/2000/09/xmldsig#sha1' };
 const ENVELOPED_SIGNATURE = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 
 /** The few DOM members read here, of the document xml-crypto's own parser (xmldom) builds. */
@@ -103,15 +119,15 @@ const childElements = (parent: DomElement, name: string): DomElement[] =>
 const algorithmOf = (parent: DomElement, name: string) => childElements(parent, name)[0]?.getAttribute('Algorithm') ?? '(none)';
 
 /** Why the signature is not in the Peppol form, or undefined when it is. */
-function formProblem(root: DomElement, signature: DomElement): string | undefined {
+function formProblem(root: DomElement, signature: DomElement, rules: SmpSignatureRules): string | undefined {
   // Enveloped in the document element: a signature elsewhere could stand beside content it does not cover.
   if (signature.parentNode !== root) return 'its ds:Signature is not a child of SignedServiceMetadata';
   const signedInfo = childElements(signature, 'SignedInfo');
   if (signedInfo.length !== 1) return 'its ds:Signature does not have exactly one SignedInfo';
   const canonicalization = algorithmOf(signedInfo[0]!, 'CanonicalizationMethod');
-  if (canonicalization !== INCLUSIVE_C14N) return `it is canonicalised by ${canonicalization}, not inclusive C14N (${INCLUSIVE_C14N})`;
+  if (canonicalization !== INCLUSIVE_C14N && canonicalization !== EXCLUSIVE_C14N) return `it is canonicalised by ${canonicalization}, not C14N 1.0 (${INCLUSIVE_C14N}, or exclusive)`;
   const method = algorithmOf(signedInfo[0]!, 'SignatureMethod');
-  if (method !== RSA_SHA256) return `it is signed by ${method}, not RSA-SHA256 (${RSA_SHA256})`;
+  if (method !== rules.signatureMethod) return `it is signed by ${method}, not ${rules.signatureMethod} as ${rules.name} prescribes`;
   const references = childElements(signedInfo[0]!, 'Reference');
   if (references.length !== 1) return `it signs ${references.length} references, not the one document`;
   const reference = references[0]!;
@@ -122,7 +138,7 @@ function formProblem(root: DomElement, signature: DomElement): string | undefine
   const transforms = childElements(reference, 'Transforms').flatMap((list) => childElements(list, 'Transform').map((transform) => transform.getAttribute('Algorithm')));
   if (transforms.length !== 1 || transforms[0] !== ENVELOPED_SIGNATURE) return `its transforms are ${transforms.join(', ') || '(none)'}, not the enveloped-signature transform alone`;
   const digest = algorithmOf(reference, 'DigestMethod');
-  if (digest !== SHA256) return `its digest is ${digest}, not SHA-256 (${SHA256})`;
+  if (digest !== rules.digestMethod) return `its digest is ${digest}, not ${rules.digestMethod} as ${rules.name} prescribes`;
   return undefined;
 }
 
@@ -143,7 +159,7 @@ function signerCertificate(signature: DomElement): X509Certificate | undefined {
  * now. The caller reads the same text it passed here (parsed strictly apart,
  * domain/peppol-smp.ts), so what it reads is what was signed.
  */
-export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Date): SignatureCheck {
+export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Date, rules: SmpSignatureRules = SMP_1_3): SignatureCheck {
   const refused = (problem: string, signer?: X509Certificate): SignatureCheck => ({
     verified: false,
     problem,
@@ -163,7 +179,7 @@ export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Dat
   if (signatures.length === 0) return refused('it is not signed (no ds:Signature)');
   if (signatures.length > 1) return refused(`it has ${signatures.length} ds:Signature elements, not one`);
   const signature = signatures[0]!;
-  const form = formProblem(root, signature);
+  const form = formProblem(root, signature, rules);
   if (form) return refused(form);
 
   const signer = signerCertificate(signature);

@@ -244,11 +244,14 @@ export function readApplicationResponse(xml: string): ReadApplicationResponse {
       code: code as MlsCode,
       description: text(response, [CBC, 'Description']),
       referencedInstanceId: referenced,
-      lines: childrenNamed(documentResponse, CAC, 'LineResponse').map((line) => ({
-        reason: text(line, [CAC, 'Response'], [CAC, 'Status'], [CBC, 'StatusReasonCode']) ?? '',
-        description: text(line, [CAC, 'Response'], [CBC, 'Description']) ?? '',
-        lineId: text(line, [CAC, 'LineReference'], [CBC, 'LineID']) ?? '',
-      })),
+      // One LineResponse per line referred to, one Response in it per issue on that line (MLS 1.1.0's examples have two).
+      lines: childrenNamed(documentResponse, CAC, 'LineResponse').flatMap((line) =>
+        childrenNamed(line, CAC, 'Response').map((issue) => ({
+          reason: text(issue, [CAC, 'Status'], [CBC, 'StatusReasonCode']) ?? '',
+          description: text(issue, [CBC, 'Description']) ?? '',
+          lineId: text(line, [CAC, 'LineReference'], [CBC, 'LineID']) ?? '',
+        })),
+      ),
     };
   }
   return { unreadable: `CustomizationID ${customization || '(none)'} is neither a Peppol Invoice Response nor a Message Level Status` };

@@ -25,6 +25,8 @@ export interface SmlServerOptions {
   ca: string;
   registrations: SmlRegistrations;
   log?: (line: string) => void;
+  /** Sees each request's body as it came (a test checks our SML client's messages against BDMSL's schema). */
+  observe?: (service: SmlService, body: string) => void;
 }
 
 export interface RunningSmlServer {
@@ -72,6 +74,7 @@ export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlSer
     if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
     const body = await readBody(request);
     if (body === undefined) return send(response, 413, 'text/plain; charset=utf-8', `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+    options.observe?.(service as SmlService, body);
     const caller = callerOf(request);
     let what = `${service} by ${caller.subject}`;
     try {
