@@ -97,6 +97,8 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
   const lookup = peppolLookup({
     zone: config.PEPPOL_SML_ZONE,
+    smlLookup: config.PEPPOL_SML_LOOKUP,
+    cnameSmpPort: config.PEPPOL_SML_CNAME_SMP_PORT,
     dnsServer: config.PEPPOL_DNS_SERVER,
     smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
     trust: peppolTrust(config),

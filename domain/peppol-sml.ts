@@ -3,11 +3,16 @@ import { createHash } from 'node:crypto';
 /**
  * The SML step of Peppol participant discovery (reference part C.2): the DNS
  * name under which the SML publishes a participant, and the SMP base URL its
- * U-NAPTR record yields. The legacy CNAME/MD5 scheme is dead (C.4) and not
- * implemented.
+ * U-NAPTR record yields. Also the legacy BusDox scheme (C.4: a CNAME at the
+ * MD5 of the participant, the SMP at that name over http), which OpenPeppol
+ * has retired for its production network; it is kept for the older and
+ * private networks that still publish it (PEPPOL_SML_LOOKUP=cname).
  */
 
 export const PARTICIPANT_SCHEME = 'iso6523-actorid-upis';
+/** How participant lookups ask the SML: U-NAPTR, or the legacy CNAME scheme. */
+export const SML_LOOKUPS = ['naptr', 'cname'] as const;
+export type SmlLookup = (typeof SML_LOOKUPS)[number];
 /** The OpenPeppol production SML zone (C.5). */
 export const PRODUCTION_SML_ZONE = 'participant.sml.prod.tech.peppol.org';
 
@@ -42,6 +47,22 @@ export function smlDnsName(participantValue: string, zone: string): string {
   const digest = createHash('sha256').update(hashedText(participantValue), 'utf8').digest();
   return `${base32(digest)}.${PARTICIPANT_SCHEME}.${zone}`;
 }
+
+/**
+ * `B-<hex(md5(value))>.iso6523-actorid-upis.<zone>`, the name of the legacy
+ * scheme (peppol-commons' PeppolURLProvider): the same lower-cased value as
+ * the NAPTR name hashes, the hex digest in lower case.
+ */
+export function smlCnameDnsName(participantValue: string, zone: string): string {
+  const digest = createHash('md5').update(hashedText(participantValue), 'utf8').digest('hex');
+  return `B-${digest}.${PARTICIPANT_SCHEME}.${zone}`;
+}
+
+/** The legacy scheme fixes the SMP at the root of its DNS name, over http, on this port. */
+export const CNAME_SMP_PORT = 80;
+
+/** The SMP base URL of the legacy scheme; another port only for local stand-in networks (PEPPOL_SML_CNAME_SMP_PORT). */
+export const cnameSmpUrl = (dnsName: string, port = CNAME_SMP_PORT) => `http://${dnsName}${port === CNAME_SMP_PORT ? '' : `:${port}`}`;
 
 /** A NAPTR record as node:dns returns it. */
 export interface NaptrRecord {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { eurosToUnits } from '../domain/credits';
 import { peppolIdProblem } from '../domain/peppol-id';
-import { PRODUCTION_SML_ZONE } from '../domain/peppol-sml';
+import { CNAME_SMP_PORT, PRODUCTION_SML_ZONE, SML_LOOKUPS } from '../domain/peppol-sml';
 import { defaultProcessCount } from './process-copies';
 import { defaultThreadCount } from './thread-pool';
 
@@ -176,6 +176,13 @@ export const serviceConfigShape = {
   UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
   LOOKUP_LIMIT: positiveInt(100).describe('Public participant lookups per IP address per hour, for each of the two lookup endpoints'),
   PEPPOL_SML_ZONE: dnsZone(PRODUCTION_SML_ZONE).describe('DNS zone of the Peppol SML that participant lookups query'),
+  PEPPOL_SML_LOOKUP: z
+    .enum(SML_LOOKUPS)
+    .default('naptr')
+    .describe(
+      "How participant lookups ask the SML: naptr, the U-NAPTR record at the Base32 SHA-256 of the participant (Peppol's scheme), or cname, the legacy BusDox scheme (the name B-<MD5 of the participant>, the SMP at http://<that name>) that OpenPeppol retired for its production network and older or private networks still publish",
+    ),
+  PEPPOL_SML_CNAME_SMP_PORT: port(CNAME_SMP_PORT).describe('Port of the SMP that the cname lookup asks; for local stand-in networks only, the legacy scheme fixes port 80'),
   PEPPOL_DNS_SERVER: optional(z.string().refine(isResolverAddress, 'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53')).describe(
     'DNS server for participant lookups; default the system resolver',
   ),

@@ -14,7 +14,9 @@ import type { NaptrRecord } from '../domain/peppol-sml';
  * a random id, and only an answer to that id and question is taken. Failures
  * carry node:dns's error codes (ETIMEOUT, ESERVFAIL, EREFUSED, ECONNREFUSED;
  * ENOTFOUND for NXDOMAIN, ENODATA for a name without NAPTR records), so the
- * caller reads them as it read node:dns's.
+ * caller reads them as it read node:dns's. The legacy SML scheme's A
+ * question is asked the same way: its answer is as fresh as the CNAME on the
+ * way, whose TTL node:dns does not tell either.
  */
 
 export interface NaptrAnswer {
@@ -23,8 +25,23 @@ export interface NaptrAnswer {
   ttlSeconds: number;
 }
 
+export interface AddressAnswer {
+  /** The IPv4 addresses the name's CNAME chain ends at; none when the server did not follow the chain to them. */
+  addresses: string[];
+  /** The smallest TTL of the answer's records (CNAMEs included), in seconds. */
+  ttlSeconds: number;
+}
+
 export interface NaptrResolver {
   resolveNaptr(name: string): Promise<NaptrAnswer>;
+  /** The A question: ENODATA only when the name has neither a CNAME nor an A record. */
+  resolveAddresses(name: string): Promise<AddressAnswer>;
+}
+
+/** The one question a query asks. */
+interface Question {
+  type: 'NAPTR' | 'A';
+  name: string;
 }
 
 /** Response codes (RFC 1035 4.1.1) as node:dns names them. */
@@ -32,7 +49,7 @@ const RCODE_ERRORS: Record<number, string> = { 2: 'ESERVFAIL', 3: 'ENOTFOUND', 5
 /** What we tell the server we can take over UDP (EDNS0), the size DNS flag day 2020 recommends. */
 const UDP_PAYLOAD_SIZE = 1232;
 
-const dnsError = (code: string, name: string) => Object.assign(new Error(`NAPTR ${name}: ${code}`), { code });
+const dnsError = (code: string, question: Question) => Object.assign(new Error(`${question.type} ${question.name}: ${code}`), { code });
 
 /** `192.0.2.53`, `192.0.2.53:53`, `2001:db8::53` or `[2001:db8::53]:53` as host and port. */
 export function serverAddress(server: string): { host: string; port: number } {
@@ -43,24 +60,44 @@ export function serverAddress(server: string): { host: string; port: number } {
   return { host: host!, port: Number(port ?? 53) };
 }
 
-function answerOf(response: dnsPacket.Packet, name: string): NaptrAnswer {
+/** The answer section of a response without an error code. */
+function answersOf(response: dnsPacket.Packet, question: Question): dnsPacket.Answer[] {
   const rcode = (response.flags ?? 0) & 0xf;
-  if (rcode !== 0) throw dnsError(RCODE_ERRORS[rcode] ?? `ERCODE${rcode}`, name);
-  const answers = response.answers ?? [];
+  if (rcode !== 0) throw dnsError(RCODE_ERRORS[rcode] ?? `ERCODE${rcode}`, question);
+  return response.answers ?? [];
+}
+
+// A CNAME on the way counts too: the answer is as fresh as its shortest-lived part.
+const smallestTtl = (answers: dnsPacket.Answer[]) => Math.min(...answers.map((answer) => ('ttl' in answer && answer.ttl !== undefined ? answer.ttl : 0)));
+
+function naptrAnswerOf(response: dnsPacket.Packet, question: Question): NaptrAnswer {
+  const answers = answersOf(response, question);
   const naptr = answers.filter((answer): answer is dnsPacket.NaptrAnswer => answer.type === 'NAPTR');
-  if (naptr.length === 0) throw dnsError('ENODATA', name);
+  if (naptr.length === 0) throw dnsError('ENODATA', question);
   return {
     // The root as replacement (none: the regexp applies) reads '' as node:dns gives it.
     records: naptr.map(({ data }) => ({ order: data.order, preference: data.preference, flags: data.flags, service: data.services, regexp: data.regexp, replacement: data.replacement === '.' ? '' : data.replacement })),
-    // A CNAME on the way counts too: the answer is as fresh as its shortest-lived part.
-    ttlSeconds: Math.min(...answers.map((answer) => ('ttl' in answer && answer.ttl !== undefined ? answer.ttl : 0))),
+    ttlSeconds: smallestTtl(answers),
   };
 }
 
-const answersQuestion = (response: dnsPacket.Packet, id: number, name: string) =>
-  response.type === 'response' && response.id === id && response.questions?.[0]?.type === 'NAPTR' && response.questions[0].name.toLowerCase() === name.toLowerCase();
+function addressAnswerOf(response: dnsPacket.Packet, question: Question): AddressAnswer {
+  const answers = answersOf(response, question);
+  const chain = answers.filter((answer) => answer.type === 'CNAME' || answer.type === 'A');
+  if (chain.length === 0) throw dnsError('ENODATA', question);
+  return {
+    addresses: chain.flatMap((answer) => (answer.type === 'A' ? [answer.data] : [])),
+    ttlSeconds: smallestTtl(answers),
+  };
+}
 
-function overUdp(server: { host: string; port: number }, query: Buffer, id: number, name: string, timeoutMs: number): Promise<dnsPacket.Packet> {
+const answersQuestion = (response: dnsPacket.Packet, id: number, question: Question) =>
+  response.type === 'response' &&
+  response.id === id &&
+  response.questions?.[0]?.type === question.type &&
+  response.questions[0].name.toLowerCase() === question.name.toLowerCase();
+
+function overUdp(server: { host: string; port: number }, query: Buffer, id: number, question: Question, timeoutMs: number): Promise<dnsPacket.Packet> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
     const done = (settle: () => void) => {
@@ -68,8 +105,8 @@ function overUdp(server: { host: string; port: number }, query: Buffer, id: numb
       socket.close();
       settle();
     };
-    const timer = setTimeout(() => done(() => reject(dnsError('ETIMEOUT', name))), timeoutMs);
-    socket.on('error', (err: NodeJS.ErrnoException) => done(() => reject(dnsError(err.code ?? 'EUNKNOWN', name))));
+    const timer = setTimeout(() => done(() => reject(dnsError('ETIMEOUT', question))), timeoutMs);
+    socket.on('error', (err: NodeJS.ErrnoException) => done(() => reject(dnsError(err.code ?? 'EUNKNOWN', question))));
     socket.on('message', (message) => {
       let response: dnsPacket.Packet;
       try {
@@ -77,68 +114,75 @@ function overUdp(server: { host: string; port: number }, query: Buffer, id: numb
       } catch {
         return; // Not an answer: keep waiting for one.
       }
-      if (answersQuestion(response, id, name)) done(() => resolve(response));
+      if (answersQuestion(response, id, question)) done(() => resolve(response));
     });
     // Connected, so an ICMP port unreachable comes back as ECONNREFUSED, and only that server's datagrams arrive.
     socket.connect(server.port, server.host, () => socket.send(query));
   });
 }
 
-function overTcp(server: { host: string; port: number }, id: number, name: string, timeoutMs: number): Promise<dnsPacket.Packet> {
+function overTcp(server: { host: string; port: number }, id: number, question: Question, timeoutMs: number): Promise<dnsPacket.Packet> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: server.host, port: server.port, timeout: timeoutMs });
     let received = Buffer.alloc(0);
     socket.on('timeout', () => {
       socket.destroy();
-      reject(dnsError('ETIMEOUT', name));
+      reject(dnsError('ETIMEOUT', question));
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => reject(dnsError(err.code ?? 'EUNKNOWN', name)));
+    socket.on('error', (err: NodeJS.ErrnoException) => reject(dnsError(err.code ?? 'EUNKNOWN', question)));
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
       if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
       socket.destroy();
       try {
         const response = dnsPacket.streamDecode(received);
-        if (answersQuestion(response, id, name)) resolve(response);
-        else reject(dnsError('EBADRESP', name));
+        if (answersQuestion(response, id, question)) resolve(response);
+        else reject(dnsError('EBADRESP', question));
       } catch {
-        reject(dnsError('EBADRESP', name));
+        reject(dnsError('EBADRESP', question));
       }
     });
-    socket.on('connect', () => socket.write(dnsPacket.streamEncode(packetFor(id, name))));
+    socket.on('connect', () => socket.write(dnsPacket.streamEncode(packetFor(id, question))));
   });
 }
 
-const packetFor = (id: number, name: string): dnsPacket.Packet => ({
+const packetFor = (id: number, question: Question): dnsPacket.Packet => ({
   type: 'query',
   id,
   flags: dnsPacket.RECURSION_DESIRED,
-  questions: [{ type: 'NAPTR', name }],
+  questions: [question],
   additionals: [{ type: 'OPT', name: '.', udpPayloadSize: UDP_PAYLOAD_SIZE, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
 });
 
 /** `server`: one address (PEPPOL_DNS_SERVER); default the system's resolvers, asked in turn. */
 export function naptrResolver(options: { server?: string; timeoutMs: number; tries: number }): NaptrResolver {
-  return {
-    async resolveNaptr(name) {
-      const servers = (options.server ? [options.server] : getServers()).map(serverAddress);
-      let lastError: unknown = dnsError('ECONNREFUSED', name);
-      for (let attempt = 0; attempt < options.tries; attempt += 1) {
-        for (const server of servers) {
-          const id = randomInt(0x10000);
-          try {
-            let response = await overUdp(server, dnsPacket.encode(packetFor(id, name)), id, name, options.timeoutMs);
-            if (((response.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0) response = await overTcp(server, id, name, options.timeoutMs);
-            return answerOf(response, name);
-          } catch (err) {
-            const code = (err as NodeJS.ErrnoException).code;
-            // An answer (NXDOMAIN, no data, a refusal, a failure) is final; only silence or no connection tries again.
-            if (code !== 'ETIMEOUT' && code !== 'ECONNREFUSED') throw err;
-            lastError = err;
-          }
+  const exchange = async (question: Question): Promise<dnsPacket.Packet> => {
+    const servers = (options.server ? [options.server] : getServers()).map(serverAddress);
+    let lastError: unknown = dnsError('ECONNREFUSED', question);
+    for (let attempt = 0; attempt < options.tries; attempt += 1) {
+      for (const server of servers) {
+        const id = randomInt(0x10000);
+        try {
+          const response = await overUdp(server, dnsPacket.encode(packetFor(id, question)), id, question, options.timeoutMs);
+          return ((response.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0 ? await overTcp(server, id, question, options.timeoutMs) : response;
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          // Only silence or no connection tries again: an answer (NXDOMAIN, no data, a refusal, a failure) is final.
+          if (code !== 'ETIMEOUT' && code !== 'ECONNREFUSED') throw err;
+          lastError = err;
         }
       }
-      throw lastError;
+    }
+    throw lastError;
+  };
+  return {
+    async resolveNaptr(name) {
+      const question: Question = { type: 'NAPTR', name };
+      return naptrAnswerOf(await exchange(question), question);
+    },
+    async resolveAddresses(name) {
+      const question: Question = { type: 'A', name };
+      return addressAnswerOf(await exchange(question), question);
     },
   };
 }

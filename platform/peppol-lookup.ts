@@ -3,7 +3,7 @@ import https from 'node:https';
 
 import type { TrustAnchors } from '../domain/certificate-trust';
 import { cannotReceive, capabilitiesOf, endpointFor, type Capability, type Deliverable, type SignatureCheck } from '../domain/peppol-capabilities';
-import { PARTICIPANT_SCHEME, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../domain/peppol-sml';
+import { cnameSmpUrl, PARTICIPANT_SCHEME, smlCnameDnsName, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord, type SmlLookup } from '../domain/peppol-sml';
 import {
   fullIdentifier,
   parseServiceGroup,
@@ -16,13 +16,14 @@ import {
   type ServiceMetadata,
 } from '../domain/peppol-smp';
 import { checkHost, pinnedLookup, type AddressPolicy } from './checked-host';
-import { naptrResolver, type NaptrAnswer, type NaptrResolver } from './naptr-resolver';
+import { naptrResolver } from './naptr-resolver';
 import type { PeppolTrust } from './peppol-trust';
 import { verifyServiceMetadata } from './smp-signature';
 
 /**
- * Participant discovery over the network: the SML by DNS (NAPTR), then the
- * participant's SMP over HTTP(S). Each step fails with its own error, so a
+ * Participant discovery over the network: the SML by DNS (NAPTR; or, where
+ * PEPPOL_SML_LOOKUP says so, the legacy scheme's name and its address), then
+ * the participant's SMP over HTTP(S). Each step fails with its own error, so a
  * caller can say which one did not answer. The SMP is named by whoever
  * registered the participant, so it is asked only at addresses the address
  * policy allows (platform/checked-host.ts), pinned to them. Each service
@@ -90,6 +91,12 @@ export interface SmlAnswer {
   problem?: string;
   /** How long the SML's DNS lets the records be kept (their TTL); unset when there are none. */
   ttlSeconds?: number;
+  /**
+   * Set when the SML was asked by the legacy scheme: then there are no NAPTR
+   * records, the participant is registered when its name resolves, and
+   * `smpUrl` is that name over http.
+   */
+  smlLookup?: 'cname';
 }
 
 export interface ServiceRead {
@@ -126,13 +133,14 @@ const DNS_REASONS: Record<string, string> = {
   EREFUSED: 'refused the query',
 };
 
-async function queryNaptr(resolver: NaptrResolver, dnsName: string): Promise<NaptrAnswer | { records: NaptrRecord[]; ttlSeconds?: undefined }> {
+/** What the SML's DNS answers at `dnsName`; undefined when the participant is not registered. */
+async function querySml<T>(dnsName: string, query: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await resolver.resolveNaptr(dnsName);
+    return await query();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
-    // NXDOMAIN, or the name without NAPTR records: not registered (reference C.1, step 6).
-    if (code === 'ENOTFOUND' || code === 'ENODATA') return { records: [] };
+    // NXDOMAIN, or the name without the records asked for: not registered (reference C.1, step 6).
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return undefined;
     throw new DnsLookupError(dnsName, DNS_REASONS[code] ?? `failed (${code})`);
   }
 }
@@ -215,7 +223,11 @@ const sameParticipant = (a: Identifier, b: Identifier) => a.scheme.toLowerCase()
 
 export interface PeppolLookupOptions {
   zone: string;
-  /** The DNS server for the SML step; default the system resolver. */
+  /** How the SML is asked (PEPPOL_SML_LOOKUP); default U-NAPTR. */
+  smlLookup?: SmlLookup;
+  /** The SMP port of the legacy scheme (PEPPOL_SML_CNAME_SMP_PORT); default the 80 it fixes. */
+  cnameSmpPort?: number;
+  /** The DNS server for the SML step (and, in the legacy scheme, for the SMP's address); default the system resolver. */
   dnsServer?: string;
   /** Which SMP addresses may be asked (private ones only where PEPPOL_ALLOW_PRIVATE_SMP says so). */
   smpAddresses: AddressPolicy;
@@ -227,6 +239,34 @@ export interface PeppolLookupOptions {
 
 export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
   const resolver = naptrResolver({ ...(options.dnsServer && { server: options.dnsServer }), timeoutMs: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  const cname = options.smlLookup === 'cname';
+  // The legacy scheme's SMP host is the SML's own name: where a DNS server is configured (a network of its own), only it knows that name.
+  const smpAddresses: AddressPolicy =
+    cname && options.dnsServer ? { resolve: async (host) => (await resolver.resolveAddresses(host)).addresses, ...options.smpAddresses } : options.smpAddresses;
+
+  const naptrSml = async (participant: Identifier): Promise<SmlAnswer> => {
+    const dnsName = smlDnsName(participant.value, options.zone);
+    const { records, ttlSeconds } = (await querySml(dnsName, () => resolver.resolveNaptr(dnsName))) ?? { records: [], ttlSeconds: undefined };
+    const record = smpRecord(records);
+    const answer: SmlAnswer = {
+      participant,
+      zone: options.zone,
+      dnsName,
+      records,
+      ...(record && { record }),
+      ...(ttlSeconds !== undefined && { ttlSeconds }),
+    };
+    if (!record) return answer;
+    const result = smpUrlFromRegexp(record.regexp);
+    return 'url' in result ? { ...answer, smpUrl: result.url } : { ...answer, problem: result.problem };
+  };
+
+  const cnameSml = async (participant: Identifier): Promise<SmlAnswer> => {
+    const dnsName = smlCnameDnsName(participant.value, options.zone);
+    const resolved = await querySml(dnsName, () => resolver.resolveAddresses(dnsName));
+    const answer: SmlAnswer = { participant, zone: options.zone, dnsName, records: [], smlLookup: 'cname' };
+    return resolved ? { ...answer, smpUrl: cnameSmpUrl(dnsName, options.cnameSmpPort), ttlSeconds: resolved.ttlSeconds } : answer;
+  };
 
   const readService = async (smpUrl: string, addresses: string[], agent: http.Agent, participant: Identifier, documentType: Identifier): Promise<ServiceRead> => {
     const url = serviceMetadataUrl(smpUrl, participant, documentType);
@@ -243,27 +283,15 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
     accessPointAddresses: options.accessPointAddresses ?? options.smpAddresses,
     accessPointTrust: options.trust.accessPoint,
 
-    async sml(participantValue) {
-      const dnsName = smlDnsName(participantValue, options.zone);
-      const { records, ttlSeconds } = await queryNaptr(resolver, dnsName);
-      const record = smpRecord(records);
-      const answer: SmlAnswer = {
-        participant: { scheme: PARTICIPANT_SCHEME, value: participantValue },
-        zone: options.zone,
-        dnsName,
-        records,
-        ...(record && { record }),
-        ...(ttlSeconds !== undefined && { ttlSeconds }),
-      };
-      if (!record) return answer;
-      const result = smpUrlFromRegexp(record.regexp);
-      return 'url' in result ? { ...answer, smpUrl: result.url } : { ...answer, problem: result.problem };
+    sml(participantValue) {
+      const participant = { scheme: PARTICIPANT_SCHEME, value: participantValue };
+      return cname ? cnameSml(participant) : naptrSml(participant);
     },
 
     async smp(smpUrl, participant) {
       const url = serviceGroupUrl(smpUrl, participant);
       const base = new URL(smpUrl);
-      const host = await checkHost(base, options.smpAddresses);
+      const host = await checkHost(base, smpAddresses);
       if (!host.ok) {
         throw host.problem === 'not_public'
           ? new SmpLookupError(url, 'notPublic', `is not at a public address: ${host.reason}`)
@@ -301,8 +329,12 @@ export type Discovery =
  */
 export async function discoverParticipant(lookup: PeppolLookup, participantValue: string, now: Date): Promise<Discovery> {
   const sml = await lookup.sml(participantValue);
-  if (!sml.record) return { found: false, sml, why: `the SML has no Meta:SMP NAPTR record at ${sml.dnsName}` };
-  if (!sml.smpUrl) throw new DnsLookupError(sml.dnsName, `published a record that gives no usable SMP URL (${sml.problem})`);
+  if (!sml.smpUrl) {
+    // The legacy scheme has no records to read: a name that resolves names its SMP.
+    if (sml.smlLookup === 'cname') return { found: false, sml, why: `the SML's name ${sml.dnsName} does not resolve` };
+    if (!sml.record) return { found: false, sml, why: `the SML has no Meta:SMP NAPTR record at ${sml.dnsName}` };
+    throw new DnsLookupError(sml.dnsName, `published a record that gives no usable SMP URL (${sml.problem})`);
+  }
   const smp = await lookup.smp(sml.smpUrl, sml.participant);
   if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
   const found = smp.services.flatMap(({ metadata, signature }) => (metadata && signature ? [{ metadata, signature }] : []));

@@ -25,16 +25,19 @@ const naptrSchema = z
 export const dnsLookupSchema = z
   .object({
     participant: identifierSchema.extend({ id: z.string().openapi({ description: 'The full identifier, `scheme::value`', example: 'iso6523-actorid-upis::0208:0123456749' }) }),
-    registered: z.boolean().openapi({ description: 'Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant' }),
+    registered: z.boolean().openapi({
+      description: 'Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant (with `PEPPOL_SML_LOOKUP=cname`: whether its legacy `B-…` name resolves)',
+    }),
     sml: z.object({
       zone: z.string().openapi({ example: 'participant.sml.prod.tech.peppol.org' }),
       hashed: z.string().openapi({ description: 'The text hashed: the participant value, lower-cased, without the scheme', example: '0208:0123456749' }),
       dns_name: z.string().openapi({
-        description: 'The name queried: Base32 (no padding, lower case) of the SHA-256 of `hashed`, the scheme and the zone',
+        description:
+          'The name queried: Base32 (no padding, lower case) of the SHA-256 of `hashed`, the scheme and the zone; with `query_type` `CNAME` (the legacy scheme a service may be configured for), `B-` and the hex MD5 of `hashed`, the scheme and the zone',
         example: 'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org',
       }),
-      query_type: z.literal('NAPTR'),
-      records: z.array(naptrSchema).openapi({ description: 'Every NAPTR record at the name (none when the name does not exist)' }),
+      query_type: z.enum(['NAPTR', 'CNAME']).openapi({ description: 'How the SML was asked: `NAPTR`, the Peppol lookup; `CNAME`, the legacy scheme, retired on the Peppol network since 2025-11-01' }),
+      records: z.array(naptrSchema).openapi({ description: 'Every NAPTR record at the name (none when the name does not exist, or asked by CNAME)' }),
       record: naptrSchema.nullable().openapi({ description: 'The record that names the SMP (lowest order, then preference)' }),
     }),
     smp_url: z.string().nullable().openapi({ description: 'The SMP base URL the record yields', example: 'https://smp.example.com' }),
@@ -59,7 +62,7 @@ const smpSignatureSchema = z
   .object({
     verified: z.boolean().openapi({
       description:
-        'Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now',
+        'Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive or exclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now',
     }),
     signer_subject: z.string().nullable().openapi({ description: "The signing certificate's subject; null when none could be read", example: 'C=BE, O=Example SMP, CN=PSM000123' }),
     problem: z.string().nullable().openapi({ description: 'Why it is not verified; null when it is', example: 'the document was changed after it was signed (its digest does not match)' }),
@@ -116,6 +119,7 @@ const naptrView = ({ order, preference, flags, service, regexp, replacement }: N
 
 function smlSummary(sml: SmlAnswer): string {
   const who = sml.participant.value;
+  if (sml.smlLookup === 'cname') return sml.smpUrl ? `${who} is registered; its SMP is ${sml.smpUrl} (legacy CNAME lookup).` : `${who} is not registered: ${sml.dnsName} does not resolve.`;
   if (!sml.record) return `${who} is not registered on Peppol: ${sml.dnsName} has no Meta:SMP NAPTR record.`;
   if (!sml.smpUrl) return `${who} is registered on Peppol, but its SML record gives no SMP URL: ${sml.problem}.`;
   return `${who} is registered on Peppol; its SMP is ${sml.smpUrl}.`;
@@ -124,12 +128,12 @@ function smlSummary(sml: SmlAnswer): string {
 export function dnsLookupView(sml: SmlAnswer): z.infer<typeof dnsLookupSchema> {
   return {
     participant: { ...identifierView(sml.participant), id: fullIdentifier(sml.participant) },
-    registered: sml.record !== undefined,
+    registered: sml.smlLookup === 'cname' ? sml.smpUrl !== undefined : sml.record !== undefined,
     sml: {
       zone: sml.zone,
       hashed: hashedText(sml.participant.value),
       dns_name: sml.dnsName,
-      query_type: 'NAPTR',
+      query_type: sml.smlLookup === 'cname' ? 'CNAME' : 'NAPTR',
       records: sml.records.map(naptrView),
       record: sml.record ? naptrView(sml.record) : null,
     },

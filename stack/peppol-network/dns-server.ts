@@ -2,7 +2,7 @@ import dgram from 'node:dgram';
 
 import * as dnsPacket from 'dns-packet';
 
-import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
+import { PARTICIPANT_SCHEME, smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
 
 /**
  * The stand-in SML: an authoritative DNS server (UDP) for one zone that
@@ -10,16 +10,20 @@ import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
  * publishes (reference C.2) pointing at its SMP: the local SMP for the static
  * participants, and for those registered through the SML's management
  * interface (sml-server.ts) the logical address of the SMP that registered
- * each, from the moment it did. Names in the zone that
- * are not registered answer NXDOMAIN; names outside it are REFUSED, as an
- * authoritative server that does not recurse answers them. dns-packet does the
- * wire format.
+ * each, from the moment it did. The static participants are also published
+ * in the legacy scheme (PEPPOL_SML_LOOKUP=cname): their `B-<MD5>` name is a
+ * CNAME to `smp.<zone>`, whose A record is the local SMP's address. Names in
+ * the zone that are not registered answer NXDOMAIN; names outside it are
+ * REFUSED, as an authoritative server that does not recurse answers them.
+ * dns-packet does the wire format.
  */
 
 /** The zone the stand-in is authoritative for; `.localhost` never leaves the machine. */
 export const LOCAL_SML_ZONE = 'sml.peppol.localhost';
 
 const TTL_SECONDS = 60;
+/** Where the stand-in's SMP listens (smp-server.ts binds the loopback): the legacy scheme names a host, not a URL. */
+const SMP_ADDRESS = '127.0.0.1';
 const RCODE = { NOERROR: 0, NXDOMAIN: 3, REFUSED: 5 } as const;
 
 export interface DnsServerOptions {
@@ -45,6 +49,10 @@ export interface RunningDnsServer {
 export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsServer> {
   const zone = options.zone.toLowerCase();
   const registered = new Set(options.participants.map((value) => smlDnsName(value, zone)));
+  // The management interface's registrations are asked by NAPTR name, which a legacy name cannot be traced back to: static participants only.
+  const legacyNames = new Set(options.participants.map((value) => smlCnameDnsName(value, zone).toLowerCase()));
+  const smpHost = `smp.${zone}`;
+  const smpAddress: dnsPacket.Answer = { type: 'A', name: smpHost, ttl: TTL_SECONDS, data: SMP_ADDRESS };
   // The scheme label exists (it has names below it) but holds no records itself.
   const emptyNonTerminal = `${PARTICIPANT_SCHEME}.${zone}`;
   const soa: dnsPacket.Answer = {
@@ -68,6 +76,12 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
       });
     if (!question || (name !== zone && !name.endsWith(`.${zone}`))) return respond(RCODE.REFUSED);
     if (name === zone && question.type === 'SOA') return respond(RCODE.NOERROR, [soa]);
+    if (legacyNames.has(name)) {
+      const alias: dnsPacket.Answer = { type: 'CNAME', name: question.name, ttl: TTL_SECONDS, data: smpHost };
+      // A CNAME answers every question at its name; the target is in this zone, so an A question gets its address too (RFC 1034 4.3.2).
+      return respond(RCODE.NOERROR, question.type === 'A' ? [alias, smpAddress] : [alias]);
+    }
+    if (name === smpHost && question.type === 'A') return respond(RCODE.NOERROR, [smpAddress]);
     const smpUrl = registered.has(name) ? options.smpUrl : options.registrations?.smpUrlAt(name);
     if (smpUrl !== undefined && question.type === 'NAPTR') {
       const naptr: dnsPacket.Answer = {
@@ -78,7 +92,7 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
       };
       return respond(RCODE.NOERROR, [naptr]);
     }
-    const exists = smpUrl !== undefined || name === zone || name === emptyNonTerminal;
+    const exists = smpUrl !== undefined || name === zone || name === emptyNonTerminal || name === smpHost;
     return respond(exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [soa]);
   };
 

@@ -11,6 +11,14 @@ describe('participant lookup configuration', () => {
     expect(loadConfig({})).toMatchObject({ PEPPOL_SML_ZONE: 'participant.sml.prod.tech.peppol.org', PEPPOL_DNS_SERVER: undefined, LOOKUP_LIMIT: 100 });
   });
 
+  it('when nothing is set, then lookups ask the SML for NAPTR records, and a legacy lookup would ask the SMP on port 80', () => {
+    expect(loadConfig({})).toMatchObject({ PEPPOL_SML_LOOKUP: 'naptr', PEPPOL_SML_CNAME_SMP_PORT: 80 });
+  });
+
+  it('when the legacy scheme is chosen for a stand-in network, then the lookup and its SMP port are taken', () => {
+    expect(loadConfig({ PEPPOL_SML_LOOKUP: 'cname', PEPPOL_SML_CNAME_SMP_PORT: '8088' })).toMatchObject({ PEPPOL_SML_LOOKUP: 'cname', PEPPOL_SML_CNAME_SMP_PORT: 8088 });
+  });
+
   it('when a zone is written loosely, then it is lower-cased and its trailing dot dropped', () => {
     expect(loadConfig({ PEPPOL_SML_ZONE: 'Participant.SML.Test.Tech.Peppol.org.' }).PEPPOL_SML_ZONE).toBe('participant.sml.test.tech.peppol.org');
   });
@@ -24,6 +32,8 @@ describe('participant lookup configuration', () => {
     ['PEPPOL_DNS_SERVER', '192.0.2.53:0'],
     ['PEPPOL_DNS_SERVER', '[192.0.2.53]:53'],
     ['PEPPOL_SML_ZONE', 'not a zone'],
+    ['PEPPOL_SML_LOOKUP', 'srv'],
+    ['PEPPOL_SML_CNAME_SMP_PORT', '0'],
     ['LOOKUP_LIMIT', '0'],
   ])('when %s is %j, then start-up fails naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`));

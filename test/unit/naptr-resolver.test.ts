@@ -1,6 +1,8 @@
 import dgram from 'node:dgram';
 
-import { smlDnsName } from '../../domain/peppol-sml';
+import * as dnsPacket from 'dns-packet';
+
+import { smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
 import { naptrResolver, serverAddress } from '../../platform/naptr-resolver';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 
@@ -8,6 +10,7 @@ import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-networ
  * NAPTR queries that tell their TTL (platform/naptr-resolver.ts), against the
  * local network stand-in's DNS server on a free port (it publishes TTL 60):
  * the records and TTL, and node:dns's error codes for every other answer.
+ * Likewise the A question the legacy SML scheme asks.
  */
 
 const ZONE = 'sml.peppol.localhost';
@@ -57,5 +60,40 @@ describe('NAPTR queries with their TTL', () => {
       { host: '2001:db8::53', port: 53 },
       { host: '2001:db8::53', port: 5353 },
     ]);
+  });
+});
+
+describe('A queries with their TTL (the legacy SML scheme)', () => {
+  const addressCodeOf = (name: string) => resolver().resolveAddresses(name).then(
+    () => 'answered',
+    (err: NodeJS.ErrnoException) => err.code,
+  );
+
+  it('when the legacy name of a published participant is asked, then the address its CNAME leads to comes with the TTL', async () => {
+    expect(await resolver().resolveAddresses(smlCnameDnsName('0208:0987654394', ZONE))).toEqual({ addresses: ['127.0.0.1'], ttlSeconds: 60 });
+  });
+
+  it.each([
+    ['a legacy name the zone does not hold (NXDOMAIN)', () => smlCnameDnsName('0208:0000000000', ZONE), 'ENOTFOUND'],
+    ['a name without a CNAME or A record', () => `iso6523-actorid-upis.${ZONE}`, 'ENODATA'],
+    ['a name outside the zone (REFUSED)', () => 'example.com', 'EREFUSED'],
+  ])('when asked %s, then it fails with the code node:dns gives', async (_what, name, code) => {
+    expect(await addressCodeOf(name())).toBe(code);
+  });
+
+  it('when the server answers with a CNAME it does not follow, then the name resolves, to no address, with the CNAME\'s TTL', async () => {
+    const server = dgram.createSocket('udp4');
+    server.on('message', (message, sender) => {
+      const query = dnsPacket.decode(message);
+      const alias: dnsPacket.Answer = { type: 'CNAME', name: query.questions![0]!.name, ttl: 30, data: 'smp.elsewhere.example' };
+      server.send(dnsPacket.encode({ type: 'response', id: query.id, flags: 0, questions: query.questions, answers: [alias] }), sender.port, sender.address);
+    });
+    await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+    try {
+      const aliasOnly = naptrResolver({ server: `127.0.0.1:${server.address().port}`, timeoutMs: 500, tries: 1 });
+      expect(await aliasOnly.resolveAddresses('b-x.sml.example')).toEqual({ addresses: [], ttlSeconds: 30 });
+    } finally {
+      server.close();
+    }
   });
 });
