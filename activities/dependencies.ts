@@ -6,7 +6,7 @@ import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import type { PeppolAccessPoint } from '../platform/peppol-access-point';
 import type { CachedPeppolLookup } from '../platform/cached-peppol-lookup';
-import type { SmlRegistration } from '../platform/sml-registration';
+import type { BusinessCardPublishing, SmlRegistration } from '../platform/network-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { ReportingSettings } from '../services/reporting/send';
 import type { UsageCounters } from '../services/usage';
@@ -36,6 +36,8 @@ export interface ActivityDependencies {
   peppol: { lookup: CachedPeppolLookup; accessPoint: PeppolAccessPoint; mls?: MlsRequest };
   /** Registering our companies as receivers in the SML (through our access point). */
   sml: SmlRegistration;
+  /** Their business cards in the Peppol Directory (through our access point). */
+  directory: BusinessCardPublishing;
   /** Where the monthly Peppol reports go, and as whom (PEPPOL_REPORTING_*). */
   reporting: ReportingSettings;
   /** What fanning events out to webhooks needs. */

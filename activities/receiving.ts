@@ -12,18 +12,19 @@ import {
   unregisterParticipant,
   type ReceivingPlan,
 } from '../services/receiving/registration';
+import { recordListingFailure, syncListing, type ListingStatus } from '../services/receiving/business-card';
 import type { CompanyIdentity } from '../domain/participant-proof';
-import { SmlRegistrationError } from '../platform/sml-registration';
+import { NetworkRegistrationError } from '../platform/network-registration';
 import { openParticipantReview, recordParticipantDecision, type ParticipantDecisionOutcome } from '../services/receiving/participant-review';
 import { REGISTRATION_REFUSED, type KycDecision } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 
 /** A refusal no retry mends ends the step at once; anything else is retried by the workflow's policy. */
-async function refusalsFinal(step: () => Promise<void>): Promise<void> {
+async function refusalsFinal<T>(step: () => Promise<T>): Promise<T> {
   try {
-    await step();
+    return await step();
   } catch (err) {
-    if (err instanceof RegistrationRefusedError || (err instanceof SmlRegistrationError && err.permanent)) {
+    if (err instanceof RegistrationRefusedError || (err instanceof NetworkRegistrationError && err.permanent)) {
       throw ApplicationFailure.nonRetryable((err).message, REGISTRATION_REFUSED);
     }
     throw err;
@@ -86,6 +87,15 @@ export function receivingActivities(deps: ActivityDependencies) {
 
     async unregisterReceiver(companyId: string, participant: string): Promise<void> {
       await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, logger }, companyId, participant));
+    },
+
+    /** The participant's Peppol Directory listing brought in line (its business card read, or dropped); a refusal is final. */
+    async syncBusinessCard(companyId: string, participant: string): Promise<ListingStatus> {
+      return refusalsFinal(() => syncListing({ store, directory: deps.directory, logger }, companyId, participant));
+    },
+
+    async recordBusinessCardFailure(companyId: string, participant: string, reason: string): Promise<void> {
+      await recordListingFailure(store, companyId, participant, reason);
     },
 
     /** `step` names the workflow step, so a retry records the outcome's event once. */

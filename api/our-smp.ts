@@ -8,6 +8,7 @@ import { identifierOfSegment } from '../domain/peppol-smp';
 import { ConfigError, type Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { readSmpSigner } from '../platform/smp-signature';
+import { servedBusinessCard } from '../services/receiving/business-card';
 import { publishedDocumentTypes } from '../services/receiving/registration';
 import { serviceProviderDocumentTypes } from '../services/receiving/service-provider';
 import type { Store } from '../store';
@@ -19,7 +20,8 @@ import { smpRouter, type SmpDirectory } from './smp';
  * (billing, or the Invoice Response's), and our service provider participant
  * for Message Level Status (services/receiving/service-provider.ts), every endpoint our access point's AS4 URL and certificate, signed
  * with our SMP certificate. A participant is published from the moment it is
- * claimed, before the SML names this SMP for it.
+ * claimed, before the SML names this SMP for it; its business card once it is
+ * registered, unless the company opted out (services/receiving/business-card.ts).
  */
 
 const SETTINGS = ['SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'] as const;
@@ -31,6 +33,7 @@ function registeredReceivers(store: Store, serviceProvider: string | undefined):
       if (!documentTypes) return undefined;
       return { services: documentTypes.flatMap((id) => identifierOfSegment(id) ?? []).map((documentType) => ({ documentType, process: processOf(documentType) })) };
     },
+    businessCardOf: (participantValue) => servedBusinessCard(store, participantValue),
   };
 }
 

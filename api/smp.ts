@@ -1,5 +1,6 @@
 import express, { type Response, type Router } from 'express';
 
+import { businessCardXml, type BusinessCard } from '../domain/peppol-directory';
 import { PARTICIPANT_SCHEME } from '../domain/peppol-sml';
 import { identifierOfSegment, type Identifier } from '../domain/peppol-smp';
 import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml, type PublishedService, type SmpEndpoint } from '../domain/peppol-smp-publishing';
@@ -9,7 +10,10 @@ import { signServiceMetadata, type SmpSigner } from '../platform/smp-signature';
  * A Peppol SMP 1.x, read-only (reference C.7; ../shared/peppol/receiving.md
  * 2.2): `GET /{participant id}` answers the ServiceGroup and
  * `GET /{participant id}/services/{document type id}` the
- * SignedServiceMetadata, signed on every answer as phoss-SMP does. Ids are
+ * SignedServiceMetadata, signed on every answer as phoss-SMP does, and
+ * `GET /businesscard/{participant id}` the participant's Peppol Directory
+ * business card (the interface the Directory specification asks every SMP
+ * for; 404 for a participant without one). Ids are
  * full (`scheme::value`), one path segment each, percent-encoded or not. An
  * unknown participant or document type is 404; any method but GET (and
  * HEAD) is 405: the specification defines no writes. Who receives what comes
@@ -25,6 +29,8 @@ export interface SmpDirectory {
    * case-insensitively, B.1); undefined when it is not published here.
    */
   servicesOf(participantValue: string): Promise<{ services: PublishedService[]; endpoint?: SmpEndpoint } | undefined>;
+  /** Its business card, by the value lower-cased; undefined when it shows none. */
+  businessCardOf?(participantValue: string): Promise<BusinessCard | undefined>;
 }
 
 export interface SmpServerOptions {
@@ -56,6 +62,13 @@ export function smpRouter(options: SmpServerOptions): Router {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('The SMP interface is read-only: GET only.\n');
   });
 
+  router.get('/businesscard/:participant', async (req, res) => {
+    const participant = participantOf(req.params.participant);
+    const card = participant && (await options.directory.businessCardOf?.(participant.value));
+    if (!card) return notFound(res, 'No business card for this participant.');
+    res.type(XML).send(businessCardXml(card));
+  });
+
   router.get('/:participant', async (req, res) => {
     const participant = participantOf(req.params.participant);
     const entry = participant && (await options.directory.servicesOf(participant.value));
@@ -73,6 +86,6 @@ export function smpRouter(options: SmpServerOptions): Router {
     res.type(XML).send(signServiceMetadata(serviceMetadataXml(participant, documentType, processes, entry.endpoint ?? options.endpoint), options.signer));
   });
 
-  router.use((_req, res) => notFound(res, 'Not an SMP resource: GET /{participant id} or /{participant id}/services/{document type id}.'));
+  router.use((_req, res) => notFound(res, 'Not an SMP resource: GET /{participant id}, /{participant id}/services/{document type id} or /businesscard/{participant id}.'));
   return router;
 }

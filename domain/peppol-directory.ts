@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { create } from 'xmlbuilder2';
 
 import { PARTICIPANT_SCHEME } from './peppol-sml';
@@ -20,7 +22,7 @@ export interface BusinessCard {
   name: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
-  /** Further identifiers of the entity: `scheme` is free text for those that are not Peppol's (e.g. `VAT`). */
+  /** Further identifiers of the entity: `scheme` is free text; the Directory's specification names `vat`, `orgnr`, `gln` and `duns`. */
   identifiers: { scheme: string; value: string }[];
   /** When it was registered on Peppol (YYYY-MM-DD). */
   registrationDate?: string;
@@ -49,3 +51,31 @@ export function readBusinessCard(xml: string): BusinessCard[] {
     ...(entity.attributes.registrationDate && { registrationDate: entity.attributes.registrationDate }),
   }));
 }
+
+/** The company fields a card shows. */
+export interface CardholderFields {
+  name: string;
+  country: string;
+  company_registration_id?: string | null;
+  tax_id?: string | null;
+}
+
+/**
+ * A company's card: its name and country, its VAT number (`vat`) and its
+ * registration number (`orgnr`), registered on Peppol on `registeredAt`.
+ */
+export function companyBusinessCard(company: CardholderFields, participant: string, registeredAt: Date): BusinessCard {
+  return {
+    participant,
+    name: company.name,
+    country: company.country,
+    identifiers: [
+      ...(company.tax_id ? [{ scheme: 'vat', value: company.tax_id }] : []),
+      ...(company.company_registration_id ? [{ scheme: 'orgnr', value: company.company_registration_id }] : []),
+    ],
+    registrationDate: registeredAt.toISOString().slice(0, 10),
+  };
+}
+
+/** Tells whether the card the Directory has is the current one: the SHA-256 of the card as served. */
+export const businessCardFingerprint = (card: BusinessCard) => createHash('sha256').update(businessCardXml(card)).digest('hex');

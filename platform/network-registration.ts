@@ -1,13 +1,15 @@
 /**
- * Client of our access point's SML registration (access-point/, SmlRoutes):
- * it registers a participant of our SMP in the SML, so that the participant's
- * NAPTR record names our SMP, and unregisters it. Both are idempotent, so a
- * workflow may repeat them; a failure says whether trying again can help.
+ * Clients of what our access point tells the Peppol network on our SMP's
+ * behalf, with the SMP's certificate (access-point/: SmlRoutes,
+ * DirectoryRoutes): the SML registration of a participant, so that its NAPTR
+ * record names our SMP, and the Peppol Directory's notice that its business
+ * card is there to read, or gone. Each is idempotent, so a workflow may repeat
+ * it; a failure says whether trying again can help.
  */
 
-/** Registration did not happen; `permanent` when another attempt would get the same answer. */
-export class SmlRegistrationError extends Error {
-  override name = 'SmlRegistrationError';
+/** It did not happen; `permanent` when another attempt would get the same answer. */
+export class NetworkRegistrationError extends Error {
+  override name = 'NetworkRegistrationError';
   constructor(
     message: string,
     readonly permanent: boolean,
@@ -23,6 +25,13 @@ export interface SmlRegistration {
   unregister(participant: string): Promise<void>;
 }
 
+export interface BusinessCardPublishing {
+  /** Asks the Directory to read the participant's business card from our SMP; `skipped` when no Directory is configured. */
+  publish(participant: string): Promise<'published' | 'skipped'>;
+  /** Asks the Directory to drop it; `skipped` when no Directory is configured. */
+  withdraw(participant: string): Promise<'removed' | 'skipped'>;
+}
+
 /**
  * Longer than the access point's own limits (each SML call connects in 10 s and is answered in 20 s; a
  * registration makes up to three calls, and more to page through our participants after a repeat), so
@@ -30,25 +39,39 @@ export interface SmlRegistration {
  */
 const REQUEST_TIMEOUT_MS = 120_000;
 
+/** One request to our access point, done when it answers 200 with one of the `expected` statuses. */
+async function askAccessPoint<Status extends string>(accessPointUrl: string, method: 'PUT' | 'DELETE', path: string, what: string, expected: Status[]): Promise<Status> {
+  let response: Response;
+  try {
+    response = await fetch(`${accessPointUrl}${path}`, { method, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (err) {
+    throw new NetworkRegistrationError(`${what}: our access point at ${accessPointUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
+  }
+  const body = (await response.json().catch(() => ({}))) as { status?: string; error?: string; permanent?: boolean };
+  const status = expected.find((candidate) => candidate === body.status);
+  if (response.status === 200 && status) return status;
+  const reason = body.error ?? `our access point answered HTTP ${response.status}`;
+  // 400: the value is not a Peppol participant value, which no retry mends; 422: a final refusal of the SML or the Directory.
+  const permanent = response.status === 400 || response.status === 422 || (response.status !== 503 && body.permanent === true);
+  throw new NetworkRegistrationError(`${what}: ${reason}`, permanent);
+}
+
 export function smlRegistration(accessPointUrl: string): SmlRegistration {
-  const call = async (method: 'PUT' | 'DELETE', participant: string, expected: 'registered' | 'unregistered') => {
-    const url = `${accessPointUrl}/sml/participants/${encodeURIComponent(participant)}`;
-    const what = `${expected === 'registered' ? 'registering' : 'unregistering'} ${participant} in the SML`;
-    let response: Response;
-    try {
-      response = await fetch(url, { method, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    } catch (err) {
-      throw new SmlRegistrationError(`${what}: our access point at ${accessPointUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
-    }
-    const body = (await response.json().catch(() => ({}))) as { status?: string; error?: string; permanent?: boolean };
-    if (response.status === 200 && body.status === expected) return;
-    const reason = body.error ?? `our access point answered HTTP ${response.status}`;
-    // 400: the value is not a Peppol participant value, which no retry mends; 422: the SML's final refusal.
-    const permanent = response.status === 400 || response.status === 422 || (response.status !== 503 && body.permanent === true);
-    throw new SmlRegistrationError(`${what}: ${reason}`, permanent);
-  };
+  const path = (participant: string) => `/sml/participants/${encodeURIComponent(participant)}`;
   return {
-    register: (participant) => call('PUT', participant, 'registered'),
-    unregister: (participant) => call('DELETE', participant, 'unregistered'),
+    register: async (participant) => {
+      await askAccessPoint(accessPointUrl, 'PUT', path(participant), `registering ${participant} in the SML`, ['registered']);
+    },
+    unregister: async (participant) => {
+      await askAccessPoint(accessPointUrl, 'DELETE', path(participant), `unregistering ${participant} in the SML`, ['unregistered']);
+    },
+  };
+}
+
+export function businessCardPublishing(accessPointUrl: string): BusinessCardPublishing {
+  const path = (participant: string) => `/directory/participants/${encodeURIComponent(participant)}`;
+  return {
+    publish: (participant) => askAccessPoint(accessPointUrl, 'PUT', path(participant), `publishing the business card of ${participant} in the Peppol Directory`, ['published', 'skipped']),
+    withdraw: (participant) => askAccessPoint(accessPointUrl, 'DELETE', path(participant), `removing the business card of ${participant} from the Peppol Directory`, ['removed', 'skipped']),
   };
 }

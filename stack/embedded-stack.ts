@@ -162,6 +162,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       PEPPOL_SML_ZONE: urls.peppol.zone,
       PEPPOL_DNS_SERVER: urls.peppol.dnsServer,
       PEPPOL_ALLOW_PRIVATE_SMP: 'true',
+      // With PEPPOL_SML_LOOKUP=cname the legacy names lead to the stand-in's SMP, which is not on port 80.
+      PEPPOL_SML_CNAME_SMP_PORT: new URL(urls.peppol.smp).port,
       PEPPOL_SMP_CA: urls.peppol.ca,
       PEPPOL_AP_CA: urls.peppol.ca,
     }),
@@ -441,8 +443,11 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             truststore: pki.truststore,
             dataDir: path.join(config.DATA_DIR, 'access-point'),
             sendTimeoutMs: config.AS4_SEND_TIMEOUT,
-            // Our SMP's participants go into the stand-in's SML; a real SML is configured on a deployed access point.
-            ...(urls.peppol && { sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore } }),
+            // Our SMP's participants go into the stand-in's SML, their business cards to its Directory (served beside
+            // the SML); the real ones are configured on a deployed access point.
+            ...(urls.peppol && {
+              sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore, directoryUrl: urls.peppol.sml },
+            }),
             inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: inboundToken },
           }),
           'our access point',

@@ -99,8 +99,11 @@ export function accessPointEnvironment(options: {
   /** Receivers the (stand-in) receiving access point refuses with a final AS4 error. */
   refusedReceivers?: string[];
   sendTimeoutMs?: number;
-  /** Where our access point registers our SMP's participants (the stand-in SML), as the SMP certificate. */
-  sml?: { url: string; smpId: string; smpUrl: string; keystore: string };
+  /**
+   * Where our access point registers our SMP's participants (the stand-in SML), as the SMP certificate;
+   * `directoryUrl`: the Peppol Directory it tells about their business cards, with the same certificate.
+   */
+  sml?: { url: string; smpId: string; smpUrl: string; keystore: string; directoryUrl?: string };
   /** Our access point's receiving side: AS4 on 127.0.0.1:`as4Port`, each message posted to `intakeUrl` with `intakeToken`. */
   inbound?: { as4Port: number; intakeUrl: string; intakeToken: string };
 }): Record<string, string> {
@@ -129,6 +132,7 @@ export function accessPointEnvironment(options: {
       // The stand-in SML's server certificate is from the local test CA, which the JVM does not trust.
       SML_TRUSTSTORE: options.truststore,
       SML_TRUSTSTORE_PASSWORD: LOCAL_PKI_PASSWORD,
+      ...(options.sml.directoryUrl && { DIRECTORY_URL: options.sml.directoryUrl }),
     }),
     ...(options.inbound && {
       AP_AS4_PORT: String(options.inbound.as4Port),

@@ -25,6 +25,21 @@ const companySchema = new Schema(
     peppol_id: { type: String, default: null },
     /** Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once. */
     auto_acknowledge: { type: Boolean, default: false },
+    /** Listed in the Peppol Directory while registered as a receiver (its business card); false keeps it out. */
+    directory: { type: Boolean, default: true },
+    /** Where its business card stands in the Peppol Directory (services/receiving/business-card.ts); null until first asked. */
+    directory_listing: {
+      type: new Schema(
+        {
+          status: { type: String, enum: ['published', 'withdrawn', 'not_listed', 'skipped', 'failed'], required: true },
+          participant_id: { type: String, default: null },
+          error_message: { type: String, default: null },
+          updated_at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     /**
      * What a review proved of the company (domain/participant-proof.ts): its identity when its workspace's KYC
      * was approved, or as an operator approved it since. Null until then. Written by the review only.

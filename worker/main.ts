@@ -15,7 +15,7 @@ import { processIdentity, runCopies } from '../platform/process-copies';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
-import { smlRegistration } from '../platform/sml-registration';
+import { businessCardPublishing, smlRegistration } from '../platform/network-registration';
 import { peppolTrust } from '../platform/peppol-trust';
 import { startWorkflow } from '../platform/workflow-port';
 import { usageCounters } from '../services/usage';
@@ -75,6 +75,8 @@ async function main(config: Config, logger: Logger): Promise<void> {
         lookup: cachedPeppolLookup(
           peppolLookup({
             zone: config.PEPPOL_SML_ZONE,
+            smlLookup: config.PEPPOL_SML_LOOKUP,
+            cnameSmpPort: config.PEPPOL_SML_CNAME_SMP_PORT,
             dnsServer: config.PEPPOL_DNS_SERVER,
             smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
             trust: peppolTrust(config),
@@ -85,6 +87,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
         ...(config.PEPPOL_SEAT_ID && { mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE } }),
       },
       sml,
+      directory: businessCardPublishing(addresses.accessPointUrl),
       reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),

@@ -1,15 +1,18 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { condition, defineSignal, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineSignal, log, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { isReviewDecision } from './review-decision';
 import { KYC_REVIEW_SIGNAL, RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type SyncReceivingInput } from './shared';
 
-const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision } = proxyActivities<Activities>({
+const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision, recordBusinessCardFailure } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { registerReceiver, unregisterReceiver } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
+const { registerReceiver, unregisterReceiver, syncBusinessCard } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
+
+/** Histories from before business cards have no listing steps. */
+const BUSINESS_CARDS = 'business-cards';
 
 export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
 export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
@@ -19,6 +22,18 @@ const reasonOf = (err: unknown): string => {
   return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
 };
 
+/** The participant's Peppol Directory listing, when the plan says it is not in line; a failure there is said on the company, and receiving goes on. */
+async function syncListing(companyId: string, participant: string, plan: { listings?: string[] }): Promise<void> {
+  // A plan recorded before business cards has no listings.
+  if (!plan.listings?.includes(participant) || !patched(BUSINESS_CARDS)) return;
+  setCurrentDetails(`Bringing the Peppol Directory's business card of ${participant} in line`);
+  try {
+    await syncBusinessCard(companyId, participant);
+  } catch (err) {
+    await recordBusinessCardFailure(companyId, participant, reasonOf(err));
+  }
+}
+
 /**
  * A company's registration as a Peppol receiver (id `receiving-<company id>`),
  * brought in line with the company: registered in our SMP and the SML while
@@ -27,8 +42,9 @@ const reasonOf = (err: unknown): string => {
  * Started (or signalled, when it runs) whenever one of those changes; it plans
  * again after every pass until nothing is left to do.
  *
- *   plan ──unregister each participant it should no longer have──▶
- *        ──register the one it should have──▶ registered | unregistered
+ *   plan ──unregister each participant it should no longer have (its Directory listing dropped first)──▶
+ *        ──register the one it should have──▶ its business card to the Peppol Directory,
+ *              or dropped there (opted out); a Directory failure is said on the company only──▶ registered | unregistered
  *        ──an identity no proof covers──▶ awaiting_review (KycStatus "pending"):
  *              signal `review` {"decision": "approve"} ──▶ verified ──▶ plan again (registers it)
  *              signal `review` {"decision": "reject", "reason"} ──▶ failed, saying why
@@ -61,6 +77,7 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
     try {
       for (const old of plan.unregister) {
         participant = old;
+        await syncListing(companyId, old, plan);
         setCurrentDetails(`Unregistering ${old} from the SML and our SMP`);
         await unregisterReceiver(companyId, old);
         await recordReceivingOutcome(companyId, { status: 'unregistered', participant: old }, step++);
@@ -71,6 +88,7 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
         await registerReceiver(companyId, plan.register);
         await recordReceivingOutcome(companyId, { status: 'registered', participant: plan.register }, step++);
       }
+      if (plan.desired) await syncListing(companyId, plan.desired, plan);
       outcome = plan.desired ? 'registered' : 'unregistered';
     } catch (err) {
       const reason = reasonOf(err);

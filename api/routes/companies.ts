@@ -15,6 +15,11 @@ const optionalFields = {
   address: address.nullable().optional(),
   peppol_id: peppolId.nullable().optional(),
   auto_acknowledge: z.boolean().optional().openapi({ description: 'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false' }),
+  directory: z.boolean().optional().openapi({
+    description:
+      'List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. ' +
+      'False keeps it out, and removes a card listed before. Default true; see `directory_listing`',
+  }),
 };
 
 const createBody = z
@@ -29,6 +34,8 @@ const updateBody = z
 
 /** The fields that prove a live company's Peppol id to be its own (domain/participant-proof.ts). */
 const IDENTITY_FIELDS = ['peppol_id', 'company_registration_id', 'tax_id'] as const;
+/** What its business card in the Peppol Directory shows (besides the identity), or whether it has one. */
+const CARD_FIELDS = ['name', 'country', 'directory'] as const;
 
 const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
@@ -113,8 +120,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const updated = await updateCompany(store, auth.actor, company, body);
       if (!updated) throw companyNotFound(params.id);
-      // What proves its participant id changed: its receiving workflow registers it, or has an operator review it first.
-      if (IDENTITY_FIELDS.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null))) await changedForReceiving(deps, updated);
+      const changed = (fields: readonly (keyof typeof body & keyof typeof company)[]) => fields.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null));
+      // What proves its participant id changed: its receiving workflow registers it, or has an operator review it first;
+      // what the business card of a company that receives shows changed: the workflow has the Directory read it again.
+      if (changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS))) await changedForReceiving(deps, updated);
       return { status: 200, body: companyView(updated, await isLive(updated._id)) };
     },
   });

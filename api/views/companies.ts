@@ -32,6 +32,20 @@ export const companySchema = z
       })
       .nullable()
       .openapi({ description: 'Where its registration as a Peppol receiver stands; null until the company first went live' }),
+    directory: z.boolean().openapi({ description: 'Listed in the Peppol Directory while registered as a receiver (false: kept out)' }),
+    directory_listing: z
+      .object({
+        status: z.enum(['published', 'withdrawn', 'not_listed', 'skipped', 'failed']).openapi({
+          description:
+            '`published`: the Peppol Directory was told to read the current business card from our SMP; `withdrawn`: told to drop it (the company opted out, or is no longer registered); ' +
+            '`not_listed`: opted out, nothing was listed; `skipped`: this service publishes to no Directory; `failed` with `error_message`: the Directory refused it or did not answer for about half an hour (receiving is not affected)',
+        }),
+        participant_id: z.string().nullable(),
+        error_message: z.string().nullable(),
+        updated_at: z.string().openapi({ format: 'date-time' }),
+      })
+      .nullable()
+      .openapi({ description: 'Where its business card stands in the Peppol Directory; null until it was first registered as a receiver' }),
     participant_review: z
       .object({
         status: z.enum(['pending', 'approved', 'rejected']),
@@ -80,6 +94,15 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
           document_types: company.receiving.document_types,
           error_message: company.receiving.error_message ?? null,
           updated_at: company.receiving.updated_at.toISOString(),
+        }
+      : null,
+    directory: company.directory ?? true,
+    directory_listing: company.directory_listing
+      ? {
+          status: company.directory_listing.status,
+          participant_id: company.directory_listing.participant_id ?? null,
+          error_message: company.directory_listing.error_message ?? null,
+          updated_at: company.directory_listing.updated_at.toISOString(),
         }
       : null,
     participant_review: company.participant_review

@@ -1745,7 +1745,7 @@ export interface components {
                  */
                 id: string;
             };
-            /** @description Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant */
+            /** @description Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant (with `PEPPOL_SML_LOOKUP=cname`: whether its legacy `B-…` name resolves) */
             registered: boolean;
             sml: {
                 /** @example participant.sml.prod.tech.peppol.org */
@@ -1756,13 +1756,16 @@ export interface components {
                  */
                 hashed: string;
                 /**
-                 * @description The name queried: Base32 (no padding, lower case) of the SHA-256 of `hashed`, the scheme and the zone
+                 * @description The name queried: Base32 (no padding, lower case) of the SHA-256 of `hashed`, the scheme and the zone; with `query_type` `CNAME` (the legacy scheme a service may be configured for), `B-` and the hex MD5 of `hashed`, the scheme and the zone
                  * @example hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org
                  */
                 dns_name: string;
-                /** @enum {string} */
-                query_type: "NAPTR";
-                /** @description Every NAPTR record at the name (none when the name does not exist) */
+                /**
+                 * @description How the SML was asked: `NAPTR`, the Peppol lookup; `CNAME`, the legacy scheme, retired on the Peppol network since 2025-11-01
+                 * @enum {string}
+                 */
+                query_type: "NAPTR" | "CNAME";
+                /** @description Every NAPTR record at the name (none when the name does not exist, or asked by CNAME) */
                 records: {
                     order: number;
                     preference: number;
@@ -1823,7 +1826,7 @@ export interface components {
                     } | null;
                     /** @description The SMP's signature over this answer; null when not found */
                     smp_signature: {
-                        /** @description Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now */
+                        /** @description Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive or exclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now */
                         verified: boolean;
                         /**
                          * @description The signing certificate's subject; null when none could be read
@@ -2093,6 +2096,20 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
             } | null;
+            /** @description Listed in the Peppol Directory while registered as a receiver (false: kept out) */
+            directory: boolean;
+            /** @description Where its business card stands in the Peppol Directory; null until it was first registered as a receiver */
+            directory_listing: {
+                /**
+                 * @description `published`: the Peppol Directory was told to read the current business card from our SMP; `withdrawn`: told to drop it (the company opted out, or is no longer registered); `not_listed`: opted out, nothing was listed; `skipped`: this service publishes to no Directory; `failed` with `error_message`: the Directory refused it or did not answer for about half an hour (receiving is not affected)
+                 * @enum {string}
+                 */
+                status: "published" | "withdrawn" | "not_listed" | "skipped" | "failed";
+                participant_id: string | null;
+                error_message: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            } | null;
             /** @description A live company receives what is sent to its `peppol_id`, so the id must be proven to be its own: it is when it is the id its KYC review verified, or when its scheme carries a business register or VAT number (0208, 9925, 0106, 0007, 0192, 9930 and the other national VAT schemes, …) and that number is the verified `company_registration_id` or `tax_id`. Any other id, and any change of `company_registration_id` or `tax_id` after verification, is reviewed by an operator before anything is registered. Null when no review was ever needed */
             participant_review: {
                 /** @enum {string} */
@@ -2145,6 +2162,8 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /** @description List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. False keeps it out, and removes a card listed before. Default true; see `directory_listing` */
+            directory?: boolean;
         };
         Address: {
             street?: string;
@@ -2201,6 +2220,20 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
             } | null;
+            /** @description Listed in the Peppol Directory while registered as a receiver (false: kept out) */
+            directory: boolean;
+            /** @description Where its business card stands in the Peppol Directory; null until it was first registered as a receiver */
+            directory_listing: {
+                /**
+                 * @description `published`: the Peppol Directory was told to read the current business card from our SMP; `withdrawn`: told to drop it (the company opted out, or is no longer registered); `not_listed`: opted out, nothing was listed; `skipped`: this service publishes to no Directory; `failed` with `error_message`: the Directory refused it or did not answer for about half an hour (receiving is not affected)
+                 * @enum {string}
+                 */
+                status: "published" | "withdrawn" | "not_listed" | "skipped" | "failed";
+                participant_id: string | null;
+                error_message: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            } | null;
             /** @description A live company receives what is sent to its `peppol_id`, so the id must be proven to be its own: it is when it is the id its KYC review verified, or when its scheme carries a business register or VAT number (0208, 9925, 0106, 0007, 0192, 9930 and the other national VAT schemes, …) and that number is the verified `company_registration_id` or `tax_id`. Any other id, and any change of `company_registration_id` or `tax_id` after verification, is reviewed by an operator before anything is registered. Null when no review was ever needed */
             participant_review: {
                 /** @enum {string} */
@@ -2253,6 +2286,8 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /** @description List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. False keeps it out, and removes a card listed before. Default true; see `directory_listing` */
+            directory?: boolean;
         };
         KycState: {
             /**

@@ -1,13 +1,14 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import type { Logger } from '../../platform/logger';
-import { SmlRegistrationError, type SmlRegistration } from '../../platform/sml-registration';
+import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import { isDuplicateKey } from '../../store/errors';
 import { registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
 import { recordAudit } from '../audit';
 import { recordEvent } from '../events';
+import { listingsToSync } from './business-card';
 import { identityOf, proofDetails, standingOf } from './participant-review';
 
 /**
@@ -49,6 +50,8 @@ export interface ReceivingPlan {
   review: { identity: CompanyIdentity; why: string } | null;
   /** An identity the operator refused: the participant and why, said on the company's receiving status. */
   refused: { participant: string; reason: string } | null;
+  /** Participants whose Peppol Directory listing is to be brought in line (services/receiving/business-card.ts). */
+  listings: string[];
 }
 
 const key = (participant: string) => participant.toLowerCase();
@@ -73,6 +76,7 @@ export async function planReceiving(store: Store, companyId: string): Promise<Re
     unregister: current.filter((row) => desired === null || row._id !== key(desired)).map((row) => row.participant_id),
     review: company && standing.status === 'review' ? { identity: identityOf(company), why: standing.why } : null,
     refused: company?.peppol_id && standing.status === 'rejected' ? { participant: company.peppol_id, reason: standing.reason } : null,
+    listings: listingsToSync(company, desired, current),
   };
 }
 
@@ -112,7 +116,7 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     await deps.sml.register(participant);
   } catch (err) {
     // The SML will not take it (another SMP holds it): our SMP stops publishing it, and another company may claim it.
-    if (err instanceof SmlRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
+    if (err instanceof NetworkRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
     throw err;
   }
   const { modifiedCount } = await store.peppolRegistrations.updateOne(

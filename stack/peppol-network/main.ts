@@ -6,6 +6,7 @@ import { RESPONSE_CODES } from '../../domain/invoice-response';
 import { readSmpSigner } from '../../platform/smp-signature';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
+import { StandInPeppolDirectory } from './peppol-directory';
 import { startResponder, type ResponderOptions } from './responder';
 import { SmlRegistrations } from './sml-registrations';
 import { startSmlServer } from './sml-server';
@@ -20,7 +21,9 @@ import { startSmpServer } from './smp-server';
  * the SMP's answers signed with the local test PKI's SMP certificate; and the
  * SML's management interface (HTTPS, client certificates of the local test
  * CA), through which other SMPs (ours) register their participants, kept in
- * the --sml-registrations file. Not part of the service, and never the real
+ * the --sml-registrations file; and the Peppol Directory, whose indexer takes
+ * those SMPs' notices beside the SML and keeps the business cards it reads in
+ * directory.json next to it. Not part of the service, and never the real
  * network.
  *
  *   node --import tsx stack/peppol-network/main.ts --zone sml.peppol.localhost \
@@ -61,10 +64,14 @@ async function main(): Promise<void> {
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
+  const staticIds = participants.map((entry) => entry.id);
+  const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);
+  const directory = await StandInPeppolDirectory.open(path.join(path.dirname(values['sml-registrations']!), 'directory.json'), registrations);
   // The DNS server starts last (the readiness probe asks it); the SMP's page asks it for its counts later.
   const counts: { dns?: { queriesFor(name: string): number } } = {};
   const smp = await startSmpServer({
     dnsQueriesFor: (name) => counts.dns?.queriesFor(name) ?? 0,
+    directory,
     port: Number(values['smp-port']),
     participants,
     accessPointUrl: values['ap-url']!,
@@ -72,8 +79,6 @@ async function main(): Promise<void> {
     oxalis: { url: values['oxalis-url']!, certificate: await readFile(values['oxalis-certificate']!, 'utf8') },
     signer: readSmpSigner(values['smp-certificate']!, values['smp-key']!),
   });
-  const staticIds = participants.map((entry) => entry.id);
-  const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);
   // Before the DNS server, which the stack's readiness probe asks: once DNS answers, registering works too.
   const sml = await startSmlServer({
     port: Number(values['sml-port']),
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
     key: await readFile(values['sml-key']!, 'utf8'),
     ca: await readFile(values.ca!, 'utf8'),
     registrations,
+    directory,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: staticIds, smpUrl: smp.url, registrations });
@@ -88,7 +94,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
       `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}; ` +
-      `SML management interface ${sml.url} (registrations in ${values['sml-registrations']})\n`,
+      `SML management interface ${sml.url} (registrations in ${values['sml-registrations']}); Peppol Directory indexer ${sml.url}/indexer/1.0/, search ${smp.url}/stand-in/directory?q=\n`,
   );
 
   const responder =

@@ -1,20 +1,16 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-
 import { z } from 'zod';
 
 import { peppolIdProblem } from '../../domain/peppol-id';
 import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
 import { SmlFault, type SmlAnswer, type SmlRequest } from './sml-soap';
+import { readStateFile, writeStateFile } from './state-file';
 
 /**
  * What the stand-in SML keeps: the SMPs registered through its management
  * interface (ID, addresses, the client certificate that owns each) and the
  * participants each registered, with BDMSL's rules for changing them. Kept in
- * one JSON file (DATA_DIR/peppol-network/sml-registrations.json), rewritten
- * whole and renamed into place on every change, so a crash leaves the old or
- * the new state, never half of one. The DNS server asks it at every query, so
- * a registration is published at once.
+ * one JSON file (DATA_DIR/peppol-network/sml-registrations.json, state-file.ts).
+ * The DNS server asks it at every query, so a registration is published at once.
  */
 
 /** Who called: the SML knows an SMP by the client certificate that created it. */
@@ -79,16 +75,7 @@ export class SmlRegistrations {
   }
 
   static async open(file: string, zone: string, reserved: string[]): Promise<SmlRegistrations> {
-    let state: State = { smps: [], participants: [] };
-    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return undefined;
-      throw err;
-    });
-    if (text !== undefined) {
-      const parsed = fileSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) throw new Error(`${file} is not a stand-in SML registrations file: ${parsed.error.issues[0]?.message}`);
-      state = parsed.data;
-    }
+    const state = await readStateFile(file, fileSchema, { smps: [], participants: [] }, 'a stand-in SML registrations file');
     return new SmlRegistrations(file, zone.toLowerCase(), reserved, state);
   }
 
@@ -96,6 +83,13 @@ export class SmlRegistrations {
   smpUrlAt(dnsName: string): string | undefined {
     const participant = this.byDnsName.get(dnsName.toLowerCase());
     return participant && this.state.smps.find((smp) => smp.id === participant.smpId)?.logicalAddress;
+  }
+
+  /** The SMP a participant is registered for through this interface (its logical address and the certificate that owns it). */
+  smpOf(participantValue: string): { id: string; logicalAddress: string; owner: SmpOwner } | undefined {
+    const participant = this.state.participants.find((entry) => sameValue(entry.value, participantValue));
+    const smp = participant && this.state.smps.find((entry) => entry.id === participant.smpId);
+    return smp && { id: smp.id, logicalAddress: smp.logicalAddress, owner: smp.owner };
   }
 
   /** Carries out one management operation for the caller, as BDMSL would; a refusal throws SmlFault. */
@@ -171,10 +165,7 @@ export class SmlRegistrations {
   }
 
   private async save(next: State): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true });
-    const draft = `${this.file}.${process.pid}.tmp`;
-    await writeFile(draft, `${JSON.stringify(next, null, 2)}\n`);
-    await rename(draft, this.file);
+    await writeStateFile(this.file, next);
     this.state = next;
     this.index();
   }

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
+import type { StandInPeppolDirectory } from './peppol-directory';
 import type { SmlRegistrations, SmpOwner } from './sml-registrations';
 import { answerEnvelope, faultEnvelope, parseSmlRequest, SmlFault, type SmlService } from './sml-soap';
 
@@ -13,6 +14,8 @@ import { answerEnvelope, faultEnvelope, parseSmlRequest, SmlFault, type SmlServi
  * certificate (here: chained to the local test CA) at the TLS handshake and
  * knows each SMP by the certificate that created it. What it keeps and the
  * rules it applies are in sml-registrations.ts; the messages in sml-soap.ts.
+ * The stand-in Peppol Directory's indexer (`/indexer/1.0/`, peppol-directory.ts)
+ * is served here too: it takes the same SMP client certificates.
  */
 
 export interface SmlServerOptions {
@@ -24,6 +27,8 @@ export interface SmlServerOptions {
   /** The CAs a client certificate must chain to (PEM). */
   ca: string;
   registrations: SmlRegistrations;
+  /** The Directory whose indexer this server also serves. */
+  directory?: StandInPeppolDirectory;
   log?: (line: string) => void;
   /** Sees each request's body as it came (a test checks our SML client's messages against BDMSL's schema). */
   observe?: (service: SmlService, body: string) => void;
@@ -38,6 +43,7 @@ export interface RunningSmlServer {
 /** A management request is a few hundred bytes; anything near this is not one. */
 const MAX_REQUEST_BYTES = 64 * 1024;
 const SERVICES: readonly string[] = ['manageservicemetadata', 'manageparticipantidentifier'] satisfies SmlService[];
+const INDEXER = '/indexer/1.0/';
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
@@ -68,8 +74,33 @@ function send(response: ServerResponse, status: number, contentType: string, bod
 export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlServer> {
   const log = options.log ?? (() => undefined);
 
+  /** PUT /indexer/1.0/ (the participant id as the body) and DELETE /indexer/1.0/{participant id}. */
+  const indexer = async (directory: StandInPeppolDirectory, request: IncomingMessage, response: ServerResponse, rest: string) => {
+    const caller = callerOf(request);
+    let answer;
+    if (request.method === 'PUT' && rest === '') {
+      const body = await readBody(request);
+      if (body === undefined) return send(response, 413, 'text/plain; charset=utf-8', `an indexer request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+      answer = await directory.index(body, caller);
+    } else if (request.method === 'DELETE' && rest !== '') {
+      let participant: string;
+      try {
+        participant = decodeURIComponent(rest);
+      } catch {
+        return send(response, 400, 'text/plain; charset=utf-8', 'the participant id in the path is not percent-encoded correctly\n');
+      }
+      answer = await directory.remove(participant, caller);
+    } else {
+      return send(response, 405, 'text/plain; charset=utf-8', `PUT ${INDEXER} with a participant id, or DELETE ${INDEXER}{participant id}\n`, { Allow: 'PUT, DELETE' });
+    }
+    log(`Directory: ${request.method} by ${caller.subject}: ${answer.status} ${answer.message}`);
+    send(response, answer.status, 'text/plain; charset=utf-8', answer.status === 204 ? '' : `${answer.message}\n`);
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const service = new URL(request.url ?? '/', 'https://sml.invalid').pathname.replace(/^\/+|\/+$/g, '');
+    const pathname = new URL(request.url ?? '/', 'https://sml.invalid').pathname;
+    if (options.directory && pathname.startsWith(INDEXER)) return indexer(options.directory, request, response, pathname.slice(INDEXER.length));
+    const service = pathname.replace(/^\/+|\/+$/g, '');
     if (!SERVICES.includes(service)) return send(response, 404, 'text/plain; charset=utf-8', `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`);
     if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
     const body = await readBody(request);

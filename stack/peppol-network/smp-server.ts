@@ -9,6 +9,7 @@ import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
 import type { SmpSigner } from '../../platform/smp-signature';
 import type { SmpEndpoint } from '../../domain/peppol-smp-publishing';
+import type { StandInPeppolDirectory } from './peppol-directory';
 import type { LocalParticipant } from './registry';
 
 /**
@@ -17,7 +18,9 @@ import type { LocalParticipant } from './registry';
  * document kind it receives, pointing at the stand-in's receiving access
  * point (or, for the participants Oxalis serves, at Oxalis) and signed with
  * the local test PKI's SMP certificate. Unlike a real
- * SMP it speaks HTTP, not HTTPS. Its root page lists the participants.
+ * SMP it speaks HTTP, not HTTPS. Its root page lists the participants, and
+ * `/stand-in/directory?q=` searches the stand-in Peppol Directory as the
+ * Directory's JSON search API (`/search/1.0/json`) answers.
  */
 
 /** Each document kind of participants.json, as the SMP lists it: document type under its process. */
@@ -42,6 +45,8 @@ export interface SmpServerOptions {
   signer: SmpSigner;
   /** Queries the stand-in's DNS got for a name, served at `/stand-in/dns-queries?name=` for tests. */
   dnsQueriesFor?: (name: string) => number;
+  /** The stand-in Peppol Directory searched at `/stand-in/directory`. */
+  directory?: StandInPeppolDirectory;
 }
 
 export interface RunningSmpServer {
@@ -83,12 +88,19 @@ export async function startSmpServer(options: SmpServerOptions): Promise<Running
     const lines = options.participants.map(
       (entry) => `${entry.id}  ${entry.name}  (${entry.documents.join(', ')}${entry.accessPoint === 'oxalis' ? '; Oxalis' : ''})  ${serviceGroupUrl(url, participantOf(entry))}`,
     );
-    res.type('text/plain').send(`Local Peppol network stand-in: SMP. Access points: ${options.accessPointUrl} (phase4), ${options.oxalis.url} (Oxalis)\n\n${lines.join('\n')}\n`);
+    res
+      .type('text/plain')
+      .send(`Local Peppol network stand-in: SMP. Access points: ${options.accessPointUrl} (phase4), ${options.oxalis.url} (Oxalis). Peppol Directory search: ${url}/stand-in/directory?q=\n\n${lines.join('\n')}\n`);
   });
   // Not an SMP resource (no participant id has this form): how often the stand-in SML was asked for a name.
   app.get('/stand-in/dns-queries', (req, res) => {
     const name = typeof req.query.name === 'string' ? req.query.name : '';
     res.json({ name, queries: options.dnsQueriesFor?.(name) ?? 0 });
+  });
+  // Not an SMP resource either: the Directory's search, over the business cards the stand-in indexed.
+  app.get('/stand-in/directory', (req, res) => {
+    const matches = options.directory?.search(typeof req.query.q === 'string' ? req.query.q : '') ?? [];
+    res.json({ version: '1.0', 'total-result-count': matches.length, 'used-result-count': matches.length, matches });
   });
   app.use(
     smpRouter({

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
 
-import { smlRegistration, SmlRegistrationError } from '../../platform/sml-registration';
+import { smlRegistration, NetworkRegistrationError } from '../../platform/network-registration';
 import { localPkiFiles } from '../../stack/peppol-access-points';
 import { smlRecord } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
@@ -70,9 +70,9 @@ describe('SML registration through our access point, on the local Peppol network
     const { peppol, accessPointUrl } = sharedStack();
     const error = await smlRegistration(accessPointUrl).register('0208:0987654394').then(
       () => undefined,
-      (err: unknown) => err as SmlRegistrationError,
+      (err: unknown) => err as NetworkRegistrationError,
     );
-    expect(error).toBeInstanceOf(SmlRegistrationError);
+    expect(error).toBeInstanceOf(NetworkRegistrationError);
     expect(error).toMatchObject({ permanent: true, message: expect.stringMatching(/BadRequestFault \[ERR-106\] The participant identifier \[0208:0987654394\] .* already exist/) });
     expect(await smlRecord('0208:0987654394')).toMatchObject({ registered: true, smp_url: peppol.smp });
   });
@@ -80,7 +80,7 @@ describe('SML registration through our access point, on the local Peppol network
   it('when the access point is asked for something that is no participant value, then it answers 400 and the client calls that permanent', async () => {
     const error = await smlRegistration(sharedStack().accessPointUrl).register('not-a-participant').then(
       () => undefined,
-      (err: unknown) => err as SmlRegistrationError,
+      (err: unknown) => err as NetworkRegistrationError,
     );
     expect(error).toMatchObject({ permanent: true, message: expect.stringMatching(/is not a Peppol participant value/) });
   });

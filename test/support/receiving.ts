@@ -44,7 +44,7 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
 }
 
 /** A live company of its own workspace, with a Peppol id of its own (and the other fields given, before its KYC review), registered as a receiver. */
-export async function liveReceiver(fields: { company_registration_id?: string; tax_id?: string } = {}) {
+export async function liveReceiver(fields: { company_registration_id?: string; tax_id?: string; directory?: boolean } = {}) {
   const account = await readyToSubmit('receiver');
   const peppolId = uniqueBelgianPeppolId();
   const patched = await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: peppolId, ...fields } });

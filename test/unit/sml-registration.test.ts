@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { smlRegistration, SmlRegistrationError } from '../../platform/sml-registration';
+import { smlRegistration, NetworkRegistrationError } from '../../platform/network-registration';
 import { freePort } from '../../stack/ports';
 
 /** The client of our access point's /sml endpoint against a stand-in that answers what each test sets. */
@@ -28,7 +28,7 @@ describe('registering participants in the SML through our access point', () => {
   const failure = (promise: Promise<void>) =>
     promise.then(
       () => undefined,
-      (err: unknown) => err as SmlRegistrationError,
+      (err: unknown) => err as NetworkRegistrationError,
     );
 
   it('PUTs a participant value to /sml/participants/{value} and DELETEs it there, done on the status the access point confirms', async () => {
@@ -52,7 +52,7 @@ describe('registering participants in the SML through our access point', () => {
   ] as const)('reports %s as an error that says whether a retry can help', async (_what, status, body, permanent, message) => {
     answer = { status, body };
     const error = await failure(smlRegistration(baseUrl).register('0208:0123456749'));
-    expect(error).toBeInstanceOf(SmlRegistrationError);
+    expect(error).toBeInstanceOf(NetworkRegistrationError);
     expect(error!.permanent).toBe(permanent);
     expect(error!.message).toMatch(/^registering 0208:0123456749 in the SML: /);
     expect(error!.message).toMatch(message);

@@ -1,21 +1,22 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
 
 import type { ReceivingPlan } from '../../services/receiving/registration';
 import type { syncReceivingWorkflow } from '../../workflows/sync-receiving';
-import { SEARCH_ATTRIBUTES, type KycDecision } from '../../workflows/shared';
+import { REGISTRATION_REFUSED, SEARCH_ATTRIBUTES, type KycDecision } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
 
 /**
  * The receiving workflow (a company's registration as a Peppol receiver, and
- * the operator's review of a participant id no proof covers) with its
- * activities stubbed, on a real Temporal server: each scenario is the plans
+ * the operator's review of a participant id no proof covers, and the
+ * company's Peppol Directory listing) with its activities stubbed, on a real Temporal server: each scenario is the plans
  * the workflow reads in turn and the decision the operator signals once the
  * review is open. The recorder keeps the histories for the replay test.
  */
 
 const identity = { peppol_id: '0208:0987654394', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
 const review = { identity, why: "0208:0987654394 is not the company's verified registration id or VAT number" };
-const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null };
+const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null, listings: [] };
 
 export interface ReceivingScenario {
   name: string;
@@ -23,10 +24,17 @@ export interface ReceivingScenario {
   plans: ReceivingPlan[];
   /** Signalled once the review is open. */
   decision?: KycDecision;
+  /** The Directory refuses the business card. */
+  directoryRefuses?: boolean;
 }
 
 export const RECEIVING_SCENARIOS: ReceivingScenario[] = [
-  { name: 'registered', plans: [{ ...nothing, desired: identity.peppol_id, register: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }] },
+  {
+    name: 'registered-and-listed',
+    plans: [{ ...nothing, desired: identity.peppol_id, register: identity.peppol_id, listings: [identity.peppol_id] }, { ...nothing, desired: identity.peppol_id }],
+  },
+  { name: 'listing-refused', plans: [{ ...nothing, desired: identity.peppol_id, listings: [identity.peppol_id] }], directoryRefuses: true },
+  { name: 'unregistered-listing-dropped-first', plans: [{ ...nothing, unregister: ['0208:0123456749'], listings: ['0208:0123456749'] }] },
   {
     name: 'review-approved-then-registered',
     plans: [{ ...nothing, unregister: ['0208:0123456749'], review }, { ...nothing, desired: identity.peppol_id, register: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }],
@@ -55,6 +63,12 @@ export async function runReceivingScenario(temporalAddress: string, scenario: Re
       if (scenario.decision) setTimeout(() => void handle?.signal('review', scenario.decision), 200);
       return Promise.resolve(true);
     },
+    syncBusinessCard: (_companyId: string, participant: string) => {
+      calls.push(`syncBusinessCard ${participant}`);
+      if (scenario.directoryRefuses) throw ApplicationFailure.nonRetryable('the Peppol Directory answered HTTP 403', REGISTRATION_REFUSED);
+      return Promise.resolve('published');
+    },
+    recordBusinessCardFailure: (_companyId: string, participant: string, reason: string) => Promise.resolve(void calls.push(`recordBusinessCardFailure ${participant}: ${reason}`)),
     recordParticipantDecision: (_companyId: string, _identity: unknown, decision: KycDecision) => {
       calls.push(`recordParticipantDecision ${decision.decision}`);
       return Promise.resolve(decision.decision === 'approve' ? 'approved' : 'rejected');

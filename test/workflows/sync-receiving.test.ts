@@ -5,13 +5,26 @@ const receiving = (name: string) => runReceivingScenario(sharedStack().temporalA
 
 /**
  * The receiving workflow against the embedded Temporal dev server, its activities stubbed: a registration, and
- * the operator's review of a participant id no proof covers, approved (then registered) or rejected (then failed).
+ * the operator's review of a participant id no proof covers, approved (then registered) or rejected (then failed),
+ * and the Peppol Directory listing that follows the registration.
  */
 describe('the receiving workflow', () => {
-  it('when the plan has a proven participant to register, then it is registered', async () => {
-    const run = await receiving('registered');
+  it('when the plan has a proven participant to register, then it is registered, and its business card goes to the Peppol Directory after', async () => {
+    const run = await receiving('registered-and-listed');
     expect(run.result).toBe('registered');
-    expect(run.calls).toEqual(['registerReceiver 0208:0987654394', 'recordReceivingOutcome registered 0208:0987654394']);
+    expect(run.calls).toEqual(['registerReceiver 0208:0987654394', 'recordReceivingOutcome registered 0208:0987654394', 'syncBusinessCard 0208:0987654394']);
+  });
+
+  it('when the Directory refuses the business card, then that is recorded on the company and the company stays registered', async () => {
+    const run = await receiving('listing-refused');
+    expect(run.result).toBe('registered');
+    expect(run.calls).toEqual(['syncBusinessCard 0208:0987654394', 'recordBusinessCardFailure 0208:0987654394: the Peppol Directory answered HTTP 403']);
+  });
+
+  it('when a listed participant is unregistered, then its Directory listing is dropped before the SML forgets it', async () => {
+    const run = await receiving('unregistered-listing-dropped-first');
+    expect(run.result).toBe('unregistered');
+    expect(run.calls).toEqual(['syncBusinessCard 0208:0123456749', 'unregisterReceiver 0208:0123456749', 'recordReceivingOutcome unregistered 0208:0123456749']);
   });
 
   it('when the plan meets an identity no proof covers, then it waits for the operator, and an approval registers it', async () => {
