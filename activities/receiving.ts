@@ -13,6 +13,7 @@ import {
   type ReceivingPlan,
 } from '../services/receiving/registration';
 import { recordListingFailure, syncListing, type ListingStatus } from '../services/receiving/business-card';
+import { prepareOutgoingMigration, recordMigrationFailure } from '../services/receiving/migration';
 import type { CompanyIdentity } from '../domain/participant-proof';
 import { NetworkRegistrationError } from '../platform/network-registration';
 import { openParticipantReview, recordParticipantDecision, type ParticipantDecisionOutcome } from '../services/receiving/participant-review';
@@ -76,7 +77,7 @@ export function receivingActivities(deps: ActivityDependencies) {
     },
 
     async registerReceiver(companyId: string, participant: string): Promise<void> {
-      await refusalsFinal(() => registerParticipant({ store, sml: deps.sml, logger }, companyId, participant));
+      await refusalsFinal(() => registerParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant));
     },
 
     /** Our service provider participant (Message Level Status) in the SML; a refusal is final. */
@@ -86,7 +87,7 @@ export function receivingActivities(deps: ActivityDependencies) {
     },
 
     async unregisterReceiver(companyId: string, participant: string): Promise<void> {
-      await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, logger }, companyId, participant));
+      await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant));
     },
 
     /** The participant's Peppol Directory listing brought in line (its business card read, or dropped); a refusal is final. */
@@ -96,6 +97,15 @@ export function receivingActivities(deps: ActivityDependencies) {
 
     async recordBusinessCardFailure(companyId: string, participant: string, reason: string): Promise<void> {
       await recordListingFailure(store, companyId, participant, reason);
+    },
+
+    /** The migration key the company asked for, given to the SML (PrepareToMigrate); a refusal is recorded on the company. */
+    async prepareMigration(companyId: string): Promise<'prepared' | 'failed' | 'nothing'> {
+      return prepareOutgoingMigration({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId);
+    },
+
+    async recordMigrationFailure(companyId: string, reason: string): Promise<void> {
+      await recordMigrationFailure(store, companyId, reason);
     },
 
     /** `step` names the workflow step, so a retry records the outcome's event once. */

@@ -108,7 +108,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);
   const provider = liveProvider();
-  companyRoutes(routes, { store, provider, temporal, logger });
+  companyRoutes(routes, { store, provider, temporal, logger, secretBox });
   kycRoutes(routes, { store, temporal, logger, kycBox });
   const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
   documentRoutes(routes, {

@@ -97,6 +97,8 @@ const catalog = {
   // The invoice's sender is not registered for Invoice Responses on Peppol.
   sender_cannot_receive_responses: { status: 422, type: 'validation_error', retryable: false },
   not_sent_document: { status: 409, type: 'validation_error', retryable: false },
+  // A migration key is for a participant registered here; there is none.
+  receiver_not_registered: { status: 409, type: 'validation_error', retryable: false },
   unsupported_media_type: { status: 415, type: 'validation_error', retryable: false },
   body_too_large: { status: 413, type: 'validation_error', retryable: false },
   document_too_large: { status: 413, type: 'validation_error', retryable: false },

@@ -42,7 +42,10 @@ export type AuditAction =
   | 'company.participant_review_requested'
   | 'company.participant_review_approved'
   | 'company.participant_review_rejected'
-  | 'company.participant_registered';
+  | 'company.participant_registered'
+  | 'company.migration_key_supplied'
+  | 'company.migration_key_issued'
+  | 'company.participant_migrated_in';
 
 export interface Actor {
   accountId: string;

@@ -23,6 +23,7 @@ export type RuleCode =
   | 'kyc_locked'
   | 'kyc_not_submittable'
   | 'provider_update_failed'
+  | 'receiver_not_registered'
   | 'response_not_allowed'
   | 'sender_cannot_receive_responses';
 

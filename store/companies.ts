@@ -27,6 +27,29 @@ const companySchema = new Schema(
     auto_acknowledge: { type: Boolean, default: false },
     /** Listed in the Peppol Directory while registered as a receiver (its business card); false keeps it out. */
     directory: { type: Boolean, default: true },
+    /**
+     * A migration key its previous SMP gave it (sealed with the secret box): its receiving registration presents it to
+     * the SML (Migrate) instead of creating the participant; cleared once the SML took it.
+     */
+    incoming_migration: {
+      type: new Schema({ key_sealed: { type: String, required: true }, supplied_at: { type: Date, required: true } }, { _id: false }),
+      default: null,
+    },
+    /** The migration key it asked for to move to another provider (PrepareToMigrate): sealed until the SML has it, never shown again. */
+    outgoing_migration: {
+      type: new Schema(
+        {
+          status: { type: String, enum: ['preparing', 'prepared', 'failed'], required: true },
+          participant_id: { type: String, required: true },
+          key_sealed: { type: String, default: null },
+          requested_at: { type: Date, required: true },
+          prepared_at: { type: Date, default: null },
+          error_message: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
     /** Where its business card stands in the Peppol Directory (services/receiving/business-card.ts); null until first asked. */
     directory_listing: {
       type: new Schema(

@@ -5,14 +5,15 @@ import type { Activities } from '../activities';
 import { isReviewDecision } from './review-decision';
 import { KYC_REVIEW_SIGNAL, RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type SyncReceivingInput } from './shared';
 
-const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision, recordBusinessCardFailure } = proxyActivities<Activities>({
+const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision, recordBusinessCardFailure, recordMigrationFailure } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { registerReceiver, unregisterReceiver, syncBusinessCard } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
+const { registerReceiver, unregisterReceiver, syncBusinessCard, prepareMigration } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
 
-/** Histories from before business cards have no listing steps. */
+/** Histories from before business cards have no listing steps, and those from before migration keys no migration step. */
 const BUSINESS_CARDS = 'business-cards';
+const MIGRATION_KEYS = 'migration-keys';
 
 export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
 export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
@@ -22,16 +23,41 @@ const reasonOf = (err: unknown): string => {
   return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
 };
 
-/** The participant's Peppol Directory listing, when the plan says it is not in line; a failure there is said on the company, and receiving goes on. */
-async function syncListing(companyId: string, participant: string, plan: { listings?: string[] }): Promise<void> {
-  // A plan recorded before business cards has no listings.
-  if (!plan.listings?.includes(participant) || !patched(BUSINESS_CARDS)) return;
-  setCurrentDetails(`Bringing the Peppol Directory's business card of ${participant} in line`);
+/** A step beside the registration, in histories from `patch` on: its failure is said on the company, and receiving goes on. */
+async function besideRegistration(patch: string, details: string, step: () => Promise<unknown>, failed: (reason: string) => Promise<void>): Promise<void> {
+  if (!patched(patch)) return;
+  setCurrentDetails(details);
   try {
-    await syncBusinessCard(companyId, participant);
+    await step();
   } catch (err) {
-    await recordBusinessCardFailure(companyId, participant, reasonOf(err));
+    await failed(reasonOf(err));
   }
+}
+
+/** A plan recorded before business cards has no listings, and one from before migration keys no migration to prepare. */
+type Plan = Awaited<ReturnType<Activities['planReceiving']>>;
+type RecordedPlan = Omit<Plan, 'listings' | 'prepareMigration'> & Partial<Pick<Plan, 'listings' | 'prepareMigration'>>;
+
+/** The participant's Peppol Directory listing, when the plan says it is not in line. */
+async function syncListing(companyId: string, participant: string, plan: RecordedPlan): Promise<void> {
+  if (!plan.listings?.includes(participant)) return;
+  await besideRegistration(
+    BUSINESS_CARDS,
+    `Bringing the Peppol Directory's business card of ${participant} in line`,
+    () => syncBusinessCard(companyId, participant),
+    (reason) => recordBusinessCardFailure(companyId, participant, reason),
+  );
+}
+
+/** The migration key the company asked for, to the SML, when one waits. */
+async function prepareMigrationKey(companyId: string, plan: RecordedPlan): Promise<void> {
+  if (!plan.prepareMigration) return;
+  await besideRegistration(
+    MIGRATION_KEYS,
+    `Giving the SML the migration key of ${plan.prepareMigration} (PrepareToMigrate)`,
+    () => prepareMigration(companyId),
+    (reason) => recordMigrationFailure(companyId, reason),
+  );
 }
 
 /**
@@ -43,8 +69,10 @@ async function syncListing(companyId: string, participant: string, plan: { listi
  * again after every pass until nothing is left to do.
  *
  *   plan ──unregister each participant it should no longer have (its Directory listing dropped first)──▶
- *        ──register the one it should have──▶ its business card to the Peppol Directory,
- *              or dropped there (opted out); a Directory failure is said on the company only──▶ registered | unregistered
+ *        ──register the one it should have (with the migration key it brought: taken over from its previous SMP)──▶
+ *              its business card to the Peppol Directory, or dropped there (opted out)──▶
+ *              the migration key it asked for (to leave) to the SML──▶ registered | unregistered
+ *              (a Directory or migration key failure is said on the company only)
  *        ──an identity no proof covers──▶ awaiting_review (KycStatus "pending"):
  *              signal `review` {"decision": "approve"} ──▶ verified ──▶ plan again (registers it)
  *              signal `review` {"decision": "reject", "reason"} ──▶ failed, saying why
@@ -72,7 +100,7 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
   let step = 0;
   while (changed) {
     changed = false;
-    const plan = await planReceiving(companyId);
+    const plan: RecordedPlan = await planReceiving(companyId);
     let participant: string | null = plan.register;
     try {
       for (const old of plan.unregister) {
@@ -89,6 +117,7 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
         await recordReceivingOutcome(companyId, { status: 'registered', participant: plan.register }, step++);
       }
       if (plan.desired) await syncListing(companyId, plan.desired, plan);
+      await prepareMigrationKey(companyId, plan);
       outcome = plan.desired ? 'registered' : 'unregistered';
     } catch (err) {
       const reason = reasonOf(err);

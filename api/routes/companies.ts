@@ -1,5 +1,9 @@
-import { createCompany, deleteCompany, listCompanies, updateCompany } from '../../services/companies';
+import type { SecretBox } from '../../domain/secret-box';
+import { MIGRATION_KEY_LENGTH, migrationKeyProblem } from '../../domain/peppol-migration-key';
+import { createCompany, deleteCompany, findCompany, listCompanies, updateCompany, type Company } from '../../services/companies';
 import { changedForReceiving, liveCompanyIds, provisionOnCreate, pushParticipantChange, type ProvisioningDependencies } from '../../services/provisioning';
+import { issueMigrationKey, supplyMigrationKey } from '../../services/receiving/migration';
+import type { Actor } from '../../services/audit';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
@@ -15,6 +19,23 @@ const optionalFields = {
   address: address.nullable().optional(),
   peppol_id: peppolId.nullable().optional(),
   auto_acknowledge: z.boolean().optional().openapi({ description: 'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false' }),
+  migration_key: z
+    .string()
+    .min(MIGRATION_KEY_LENGTH.min)
+    .max(MIGRATION_KEY_LENGTH.max)
+    .regex(/^\S+$/, 'no whitespace')
+    .superRefine((value, ctx) => {
+      const problem = migrationKeyProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `Invalid migration key: ${problem}.` });
+    })
+    .optional()
+    .openapi({
+      description:
+        'Write-only. The SMP migration key your previous Peppol provider issued for this `peppol_id` (SML 1.3.0: 8 to 24 characters, at least two each of lower-case letters, upper-case letters, digits and `@#$%()[]{}*^-!~|+=`). ' +
+        'When the company is registered as a receiver, the SML moves the participant from that provider’s SMP to ours instead of refusing it as registered elsewhere; the key is sealed at rest and dropped once used. ' +
+        'See `peppol_migration.incoming_key_supplied_at`',
+      example: 'k7#Qm2$Rx9!pL4@wZ3^tN8+v',
+    }),
   directory: z.boolean().optional().openapi({
     description:
       'List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. ' +
@@ -40,9 +61,22 @@ const CARD_FIELDS = ['name', 'country', 'directory'] as const;
 const companyParams = z.object({ id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
-export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies): void {
+const migrationKeySchema = z
+  .object({
+    migration_key: z.string().openapi({ description: 'Give it to the new provider; it is shown once. Valid once, until the new provider’s SMP has used it or a new key is asked for' }),
+    participant_id: z.string().openapi({ description: 'The Peppol participant it moves', example: '0208:0123456749' }),
+    status: z.literal('preparing').openapi({ description: 'The key is being given to the SML; `peppol_migration.outgoing.status` on the company turns `prepared` when the SML has it (then the new provider can use it), or `failed` with why' }),
+    requested_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('MigrationKey');
+
+export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies & { secretBox: SecretBox }): void {
   const { store } = deps;
   const isLive = async (companyId: string) => (await liveCompanyIds(store, [companyId])).has(companyId);
+  /** The migration key is not a company field: kept sealed apart from the others. */
+  const supplied = async (actor: Actor, company: Company, key: string | undefined) => {
+    if (key !== undefined) await supplyMigrationKey(store, deps.secretBox, actor, company, key);
+  };
 
   routes.add({
     method: 'post',
@@ -57,8 +91,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     handler: async ({ auth, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, auth.workspaceId);
       requireRole(callerRole, ['owner', 'admin'], 'create companies');
-      const company = await createCompany(store, auth.actor, auth.workspaceId, body);
-      const { updated_at: _updatedAt, ...created } = companyView(company, await provisionOnCreate(deps, company));
+      const { migration_key: migrationKey, ...fields } = body;
+      const company = await createCompany(store, auth.actor, auth.workspaceId, fields);
+      await supplied(auth.actor, company, migrationKey);
+      const { updated_at: _updatedAt, ...created } = companyView((await findCompany(store, company._id)) ?? company, await provisionOnCreate(deps, company));
       return { status: 201, body: { ...created, role: callerRole } };
     },
   });
@@ -118,13 +154,38 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       requireRole(callerRole, ['owner', 'admin'], 'update companies');
       requireSomeField(body, updateBody);
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
-      const updated = await updateCompany(store, auth.actor, company, body);
+      const { migration_key: migrationKey, ...changes } = body;
+      await supplied(auth.actor, company, migrationKey);
+      const updated = Object.keys(changes).length > 0 ? await updateCompany(store, auth.actor, company, changes) : await findCompany(store, company._id);
       if (!updated) throw companyNotFound(params.id);
       const changed = (fields: readonly (keyof typeof body & keyof typeof company)[]) => fields.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null));
       // What proves its participant id changed: its receiving workflow registers it, or has an operator review it first;
       // what the business card of a company that receives shows changed: the workflow has the Directory read it again.
-      if (changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS))) await changedForReceiving(deps, updated);
+      if (migrationKey !== undefined || changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS))) await changedForReceiving(deps, updated);
       return { status: 200, body: companyView(updated, await isLive(updated._id)) };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/companies/{id}/receiving/migration-key',
+    operationId: 'createMigrationKey',
+    summary: 'A migration key to move the company’s Peppol participant to another provider (owner or admin)',
+    description:
+      'For a company registered as a Peppol receiver here: a new SMP migration key (SML 1.3.0), which our access point gives to the SML (PrepareToMigrate). Hand it to the new provider: its SMP presents it to the SML ' +
+      '(Migrate), which moves the participant to it, so documents sent to the company’s `peppol_id` reach the new provider from then on. Until then nothing changes here. ' +
+      'The key is shown once and kept sealed only until the SML has it; asking again replaces it. Audited (`company.migration_key_issued`, without the key). ' +
+      'Not registered here (see `receiving.status`): 409 `receiver_not_registered`.',
+    tags: ['Companies'],
+    params: companyParams,
+    responses: { 201: { description: 'The key, being given to the SML', schema: migrationKeySchema } },
+    errors: ['insufficient_role', 'company_not_found', 'receiver_not_registered'],
+    handler: async ({ auth, params }) => {
+      const { company, role: callerRole } = await requireCompany(store, auth, params.id);
+      requireRole(callerRole, ['owner', 'admin'], 'issue migration keys');
+      const issued = await issueMigrationKey(store, deps.secretBox, auth.actor, company);
+      await changedForReceiving(deps, company);
+      return { status: 201, body: { migration_key: issued.key, participant_id: issued.participant, status: 'preparing' as const, requested_at: issued.requestedAt.toISOString() } };
     },
   });
 

@@ -32,6 +32,26 @@ export const companySchema = z
       })
       .nullable()
       .openapi({ description: 'Where its registration as a Peppol receiver stands; null until the company first went live' }),
+    peppol_migration: z
+      .object({
+        incoming_key_supplied_at: z.string().nullable().openapi({
+          format: 'date-time',
+          description: 'When a migration key from the previous provider was given (`migration_key`), while it waits to be used by the registration; null once the SML took it, or when none was given',
+        }),
+        outgoing: z
+          .object({
+            status: z.enum(['preparing', 'prepared', 'failed']).openapi({
+              description: '`preparing`: the key is being given to the SML; `prepared`: the SML has it, the new provider can use it; `failed` with `error_message`: the SML refused it or did not answer, ask for a new key',
+            }),
+            participant_id: z.string(),
+            requested_at: z.string().openapi({ format: 'date-time' }),
+            prepared_at: z.string().nullable().openapi({ format: 'date-time' }),
+            error_message: z.string().nullable(),
+          })
+          .nullable()
+          .openapi({ description: 'The last migration key asked for to move to another provider (`POST /v1/companies/{id}/receiving/migration-key`); the key itself is shown only once' }),
+      })
+      .openapi({ description: 'Moving the Peppol participant between providers with an SMP migration key, in either direction' }),
     directory: z.boolean().openapi({ description: 'Listed in the Peppol Directory while registered as a receiver (false: kept out)' }),
     directory_listing: z
       .object({
@@ -96,6 +116,18 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
           updated_at: company.receiving.updated_at.toISOString(),
         }
       : null,
+    peppol_migration: {
+      incoming_key_supplied_at: company.incoming_migration?.supplied_at.toISOString() ?? null,
+      outgoing: company.outgoing_migration
+        ? {
+            status: company.outgoing_migration.status,
+            participant_id: company.outgoing_migration.participant_id,
+            requested_at: company.outgoing_migration.requested_at.toISOString(),
+            prepared_at: company.outgoing_migration.prepared_at?.toISOString() ?? null,
+            error_message: company.outgoing_migration.error_message ?? null,
+          }
+        : null,
+    },
     directory: company.directory ?? true,
     directory_listing: company.directory_listing
       ? {

@@ -395,6 +395,26 @@ export interface paths {
         patch: operations["updateCompany"];
         trace?: never;
     };
+    "/v1/companies/{id}/receiving/migration-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A migration key to move the company’s Peppol participant to another provider (owner or admin)
+         * @description For a company registered as a Peppol receiver here: a new SMP migration key (SML 1.3.0), which our access point gives to the SML (PrepareToMigrate). Hand it to the new provider: its SMP presents it to the SML (Migrate), which moves the participant to it, so documents sent to the company’s `peppol_id` reach the new provider from then on. Until then nothing changes here. The key is shown once and kept sealed only until the SML has it; asking again replaces it. Audited (`company.migration_key_issued`, without the key). Not registered here (see `receiving.status`): 409 `receiver_not_registered`.
+         */
+        post: operations["createMigrationKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/kyc": {
         parameters: {
             query?: never;
@@ -2096,6 +2116,28 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
             } | null;
+            /** @description Moving the Peppol participant between providers with an SMP migration key, in either direction */
+            peppol_migration: {
+                /**
+                 * Format: date-time
+                 * @description When a migration key from the previous provider was given (`migration_key`), while it waits to be used by the registration; null once the SML took it, or when none was given
+                 */
+                incoming_key_supplied_at: string | null;
+                /** @description The last migration key asked for to move to another provider (`POST /v1/companies/{id}/receiving/migration-key`); the key itself is shown only once */
+                outgoing: {
+                    /**
+                     * @description `preparing`: the key is being given to the SML; `prepared`: the SML has it, the new provider can use it; `failed` with `error_message`: the SML refused it or did not answer, ask for a new key
+                     * @enum {string}
+                     */
+                    status: "preparing" | "prepared" | "failed";
+                    participant_id: string;
+                    /** Format: date-time */
+                    requested_at: string;
+                    /** Format: date-time */
+                    prepared_at: string | null;
+                    error_message: string | null;
+                } | null;
+            };
             /** @description Listed in the Peppol Directory while registered as a receiver (false: kept out) */
             directory: boolean;
             /** @description Where its business card stands in the Peppol Directory; null until it was first registered as a receiver */
@@ -2162,6 +2204,11 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /**
+             * @description Write-only. The SMP migration key your previous Peppol provider issued for this `peppol_id` (SML 1.3.0: 8 to 24 characters, at least two each of lower-case letters, upper-case letters, digits and `@#$%()[]{}*^-!~|+=`). When the company is registered as a receiver, the SML moves the participant from that provider’s SMP to ours instead of refusing it as registered elsewhere; the key is sealed at rest and dropped once used. See `peppol_migration.incoming_key_supplied_at`
+             * @example k7#Qm2$Rx9!pL4@wZ3^tN8+v
+             */
+            migration_key?: string;
             /** @description List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. False keeps it out, and removes a card listed before. Default true; see `directory_listing` */
             directory?: boolean;
         };
@@ -2220,6 +2267,28 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
             } | null;
+            /** @description Moving the Peppol participant between providers with an SMP migration key, in either direction */
+            peppol_migration: {
+                /**
+                 * Format: date-time
+                 * @description When a migration key from the previous provider was given (`migration_key`), while it waits to be used by the registration; null once the SML took it, or when none was given
+                 */
+                incoming_key_supplied_at: string | null;
+                /** @description The last migration key asked for to move to another provider (`POST /v1/companies/{id}/receiving/migration-key`); the key itself is shown only once */
+                outgoing: {
+                    /**
+                     * @description `preparing`: the key is being given to the SML; `prepared`: the SML has it, the new provider can use it; `failed` with `error_message`: the SML refused it or did not answer, ask for a new key
+                     * @enum {string}
+                     */
+                    status: "preparing" | "prepared" | "failed";
+                    participant_id: string;
+                    /** Format: date-time */
+                    requested_at: string;
+                    /** Format: date-time */
+                    prepared_at: string | null;
+                    error_message: string | null;
+                } | null;
+            };
             /** @description Listed in the Peppol Directory while registered as a receiver (false: kept out) */
             directory: boolean;
             /** @description Where its business card stands in the Peppol Directory; null until it was first registered as a receiver */
@@ -2286,8 +2355,29 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /**
+             * @description Write-only. The SMP migration key your previous Peppol provider issued for this `peppol_id` (SML 1.3.0: 8 to 24 characters, at least two each of lower-case letters, upper-case letters, digits and `@#$%()[]{}*^-!~|+=`). When the company is registered as a receiver, the SML moves the participant from that provider’s SMP to ours instead of refusing it as registered elsewhere; the key is sealed at rest and dropped once used. See `peppol_migration.incoming_key_supplied_at`
+             * @example k7#Qm2$Rx9!pL4@wZ3^tN8+v
+             */
+            migration_key?: string;
             /** @description List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. False keeps it out, and removes a card listed before. Default true; see `directory_listing` */
             directory?: boolean;
+        };
+        MigrationKey: {
+            /** @description Give it to the new provider; it is shown once. Valid once, until the new provider’s SMP has used it or a new key is asked for */
+            migration_key: string;
+            /**
+             * @description The Peppol participant it moves
+             * @example 0208:0123456749
+             */
+            participant_id: string;
+            /**
+             * @description The key is being given to the SML; `peppol_migration.outgoing.status` on the company turns `prepared` when the SML has it (then the new provider can use it), or `failed` with why
+             * @enum {string}
+             */
+            status: "preparing";
+            /** Format: date-time */
+            requested_at: string;
         };
         KycState: {
             /**
@@ -5526,6 +5616,103 @@ export interface operations {
             };
             /** @description Error: `provider_update_failed` */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createMigrationKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, being given to the SML */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MigrationKey"];
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `company_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `receiver_not_registered` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

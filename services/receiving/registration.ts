@@ -8,7 +8,9 @@ import { isDuplicateKey } from '../../store/errors';
 import { registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
 import { recordAudit } from '../audit';
 import { recordEvent } from '../events';
+import type { SecretBox } from '../../domain/secret-box';
 import { listingsToSync } from './business-card';
+import { incomingMigrationKey, migratedIn, migrationToPrepare } from './migration';
 import { identityOf, proofDetails, standingOf } from './participant-review';
 
 /**
@@ -23,6 +25,8 @@ import { identityOf, proofDetails, standingOf } from './participant-review';
 export interface RegistrationDependencies {
   store: Store;
   sml: SmlRegistration;
+  /** Opens the migration key a company arriving from another provider gave (services/receiving/migration.ts). */
+  secretBox: SecretBox;
   logger: Logger;
 }
 
@@ -52,6 +56,8 @@ export interface ReceivingPlan {
   refused: { participant: string; reason: string } | null;
   /** Participants whose Peppol Directory listing is to be brought in line (services/receiving/business-card.ts). */
   listings: string[];
+  /** The participant whose migration key waits to be given to the SML (services/receiving/migration.ts). */
+  prepareMigration: string | null;
 }
 
 const key = (participant: string) => participant.toLowerCase();
@@ -77,6 +83,7 @@ export async function planReceiving(store: Store, companyId: string): Promise<Re
     review: company && standing.status === 'review' ? { identity: identityOf(company), why: standing.why } : null,
     refused: company?.peppol_id && standing.status === 'rejected' ? { participant: company.peppol_id, reason: standing.reason } : null,
     listings: listingsToSync(company, desired, current),
+    prepareMigration: migrationToPrepare(company, current.filter((row) => row.status === 'registered').map((row) => row.participant_id)),
   };
 }
 
@@ -87,10 +94,13 @@ async function setReceiving(store: Store, companyId: string, receiving: { status
   );
 }
 
-/** Claims the participant for the company (a unique insert), publishes it in our SMP, then registers it in the SML. */
+/**
+ * Claims the participant for the company (a unique insert), publishes it in our SMP, then registers it in
+ * the SML: with the migration key the company brought from its previous provider, by taking it over.
+ */
 export async function registerParticipant(deps: RegistrationDependencies, companyId: string, participant: string): Promise<void> {
   const { store } = deps;
-  const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
+  const company = await store.companies.findById(companyId).lean();
   if (!company) throw new RegistrationRefusedError(`company ${companyId} does not exist`);
   const now = new Date();
   try {
@@ -113,7 +123,7 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
   }
   await setReceiving(store, companyId, { status: 'registering', participant_id: participant });
   try {
-    await deps.sml.register(participant);
+    await deps.sml.register(participant, incomingMigrationKey(deps.secretBox, company));
   } catch (err) {
     // The SML will not take it (another SMP holds it): our SMP stops publishing it, and another company may claim it.
     if (err instanceof NetworkRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
@@ -124,6 +134,7 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     { $set: { status: 'registered', updated_at: new Date() } },
   );
   await setReceiving(store, companyId, { status: 'registered', participant_id: participant });
+  await migratedIn(store, company, participant);
   if (modifiedCount > 0) await auditRegistration(store, companyId, participant);
 }
 

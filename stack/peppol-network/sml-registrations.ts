@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { peppolIdProblem } from '../../domain/peppol-id';
+import { migrationKeyProblem } from '../../domain/peppol-migration-key';
 import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
 import { SmlFault, type SmlAnswer, type SmlRequest } from './sml-soap';
 import { readStateFile, writeStateFile } from './state-file';
@@ -33,6 +34,8 @@ const fileSchema = z.object({
     }),
   ),
   participants: z.array(z.object({ value: z.string(), smpId: z.string() })),
+  /** Prepared migrations: the participant, the SMP that holds it and the key another SMP may take it over with (once). */
+  migrations: z.array(z.object({ value: z.string(), smpId: z.string(), key: z.string(), preparedAt: z.string() })).default([]),
 });
 type State = z.output<typeof fileSchema>;
 type Smp = State['smps'][number];
@@ -75,7 +78,7 @@ export class SmlRegistrations {
   }
 
   static async open(file: string, zone: string, reserved: string[]): Promise<SmlRegistrations> {
-    const state = await readStateFile(file, fileSchema, { smps: [], participants: [] }, 'a stand-in SML registrations file');
+    const state = await readStateFile(file, fileSchema, { smps: [], participants: [], migrations: [] }, 'a stand-in SML registrations file');
     return new SmlRegistrations(file, zone.toLowerCase(), reserved, state);
   }
 
@@ -121,7 +124,11 @@ export class SmlRegistrations {
       }
       case 'deleteSmp':
         // Its participants go with it: nothing may point at an SMP that is gone.
-        await this.save({ smps: state.smps.filter((entry) => entry !== smp), participants: state.participants.filter((entry) => entry.smpId !== smp.id) });
+        await this.save({
+          smps: state.smps.filter((entry) => entry !== smp),
+          participants: state.participants.filter((entry) => entry.smpId !== smp.id),
+          migrations: state.migrations.filter((entry) => entry.smpId !== smp.id),
+        });
         return { kind: 'empty' };
       case 'createParticipant': {
         const { scheme, value } = request.participant;
@@ -141,7 +148,39 @@ export class SmlRegistrations {
         if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
           throw new SmlFault('NotFoundFault', `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`);
         }
-        await this.save({ ...state, participants: state.participants.filter((entry) => entry !== registered) });
+        await this.save({
+          ...state,
+          participants: state.participants.filter((entry) => entry !== registered),
+          migrations: state.migrations.filter((entry) => !sameValue(entry.value, value)),
+        });
+        return { kind: 'empty' };
+      }
+      case 'prepareMigration': {
+        const { scheme, value } = request.participant;
+        const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
+        // Only the SMP that publishes the participant now can let it go.
+        if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
+          throw new SmlFault('NotFoundFault', `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`);
+        }
+        const problem = migrationKeyProblem(request.migrationKey);
+        if (problem) throw badRequest(`The migration key is not valid: ${problem}`);
+        // A new key replaces the one prepared before.
+        const migration = { value: registered.value, smpId: smp.id, key: request.migrationKey, preparedAt: new Date().toISOString() };
+        await this.save({ ...state, migrations: [...state.migrations.filter((entry) => !sameValue(entry.value, value)), migration] });
+        return { kind: 'empty' };
+      }
+      case 'migrate': {
+        const { scheme, value } = request.participant;
+        const migration = state.migrations.find((entry) => sameValue(entry.value, value) && entry.key === request.migrationKey && entry.smpId !== smp.id);
+        if (!migration || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
+          throw new SmlFault('NotFoundFault', `No migration of the participant identifier [${value}] with scheme: [${scheme}] was prepared with this migration key`);
+        }
+        // The participant moves to the new SMP (its NAPTR record names it from now on); the key is used up.
+        await this.save({
+          ...state,
+          participants: state.participants.map((entry) => (sameValue(entry.value, value) ? { value: entry.value, smpId: smp.id } : entry)),
+          migrations: state.migrations.filter((entry) => entry !== migration),
+        });
         return { kind: 'empty' };
       }
       case 'listParticipants': {

@@ -30,6 +30,7 @@ export type SmlRequest =
   | ({ operation: 'createSmp' | 'updateSmp'; smpId: string } & SmpAddresses)
   | { operation: 'readSmp' | 'deleteSmp'; smpId: string }
   | { operation: 'createParticipant' | 'deleteParticipant'; smpId: string; participant: { scheme: string; value: string } }
+  | { operation: 'prepareMigration' | 'migrate'; smpId: string; participant: { scheme: string; value: string }; migrationKey: string }
   | { operation: 'listParticipants'; smpId: string; nextPageId: string };
 
 export type SmlFaultKind = 'BadRequestFault' | 'NotFoundFault' | 'UnauthorizedFault' | 'InternalErrorFault';
@@ -59,6 +60,8 @@ const OPERATIONS: Record<SmlService, Record<string, SmlRequest['operation']>> = 
     CreateParticipantIdentifier: 'createParticipant',
     DeleteParticipantIdentifier: 'deleteParticipant',
     PageRequest: 'listParticipants',
+    PrepareMigrationRecord: 'prepareMigration',
+    CompleteMigrationRecord: 'migrate',
   },
 };
 
@@ -68,6 +71,14 @@ function text(parent: XmlElement, name: string): string {
   const element = childNamed(parent, LOCATOR_NS, name);
   if (!element?.text) throw badRequest(`${name} is missing or empty`);
   return element.text;
+}
+
+function participantOf(message: XmlElement): { scheme: string; value: string } {
+  const participants = childrenNamed(message, IDS_NS, 'ParticipantIdentifier');
+  if (participants.length !== 1) throw badRequest('exactly one ParticipantIdentifier is expected');
+  const scheme = participants[0]!.attributes.scheme ?? '';
+  if (!scheme) throw badRequest('Participant Identifier Scheme cannot be null or empty');
+  return { scheme, value: participants[0]!.text };
 }
 
 /** Reads a request to one of the two services; a message that is not one of its operations is a BadRequestFault. */
@@ -104,13 +115,11 @@ export function parseSmlRequest(service: SmlService, xml: string): SmlRequest {
       if (!message.text) throw badRequest('ServiceMetadataPublisherID is empty');
       return { operation, smpId: message.text };
     case 'createParticipant':
-    case 'deleteParticipant': {
-      const participants = childrenNamed(message, IDS_NS, 'ParticipantIdentifier');
-      if (participants.length !== 1) throw badRequest('exactly one ParticipantIdentifier is expected');
-      const scheme = participants[0]!.attributes.scheme ?? '';
-      if (!scheme) throw badRequest('Participant Identifier Scheme cannot be null or empty');
-      return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), participant: { scheme, value: participants[0]!.text } };
-    }
+    case 'deleteParticipant':
+      return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), participant: participantOf(message) };
+    case 'prepareMigration':
+    case 'migrate':
+      return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), participant: participantOf(message), migrationKey: text(message, 'MigrationKey') };
     case 'listParticipants':
       return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), nextPageId: childNamed(message, LOCATOR_NS, 'NextPageIdentifier')?.text ?? '' };
   }

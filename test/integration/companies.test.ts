@@ -36,6 +36,9 @@ describe('companies', () => {
       receiving: null,
       participant_review: null,
       auto_acknowledge: false,
+      directory: true,
+      directory_listing: null,
+      peppol_migration: { incoming_key_supplied_at: null, outgoing: null },
       created_at: expect.any(String),
     });
     const fetched = await callAs(owner.key, `/v1/companies/${response.body.id}`);

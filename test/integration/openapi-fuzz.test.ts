@@ -25,8 +25,11 @@ const VALID_BODIES_PER_OPERATION = 10;
  */
 const SHAPE_CODES = new Set(['invalid_field', 'missing_field', 'invalid_country', 'invalid_peppol_id', 'no_fields_to_update', 'invalid_json']);
 
-/** The one shape rule a pattern cannot state, said in words beside it: check digits (Peppol ids of some schemes, IBANs). */
-const STATED_IN_WORDS = /check digits/;
+/**
+ * The shape rules a pattern cannot state, said in words beside it: check digits (Peppol ids of some schemes, IBANs),
+ * and how many of each character class an SMP migration key needs.
+ */
+const STATED_IN_WORDS = /check digits|of each character class/;
 
 interface Operation {
   method: string;

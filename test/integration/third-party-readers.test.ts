@@ -10,13 +10,12 @@ import { fullIdentifier } from '../../domain/peppol-smp';
 import { BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
 import { childNamed, parseXml } from '../../domain/xml-tree';
 import { loadStackConfig } from '../../stack/config';
-import { ManagedProcess } from '../../stack/managed-process';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, LOCAL_PKI_PASSWORD, localPkiFiles } from '../../stack/peppol-access-points';
+import { LOCAL_PKI_PASSWORD, localPkiFiles } from '../../stack/peppol-access-points';
 import { LOCAL_SML_ZONE } from '../../stack/peppol-network/dns-server';
 import { SmlRegistrations } from '../../stack/peppol-network/sml-registrations';
 import { startSmlServer } from '../../stack/peppol-network/sml-server';
-import { freePort } from '../../stack/ports';
 import { ensureTool, PEPPOL_ACCESS_POINT } from '../../stack/tools';
+import { startOtherSmp } from '../support/other-smp';
 import { liveReceiver } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
@@ -81,7 +80,7 @@ describe('our SML client’s messages, against the SML’s published schema', ()
     return body.replace(/^<([\w:-]+)/, (start) => `${start} ${declarations.filter((declaration) => !body.slice(0, body.indexOf('>')).includes(declaration)).join(' ')}`);
   }
 
-  it('when our access point registers and unregisters a participant, then every SOAP message it sends is valid under BDMSL’s types', async () => {
+  it('when our access point registers, migrates and unregisters a participant, then every SOAP message it sends is valid under BDMSL’s types', async () => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'sml-messages-'));
     const bodies: { service: string; body: string }[] = [];
     const files = pki();
@@ -93,33 +92,22 @@ describe('our SML client’s messages, against the SML’s published schema', ()
       registrations: await SmlRegistrations.open(path.join(work, 'registrations.json'), LOCAL_SML_ZONE, []),
       observe: (service, body) => bodies.push({ service, body }),
     });
-    const port = await freePort();
-    const ours = new ManagedProcess('access-point-sml-messages', 'java', [ACCESS_POINT_HEAP, '-jar', await accessPointJar(), 'sender'], {
-      env: {
-        ...process.env,
-        ...accessPointEnvironment({
-          port,
-          keystore: files.senderKeystore,
-          truststore: files.truststore,
-          dataDir: path.join(work, 'access-point'),
-          sml: { url: sml.url, smpId: 'SMP-SCHEMA-CHECK', smpUrl: 'http://127.0.0.1:9/', keystore: files.smpKeystore },
-        }),
-      },
-      logFile: path.join(work, 'access-point.log'),
-    });
-    ours.start();
+    const from = await startOtherSmp({ smpId: 'SMP-SCHEMA-CHECK', keystore: files.smpKeystore, smlUrl: sml.url });
+    const to = await startOtherSmp({ smpId: 'SMP-SCHEMA-NEW', keystore: files.receiverKeystore, smlUrl: sml.url });
     try {
-      const deadline = Date.now() + 60_000;
-      while (!(await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false))) {
-        if (!ours.running || Date.now() > deadline) throw new Error(`the access point did not start:\n${ours.tail()}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      for (const method of ['PUT', 'DELETE']) expect((await fetch(`http://127.0.0.1:${port}/sml/participants/0208:0765432146`, { method })).status).toBe(200);
+      const participant = `${from.url}/sml/participants/0208:0765432146`;
+      const migrationKey = JSON.stringify({ migrationKey: 'ab#CD$12efGH' });
+      expect((await fetch(participant, { method: 'PUT' })).status).toBe(200);
+      expect((await fetch(`${participant}/migration-key`, { method: 'PUT', body: migrationKey })).status).toBe(200);
+      expect((await fetch(`${to.url}/sml/participants/0208:0765432146`, { method: 'PUT', body: migrationKey })).status).toBe(200);
+      expect((await fetch(`${to.url}/sml/participants/0208:0765432146`, { method: 'DELETE' })).status).toBe(200);
 
       const schema = [{ fileName: 'peppol-sml-types-v1.xsd', contents: await readFile(path.join(bdmsl, 'peppol-sml-types-v1.xsd'), 'utf8') }];
       const preload = [{ fileName: 'peppol-identifiers-v1.xsd', contents: await readFile(path.join(bdmsl, 'peppol-identifiers-v1.xsd'), 'utf8') }];
       const operations = bodies.map(({ body }) => parseXml(bodyContent(body)).name);
-      expect(operations).toEqual(expect.arrayContaining(['ReadServiceMetadataPublisherService', 'CreateServiceMetadataPublisherService', 'CreateParticipantIdentifier', 'DeleteParticipantIdentifier']));
+      expect(operations).toEqual(
+        expect.arrayContaining(['ReadServiceMetadataPublisherService', 'CreateServiceMetadataPublisherService', 'CreateParticipantIdentifier', 'PrepareMigrationRecord', 'CompleteMigrationRecord', 'DeleteParticipantIdentifier']),
+      );
       for (const { body } of bodies) {
         const content = bodyContent(body);
         const operation = parseXml(content).name;
@@ -133,10 +121,12 @@ describe('our SML client’s messages, against the SML’s published schema', ()
       // The element names BDMSL's WSDL gives these operations, under its locator namespace.
       for (const content of bodies.map(({ body }) => parseXml(bodyContent(body)))) {
         expect(content.namespace).toBe('http://busdox.org/serviceMetadata/locator/1.0/');
-        if (content.name === 'CreateParticipantIdentifier') expect(childNamed(content, 'http://busdox.org/transport/identifiers/1.0/', 'ParticipantIdentifier')?.text).toBe('0208:0765432146');
+        if (['CreateParticipantIdentifier', 'DeleteParticipantIdentifier', 'PrepareMigrationRecord', 'CompleteMigrationRecord'].includes(content.name)) {
+          expect(childNamed(content, 'http://busdox.org/transport/identifiers/1.0/', 'ParticipantIdentifier')?.text).toBe('0208:0765432146');
+        }
       }
     } finally {
-      await ours.close();
+      await Promise.all([from.close(), to.close()]);
       await sml.close();
       await rm(work, { recursive: true, force: true });
     }

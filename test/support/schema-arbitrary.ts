@@ -38,7 +38,7 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   const maxLength = typeof schema.maxLength === 'number' ? Math.min(schema.maxLength, 60) : 30;
   if (typeof schema.pattern === 'string') {
     try {
-      return matching(schema.pattern).filter((value) => value.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : Infinity));
+      return matching(schema.pattern).filter((value) => value.length >= minLength && value.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : Infinity));
     } catch {
       // A pattern fast-check cannot generate from: plain strings instead.
     }

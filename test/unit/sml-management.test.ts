@@ -49,11 +49,23 @@ describe('reading the SOAP requests of the SML management interface', () => {
     ).toEqual({ operation: 'listParticipants', smpId: 'SMP-1', nextPageId: '' });
   });
 
+  it('reads the migration records, PrepareToMigrate and Migrate, with their key', () => {
+    const record = (root: string) =>
+      envelope(
+        `<${root} xmlns="${LOCATOR_NS}" xmlns:ns2="${IDS_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID>` +
+          `<ns2:ParticipantIdentifier scheme="iso6523-actorid-upis">0208:0123456749</ns2:ParticipantIdentifier><MigrationKey>ab#CD$12efGH</MigrationKey></${root}>`,
+      );
+    const expected = { smpId: 'SMP-1', participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' }, migrationKey: 'ab#CD$12efGH' };
+    expect(parseSmlRequest('manageparticipantidentifier', record('PrepareMigrationRecord'))).toEqual({ operation: 'prepareMigration', ...expected });
+    expect(parseSmlRequest('manageparticipantidentifier', record('CompleteMigrationRecord'))).toEqual({ operation: 'migrate', ...expected });
+  });
+
   it.each([
     ['not XML', 'manageparticipantidentifier', 'hello', /not well-formed XML/],
     ['not a SOAP envelope', 'manageparticipantidentifier', `<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`, /not a SOAP 1\.1 envelope/],
     ['an operation of the other service', 'manageservicemetadata', envelope(`<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`), /is not an operation of \/manageservicemetadata/],
-    ['an operation the stand-in does not implement', 'manageparticipantidentifier', envelope(`<PrepareMigrationRecord xmlns="${LOCATOR_NS}"/>`), /PrepareMigrationRecord is not an operation/],
+    ['an operation the stand-in does not implement', 'manageparticipantidentifier', envelope(`<CreateList xmlns="${LOCATOR_NS}"/>`), /CreateList is not an operation/],
+    ['a migration without its key', 'manageparticipantidentifier', envelope(`<PrepareMigrationRecord xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}" scheme="iso6523-actorid-upis">0208:0123456749</ParticipantIdentifier></PrepareMigrationRecord>`), /MigrationKey is missing/],
     ['a participant without scheme', 'manageparticipantidentifier', envelope(`<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}">0208:0123456749</ParticipantIdentifier></CreateParticipantIdentifier>`), /Scheme cannot be null or empty/],
     ['an SMP create without endpoint', 'manageservicemetadata', envelope(`<CreateServiceMetadataPublisherService xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID></CreateServiceMetadataPublisherService>`), /PublisherEndpoint is missing/],
   ] as const)('answers %s with a BadRequestFault', (_what, service, xml, message) => {
@@ -184,6 +196,44 @@ describe('the registrations of the stand-in SML', () => {
 
     await sml.handle({ operation: 'deleteSmp', smpId: 'SMP-OURS' }, ours);
     expect(sml.smpUrlAt(smlDnsName(values[0]!, zone))).toBeUndefined();
+  });
+
+  describe('moving a participant to another SMP (PrepareToMigrate, then Migrate)', () => {
+    const key = 'ab#CD$12efGH';
+    const migration = (operation: 'prepareMigration' | 'migrate', smpId: string, migrationKey = key): SmlRequest => ({
+      operation,
+      smpId,
+      participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
+      migrationKey,
+    });
+    const twoSmps = async () => {
+      const sml = await SmlRegistrations.open(file, zone, []);
+      await sml.handle(createSmp('SMP-OLD'), theirs);
+      await sml.handle(createSmp('SMP-NEW'), ours);
+      await sml.handle(participant('createParticipant', 'SMP-OLD', '0208:0123456749'), theirs);
+      return sml;
+    };
+
+    it('moves the participant to the SMP that presents the key its current SMP prepared, once', async () => {
+      const sml = await twoSmps();
+      await sml.handle(migration('prepareMigration', 'SMP-OLD'), theirs);
+      expect(sml.smpOf('0208:0123456749')?.id).toBe('SMP-OLD');
+      await sml.handle(migration('migrate', 'SMP-NEW'), ours);
+      expect(sml.smpUrlAt(smlDnsName('0208:0123456749', zone))).toBe('http://127.0.0.1:9/SMP-NEW');
+      // The key is used up, and the old SMP no longer holds the participant.
+      expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW'), ours))).toBe('NotFoundFault');
+      expect(await faultOf(sml.handle(participant('deleteParticipant', 'SMP-OLD', '0208:0123456749'), theirs))).toBe('NotFoundFault');
+    });
+
+    it('refuses a migration nobody prepared, a wrong key, a prepare by an SMP that does not hold the participant, and a key outside the rule', async () => {
+      const sml = await twoSmps();
+      expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW'), ours))).toBe('NotFoundFault');
+      expect(await faultOf(sml.handle(migration('prepareMigration', 'SMP-NEW'), ours))).toBe('NotFoundFault');
+      expect(await faultOf(sml.handle(migration('prepareMigration', 'SMP-OLD', 'short'), theirs))).toBe('BadRequestFault');
+      await sml.handle(migration('prepareMigration', 'SMP-OLD'), theirs);
+      expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW', 'zz#YY$98xxWW'), ours))).toBe('NotFoundFault');
+      expect(sml.smpOf('0208:0123456749')?.id).toBe('SMP-OLD');
+    });
   });
 
   it('keeps its registrations across a restart, in DATA_DIR/peppol-network/sml-registrations.json', async () => {

@@ -16,7 +16,7 @@ import { runOnOwnWorker } from './own-worker';
 
 const identity = { peppol_id: '0208:0987654394', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
 const review = { identity, why: "0208:0987654394 is not the company's verified registration id or VAT number" };
-const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null, listings: [] };
+const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null, listings: [], prepareMigration: null };
 
 export interface ReceivingScenario {
   name: string;
@@ -26,6 +26,8 @@ export interface ReceivingScenario {
   decision?: KycDecision;
   /** The Directory refuses the business card. */
   directoryRefuses?: boolean;
+  /** The SML refuses the migration key. */
+  smlRefusesKey?: boolean;
 }
 
 export const RECEIVING_SCENARIOS: ReceivingScenario[] = [
@@ -35,6 +37,8 @@ export const RECEIVING_SCENARIOS: ReceivingScenario[] = [
   },
   { name: 'listing-refused', plans: [{ ...nothing, desired: identity.peppol_id, listings: [identity.peppol_id] }], directoryRefuses: true },
   { name: 'unregistered-listing-dropped-first', plans: [{ ...nothing, unregister: ['0208:0123456749'], listings: ['0208:0123456749'] }] },
+  { name: 'migration-key-prepared', plans: [{ ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }] },
+  { name: 'migration-key-refused', plans: [{ ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id }], smlRefusesKey: true },
   {
     name: 'review-approved-then-registered',
     plans: [{ ...nothing, unregister: ['0208:0123456749'], review }, { ...nothing, desired: identity.peppol_id, register: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }],
@@ -69,6 +73,12 @@ export async function runReceivingScenario(temporalAddress: string, scenario: Re
       return Promise.resolve('published');
     },
     recordBusinessCardFailure: (_companyId: string, participant: string, reason: string) => Promise.resolve(void calls.push(`recordBusinessCardFailure ${participant}: ${reason}`)),
+    prepareMigration: () => {
+      calls.push('prepareMigration');
+      if (scenario.smlRefusesKey) throw ApplicationFailure.nonRetryable('the SML refused: NotFoundFault', REGISTRATION_REFUSED);
+      return Promise.resolve('prepared');
+    },
+    recordMigrationFailure: (_companyId: string, reason: string) => Promise.resolve(void calls.push(`recordMigrationFailure: ${reason}`)),
     recordParticipantDecision: (_companyId: string, _identity: unknown, decision: KycDecision) => {
       calls.push(`recordParticipantDecision ${decision.decision}`);
       return Promise.resolve(decision.decision === 'approve' ? 'approved' : 'rejected');

@@ -6,7 +6,7 @@ const receiving = (name: string) => runReceivingScenario(sharedStack().temporalA
 /**
  * The receiving workflow against the embedded Temporal dev server, its activities stubbed: a registration, and
  * the operator's review of a participant id no proof covers, approved (then registered) or rejected (then failed),
- * and the Peppol Directory listing that follows the registration.
+ * the Peppol Directory listing that follows the registration, and the migration key given to the SML.
  */
 describe('the receiving workflow', () => {
   it('when the plan has a proven participant to register, then it is registered, and its business card goes to the Peppol Directory after', async () => {
@@ -19,6 +19,13 @@ describe('the receiving workflow', () => {
     const run = await receiving('listing-refused');
     expect(run.result).toBe('registered');
     expect(run.calls).toEqual(['syncBusinessCard 0208:0987654394', 'recordBusinessCardFailure 0208:0987654394: the Peppol Directory answered HTTP 403']);
+  });
+
+  it('when the company asked for a migration key, then it is given to the SML; a refusal is said on the company, which stays registered', async () => {
+    expect((await receiving('migration-key-prepared')).calls).toEqual(['prepareMigration']);
+    const refused = await receiving('migration-key-refused');
+    expect(refused.result).toBe('registered');
+    expect(refused.calls).toEqual(['prepareMigration', 'recordMigrationFailure: the SML refused: NotFoundFault']);
   });
 
   it('when a listed participant is unregistered, then its Directory listing is dropped before the SML forgets it', async () => {

@@ -113,6 +113,16 @@ final class SmlClient {
     call("manageparticipantidentifier", PARTICIPANT_ACTION + "deleteIn", forParticipant("DeleteParticipantIdentifier", value));
   }
 
+  /** PrepareToMigrate: as the participant's current SMP, lets another SMP take it over with this key. */
+  void prepareToMigrate(String value, String migrationKey) throws Fault, Unavailable {
+    call("manageparticipantidentifier", PARTICIPANT_ACTION + "prepareMigrateIn", migrationRecord("PrepareMigrationRecord", value, migrationKey));
+  }
+
+  /** Migrate: takes the participant over from the SMP that prepared the migration with this key. */
+  void migrate(String value, String migrationKey) throws Fault, Unavailable {
+    call("manageparticipantidentifier", PARTICIPANT_ACTION + "migrateIn", migrationRecord("CompleteMigrationRecord", value, migrationKey));
+  }
+
   /** One page of the participants registered for our SMP; the first page's id is empty. */
   Page listParticipants(String pageId) throws Fault, Unavailable {
     Document request = message("PageRequest");
@@ -138,6 +148,13 @@ final class SmlClient {
     text(request.getDocumentElement(), LOCATOR, "ServiceMetadataPublisherID", settings.smpId());
     Element participant = text(request.getDocumentElement(), IDS, "ids:ParticipantIdentifier", value);
     participant.setAttribute("scheme", PARTICIPANT_SCHEME);
+    return request;
+  }
+
+  /** A MigrationRecordType: the participant's element, then the key. */
+  private Document migrationRecord(String root, String value, String migrationKey) {
+    Document request = forParticipant(root, value);
+    text(request.getDocumentElement(), LOCATOR, "MigrationKey", migrationKey);
     return request;
   }
 

@@ -35,9 +35,18 @@ final class SmlRegistrar {
     return settings;
   }
 
-  void register(String participantValue) throws Failure {
+  /**
+   * Registers the participant under our SMP; with a migration key (from the SMP that holds it now,
+   * which prepared the migration), takes it over from that SMP instead of creating it.
+   */
+  void register(String participantValue, String migrationKey) throws Failure {
     try {
       ensureSmpRecord();
+      if (migrationKey != null) {
+        // A repeated request finds it ours already, and the key used up.
+        if (!isOurs(participantValue)) sml.migrate(participantValue, migrationKey);
+        return;
+      }
       try {
         sml.createParticipant(participantValue);
       } catch (SmlClient.Fault fault) {
@@ -45,7 +54,18 @@ final class SmlRegistrar {
         if (!fault.is("BadRequestFault") || !isOurs(participantValue)) throw fault;
       }
     } catch (SmlClient.Fault fault) {
-      throw refused("register " + participantValue, fault);
+      throw refused((migrationKey != null ? "migrate " : "register ") + participantValue, fault);
+    } catch (SmlClient.Unavailable e) {
+      throw new Failure(e.getMessage(), e.permanent);
+    }
+  }
+
+  /** Lets another SMP take over a participant of ours with this key (the participant stays ours until it does). */
+  void prepareMigration(String participantValue, String migrationKey) throws Failure {
+    try {
+      sml.prepareToMigrate(participantValue, migrationKey);
+    } catch (SmlClient.Fault fault) {
+      throw refused("prepare the migration of " + participantValue, fault);
     } catch (SmlClient.Unavailable e) {
       throw new Failure(e.getMessage(), e.permanent);
     }
