@@ -297,8 +297,8 @@ describe('documents on the real stack', () => {
       await connection.close();
     }
     expect(await waitForStatus(sender.key, document._id, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
-    expect(await withStore((store) => store.dispatches.exists({ _id: document._id }))).toBeTruthy();
-
+    // The row may already be gone here: the reconciler's own schedule can run before the trigger
+    // does (a CI run saw it), and either run must take it off without a second start.
     await triggerDispatchReconciler();
     for (let waited = 0; await withStore((store) => store.dispatches.exists({ _id: document._id })); waited += 200) {
       if (waited > 20_000) throw new Error('the outbox row is still there');
