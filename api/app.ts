@@ -99,6 +99,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
     zone: config.PEPPOL_SML_ZONE,
     smlLookup: config.PEPPOL_SML_LOOKUP,
     cnameSmpPort: config.PEPPOL_SML_CNAME_SMP_PORT,
+    httpSmp: config.PEPPOL_ALLOW_HTTP_SMP,
     dnsServer: config.PEPPOL_DNS_SERVER,
     smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
     trust: peppolTrust(config),

@@ -50,11 +50,12 @@ async function main(): Promise<void> {
     const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
     if (!converted.ok) throw new Error('the fixture does not convert');
     const routing = routingOf(converted.ubl);
-    // The stand-in's SMP listens on 127.0.0.1.
+    // The stand-in's SMP listens on 127.0.0.1, over http.
     const lookup = peppolLookup({
       zone: peppol.zone,
       dnsServer: peppol.dnsServer,
       smpAddresses: { allowPrivate: true },
+      httpSmp: true,
       trust: peppolTrust({ PEPPOL_SMP_CA: peppol.ca, PEPPOL_AP_CA: peppol.ca }),
     });
     // What the worker looks up through: kept answers, the stand-in's DNS TTL (60 s) bounding them.

@@ -186,6 +186,9 @@ export const serviceConfigShape = {
   PEPPOL_DNS_SERVER: optional(z.string().refine(isResolverAddress, 'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53')).describe(
     'DNS server for participant lookups; default the system resolver',
   ),
+  PEPPOL_ALLOW_HTTP_SMP: flag('false').describe(
+    'Whether an SML may name an http SMP; on Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0), so only for a local or private network',
+  ),
   PEPPOL_ALLOW_PRIVATE_SMP: flag('false').describe(
     'Let participant lookups and live delivery ask SMPs at loopback and private addresses (the embedded stack turns it on for its local Peppol network)',
   ),

@@ -231,6 +231,11 @@ export interface PeppolLookupOptions {
   dnsServer?: string;
   /** Which SMP addresses may be asked (private ones only where PEPPOL_ALLOW_PRIVATE_SMP says so). */
   smpAddresses: AddressPolicy;
+  /**
+   * Whether the SML may name an `http:` SMP (PEPPOL_ALLOW_HTTP_SMP; the local stand-in's): on Peppol, SMPs are https
+   * only since 2026-02-01 (SMP 1.4.0, T3 of OpenPeppol's CNAME to NAPTR migration). The legacy scheme is http by definition.
+   */
+  httpSmp?: boolean;
   /** Which access point addresses the SMPs may send us to; by default the SMPs' own rule. */
   accessPointAddresses?: AddressPolicy;
   /** The CAs SMP signatures and access point certificates must chain to (platform/peppol-trust.ts). */
@@ -258,7 +263,9 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
     };
     if (!record) return answer;
     const result = smpUrlFromRegexp(record.regexp);
-    return 'url' in result ? { ...answer, smpUrl: result.url } : { ...answer, problem: result.problem };
+    if (!('url' in result)) return { ...answer, problem: result.problem };
+    if (result.url.startsWith('http:') && !options.httpSmp) return { ...answer, problem: `the NAPTR record names ${result.url}, but Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0)` };
+    return { ...answer, smpUrl: result.url };
   };
 
   const cnameSml = async (participant: Identifier): Promise<SmlAnswer> => {

@@ -156,12 +156,13 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     SMTP_URL: urls.smtp,
     VALIDATOR_URL: urls.validator,
     ACCESS_POINT_URL: urls.accessPoint,
-    // The stand-in's SMP listens on 127.0.0.1, which the SMP address policy refuses elsewhere;
+    // The stand-in's SMP listens on 127.0.0.1 and speaks http, which the SMP rules refuse elsewhere;
     // its signature and its access point's certificate chain to the local test CA, not Peppol's.
     ...(urls.peppol && {
       PEPPOL_SML_ZONE: urls.peppol.zone,
       PEPPOL_DNS_SERVER: urls.peppol.dnsServer,
       PEPPOL_ALLOW_PRIVATE_SMP: 'true',
+      PEPPOL_ALLOW_HTTP_SMP: 'true',
       // With PEPPOL_SML_LOOKUP=cname the legacy names lead to the stand-in's SMP, which is not on port 80.
       PEPPOL_SML_CNAME_SMP_PORT: new URL(urls.peppol.smp).port,
       PEPPOL_SMP_CA: urls.peppol.ca,

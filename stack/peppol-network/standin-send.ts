@@ -54,7 +54,7 @@ export interface StandInMessage {
 export async function sendFromStandIn(standIn: StandIn, message: StandInMessage): Promise<{ receipt: As4Receipt; endpointUrl: string }> {
   // The stand-in's PKI: its SMP signs with it and every access point's certificate chains to its CA.
   const ca = localPkiFiles(path.join(standIn.dataDir, 'peppol-pki')).ca;
-  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: standIn.dnsServer, smpAddresses: { allowPrivate: true }, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
+  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: standIn.dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
   const { receiver } = message.routing;
   let endpoint;
   try {

@@ -24,7 +24,7 @@ function lookupBy(smlLookup: PeppolLookupOptions['smlLookup']) {
     smlLookup,
     cnameSmpPort: Number(new URL(peppol.smp).port),
     dnsServer: peppol.dnsServer,
-    smpAddresses: { allowPrivate: true },
+    smpAddresses: { allowPrivate: true }, httpSmp: true,
     trust: peppolTrust({ PEPPOL_SMP_CA: peppol.ca, PEPPOL_AP_CA: peppol.ca }),
   });
 }

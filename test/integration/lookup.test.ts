@@ -7,7 +7,7 @@ import type { Connection as DbConnection } from 'mongoose';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import { smlDnsName } from '../../domain/peppol-sml';
 import { connectDatabase } from '../../platform/database';
-import { peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
+import { discoverParticipant, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
 import { peppolTrust } from '../../platform/peppol-trust';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
@@ -128,7 +128,7 @@ describe('participant lookup on the local Peppol network', () => {
   it('when the SMP names an access point at a loopback address, then a sender is refused, naming it, unless private access points are allowed', async () => {
     const { dnsServer, zone, receivingAccessPoint } = sharedStack().peppol;
     const lookupWith = (allowPrivate: boolean) =>
-      peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, accessPointAddresses: { allowPrivate }, trust: localTrust() });
+      peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, accessPointAddresses: { allowPrivate }, trust: localTrust() });
     const refused = await receivingEndpoint(lookupWith(false), '0208:0987654394', 'invoice', new Date());
     expect(refused).toEqual({
       refusal: `The receiver 0208:0987654394's SMP names an access point this service does not send to (${receivingAccessPoint}/as4): 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or otherwise internal address.`,
@@ -136,11 +136,20 @@ describe('participant lookup on the local Peppol network', () => {
     expect(await receivingEndpoint(lookupWith(true), '0208:0987654394', 'invoice', new Date())).toMatchObject({ url: `${receivingAccessPoint}/as4` });
   });
 
+  it('when the SML names an http SMP, then the lookup does not ask it (Peppol SMPs are https only since 2026-02-01), unless http SMPs are allowed', async () => {
+    const { dnsServer, zone, smp } = sharedStack().peppol;
+    const strict = peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, trust: localTrust() });
+    expect(await strict.sml('0208:0987654394')).toMatchObject({ record: { regexp: `!.*!${smp}!` }, problem: expect.stringContaining('https only since 2026-02-01') });
+    expect((await strict.sml('0208:0987654394')).smpUrl).toBeUndefined();
+    await expect(discoverParticipant(strict, '0208:0987654394', new Date())).rejects.toThrow(/gives no usable SMP URL \(the NAPTR record names http:\/\/127\.0\.0\.1:\d+, but Peppol SMPs are https only/);
+    expect(await discoverParticipant(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: localTrust() }), '0208:0987654394', new Date())).toMatchObject({ found: true });
+  });
+
   it('when the SMP signer is not issued by the trusted SMP CA, then a sender is refused, naming the signer and its issuer', async () => {
     const { dnsServer, zone } = sharedStack().peppol;
     const otherCa = new X509Certificate((await testCa('Another SMP CA')).certificate);
     const trust = { ...localTrust(), smp: { setting: 'PEPPOL_SMP_CA', certificates: [otherCa] } };
-    const refused = await receivingEndpoint(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, trust }), '0208:0987654394', 'invoice', new Date());
+    const refused = await receivingEndpoint(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust }), '0208:0987654394', 'invoice', new Date());
     expect(refused).toEqual({
       refusal: `The receiver 0208:0987654394 cannot receive BIS Billing 3.0 invoices on Peppol: the SMP's signature is not verified: its signer ${LOCAL_SMP_SIGNER} is not trusted: it is not issued by a CA in PEPPOL_SMP_CA (its issuer is ${LOCAL_CA}).`,
     });
@@ -187,7 +196,7 @@ describe('participant lookup when the network fails', () => {
    * It trusts loopback as the shared stack does: each test asks from an address of its own.
    */
   async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone, publicSmpsOnly = false): Promise<string> {
-    const env = { PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), TRUSTED_PROXIES: 'loopback' };
+    const env = { PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), PEPPOL_ALLOW_HTTP_SMP: 'true', TRUSTED_PROXIES: 'loopback' };
     const api = await listening(inProcessApp(db, env));
     apis.push(api);
     return api.url;
@@ -322,7 +331,7 @@ describe('SMP requests go to the addresses checked', () => {
   // `.invalid` never resolves in DNS: only an address the check itself resolved can be reached.
   const smpByName = () => sharedStack().peppol.smp.replace('127.0.0.1', 'smp.invalid');
   const peppolWith = (allowPrivate: boolean, resolve: (host: string) => Promise<string[]>) =>
-    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve }, trust: localTrust() });
+    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve }, httpSmp: true, trust: localTrust() });
 
   it('when the SMP is named by a host name, then the name is resolved once and every request of the lookup connects to the address checked (no rebinding)', async () => {
     const resolved: string[] = [];

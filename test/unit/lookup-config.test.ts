@@ -15,6 +15,11 @@ describe('participant lookup configuration', () => {
     expect(loadConfig({})).toMatchObject({ PEPPOL_SML_LOOKUP: 'naptr', PEPPOL_SML_CNAME_SMP_PORT: 80 });
   });
 
+  it('when nothing is set, then an SML naming an http SMP is not followed (Peppol SMPs are https only); a local network may allow it', () => {
+    expect(loadConfig({}).PEPPOL_ALLOW_HTTP_SMP).toBe(false);
+    expect(loadConfig({ PEPPOL_ALLOW_HTTP_SMP: 'true' }).PEPPOL_ALLOW_HTTP_SMP).toBe(true);
+  });
+
   it('when the legacy scheme is chosen for a stand-in network, then the lookup and its SMP port are taken', () => {
     expect(loadConfig({ PEPPOL_SML_LOOKUP: 'cname', PEPPOL_SML_CNAME_SMP_PORT: '8088' })).toMatchObject({ PEPPOL_SML_LOOKUP: 'cname', PEPPOL_SML_CNAME_SMP_PORT: 8088 });
   });
