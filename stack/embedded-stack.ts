@@ -12,6 +12,8 @@ import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
+import { POSTGRES_DATABASES, postgresUrl } from './production/postgres';
+import { TEMPORAL_INTERNAL_PORT_COUNT } from './production/temporal-server';
 import { INBOUND_TOKEN_FILE, KYC_KEY_FILE, stackKey, webhookKey } from './keys';
 import { ManagedProcess } from './managed-process';
 import { LOCAL_SML_ZONE } from './peppol-network/dns-server';
@@ -21,6 +23,7 @@ import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
+import { ensurePostgres, ensureTemporalServer, frontProxyArgs } from './production/engines';
 import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
@@ -39,7 +42,7 @@ import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDA
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'peppol-receiver' | 'oxalis' | 'peppol-network' | 'access-point' | ServiceName;
+export type ComponentName = 'postgres' | 'temporal' | 'temporal-ui' | 'ferretdb' | 'front' | 'mail' | 'validator' | 'peppol-receiver' | 'oxalis' | 'peppol-network' | 'access-point' | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -112,6 +115,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     accessPoint: !config.ACCESS_POINT_URL,
     peppolNetwork: !config.PEPPOL_DNS_SERVER,
   };
+  const production = config.STACK_SHAPE === 'production';
+  const runsPostgres = production && (runs.temporal || runs.ferretdb);
 
   createFilesPrivately();
   await privateDirectory(config.DATA_DIR);
@@ -147,6 +152,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
   };
+  /** Where the API processes listen: PORT, or behind the production shape's front proxy. */
+  const apiPort = production ? config.API_BEHIND_FRONT_PORT : config.PORT;
   // The intake token goes to our access point and, once the others have started, to the API and worker only.
   const { INBOUND_TOKEN: _heldBack, ...inherited } = { ...process.env, ...serviceEnvironment(config) };
   const serviceEnv: NodeJS.ProcessEnv = {
@@ -220,14 +227,20 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     what: string,
     timeoutMs: number,
     ready: (managed: ManagedProcess) => Promise<boolean>,
-    extras: { echo?: (line: string) => void; env?: Record<string, string> } = {},
+    extras: { echo?: (line: string) => void; env?: Record<string, string>; user?: { uid: number; gid: number }; stopSignal?: NodeJS.Signals } = {},
   ) => {
-    const { echo, env } = extras;
+    const { echo, env, user, stopSignal } = extras;
     const start = async () => {
       const existing = processes.get(name);
       const managed =
         existing ??
-        new ManagedProcess(name, command, await args(), { env: { ...serviceEnv, ...env }, logFile: path.join(logsDir, `${name}.log`), ...(echo && { echo }) });
+        new ManagedProcess(name, command, await args(), {
+          env: { ...serviceEnv, ...env },
+          logFile: path.join(logsDir, `${name}.log`),
+          ...(echo && { echo }),
+          ...(user && { user }),
+          ...(stopSignal && { stopSignal }),
+        });
       processes.set(name, managed);
       supervise(name, managed);
       managed.start();
@@ -258,10 +271,10 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
               await client.close();
             }
           }
-        : async () => (await fetch(`${urls.api}/v1/health`).catch(() => undefined))?.status === 200;
+        : async () => (await fetch(`http://127.0.0.1:${apiPort}/v1/health`).catch(() => undefined))?.status === 200;
     await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, {
       echo: (line) => options.echo?.(name, line),
-      env,
+      env: name === 'api' ? { PORT: String(apiPort), ...env } : env,
     });
   };
 
@@ -279,8 +292,26 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 
   try {
-    await checkPortsFree(config, runs, services);
-    if (runs.temporal) {
+    await checkPortsFree(config, { ...runs, postgres: runsPostgres, production }, services);
+    if (runsPostgres) {
+      const postgres = await ensurePostgres(config);
+      await component('postgres', postgres.binary, () => postgres.args, 'PostgreSQL', READY_TIMEOUT_MS.infrastructure, postgres.ready, {
+        ...(postgres.user && { user: postgres.user }),
+        stopSignal: 'SIGINT',
+      });
+      await postgres.afterStart();
+      log(`postgres   127.0.0.1:${config.POSTGRES_PORT} (PostgreSQL ${postgres.version}, data in ${postgres.dataDir}; Temporal's and FerretDB's databases)`);
+    }
+    if (runs.temporal && production) {
+      const server = await ensureTemporalServer(config, log);
+      await component('temporal', server.binary, () => server.args, 'the Temporal server', READY_TIMEOUT_MS.infrastructure, server.ready);
+      await component('temporal-ui', server.ui.binary, () => server.ui.args, 'the Temporal Web UI', READY_TIMEOUT_MS.infrastructure, () => httpOk(urls.temporalUi!));
+      log(
+        `temporal   ${urls.temporal} (Temporal server ${server.version} on PostgreSQL, ${config.TEMPORAL_HISTORY_SHARDS} history shards, ` +
+          `advanced visibility on PostgreSQL; Web UI ${urls.temporalUi})`,
+      );
+    }
+    if (runs.temporal && !production) {
       const temporalBinary = await ensureTool(config.TOOLS_DIR, TEMPORAL_CLI, log);
       await mkdir(path.join(config.DATA_DIR, 'temporal'), { recursive: true });
       await component(
@@ -329,7 +360,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await component(
         'ferretdb',
         ferretdbBinary,
-        () => ferretdbArgs(dbDir, config.FERRETDB_PORT, { handler: 'sqlite' }),
+        () => ferretdbArgs(dbDir, config.FERRETDB_PORT, production ? { handler: 'postgresql', url: postgresUrl(config.POSTGRES_PORT, POSTGRES_DATABASES.ferretdb, POSTGRES_DATABASES.ferretdb.database) } : { handler: 'sqlite' }),
         'FerretDB',
         READY_TIMEOUT_MS.infrastructure,
         async () => {
@@ -342,7 +373,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           }
         },
       );
-      log(`mongodb    ${urls.mongodb} (FerretDB on SQLite in ${dbDir})`);
+      log(`mongodb    ${urls.mongodb} (FerretDB on ${production ? `PostgreSQL, database ${POSTGRES_DATABASES.ferretdb.database}` : `SQLite in ${dbDir}`})`);
     }
     if (runs.mail) {
       const mailDir = path.join(config.DATA_DIR, 'mail');
@@ -479,8 +510,13 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
     }
     if (services.includes('api')) {
+      if (production) {
+        await component('front', process.execPath, () => frontProxyArgs(config), 'the front proxy', READY_TIMEOUT_MS.infrastructure, () => canConnect(config.PORT));
+      }
       await serviceComponent('api');
-      log(`api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES)`);
+      log(
+        `api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES${production ? `; behind the front proxy, at 127.0.0.1:${config.API_BEHIND_FRONT_PORT}` : ''})`,
+      );
     }
   } catch (err) {
     await stop();
@@ -497,8 +533,20 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 }
 
-async function checkPortsFree(config: StackConfig, runs: Record<'temporal' | 'ferretdb' | 'mail' | 'validator' | 'accessPoint' | 'peppolNetwork', boolean>, services: ServiceName[]) {
+async function checkPortsFree(
+  config: StackConfig,
+  runs: Record<'postgres' | 'production' | 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'accessPoint' | 'peppolNetwork', boolean>,
+  services: ServiceName[],
+) {
+  const temporalInternal = Array.from({ length: TEMPORAL_INTERNAL_PORT_COUNT }, (_, offset): [boolean, number, string] => [
+    runs.temporal && runs.production,
+    config.TEMPORAL_INTERNAL_PORT + offset,
+    `TEMPORAL_INTERNAL_PORT${offset === 0 ? '' : ` + ${offset}`}`,
+  ]);
   const wanted: [boolean, number, string][] = [
+    [runs.postgres, config.POSTGRES_PORT, 'POSTGRES_PORT'],
+    ...temporalInternal,
+    [services.includes('api') && runs.production, config.API_BEHIND_FRONT_PORT, 'API_BEHIND_FRONT_PORT'],
     [runs.temporal, config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
     [runs.temporal, config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT'],
     [runs.ferretdb, config.FERRETDB_PORT, 'FERRETDB_PORT'],

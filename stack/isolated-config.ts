@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { loadStackConfig, type StackConfig } from './config';
-import { freePort } from './ports';
+import { freePort, freePortBlock } from './ports';
+import { TEMPORAL_INTERNAL_PORT_COUNT } from './production/temporal-server';
 
 /**
  * Configuration for a stack of its own: a fresh data directory and free ports,
@@ -15,8 +16,9 @@ import { freePort } from './ports';
 export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
   const ports: Record<string, string> = {};
-  for (const name of ['PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'OXALIS_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT']) {
+  for (const name of ['PORT', 'API_BEHIND_FRONT_PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'OXALIS_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT']) {
     ports[name] = String(await freePort());
   }
+  ports.TEMPORAL_INTERNAL_PORT = String(await freePortBlock(TEMPORAL_INTERNAL_PORT_COUNT));
   return loadStackConfig({ API_PROCESSES: '1', WORKER_PROCESSES: '1', ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
 }

@@ -20,7 +20,15 @@ export class ManagedProcess {
     readonly name: string,
     private readonly command: string,
     private readonly args: string[],
-    private readonly options: { env: NodeJS.ProcessEnv; logFile: string; echo?: (line: string) => void },
+    private readonly options: {
+      env: NodeJS.ProcessEnv;
+      logFile: string;
+      echo?: (line: string) => void;
+      /** The user to run as (PostgreSQL refuses to run as root). */
+      user?: { uid: number; gid: number };
+      /** What asks it to stop (default SIGTERM; PostgreSQL's SIGTERM waits for every client to leave, its SIGINT does not). */
+      stopSignal?: NodeJS.Signals;
+    },
   ) {}
 
   get pid(): number | undefined {
@@ -44,6 +52,7 @@ export class ManagedProcess {
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
+      ...this.options.user,
     });
     this.child = child;
     this.exitPromise = new Promise((resolve) => {
@@ -88,11 +97,11 @@ export class ManagedProcess {
     }
   }
 
-  /** SIGTERM, then SIGKILL if the process is still there after the grace period. Not a crash: nothing restarts it. */
+  /** Its stop signal, then SIGKILL if the process is still there after the grace period. Not a crash: nothing restarts it. */
   async stop(graceMs = 15_000): Promise<void> {
     this.stopping = true;
     if (this.running) {
-      this.signal('SIGTERM');
+      this.signal(this.options.stopSignal ?? 'SIGTERM');
       const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
       await this.exitPromise;
       clearTimeout(timer);

@@ -43,6 +43,19 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** The first of `count` consecutive free ports (the Temporal server's services), picked like freePort. */
+export async function freePortBlock(count: number, host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const first = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM - count));
+    const block = Array.from({ length: count }, (_, index) => first + index);
+    if (block.some((port) => handedOut.has(port))) continue;
+    if (!(await Promise.all(block.map((port) => isPortFree(port, host)))).every(Boolean)) continue;
+    for (const port of block) handedOut.add(port);
+    return first;
+  }
+  throw new Error(`no ${count} consecutive free ports found between ${PICK_FROM} and ${PICK_TO}`);
+}
+
 export function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });

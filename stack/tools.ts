@@ -16,7 +16,7 @@ import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
  */
 
 interface Tool {
-  name: 'temporal' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis';
+  name: 'temporal' | 'temporal-server' | 'temporal-ui' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -53,6 +53,47 @@ export const TEMPORAL_CLI: Tool = {
     await withScratchDir(outputFile, 'bin-', async (gobin) => {
       await go(['install', `github.com/temporalio/cli/cmd/temporal@${this.version}`], { env: { GOBIN: gobin } });
       await rename(path.join(gobin, 'temporal'), outputFile);
+    });
+  },
+};
+
+/** The Temporal server release the CLI above embeds (its go.mod), and compose's temporalio/auto-setup image. */
+const TEMPORAL_SERVER_RELEASE = 'v1.29.1';
+
+/** The server's schema tool, built beside it: the server's build is whole only once both are there. */
+export const TEMPORAL_SQL_TOOL_FILE = 'temporal-sql-tool';
+
+/**
+ * The Temporal server itself, for the production shape (STACK_SHAPE=production), and its SQL schema tool:
+ * the same release line as the CLI's dev server.
+ */
+export const TEMPORAL_SERVER: Tool = {
+  name: 'temporal-server',
+  version: TEMPORAL_SERVER_RELEASE,
+  file: 'temporal-server',
+  builder: GO,
+  alternative: 'TEMPORAL_ADDRESS',
+  async build(go, outputFile) {
+    await withScratchDir(outputFile, 'bin-', async (gobin) => {
+      const module = `go.temporal.io/server`;
+      await go(['install', `${module}/cmd/server@${this.version}`, `${module}/cmd/tools/sql@${this.version}`], { env: { GOBIN: gobin } });
+      await rename(path.join(gobin, 'sql'), path.join(path.dirname(outputFile), TEMPORAL_SQL_TOOL_FILE));
+      await rename(path.join(gobin, 'server'), outputFile);
+    });
+  },
+};
+
+/** The Temporal Web UI server, the release the CLI embeds and compose's temporalio/ui image. */
+export const TEMPORAL_UI: Tool = {
+  name: 'temporal-ui',
+  version: 'v2.42.1',
+  file: 'temporal-ui-server',
+  builder: GO,
+  alternative: 'TEMPORAL_ADDRESS',
+  async build(go, outputFile) {
+    await withScratchDir(outputFile, 'bin-', async (gobin) => {
+      await go(['install', `github.com/temporalio/ui-server/v2/cmd/server@${this.version}`], { env: { GOBIN: gobin } });
+      await rename(path.join(gobin, 'server'), outputFile);
     });
   },
 };

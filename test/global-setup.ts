@@ -3,6 +3,11 @@ import { isolatedStackConfig, publishSharedStack } from './support/test-stack';
 
 /** Starts the shared embedded stack once; its children are stopped in global teardown. */
 export default async function globalSetup(): Promise<void> {
+  await startSharedStack({});
+}
+
+/** The shared stack, in the shape `shape` names (test/production/ runs a slice of the suite on the production shape). */
+export async function startSharedStack(shape: Record<string, string>): Promise<void> {
   // A small body limit keeps the 413 test cheap; roomy per-key limits keep busy tests clear of 429
   // (the limit itself is tested with a per-account override and on its own API processes).
   // Webhook receivers in the tests listen on 127.0.0.1, and retries start after a second, not 30.
@@ -18,6 +23,7 @@ export default async function globalSetup(): Promise<void> {
     LOOKUP_LIMIT: '5',
     // Short, so a test sees a changed registration after the lookup cache's maximum within seconds.
     PEPPOL_LOOKUP_CACHE_SECONDS: '10',
+    ...shape,
   });
   const stack = await startStack({ config, log: (line) => process.stdout.write(`[test stack] ${line}\n`) });
   (globalThis as { __EINVOICE_STACK__?: unknown }).__EINVOICE_STACK__ = { stack, dataDir: config.DATA_DIR };
@@ -41,6 +47,9 @@ export default async function globalSetup(): Promise<void> {
     intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`,
     webhookSecretKey: stack.serviceEnv.WEBHOOK_SECRET_KEY!,
     kycEncryptionKey: stack.serviceEnv.KYC_ENCRYPTION_KEY!,
+    shape: config.STACK_SHAPE,
+    postgresPort: config.POSTGRES_PORT,
+    temporalUi: stack.urls.temporalUi ?? '',
     dataDir: config.DATA_DIR,
     keysDir: config.KEYS_DIR,
   });

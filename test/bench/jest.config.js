@@ -12,6 +12,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: undefined,
   globalTeardown: undefined,
-  reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true }]],
+  reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true, last: true }]],
   maxWorkers: 1,
 };

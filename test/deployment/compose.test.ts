@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { parse } from 'yaml';
-
 import { apiOnlyVariableNames, configVariableNames, loadConfig, requireServiceAddresses, workerOnlyVariableNames } from '../../platform/config';
+import { compose, hostsOf, interpolate, operatorValue, services } from '../support/compose';
 
 /**
  * No Docker engine (nor the compose plugin) runs here, so the compose file is
@@ -13,53 +12,6 @@ import { apiOnlyVariableNames, configVariableNames, loadConfig, requireServiceAd
  * the API and worker address exists, is waited for, and has a health check;
  * every service restarts by itself; the API and the worker can be scaled.
  */
-interface ComposeService {
-  image?: string;
-  build?: unknown;
-  command?: string[];
-  environment?: Record<string, string>;
-  depends_on?: Record<string, { condition: string }>;
-  healthcheck?: { test: string[] };
-  ports?: string[];
-  expose?: string[];
-  restart?: string;
-  container_name?: string;
-  volumes?: string[];
-  networks?: { default?: { ipv4_address?: string } };
-}
-
-// Compose honours YAML merge keys (`<<: *service-env`).
-const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, ComposeService>;
-  networks?: { default?: { ipam?: { config?: { subnet: string }[] } } };
-};
-const { services } = compose;
-
-/** The hosts an address names: a MongoDB connection string may list several (a replica set's members). */
-function hostsOf(address: string): string[] {
-  if (address.startsWith('mongodb://')) return /^mongodb:\/\/([^/?]+)/.exec(address)![1]!.split(',').map((member) => member.split(':')[0]!);
-  return [address.includes('://') ? new URL(address).hostname : address.split(':')[0]!];
-}
-
-/** Compose's interpolation of `${NAME:-default}` and `${NAME:?message}`: the default, or `required(NAME)` for a value the operator must give. */
-function interpolate(value: string, required: (name: string) => string): string {
-  return value.replace(/\$\{(\w+)(?::([-?])((?:[^{}]|\$\{[^}]*\})*))?\}/g, (_, name: string, kind?: string, rest = '') =>
-    kind === '-' ? interpolate(rest, required) : required(name),
-  );
-}
-
-/** Values of the right shape for what an operator must set. */
-const SAMPLE_SECRET = Buffer.alloc(32, 7).toString('base64');
-const operatorValue = (name: string) =>
-  ({
-    PEPPOL_SEAT_ID: 'PBE000001',
-    WEBHOOK_SECRET_KEY: SAMPLE_SECRET,
-    KYC_ENCRYPTION_KEY: SAMPLE_SECRET,
-    INBOUND_TOKEN: 'x'.repeat(40),
-    SMP_PUBLIC_URL: 'https://smp.example.com',
-    ACCESS_POINT_ENDPOINT_URL: 'https://ap.example.com/as4',
-  })[name] ?? `unexpected required variable ${name}`;
-
 const nginxConfig = readFileSync(path.resolve(__dirname, '../../deploy/nginx.conf'), 'utf8');
 
 describe('docker-compose.yml', () => {

@@ -28,6 +28,10 @@ export interface SharedStack {
   webhookSecretKey: string;
   /** The stack's key for KYC content, likewise, and to open what the API sealed. */
   kycEncryptionKey: string;
+  /** Which engines run (STACK_SHAPE), and the production shape's PostgreSQL port and Temporal Web UI. */
+  shape: 'development' | 'production';
+  postgresPort: number;
+  temporalUi: string;
   /** Where the stack keeps its state, and the keys it made. */
   dataDir: string;
   keysDir: string;

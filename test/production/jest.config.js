@@ -1,0 +1,25 @@
+/**
+ * A slice of the suite on the production shape (STACK_SHAPE=production: PostgreSQL, the Temporal server on it,
+ * FerretDB on it, two API and two worker processes behind the front proxy), after the suite and before the
+ * benchmarks: sending (sandbox, and live by AS4), receiving by AS4, webhooks, the KYC review's signal, the
+ * reporting schedule, the visibility store, and the engines killed and restarted under load.
+ * @type {import('jest').Config}
+ */
+const suite = require('../../jest.config.js');
+
+module.exports = {
+  ...suite,
+  rootDir: '../..',
+  testMatch: [
+    '<rootDir>/test/production/**/*.test.ts',
+    '<rootDir>/test/integration/documents.test.ts',
+    '<rootDir>/test/integration/live-delivery.test.ts',
+    '<rootDir>/test/integration/receiving-live.test.ts',
+    '<rootDir>/test/integration/webhooks.test.ts',
+    '<rootDir>/test/integration/kyc-review.test.ts',
+  ],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: '<rootDir>/test/production/global-setup.ts',
+  reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true }]],
+  maxWorkers: 2,
+};
