@@ -43,10 +43,28 @@ const UNREACHABLE = new Set([
   'MongoTopologyClosedError',
 ]);
 
+/**
+ * MongoDB's answers for "not now" from a server that is up: shutting down, stepped down or not primary in an
+ * election, interrupted, or unable to reach another member (the driver's own list of retryable codes).
+ */
+const SERVER_NOT_NOW = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+/**
+ * FerretDB answers InternalError (1) when its PostgreSQL cannot be reached or is restarting, with the PostgreSQL
+ * driver's text: a failed connection, or a connection-exception or shutdown SQLSTATE (classes 08 and 57P). The
+ * production shape saw it: PostgreSQL killed under load, and every request then was a 500.
+ */
+const BACKEND_AWAY = /failed to connect to `|\(SQLSTATE (08\w{3}|57P0[1-3])\)|conn closed|unexpected EOF/;
+
 /** Whether `err` says the database is away (a request may succeed a few seconds later), not that the request was wrong. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (UNREACHABLE.has(err.name)) return true;
+  if (err.name === 'MongoServerError') {
+    const { code } = err as Error & { code?: unknown };
+    if (typeof code === 'number' && SERVER_NOT_NOW.has(code)) return true;
+    if (code === 1 && BACKEND_AWAY.test(err.message)) return true;
+  }
   // The driver lets a write to a socket the database closed escape unwrapped (Node's EPIPE, ECONNRESET): its own frames tell.
   const { code } = err as NodeJS.ErrnoException;
   if ((code === 'EPIPE' || code === 'ECONNRESET') && /[\\/]node_modules[\\/]mongodb[\\/]/.test(err.stack ?? '')) return true;

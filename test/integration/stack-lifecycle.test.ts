@@ -3,19 +3,17 @@ import { rm } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
-import { As4SendError } from '../../platform/peppol-access-point';
 import type { StackConfig } from '../../stack/config';
 import { addCredits, operatorActor } from '../../services/operator';
-import { RECEIVED_DOCUMENT_TYPES } from '../../services/receiving/registration';
-import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
+import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, liveHistory, liveSender, postLive, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
-import { sendToUs, standInArrivals, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { standInArrivals } from '../support/receiving';
 import { isolatedStackConfig } from '../support/test-stack';
+import { documentsDeliveredOnceUnderKills, receiptedMessagesFiledOnceUnderKills, type Kill } from '../support/under-load';
 
 function isAlive(pid: number): boolean {
   try {
@@ -32,22 +30,6 @@ async function withTemporal<T>(address: string, use: (client: Client) => Promise
     return await use(new Client({ connection }));
   } finally {
     await connection.close();
-  }
-}
-
-/**
- * Sends as a sending access point does: an answer that says "try again later" (the first write after the
- * database restarted can meet a connection the restart closed) is tried again, a few seconds apart.
- */
-async function sendAsASenderWould(send: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await send();
-      return;
-    } catch (err) {
-      if (!(err instanceof As4SendError) || err.permanent || attempt === 5) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
   }
 }
 
@@ -127,89 +109,32 @@ describe('the embedded stack lifecycle', () => {
     120_000,
   );
 
+  /** Kills a child of the stack and waits until the supervisor has started it again. */
+  const killChild = (name: ComponentName, cutsSmtp = false): Kill => ({
+    name,
+    cutsSmtp,
+    kill: async () => {
+      const restarted = stack!.restarted(name);
+      stack!.process(name)!.signal('SIGKILL');
+      await restarted;
+    },
+  });
+  const underTest = () => ({ api: stack!.urls.api!, inbox: stack!.urls.inbox!, mongodb: stack!.urls.mongodb });
+
   it(
     'when each child (the validator and the Peppol network stand-in too) is killed in turn under load, then every accepted document is delivered by email (a second copy only where the kill of the worker or the mail server cut an attempt off), and every event reaches the webhook (a repeat only under its own id)',
     async () => {
-      const api = stack!.urls.api!;
-      const signup = await callApi('/v1/signup', {
-        baseUrl: api,
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: 'under-load@example.com' }),
-      });
-      const key: string = signup.body.api_key;
-      const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
-      const receiver = new WebhookReceiver();
-      await receiver.start();
-      expect((await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } })).status).toBe(201);
-      const accepted: string[] = [];
-      const kills: { name: string; at: number }[] = [];
-      let posting = true;
-      const poster = (async () => {
-        for (let n = 0; posting; n += 1) {
-          const body = { ...validFixtures[0]!.body, company_id: company.body.id, number: `LOAD-${n}`, to: { ...(validFixtures[0]!.body.to as object), email: 'load@example.com' } };
-          const response = await callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body }).catch(() => undefined);
-          if (response?.status === 202) accepted.push(response.body.id);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
-
-      for (const name of ['worker', 'temporal', 'ferretdb', 'mail', 'validator', 'peppol-receiver', 'peppol-network', 'access-point', 'api'] as const) {
-        const child = stack!.process(name)!;
-        const restarted = stack!.restarted(name);
-        kills.push({ name, at: Date.now() });
-        child.signal('SIGKILL');
-        await restarted;
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-      posting = false;
-      await poster;
-      expect(accepted.length).toBeGreaterThan(10);
-
-      for (const id of accepted) {
-        for (let attempt = 0; ; attempt += 1) {
-          const document = await callAs(key, `/v1/documents/${id}?company_id=${company.body.id}`, { baseUrl: api });
-          if (document.body?.status === 'delivered') break;
-          if (attempt > 600) throw new Error(`${id} stayed ${document.body?.status}`);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      }
-      const inbox = (await (await fetch(`${stack!.urls.inbox}/email`)).json()) as { messageId: string; date: string }[];
-      const copiesOf = (id: string) => inbox.filter((message) => message.messageId === `${id}@einvoice.localhost`);
-      expect(accepted.filter((id) => copiesOf(id).length === 0)).toEqual([]);
-      // SMTP has no exactly-once: an attempt cut off between the server's acceptance and the note of it (the
-      // worker killed in those milliseconds, or the mail server killed after storing the message but before
-      // answering) is made again, with the same Message-ID. So between the first and the last copy of a document
-      // (their Date headers, to the second) the worker or the mail server was killed. Nothing else sends again:
-      // not Temporal lost (a retried attempt finds the note), nor the database lost after a 250 (the attempt still
-      // counts; delivery-failures.test.ts).
-      const copyWithoutItsKill = accepted.filter((id) => {
-        const sent = copiesOf(id).map((copy) => Date.parse(copy.date)).sort((a, b) => a - b);
-        const cutOff = (kill: { name: string; at: number }) => ['worker', 'mail'].includes(kill.name) && sent[0]! <= kill.at && kill.at < sent.at(-1)! + 1_000;
-        return sent.length > 1 && !kills.some(cutOff);
-      });
-      expect(copyWithoutItsKill).toEqual([]);
-
-      // Three events a document (queued, sending, delivered), one delivery each, whatever was killed when: what a
-      // crash interrupted, the activity's retry or the fan-out reconciler finishes.
-      const kinds = ['document.queued', 'document.sending', 'document.delivered'];
-      const deliveriesOf = () => {
-        const bodies = new Map<string, Set<string>>();
-        for (const request of receiver.received) {
-          const id = String(request.headers['x-peppol-delivery-id']);
-          bodies.set(id, (bodies.get(id) ?? new Set()).add(request.raw));
-        }
-        const events = [...bodies.values()].map((set) => JSON.parse([...set][0]!) as { type: string; data: { document_id: string } });
-        return { bodies, events };
-      };
-      for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 500))) {
-        const { events } = deliveriesOf();
-        if (accepted.every((id) => kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id)))) break;
-      }
-      await receiver.stop();
-      const { bodies, events } = deliveriesOf();
-      for (const id of accepted) expect(events.filter((event) => event.data.document_id === id).map((event) => event.type).sort()).toEqual([...kinds].sort());
-      expect([...bodies.values()].every((set) => set.size === 1)).toBe(true);
+      await documentsDeliveredOnceUnderKills(underTest(), 'under-load@example.com', [
+        killChild('worker', true),
+        killChild('temporal'),
+        killChild('ferretdb'),
+        killChild('mail', true),
+        killChild('validator'),
+        killChild('peppol-receiver'),
+        killChild('peppol-network'),
+        killChild('access-point'),
+        killChild('api'),
+      ]);
     },
     600_000,
   );
@@ -217,46 +142,8 @@ describe('the embedded stack lifecycle', () => {
   it(
     'when the worker, Temporal, the database or the API is killed right after an AS4 receipt, then the document still reaches the inbox, once',
     async () => {
-      const api = stack!.urls.api!;
-      const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'receiver@example.com' }) });
-      const peppolId = uniqueBelgianPeppolId();
-      const company = await callAs(signup.body.api_key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller, peppol_id: peppolId } });
-      const db = await mongoose.createConnection(stack!.urls.mongodb).asPromise();
-      try {
-        // Registered as the registration workflow leaves it (KYC and the SML are other tests' business).
-        const now = new Date();
-        await db.collection('peppol_registrations').insertOne({
-          _id: peppolId.toLowerCase() as unknown as mongoose.mongo.ObjectId,
-          company_id: company.body.id,
-          workspace_id: signup.body.workspace_id,
-          participant_id: peppolId,
-          document_types: RECEIVED_DOCUMENT_TYPES,
-          status: 'registered',
-          created_at: now,
-          updated_at: now,
-        });
-        const network = { accessPointUrl: stack!.urls.accessPoint, dataDir: config.DATA_DIR, standInUrl: stack!.urls.peppol!.receivingAccessPoint };
-        const messageIds: string[] = [];
-        for (const name of ['worker', 'temporal', 'ferretdb', 'api'] as const) {
-          const messageId = `before-${name}-dies-${Date.now()}@stack-lifecycle`;
-          await sendAsASenderWould(() => sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network));
-          messageIds.push(messageId);
-          const child = stack!.process(name)!;
-          const restarted = stack!.restarted(name);
-          child.signal('SIGKILL');
-          await restarted;
-        }
-        const filed = () => db.collection('documents').find({ company_id: company.body.id, direction: 'received' }).toArray();
-        for (const deadline = Date.now() + 180_000; (await filed().catch(() => [])).length < messageIds.length && Date.now() < deadline; ) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        const documents = await filed();
-        expect(documents.map((document) => document.received.as4_message_id).sort()).toEqual([...messageIds].sort());
-        expect(await db.collection('received_messages').countDocuments({ company_id: company.body.id })).toBe(messageIds.length);
-      } finally {
-        await db.close();
-      }
+      const network = { accessPointUrl: stack!.urls.accessPoint, dataDir: config.DATA_DIR, standInUrl: stack!.urls.peppol!.receivingAccessPoint };
+      await receiptedMessagesFiledOnceUnderKills(underTest(), 'receiver@example.com', network, [killChild('worker'), killChild('temporal'), killChild('ferretdb'), killChild('api')]);
     },
     600_000,
   );

@@ -21,5 +21,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/test/production/global-setup.ts',
   reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true }]],
-  maxWorkers: 2,
+  // One file at a time: the failures test runs a second production stack of its own and kills its processes.
+  maxWorkers: 1,
 };
