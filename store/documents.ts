@@ -47,6 +47,8 @@ const documentSchema = new Schema(
           tax: String,
           tax_inclusive: String,
           prepaid: String,
+          /** BT-114; absent on documents stored before it was taken (the view says 0.00). */
+          payable_rounding: String,
           payable: String,
         },
         { _id: false },

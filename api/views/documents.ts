@@ -32,6 +32,8 @@ export const totalsSchema = z
     tax: z.string(),
     tax_inclusive: z.string(),
     prepaid: z.string(),
+    // Stored before BT-114 was taken: none.
+    payable_rounding: z.string().default('0.00').openapi({ description: 'Payable rounding amount (BT-114), part of `payable`' }),
     payable: z.string(),
   })
   .openapi('DocumentTotals');

@@ -65,6 +65,8 @@ export interface Totals {
   tax: Amount;
   taxInclusive: Amount;
   prepaid: Amount;
+  /** Payable rounding amount (BT-114). */
+  rounding: Amount;
   payable: Amount;
 }
 
@@ -147,10 +149,12 @@ export function calculate(document: DocumentInput): CalculatedDocument {
   const tax = sum(taxGroups.map((group) => group.tax));
   const taxInclusive = taxExclusive.plus(tax);
   const prepaid = money(document.payment?.prepaid_amount ?? 0);
+  const rounding = money(document.payment?.rounding_amount ?? 0);
   return {
     lines,
     allowancesCharges,
     taxGroups,
-    totals: { lineExtension, allowanceTotal, chargeTotal, taxExclusive, tax, taxInclusive, prepaid, payable: taxInclusive.minus(prepaid) },
+    // BR-CO-16: amount due = total with VAT − paid + rounding.
+    totals: { lineExtension, allowanceTotal, chargeTotal, taxExclusive, tax, taxInclusive, prepaid, rounding, payable: taxInclusive.minus(prepaid).plus(rounding) },
   };
 }

@@ -185,6 +185,12 @@ export const documentInputSchema = z
         terms: text(500).optional(),
         means_code: z.string().regex(/^(\d{1,3}|ZZZ)$/, 'expected a UNCL4461 code such as 30 or 58').optional(),
         prepaid_amount: decimal('Amount already paid').optional(),
+        rounding_amount: decimal('Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02').optional(),
+        mandate_reference: text(140)
+          .optional()
+          .meta({ description: 'Direct debit: the mandate reference (BT-89); required with means_code 49 or 59, and alone it means 59 (SEPA direct debit)' }),
+        creditor_id: text(35).optional().meta({ description: "Direct debit: the seller's bank-assigned creditor identifier (BT-90), e.g. a SEPA creditor identifier" }),
+        debited_account: text(34).optional().meta({ description: "Direct debit: the buyer's account to be debited (BT-91), e.g. an IBAN" }),
       })
       .strict()
       .optional(),

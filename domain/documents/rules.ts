@@ -115,6 +115,9 @@ export function checkDocument(document: DocumentInput): Violation[] {
   if (document.payment?.prepaid_amount && decimals(document.payment.prepaid_amount) > 2) {
     out.push({ path: 'payment.prepaid_amount', rule: 'BR-DEC-18', message: 'Amounts have at most 2 decimals.' });
   }
+  if (document.payment?.rounding_amount && decimals(document.payment.rounding_amount) > 2) {
+    out.push({ path: 'payment.rounding_amount', rule: 'BR-DEC-17', message: 'Amounts have at most 2 decimals.' });
+  }
 
   checkVat(document, out);
   checkPayment(document, out);
@@ -128,7 +131,7 @@ function checkPayment(document: DocumentInput, out: Violation[]): void {
   if ((code === '30' || code === '58') && !document.payment?.iban) {
     out.push({ path: 'payment.iban', rule: 'BR-61', message: `Payment means ${code} (credit transfer) needs the account (payment.iban).` });
   }
-  if (code === '49' || code === '59') {
-    out.push({ path: 'payment.means_code', rule: 'PEPPOL-EN16931-R061', message: 'Direct debit needs a mandate reference, which this API does not take yet; use 30 or 58.' });
+  if ((code === '49' || code === '59') && !document.payment?.mandate_reference) {
+    out.push({ path: 'payment.mandate_reference', rule: 'PEPPOL-EN16931-R061', message: `Payment means ${code} (direct debit) needs the mandate reference (payment.mandate_reference).` });
   }
 }

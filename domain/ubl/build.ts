@@ -68,10 +68,12 @@ export function aggregate(parent: Node, name: string, fill: (node: Node) => void
   if (!hasChildren(node)) node.remove();
 }
 
-function party(parent: Node, input: PartyInput): void {
+/** A party; `creditorId` is the seller's bank-assigned creditor identifier (BT-90), which UBL keeps as a party identification in scheme SEPA. */
+function party(parent: Node, input: PartyInput, creditorId?: string): void {
   aggregate(parent, 'Party', (node) => {
     const [scheme, ...rest] = (input.peppol_id ?? '').split(':');
     cbc(node, 'EndpointID', rest.join(':'), { schemeID: scheme ?? '' });
+    aggregate(node, 'PartyIdentification', (identification) => cbc(identification, 'ID', creditorId, { schemeID: 'SEPA' }));
     aggregate(node, 'PartyName', (name) => cbc(name, 'Name', input.name));
     aggregate(node, 'PostalAddress', (address) => {
       cbc(address, 'StreetName', input.address?.street);
@@ -172,7 +174,7 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
       );
     });
   }
-  aggregate(xml, 'AccountingSupplierParty', (node) => party(node, document.from));
+  aggregate(xml, 'AccountingSupplierParty', (node) => party(node, document.from, document.payment?.creditor_id));
   aggregate(xml, 'AccountingCustomerParty', (node) => party(node, document.to));
   const delivery = document.delivery;
   if (delivery) {
@@ -202,6 +204,10 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
           aggregate(account, 'FinancialInstitutionBranch', (branch) => cbc(branch, 'ID', payment.bic));
         });
       }
+      aggregate(means, 'PaymentMandate', (mandate) => {
+        cbc(mandate, 'ID', payment?.mandate_reference);
+        aggregate(mandate, 'PayerFinancialAccount', (account) => cbc(account, 'ID', payment?.debited_account));
+      });
     });
   }
   aggregate(xml, 'PaymentTerms', (terms) => cbc(terms, 'Note', payment?.terms && paymentTermsNote(payment.terms), undefined, true));
@@ -232,9 +238,12 @@ export function buildUbl(document: DocumentInput, calculated: CalculatedDocument
     amount(node, 'LineExtensionAmount', totals.lineExtension);
     amount(node, 'TaxExclusiveAmount', totals.taxExclusive);
     amount(node, 'TaxInclusiveAmount', totals.taxInclusive);
-    if (!totals.allowanceTotal.isZero()) amount(node, 'AllowanceTotalAmount', totals.allowanceTotal);
-    if (!totals.chargeTotal.isZero()) amount(node, 'ChargeTotalAmount', totals.chargeTotal);
+    // Present whenever there is an allowance (a charge), even one of 0: BR-CO-11 and BR-CO-12 want the sum then.
+    const has = (isCharge: boolean) => calculated.allowancesCharges.some((entry) => entry.isCharge === isCharge);
+    if (has(false) || !totals.allowanceTotal.isZero()) amount(node, 'AllowanceTotalAmount', totals.allowanceTotal);
+    if (has(true) || !totals.chargeTotal.isZero()) amount(node, 'ChargeTotalAmount', totals.chargeTotal);
     if (!totals.prepaid.isZero()) amount(node, 'PrepaidAmount', totals.prepaid);
+    if (!totals.rounding.isZero()) amount(node, 'PayableRoundingAmount', totals.rounding);
     amount(node, 'PayableAmount', totals.payable);
   });
   calculated.lines.forEach((line, index) => {

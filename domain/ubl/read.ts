@@ -90,6 +90,10 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
       terms: r.field(r.one(r.first(root, 'cac:PaymentTerms'), 'cbc:Note'), ['payment', 'terms']),
       means_code: r.field(r.one(means, 'cbc:PaymentMeansCode'), ['payment', 'means_code']),
       prepaid_amount: amount(c, r.one(totals, 'cbc:PrepaidAmount')),
+      rounding_amount: nonZero(amount(c, r.one(totals, 'cbc:PayableRoundingAmount'))),
+      mandate_reference: r.field(r.one(means, 'cac:PaymentMandate/cbc:ID'), ['payment', 'mandate_reference']),
+      creditor_id: r.field(creditorId(r), ['payment', 'creditor_id']),
+      debited_account: r.field(r.one(means, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID'), ['payment', 'debited_account']),
     }),
     attachments: attachments.length > 0 ? attachments : undefined,
     greece: references.greece,
@@ -100,6 +104,23 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
   const statedTotals = readTotals(c, totals, taxTotal);
   dropWhatTheSchemaRefuses(r, document);
   return { kind, document, stated_totals: statedTotals, attachments: references.attachments.map(({ received }) => received), unmapped: r.unmapped() };
+}
+
+const nonZero = (value: string | undefined) => (value === undefined || money(value).isZero() ? undefined : value);
+
+/**
+ * The bank-assigned creditor identifier (BT-90): a party identification of the seller in scheme SEPA (or, where
+ * the invoice names a payee, of the payee).
+ */
+function creditorId(r: Reading): XmlElement | undefined {
+  for (const party of ['cac:PayeeParty', 'cac:AccountingSupplierParty/cac:Party']) {
+    const id = r.all(r.one(r.root, party), 'cac:PartyIdentification').map((identification) => r.one(identification, 'cbc:ID')).find((candidate) => candidate?.attributes.schemeID === 'SEPA');
+    if (id) {
+      r.attribute(id, 'schemeID');
+      return id;
+    }
+  }
+  return undefined;
 }
 
 /** The TaxTotal in the document currency, the one with the breakdown (a second one, in the tax currency, has none: PEPPOL-EN16931-R053/R054). */
@@ -125,11 +146,7 @@ function exemptionsOf(r: Reading, taxTotal: XmlElement | undefined): Context['ex
 function readTotals(c: Context, totals: XmlElement | undefined, taxTotal: XmlElement | undefined): StatedTotals {
   const { r } = c;
   const total = (name: string) => amount(c, r.one(totals, name)) ?? null;
-  const rounding = r.one(totals, 'cbc:PayableRoundingAmount');
   const payableRounding = total('cbc:PayableRoundingAmount');
-  if (rounding && payableRounding !== null && !money(payableRounding).isZero()) {
-    r.remark(rounding, `${payableRounding}: the JSON view has no rounding amount, so its payable amount differs by that much`);
-  }
   return {
     line_extension: total('cbc:LineExtensionAmount'),
     allowance_total: total('cbc:AllowanceTotalAmount'),

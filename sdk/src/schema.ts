@@ -2678,6 +2678,17 @@ export interface components {
                  * @example 12.50
                  */
                 prepaid_amount?: number | string;
+                /**
+                 * @description Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02
+                 * @example 12.50
+                 */
+                rounding_amount?: number | string;
+                /** @description Direct debit: the mandate reference (BT-89); required with means_code 49 or 59, and alone it means 59 (SEPA direct debit) */
+                mandate_reference?: string;
+                /** @description Direct debit: the seller's bank-assigned creditor identifier (BT-90), e.g. a SEPA creditor identifier */
+                creditor_id?: string;
+                /** @description Direct debit: the buyer's account to be debited (BT-91), e.g. an IBAN */
+                debited_account?: string;
             };
             attachments?: {
                 filename: string;
@@ -2735,6 +2746,11 @@ export interface components {
             tax: string;
             tax_inclusive: string;
             prepaid: string;
+            /**
+             * @description Payable rounding amount (BT-114), part of `payable`
+             * @default 0.00
+             */
+            payable_rounding?: string;
             payable: string;
         } | null;
         DocumentList: {

@@ -67,6 +67,7 @@ export function totalsView(calculated: CalculatedDocument) {
     tax: formatAmount(totals.tax),
     tax_inclusive: formatAmount(totals.taxInclusive),
     prepaid: formatAmount(totals.prepaid),
+    payable_rounding: formatAmount(totals.rounding),
     payable: formatAmount(totals.payable),
   };
 }

@@ -108,6 +108,7 @@ function totalsOf(stated: StatedTotals): DocumentRow['totals'] {
     tax: stated.tax ?? zero,
     tax_inclusive: stated.tax_inclusive ?? zero,
     prepaid: stated.prepaid ?? zero,
+    payable_rounding: stated.payable_rounding ?? zero,
     payable: stated.payable,
   };
 }

@@ -27,6 +27,15 @@ describe('document calculation', () => {
     expect(formatAmount(totals.payable)).toBe('1480.71');
   });
 
+  it('when a rounding amount is given, then the amount due includes it (BR-CO-16) and the UBL states it', () => {
+    const body = fixture('a payable rounding amount').body;
+    const { totals } = calculate(parse(body));
+    // 12.5 × 99.99 = 1249.875 → 1249.88; + 21 % = 262.47 → 1512.35; − 0.02 = 1512.33.
+    expect([formatAmount(totals.taxInclusive), formatAmount(totals.rounding), formatAmount(totals.payable)]).toEqual(['1512.35', '-0.02', '1512.33']);
+    const converted = convertDocument(parse(body), belgianSeller);
+    expect(converted.ok && converted.ubl).toContain('<cbc:PayableRoundingAmount currencyID="EUR">-0.02</cbc:PayableRoundingAmount>');
+  });
+
   it('when a half cent is rounded, then it goes away from zero, also for negative amounts', () => {
     const positive = calculate(parse({ ...fixture('standard rate S').body, lines: [{ description: 'x', quantity: 1, unit_price: '0.005', tax_rate: 21 }] }));
     const negative = calculate(parse({ ...fixture('standard rate S').body, lines: [{ description: 'x', quantity: -1, unit_price: '0.005', tax_rate: 21 }] }));
@@ -52,6 +61,23 @@ describe('pre-send checks', () => {
   it.each(validFixtures.map((candidate) => [candidate.name, candidate] as const))('%s converts without violations', (_name, candidate) => {
     const result = convertDocument(parse(candidate.body), candidate.company);
     expect(result.ok ? [] : result.violations).toEqual([]);
+  });
+
+  it('when direct debit (49 or 59) has no mandate reference, then PEPPOL-EN16931-R061 names it; a mandate alone means 59', () => {
+    const payment = (extra: Record<string, unknown>) => ({ ...base, payment: { ...(base.payment as object), ...extra } });
+    expect(violationsOf(payment({ means_code: '59' }))).toEqual(['payment.mandate_reference PEPPOL-EN16931-R061']);
+    expect(violationsOf(payment({ means_code: '49' }))).toEqual(['payment.mandate_reference PEPPOL-EN16931-R061']);
+    const mandateAlone = convert(payment({ mandate_reference: 'M-1', debited_account: 'BE68539007547034', creditor_id: 'BE69ZZZ0123456789' }));
+    expect(mandateAlone.ok && mandateAlone.ubl).toMatch(
+      /<cbc:PaymentMeansCode>59<\/cbc:PaymentMeansCode>[\s\S]*<cac:PaymentMandate>\s*<cbc:ID>M-1<\/cbc:ID>\s*<cac:PayerFinancialAccount>\s*<cbc:ID>BE68539007547034<\/cbc:ID>/,
+    );
+    expect(mandateAlone.ok && mandateAlone.ubl).toMatch(/<cac:PartyIdentification>\s*<cbc:ID schemeID="SEPA">BE69ZZZ0123456789<\/cbc:ID>/);
+  });
+
+  it('when a document-level allowance and charge are 0, then their totals are still written (BR-CO-11, BR-CO-12)', () => {
+    const converted = convert(fixture('a document-level allowance and a charge of 0').body);
+    expect(converted.ok && converted.ubl).toContain('<cbc:AllowanceTotalAmount currencyID="EUR">0.00</cbc:AllowanceTotalAmount>');
+    expect(converted.ok && converted.ubl).toContain('<cbc:ChargeTotalAmount currencyID="EUR">0.00</cbc:ChargeTotalAmount>');
   });
 
   it('when neither buyer_reference nor order_reference is sent, then PEPPOL-EN16931-R003', () => {
