@@ -82,8 +82,8 @@ const party = z
 const allowanceOrCharge = z
   .object({
     amount: decimal('Amount in the document currency, at most 2 decimals'),
-    reason: text(200),
-    reason_code: text(10).optional().meta({ description: 'UNCL5189 (allowances) or UNCL7161 (charges) code' }),
+    reason: text(200).optional().meta({ description: 'Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44)' }),
+    reason_code: text(10).optional().meta({ description: 'UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required' }),
   })
   .strict();
 

@@ -104,12 +104,14 @@ export function checkDocument(document: DocumentInput): Violation[] {
     for (const kind of ['allowances', 'charges'] as const) {
       (line[kind] ?? []).forEach((entry, entryIndex) => {
         if (decimals(entry.amount) > 2) out.push({ path: `${path}.${kind}[${entryIndex}].amount`, rule: 'BR-DEC-24', message: 'Amounts have at most 2 decimals.' });
+        checkReason(entry, `${path}.${kind}[${entryIndex}]`, kind === 'allowances' ? 'BR-42' : 'BR-44', out);
       });
     }
   });
   for (const kind of ['allowances', 'charges'] as const) {
     (document[kind] ?? []).forEach((entry, index) => {
       if (decimals(entry.amount) > 2) out.push({ path: `${kind}[${index}].amount`, rule: kind === 'allowances' ? 'BR-DEC-01' : 'BR-DEC-05', message: 'Amounts have at most 2 decimals.' });
+      checkReason(entry, `${kind}[${index}]`, kind === 'allowances' ? 'BR-33' : 'BR-38', out);
     });
   }
   if (document.payment?.prepaid_amount && decimals(document.payment.prepaid_amount) > 2) {
@@ -124,6 +126,11 @@ export function checkDocument(document: DocumentInput): Violation[] {
   checkAttachments(document.attachments ?? [], out);
   checkNationalRules(document, out);
   return out;
+}
+
+/** An allowance or charge says why: in words, by code, or both. */
+function checkReason(entry: { reason?: string | undefined; reason_code?: string | undefined }, path: string, rule: string, out: Violation[]): void {
+  if (!entry.reason && !entry.reason_code) out.push({ path: `${path}.reason`, rule, message: 'Say why: reason (in words) or reason_code (UNCL5189 for allowances, UNCL7161 for charges).' });
 }
 
 function checkPayment(document: DocumentInput, out: Violation[]): void {

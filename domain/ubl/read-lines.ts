@@ -41,7 +41,7 @@ function readAllowancesCharges(c: Context, parent: XmlElement, at: JsonPath, wit
     found[kind].push(
       stated({
         amount: amount(c, r.one(entry, 'cbc:Amount'))!,
-        reason: r.text(r.one(entry, 'cbc:AllowanceChargeReason'))!,
+        reason: r.field(r.one(entry, 'cbc:AllowanceChargeReason'), [...path, 'reason']),
         reason_code: r.field(r.one(entry, 'cbc:AllowanceChargeReasonCode'), [...path, 'reason_code']),
         ...(withTax ? stated(readTax(c, r.one(entry, 'cac:TaxCategory'), path)) : {}),
       }),

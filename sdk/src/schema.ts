@@ -2613,8 +2613,9 @@ export interface components {
                      * @example 12.50
                      */
                     amount: number | string;
-                    reason: string;
-                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code */
+                    /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                    reason?: string;
+                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                     reason_code?: string;
                 }[];
                 charges?: {
@@ -2623,8 +2624,9 @@ export interface components {
                      * @example 12.50
                      */
                     amount: number | string;
-                    reason: string;
-                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code */
+                    /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                    reason?: string;
+                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                     reason_code?: string;
                 }[];
             }[];
@@ -2634,8 +2636,9 @@ export interface components {
                  * @example 12.50
                  */
                 amount: number | string;
-                reason: string;
-                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code */
+                /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                reason?: string;
+                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                 reason_code?: string;
                 /**
                  * @description VAT rate in percent; left out for category O
@@ -2653,8 +2656,9 @@ export interface components {
                  * @example 12.50
                  */
                 amount: number | string;
-                reason: string;
-                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code */
+                /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                reason?: string;
+                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                 reason_code?: string;
                 /**
                  * @description VAT rate in percent; left out for category O

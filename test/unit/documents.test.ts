@@ -74,6 +74,14 @@ describe('pre-send checks', () => {
     expect(mandateAlone.ok && mandateAlone.ubl).toMatch(/<cac:PartyIdentification>\s*<cbc:ID schemeID="SEPA">BE69ZZZ0123456789<\/cbc:ID>/);
   });
 
+  it('when an allowance or charge says why only by code, then it is taken; saying nothing is BR-33, BR-38, BR-42 or BR-44', () => {
+    const withCodeOnly = { ...base, allowances: [{ amount: '5', reason_code: '95', tax_rate: 21 }], charges: [{ amount: '5', reason_code: 'FC', tax_rate: 21 }] };
+    expect(violationsOf(withCodeOnly)).toEqual([]);
+    const line = (base.lines as Record<string, unknown>[])[0]!;
+    const silent = { ...base, lines: [{ ...line, allowances: [{ amount: '1' }], charges: [{ amount: '1' }] }], allowances: [{ amount: '5', tax_rate: 21 }], charges: [{ amount: '5', tax_rate: 21 }] };
+    expect(violationsOf(silent)).toEqual(['lines[0].allowances[0].reason BR-42', 'lines[0].charges[0].reason BR-44', 'allowances[0].reason BR-33', 'charges[0].reason BR-38']);
+  });
+
   it('when a document-level allowance and charge are 0, then their totals are still written (BR-CO-11, BR-CO-12)', () => {
     const converted = convert(fixture('a document-level allowance and a charge of 0').body);
     expect(converted.ok && converted.ubl).toContain('<cbc:AllowanceTotalAmount currencyID="EUR">0.00</cbc:AllowanceTotalAmount>');

@@ -42,9 +42,9 @@ export function denmark(context: NationalContext): void {
 
 /** Non-VAT taxes (reason code ZZZ) name their Danish tax category: 4 digits, or a text with an inner # (DK-R-004). */
 function checkNonVatTaxes({ document, out }: NationalContext): void {
-  const check = (entry: { reason: string; reason_code?: string | undefined }, path: string) => {
+  const check = (entry: { reason?: string | undefined; reason_code?: string | undefined }, path: string) => {
     if (entry.reason_code !== 'ZZZ') return;
-    const reason = entry.reason;
+    const reason = entry.reason ?? '';
     const taxCategory = reason.length === 4 && isXpathNumber(reason) && Number(reason) >= 0 && Number(reason) <= 9999;
     const tagged = reason.includes('#') && !reason.startsWith('#') && !reason.endsWith('#');
     if (!taxCategory && !tagged) {
