@@ -7,8 +7,8 @@ import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml, typ
 import { signServiceMetadata, type SmpSigner } from '../platform/smp-signature';
 
 /**
- * A Peppol SMP 1.x, read-only (reference C.7; ../shared/peppol/receiving.md
- * 2.2): `GET /{participant id}` answers the ServiceGroup and
+ * A Peppol SMP 1.x, read-only (the Peppol SMP specification 1.4.0, its REST
+ * interface): `GET /{participant id}` answers the ServiceGroup and
  * `GET /{participant id}/services/{document type id}` the
  * SignedServiceMetadata, signed on every answer as phoss-SMP does, and
  * `GET /businesscard/{participant id}` the participant's Peppol Directory

@@ -4,7 +4,7 @@ import { childNamed, childrenNamed, parseXml, XmlError } from './xml-tree';
 
 /**
  * Message Level Status as the receiving access point (C3), the pure part
- * (../shared/peppol/receiving.md section 4; peppol-mls 1.0.1): what the
+ * (Peppol MLS 1.x and the Business Message Envelope 2.0.2; peppol-mls 1.0.1): what the
  * sender's SBDH asks for, where the status goes, and what it says.
  */
 

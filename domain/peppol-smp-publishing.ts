@@ -4,8 +4,8 @@ import { PEPPOL_AS4 } from './peppol-capabilities';
 import { IDS_NAMESPACE, serviceMetadataUrl, SMP_NAMESPACE, WSA_NAMESPACE, type Identifier } from './peppol-smp';
 
 /**
- * What a Peppol SMP 1.x publishes for a participant (reference C.7, and
- * ../shared/peppol/receiving.md 2.3): its ServiceGroup, listing one
+ * What a Peppol SMP 1.x publishes for a participant (the Peppol SMP
+ * specification 1.4.0): its ServiceGroup, listing one
  * ServiceMetadataReference per document type, and per document type the
  * service metadata naming the processes and the access point that takes them
  * by Peppol AS4. The metadata is written unsigned; the SMP signs it

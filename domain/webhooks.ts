@@ -31,7 +31,6 @@ export const subscribes = (events: readonly string[], type: string) => events.in
 export const isDeliverable = (type: string) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(type);
 
 export const newWebhookSecret = () => `whsec_${randomBase62(40)}`;
-export const WEBHOOK_SECRET_PATTERN = /^whsec_[0-9A-Za-z]{40}$/;
 
 const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload, 'utf8').digest('hex');
 

@@ -8,8 +8,8 @@ import type { SignatureCheck } from '../domain/peppol-capabilities';
 import { SMP_NAMESPACE } from '../domain/peppol-smp';
 
 /**
- * The XML signature of Peppol SMP 1.x service metadata (reference C.7;
- * ../shared/peppol/receiving.md 2.4), written and checked with xml-crypto in
+ * The XML signature of Peppol SMP 1.x service metadata (the Peppol SMP
+ * specification 1.4.0, its signature profile), written and checked with xml-crypto in
  * the form phoss-SMP writes it (SMPKeyManager.signXML, type peppol) and the
  * Peppol SMP client checks it (peppol-commons SMPHttpResponseHandlerSigned
  * with TrustStoreBasedX509KeySelector): an enveloped ds:Signature as the last

@@ -48,10 +48,6 @@ export type DocumentMove = keyof typeof TRANSITIONS;
 export const HISTORY_STEPS = ['created', 'validated', 'queued', 'sending', 'retry', 'delivered', 'failed', 'response_received', 'mls_received'] as const;
 export type HistoryStep = (typeof HISTORY_STEPS)[number];
 
-export const historyStepOf = (move: DocumentMove): HistoryStep => (move === 'retry' ? 'retry' : TRANSITIONS[move].to);
-
-export const isFinal = (status: DocumentStatus): boolean => status === 'delivered' || status === 'failed';
-
 /** Whether `move` may start from `status` (a move to the status a document already has is a repeat, not a move). */
 export function allows(move: DocumentMove, status: DocumentStatus | typeof RECEIVED_STATUS): boolean {
   return (TRANSITIONS[move].from as readonly string[]).includes(status);
