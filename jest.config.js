@@ -1,17 +1,31 @@
-/** @type {import('jest').Config} */
+const path = require('node:path');
+
+const lane = require('./test/jest-lane.js');
+
+/**
+ * The suite, as two projects. Unit and deployment tests need no server: run alone (`npx jest test/unit/x.test.ts`)
+ * they start nothing. Every other test shares one embedded stack (Temporal, FerretDB, SMTP sink, validator, the
+ * network stand-in, worker, API), which jest starts only when a test of that project is selected. The slice on
+ * the production shape (test/production/jest.config.js) and the benchmarks' smoke run (test/bench/jest.config.js)
+ * come after, each on its own.
+ * @type {import('jest').Config}
+ */
+const withoutServer = ['<rootDir>/test/unit/', '<rootDir>/test/deployment/'];
+
 module.exports = {
-  testEnvironment: 'node',
-  // Types are checked by `tsc --noEmit` before jest runs; swc only strips them.
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  // The slice on the production shape (test/production/jest.config.js) and the benchmarks' smoke run
-  // (test/bench/jest.config.js) come after, each on its own.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bench/', '<rootDir>/test/production/'],
-  // One embedded stack (Temporal, FerretDB, SMTP sink, worker, API) for the whole run.
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   testTimeout: 60_000,
   // Most tests wait on the stacks rather than compute: a third lane shortens the run on two cores.
   maxWorkers: 3,
+  projects: [
+    { ...lane, rootDir: __dirname, testMatch: withoutServer.map((dir) => `${dir}**/*.test.ts`) },
+    {
+      ...lane,
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bench/', '<rootDir>/test/production/', ...withoutServer],
+      globalSetup: path.join(__dirname, 'test/global-setup.ts'),
+      globalTeardown: path.join(__dirname, 'test/global-teardown.ts'),
+    },
+  ],
 };

@@ -56,7 +56,7 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           requests per minute for each of its keys (the account: twice it)
   reporting <YYYY-MM> [--send] [--out <dir>]
                                           the month's Peppol TSR and EUSR: built, validated by the official rules,
-                                          summed up and written to <dir> (default .); --send sends them by AS4 to
+                                          summed up and written to <dir> (default DATA_DIR/reports); --send sends them by AS4 to
                                           the reporting receiver, once per month (the schedule's guard)
   mls unmatched                           Message Level Status received for our service provider that named none of
                                           our sent documents (kept, newest first)

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { WorkflowFailedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
@@ -17,8 +17,8 @@ import { peppolReportingWorkflowId } from '../workflows/shared';
 /**
  * `reporting <YYYY-MM> [--send] [--out <dir>]`: the month's Peppol reports.
  * Without --send: built from the recorded transactions now, judged by the
- * official rules, summed up and written to <dir> (default the current
- * directory) as `peppol-tsr-<month>.xml` and `peppol-eusr-<month>.xml`.
+ * official rules, summed up and written to <dir> (default DATA_DIR/reports,
+ * so a checkout is never littered) as `peppol-tsr-<month>.xml` and `peppol-eusr-<month>.xml`.
  * With --send: the month's reporting workflow (`peppol-reporting-<month>`,
  * the one the monthly schedule starts) is started and waited for, so both
  * paths share one guard: a month is sent once, and a month sent before is
@@ -68,7 +68,7 @@ async function send({ store, temporal }: ReportingCommandContext, month: string,
   try {
     outcome = (await client.workflow.getHandle(workflowId).result()) as ReportingOutcome;
   } catch (err) {
-    if (err instanceof WorkflowFailedError) throw new OperatorError(`the reports for ${month} were not sent (workflow ${workflowId}): ${err.cause?.message ?? err.message}`);
+    if (err instanceof WorkflowFailedError) throw new OperatorError(`the reports for ${month} were not sent (workflow ${workflowId}): ${innermostMessage(err)}`);
     throw err;
   }
   const sentBefore = !started || outcome.status === 'already_sent' || outcome.claimedBy !== 'ops';
@@ -79,6 +79,13 @@ async function send({ store, temporal }: ReportingCommandContext, month: string,
   return [head, outcome.summary, row ? await writeReports(dir, month, { tsr: row.tsr_xml, eusr: row.eusr_xml }) : ''].filter(Boolean).join('\n');
 }
 
+/** What the service said: a workflow's failure wraps the activity's, which wraps the refusal itself ("… has not ended yet"). */
+function innermostMessage(err: Error): string {
+  let innermost: Error = err;
+  while (innermost.cause instanceof Error) innermost = innermost.cause;
+  return innermost.message;
+}
+
 export async function reportingCommand(context: ReportingCommandContext, args: string[]): Promise<string> {
   const [month, ...options] = args;
   try {
@@ -86,12 +93,13 @@ export async function reportingCommand(context: ReportingCommandContext, args: s
   } catch (err) {
     throw new OperatorError((err as Error).message);
   }
-  let dir = '.';
+  let dir = path.join(context.stack.DATA_DIR, 'reports');
   let sending = false;
   for (let i = 0; i < options.length; i += 1) {
     if (options[i] === '--send') sending = true;
     else if (options[i] === '--out' && options[i + 1]) dir = options[(i += 1)]!;
     else throw new OperatorError(`unexpected: ${options.slice(i).join(' ')} (reporting <YYYY-MM> [--send] [--out <dir>])`);
   }
+  await mkdir(dir, { recursive: true });
   return sending ? send(context, month!, dir) : buildOnly(context, month!, dir);
 }

@@ -3,15 +3,14 @@
  * measures CPU-bound work, which would skew the suite's own timing checks if they shared the two cores.
  * @type {import('jest').Config}
  */
-const suite = require('../../jest.config.js');
+const lane = require('../jest-lane.js');
 
 module.exports = {
-  ...suite,
+  ...lane,
+  testTimeout: 60_000,
   rootDir: '../..',
   testMatch: ['<rootDir>/test/bench/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
-  globalSetup: undefined,
-  globalTeardown: undefined,
   reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true, last: true }]],
   maxWorkers: 1,
 };

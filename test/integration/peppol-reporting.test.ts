@@ -156,6 +156,13 @@ describe('Peppol reporting', () => {
     }
   }, 120_000);
 
+  it('when a month not over is sent with ops reporting --send, then the refusal says why, not only that an activity failed', async () => {
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const refused = await ops('reporting', thisMonth, '--send');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`${thisMonth} has not ended yet; its reports are sent from the 1st of the next month`);
+  }, 120_000);
+
   it('the monthly schedule exists: the previous month, on day 2 at 06:07 UTC', async () => {
     const schedule = await temporal().schedule.getHandle(PEPPOL_REPORTING_SCHEDULE).describe();
     expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'monthlyPeppolReportingWorkflow' });

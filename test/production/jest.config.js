@@ -5,10 +5,11 @@
  * reporting schedule, the visibility store, and the engines killed and restarted under load.
  * @type {import('jest').Config}
  */
-const suite = require('../../jest.config.js');
+const lane = require('../jest-lane.js');
 
 module.exports = {
-  ...suite,
+  ...lane,
+  testTimeout: 60_000,
   rootDir: '../..',
   testMatch: [
     '<rootDir>/test/production/**/*.test.ts',
@@ -20,6 +21,7 @@ module.exports = {
   ],
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/test/production/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   reporters: ['default', ['<rootDir>/test/summary-reporter.js', { carried: true }]],
   // One file at a time: the failures test runs a second production stack of its own and kills its processes.
   maxWorkers: 1,
