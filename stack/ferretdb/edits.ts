@@ -15,6 +15,7 @@ export interface SourceEdit {
 
 const COLLECTION_CONTRACT = 'internal/backends/collection.go';
 const SQLITE_COLLECTION = 'internal/backends/sqlite/collection.go';
+const POSTGRESQL_COLLECTION = 'internal/backends/postgresql/collection.go';
 
 /** Renames FerretDB's method so that the overlay's version of it takes its place. */
 function supersede(method: string, overlayFile: string): SourceEdit {
@@ -56,6 +57,31 @@ export const FERRETDB_EDITS: SourceEdit[] = [
       '\t// einvoice: Originals[i], if present, is Docs[i] as it was read; the backend may then write it only\n' +
       '\t// if it is still stored so, and not count it in Updated otherwise (compare-and-swap).\n' +
       '\tOriginals []*types.Document\n\n',
+  },
+
+  // PostgreSQL backend: the same compare-and-swap as the SQLite overlay's UpdateAll. Without it every update
+  // wrote the document it had read whatever happened since: two processes raising one counter lost one $inc, as
+  // the production shape's test of two workers counting deliveries showed, and a conditional move could win twice.
+  {
+    file: POSTGRESQL_COLLECTION,
+    find: '\t\tfor _, doc := range params.Docs {\n',
+    replace: '\t\tfor i, doc := range params.Docs { // einvoice: i for params.Originals\n',
+  },
+  {
+    file: POSTGRESQL_COLLECTION,
+    find: '\t\t\tif tag, err = tx.Exec(ctx, q, b, arg); err != nil {\n',
+    replace:
+      '\t\t\t// einvoice: with the document as read, written only if it is still stored so (jsonb equality)\n' +
+      '\t\t\tif i < len(params.Originals) && params.Originals[i] != nil {\n' +
+      '\t\t\t\tvar ob []byte\n' +
+      '\t\t\t\tif ob, err = sjson.Marshal(params.Originals[i]); err != nil {\n' +
+      '\t\t\t\t\treturn lazyerrors.Error(err)\n' +
+      '\t\t\t\t}\n\n' +
+      '\t\t\t\ttag, err = tx.Exec(ctx, q+fmt.Sprintf(` AND %s = $3`, metadata.DefaultColumn), b, arg, ob)\n' +
+      '\t\t\t} else {\n' +
+      '\t\t\t\ttag, err = tx.Exec(ctx, q, b, arg)\n' +
+      '\t\t\t}\n\n' +
+      '\t\t\tif err != nil {\n',
   },
 
   // SQLite backend: the overlay's methods use the pushdown, the indexed _id condition and the array check.

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+
 import { Client, Connection } from '@temporalio/client';
+import mongoose from 'mongoose';
 
 import { queryPostgres } from '../../stack/production/postgres';
 import { PEPPOL_REPORTING_SCHEDULE, SEARCH_ATTRIBUTE_TYPES, sendWorkflowId } from '../../workflows/shared';
@@ -79,6 +82,23 @@ describe('the production shape', () => {
   it('FerretDB keeps the service’s collections in PostgreSQL', async () => {
     const tables = await queryPostgres<{ table_name: string }>(sharedStack().postgresPort, 'ferretdb', 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', ['einvoice']);
     expect(tables.length).toBeGreaterThan(5);
+  });
+
+  it('FerretDB on PostgreSQL keeps a conditional update single and a counter whole when writers race (compare-and-swap)', async () => {
+    const connections = await Promise.all([1, 2, 3].map(() => mongoose.createConnection(sharedStack().mongodbUri).asPromise()));
+    try {
+      const collection = (index: number) => connections[index % connections.length]!.collection<{ _id: string; status?: string; count?: number }>('engines_race');
+      const id = `race-${randomUUID()}`;
+      await collection(0).insertOne({ _id: id, status: 'queued', count: 0 });
+      // Before the compare-and-swap reached this backend, both kinds of race were lost here: increments vanished, and
+      // every racer's move from queued counted as done.
+      await Promise.all(Array.from({ length: 60 }, (_, index) => collection(index).updateOne({ _id: id }, { $inc: { count: 1 } })));
+      const moves = await Promise.all(Array.from({ length: 12 }, (_, index) => collection(index).updateOne({ _id: id, status: 'queued' }, { $set: { status: `sending-${index}` } })));
+      expect(moves.filter((move) => move.modifiedCount === 1)).toHaveLength(1);
+      expect(await collection(0).findOne({ _id: id })).toMatchObject({ count: 60, status: expect.stringMatching(/^sending-\d+$/) });
+    } finally {
+      await Promise.all(connections.map((connection) => connection.close()));
+    }
   });
 
   it('the Temporal Web UI is served, pointed at the server', async () => {
