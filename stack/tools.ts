@@ -42,6 +42,17 @@ async function withScratchDir<T>(outputFile: string, prefix: string, use: (dir: 
   }
 }
 
+/**
+ * `go install`s the packages into a scratch GOBIN, then moves each binary it made where `placed` says, in that
+ * order (the tool's own file last: its presence is what marks a build whole).
+ */
+async function goInstall(go: BuildRunner, outputFile: string, packages: string[], placed: Record<string, string>): Promise<void> {
+  await withScratchDir(outputFile, 'bin-', async (gobin) => {
+    await go(['install', ...packages], { env: { GOBIN: gobin } });
+    for (const [binary, target] of Object.entries(placed)) await rename(path.join(gobin, binary), target);
+  });
+}
+
 export const TEMPORAL_CLI: Tool = {
   name: 'temporal',
   version: 'v1.5.1',
@@ -50,10 +61,7 @@ export const TEMPORAL_CLI: Tool = {
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
     // Later CLI releases carry a `replace` directive, which `go install pkg@version` refuses.
-    await withScratchDir(outputFile, 'bin-', async (gobin) => {
-      await go(['install', `github.com/temporalio/cli/cmd/temporal@${this.version}`], { env: { GOBIN: gobin } });
-      await rename(path.join(gobin, 'temporal'), outputFile);
-    });
+    await goInstall(go, outputFile, [`github.com/temporalio/cli/cmd/temporal@${this.version}`], { temporal: outputFile });
   },
 };
 
@@ -74,11 +82,9 @@ export const TEMPORAL_SERVER: Tool = {
   builder: GO,
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
-    await withScratchDir(outputFile, 'bin-', async (gobin) => {
-      const module = `go.temporal.io/server`;
-      await go(['install', `${module}/cmd/server@${this.version}`, `${module}/cmd/tools/sql@${this.version}`], { env: { GOBIN: gobin } });
-      await rename(path.join(gobin, 'sql'), path.join(path.dirname(outputFile), TEMPORAL_SQL_TOOL_FILE));
-      await rename(path.join(gobin, 'server'), outputFile);
+    await goInstall(go, outputFile, [`go.temporal.io/server/cmd/server@${this.version}`, `go.temporal.io/server/cmd/tools/sql@${this.version}`], {
+      sql: path.join(path.dirname(outputFile), TEMPORAL_SQL_TOOL_FILE),
+      server: outputFile,
     });
   },
 };
@@ -91,10 +97,7 @@ export const TEMPORAL_UI: Tool = {
   builder: GO,
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
-    await withScratchDir(outputFile, 'bin-', async (gobin) => {
-      await go(['install', `github.com/temporalio/ui-server/v2/cmd/server@${this.version}`], { env: { GOBIN: gobin } });
-      await rename(path.join(gobin, 'server'), outputFile);
-    });
+    await goInstall(go, outputFile, [`github.com/temporalio/ui-server/v2/cmd/server@${this.version}`], { server: outputFile });
   },
 };
 

@@ -104,8 +104,8 @@ export function postgresArgs(dataDir: string, port: number): string[] {
 export const postgresUrl = (port: number, user: { user: string; password: string }, database: string): string =>
   `postgres://${user.user}:${user.password}@127.0.0.1:${port}/${database}`;
 
-async function withSuperuser<T>(port: number, use: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: postgresUrl(port, POSTGRES_DATABASES.superuser, 'postgres'), connectionTimeoutMillis: 2_000 });
+async function withSuperuser<T>(port: number, use: (client: Client) => Promise<T>, database = 'postgres'): Promise<T> {
+  const client = new Client({ connectionString: postgresUrl(port, POSTGRES_DATABASES.superuser, database), connectionTimeoutMillis: 2_000 });
   await client.connect();
   try {
     return await use(client);
@@ -141,11 +141,5 @@ export async function databaseExists(port: number, name: string): Promise<boolea
 
 /** A query on one of the server's databases as its superuser (the tests read Temporal's visibility store with it). */
 export async function queryPostgres<Row>(port: number, database: string, sql: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new Client({ connectionString: postgresUrl(port, POSTGRES_DATABASES.superuser, database), connectionTimeoutMillis: 2_000 });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
+  return withSuperuser(port, async (client) => (await client.query(sql, values)).rows as Row[], database);
 }

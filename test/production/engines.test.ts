@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
 import { queryPostgres } from '../../stack/production/postgres';
@@ -9,6 +8,7 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { until } from '../support/receiving';
+import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -17,14 +17,7 @@ import { sharedStack } from '../support/test-stack';
  * served beside the server, and the API behind the front proxy.
  */
 
-async function withTemporal<T>(use: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address: sharedStack().temporalAddress });
-  try {
-    return await use(new Client({ connection, namespace: sharedStack().namespace }));
-  } finally {
-    await connection.close();
-  }
-}
+const temporal = sharedTemporalClient();
 
 const visibility = <Row>(sql: string, values: unknown[]) => queryPostgres<Row>(sharedStack().postgresPort, 'temporal_visibility', sql, values);
 
@@ -47,36 +40,25 @@ describe('the production shape', () => {
     );
     // Stored under the columns the server gave the attributes (Keyword01 …); the query below goes by their names.
     expect(Object.values(rows[0]!.search_attributes)).toEqual(expect.arrayContaining([accepted.body.id, sender.companyId, 'sandbox', 'delivered']));
-    const listed = await withTemporal(async (client) => {
-      const ids: string[] = [];
-      for await (const execution of client.workflow.list({ query: `DocumentId = '${accepted.body.id}'` })) ids.push(execution.workflowId);
-      return ids;
-    });
+    const listed: string[] = [];
+    for await (const execution of temporal().workflow.list({ query: `DocumentId = '${accepted.body.id}'` })) listed.push(execution.workflowId);
     expect(listed).toEqual([sendWorkflowId(accepted.body.id)]);
   });
 
   it('the project’s search attributes are registered on the server through its operator API', async () => {
-    const registered = await withTemporal((client) => client.connection.operatorService.listSearchAttributes({ namespace: sharedStack().namespace }));
+    const registered = await temporal().connection.operatorService.listSearchAttributes({ namespace: sharedStack().namespace });
     expect(Object.keys(registered.customAttributes ?? {})).toEqual(expect.arrayContaining(Object.keys(SEARCH_ATTRIBUTE_TYPES)));
   });
 
   it('when the reporting schedule is triggered, then its workflow runs once on the server and completes', async () => {
-    const outcome = await withTemporal(async (client) => {
-      const schedule = client.schedule.getHandle(PEPPOL_REPORTING_SCHEDULE);
-      const before = (await schedule.describe()).info.recentActions.length;
-      await schedule.trigger();
-      const described = await until(
-        'the schedule’s action',
-        () => schedule.describe(),
-        (found) => found.info.recentActions.length > before,
-        60_000,
-      );
-      const started = described.info.recentActions.at(-1)!.action.workflow.workflowId;
-      await client.workflow.getHandle(started).result();
-      return { started, runs: (await schedule.describe()).info.recentActions.length - before };
-    });
-    expect(outcome.started).toMatch(new RegExp(`^${PEPPOL_REPORTING_SCHEDULE}`));
-    expect(outcome.runs).toBe(1);
+    const schedule = temporal().schedule.getHandle(PEPPOL_REPORTING_SCHEDULE);
+    const before = (await schedule.describe()).info.recentActions.length;
+    await schedule.trigger();
+    const described = await until('the schedule’s action', () => schedule.describe(), (found) => found.info.recentActions.length > before, 60_000);
+    const started = described.info.recentActions.at(-1)!.action.workflow.workflowId;
+    await temporal().workflow.getHandle(started).result();
+    expect(started).toMatch(new RegExp(`^${PEPPOL_REPORTING_SCHEDULE}`));
+    expect((await schedule.describe()).info.recentActions.length - before).toBe(1);
   });
 
   it('FerretDB keeps the service’s collections in PostgreSQL', async () => {
