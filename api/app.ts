@@ -89,7 +89,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   app.use(requestEnvironment(config));
   app.use(answerOptions((path) => routes.allowedMethods(path)));
   // Bodies are read by each route after authentication, with its own size limit (api/json-body.ts).
-  app.use(requireBodyMediaType((method, path) => routes.bodyKind(method, path)));
+  app.use(requireBodyMediaType((method, path) => routes.bodyKinds(method, path)));
 
   const openApiDocument = openApiDocumentFactory(registry);
   plumbingRoutes(routes, openApiDocument, probes);

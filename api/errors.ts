@@ -105,6 +105,8 @@ const catalog = {
   xml_too_complex: { status: 422, type: 'validation_error', retryable: false },
   document_invalid: { status: 422, type: 'validation_error', retryable: false },
   not_ubl_document: { status: 422, type: 'validation_error', retryable: false },
+  // A UBL document posted for a company whose seller is another party.
+  seller_mismatch: { status: 422, type: 'validation_error', retryable: false },
   ubl_not_routable: { status: 422, type: 'validation_error', retryable: false },
   recipient_not_found: { status: 422, type: 'validation_error', retryable: false },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },

@@ -7,6 +7,7 @@ import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { environmentForHost, type Environment } from '../domain/environment';
 import { unsupportedMediaType } from './errors';
+import type { BodyKind } from './route';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -66,23 +67,24 @@ export function requestEnvironment(config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_L
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
 
-const XML_MEDIA_TYPES = ['application/xml', 'text/xml'];
+export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'];
 
 /**
- * A body that is sent must be of the route's media type: XML where the route
- * takes a document, JSON everywhere else (`bodyKind`). An empty body on POST
+ * A body that is sent must be of a media type the route takes: XML where it
+ * takes a UBL document, JSON everywhere else, either where it takes both
+ * (`bodyKinds`). An empty body on POST
  * is fine (some actions take none); where no route has the method and path,
  * the router answers 404 or 405 whatever the body is.
  */
-export function requireBodyMediaType(bodyKind: (method: string, path: string) => 'xml' | 'json' | undefined): RequestHandler {
+export function requireBodyMediaType(bodyKinds: (method: string, path: string) => BodyKind[] | undefined): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    const kind = bodyKind(req.method, req.path);
-    if (!methodsWithBody.has(req.method) || !hasBody || !kind) {
+    const kinds = bodyKinds(req.method, req.path);
+    if (!methodsWithBody.has(req.method) || !hasBody || !kinds) {
       next();
       return;
     }
-    const expected = kind === 'xml' ? XML_MEDIA_TYPES : ['application/json'];
+    const expected = kinds.flatMap((kind) => (kind === 'xml' ? XML_MEDIA_TYPES : ['application/json']));
     if (!req.is(expected)) {
       next(unsupportedMediaType(expected.join(' or '), req.headers['content-type'] ?? 'no Content-Type'));
       return;

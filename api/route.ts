@@ -79,7 +79,10 @@ export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodTy
    * can be large (documents).
    */
   jsonBytesBody?: ZodType;
-  /** The body is an XML document (application/xml), handed to the handler as its bytes; the schema documents it. */
+  /**
+   * The body is an XML document (application/xml), handed to the handler as its bytes; the schema documents it.
+   * Beside `jsonBytesBody` the route takes either, and the handler tells them apart by the Content-Type.
+   */
   xmlBody?: ZodType;
   /** Largest body this route reads (default 64 KiB). */
   bodyLimit?: number;
@@ -180,17 +183,25 @@ export function answerOptions(allowedMethods: (path: string) => string[]): Reque
   };
 }
 
+export type BodyKind = 'xml' | 'json';
+
+/** What a route's body may be: JSON unless it takes XML, both when it declares both. */
+function bodyKindsOf(spec: AnyRoute): BodyKind[] {
+  if (!spec.xmlBody) return ['json'];
+  return spec.jsonBytesBody ? ['json', 'xml'] : ['xml'];
+}
+
 export interface RouteTable {
   add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
   /** Methods declared for a concrete path, for 405 answers and OPTIONS. */
   allowedMethods(path: string): string[];
-  /** The body the route at this method and path takes: XML, JSON, or none when no route is there (then 404 or 405 answer, not 415). */
-  bodyKind(method: string, path: string): 'xml' | 'json' | undefined;
+  /** The bodies the route at this method and path takes (XML, JSON or both), or none when no route is there (then 404 or 405 answer, not 415). */
+  bodyKinds(method: string, path: string): BodyKind[] | undefined;
 }
 
 /** Binds routes to a router, the OpenAPI registry and the authentication chain. */
 export function routeTable(router: Router, registry: OpenAPIRegistry, authenticate: RequestHandler): RouteTable {
-  const declared: { path: string; pattern: RegExp; method: string; xml: boolean }[] = [];
+  const declared: { path: string; pattern: RegExp; method: string; bodyKinds: BodyKind[] }[] = [];
   /**
    * The routes a request path reaches. A path declared as it is shadows the
    * templates it also matches, as OpenAPI matches concrete paths first:
@@ -212,14 +223,13 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       return [...new Set(routesAt(path).map((route) => route.method.toUpperCase()))];
     },
 
-    bodyKind(method, path) {
-      const route = routesAt(path).find((candidate) => candidate.method === method.toLowerCase());
-      return route && (route.xml ? 'xml' : 'json');
+    bodyKinds(method, path) {
+      return routesAt(path).find((candidate) => candidate.method === method.toLowerCase())?.bodyKinds;
     },
 
     add(spec) {
       const generic = spec as unknown as AnyRoute;
-      declared.push({ path: spec.path, pattern: toPattern(spec.path), method: spec.method, xml: spec.xmlBody !== undefined });
+      declared.push({ path: spec.path, pattern: toPattern(spec.path), method: spec.method, bodyKinds: bodyKindsOf(generic) });
       const templated = spec.path.includes('{');
       if (!templated) concretePaths.add(spec.path);
       registry.registerPath({
@@ -234,10 +244,15 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         request: {
           ...(spec.params && { params: spec.params as unknown as ZodObject }),
           ...(spec.query && { query: spec.query as unknown as ZodObject }),
-          ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && {
-            body: { required: true, content: { 'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! } } },
+          ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody ?? spec.xmlBody) && {
+            body: {
+              required: true,
+              content: {
+                ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && { 'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! } }),
+                ...(spec.xmlBody && { 'application/xml': { schema: spec.xmlBody } }),
+              },
+            },
           }),
-          ...(spec.xmlBody && { body: { required: true, content: { 'application/xml': { schema: spec.xmlBody } } } }),
         },
         responses: documentedResponses(generic),
       });

@@ -11,6 +11,9 @@ import type { CpuPool } from './offload';
 
 export const notWellFormedXml = (why: string) => new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
 
+/** XML that is none of the kinds the route takes; `wanted` names them ("a UBL 2.1 Invoice or CreditNote"). */
+export const notUblDocument = (why: string, wanted: string) => new ApiError('not_ubl_document', `${why}; send ${wanted}.`);
+
 /** Why a UBL document from outside is refused: the bound it passed, and where. */
 function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_many_elements' }>): ApiError {
   const what = check.problem === 'too_deep' ? `nests elements deeper than ${check.limit} levels` : `holds more than ${check.limit} elements`;

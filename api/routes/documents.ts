@@ -17,8 +17,10 @@ import type { RateLimiter } from '../../services/rate-limits';
 import { webhooksReadOnce } from '../../services/webhooks/deliveries';
 import { requireDocument, requireDocumentCompany } from '../access';
 import type { AuthContext } from '../authentication';
-import { documentRefused, documentTooLarge, MAX_BATCH, type EntryReading } from '../document-input';
+import { documentRefused, documentTooLarge, MAX_BATCH, ublEntrySchema, type EntryReading } from '../document-input';
 import { invalidJson } from '../json-body';
+import { XML_MEDIA_TYPES } from '../request-context';
+import { prepareUblDocument } from '../ubl-document';
 import type { CpuPool } from '../offload';
 import { answerFor, ApiError } from '../errors';
 import { z } from '../openapi';
@@ -46,6 +48,10 @@ import {
 export const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 export const documentCompanyQuery = z.object({ company_id: companyQuery }).strict();
+/** A UBL document posted as the body has no JSON to name its company: the query does. */
+export const ublDocumentQuery = z
+  .object({ company_id: companyQuery.optional().openapi({ description: 'With a UBL body (`application/xml`) only, and then required: the sending company, which must be the UBL\'s seller' }) })
+  .strict();
 export const documentListQuery = z
   .object({
     company_id: companyQuery,
@@ -55,6 +61,8 @@ export const documentListQuery = z
     cursor: cursorParam,
   })
   .strict();
+/** What a UBL document the client made can be refused for, besides what a JSON one can. */
+const UBL_ERRORS = ['invalid_xml', 'xml_too_complex', 'not_ubl_document', 'seller_mismatch', 'validator_unavailable'] as const;
 const batchErrorSchema = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
 
 export interface DocumentRouteDependencies extends SubmissionDependencies {
@@ -119,10 +127,18 @@ type SendingCompany = Awaited<ReturnType<typeof companyOf>>;
 async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading, checked?: SendingCompany) {
   if (!entry.object) throw invalidField('body', 'The body must be a JSON object (a document).');
   const { company, livePriceUnits } = checked ?? (await companyOf(deps, auth, entry.companyId));
+  if ('ubl' in entry) return { company, livePriceUnits, prepared: await prepareUblDocument(deps, company, entry) };
   if (!entry.shape.ok) throw documentRefused(entry.shape.violations);
   const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company });
   if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
   return { company, livePriceUnits, prepared: conversion.prepared };
+}
+
+/** The one document of a POST: a UBL body as it came (its company in the query), or the JSON document read. */
+async function postedEntry(deps: DocumentRouteDependencies, req: Request, body: Buffer, query: z.output<typeof ublDocumentQuery>): Promise<EntryReading> {
+  if (req.is(XML_MEDIA_TYPES)) return { object: true, companyId: query.company_id, bodyKey: undefined, ubl: body };
+  if (query.company_id !== undefined) throw invalidField('company_id', 'The company_id query parameter goes with a UBL (application/xml) body; a JSON document names its company_id in the body.');
+  return (await readBody(deps, body, false)).entries[0]!;
 }
 
 async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined, checked?: SendingCompany) {
@@ -176,19 +192,35 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'A live document goes to the buyer\'s Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, ' +
       'then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. ' +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
-      'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.',
+      'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. ' +
+      'A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company\'s `peppol_id` ' +
+      '(else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), ' +
+      'and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; ' +
+      'past the public validator\'s bounds: 422 `xml_too_complex`.',
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: documentInputSchema,
+    xmlBody: z.string().openapi({ description: 'A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) whose seller is the company `company_id` names', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    query: ublDocumentQuery,
     bodyLimit: deps.maxBodyBytes,
     responses: {
       202: { description: 'Accepted and queued; `Location` is the document', schema: acceptedSchema, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
       200: { description: 'Idempotent replay: the first document with this key', schema: acceptedSchema },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'document_invalid', 'document_too_large', 'sandbox_recipient_quota', 'server_busy'],
-    handler: async ({ body, req }) => {
-      const [entry] = (await readBody(deps, body as Buffer, false)).entries;
-      const submitted = await submitOne(deps, req, entry!, req.get('Idempotency-Key'));
+    errors: [
+      'not_company_member',
+      'workspace_not_verified',
+      'workspace_suspended',
+      'insufficient_credits',
+      'document_invalid',
+      'document_too_large',
+      'sandbox_recipient_quota',
+      'server_busy',
+      ...UBL_ERRORS,
+    ],
+    handler: async ({ body, query, req }) => {
+      const entry = await postedEntry(deps, req, body as Buffer, query);
+      const submitted = await submitOne(deps, req, entry, req.get('Idempotency-Key'));
       return { status: submitted.status, body: submitted.body, headers: { Location: submitted.body.url, ...creditsHeader(deps, submitted.balanceUnits) } };
     },
   });
@@ -205,11 +237,12 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 ' +
       '`insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document. ' +
       'All documents of a batch name the same `company_id`: a batch whose entries name different companies is refused whole, before any document ' +
-      'is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`).',
+      'is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`). ' +
+      'An entry `{company_id, ubl, idempotency_key?}` is a UBL document the client made (`ubl`: its bytes in base64), checked and accepted as `POST /v1/documents` takes it as `application/xml`.',
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: z
-      .array(documentInputSchema)
+      .array(z.union([documentInputSchema, ublEntrySchema]))
       .min(1)
       .max(MAX_BATCH)
       .openapi({ description: 'Documents of one company: every entry has the same `company_id` (a rule JSON Schema cannot state; see the operation).' }),

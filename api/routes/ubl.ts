@@ -1,11 +1,10 @@
 import { UBL_BOUNDS } from '../../domain/xml-bounds';
 import { INTERACTIVE_VALIDATION_MS, type OfficialDocumentType, type OfficialValidator } from '../../platform/official-validator';
 import type { RateLimiter } from '../../services/rate-limits';
-import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
 import { z } from '../openapi';
 import { perIpLimit } from '../rate-limiting';
-import { notWellFormedXml, requireMeasurableUbl } from '../ubl-body';
+import { notUblDocument, notWellFormedXml, requireMeasurableUbl } from '../ubl-body';
 import type { RouteTable } from '../route';
 import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 
@@ -72,7 +71,7 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
       if (report.problem?.code === 'not_well_formed') throw notWellFormedXml(report.problem.message);
       if (report.problem || !isPublicDocumentType(report.document_type)) {
         const why = report.problem?.message ?? `the root element is a Peppol ${report.document_type?.toUpperCase() ?? ''} report, not UBL`;
-        throw new ApiError('not_ubl_document', `${why}; send a UBL 2.1 Invoice, CreditNote or an Invoice Response or MLS ApplicationResponse.`);
+        throw notUblDocument(why, 'a UBL 2.1 Invoice, CreditNote or an Invoice Response or MLS ApplicationResponse');
       }
       return {
         status: 200,

@@ -14,6 +14,7 @@ import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import type { ReceivedMessageRow } from '../../store/receiving';
+import type { TotalsView } from '../documents/accept';
 import { recordDocumentEvent } from '../events';
 import type { UsageCounters } from '../usage';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
@@ -97,7 +98,7 @@ async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise
 }
 
 /** The document row's totals from the UBL's own; amounts it leaves out are zero, and no payable amount means no totals. */
-function totalsOf(stated: StatedTotals): DocumentRow['totals'] {
+export function totalsOf(stated: StatedTotals): TotalsView | null {
   if (stated.payable === null) return null;
   const zero = '0.00';
   return {

@@ -87,3 +87,18 @@ export const REFUSED_BY_OUR_CHECKS: Record<string, { refused: string[]; why: str
   },
 };
 
+
+/**
+ * An official example as a client of ours would make it for `POST /v1/documents` (application/xml): the seller's
+ * EndpointID set to the sending company's Peppol id, and the buyer's contact email (where the sandbox delivers) set
+ * to `buyerEmail`. Text replaced, not rewritten: every other byte stays the example's.
+ */
+export function clientMadeUbl(name: string, sellerPeppolId: string, buyerEmail: string): string {
+  const example = officialExamples('peppol-bis').find((candidate) => candidate.name === name);
+  if (!example) throw new Error(`no official example ${name}`);
+  const [scheme, id] = sellerPeppolId.split(/:(.*)/s) as [string, string];
+  const sellerEndpoint = /(<cac:AccountingSupplierParty>\s*<cac:Party>\s*)<cbc:EndpointID schemeID="[^"]*">[^<]*<\/cbc:EndpointID>/;
+  const buyerContactEmail = /(<cac:AccountingCustomerParty>[\s\S]*?<cbc:ElectronicMail>)[^<]*(<\/cbc:ElectronicMail>)/;
+  if (!sellerEndpoint.test(example.xml) || !buyerContactEmail.test(example.xml)) throw new Error(`${name} names no seller endpoint or buyer email to replace`);
+  return example.xml.replace(sellerEndpoint, `$1<cbc:EndpointID schemeID="${scheme}">${id}</cbc:EndpointID>`).replace(buyerContactEmail, `$1${buyerEmail}$2`);
+}

@@ -1,0 +1,60 @@
+import { documentInputSchema } from '../domain/documents/input';
+import type { Violation } from '../domain/documents/rules';
+import { newId } from '../domain/ids';
+import { readUbl } from '../domain/ubl/read';
+import type { AcceptableDocument } from '../services/documents/accept';
+import { totalsOf } from '../services/receiving/file';
+import { MAX_STORED_DOCUMENT_BYTES, shapeViolations, storedBytesOf } from './document-input';
+
+/**
+ * A UBL Invoice or CreditNote the client made, read on a worker thread
+ * (api/offload.ts) once its bounds are measured: the JSON view the reader
+ * makes of it (what a JSON document of the same content would be), its
+ * totals as its LegalMonetaryTotal states them, and the text exactly as
+ * sent, which is what is stored and sent. Plain data in and out; the
+ * request turns refusals into errors (api/ubl-document.ts).
+ */
+
+export type UblReading =
+  | { ok: true; prepared: AcceptableDocument }
+  /** Not UTF-8: stored as text, the document would no longer be the bytes sent. */
+  | { ok: false; notUtf8: true }
+  | { ok: false; notUbl: string }
+  /** The seller's EndpointID as `scheme:id` (null: none with a scheme) is not the sending company's Peppol id. */
+  | { ok: false; seller: string | null }
+  | { ok: false; violations: Violation[] }
+  | { ok: false; storedBytes: number };
+
+// The BOM is kept: it is part of the bytes that were sent.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Peppol participant ids are compared case-insensitively (the Peppol policy for the use of identifiers). */
+const sameParticipant = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function readPostedUbl({ xml, company, idempotencyKey }: { xml: Uint8Array; company: { _id: string; peppol_id?: string | null }; idempotencyKey?: string }): UblReading {
+  const ubl = decodeUtf8(xml);
+  if (ubl === undefined) return { ok: false, notUtf8: true };
+  const read = readUbl(ubl);
+  if ('unsupported' in read) return { ok: false, notUbl: read.unsupported };
+  const seller = read.document.from.peppol_id ?? null;
+  if (!seller || !company.peppol_id || !sameParticipant(seller, company.peppol_id)) return { ok: false, seller };
+  const totals = totalsOf(read.stated_totals);
+  // EN 16931 requires the amount due; without it there are no totals to keep (the official rules name the same rule).
+  if (!totals) return { ok: false, violations: [{ path: 'cac:LegalMonetaryTotal/cbc:PayableAmount', rule: 'BR-09', message: 'The document states no amount due for payment (BT-115).' }] };
+  // The view is held to the shape of a JSON document, as the same content posted as JSON would be.
+  const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey });
+  if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error) };
+  const document = parsed.data;
+  const storedBytes = storedBytesOf(ubl, document);
+  if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
+  const attachmentIds = (document.attachments ?? []).map(() => newId('attachment'));
+  return { ok: true, prepared: { document, totals, ubl, attachmentIds } };
+}

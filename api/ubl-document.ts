@@ -1,0 +1,61 @@
+import { INTERACTIVE_VALIDATION_MS, splitFindings, type OfficialValidator } from '../platform/official-validator';
+import type { Company } from '../services/companies';
+import type { AcceptableDocument } from '../services/documents/accept';
+import { documentRefused, documentTooLarge } from './document-input';
+import { ApiError } from './errors';
+import type { CpuPool } from './offload';
+import { notUblDocument, notWellFormedXml, requireMeasurableUbl } from './ubl-body';
+import type { UblReading } from './ubl-document-input';
+
+/**
+ * A UBL Invoice or CreditNote the client made, made ready to be accepted as a
+ * JSON document is once converted: measured (the public validator's bounds and
+ * codes), read on a worker thread, its seller checked to be the sending
+ * company, then judged by the official Peppol rules before anything is stored.
+ * What is accepted is the UBL as sent, byte for byte.
+ */
+
+const WANTED = 'a UBL 2.1 Invoice or CreditNote';
+const SELLER_ENDPOINT = 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID';
+
+function sellerMismatch(stated: string | null, company: Company): ApiError {
+  const ours = company.peppol_id ?? null;
+  const why = !ours
+    ? `company ${company._id} has no peppol_id to compare it with; set the company's peppol_id first`
+    : `company ${company._id} (company_id) is ${ours}; a company sends only its own invoices`;
+  const seller = stated ? `The document's seller (${SELLER_ENDPOINT} with its schemeID) is ${stated}` : `The document's seller has no ${SELLER_ENDPOINT} with a schemeID`;
+  return new ApiError('seller_mismatch', `${seller}, but ${why}.`, {
+    param: SELLER_ENDPOINT,
+    details: { seller_endpoint_id: stated, company_id: company._id, company_peppol_id: ours },
+  });
+}
+
+function refusal(reading: Exclude<UblReading, { ok: true }>, company: Company): ApiError {
+  if ('notUtf8' in reading) return notWellFormedXml('it is not UTF-8, the only encoding Peppol BIS Billing 3.0 allows');
+  if ('notUbl' in reading) return notUblDocument(reading.notUbl, WANTED);
+  if ('seller' in reading) return sellerMismatch(reading.seller, company);
+  if ('violations' in reading) return documentRefused(reading.violations);
+  return documentTooLarge(reading.storedBytes);
+}
+
+/** The official Peppol rules, as before every send: a fatal finding refuses the document, each named as a violation at its XPath. */
+async function requireOfficiallyValid(validator: OfficialValidator, xml: Buffer): Promise<void> {
+  const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS });
+  if (report.problem) throw notUblDocument(report.problem.message, WANTED);
+  if (report.valid) return;
+  const violations = splitFindings(report.findings).fatal.map(({ rule, location, message }) => ({ path: location, rule, message }));
+  throw documentRefused(violations, { rule_set: report.rule_set });
+}
+
+export async function prepareUblDocument(
+  deps: { cpu: CpuPool; validator: OfficialValidator },
+  company: Company,
+  entry: { ubl: Uint8Array; bodyKey: string | undefined },
+): Promise<AcceptableDocument> {
+  const xml = Buffer.from(entry.ubl.buffer, entry.ubl.byteOffset, entry.ubl.byteLength);
+  await requireMeasurableUbl(deps.cpu, xml);
+  const reading = await deps.cpu.run('readPostedUbl', { xml, company: { _id: company._id, peppol_id: company.peppol_id }, idempotencyKey: entry.bodyKey });
+  if (!reading.ok) throw refusal(reading, company);
+  await requireOfficiallyValid(deps.validator, xml);
+  return reading.prepared;
+}

@@ -1,0 +1,40 @@
+import { readPostedUbl } from '../../api/ubl-document-input';
+import { clientMadeUbl, officialExamples } from '../support/official-examples';
+
+const company = { _id: 'com_0mhx3k2a1bQ8sV7yT2nR4kLp', peppol_id: '0208:0123456749' };
+const invoice = clientMadeUbl('peppol-bis/base-example.xml', company.peppol_id, 'buyer@example.com');
+const read = (xml: string | Buffer, idempotencyKey?: string) => readPostedUbl({ xml: Buffer.from(xml), company, ...(idempotencyKey && { idempotencyKey }) });
+
+describe('a UBL document the client made, read for sending', () => {
+  it('when its seller is the company, then it is accepted as sent: its text, the JSON view and the totals it states', () => {
+    const reading = read(invoice, 'order-7');
+    if (!reading.ok) throw new Error(`refused: ${JSON.stringify(reading)}`);
+    const { prepared } = reading;
+    expect(prepared.ubl).toBe(invoice);
+    expect(prepared.document).toMatchObject({ company_id: company._id, type: 'invoice', number: 'Snippet1', idempotency_key: 'order-7', to: { email: 'buyer@example.com' } });
+    expect(prepared.document.from.peppol_id).toBe(company.peppol_id);
+    // As the UBL states them, as a received document's are.
+    expect(prepared.totals).toMatchObject({ tax_exclusive: '1325', tax: '331.25', payable: '1656.25' });
+  });
+
+  it('when it starts with a byte order mark, then the mark is kept: the stored text is the bytes sent', () => {
+    const reading = read(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(invoice)]));
+    expect(reading.ok && Buffer.from(reading.prepared.ubl)).toEqual(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(invoice)]));
+  });
+
+  it("when the seller's EndpointID is another participant's, or the company has no Peppol id, then it is refused naming the seller", () => {
+    const official = officialExamples('peppol-bis').find((example) => example.name === 'peppol-bis/base-example.xml')!.xml;
+    expect(read(official)).toEqual({ ok: false, seller: '0088:9482348239847239874' });
+    expect(readPostedUbl({ xml: Buffer.from(invoice), company: { ...company, peppol_id: null } })).toEqual({ ok: false, seller: company.peppol_id });
+  });
+
+  it('when it is not UTF-8, or not an Invoice or CreditNote, then it is refused saying so', () => {
+    expect(read(Buffer.from(invoice.replace('Snippet1', 'Snippet\u00e9'), 'latin1'))).toEqual({ ok: false, notUtf8: true });
+    expect(read('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>')).toMatchObject({ ok: false, notUbl: expect.stringContaining('not a UBL 2.1 Invoice or CreditNote') });
+  });
+
+  it('when it states no amount due, then it is refused under BR-09', () => {
+    const reading = read(invoice.replace(/<cbc:PayableAmount[^>]*>[^<]*<\/cbc:PayableAmount>/, ''));
+    expect(reading).toMatchObject({ ok: false, violations: [{ rule: 'BR-09' }] });
+  });
+});
