@@ -3,8 +3,10 @@ import type { z as zod } from 'zod';
 import { decodeBase64 } from '../domain/documents/attachments';
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
+import { shapeViolation } from '../domain/documents/shape-rules';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
+import { inputMessage } from '../domain/input-messages';
 import { storedInput, totalsView, type AcceptableDocument } from '../services/documents/accept';
 import { ApiError } from './errors';
 import { readJson } from './json-body';
@@ -64,14 +66,12 @@ export type Conversion =
   | { ok: false; violations: Violation[] }
   | { ok: false; storedBytes: number };
 
-const jsonPath = (path: PropertyKey[]) =>
-  path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
-
-export const shapeViolations = (error: zod.ZodError): Violation[] => error.issues.map((issue) => ({ path: jsonPath(issue.path), rule: null, message: issue.message }));
+/** A parse's findings as violations, in our words with the field's rule (parse with `{ error: inputMessage }`). */
+export const shapeViolations = (error: zod.ZodError): Violation[] => error.issues.map(shapeViolation);
 
 /** A batch entry `{ubl}`: its bytes, or why the entry is refused as it stands. */
 function readUblEntry(body: object): { ubl: Uint8Array } | { shape: Shape } {
-  const parsed = ublEntrySchema.safeParse(body);
+  const parsed = ublEntrySchema.safeParse(body, { error: inputMessage });
   if (!parsed.success) return { shape: { ok: false, violations: shapeViolations(parsed.error) } };
   const bytes = decodeBase64(parsed.data.ubl);
   return bytes ? { ubl: bytes } : { shape: { ok: false, violations: [{ path: 'ubl', rule: null, message: "ubl must be the UBL document's bytes in base64." }] } };
@@ -87,7 +87,7 @@ function readEntry(body: unknown, batch: boolean): EntryReading {
     bodyKey: typeof bodyKey === 'string' ? bodyKey : undefined,
   };
   if (batch && 'ubl' in body) return { ...posted, ...readUblEntry(body) };
-  const parsed = documentInputSchema.safeParse(body);
+  const parsed = documentInputSchema.safeParse(body, { error: inputMessage });
   return { ...posted, shape: parsed.success ? { ok: true, input: parsed.data } : { ok: false, violations: shapeViolations(parsed.error) } };
 }
 

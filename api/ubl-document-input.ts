@@ -1,6 +1,7 @@
 import { documentInputSchema } from '../domain/documents/input';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
+import { inputMessage } from '../domain/input-messages';
 import { readUbl } from '../domain/ubl/read';
 import type { AcceptableDocument } from '../services/documents/accept';
 import { totalsOf } from '../services/receiving/file';
@@ -50,7 +51,7 @@ export function readPostedUbl({ xml, company, idempotencyKey }: { xml: Uint8Arra
   // EN 16931 requires the amount due; without it there are no totals to keep (the official rules name the same rule).
   if (!totals) return { ok: false, violations: [{ path: 'cac:LegalMonetaryTotal/cbc:PayableAmount', rule: 'BR-09', message: 'The document states no amount due for payment (BT-115).' }] };
   // The view is held to the shape of a JSON document, as the same content posted as JSON would be.
-  const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey });
+  const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey }, { error: inputMessage });
   if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error) };
   const document = parsed.data;
   const storedBytes = storedBytesOf(ubl, document);

@@ -1,11 +1,13 @@
 import type { z, ZodType } from 'zod';
 
+import { inputMessage, jsonPath, namingField } from '../domain/input-messages';
 import { ApiError, type ErrorCode } from './errors';
 
 /**
  * Turns zod's findings into the one envelope: the first problem names the code
  * and `param` (a JSON path such as `address.city`), and `details.errors` lists
- * every problem so a client can fix them all at once. Schemas can name a
+ * every problem so a client can fix them all at once, each in the service's own
+ * words (domain/input-messages.ts). Schemas can name a
  * spec code for their own checks with `params: { code }`.
  */
 
@@ -18,10 +20,6 @@ export interface InputOptions {
 
 const ISSUE_CODES: ReadonlySet<string> = new Set<ErrorCode>(['invalid_country', 'invalid_peppol_id', 'invalid_field', 'missing_field']);
 
-function jsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
-}
-
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[part] : undefined), data);
 }
@@ -32,21 +30,17 @@ interface Problem {
   message: string;
 }
 
-function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocation, options: InputOptions): Problem[] {
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({
-      code: 'invalid_field',
-      param: jsonPath([...issue.path, key]),
-      message: `Unknown field "${key}".`,
-    }));
-  }
+function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocation, options: InputOptions): Problem {
+  // One problem per object with unknown fields, named by the first; its message names each, with the nearest known field.
+  if (issue.code === 'unrecognized_keys') return { code: 'invalid_field', param: jsonPath([...issue.path, issue.keys[0]!]), message: issue.message };
   const param = jsonPath(issue.path) || location;
+  const message = namingField(issue.message, param);
   const named = (issue as { params?: { code?: string } }).params?.code;
-  if (named && ISSUE_CODES.has(named)) return [{ code: named as ErrorCode, param, message: issue.message }];
+  if (named && ISSUE_CODES.has(named)) return { code: named as ErrorCode, param, message };
   if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined && issue.path.length > 0) {
-    return [{ code: options.missingCode ?? 'missing_field', param, message: `${param} is required.` }];
+    return { code: options.missingCode ?? 'missing_field', param, message };
   }
-  return [{ code: 'invalid_field', param, message: `${param}: ${issue.message}` }];
+  return { code: 'invalid_field', param, message };
 }
 
 /** The one place the generic field codes are made, for checks that zod schemas cannot express. */
@@ -70,9 +64,9 @@ export function listedProblems<T>(name: string, problems: T[]): Record<string, u
 }
 
 export function parseInput<T extends ZodType>(schema: T, data: unknown, location: InputLocation, options: InputOptions = {}): z.output<T> {
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, { error: inputMessage });
   if (result.success) return result.data;
-  const problems = result.error.issues.flatMap((issue) => problemOf(issue, data, location, options));
+  const problems = result.error.issues.map((issue) => problemOf(issue, data, location, options));
   const [first] = problems as [Problem, ...Problem[]];
   throw new ApiError(first.code, first.message, {
     param: first.param,

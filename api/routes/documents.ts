@@ -13,6 +13,7 @@ import { recipientOf } from '../../services/documents/accept';
 import { findReceivedMessage, receivedUbl } from '../../services/receiving/file';
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
+import { documentWarnings } from '../../services/documents/warnings';
 import type { RateLimiter } from '../../services/rate-limits';
 import { webhooksReadOnce } from '../../services/webhooks/deliveries';
 import { requireDocument, requireDocumentCompany } from '../access';
@@ -42,6 +43,7 @@ import {
   historyView,
   totalsSchema,
   violationSchema,
+  warningSchema,
 } from '../views/documents';
 
 // Exported, with the query schemas below, for the MCP server's tools (mcp/tools.ts), whose arguments are these very fields.
@@ -167,9 +169,10 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: E
     charge,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
+  const warnings = await documentWarnings(deps.store, prepared.document, { companyId: company._id, environment: auth.environment }, accepted.id);
   return {
     status: accepted.created ? (202 as const) : (200 as const),
-    body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to },
+    body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to, warnings },
     balanceUnits,
   };
 }
@@ -193,6 +196,8 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. ' +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
       'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. ' +
+      'An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller\'s; ' +
+      '`duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). ' +
       'A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company\'s `peppol_id` ' +
       '(else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), ' +
       'and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; ' +
@@ -290,7 +295,8 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     summary: 'Run the same checks, conversion and official validation as sending, without storing, charging or sending',
     description:
       'The API\'s own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol ' +
-      'BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it.',
+      'BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it. ' +
+      '`warnings` are ours, as sending would answer them (`vat_rate_unusual`, `duplicate_number`), for a document our checks pass.',
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: documentInputSchema,
@@ -302,6 +308,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           .object({
             valid: z.boolean(),
             violations: z.array(violationSchema),
+            warnings: z.array(warningSchema).openapi({ description: 'What sending would warn about (see DocumentAccepted); empty when our checks refuse the document' }),
             official: z
               .object({ rule_set: ruleSetIdSchema, errors: z.array(ublFindingSchema), warnings: z.array(ublFindingSchema) })
               .nullable()
@@ -315,17 +322,18 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'document_too_large', 'validator_unavailable', 'server_busy'],
     handler: async ({ auth, body, signal }) => {
       const [entry] = (await readBody(deps, body as Buffer, false)).entries;
-      let prepared;
+      let prepared, company;
       try {
-        ({ prepared } = await prepareEntry(deps, auth, entry!));
+        ({ prepared, company } = await prepareEntry(deps, auth, entry!));
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
         const violations = (err.options.details as { violations: unknown[] }).violations;
-        return { status: 200, body: { valid: false, violations, official: null, ubl: null, totals: null } };
+        return { status: 200, body: { valid: false, violations, warnings: [], official: null, ubl: null, totals: null } };
       }
+      const warnings = await documentWarnings(store, prepared.document, { companyId: company._id, environment: auth.environment });
       const report = await deps.validator.validate(prepared.ubl, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
       const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
-      return { status: 200, body: { valid: report.valid, violations: [], official, ubl: prepared.ubl, totals: prepared.totals } };
+      return { status: 200, body: { valid: report.valid, violations: [], warnings, official, ubl: prepared.ubl, totals: prepared.totals } };
     },
   });
 

@@ -1,4 +1,5 @@
 import { DOCUMENT_STATUSES, HISTORY_STEPS, RECEIVED_STATUS, TRANSITIONS, type HistoryStep } from '../../domain/documents/lifecycle';
+import { WARNING_CODES } from '../../domain/documents/warning';
 import { MLS_EVENT_TYPES, MLS_RECEIVED_EVENT, RESPONSE_EVENT_TYPES, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
 import type { AttachmentMeta } from '../../services/documents/queries';
 import type { DocumentRow } from '../../store/documents';
@@ -7,11 +8,23 @@ import { z } from '../openapi';
 import { documentMlsSchema, documentResponseSchema, mlsView, responseView } from './replies';
 import { ublFindingSchema } from './ubl-validation';
 
+export const warningSchema = z
+  .object({
+    code: z.enum(WARNING_CODES).openapi({
+      description:
+        "`vat_rate_unusual`: a standard rate (S) some country uses, but not the seller's; `duplicate_number`: the company already sent a document of this type with this number (the message names it)",
+    }),
+    message: z.string(),
+    path: z.string().openapi({ description: 'JSON path of the field it is about', example: 'lines[0].tax_rate' }),
+  })
+  .openapi('DocumentWarning', { description: 'Allowed, but often a mistake: the document is accepted (or valid) all the same' });
+
 export const acceptedSchema = z
   .object({
     id: z.string().openapi({ example: 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     url: z.string().openapi({ description: 'Where to read the document' }),
     status: z.enum(DOCUMENT_STATUSES),
+    warnings: z.array(warningSchema).openapi({ description: 'What looked odd about it (empty when nothing did); it is sent all the same' }),
   })
   .openapi('DocumentAccepted');
 

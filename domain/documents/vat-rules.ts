@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import vatex from '../data/vatex-codes.json';
 import { categoryOf, EXEMPT_CATEGORIES, taxTreatment, type TaxedItem } from './calculate';
 import type { DocumentInput, TaxCategory } from './input';
+import { checkStandardRates } from './vat-rates';
 import type { Violation } from './violation';
 
 /**
@@ -18,6 +19,8 @@ const RULE_FAMILY: Record<TaxCategory, string> = { S: 'S', Z: 'Z', E: 'E', AE: '
 type Kind = 'line' | 'allowance' | 'charge';
 const RATE_RULE: Record<Kind, string> = { line: '05', allowance: '06', charge: '07' };
 const PARTY_RULE: Record<Kind, string> = { line: '02', allowance: '03', charge: '04' };
+/** Every line, allowance and charge has a VAT category (BR-CO-04, BR-32, BR-37). */
+const CATEGORY_RULE: Record<Kind, string> = { line: 'BR-CO-04', allowance: 'BR-32', charge: 'BR-37' };
 
 /** The VATEX list (BR-CL-22) and the codes Peppol ties to one category (P0104…P0111), as data. */
 const VATEX_CODES: ReadonlySet<string> = new Set(vatex.codes);
@@ -46,6 +49,7 @@ export function isNotSubjectToVat(document: DocumentInput): boolean {
 export function checkVat(document: DocumentInput, out: Violation[]): void {
   const items = itemsOf(document);
   for (const entry of items) checkTax(entry, out);
+  checkStandardRates(document, out);
   checkNotSubjectToVat(document, items, out);
   checkIdentifiers(document, items, out);
   checkOneReasonPerBreakdown(items, out);
@@ -55,7 +59,7 @@ function checkTax({ item, path, kind, category }: Item, out: Violation[]): void 
   if (!category) {
     out.push({
       path: `${path}.tax_category`,
-      rule: null,
+      rule: CATEGORY_RULE[kind],
       message: 'A 0 % rate is ambiguous: set tax_category to Z (zero rated), E (exempt), AE (reverse charge), K (intra-community), G (export) or O (not subject to VAT).',
     });
     return;
