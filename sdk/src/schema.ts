@@ -484,7 +484,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document
-         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message.
+         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; `duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` (else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; past the public validator's bounds: 422 `xml_too_complex`.
          */
         post: operations["sendDocument"];
         delete?: never;
@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Send up to 100 documents of one company, each processed on its own
-         * @description Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 `insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document. All documents of a batch name the same `company_id`: a batch whose entries name different companies is refused whole, before any document is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`).
+         * @description Answers 202 with an array in the order sent: each entry is a DocumentAccepted or `{error}` (the envelope of that document, including `internal_error` for one that failed on our side: retry just that one, with its idempotency_key). A batch is one request against the rate limits. With a live key each document is charged on its own: when the balance covers some of them, the others are `insufficient_credits` entries; when it covers none (no document accepted), the whole request is 402 `insufficient_credits` and nothing is queued or charged. The `Idempotency-Key` header has no effect here; set `idempotency_key` per document. All documents of a batch name the same `company_id`: a batch whose entries name different companies is refused whole, before any document is processed, with 400 `invalid_field` (`param` `[].company_id`); one whose entries all lack it, with 400 `missing_field` (`[0].company_id`). An entry `{company_id, ubl, idempotency_key?}` is a UBL document the client made (`ubl`: its bytes in base64), checked and accepted as `POST /v1/documents` takes it as `application/xml`.
          */
         post: operations["sendDocumentBatch"];
         delete?: never;
@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Run the same checks, conversion and official validation as sending, without storing, charging or sending
-         * @description The API's own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it.
+         * @description The API's own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it. `warnings` are ours, as sending would answer them (`vat_rate_unusual`, `duplicate_number`), for a document our checks pass.
          */
         post: operations["validateDocument"];
         delete?: never;
@@ -2501,6 +2501,22 @@ export interface components {
             url: string;
             /** @enum {string} */
             status: "queued" | "sending" | "delivered" | "failed";
+            /** @description What looked odd about it (empty when nothing did); it is sent all the same */
+            warnings: components["schemas"]["DocumentWarning"][];
+        };
+        /** @description Allowed, but often a mistake: the document is accepted (or valid) all the same */
+        DocumentWarning: {
+            /**
+             * @description `vat_rate_unusual`: a standard rate (S) some country uses, but not the seller's; `duplicate_number`: the company already sent a document of this type with this number (the message names it)
+             * @enum {string}
+             */
+            code: "vat_rate_unusual" | "duplicate_number";
+            message: string;
+            /**
+             * @description JSON path of the field it is about
+             * @example lines[0].tax_rate
+             */
+            path: string;
         };
         DocumentRequest: {
             company_id: string;
@@ -2719,9 +2735,17 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        UblDocumentEntry: {
+            company_id: string;
+            /** @description The UBL 2.1 Invoice or CreditNote, its bytes in base64: what `POST /v1/documents` takes as an `application/xml` body */
+            ubl: string;
+            idempotency_key?: string;
+        };
         DocumentValidation: {
             valid: boolean;
             violations: components["schemas"]["DocumentViolation"][];
+            /** @description What sending would warn about (see DocumentAccepted); empty when our checks refuse the document */
+            warnings: components["schemas"]["DocumentWarning"][];
             /** @description What the official rules found; null when the API's own checks refused the document first */
             official: {
                 /**
@@ -6159,7 +6183,10 @@ export interface operations {
     };
     sendDocument: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With a UBL body (`application/xml`) only, and then required: the sending company, which must be the UBL's seller */
+                company_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6167,6 +6194,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DocumentRequest"];
+                "application/xml": string;
             };
         };
         responses: {
@@ -6214,7 +6242,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentAccepted"];
                 };
             };
-            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            /** @description Error: `invalid_xml`, `invalid_json`, `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6268,7 +6296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `document_invalid` */
+            /** @description Error: `document_invalid`, `xml_too_complex`, `not_ubl_document`, `seller_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6286,7 +6314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `server_busy`, `service_unavailable` */
+            /** @description Error: `server_busy`, `validator_unavailable`, `service_unavailable` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6334,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DocumentRequest"][];
+                "application/json": (components["schemas"]["DocumentRequest"] | components["schemas"]["UblDocumentEntry"])[];
             };
         };
         responses: {
