@@ -7,7 +7,7 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { acceptDocument, totalsView } from '../../services/documents/accept';
 import { startSendWorkflow } from '../../services/documents/dispatch';
-import { validFixtures } from '../fixtures/documents';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
 import { until } from '../support/receiving';
@@ -70,7 +70,7 @@ describe('documents on the real stack', () => {
     const email = recipient();
     const invoice = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), email, sender.companyId) });
     expect(invoice.status).toBe(202);
-    expect(invoice.body).toEqual({ id: expect.stringMatching(/^doc_/), url: expect.stringContaining(`/v1/documents/${invoice.body.id}`), status: 'queued' });
+    expect(invoice.body).toEqual({ id: expect.stringMatching(/^doc_/), url: expect.stringContaining(`/v1/documents/${invoice.body.id}`), status: 'queued', warnings: [] });
     expect(invoice.headers.get('location')).toBe(invoice.body.url);
     const creditNote = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('credit note'), email, sender.companyId) });
     expect(creditNote.status).toBe(202);
@@ -147,7 +147,9 @@ describe('documents on the real stack', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ type: 'validation_error', code: 'document_invalid' });
-    expect(response.body.error.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'lines[1].quantity' })]));
+    expect(response.body.error.details.violations).toEqual(
+      expect.arrayContaining([{ path: 'lines[1].quantity', rule: 'BR-22', message: expect.stringMatching(/^lines\[1\]\.quantity: expected a decimal number/) }]),
+    );
 
     const meaning = await callAs(sender.key, '/v1/documents', {
       method: 'POST',
@@ -162,9 +164,63 @@ describe('documents on the real stack', () => {
     expect(meaning.status).toBe(422);
     expect(meaning.body.error.details.violations.map((violation: { path: string; rule: string | null }) => `${violation.path} ${violation.rule}`)).toEqual([
       'buyer_reference PEPPOL-EN16931-R003',
-      'lines[0].tax_category null',
+      'lines[0].tax_category BR-CO-04',
     ]);
     expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toEqual([]);
+  });
+
+  it('when a field is missing or unknown, then the violation says so in our words, naming its rule or the nearest known field', async () => {
+    const sender = await sendingAccount();
+    const { to: _to, ...withoutBuyer } = fixture('standard rate S');
+    const response = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...withoutBuyer, company_id: sender.companyId, curency: 'EUR' } });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.violations).toEqual([
+      { path: 'to', rule: 'BR-07', message: 'to is required.' },
+      { path: 'curency', rule: null, message: 'curency is not a field; did you mean currency?' },
+    ]);
+    const company = await callAs(sender.key, '/v1/companies', { method: 'POST', body: { ...belgianSeller, adress: belgianSeller.address } });
+    expect([company.status, company.body.error]).toEqual([400, expect.objectContaining({ code: 'invalid_field', param: 'adress', message: 'adress is not a field; did you mean address?' })]);
+  });
+
+  it('when a standard VAT rate no country uses is sent, then 422 names the rate meant; a rate only other countries use is sent with vat_rate_unusual', async () => {
+    const sender = await sendingAccount();
+    const body = withRecipient(fixture('standard rate S'), recipient(), sender.companyId);
+    const line = { description: 'Consulting', quantity: 1, unit_price: 100 };
+    const fraction = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, lines: [{ ...line, tax_rate: 0.21 }] } });
+    expect(fraction.status).toBe(422);
+    expect(fraction.body.error.details.violations).toEqual([{ path: 'lines[0].tax_rate', rule: null, message: expect.stringMatching(/^0\.21 looks like a fraction: .*send 21\.$/) }]);
+    const gross = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, lines: [{ ...line, tax_rate: 121 }] } });
+    expect(gross.body).toMatchObject({ valid: false, warnings: [], violations: [{ path: 'lines[0].tax_rate', message: expect.stringContaining('send 21') }] });
+
+    // The company is Belgian: 19 % is German (and others'), not Belgian.
+    const unusual = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, lines: [{ ...line, tax_rate: 19 }, { ...line, tax_rate: 19 }] } });
+    expect(unusual.status).toBe(202);
+    expect(unusual.body.warnings).toEqual([{ code: 'vat_rate_unusual', path: 'lines[0].tax_rate', message: expect.stringMatching(/^BE does not use a VAT rate of 19 %.*DE/) }]);
+    expect(await waitForStatus(sender.key, unusual.body.id, sender.companyId, ['delivered', 'failed'])).toMatchObject({ status: 'delivered' });
+  });
+
+  it('when a company sends a number it already used for that type, then the answer warns duplicate_number naming the earlier document; a replay or another type does not', async () => {
+    const sender = await sendingAccount();
+    const invoice = { ...withRecipient(fixture('standard rate S'), recipient(), sender.companyId), number: 'INV-DUP-1' };
+    const first = await callAs(sender.key, '/v1/documents', { method: 'POST', body: invoice, headers: { 'Idempotency-Key': 'dup-1' } });
+    expect([first.status, first.body.warnings]).toEqual([202, []]);
+
+    const second = await callAs(sender.key, '/v1/documents', { method: 'POST', body: invoice });
+    expect(second.status).toBe(202);
+    expect(second.body.warnings).toEqual([{ code: 'duplicate_number', path: 'number', message: expect.stringContaining(first.body.id) }]);
+    const replay = await callAs(sender.key, '/v1/documents', { method: 'POST', body: invoice, headers: { 'Idempotency-Key': 'dup-1' } });
+    expect([replay.status, replay.body.id, replay.body.warnings]).toEqual([200, first.body.id, []]);
+
+    const creditNote = { ...withRecipient(fixture('credit note'), recipient(), sender.companyId), number: 'INV-DUP-1' };
+    expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: creditNote })).body.warnings).toEqual([]);
+    const validated = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: invoice });
+    expect(validated.body).toMatchObject({ valid: true, warnings: [{ code: 'duplicate_number', message: expect.stringContaining(second.body.id) }] });
+
+    // A batch's entries carry their own warnings: the second names the first, accepted just before it.
+    const batch = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body: [{ ...invoice, number: 'INV-DUP-2' }, { ...invoice, number: 'INV-DUP-2' }] });
+    expect(batch.status).toBe(202);
+    expect(batch.body[0].warnings).toEqual([]);
+    expect(batch.body[1].warnings).toEqual([{ code: 'duplicate_number', path: 'number', message: expect.stringContaining(batch.body[0].id) }]);
   });
 
   it('when the company is not the caller’s, then 403; an unknown document is 404; a live key is refused until verified', async () => {
