@@ -22,6 +22,14 @@ describe('query plans on the embedded FerretDB', () => {
     ['a company’s documents, newest first', (store) => store.documents.find({ company_id: 'com_x', environment: 'sandbox' }).sort({ _id: -1 }).limit(21)],
     ['the next page', (store) => store.documents.find({ company_id: 'com_x', environment: 'sandbox', _id: { $lt: 'doc_y' } }).sort({ _id: -1 }).limit(21)],
     ['by status', (store) => store.documents.find({ company_id: 'com_x', environment: 'sandbox', status: 'queued' }).sort({ _id: -1 }).limit(21)],
+    [
+      'a number the company used before',
+      (store) =>
+        store.documents
+          .find({ company_id: 'com_x', environment: 'sandbox', number: 'INV-1', type: 'invoice', direction: { $ne: 'received' }, _id: { $lt: 'doc_y' } })
+          .sort({ _id: -1 })
+          .limit(1),
+    ],
     ['an idempotent replay', (store) => store.documents.find({ idempotency_scope: 'sandbox:com_x:key' })],
     ['a document by id', (store) => store.documents.find({ _id: 'doc_x' })],
     ['a month’s Peppol reporting items', (store) => store.reportingItems.find({ month: '2026-10' }).sort({ _id: 1 })],
