@@ -1,6 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
+import { fileStemOf } from '../domain/text';
+import { NotRenderableError } from '../platform/official-validator';
+import { renderingLanguageOf } from './rendered-pdf';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
@@ -10,8 +13,6 @@ const isPermanentSmtpFailure = (err: unknown) => {
   const code = (err as { responseCode?: number }).responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 };
-
-const safeFilename = (number: string) => number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'document';
 
 /**
  * The SMTP client's own limits, well inside one attempt's start-to-close
@@ -27,13 +28,29 @@ function withTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
-export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: ActivityDependencies) {
+export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, validator }: ActivityDependencies) {
   const transportUrl = withTimeouts(smtpUrl);
+
+  /**
+   * The document rendered for reading, to go beside the UBL. One the renderer cannot take goes
+   * without it (the UBL is what counts); a renderer that does not answer fails the attempt, which
+   * is retried like any other.
+   */
+  async function readableCopy(ubl: string, input: Record<string, unknown>, documentId: string): Promise<Buffer | undefined> {
+    const seller = input.from as { country?: string } | undefined;
+    try {
+      return await validator.render(ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'send' });
+    } catch (err) {
+      if (!(err instanceof NotRenderableError)) throw err;
+      logger.warn({ err, documentId }, 'the document could not be rendered; emailing the UBL alone');
+      return undefined;
+    }
+  }
 
   return {
     /**
      * Sandbox delivery: one email to the recipient with the stored UBL
-     * attached. Every attempt carries the same Message-ID (derived from the
+     * attached, and the document rendered as a PDF beside it. Every attempt carries the same Message-ID (derived from the
      * document id), so the one duplicate still possible (a crash between
      * SMTP acceptance and the activity's completion) can be discarded by the
      * receiver. The attempt heartbeats while it talks to the server and drops
@@ -51,6 +68,7 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
       const seller = (input.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
       if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
+      const pdf = await readableCopy(ubl, input, documentId);
       const transport = createTransport(transportUrl);
       const context = Context.current();
       const onCancel = () => transport.close();
@@ -66,9 +84,12 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
             `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
             `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
             '',
-            'The attached XML is the Peppol BIS Billing 3.0 document. This is a sandbox delivery: nothing was sent on the Peppol network.',
+            `The attached XML is the Peppol BIS Billing 3.0 document${pdf ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery: nothing was sent on the Peppol network.`,
           ].join('\n'),
-          attachments: [{ filename: `${safeFilename(document.number)}.xml`, content: ubl, contentType: 'application/xml' }],
+          attachments: [
+            { filename: `${fileStemOf(document.number)}.xml`, content: ubl, contentType: 'application/xml' },
+            ...(pdf ? [{ filename: `${fileStemOf(document.number)}.pdf`, content: pdf, contentType: 'application/pdf' }] : []),
+          ],
         }));
       } catch (err) {
         if (context.cancellationSignal.aborted) throw err;

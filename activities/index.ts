@@ -7,6 +7,7 @@ import { officialValidationActivities } from './official-validation';
 import { peppolDeliveryActivities } from './peppol-delivery';
 import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
+import { renderedPdfActivities } from './rendered-pdf';
 import { reportingActivities } from './reporting';
 import { replyActivities } from './replies';
 import { webhookActivities } from './webhooks';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...maintenanceActivities(deps),
     ...lifecycleActivities(deps),
     ...officialValidationActivities(deps),
+    ...renderedPdfActivities(deps),
     ...emailDeliveryActivities(deps),
     ...peppolDeliveryActivities(deps),
     ...reconcileActivities(deps),

@@ -24,6 +24,7 @@ import { accountRoutes } from './routes/account';
 import { companyRoutes } from './routes/companies';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
+import { renderingRoutes } from './routes/renderings';
 import { inboxRoutes } from './routes/inbox';
 import { replyRoutes } from './routes/replies';
 import { kycRoutes } from './routes/kyc';
@@ -123,6 +124,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
     credits,
     cpu,
   });
+  renderingRoutes(routes, { store, validator });
   inboxRoutes(routes, { store, temporal, logger, cpu });
   responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS });
   replyRoutes(routes, { store, temporal, logger });

@@ -60,6 +60,8 @@ const catalog = {
   method_not_allowed: { status: 405, type: 'validation_error', retryable: false },
   document_not_found: { status: 404, type: 'not_found', retryable: false },
   ubl_not_available: { status: 404, type: 'not_found', retryable: false },
+  // Only a stored document that is no UBL invoice or credit note (a received one, as it came) gets this.
+  document_not_renderable: { status: 422, type: 'validation_error', retryable: false },
   attachment_not_found: { status: 404, type: 'not_found', retryable: false },
   webhook_not_found: { status: 404, type: 'not_found', retryable: false },
   delivery_not_found: { status: 404, type: 'not_found', retryable: false },

@@ -68,3 +68,6 @@ const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u20
 export function escapeForTerminal(text: string): string {
   return text.replace(TERMINAL_UNSAFE, (char) => (char === '\n' ? '\\n' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
+
+/** A document number as the stem of a file name any mail client or file system takes. */
+export const fileStemOf = (number: string): string => number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'document';

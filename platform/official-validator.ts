@@ -92,8 +92,20 @@ export interface ValidationOptions {
   signal?: AbortSignal;
 }
 
+/** Languages of the human-readable document, per format: the renderer's own (KoSIT's xrechnung-visualization). */
+export const RENDER_LANGUAGES = { html: ['en', 'de', 'fr'], pdf: ['en', 'de'] } as const;
+export type RenderFormat = keyof typeof RENDER_LANGUAGES;
+export type RenderLanguage<F extends RenderFormat = RenderFormat> = (typeof RENDER_LANGUAGES)[F][number];
+
+/** The renderer takes only a UBL Invoice or CreditNote; this is its answer to anything else. */
+export class NotRenderableError extends Error {
+  override name = 'NotRenderableError';
+}
+
 export interface OfficialValidator {
   validate(xml: string | Buffer, options?: ValidationOptions): Promise<OfficialReport>;
+  /** The UBL invoice or credit note as a person reads it, under the same lanes, limits and cancelling as a validation. */
+  render(ubl: string | Buffer, format: RenderFormat, lang: RenderLanguage, options?: ValidationOptions): Promise<Buffer>;
   /** The rule set it runs, or undefined when it does not answer (health). */
   ruleSet(timeoutMs?: number): Promise<RuleSet | undefined>;
 }
@@ -108,40 +120,58 @@ const ANSWER_MARGIN_MS = 5_000;
 export function officialValidator(baseUrl: string): OfficialValidator {
   const url = (path: string) => new URL(path, baseUrl).toString();
 
+  /**
+   * One piece of work under a lane: posted with an id of its own, so a caller that goes away
+   * stops it in the validator too; answered by the validator's own time limit.
+   */
+  async function underLane(path: string, query: Record<string, string>, body: string | Buffer, { lane = 'send', limitMs = MAX_VALIDATION_MS, signal }: ValidationOptions) {
+    const limit = Math.min(limitMs, MAX_VALIDATION_MS);
+    const id = randomUUID();
+    const cancel = () => {
+      // The caller is gone: stop the work in the validator, so its permit comes back now.
+      void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const timeout = AbortSignal.timeout(limit + ANSWER_MARGIN_MS);
+      const search = new URLSearchParams({ ...query, lane, id, limit_ms: String(limit) });
+      const response = await fetch(url(`${path}?${search.toString()}`), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/xml' },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (response.status === 503 && bytes.includes('"stopped":"time_limit"')) {
+        throw new ValidationTimeLimitError(`the official validator stopped the work at its time limit: ${bytes.subarray(0, 500).toString()}`, limit);
+      }
+      return { status: response.status, bytes };
+    } catch (err) {
+      if (err instanceof ValidatorUnavailableError) throw err;
+      if (!signal?.aborted) cancel();
+      throw new ValidatorUnavailableError(`the official validator at ${baseUrl} did not answer: ${(err as Error).message}`, { cause: err });
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  const unavailable = (status: number, bytes: Buffer) => new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
+
   return {
-    async validate(xml, { lane = 'send', limitMs = MAX_VALIDATION_MS, signal } = {}) {
-      const limit = Math.min(limitMs, MAX_VALIDATION_MS);
-      const id = randomUUID();
-      const cancel = () => {
-        // The caller is gone: stop the work in the validator, so its permit comes back now.
-        void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
-      let response: Response;
-      let text: string;
-      try {
-        const timeout = AbortSignal.timeout(limit + ANSWER_MARGIN_MS);
-        response = await fetch(url(`/validate?lane=${lane}&id=${id}&limit_ms=${limit}`), {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/xml' },
-          body: xml,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        text = await response.text();
-      } catch (err) {
-        if (!signal?.aborted) cancel();
-        throw new ValidatorUnavailableError(`the official validator at ${baseUrl} did not answer: ${(err as Error).message}`, { cause: err });
-      } finally {
-        signal?.removeEventListener('abort', cancel);
-      }
-      if (response.status === 503 && text.includes('"stopped":"time_limit"')) {
-        throw new ValidationTimeLimitError(`the official validator stopped the validation at its time limit: ${text.slice(0, 500)}`, limit);
-      }
-      if (!response.ok) throw new ValidatorUnavailableError(`the official validator answered ${response.status}: ${text.slice(0, 500)}`);
+    async validate(xml, options = {}) {
+      const { status, bytes } = await underLane('/validate', {}, xml, options);
+      if (status !== 200) throw unavailable(status, bytes);
       // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
-      const parsed = reportSchema.safeParse(JSON.parse(text));
+      const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
       if (!parsed.success) throw new ValidatorUnavailableError(`the official validator answered in an unknown shape: ${parsed.error.message}`);
       return parsed.data;
+    },
+
+    async render(ubl, format, lang, options = {}) {
+      const { status, bytes } = await underLane('/render', { format, lang }, ubl, options);
+      if (status === 422) throw new NotRenderableError(z.object({ error: z.string() }).parse(JSON.parse(bytes.toString())).error);
+      if (status !== 200) throw unavailable(status, bytes);
+      return bytes;
     },
 
     async ruleSet(timeoutMs = 2_000) {

@@ -57,6 +57,8 @@ const documentSchema = new Schema(
       default: null,
     },
     recipient_email: { type: String, default: null },
+    /** The sender asked for the rendered PDF to be embedded (`attach_pdf`); the send workflow embeds it before validating. */
+    attach_pdf: { type: Boolean },
     /** Set once the delivery channel accepted the document (SMTP accepted the email). */
     sent_at: { type: Date, default: null },
     message_id: { type: String, default: null },

@@ -24,7 +24,9 @@ import {
  *     └──(official rules refuse)──fail──▶ failed ◀┘ a permanent error, or the delivery window ran out
  *
  * The validating step runs the stored UBL through the official Peppol
- * artefacts; a refused document is never sent. The deliver step's channel
+ * artefacts; a refused document is never sent. A document sent with
+ * `attach_pdf` first gets its rendering embedded, so what is validated is
+ * what is sent. The deliver step's channel
  * follows the document's environment: sandbox by email, live on the Peppol
  * network by AS4. A validator that does not
  * answer is retried like a delivery, within the same window.
@@ -45,6 +47,8 @@ const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
 const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
 /** Workflows started before the validating step existed go straight to sending. */
 const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
+/** Workflows started before `attach_pdf` existed never embed a rendering. */
+const RENDERED_PDF_PATCH = 'rendered-pdf-before-validation';
 /** Workflows started before live delivery existed send every document by email. */
 const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
@@ -67,7 +71,7 @@ function show(status: DocumentStatus, details: string): void {
   setCurrentDetails(details);
 }
 
-export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }: SendDocumentInput): Promise<DocumentStatus> {
+export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<DocumentStatus> {
   const delivery = proxyActivities<Activities>({
     startToCloseTimeout: DELIVERY_ATTEMPT_TIMEOUT_MS,
     heartbeatTimeout: DELIVERY_HEARTBEAT_TIMEOUT_MS,
@@ -91,6 +95,11 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds }
     });
     let verdict: { ruleSet: string; refusal: string | null };
     try {
+      if (attachPdf && patched(RENDERED_PDF_PATCH)) {
+        show(TRANSITIONS.accept.to, 'Rendering the PDF to attach');
+        await validation.embedRenderedPdf(documentId);
+        show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
+      }
       verdict = await validation.validateOfficially(documentId);
     } catch (err) {
       const reason = reasonOf(err, deliveryWindowSeconds, 'Official validation');

@@ -54,6 +54,8 @@ export interface SendDocumentInput {
   documentId: string;
   /** How long delivery is retried before the document fails (DELIVERY_WINDOW_SECONDS). */
   deliveryWindowSeconds: number;
+  /** The sender asked for the rendered PDF to be embedded (`attach_pdf`); absent means no. */
+  attachPdf?: boolean;
 }
 
 /** Sandbox documents go by email; live ones on the Peppol network. */

@@ -203,6 +203,15 @@ export const documentInputSchema = z
       .strict()
       .optional()
       .meta({ description: 'Data Greek sellers must add (Peppol rules GR-R-*)' }),
+    attach_pdf: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Embed the document rendered as a PDF (what `GET /v1/documents/{id}/pdf` shows) as one more supporting document (BG-24, id `RENDERED-PDF`), ' +
+          'so a buyer without an e-invoice viewer can read it; labels in German for sellers in DE, AT and LI, else English. ' +
+          'Added before the official validation, so the UBL sent and validated carries it; default false',
+      }),
     idempotency_key: text(255).optional(),
   })
   .strict()

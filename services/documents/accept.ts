@@ -158,6 +158,7 @@ export async function acceptDocument(
     currency: document.currency,
     totals: accepted.totals,
     recipient_email: recipientOf(document, company, sender.accountEmail),
+    attach_pdf: document.attach_pdf === true,
     sent_at: null,
     message_id: null,
     error_message: null,

@@ -28,7 +28,7 @@ export async function startSendWorkflow(temporal: Client, document: DocumentRow,
   await startWorkflow(temporal, 'sendDocumentWorkflow', {
     workflowId: sendWorkflowId(document._id),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    input: { documentId: document._id, deliveryWindowSeconds },
+    input: { documentId: document._id, deliveryWindowSeconds, ...(document.attach_pdf ? { attachPdf: true } : {}) },
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
       { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },

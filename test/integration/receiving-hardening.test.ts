@@ -73,6 +73,7 @@ describe('received documents within bounds', () => {
         expect(options?.lane).toBe('receive');
         return Promise.reject(new ValidationTimeLimitError('stopped at its time limit', 60_000));
       },
+      render: () => Promise.reject(new Error('not asked here')),
       ruleSet: () => Promise.resolve(undefined),
     };
     const filed = await withStore(async (store) => {

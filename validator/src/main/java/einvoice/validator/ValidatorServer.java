@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
 /**
@@ -21,7 +22,10 @@ import com.sun.net.httpserver.HttpServer;
  *                                "lanes":{"send":{"permits","running","completed","stopped"},"interactive":…,"receive":…}}
  *   POST   /validate?lane=send|interactive|receive&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
- *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id)
+ *   POST   /render?format=pdf|html&lang=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or CreditNote)
+ *                             → the document as a person reads it ({@link Renderer}); 422 {"problem":"not_renderable"}
+ *                               for anything else; the same lanes, limits and cancelling as /validate
+ *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id; renders included)
  * </pre>
  *
  * <p>Each lane has its own permits ({@link Validations}): sends (the default lane) one per core,
@@ -46,13 +50,15 @@ public final class ValidatorServer {
 
   private ValidatorServer() {}
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(option(args, "--port", "8081"));
     String host = option(args, "--host", "127.0.0.1");
     // Loading and compiling the schematrons takes seconds: done before the port opens, so a
     // listening service is a ready one.
     OfficialRules rules = new OfficialRules();
     warmUp(rules);
+    Renderer renderer = new Renderer();
+    warmUp(renderer);
     Validations validations = new Validations(Runtime.getRuntime().availableProcessors());
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.createContext("/health", exchange -> {
@@ -62,33 +68,26 @@ public final class ValidatorServer {
       }
       answer(exchange, 200, lanes(ruleSet(new Json().begin('{').key("status").value("ok").key("rule_set"), rules).key("lanes"), validations).end('}'));
     });
-    server.createContext("/validate", exchange -> {
+    server.createContext("/validate", underLane(validations, (exchange, body, query, run) -> {
+      OfficialRules.Report report = run.call(() -> rules.validate(body));
+      answer(exchange, 200, report(report, rules));
+    }));
+    server.createContext("/render", underLane(validations, (exchange, body, query, run) -> {
+      Renderer.Format format = Renderer.Format.named(query.getOrDefault("format", "pdf"));
+      String lang = query.getOrDefault("lang", "en");
+      byte[] rendered;
       try {
-        if (!exchange.getRequestMethod().equals("POST")) {
-          answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
-          return;
-        }
-        byte[] body = readBody(exchange.getRequestBody());
-        if (body == null) {
-          answer(exchange, 413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}'));
-          return;
-        }
-        Map<String, String> query = query(exchange);
-        Validations.Lane lane = Validations.Lane.named(query.get("lane"));
-        long limit = Math.min(MAX_LIMIT_MILLIS, Math.max(1, parseLong(query.get("limit_ms"), MAX_LIMIT_MILLIS)));
-        OfficialRules.Report report = validations.run(lane, query.get("id"), limit, () -> rules.validate(body));
-        answer(exchange, 200, report(report, rules));
-      } catch (Validations.Stopped e) {
-        answer(exchange, 503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}'));
-      } catch (IllegalArgumentException e) {
-        // An unknown lane, or an id already running.
-        answer(exchange, 409, new Json().begin('{').key("error").value(e.getMessage()).end('}'));
-      } catch (Exception e) {
-        // The engine failed, not the document: a 500 the caller retries, never a verdict.
-        e.printStackTrace();
-        answer(exchange, 500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}'));
+        rendered = run.call(() -> renderer.render(body, format, lang));
+      } catch (Renderer.NotRenderable e) {
+        answer(exchange, 422, new Json().begin('{').key("error").value(e.getMessage()).key("problem").value("not_renderable").end('}'));
+        return;
       }
-    });
+      exchange.getResponseHeaders().set("Content-Type", format.contentType);
+      exchange.sendResponseHeaders(200, rendered.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(rendered);
+      }
+    }));
     server.createContext("/validations/", exchange -> {
       if (!exchange.getRequestMethod().equals("DELETE")) {
         answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
@@ -105,6 +104,68 @@ public final class ValidatorServer {
     server.start();
     System.err.println("peppol-validator: " + rules.ruleSet().id() + " (" + rules.ruleSet().name()
         + ") listening on " + host + ":" + port);
+  }
+
+  /** A POST whose heavy part runs under a lane's permit and time limit ({@link Validations}). */
+  private interface LaneRequest {
+    void handle(HttpExchange exchange, byte[] body, Map<String, String> query, LaneRun run) throws Exception;
+  }
+
+  /** Runs work under the request's lane, id and time limit. */
+  private interface LaneRun {
+    <T> T call(Validations.Work<T> work) throws Exception;
+  }
+
+  /**
+   * The handler of a {@link LaneRequest}: the body bounded, the lane, id and limit read from the
+   * query ({@code lane}, {@code id}, {@code limit_ms}), and the outcomes every such request shares.
+   */
+  private static HttpHandler underLane(Validations validations, LaneRequest request) {
+    return exchange -> {
+      try {
+        if (!exchange.getRequestMethod().equals("POST")) {
+          answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
+          return;
+        }
+        byte[] body = readBody(exchange.getRequestBody());
+        if (body == null) {
+          answer(exchange, 413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}'));
+          return;
+        }
+        Map<String, String> query = query(exchange);
+        Validations.Lane lane = Validations.Lane.named(query.get("lane"));
+        long limit = Math.min(MAX_LIMIT_MILLIS, Math.max(1, parseLong(query.get("limit_ms"), MAX_LIMIT_MILLIS)));
+        request.handle(exchange, body, query, new LaneRun() {
+          @Override
+          public <T> T call(Validations.Work<T> work) throws Exception {
+            return validations.run(lane, query.get("id"), limit, work);
+          }
+        });
+      } catch (Validations.Stopped e) {
+        answer(exchange, 503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}'));
+      } catch (IllegalArgumentException e) {
+        // An unknown lane, format or language, or an id already running.
+        answer(exchange, 409, new Json().begin('{').key("error").value(e.getMessage()).end('}'));
+      } catch (Exception e) {
+        // The engine failed, not the document: a 500 the caller retries, never a verdict.
+        e.printStackTrace();
+        answer(exchange, 500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}'));
+      }
+    };
+  }
+
+  /** The stylesheets, too, compile parts of themselves on first use: each format once, before the port opens. */
+  private static void warmUp(Renderer renderer) throws IOException {
+    try (InputStream in = ValidatorServer.class.getResourceAsStream("/warm-up/invoice.xml")) {
+      byte[] document = in.readAllBytes();
+      for (Renderer.Format format : Renderer.Format.values()) {
+        renderer.render(document, format, "en");
+      }
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("the renderer failed on the warm-up invoice: " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -1,0 +1,92 @@
+import { RENDER_LANGUAGES, INTERACTIVE_VALIDATION_MS, NotRenderableError, type OfficialValidator, type RenderFormat } from '../../platform/official-validator';
+import { fileStemOf } from '../../domain/text';
+import { renderableUblOf, renderingTag } from '../../services/documents/rendering';
+import type { Store } from '../../store';
+import { requireDocument } from '../access';
+import { ApiError } from '../errors';
+import { z } from '../openapi';
+import type { RouteTable } from '../route';
+import { documentParams } from './documents';
+
+/**
+ * Rendered HTML runs nothing that could reach anything: an opaque origin (sandbox), no requests,
+ * only the stylesheet's own inline style and the script that switches its tabs.
+ */
+const HTML_POLICY = "sandbox allow-scripts; default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+const FORMATS: Record<RenderFormat, { contentType: string; name: string }> = {
+  pdf: { contentType: 'application/pdf', name: 'PDF' },
+  html: { contentType: 'text/html; charset=utf-8', name: 'HTML page' },
+};
+
+const languageQuery = (format: RenderFormat) =>
+  z
+    .object({
+      lang: z
+        .enum(RENDER_LANGUAGES[format])
+        .default('en')
+        .openapi({ description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (the renderer's own; default \`en\`). The document's own text stays as written.` }),
+    })
+    .strict();
+
+export interface RenderingRouteDependencies {
+  store: Store;
+  /** Renders in its interactive lane, under the same time limit as a validation asked from outside. */
+  validator: OfficialValidator;
+}
+
+/** `GET /v1/documents/{id}/pdf` and `/html`: every document, sent or received, as a person reads it. */
+export function renderingRoutes(routes: RouteTable, { store, validator }: RenderingRouteDependencies): void {
+  for (const format of ['pdf', 'html'] as const) {
+    const { contentType, name } = FORMATS[format];
+    routes.add({
+      method: 'get',
+      path: `/v1/documents/{id}/${format}`,
+      operationId: format === 'pdf' ? 'getDocumentPdf' : 'getDocumentHtml',
+      summary: `The document as a ${name} a person reads`,
+      description:
+        `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
+        `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
+        `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
+        `rendering again. A rendering stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).` +
+        (format === 'html' ? ' The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.' : ''),
+      tags: ['Documents'],
+      limitedKeys: true,
+      params: documentParams,
+      query: languageQuery(format),
+      responses: {
+        200: {
+          description: name,
+          schema: z.string().openapi({ format: 'binary' }),
+          contentType: contentType.split(';')[0]!,
+          headers: {
+            ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
+            'Cache-Control': { description: '`private, no-cache`: keep it, and ask again with `If-None-Match`', schema: { type: 'string' } },
+          },
+        },
+        304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
+      },
+      errors: ['document_not_found', 'ubl_not_available', 'document_not_renderable', 'validator_unavailable'],
+      handler: async ({ auth, params, query, req, res, signal }) => {
+        const document = await requireDocument(store, auth, params.id);
+        const ubl = await renderableUblOf(store, document);
+        if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
+        const tag = renderingTag(ubl, format, query.lang);
+        res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
+        if (req.headers['if-none-match']?.split(',').some((candidate) => candidate.trim() === tag)) {
+          res.status(304).end();
+          return;
+        }
+        let rendered: Buffer;
+        try {
+          rendered = await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
+        } catch (err) {
+          if (err instanceof NotRenderableError) throw new ApiError('document_not_renderable', `Document ${document._id} cannot be rendered: ${err.message}.`);
+          throw err;
+        }
+        if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
+        res.status(200).type(contentType).set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${format}"`).send(rendered);
+      },
+    });
+  }
+}

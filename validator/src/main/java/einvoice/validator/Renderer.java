@@ -1,0 +1,212 @@
+package einvoice.validator;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URL;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.parsers.SAXParserFactory;
+import javax.xml.transform.Source;
+import javax.xml.transform.sax.SAXSource;
+import javax.xml.transform.stream.StreamSource;
+
+import net.sf.saxon.s9api.Destination;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SAXDestination;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.Serializer;
+import net.sf.saxon.s9api.XdmAtomicValue;
+import net.sf.saxon.s9api.XdmDestination;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XsltCompiler;
+import net.sf.saxon.s9api.XsltExecutable;
+import net.sf.saxon.s9api.Xslt30Transformer;
+
+import org.apache.fop.apps.FOUserAgent;
+import org.apache.fop.apps.Fop;
+import org.apache.fop.apps.FopFactory;
+import org.apache.fop.apps.FopConfParser;
+import org.apache.xmlgraphics.io.Resource;
+import org.apache.xmlgraphics.io.ResourceResolver;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
+import org.xml.sax.XMLReader;
+
+/**
+ * A UBL invoice or credit note as a person reads it, by KoSIT's xrechnung-visualization stylesheets:
+ * UBL to the XRechnung intermediate form (one stylesheet per document kind), then that to HTML, or to
+ * XSL-FO which Apache FOP lays out as a PDF. Every stylesheet is compiled once, at start.
+ *
+ * <p>Languages are the renderer's own: the HTML has English, German and French; the PDF's labels
+ * come from its localisation files, English and German.
+ */
+final class Renderer {
+  enum Format {
+    HTML("text/html; charset=utf-8"),
+    PDF("application/pdf");
+
+    final String contentType;
+
+    Format(String contentType) {
+      this.contentType = contentType;
+    }
+
+    static Format named(String name) {
+      for (Format format : values()) {
+        if (format.name().equalsIgnoreCase(name)) {
+          return format;
+        }
+      }
+      throw new IllegalArgumentException("unknown format " + name + "; use html or pdf");
+    }
+  }
+
+  static final Map<Format, List<String>> LANGUAGES = Map.of(Format.HTML, List.of("en", "de", "fr"), Format.PDF, List.of("en", "de"));
+
+  /** A document the stylesheets cannot take: not XML, or not a UBL invoice or credit note. */
+  static final class NotRenderable extends Exception {
+    NotRenderable(String message) {
+      super(message);
+    }
+  }
+
+  private static final String UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
+  private static final String UBL_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+  /** The fonts the PDF layout names, bundled beside the stylesheets. */
+  private static final Set<String> FONTS = Set.of("SourceSansPro-Regular.ttf", "SourceSansPro-It.ttf", "SourceSansPro-Bold.ttf",
+      "SourceSansPro-BoldIt.ttf", "SourceSerifPro-Regular.ttf", "SourceSerifPro-It.ttf", "SourceSerifPro-Bold.ttf", "SourceSerifPro-BoldIt.ttf");
+
+  private final Processor processor = new Processor(false);
+  private final XsltExecutable invoiceToXr;
+  private final XsltExecutable creditNoteToXr;
+  private final Map<String, XsltExecutable> xrToHtml;
+  private final XsltExecutable xrToFo;
+  private final FopFactory fopFactory;
+
+  Renderer() throws SaxonApiException, IOException, SAXException {
+    XsltCompiler compiler = processor.newXsltCompiler();
+    invoiceToXr = compile(compiler, "ubl-invoice-xr.xsl");
+    creditNoteToXr = compile(compiler, "ubl-creditnote-xr.xsl");
+    xrToHtml = Map.of("en", compile(compiler, "xrechnung-html.en.xsl"), "de", compile(compiler, "xrechnung-html.de.xsl"),
+        "fr", compile(compiler, "xrechnung-html.fr.xsl"));
+    xrToFo = compile(compiler, "xr-pdf.xsl");
+    fopFactory = fopFactory();
+  }
+
+  /** The document in {@code format} and {@code lang} (one of {@link #LANGUAGES}). */
+  byte[] render(byte[] ubl, Format format, String lang) throws NotRenderable, SaxonApiException, IOException, SAXException {
+    if (!LANGUAGES.get(format).contains(lang)) {
+      throw new IllegalArgumentException("no " + lang + " for " + format.name().toLowerCase() + "; use one of " + LANGUAGES.get(format));
+    }
+    XdmNode xr = intermediate(ubl);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    if (format == Format.HTML) {
+      Serializer serializer = processor.newSerializer(out);
+      transform(xrToHtml.get(lang), xr, lang, serializer);
+    } else {
+      FOUserAgent agent = fopFactory.newFOUserAgent();
+      agent.setProducer("einvoice");
+      Fop fop = fopFactory.newFop(org.apache.xmlgraphics.util.MimeConstants.MIME_PDF, agent, out);
+      transform(xrToFo, xr, lang, new SAXDestination(fop.getDefaultHandler()));
+    }
+    return out.toByteArray();
+  }
+
+  /** The UBL in the XRechnung intermediate form, by the stylesheet of its kind. */
+  private XdmNode intermediate(byte[] ubl) throws NotRenderable, SaxonApiException {
+    XdmNode document;
+    try {
+      document = processor.newDocumentBuilder().build(secureSource(ubl));
+    } catch (SaxonApiException e) {
+      throw new NotRenderable("the document is not well-formed XML: " + e.getMessage());
+    }
+    String kind = document.children().iterator().hasNext() ? rootNamespace(document) : "";
+    XsltExecutable toXr = switch (kind) {
+      case UBL_INVOICE -> invoiceToXr;
+      case UBL_CREDIT_NOTE -> creditNoteToXr;
+      default -> throw new NotRenderable("only a UBL Invoice or CreditNote can be rendered");
+    };
+    XdmDestination xr = new XdmDestination();
+    toXr.load30().transform(document.asSource(), xr);
+    return xr.getXdmNode();
+  }
+
+  private static String rootNamespace(XdmNode document) {
+    for (XdmNode child : document.children()) {
+      if (child.getNodeName() != null) {
+        return child.getNodeName().getNamespace();
+      }
+    }
+    return "";
+  }
+
+  private static void transform(XsltExecutable stylesheet, XdmNode input, String lang, Destination destination) throws SaxonApiException {
+    Xslt30Transformer transformer = stylesheet.load30();
+    transformer.setStylesheetParameters(Map.of(new QName("lang"), new XdmAtomicValue(lang), new QName("foengine"), new XdmAtomicValue("fop")));
+    transformer.transform(input.asSource(), destination);
+  }
+
+  /** The document parsed without DOCTYPEs or external entities: what it names is never fetched. */
+  private static Source secureSource(byte[] xml) throws SaxonApiException {
+    try {
+      SAXParserFactory factory = SAXParserFactory.newInstance();
+      factory.setNamespaceAware(true);
+      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
+      factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+      XMLReader reader = factory.newSAXParser().getXMLReader();
+      return new SAXSource(reader, new InputSource(new ByteArrayInputStream(xml)));
+    } catch (ParserConfigurationException | SAXException e) {
+      throw new SaxonApiException(e);
+    }
+  }
+
+  private static XsltExecutable compile(XsltCompiler compiler, String name) throws SaxonApiException, IOException {
+    URL url = resource("/stylesheets/" + name);
+    // The stylesheet's own address as its base, so its imports and localisation files resolve beside it in the jar.
+    return compiler.compile(new StreamSource(url.openStream(), url.toExternalForm()));
+  }
+
+  /**
+   * FOP reads its fonts from the jar and nothing else: a document never makes it fetch anything
+   * (an attachment's or a logo's address included).
+   */
+  private static FopFactory fopFactory() throws IOException, SAXException {
+    ResourceResolver fontsOnly = new ResourceResolver() {
+      @Override
+      public Resource getResource(URI uri) throws IOException {
+        String path = uri.getPath() == null ? uri.getSchemeSpecificPart() : uri.getPath();
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        if (!FONTS.contains(name)) {
+          throw new IOException("the renderer reads no resource " + uri);
+        }
+        return new Resource(resource("/fonts/" + name).openStream());
+      }
+
+      @Override
+      public OutputStream getOutputStream(URI uri) throws IOException {
+        throw new IOException("the renderer writes no resource " + uri);
+      }
+    };
+    // Parsed with the resolver, so the font manager uses it too (a configuration set on a builder afterwards would not).
+    try (InputStream config = resource("/render/fop.xconf").openStream()) {
+      return new FopConfParser(config, URI.create("fonts:///"), fontsOnly).getFopFactoryBuilder().build();
+    }
+  }
+
+  private static URL resource(String path) throws IOException {
+    URL url = Renderer.class.getResource(path);
+    if (url == null) {
+      throw new IOException("the renderer's resource " + path + " is missing from the jar");
+    }
+    return url;
+  }
+}
