@@ -1,5 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ZodObject } from 'zod';
+import { z, type ZodObject } from 'zod';
 
 import { documentCompanyQuery, documentListQuery, documentParams } from '../api/routes/documents';
 import { inboxQuery } from '../api/routes/inbox';
@@ -51,6 +51,26 @@ export const TOOLS: readonly EinvoiceTool[] = [
     input: documentInputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (client, args) => answerResult(await client.documents.send(args as JsonBody<'sendDocument'>)),
+  },
+  {
+    name: 'send_ubl',
+    title: 'Send a UBL invoice or credit note as it is',
+    description:
+      'Sends a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) made elsewhere, for the company `company_id`, which must be its seller (its EndpointID is the company\'s peppol_id): ' +
+      'the official Peppol rules judge it first, and a refused one comes back as a tool error listing their fatal findings (`violations`: rule id, XPath, message). ' +
+      'It is sent exactly as given; follow it with get_document. `idempotency_key` as for send_document.',
+    input: documentCompanyQuery.extend({
+      ubl: z.string().min(1).describe('The UBL document as XML text'),
+      idempotency_key: documentInputSchema.shape.idempotency_key,
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    run: async (client, args) =>
+      answerResult(
+        await client.documents.sendUbl(args.ubl as string, {
+          companyId: args.company_id as string,
+          ...(typeof args.idempotency_key === 'string' && { idempotencyKey: args.idempotency_key }),
+        }),
+      ),
   },
   {
     name: 'get_document',

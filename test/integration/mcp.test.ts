@@ -12,6 +12,7 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { signUp } from '../support/accounts';
+import { clientMadeUbl } from '../support/official-examples';
 import { until, ublTo } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 
@@ -78,7 +79,7 @@ describe('the MCP server over stdio against the running API', () => {
   it('when the tools are listed, then each takes the fields of the API operation it calls', async () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['get_document', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'validate_document']);
+    expect([...byName.keys()].sort()).toEqual(['get_document', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
     const fields = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
     expect(fields('send_document')).toEqual(Object.keys(documentInputSchema.shape));
     expect(fields('validate_document')).toEqual(Object.keys(documentInputSchema.shape));
@@ -86,6 +87,8 @@ describe('the MCP server over stdio against the running API', () => {
     expect(fields('list_documents')).toEqual(Object.keys(documentListQuery.shape));
     expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
     expect(fields('get_document')).toEqual(['id', 'company_id']);
+    expect(fields('send_ubl')).toEqual(['company_id', 'ubl', 'idempotency_key']);
+    expect(byName.get('send_ubl')!.inputSchema.required).toEqual(['company_id', 'ubl']);
     expect(fields('lookup_participant')).toEqual(['peppol_id']);
     expect(byName.get('send_document')!.annotations).toMatchObject({ readOnlyHint: false });
     expect(byName.get('get_document')!.annotations).toMatchObject({ readOnlyHint: true });
@@ -134,6 +137,21 @@ describe('the MCP server over stdio against the running API', () => {
     const page = jsonOf(await call('list_documents', { company_id: companyId, limit: 1 }));
     expect(page).toMatchObject({ data: [{ id, status: 'delivered' }], has_more: false });
     expect(jsonOf(await call('list_documents', { company_id: companyId, status: 'failed' })).data).toEqual([]);
+  }, 120_000);
+
+  it('when a UBL document made elsewhere is sent, then it is delivered as it was given; one of another seller is a tool error naming both', async () => {
+    const xml = clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'mcp-ubl@example.com');
+    const sent = await call('send_ubl', { company_id: companyId, ubl: xml, idempotency_key: 'mcp-ubl' });
+    expect(sent.isError).toBeFalsy();
+    const { id } = jsonOf(sent);
+    expect(jsonOf(await call('send_ubl', { company_id: companyId, ubl: xml, idempotency_key: 'mcp-ubl' })).id).toBe(id);
+    const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
+    expect(await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000)).toMatchObject({ status: 'delivered', number: 'Snippet1' });
+    expect(await api.documents.ubl(id)).toBe(xml);
+
+    const foreign = await call('send_ubl', { company_id: companyId, ubl: clientMadeUbl('peppol-bis/base-example.xml', belgianBuyerCompany.peppol_id, 'mcp-ubl@example.com') });
+    expect(foreign.isError).toBe(true);
+    expect(jsonOf(foreign).error).toMatchObject({ code: 'seller_mismatch', details: { seller_endpoint_id: belgianBuyerCompany.peppol_id, company_peppol_id: belgianSeller.peppol_id } });
   }, 120_000);
 
   it('when a participant is looked up, then the answer says what it can receive', async () => {

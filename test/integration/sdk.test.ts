@@ -1,6 +1,7 @@
 import { createClient, verifyWebhook, type EinvoiceClient, type JsonBody, type Schema } from '../../sdk/src';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { fakeClientIp, uniqueEmail } from '../support/accounts';
+import { clientMadeUbl } from '../support/official-examples';
 import { until, ublTo } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -132,5 +133,17 @@ describe('the SDK against the running API', () => {
       return seen;
     };
     expect(await until('the events feed', queued, (seen) => ids.every((id) => seen.includes(id)))).toEqual(expect.arrayContaining(ids));
+  });
+
+  it('when a UBL document the client made is sent, then it is delivered as sent, its key answers it again, and another seller is an ApiError', async () => {
+    const xml = clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, uniqueEmail('sdk-ubl'));
+    const accepted = await client.documents.sendUbl(xml, { companyId, idempotencyKey: 'sdk-ubl-1' });
+    expect(await client.documents.outcome(accepted.id, companyId, { intervalMs: 200 })).toMatchObject({ status: 'delivered', number: 'Snippet1' });
+    expect(await client.documents.ubl(accepted.id)).toBe(xml);
+    expect((await client.documents.sendUbl(xml, { companyId, idempotencyKey: 'sdk-ubl-1' })).id).toBe(accepted.id);
+
+    const foreign = clientMadeUbl('peppol-bis/base-example.xml', belgianBuyerCompany.peppol_id, uniqueEmail('sdk-ubl'));
+    const refused = await client.documents.sendUbl(foreign, { companyId }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ name: 'ApiError', status: 422, code: 'seller_mismatch', details: { seller_endpoint_id: belgianBuyerCompany.peppol_id } });
   });
 });

@@ -22,6 +22,11 @@ function keyed(options: SendOptions, body: JsonBody<'sendDocument'>) {
   return key ? { 'Idempotency-Key': key } : {};
 }
 
+export interface UblSendOptions extends SendOptions {
+  /** The sending company: the UBL's seller (its EndpointID) must be this company's `peppol_id`. */
+  companyId: string;
+}
+
 export interface OutcomeOptions {
   /** Between two reads; default 1 s. */
   intervalMs?: number;
@@ -40,7 +45,20 @@ export function documents(api: Client<paths>) {
   return {
     /** Accepts the document for delivery (202); it is delivered asynchronously. */
     send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options, body) })),
-    /** Up to 100 documents, each accepted or refused on its own (entries carry their `idempotency_key`). */
+    /**
+     * Accepts a UBL 2.1 Invoice or CreditNote the caller made (202), checked by the official Peppol rules first; it
+     * is sent, and `ubl()` answers it, as given (its text in UTF-8, a byte order mark kept).
+     */
+    sendUbl: (ubl: string, options: UblSendOptions) =>
+      unwrap(
+        api.POST('/v1/documents', {
+          params: { query: { company_id: options.companyId } },
+          body: ubl,
+          bodySerializer: (xml) => xml,
+          headers: { 'Content-Type': 'application/xml', ...(options.idempotencyKey && { 'Idempotency-Key': options.idempotencyKey }) },
+        }),
+      ),
+    /** Up to 100 documents, each accepted or refused on its own (entries carry their `idempotency_key`; a UBL one is `{company_id, ubl: base64, idempotency_key}`). */
     sendBatch: (body: JsonBody<'sendDocumentBatch'>) => unwrap(api.POST('/v1/documents/batch', { body })),
     /** Runs every check of sending without sending. */
     validate: (body: JsonBody<'validateDocument'>) => unwrap(api.POST('/v1/documents/validate', { body })),
