@@ -3,7 +3,7 @@ import type { z as zod } from 'zod';
 import { decodeBase64 } from '../domain/documents/attachments';
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
-import { shapeViolation } from '../domain/documents/shape-rules';
+import { issueViolations } from '../domain/documents/shape-rules';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
 import { inputMessage } from '../domain/input-messages';
@@ -66,13 +66,13 @@ export type Conversion =
   | { ok: false; violations: Violation[] }
   | { ok: false; storedBytes: number };
 
-/** A parse's findings as violations, in our words with the field's rule (parse with `{ error: inputMessage }`). */
-export const shapeViolations = (error: zod.ZodError): Violation[] => error.issues.map(shapeViolation);
+/** A parse's findings as violations, in our words with the field's rule (parse `schema` with `{ error: inputMessage }`). */
+export const shapeViolations = (error: zod.ZodError, schema: zod.ZodType): Violation[] => error.issues.flatMap((issue) => issueViolations(issue, schema));
 
 /** A batch entry `{ubl}`: its bytes, or why the entry is refused as it stands. */
 function readUblEntry(body: object): { ubl: Uint8Array } | { shape: Shape } {
   const parsed = ublEntrySchema.safeParse(body, { error: inputMessage });
-  if (!parsed.success) return { shape: { ok: false, violations: shapeViolations(parsed.error) } };
+  if (!parsed.success) return { shape: { ok: false, violations: shapeViolations(parsed.error, ublEntrySchema) } };
   const bytes = decodeBase64(parsed.data.ubl);
   return bytes ? { ubl: bytes } : { shape: { ok: false, violations: [{ path: 'ubl', rule: null, message: "ubl must be the UBL document's bytes in base64." }] } };
 }
@@ -88,7 +88,7 @@ function readEntry(body: unknown, batch: boolean): EntryReading {
   };
   if (batch && 'ubl' in body) return { ...posted, ...readUblEntry(body) };
   const parsed = documentInputSchema.safeParse(body, { error: inputMessage });
-  return { ...posted, shape: parsed.success ? { ok: true, input: parsed.data } : { ok: false, violations: shapeViolations(parsed.error) } };
+  return { ...posted, shape: parsed.success ? { ok: true, input: parsed.data } : { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) } };
 }
 
 /** Reads a body of one document, or of a batch (an array; its entries are read only when there are 1 to MAX_BATCH). */

@@ -52,7 +52,7 @@ export function readPostedUbl({ xml, company, idempotencyKey }: { xml: Uint8Arra
   if (!totals) return { ok: false, violations: [{ path: 'cac:LegalMonetaryTotal/cbc:PayableAmount', rule: 'BR-09', message: 'The document states no amount due for payment (BT-115).' }] };
   // The view is held to the shape of a JSON document, as the same content posted as JSON would be.
   const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey }, { error: inputMessage });
-  if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error) };
+  if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) };
   const document = parsed.data;
   const storedBytes = storedBytesOf(ubl, document);
   if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };

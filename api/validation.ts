@@ -1,6 +1,6 @@
 import type { z, ZodType } from 'zod';
 
-import { inputMessage, jsonPath, namingField } from '../domain/input-messages';
+import { fieldsAt, inputMessage, jsonPath, namingField, unknownFields } from '../domain/input-messages';
 import { ApiError, type ErrorCode } from './errors';
 
 /**
@@ -30,17 +30,18 @@ interface Problem {
   message: string;
 }
 
-function problemOf(issue: z.core.$ZodIssue, data: unknown, location: InputLocation, options: InputOptions): Problem {
-  // One problem per object with unknown fields, named by the first; its message names each, with the nearest known field.
-  if (issue.code === 'unrecognized_keys') return { code: 'invalid_field', param: jsonPath([...issue.path, issue.keys[0]!]), message: issue.message };
+function problemsOf(issue: z.core.$ZodIssue, schema: ZodType, data: unknown, location: InputLocation, options: InputOptions): Problem[] {
+  if (issue.code === 'unrecognized_keys') {
+    return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({ code: 'invalid_field', param: path, message }));
+  }
   const param = jsonPath(issue.path) || location;
   const message = namingField(issue.message, param);
   const named = (issue as { params?: { code?: string } }).params?.code;
-  if (named && ISSUE_CODES.has(named)) return { code: named as ErrorCode, param, message };
+  if (named && ISSUE_CODES.has(named)) return [{ code: named as ErrorCode, param, message }];
   if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined && issue.path.length > 0) {
-    return { code: options.missingCode ?? 'missing_field', param, message };
+    return [{ code: options.missingCode ?? 'missing_field', param, message }];
   }
-  return { code: 'invalid_field', param, message };
+  return [{ code: 'invalid_field', param, message }];
 }
 
 /** The one place the generic field codes are made, for checks that zod schemas cannot express. */
@@ -66,7 +67,7 @@ export function listedProblems<T>(name: string, problems: T[]): Record<string, u
 export function parseInput<T extends ZodType>(schema: T, data: unknown, location: InputLocation, options: InputOptions = {}): z.output<T> {
   const result = schema.safeParse(data, { error: inputMessage });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => problemOf(issue, data, location, options));
+  const problems = result.error.issues.flatMap((issue) => problemsOf(issue, schema, data, location, options));
   const [first] = problems as [Problem, ...Problem[]];
   throw new ApiError(first.code, first.message, {
     param: first.param,

@@ -30,20 +30,39 @@ function kindOf(value: unknown): string {
 
 const EXPECTED: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false', date: 'a date' };
 
-/** The fields an object schema declares: what an unknown key is compared with. */
-function declaredFields(schema: unknown): string[] {
-  const shape = (schema as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
-  return shape ? Object.keys(shape) : [];
+interface SchemaNode {
+  _zod?: { def?: { type?: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; element?: unknown; valueType?: unknown; options?: unknown[] } };
 }
 
-function unknownFields(issue: RawIssue & { code: 'unrecognized_keys' }, at: readonly PropertyKey[]): string {
-  const known = declaredFields(issue.inst);
-  return issue.keys
-    .map((key) => {
-      const suggestion = nearestWord(key, known);
-      return `${jsonPath([...at, key])} is not a field${at.length > 0 ? ` of ${jsonPath(at)}` : ''}${suggestion ? `; did you mean ${suggestion}?` : '.'}`;
-    })
-    .join(' ');
+/** Wrappers that hold the schema of the value itself: optional, default, a pipe's input and their kin. */
+function unwrapped(schema: unknown): SchemaNode | undefined {
+  let node = schema as SchemaNode | undefined;
+  for (let def = node?._zod?.def; def && (def.innerType ?? def.in) !== undefined; def = node?._zod?.def) node = (def.innerType ?? def.in) as SchemaNode;
+  return node;
+}
+
+/**
+ * The fields the object schema at `path` inside `schema` declares (through
+ * wrappers, arrays, records and unions): what an unknown key there is compared with.
+ */
+export function fieldsAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  const def = unwrapped(schema)?._zod?.def;
+  if (def?.type === 'union') return [...new Set((def.options ?? []).flatMap((option) => fieldsAt(option, path)))];
+  if (path.length === 0) return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+  const [part, ...rest] = path;
+  if (def?.type === 'object') return fieldsAt(def.shape?.[String(part)], rest);
+  if (def?.type === 'array') return fieldsAt(def.element, rest);
+  if (def?.type === 'record') return fieldsAt(def.valueType, rest);
+  return [];
+}
+
+/** One sentence per unknown key of the object at `at`, each naming the nearest known field when one is near. */
+export function unknownFields(at: readonly PropertyKey[], keys: readonly string[], known: readonly string[]): { path: string; message: string }[] {
+  return keys.map((key) => {
+    const path = jsonPath([...at, key]);
+    const suggestion = nearestWord(key, known);
+    return { path, message: `${path} is not a field${at.length > 0 ? ` of ${jsonPath(at)}` : ''}${suggestion ? `; did you mean ${suggestion}?` : '.'}` };
+  });
 }
 
 const count = (n: number | bigint, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -78,7 +97,10 @@ export function inputMessage(issue: RawIssue): string {
       if (issue.input === undefined) return `${field} is required.`;
       return `${field} must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}.`;
     case 'unrecognized_keys':
-      return unknownFields(issue, at);
+      // Said of all the keys at once; callers that list one problem per key use unknownFields with the schema.
+      return unknownFields(at, issue.keys, fieldsAt(issue.inst, []))
+        .map((field) => field.message)
+        .join(' ');
     case 'too_small':
     case 'too_big':
       return sizeLimit(issue, field);

@@ -18,16 +18,22 @@ export function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
+/** No field name is longer; a longer word is no slip of one, and comparing it would cost time in proportion to its length. */
+const LONGEST_WORD = 64;
+
 /**
  * The known word nearest to `typed`, when it is near enough to be a slip: at
  * most a third of its letters changed (at least one), compared without case.
  * Ties go to the first known word.
  */
 export function nearestWord(typed: string, known: readonly string[]): string | undefined {
+  if (typed.length > LONGEST_WORD) return undefined;
   const lower = typed.toLowerCase();
   const limit = Math.max(1, Math.floor(typed.length / 3));
   let best: { word: string; distance: number } | undefined;
   for (const word of known) {
+    // The distance is at least the difference in length.
+    if (Math.abs(word.length - typed.length) > limit) continue;
     const distance = editDistance(lower, word.toLowerCase());
     if (distance <= limit && (!best || distance < best.distance)) best = { word, distance };
   }

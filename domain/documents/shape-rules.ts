@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-import { jsonPath, namingField } from '../input-messages';
+import { fieldsAt, jsonPath, namingField, unknownFields } from '../input-messages';
 import type { Violation } from './violation';
 
 /**
@@ -34,8 +34,9 @@ const FIELD_RULES: Readonly<Record<string, string>> = {
 
 export const ruleOfField = (path: string): string | null => FIELD_RULES[path.replace(/\[\d+\]/g, '[]')] ?? null;
 
-/** A shape problem as a violation: its path (for unknown fields, the first of them), the field's rule, our sentence. */
-export function shapeViolation(issue: z.core.$ZodIssue): Violation {
-  const path = jsonPath(issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path);
-  return { path, rule: issue.code === 'unrecognized_keys' ? null : ruleOfField(path), message: namingField(issue.message, path || 'body') };
+/** A shape problem of `schema` as violations: one per unknown key (naming the nearest known one), else its path, the field's rule and our sentence. */
+export function issueViolations(issue: z.core.$ZodIssue, schema: z.ZodType): Violation[] {
+  if (issue.code === 'unrecognized_keys') return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({ path, rule: null, message }));
+  const path = jsonPath(issue.path);
+  return [{ path, rule: ruleOfField(path), message: namingField(issue.message, path || 'body') }];
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 import { documentInputSchema } from '../../domain/documents/input';
-import { shapeViolation } from '../../domain/documents/shape-rules';
-import { inputMessage } from '../../domain/input-messages';
+import { issueViolations } from '../../domain/documents/shape-rules';
+import { fieldsAt, inputMessage } from '../../domain/input-messages';
 import { editDistance, nearestWord } from '../../domain/nearest';
+import { parseInput } from '../../api/validation';
 import { validFixtures } from '../fixtures/documents';
 
 const base = validFixtures[0]!.body;
@@ -13,7 +14,7 @@ const messagesOf = (schema: z.ZodType, data: unknown) => {
 };
 const violationsOf = (body: Record<string, unknown>) => {
   const parsed = documentInputSchema.safeParse(body, { error: inputMessage });
-  return parsed.success ? [] : parsed.error.issues.map(shapeViolation);
+  return parsed.success ? [] : parsed.error.issues.flatMap((issue) => issueViolations(issue, documentInputSchema));
 };
 
 describe('the nearest known word', () => {
@@ -34,6 +35,7 @@ describe('the nearest known word', () => {
   it('when nothing known is near, then nothing is suggested', () => {
     expect(nearestWord('qty', ['quantity', 'unit'])).toBeUndefined();
     expect(nearestWord('colour', [])).toBeUndefined();
+    expect(nearestWord(`currency${'y'.repeat(100)}`, ['currency'])).toBeUndefined();
   });
 });
 
@@ -73,6 +75,43 @@ describe("zod's findings in the service's own words", () => {
 
   it("when a schema states its own message, then that one is kept", () => {
     expect(messagesOf(documentInputSchema, { ...base, issue_date: '18-11-2026' })).toContain('expected a date YYYY-MM-DD');
+  });
+});
+
+describe('unknown fields, one problem each', () => {
+  it('when the schema is walked to a path, then the fields of the object there are found through defaults, arrays and nesting', () => {
+    expect(fieldsAt(documentInputSchema, [])).toContain('currency');
+    expect(fieldsAt(documentInputSchema, ['from'])).toContain('address');
+    expect(fieldsAt(documentInputSchema, ['to', 'address'])).toEqual(['street', 'city', 'postal_code', 'country']);
+    expect(fieldsAt(documentInputSchema, ['lines', 3])).toContain('tax_rate');
+    expect(fieldsAt(documentInputSchema, ['number'])).toEqual([]);
+  });
+
+  it('when a body has several unknown keys, then each is its own problem with its own suggestion', () => {
+    expect(violationsOf({ ...base, curency: 'EUR', numbr: 'x', colour: 'red' }).map(({ path, message }) => `${path}: ${message}`)).toEqual([
+      'curency: curency is not a field; did you mean currency?',
+      'numbr: numbr is not a field; did you mean number?',
+      'colour: colour is not a field.',
+    ]);
+    const schema = z.object({ name: z.string(), address: z.object({ city: z.string() }).strict() }).strict();
+    let thrown: unknown;
+    try {
+      parseInput(schema, { name: 'x', nmae: 'y', address: { city: 'Gent', citty: 'Gent' } }, 'body');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({
+      code: 'invalid_field',
+      options: {
+        param: 'address.citty',
+        details: {
+          errors: [
+            { code: 'invalid_field', param: 'address.citty', message: 'address.citty is not a field of address; did you mean city?' },
+            { code: 'invalid_field', param: 'nmae', message: 'nmae is not a field; did you mean name?' },
+          ],
+        },
+      },
+    });
   });
 });
 
