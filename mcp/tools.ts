@@ -34,7 +34,8 @@ export const TOOLS: readonly EinvoiceTool[] = [
     title: 'Validate an invoice or credit note',
     description:
       'Runs every check of send_document (the JSON document, its conversion to Peppol BIS Billing 3.0 UBL, the official Peppol rules) without sending or storing anything. ' +
-      'A document that would be refused comes back as a tool error whose `violations` (JSON path of the field, rule id, message) and `official.errors` say what to fix; a valid one comes back with its UBL and totals.',
+      'A document that would be refused comes back as a tool error whose `violations` (JSON path of the field, rule id, message) and `official.errors` say what to fix; a valid one comes back with its UBL and totals. ' +
+      '`warnings` (code, message, path) name what sending would accept but looks like a mistake: `vat_rate_unusual` (a rate the seller\'s country does not use), `duplicate_number` (a number the company already used); ask the user before sending such a document.',
     input: documentInputSchema,
     annotations: READ_ONLY,
     run: async (client, args) => {
@@ -47,7 +48,8 @@ export const TOOLS: readonly EinvoiceTool[] = [
     title: 'Send an invoice or credit note',
     description:
       'Sends the document for the company `company_id` (sandbox key: by email; live key: on the Peppol network). The answer is the document id and status `queued`; ' +
-      'delivery follows asynchronously: follow it with get_document. Set `idempotency_key` to make a repeated call answer the first document instead of sending twice.',
+      'delivery follows asynchronously: follow it with get_document. Set `idempotency_key` to make a repeated call answer the first document instead of sending twice. ' +
+      'The answer\'s `warnings` (code, message, path) say what was sent although it looks like a mistake (`vat_rate_unusual`, `duplicate_number`): tell the user.',
     input: documentInputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (client, args) => answerResult(await client.documents.send(args as JsonBody<'sendDocument'>)),
