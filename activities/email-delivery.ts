@@ -3,7 +3,7 @@ import { createTransport } from 'nodemailer';
 
 import { fileStemOf } from '../domain/text';
 import { NotRenderableError } from '../platform/official-validator';
-import { renderingLanguageOf } from './rendered-pdf';
+import { renderingLanguageOf } from '../domain/ubl/rendered-pdf';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';

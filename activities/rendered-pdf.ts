@@ -1,14 +1,8 @@
-import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, withRenderedPdf } from '../domain/ubl/rendered-pdf';
-import { NotRenderableError, type RenderLanguage } from '../platform/official-validator';
+import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
+import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
 import { permanentDeliveryFailure } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
-
-/** Sellers in German-speaking countries get the German labels (the renderer has English and German). */
-const GERMAN_SPEAKING = new Set(['DE', 'AT', 'LI']);
-
-export const renderingLanguageOf = (sellerCountry: string | undefined): RenderLanguage<'pdf'> =>
-  GERMAN_SPEAKING.has(sellerCountry ?? '') ? 'de' : 'en';
 
 export function renderedPdfActivities({ store, validator }: ActivityDependencies) {
   return {

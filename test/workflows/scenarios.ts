@@ -26,6 +26,8 @@ export interface Scenario {
   validation?: (n: number) => 'accept' | 'refuse' | 'unavailable';
   /** The channel the document's environment delivers by; email (sandbox) when absent. */
   channel?: DeliveryChannel;
+  /** The sender asked for the rendered PDF to be embedded (`attach_pdf`). */
+  attachPdf?: boolean;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -37,6 +39,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'validator-unavailable-then-accepts', windowSeconds: 30, attempt: () => 'deliver', validation: (n) => (n === 1 ? 'unavailable' : 'accept') },
   { name: 'live-retried-then-delivered-on-peppol', windowSeconds: 30, attempt: (n) => (n === 1 ? 'transient' : 'deliver'), channel: 'peppol' },
   { name: 'live-receiver-cannot-receive', windowSeconds: 30, attempt: () => 'permanent', channel: 'peppol' },
+  { name: 'delivered-with-rendered-pdf', windowSeconds: 30, attempt: () => 'deliver', attachPdf: true },
 ];
 
 export const RULE_SET = 'eu.peppol.bis3:2026.5';
@@ -83,6 +86,7 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
   };
   const activities = {
+    embedRenderedPdf: (documentId: string) => record(`embedRenderedPdf ${documentId}`),
     validateOfficially: (documentId: string): Promise<OfficialVerdict> => {
       validations += 1;
       calls.push(`validateOfficially ${documentId} #${validations}`);
@@ -109,7 +113,7 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     (client, run) =>
       client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
         ...run,
-        args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds }],
+        args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds, ...(scenario.attachPdf && { attachPdf: true }) }],
       }),
     async (handle, result, seconds) => ({
       result,

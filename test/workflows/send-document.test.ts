@@ -84,4 +84,16 @@ describe('the send workflow', () => {
     expect(run.calls.filter((call) => call.startsWith('deliverOnPeppol'))).toHaveLength(1);
     expect(run.failedWith).toMatch(/^The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol/);
   });
+
+  it('when the sender asked for the PDF to be attached, then it is embedded before the official validation judges the UBL', async () => {
+    const run = await runScenario(address(), scenario('delivered-with-rendered-pdf'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls).toEqual([
+      'embedRenderedPdf doc_test',
+      'validateOfficially doc_test #1',
+      `markSending doc_test ${RULE_SET}`,
+      'deliverByEmail doc_test #1',
+      'markDelivered doc_test <doc_test@einvoice.localhost>',
+    ]);
+  });
 });
