@@ -129,6 +129,11 @@ describe('the MCP server over stdio against the running API', () => {
     const { id } = jsonOf(sent);
     // The same idempotency key answers the first document: an agent's retry sends nothing twice.
     expect(jsonOf(await call('send_document', document)).id).toBe(id);
+    // Its number is now taken: the verdict on the same document warns, naming it, for the agent to tell the user.
+    expect(jsonOf(await call('validate_document', document))).toMatchObject({
+      valid: true,
+      warnings: [{ code: 'duplicate_number', path: 'number', message: expect.stringContaining(id) }],
+    });
 
     const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
     const delivered = await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000);
