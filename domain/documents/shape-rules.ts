@@ -17,7 +17,7 @@ const FIELD_RULES: Readonly<Record<string, string>> = {
   to: 'BR-07',
   'from.address.country': 'BR-09',
   'to.address.country': 'BR-11',
-  'delivery.country': 'BR-57',
+  'delivery.country': 'BR-CL-14',
   lines: 'BR-16',
   'lines[].description': 'BR-25',
   'lines[].quantity': 'BR-22',
