@@ -1,7 +1,6 @@
 import Decimal from 'decimal.js';
 
 import table from '../data/vat-rates.json';
-import { categoryOf } from './calculate';
 import type { DocumentInput } from './input';
 import type { DocumentWarning } from './warning';
 import type { Violation } from './violation';
@@ -22,18 +21,22 @@ interface CountryRates {
   regional?: string[];
 }
 
-const COUNTRIES: Record<string, CountryRates> = table.countries;
-
-const ratesOf = (rates: CountryRates) => [rates.standard, ...rates.reduced, ...(rates.regional ?? [])].map((rate) => new Decimal(rate));
+/** Each country's rates in their shortest form ("25.5", "6"), as the table lists them. */
+const COUNTRIES = new Map(
+  Object.entries(table.countries as Record<string, CountryRates>).map(([country, rates]) => [
+    country,
+    [rates.standard, ...rates.reduced, ...(rates.regional ?? [])].map((rate) => new Decimal(rate).toString()),
+  ]),
+);
 
 /** Every rate any country of the table uses for S, and who uses it. */
 const KNOWN = new Map<string, string[]>();
-for (const [country, rates] of Object.entries(COUNTRIES)) {
-  for (const rate of ratesOf(rates)) KNOWN.set(rate.toString(), [...(KNOWN.get(rate.toString()) ?? []), country]);
+for (const [country, rates] of COUNTRIES) {
+  for (const rate of rates) KNOWN.set(rate, [...(KNOWN.get(rate) ?? []), country]);
 }
 
 const HUNDRED = new Decimal(100);
-const HIGHEST = Decimal.max(...[...KNOWN.keys()].map((rate) => new Decimal(rate)));
+const HIGHEST = Decimal.max(...KNOWN.keys());
 const isKnown = (rate: Decimal) => KNOWN.has(rate.toString());
 
 export type RateVerdict = { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
@@ -51,8 +54,8 @@ function refusal(rate: Decimal, sellerCountry: string | undefined): string {
     const meant = slip.meant(rate);
     if (meant.greaterThan(0) && isKnown(meant)) return `${shown} looks like ${slip.looksLike(shown)}: VAT rates are in percent, ${meant.toString()} means ${meant.toString()} %; send ${meant.toString()}.`;
   }
-  const own = sellerCountry ? COUNTRIES[sellerCountry] : undefined;
-  const hint = own ? ` The seller's country (${sellerCountry}) uses ${ratesOf(own).join(', ')}.` : '';
+  const own = sellerCountry ? COUNTRIES.get(sellerCountry) : undefined;
+  const hint = own ? ` The seller's country (${sellerCountry}) uses ${own.join(', ')}.` : '';
   const none = rate.greaterThan(HIGHEST) ? `No country uses a VAT rate above ${HIGHEST.toString()} % (${KNOWN.get(HIGHEST.toString())!.join(', ')})` : `No country uses a VAT rate of ${shown} %`;
   return `${none} for standard-rated (S) items; a rate is in percent, such as 21.${hint}`;
 }
@@ -60,33 +63,46 @@ function refusal(rate: Decimal, sellerCountry: string | undefined): string {
 /** How a standard-rated rate above 0 compares with the published rates; the seller's country decides what is usual. */
 export function judgeStandardRate(rate: Decimal, sellerCountry: string | undefined): RateVerdict {
   if (!isKnown(rate)) return { kind: 'refused', message: refusal(rate, sellerCountry) };
-  const own = sellerCountry ? COUNTRIES[sellerCountry] : undefined;
+  const own = sellerCountry ? COUNTRIES.get(sellerCountry) : undefined;
   // A country the table does not cover has nothing to compare with.
-  if (!own || ratesOf(own).some((known) => known.equals(rate))) return { kind: 'usual' };
+  if (!own || own.includes(rate.toString())) return { kind: 'usual' };
   return {
     kind: 'unusual',
     message:
-      `${sellerCountry} does not use a VAT rate of ${rate.toString()} % (its rates: ${ratesOf(own).join(', ')}; ${rate.toString()} % is used in ${KNOWN.get(rate.toString())!.join(', ')}). ` +
+      `${sellerCountry} does not use a VAT rate of ${rate.toString()} % (its rates: ${own.join(', ')}; ${rate.toString()} % is used in ${KNOWN.get(rate.toString())!.join(', ')}). ` +
       `Check the rate; the document is sent as it is (rates as of ${table.as_of}).`,
   };
 }
 
-/** The standard-rated items of a document with a rate above 0, by JSON path; the other rates have their own rules (vat-rules.ts). */
-function standardRates(document: DocumentInput): { path: string; rate: Decimal }[] {
+/**
+ * The standard-rated items of a document with a rate above 0, in document order, each with its rate's verdict;
+ * the other rates have their own rules (vat-rules.ts). A rate is parsed and judged once however many items
+ * carry it, so a document of a thousand lines costs little.
+ */
+function judgedRates(document: DocumentInput): { path: string; rate: string; verdict: RateVerdict }[] {
   const items = [
     ...document.lines.map((item, index) => ({ item, path: `lines[${index}]` })),
     ...(document.allowances ?? []).map((item, index) => ({ item, path: `allowances[${index}]` })),
     ...(document.charges ?? []).map((item, index) => ({ item, path: `charges[${index}]` })),
   ];
-  return items
-    .filter(({ item }) => categoryOf(item) === 'S' && item.tax_rate !== undefined && new Decimal(item.tax_rate).greaterThan(0))
-    .map(({ item, path }) => ({ path: `${path}.tax_rate`, rate: new Decimal(item.tax_rate!) }));
+  const verdicts = new Map<string, { rate: string; verdict: RateVerdict } | null>();
+  const judged = [];
+  for (const { item, path } of items) {
+    // Without a category, a rate above 0 is S (calculate.ts, categoryOf).
+    if (item.tax_rate === undefined || (item.tax_category !== undefined && item.tax_category !== 'S')) continue;
+    if (!verdicts.has(item.tax_rate)) {
+      const rate = new Decimal(item.tax_rate);
+      verdicts.set(item.tax_rate, rate.greaterThan(0) ? { rate: rate.toString(), verdict: judgeStandardRate(rate, document.from.address?.country) } : null);
+    }
+    const entry = verdicts.get(item.tax_rate);
+    if (entry) judged.push({ path: `${path}.tax_rate`, ...entry });
+  }
+  return judged;
 }
 
 /** Refuses every standard rate no country uses (no official rule says so: `rule` is null). */
 export function checkStandardRates(document: DocumentInput, out: Violation[]): void {
-  for (const { path, rate } of standardRates(document)) {
-    const verdict = judgeStandardRate(rate, document.from.address?.country);
+  for (const { path, verdict } of judgedRates(document)) {
     if (verdict.kind === 'refused') out.push({ path, rule: null, message: verdict.message });
   }
 }
@@ -95,10 +111,9 @@ export function checkStandardRates(document: DocumentInput, out: Violation[]): v
 export function unusualRateWarnings(document: DocumentInput): DocumentWarning[] {
   const warned = new Set<string>();
   const warnings: DocumentWarning[] = [];
-  for (const { path, rate } of standardRates(document)) {
-    const verdict = judgeStandardRate(rate, document.from.address?.country);
-    if (verdict.kind !== 'unusual' || warned.has(rate.toString())) continue;
-    warned.add(rate.toString());
+  for (const { path, rate, verdict } of judgedRates(document)) {
+    if (verdict.kind !== 'unusual' || warned.has(rate)) continue;
+    warned.add(rate);
     warnings.push({ code: 'vat_rate_unusual', path, message: verdict.message });
   }
   return warnings;
