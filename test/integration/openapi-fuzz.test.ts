@@ -53,7 +53,7 @@ describe('schema-driven fuzzing of the API', () => {
     const fuzzed = operations.filter((operation) => !(operation.method === 'DELETE' && operation.path === '/v1/account/keys/{prefix}'));
     expect(fuzzed.length).toBeGreaterThan(25);
 
-    // XML bodies (the public UBL validator): text, broken markup, foreign roots and empty UBL roots.
+    // XML bodies (the public UBL validator, sandbox inbound, a client's UBL document): text, broken markup, foreign roots and empty UBL roots.
     const xmlBodies = fc.oneof(
       fc.string(),
       fc.string().map((text) => `<Invoice>${text}`),
@@ -67,24 +67,26 @@ describe('schema-driven fuzzing of the API', () => {
         query: fc.record(
           Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, fc.option(wild(p.schema, components).map(String), { nil: undefined })])),
         ),
+        // An operation that takes JSON and XML (POST /v1/documents) gets both.
         body: !operation.requestBody
           ? fc.constant(undefined)
-          : operation.requestBody.content['application/json']
-            ? wild(operation.requestBody.content['application/json'].schema, components)
-            : xmlBodies,
+          : fc.oneof(
+              ...(operation.requestBody.content['application/json'] ? [wild(operation.requestBody.content['application/json'].schema, components).map((json) => ({ json }))] : []),
+              ...(operation.requestBody.content['application/xml'] ? [xmlBodies.map((xml) => ({ xml }))] : []),
+            ),
       });
       for (const sample of fc.sample(request, { numRuns: RUNS_PER_OPERATION, seed: 4242 })) {
         const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(sample.path[name])));
         const query = new URLSearchParams(Object.entries(sample.query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
         const url = `${path}${query ? `?${query}` : ''}`;
         try {
-          const xml = operation.requestBody?.content['application/xml'] !== undefined;
           // From an address of its own, as every test does: the per-address limits (lookups: 5 an hour on the test
           // stack) of the loopback address stay for the one client that cannot say otherwise, the MCP server.
           const from = { 'X-Forwarded-For': fakeClientIp() };
-          const response = xml
-            ? await callApi(url, { method: operation.method, headers: { 'Content-Type': 'application/xml', ...from }, body: String(sample.body) })
-            : await callAs(sender.key, url, { method: operation.method, headers: from, ...(sample.body !== undefined && { body: sample.body }) });
+          const response =
+            sample.body && 'xml' in sample.body
+              ? await callApi(url, { method: operation.method, headers: { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/xml', ...from }, body: sample.body.xml })
+              : await callAs(sender.key, url, { method: operation.method, headers: from, ...(sample.body !== undefined && { body: sample.body.json }) });
           if (response.status >= 500) failures.push(`${operation.method} ${url} answered ${response.status}: ${response.text.slice(0, 300)}`);
         } catch (err) {
           failures.push(`${operation.method} ${url}: ${(err as Error).message.slice(0, 600)}`);
