@@ -51,7 +51,7 @@ const SAMPLES = envNumber('BENCH_SAMPLES', 500);
 const WARM_UP = Math.min(50, SAMPLES);
 /** Documents through the pipeline before the deliver part measures it. */
 const WARM_DOCUMENTS = Math.min(envNumber('BENCH_WARM_DOCUMENTS', 200), REQUESTS);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,scale,volume,processes').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,rendering,scale,volume,processes').split(','));
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 
 const company: SendingCompany = {
@@ -344,6 +344,29 @@ async function validation(bench: Bench): Promise<void> {
   }
 }
 
+/**
+ * The human-readable document: renders per second of a 10-line invoice (PDF and HTML) by the validator's
+ * renderer, and the validator's CPU per render beside what converting the same invoice to UBL costs here.
+ * No target: the figure to watch (every sandbox delivery renders one PDF for its email).
+ */
+async function rendering(bench: Bench): Promise<void> {
+  const input = documentInputSchema.parse(invoice(bench.companyId, 'REN-1'));
+  const converted = convertDocument(input, company);
+  if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
+  const conversion = await singleClient(SAMPLES, () => Promise.resolve(convertDocument(input, company)));
+  const validator = officialValidator(bench.stack.urls.validator);
+  const renders = Math.max(4, Math.round(REQUESTS / 10));
+  for (const format of ['pdf', 'html'] as const) {
+    for (let i = 0; i < Math.min(WARM_UP, 20); i += 1) await validator.render(converted.ubl, format, 'en');
+    const [measured, cpu] = await withCpu(bench.stack, ['validator'], () => closedLoop(renders, 2, () => validator.render(converted.ubl, format, 'en')));
+    const perRender = cpu.validator / renders;
+    say(
+      `rendering a 10-line invoice as ${format.toUpperCase()}: ${measured.perSecond.toFixed(1)}/s at concurrency 2 (p50 ${ms(measured.p50)}); ` +
+        `validator CPU ${ms(perRender)} a render, ${(perRender / conversion.p50).toFixed(0)}× a UBL conversion (p50 ${ms(conversion.p50)})`,
+    );
+  }
+}
+
 /** Stores documents straight into the database until the company holds `total` (the API is what is measured, not this). */
 async function seed(bench: Bench, total: number): Promise<void> {
   const store = createStore(bench.db);
@@ -477,6 +500,7 @@ async function main(): Promise<void> {
     if (PARTS.has('accept')) await accept(bench);
     if (PARTS.has('deliver')) await deliver(bench, stack.urls.temporal);
     if (PARTS.has('validation')) await validation(bench);
+    if (PARTS.has('rendering')) await rendering(bench);
     if (PARTS.has('volume')) await volume(bench);
     if (PARTS.has('scale')) await scale(bench);
     // Last: it leaves the API and worker restarted with the last count.

@@ -48,6 +48,8 @@ describe('benchmarks at a tiny size', () => {
       'CPU per delivered document',
       'official validation of a 10-line invoice',
       'POST → delivered with official validation',
+      'rendering a 10-line invoice as PDF',
+      'rendering a 10-line invoice as HTML',
       'first page: p99',
       'GET /v1/account: p99',
       '4 documents accepted and delivered',
