@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
-import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
+import { attachmentText, inboxFor, LIVE, liveSender, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { clientMadeUbl } from '../support/official-examples';
+import { ops } from '../support/ops';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -17,11 +18,23 @@ const recipient = () => `ubl-buyer-${randomBytes(5).toString('hex')}@example.com
 
 type Sender = Awaited<ReturnType<typeof sendingAccount>>;
 
-const postUbl = (sender: Sender, xml: string | Buffer, options: { companyId?: string | null; headers?: Record<string, string> } = {}) => {
+interface PostOptions {
+  companyId?: string | null;
+  headers?: Record<string, string>;
+  /** A live key, posted on the live host. */
+  liveKey?: string;
+}
+
+const postUbl = (sender: Sender, xml: string | Buffer, options: PostOptions = {}) => {
   const companyId = options.companyId === undefined ? sender.companyId : options.companyId;
   return callApi(`/v1/documents${companyId ? `?company_id=${companyId}` : ''}`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/xml', ...options.headers },
+    headers: {
+      Authorization: `Bearer ${options.liveKey ?? sender.key}`,
+      'Content-Type': 'application/xml',
+      ...(options.liveKey && { Host: LIVE }),
+      ...options.headers,
+    },
     body: xml,
   });
 };
@@ -99,6 +112,19 @@ describe('UBL documents the client made', () => {
     // Nothing holds the key either: the corrected document is accepted under it.
     const corrected = await postUbl(sender, clientMadeUbl('peppol-bis/base-example.xml', SELLER, email), { headers: { 'Idempotency-Key': 'ubl-bad' } });
     expect(corrected.status).toBe(202);
+  });
+
+  it('when a live UBL is refused by the official rules, then nothing is charged; when it passes, then it is charged as a JSON document is', async () => {
+    const sender = await liveSender();
+    await ops('credits', 'add', sender.workspaceId, '1.00');
+    const balance = async () => (await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.credit_balance as string;
+    const xml = clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient());
+    const refused = await postUbl(sender, xml.replace('<cbc:PayableAmount currencyID="EUR">1656.25</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">1.00</cbc:PayableAmount>'), { liveKey: sender.liveKey });
+    expect([refused.status, refused.body.error.code]).toEqual([422, 'document_invalid']);
+    expect(await balance()).toBe('1.00');
+    const accepted = await postUbl(sender, xml, { liveKey: sender.liveKey });
+    expect(accepted.status).toBe(202);
+    expect(await balance()).toBe('0.90');
   });
 
   it('when the body is not XML, not an Invoice or CreditNote, or names no company, then the matching error says so', async () => {
