@@ -1,4 +1,8 @@
 
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
 import type { Connection as DbConnection } from 'mongoose';
 
 import { convertForCompany, readDocumentBody } from '../../api/document-input';
@@ -15,8 +19,10 @@ import { eventLoopBusyDuring, leastEventLoopBusy } from '../support/event-loop';
 import { callApi } from '../support/http';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
-import { ublTo, uniqueBelgianPeppolId } from '../support/receiving';
+import { ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
+import { loadStackConfig } from '../../stack/config';
+import { PEPPOL_VALIDATOR, toolBinaryPath } from '../../stack/tools';
 
 /**
  * Work per request is bounded (docs/security.md): UBL from outside is measured
@@ -55,11 +61,17 @@ describe('UBL from outside is measured before it is validated', () => {
 
 describe('the validator keeps capacity for sends and stops what runs too long', () => {
   const validator = () => officialValidator(sharedStack().validatorUrl);
+  type Lane = { running: number; stopped: number };
+  const validatorLanes = async () => ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<'interactive', Lane> }).lanes;
 
-  it('when an interactive validation passes its time limit, then it is stopped, and the next one gets a permit at once', async () => {
+  it('when an interactive validation passes its time limit, then it is stopped, its thread ends, and the next one gets a permit at once', async () => {
+    const before = await validatorLanes();
     const started = Date.now();
     await expect(validator().validate(nested(20_000), { lane: 'interactive', limitMs: 1_000 })).rejects.toBeInstanceOf(ValidationTimeLimitError);
     expect(Date.now() - started).toBeLessThan(10_000);
+    // Counted until the stopped thread has really ended; that thread gives the permit back itself.
+    const after = await until('the stopped run to end', validatorLanes, (lanes) => lanes.interactive.running === 0, 10_000);
+    expect(after.interactive.stopped).toBe(before.interactive.stopped + 1);
     // One interactive permit on two cores: had the stopped run kept it, this would wait and be refused as busy.
     const report = await validator().validate(flat(3), { lane: 'interactive', limitMs: 5_000 });
     expect(report.document_type).toBe('invoice');
@@ -83,6 +95,20 @@ describe('the validator keeps capacity for sends and stops what runs too long', 
     // The same in the interactive lane waits for the hog and gives up.
     await expect(validator().validate(flat(3), { lane: 'interactive', limitMs: 1_000 })).rejects.toBeInstanceOf(ValidatorUnavailableError);
     await hog;
+  });
+});
+
+describe('the validator on a Java that cannot stop a thread', () => {
+  /** A Java 20 or later on this machine (Temurin's, beside the default 17), if there is one. */
+  const newerJava = readdirSync('/usr/lib/jvm', { withFileTypes: true })
+    .map((entry) => path.join('/usr/lib/jvm', entry.name, 'bin', 'java'))
+    .find((java) => existsSync(java) && Number(/version "(\d+)/.exec(spawnSync(java, ['-version'], { encoding: 'utf8' }).stderr)?.[1] ?? 0) >= 20);
+
+  (newerJava ? it : it.skip)('when started on Java 20 or later, then it refuses, saying why, rather than run validations it could not stop', () => {
+    const jar = toolBinaryPath(loadStackConfig().TOOLS_DIR, PEPPOL_VALIDATOR);
+    const run = spawnSync(newerJava!, ['-jar', jar, '--port', '0'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/needs Java 17 to 19: it stops validations past their time limit with Thread\.stop/);
   });
 });
 

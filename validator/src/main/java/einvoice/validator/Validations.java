@@ -12,10 +12,12 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs validations within bounds: each lane has its own permits, so public validations can never
  * hold the ones sends need; each validation has a time limit; and a caller that gives up can cancel
- * its validation by id. Either way the permit comes back at once.
+ * its validation by id. Either way the permit comes back as soon as the stopped run has ended.
  *
  * <p>The schematron engine (Saxon, through phive) does not look at thread interrupts, so a
- * validation that must end is stopped with {@link Thread#stop()}, which Java 17 still carries. The
+ * validation that must end is stopped with {@link Thread#stop()}, which Java 17 to 19 still carry
+ * (from Java 20 it only throws: the service refuses to start there, {@link #requireThreadStop()}).
+ * The stopped thread gives its permit back itself when it has ended. The
  * rule sets it could touch are compiled once and read-only; the per-run state it abandons belongs to
  * that run alone.
  */
@@ -98,52 +100,69 @@ final class Validations {
     if (!permits.tryAcquire(limitMillis, TimeUnit.MILLISECONDS)) {
       throw new Stopped("busy", "no validation slot became free within " + limitMillis + " ms");
     }
-    try {
-      AtomicReference<Object> outcome = new AtomicReference<>();
-      Thread thread = new Thread(() -> {
-        try {
-          outcome.set(new Result<>(work.run()));
-        } catch (Throwable e) { // ThreadDeath from a stop included: the run is over either way.
-          outcome.set(e);
-        } finally {
-          // Counted by the thread itself: a stopped validation stops counting only once it has really ended.
-          laneCounts.running.decrementAndGet();
-        }
-      }, "validation-" + id);
-      if (id != null && running.putIfAbsent(id, thread) != null) {
-        throw new IllegalArgumentException("a validation with id " + id + " is running");
-      }
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    Thread thread = new Thread(() -> {
       try {
-        laneCounts.running.incrementAndGet();
-        thread.start();
-        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        if (thread.isAlive()) {
-          stop(thread);
-          laneCounts.stopped.incrementAndGet();
-          throw new Stopped("time_limit", "the validation did not finish within " + limitMillis + " ms");
-        }
+        outcome.set(new Result<>(work.run()));
+      } catch (Throwable e) { // ThreadDeath from a stop included: the run is over either way.
+        outcome.set(e);
       } finally {
-        if (id != null) {
-          running.remove(id, thread);
-        }
+        // Counted and given back by the thread itself: a stopped validation stops counting, and its permit
+        // comes back, only once it has really ended, so the lane never runs more than its permits.
+        laneCounts.running.decrementAndGet();
+        permits.release();
       }
-      Object result = outcome.get();
-      if (result instanceof Result<?> done) {
-        laneCounts.completed.incrementAndGet();
-        @SuppressWarnings("unchecked")
-        T value = (T) done.value();
-        return value;
-      }
-      if (result instanceof ThreadDeath) {
-        laneCounts.stopped.incrementAndGet();
-        throw new Stopped("cancelled", "the validation was cancelled");
-      }
-      if (result instanceof Exception e) {
-        throw e;
-      }
-      throw new IllegalStateException("the validation failed", (Throwable) result);
-    } finally {
+    }, "validation-" + id);
+    if (id != null && running.putIfAbsent(id, thread) != null) {
       permits.release();
+      throw new IllegalArgumentException("a validation with id " + id + " is running");
+    }
+    laneCounts.running.incrementAndGet();
+    try {
+      thread.start();
+    } catch (Error e) { // No thread to give the permit back: this caller does.
+      laneCounts.running.decrementAndGet();
+      permits.release();
+      throw e;
+    }
+    try {
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      if (thread.isAlive()) {
+        stop(thread);
+        laneCounts.stopped.incrementAndGet();
+        throw new Stopped("time_limit", "the validation did not finish within " + limitMillis + " ms");
+      }
+    } finally {
+      if (id != null) {
+        running.remove(id, thread);
+      }
+    }
+    Object result = outcome.get();
+    if (result instanceof Result<?> done) {
+      laneCounts.completed.incrementAndGet();
+      @SuppressWarnings("unchecked")
+      T value = (T) done.value();
+      return value;
+    }
+    if (result instanceof ThreadDeath) {
+      laneCounts.stopped.incrementAndGet();
+      throw new Stopped("cancelled", "the validation was cancelled");
+    }
+    if (result instanceof Exception e) {
+      throw e;
+    }
+    throw new IllegalStateException("the validation failed", (Throwable) result);
+  }
+
+  /**
+   * Java 20 made {@link Thread#stop()} throw: on such a Java nothing could stop a validation past its
+   * time limit, and it would keep its permit for as long as it ran. Better not to start at all.
+   */
+  static void requireThreadStop() {
+    int feature = Runtime.version().feature();
+    if (feature >= 20) {
+      throw new IllegalStateException("this validator needs Java 17 to 19: it stops validations past their time limit with Thread.stop, "
+          + "which Java " + feature + " no longer carries (set JAVA_HOME to a Java 17)");
     }
   }
 

@@ -53,6 +53,7 @@ public final class ValidatorServer {
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(option(args, "--port", "8081"));
     String host = option(args, "--host", "127.0.0.1");
+    Validations.requireThreadStop();
     // Loading and compiling the schematrons takes seconds: done before the port opens, so a
     // listening service is a ready one.
     OfficialRules rules = new OfficialRules();
