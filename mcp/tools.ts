@@ -4,6 +4,7 @@ import { z, type ZodObject } from 'zod';
 import { documentCompanyQuery, documentListQuery, documentParams } from '../api/routes/documents';
 import { inboxQuery } from '../api/routes/inbox';
 import { lookupParams } from '../api/routes/lookup';
+import { pdfQuery } from '../api/routes/renderings';
 import { documentInputSchema } from '../domain/documents/input';
 import type { EinvoiceClient, JsonBody, Query } from '../sdk/src';
 import { answerResult } from './results';
@@ -82,6 +83,20 @@ export const TOOLS: readonly EinvoiceTool[] = [
     input: documentParams.extend(documentCompanyQuery.shape),
     annotations: READ_ONLY,
     run: async (client, args) => answerResult(await client.documents.get(args.id as string, args.company_id as string)),
+  },
+  {
+    name: 'get_document_pdf',
+    title: 'Get a document as a PDF to show a person',
+    description:
+      'Any document, sent or received, rendered as a PDF a person reads (every business term, EN 16931 names), as an embedded resource (application/pdf) to hand to the user; ' +
+      '`lang` `en` (default) or `de` for the labels. To read its content yourself, get_document is the better tool.',
+    input: documentParams.extend(pdfQuery.shape),
+    annotations: READ_ONLY,
+    run: async (client, args) => {
+      const id = args.id as string;
+      const pdf = await client.documents.pdf(id, args.lang === undefined ? {} : ({ lang: args.lang } as Query<'getDocumentPdf'>));
+      return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf', blob: Buffer.from(pdf).toString('base64') } }] };
+    },
   },
   {
     name: 'list_documents',

@@ -29,6 +29,9 @@ const languageQuery = (format: RenderFormat) =>
     })
     .strict();
 
+/** Exported for the MCP server's tool, whose arguments are these very fields. */
+export const pdfQuery = languageQuery('pdf');
+
 export interface RenderingRouteDependencies {
   store: Store;
   /** Renders in its interactive lane, under the same time limit as a validation asked from outside. */
@@ -53,7 +56,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator }: Render
       tags: ['Documents'],
       limitedKeys: true,
       params: documentParams,
-      query: languageQuery(format),
+      query: format === 'pdf' ? pdfQuery : languageQuery(format),
       responses: {
         200: {
           description: name,

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+
 import { createClient } from '../src/index.js';
 
 const baseUrl = 'http://127.0.0.1:3000';
@@ -10,3 +12,4 @@ const sent = await client.documents.send({ company_id: seller.id, number: 'INV-1
   lines: [{ description: 'Consulting hours', quantity: 12.5, unit: 'HUR', unit_price: '100.00', tax_rate: 21 }] });
 const doc = await client.documents.outcome(sent.id, seller.id); // polls until delivered or failed
 console.log(doc.id, doc.status, doc.error_message ?? '');
+await writeFile('INV-1.pdf', await client.documents.pdf(doc.id)); // the invoice as a person reads it

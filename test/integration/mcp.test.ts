@@ -14,6 +14,7 @@ import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/d
 import { signUp } from '../support/accounts';
 import { clientMadeUbl } from '../support/official-examples';
 import { until, ublTo } from '../support/receiving';
+import { pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -79,7 +80,7 @@ describe('the MCP server over stdio against the running API', () => {
   it('when the tools are listed, then each takes the fields of the API operation it calls', async () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['get_document', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
+    expect([...byName.keys()].sort()).toEqual(['get_document', 'get_document_pdf', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
     const fields = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
     expect(fields('send_document')).toEqual(Object.keys(documentInputSchema.shape));
     expect(fields('validate_document')).toEqual(Object.keys(documentInputSchema.shape));
@@ -87,6 +88,7 @@ describe('the MCP server over stdio against the running API', () => {
     expect(fields('list_documents')).toEqual(Object.keys(documentListQuery.shape));
     expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
     expect(fields('get_document')).toEqual(['id', 'company_id']);
+    expect(fields('get_document_pdf')).toEqual(['id', 'lang']);
     expect(fields('send_ubl')).toEqual(['company_id', 'ubl', 'idempotency_key']);
     expect(byName.get('send_ubl')!.inputSchema.required).toEqual(['company_id', 'ubl']);
     expect(fields('lookup_participant')).toEqual(['peppol_id']);
@@ -142,6 +144,13 @@ describe('the MCP server over stdio against the running API', () => {
     const page = jsonOf(await call('list_documents', { company_id: companyId, limit: 1 }));
     expect(page).toMatchObject({ data: [{ id, status: 'delivered' }], has_more: false });
     expect(jsonOf(await call('list_documents', { company_id: companyId, status: 'failed' })).data).toEqual([]);
+
+    // The PDF to show the user: an embedded resource whose text names the invoice.
+    const pdf = await call('get_document_pdf', { id, lang: 'de' });
+    expect(pdf.isError).toBeFalsy();
+    const [resource] = pdf.content as { type: string; resource: { uri: string; mimeType: string; blob: string } }[];
+    expect(resource).toMatchObject({ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf' } });
+    expect(await pdfText(Buffer.from(resource!.resource.blob, 'base64'))).toContain(`Rechnungsnummer: ${String(standard.number)}`);
   }, 120_000);
 
   it('when a UBL document made elsewhere is sent, then it is delivered as it was given; one of another seller is a tool error naming both', async () => {

@@ -3,6 +3,7 @@ import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/d
 import { fakeClientIp, uniqueEmail } from '../support/accounts';
 import { clientMadeUbl } from '../support/official-examples';
 import { until, ublTo } from '../support/receiving';
+import { pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -55,6 +56,9 @@ describe('the SDK against the running API', () => {
     expect((await client.documents.history(accepted.id)).map((entry) => entry.step)).toContain('delivered');
     const ubl = await client.documents.ubl(accepted.id);
     expect(ubl).toContain('<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0</cbc:CustomizationID>');
+    const pdf = await client.documents.pdf(accepted.id);
+    expect(await pdfText(Buffer.from(pdf))).toContain(`Invoice number: ${document.number}`);
+    expect(await client.documents.html(accepted.id, { lang: 'fr' })).toContain('Aperçu');
 
     const [request] = await hooks.waitFor(1);
     const event = verifyWebhook({ rawBody: request!.raw, headers: request!.headers, secrets: webhook.secret });

@@ -87,5 +87,11 @@ export function documents(api: Client<paths>) {
     history: (id: string) => unwrap(api.GET('/v1/documents/{id}/history', { params: { path: { id } } })),
     /** The UBL exactly as sent (or received), as text. */
     ubl: (id: string) => unwrap(api.GET('/v1/documents/{id}/ubl', { params: { path: { id } }, parseAs: 'text' })),
+    /** The document as a PDF a person reads (sent or received); `lang` `en` (default) or `de`. */
+    pdf: async (id: string, query: Query<'getDocumentPdf'> = {}) =>
+      new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/pdf', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),
+    /** The document as an HTML page a person reads; `lang` `en` (default), `de` or `fr`. */
+    html: (id: string, query: Query<'getDocumentHtml'> = {}) =>
+      unwrap(api.GET('/v1/documents/{id}/html', { params: { path: { id }, query }, parseAs: 'text' })),
   };
 }
