@@ -124,7 +124,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
     credits,
     cpu,
   });
-  renderingRoutes(routes, { store, validator });
+  renderingRoutes(routes, { store, validator, cpu });
   inboxRoutes(routes, { store, temporal, logger, cpu });
   responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS });
   replyRoutes(routes, { store, temporal, logger });

@@ -1,9 +1,11 @@
 import { RENDER_LANGUAGES, INTERACTIVE_VALIDATION_MS, NotRenderableError, type OfficialValidator, type RenderFormat } from '../../platform/official-validator';
 import { fileStemOf } from '../../domain/text';
+import { boundsProblem } from '../../domain/xml-bounds';
 import { renderableUblOf, renderingTag } from '../../services/documents/rendering';
 import type { Store } from '../../store';
 import { requireDocument } from '../access';
 import { ApiError } from '../errors';
+import type { CpuPool } from '../offload';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
 import { documentParams } from './documents';
@@ -36,10 +38,14 @@ export interface RenderingRouteDependencies {
   store: Store;
   /** Renders in its interactive lane, under the same time limit as a validation asked from outside. */
   validator: OfficialValidator;
+  /** Measures the UBL before the renderer sees it. */
+  cpu: CpuPool;
 }
 
+const notRenderable = (documentId: string, why: string) => new ApiError('document_not_renderable', `Document ${documentId} cannot be rendered: ${why}.`);
+
 /** `GET /v1/documents/{id}/pdf` and `/html`: every document, sent or received, as a person reads it. */
-export function renderingRoutes(routes: RouteTable, { store, validator }: RenderingRouteDependencies): void {
+export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: RenderingRouteDependencies): void {
   for (const format of ['pdf', 'html'] as const) {
     const { contentType, name } = FORMATS[format];
     routes.add({
@@ -51,7 +57,8 @@ export function renderingRoutes(routes: RouteTable, { store, validator }: Render
         `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
         `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
         `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
-        `rendering again. A rendering stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).` +
+        `rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
+        `A rendering stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).` +
         (format === 'html' ? ' The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.' : ''),
       tags: ['Documents'],
       limitedKeys: true,
@@ -80,11 +87,14 @@ export function renderingRoutes(routes: RouteTable, { store, validator }: Render
           res.status(304).end();
           return;
         }
+        // A received document is kept whatever it holds, past the XML bounds too: such a one is never rendered.
+        const bounds = await cpu.run('checkUblBounds', { xml: ubl });
+        if (!bounds.ok) throw notRenderable(document._id, boundsProblem(bounds));
         let rendered: Buffer;
         try {
           rendered = await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
         } catch (err) {
-          if (err instanceof NotRenderableError) throw new ApiError('document_not_renderable', `Document ${document._id} cannot be rendered: ${err.message}.`);
+          if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;
         }
         if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);

@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * The document as a PDF a person reads
-         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering stops after 20 s (503 `validator_unavailable`).
+         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. A rendering stops after 20 s (503 `validator_unavailable`).
          */
         get: operations["getDocumentPdf"];
         put?: never;
@@ -647,7 +647,7 @@ export interface paths {
         };
         /**
          * The document as a HTML page a person reads
-         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering stops after 20 s (503 `validator_unavailable`). The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.
+         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. A rendering stops after 20 s (503 `validator_unavailable`). The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.
          */
         get: operations["getDocumentHtml"];
         put?: never;

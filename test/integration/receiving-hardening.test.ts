@@ -50,6 +50,10 @@ describe('received documents within bounds', () => {
     expect(document.body).toMatchObject({ type: 'other', status: 'received', rule_set: null });
     expect(document.body.received.validation).toMatchObject({ valid: false, rule_set: null, errors: [{ rule: 'xml_too_complex', message: expect.stringContaining('nested deeper than 64') }] });
     expect(document.body.received).toMatchObject({ json_view: null, json_view_problem: expect.stringContaining('nested deeper than 64') });
+    // Nor is it rendered: measured before the renderer sees it.
+    const pdf = await callAs(receiver.liveKey, `/v1/documents/${listed.body.data[0].id}/pdf`, { host: LIVE });
+    expect(pdf.status).toBe(422);
+    expect(pdf.body.error).toMatchObject({ code: 'document_not_renderable', message: expect.stringContaining('nested deeper than 64') });
   });
 
   it('when a document is received, then the validator judges it in the lane for received documents, not the send lane', async () => {
