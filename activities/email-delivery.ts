@@ -20,6 +20,8 @@ const isPermanentSmtpFailure = (err: unknown) => {
  * next one: two attempts never send at the same time.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+/** The PDF's rendering, waiting for the validator's permit included: with the SMTP limits, still inside one attempt. */
+const SANDBOX_RENDER_LIMIT_MS = 15_000;
 
 /** The SMTP URL with the client limits added as its options (nodemailer reads them from the query string). */
 function withTimeouts(smtpUrl: string): string {
@@ -33,13 +35,14 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, vali
 
   /**
    * The document rendered for reading, to go beside the UBL. One the renderer cannot take goes
-   * without it (the UBL is what counts); a renderer that does not answer fails the attempt, which
-   * is retried like any other.
+   * without it (the UBL is what counts); a renderer that does not answer in time fails the attempt,
+   * which is retried like any other. The attempt heartbeats meanwhile, and a cancelled attempt stops
+   * its rendering: an attempt Temporal has given up on must never go on to send.
    */
-  async function readableCopy(ubl: string, input: Record<string, unknown>, documentId: string): Promise<Buffer | undefined> {
+  async function readableCopy(ubl: string, input: Record<string, unknown>, documentId: string, signal: AbortSignal): Promise<Buffer | undefined> {
     const seller = input.from as { country?: string } | undefined;
     try {
-      return await validator.render(ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'send' });
+      return await heartbeating(() => validator.render(ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'render', limitMs: SANDBOX_RENDER_LIMIT_MS, signal }));
     } catch (err) {
       if (!(err instanceof NotRenderableError)) throw err;
       logger.warn({ err, documentId }, 'the document could not be rendered; emailing the UBL alone');
@@ -68,9 +71,10 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, vali
       const seller = (input.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
       if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
-      const pdf = await readableCopy(ubl, input, documentId);
-      const transport = createTransport(transportUrl);
       const context = Context.current();
+      const pdf = await readableCopy(ubl, input, documentId, context.cancellationSignal);
+      if (context.cancellationSignal.aborted) throw new Error('the attempt was cancelled while its PDF was rendered');
+      const transport = createTransport(transportUrl);
       const onCancel = () => transport.close();
       context.cancellationSignal.addEventListener('abort', onCancel);
       try {

@@ -18,7 +18,7 @@ export function renderedPdfActivities({ store, validator }: ActivityDependencies
       const seller = content.input.from as { country?: string } | undefined;
       let pdf: Buffer;
       try {
-        pdf = await validator.render(content.ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'send' });
+        pdf = await validator.render(content.ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'render' });
       } catch (err) {
         if (err instanceof NotRenderableError) throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
         throw err;

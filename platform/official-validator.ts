@@ -75,15 +75,16 @@ export class ValidationTimeLimitError extends ValidatorUnavailableError {
   }
 }
 
-export const VALIDATION_LANES = ['send', 'interactive', 'receive'] as const;
+export const VALIDATION_LANES = ['send', 'interactive', 'receive', 'render'] as const;
 export type ValidationLane = (typeof VALIDATION_LANES)[number];
 
 export interface ValidationOptions {
   /**
    * `interactive` for requests from outside (the public validator, validation
-   * without sending), `receive` for documents received: each has permits of
-   * its own in the validator, so neither can hold the ones the send workflow
-   * needs. Default `send`.
+   * without sending, renderings asked for), `receive` for documents received,
+   * `render` for renderings a delivery needs: each has permits of its own in
+   * the validator, so none can hold the ones the send workflow's validations
+   * need. Default `send`.
    */
   lane?: ValidationLane;
   /** The validation's time limit, waiting for a permit included (default and at most 60 s). */

@@ -55,7 +55,8 @@ describe('a participant id only for the company that owns it', () => {
     expect(actions).toEqual(expect.arrayContaining(['company.updated', 'company.participant_review_requested', 'company.participant_review_rejected']));
     const events = (await callAs(receiver.liveKey, `/v1/events?type=company.receiving_awaiting_review`, { host: LIVE })).body.data;
     expect(events).toEqual([expect.objectContaining({ data: expect.objectContaining({ participant_id: victim, status: 'awaiting_review' }) })]);
-  });
+    // A live company, two operator decisions by the ops CLI (a process each) and SML checks: a minute when quiet, more in a busy suite.
+  }, 150_000);
 
   it('when the operator approves a participant id under review, then it is registered, and the audit trail says who proved it', async () => {
     const receiver = await liveReceiver();

@@ -16,6 +16,7 @@ import { sharedStack } from '../support/test-stack';
  */
 
 const fixture = validFixtures.find((candidate) => candidate.name === 'standard rate S, one line')!.body;
+const validatorLanes = async () => ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<'render', { completed: number }> }).lanes;
 const recipient = () => `reader-${randomBytes(5).toString('hex')}@example.com`;
 
 async function sentDocument(extra: Record<string, unknown> = {}) {
@@ -98,7 +99,8 @@ describe('a document as a person reads it', () => {
     }
   });
 
-  it('when a sandbox document is delivered, then the email carries the PDF beside the UBL', async () => {
+  it('when a sandbox document is delivered, then the email carries the PDF beside the UBL, rendered in the lane for deliveries', async () => {
+    const renderedBefore = (await validatorLanes()).render.completed;
     const { sender, email, id, number } = await sentDocument();
     await waitForStatus(sender.key, id, sender.companyId, ['delivered']);
     const [message] = await until('the email', () => inboxFor(email), (messages) => messages.length === 1);
@@ -108,6 +110,8 @@ describe('a document as a person reads it', () => {
     ]);
     const attached = await fetch(`${sharedStack().inboxUrl}/email/${message!.id}/attachment/${encodeURIComponent(message!.attachments![1]!.generatedFileName)}`);
     expect(await pdfText(Buffer.from(await attached.arrayBuffer()))).toContain(`Invoice number: ${number}`);
+    // Never in the send lane, whose permits every document's validation needs.
+    expect((await validatorLanes()).render.completed).toBeGreaterThan(renderedBefore);
   });
 
   it('when a document is sent with attach_pdf, then the UBL sent and officially validated carries its rendering as a supporting document', async () => {

@@ -28,7 +28,13 @@ final class Validations {
     /** Requests from outside (the public validator, validation without sending). */
     INTERACTIVE,
     /** Documents received (by AS4, or posted to the sandbox): written by others, so they never take a send's permit. */
-    RECEIVE;
+    RECEIVE,
+    /**
+     * Renderings a delivery needs (the sandbox email's PDF, an attached PDF): a PDF costs several
+     * validations' CPU, so they wait for permits of their own rather than hold the ones every send's
+     * validation needs.
+     */
+    RENDER;
 
     /** The lane a request names (`send`, `interactive`, `receive`); none is `send`. */
     static Lane named(String name) {
@@ -40,7 +46,7 @@ final class Validations {
           return lane;
         }
       }
-      throw new IllegalArgumentException("unknown lane " + name + "; use send, interactive or receive");
+      throw new IllegalArgumentException("unknown lane " + name + "; use send, interactive, receive or render");
     }
   }
 

@@ -19,8 +19,8 @@ import com.sun.net.httpserver.HttpServer;
  *
  * <pre>
  *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"},
- *                                "lanes":{"send":{"permits","running","completed","stopped"},"interactive":…,"receive":…}}
- *   POST   /validate?lane=send|interactive|receive&id=…&limit_ms=…  (body: the XML)
+ *                                "lanes":{"send":{"permits","running","completed","stopped"},"interactive":…,"receive":…,"render":…}}
+ *   POST   /validate?lane=send|interactive|receive|render&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
  *   POST   /render?format=pdf|html&lang=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or CreditNote)
  *                             → the document as a person reads it ({@link Renderer}); 422 {"problem":"not_renderable"}
@@ -29,8 +29,8 @@ import com.sun.net.httpserver.HttpServer;
  * </pre>
  *
  * <p>Each lane has its own permits ({@link Validations}): sends (the default lane) one per core,
- * interactive requests (the public validator) and received documents half as many each, so those
- * can never hold what sends need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
+ * interactive requests (the public validator, renderings asked for), received documents and
+ * renderings for deliveries half as many each, so those can never hold what sends need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
  * ceiling {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it
  * gave, it is stopped and answered 503, and its permit comes back.
  *
