@@ -5,7 +5,7 @@ import type { ReplyOutcome, ReplyRef } from '../domain/reply-events';
 import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';
 import { RuleError } from '../services/errors';
-import { giveInvoiceResponse } from '../services/replies/invoice-responses';
+import { giveInvoiceResponse, reconcileResponses } from '../services/replies/invoice-responses';
 import { planMessageLevelStatus } from '../services/replies/message-level-status';
 import { recordReplyOutcome, storedReply } from '../services/replies/outcomes';
 import { describeRefusal } from './official-validation';
@@ -34,6 +34,11 @@ export function replyActivities(deps: ActivityDependencies) {
   };
 
   return {
+    /** Starts the send workflow of every Invoice Response stored whose request could not. */
+    async startMissingResponseWorkflows(): Promise<number> {
+      return reconcileResponses({ store, temporal: deps.temporal, deliveryWindowSeconds: deps.deliveryWindowSeconds, logger });
+    },
+
     async validateReply(reply: ReplyRef): Promise<ReplyVerdict> {
       const stored = await replyOf(reply);
       const report = await validator.validate(stored.ubl);

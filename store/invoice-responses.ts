@@ -36,6 +36,12 @@ const invoiceResponseSchema = new Schema(
     country_c1: { type: String, default: null },
     as4_message_id: { type: String, default: null },
     error_message: { type: String, default: null },
+    /**
+     * A sent response: false from its insert until its send workflow has started, so the reconciler
+     * starts any whose request died in between (the outbox, as documents have one). Absent on received
+     * ones, and on sent ones from before it existed (all started).
+     */
+    dispatched: { type: Boolean },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -43,6 +49,7 @@ const invoiceResponseSchema = new Schema(
 );
 invoiceResponseSchema.index({ document_id: 1, _id: 1 });
 invoiceResponseSchema.index({ company_id: 1, environment: 1, _id: -1 });
+invoiceResponseSchema.index({ dispatched: 1, _id: 1 });
 
 export type InvoiceResponseRow = InferSchemaType<typeof invoiceResponseSchema>;
 

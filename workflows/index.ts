@@ -15,6 +15,7 @@ export { reconcileQueuedDocumentsWorkflow } from './reconcile';
 export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
 export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
 export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
+export { reconcileInvoiceResponsesWorkflow } from './reconcile-responses';
 export { monthlyPeppolReportingWorkflow } from './peppol-reporting';
 export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, registerServiceProviderWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
 

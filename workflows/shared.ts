@@ -43,6 +43,7 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
   { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
   { id: 'kyc-review-reconciler', workflowType: 'reconcileKycReviewsWorkflow', every: '1 minute' },
   { id: 'received-message-reconciler', workflowType: 'reconcileReceivedMessagesWorkflow', every: '1 minute' },
+  { id: 'invoice-response-reconciler', workflowType: 'reconcileInvoiceResponsesWorkflow', every: '1 minute' },
   // The previous month's Peppol reports, due by the 15th: sent on the 2nd at 06:07 UTC, as phoss-ap does.
   { id: PEPPOL_REPORTING_SCHEDULE, workflowType: 'monthlyPeppolReportingWorkflow', calendar: { dayOfMonth: 2, hour: 6, minute: 7 } },
 ];

@@ -1,6 +1,6 @@
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
-import { newSortableId } from '../../domain/ids';
+import { newSortableId, sortableIdBound } from '../../domain/ids';
 import { followUpRefusal, RESPONSE_CODE_NAMES, type InvoiceResponseContent, type ResponseCode } from '../../domain/invoice-response';
 import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
@@ -83,7 +83,9 @@ async function requireReachableSeller(deps: ResponseDependencies, seller: string
  * Gives the response (its content already checked by `contentProblems`, which the API turns into 400s per field). Two requests racing for one document cannot both
  * pass the process rules against the same previous response: the document's
  * `response` is replaced by one conditional update on the response it had,
- * and the loser's row is removed before it answers 409.
+ * and the loser's row is removed before it answers 409. The row is the
+ * outbox of its send workflow: a start that fails leaves it undispatched for
+ * the reconciler, and the response is given all the same.
  */
 export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
   const { store } = deps;
@@ -120,6 +122,7 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
     country_c1: company.country,
     as4_message_id: null,
     error_message: null,
+    dispatched: false,
     created_at: now,
     updated_at: now,
   };
@@ -141,13 +144,21 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
       })
     );
   }
-  await startResponseWorkflow(deps, row);
+  try {
+    await startResponseWorkflow(deps, row);
+  } catch (err) {
+    // Stored and claimed, so given: the reconciler starts its workflow (it stays undispatched until then).
+    deps.logger.warn({ err, documentId: document._id, responseId }, 'invoice response stored but its workflow not started; the reconciler will start it');
+  }
   deps.logger.info({ documentId: document._id, responseId, code: content.code }, 'invoice response queued');
   return row;
 }
 
-/** Its send workflow, found in the Web UI by the document, company and workspace. */
-export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'temporal' | 'deliveryWindowSeconds'>, row: InvoiceResponse): Promise<void> {
+/**
+ * Its send workflow, found in the Web UI by the document, company and workspace; then the row is
+ * marked dispatched. At most one workflow ever: its id is the response's and is never reused.
+ */
+export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds'>, row: InvoiceResponse): Promise<void> {
   await startWorkflow(deps.temporal, 'sendResponseWorkflow', {
     workflowId: responseWorkflowId(row._id),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -160,6 +171,29 @@ export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'te
     ],
     staticSummary: `Invoice Response ${row.code} to ${row.receiver_id ?? 'the seller'} about ${row.referenced_number} (${row.environment})`,
   });
+  await deps.store.invoiceResponses.updateOne({ _id: row._id, dispatched: false }, { $set: { dispatched: true } });
+}
+
+/** A response stored less than this long ago may still be having its workflow started by its request. */
+const START_GRACE_MS = 30_000;
+
+/**
+ * The reconciler's pass (the `invoice-response-reconciler` schedule): starts the send workflow of every
+ * response stored whose request could not (the start failed, or the process died after the insert),
+ * oldest first. Returns how many it started.
+ */
+export async function reconcileResponses(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds' | 'logger'>, options: { now?: number; batch?: number } = {}): Promise<number> {
+  const cutoff = sortableIdBound('invoiceResponse', (options.now ?? Date.now()) - START_GRACE_MS);
+  const due = await deps.store.invoiceResponses
+    .find({ dispatched: false, _id: { $lt: cutoff } }, { ubl: 0 })
+    .sort({ _id: 1 })
+    .limit(options.batch ?? 200)
+    .lean();
+  for (const row of due) {
+    await startResponseWorkflow(deps, row as unknown as InvoiceResponse);
+    deps.logger.warn({ responseId: row._id, documentId: row.document_id }, 'started an Invoice Response workflow its request could not start');
+  }
+  return due.length;
 }
 
 /** Every response about a document, both directions, oldest first. */

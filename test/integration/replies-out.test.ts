@@ -7,7 +7,15 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { sbdPayload } from '../../domain/received-payload';
 import { readApplicationResponse } from '../../domain/ubl/application-response';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { callAs, fakeClientIp, type TestAccount } from '../support/accounts';
+import { Client, Connection } from '@temporalio/client';
+
+import { connectDatabase } from '../../platform/database';
+import { createLogger } from '../../platform/logger';
+import { reconcileResponses } from '../../services/replies/invoice-responses';
+import { createStore } from '../../store';
+import { callAs, fakeClientIp, withStore, type TestAccount } from '../support/accounts';
+import { inProcessApp, listening } from '../support/in-process-api';
+import { sharedTemporalClient } from '../support/temporal';
 import { LIVE, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
 import { opsWith } from '../support/ops';
@@ -62,6 +70,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(workDir, { recursive: true, force: true }));
 
+const temporal = sharedTemporalClient();
 const responses = (key: string, documentId: string, companyId: string, host?: string) => callAs(key, `/v1/documents/${documentId}/responses?company_id=${companyId}`, { ...(host && { host }) });
 const respond = (key: string, documentId: string, companyId: string, body: unknown, host?: string) =>
   callAs(key, `/v1/documents/${documentId}/responses?company_id=${companyId}`, { method: 'POST', body, ...(host && { host }) });
@@ -197,6 +206,30 @@ describe('replies to documents received in the sandbox', () => {
     const listed = await responses(account.key, documentId, account.buyerId);
     expect(listed.body.data).toHaveLength(1);
   }, 60_000);
+
+  it('when the workflow of an Invoice Response cannot be started, then it is given all the same, and the reconciler sends it', async () => {
+    const documentId = await receivedInSandbox();
+    const db = await connectDatabase(sharedStack().mongodbUri);
+    // An API whose Temporal does not answer: the response is stored and claimed, its start fails.
+    const away = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 1_000 }) });
+    const { url, close } = await listening(inProcessApp(db, {}, { temporal: away }));
+    try {
+      const given = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${account.buyerId}`, { method: 'POST', body: { code: 'AB' }, baseUrl: url });
+      expect(given.status).toBe(202);
+      const stranded = await withStore((store) => store.invoiceResponses.findById(given.body.id).lean());
+      expect(stranded).toMatchObject({ status: 'queued', dispatched: false });
+
+      // The reconciler's pass, as its schedule runs it a minute later.
+      const deps = { store: createStore(db), temporal: temporal(), deliveryWindowSeconds: 60, logger: createLogger('silent', 'test') };
+      expect(await reconcileResponses(deps, { now: Date.now() + 60_000 })).toBeGreaterThanOrEqual(1);
+      const sent = await until('the reconciled response', () => responses(account.key, documentId, account.buyerId), (response) => response.body.data?.[0]?.status === 'sent');
+      expect(sent.body.data[0]).toMatchObject({ id: given.body.id, code: 'AB' });
+      expect(await withStore((store) => store.invoiceResponses.findById(given.body.id).lean())).toMatchObject({ dispatched: true });
+    } finally {
+      await close();
+      await db.close();
+    }
+  }, 90_000);
 
   it('when the document was sent, not received, then it cannot be answered', async () => {
     const sent = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: account.companyId } });
