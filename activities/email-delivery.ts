@@ -2,8 +2,6 @@ import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
 import { fileStemOf } from '../domain/text';
-import { NotRenderableError } from '../platform/official-validator';
-import { renderingLanguageOf } from '../domain/ubl/rendered-pdf';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
@@ -20,8 +18,6 @@ const isPermanentSmtpFailure = (err: unknown) => {
  * next one: two attempts never send at the same time.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
-/** The PDF's rendering, waiting for the validator's permit included: with the SMTP limits, still inside one attempt. */
-const SANDBOX_RENDER_LIMIT_MS = 15_000;
 
 /** The SMTP URL with the client limits added as its options (nodemailer reads them from the query string). */
 function withTimeouts(smtpUrl: string): string {
@@ -30,30 +26,13 @@ function withTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
-export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, validator }: ActivityDependencies) {
+export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: ActivityDependencies) {
   const transportUrl = withTimeouts(smtpUrl);
-
-  /**
-   * The document rendered for reading, to go beside the UBL. One the renderer cannot take goes
-   * without it (the UBL is what counts); a renderer that does not answer in time fails the attempt,
-   * which is retried like any other. The attempt heartbeats meanwhile, and a cancelled attempt stops
-   * its rendering: an attempt Temporal has given up on must never go on to send.
-   */
-  async function readableCopy(ubl: string, input: Record<string, unknown>, documentId: string, signal: AbortSignal): Promise<Buffer | undefined> {
-    const seller = input.from as { country?: string } | undefined;
-    try {
-      return await heartbeating(() => validator.render(ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'render', limitMs: SANDBOX_RENDER_LIMIT_MS, signal }));
-    } catch (err) {
-      if (!(err instanceof NotRenderableError)) throw err;
-      logger.warn({ err, documentId }, 'the document could not be rendered; emailing the UBL alone');
-      return undefined;
-    }
-  }
 
   return {
     /**
      * Sandbox delivery: one email to the recipient with the stored UBL
-     * attached, and the document rendered as a PDF beside it. Every attempt carries the same Message-ID (derived from the
+     * attached. Every attempt carries the same Message-ID (derived from the
      * document id), so the one duplicate still possible (a crash between
      * SMTP acceptance and the activity's completion) can be discarded by the
      * receiver. The attempt heartbeats while it talks to the server and drops
@@ -71,10 +50,8 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, vali
       const seller = (input.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
       if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
-      const context = Context.current();
-      const pdf = await readableCopy(ubl, input, documentId, context.cancellationSignal);
-      if (context.cancellationSignal.aborted) throw new Error('the attempt was cancelled while its PDF was rendered');
       const transport = createTransport(transportUrl);
+      const context = Context.current();
       const onCancel = () => transport.close();
       context.cancellationSignal.addEventListener('abort', onCancel);
       try {
@@ -88,12 +65,9 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger, vali
             `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
             `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
             '',
-            `The attached XML is the Peppol BIS Billing 3.0 document${pdf ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery: nothing was sent on the Peppol network.`,
+            'The attached XML is the Peppol BIS Billing 3.0 document. This is a sandbox delivery: nothing was sent on the Peppol network.',
           ].join('\n'),
-          attachments: [
-            { filename: `${fileStemOf(document.number)}.xml`, content: ubl, contentType: 'application/xml' },
-            ...(pdf ? [{ filename: `${fileStemOf(document.number)}.pdf`, content: pdf, contentType: 'application/pdf' }] : []),
-          ],
+          attachments: [{ filename: `${fileStemOf(document.number)}.xml`, content: ubl, contentType: 'application/xml' }],
         }));
       } catch (err) {
         if (context.cancellationSignal.aborted) throw err;
