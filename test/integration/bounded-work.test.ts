@@ -20,6 +20,7 @@ import { callApi } from '../support/http';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
 import { ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { validatorLanes } from '../support/peppol-validator';
 import { sharedStack } from '../support/test-stack';
 import { loadStackConfig } from '../../stack/config';
 import { PEPPOL_VALIDATOR, toolBinaryPath } from '../../stack/tools';
@@ -61,8 +62,6 @@ describe('UBL from outside is measured before it is validated', () => {
 
 describe('the validator keeps capacity for sends and stops what runs too long', () => {
   const validator = () => officialValidator(sharedStack().validatorUrl);
-  type Lane = { running: number; stopped: number };
-  const validatorLanes = async () => ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<'interactive', Lane> }).lanes;
 
   it('when an interactive validation passes its time limit, then it is stopped, its thread ends, and the next one gets a permit at once', async () => {
     const before = await validatorLanes();

@@ -11,6 +11,7 @@ import { callAs, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { callApi } from '../support/http';
 import { liveReceiver, sendToUs, ublTo, until } from '../support/receiving';
+import { validatorLanes } from '../support/peppol-validator';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -24,14 +25,6 @@ import { sharedStack } from '../support/test-stack';
  * The intake checks its token and the declared length before it reads a body.
  */
 
-interface LaneCounts {
-  permits: number;
-  running: number;
-  completed: number;
-  stopped: number;
-}
-
-const validatorLanes = async () => ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<'send' | 'interactive' | 'receive', LaneCounts> }).lanes;
 
 /** A valid invoice with 2,000 elements nested inside one of its notes: well within the size limit, far past the depth bound. */
 const nestedDeep = (ubl: string, depth: number) => ubl.replace('</cbc:Note>', `${'<Deep>'.repeat(depth)}${'</Deep>'.repeat(depth)}</cbc:Note>`);

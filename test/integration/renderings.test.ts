@@ -8,7 +8,7 @@ import { sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { until } from '../support/receiving';
 import { pdfText } from '../support/rendering';
-import { sharedStack } from '../support/test-stack';
+import { validatorLanes } from '../support/peppol-validator';
 
 /**
  * Documents a person can read: `GET /v1/documents/{id}/pdf` and `/html` for sent and received
@@ -16,7 +16,6 @@ import { sharedStack } from '../support/test-stack';
  */
 
 const fixture = validFixtures.find((candidate) => candidate.name === 'standard rate S, one line')!.body;
-const validatorLanes = async () => ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<'render', { completed: number }> }).lanes;
 const recipient = () => `reader-${randomBytes(5).toString('hex')}@example.com`;
 
 async function sentDocument(extra: Record<string, unknown> = {}) {

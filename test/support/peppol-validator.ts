@@ -1,4 +1,4 @@
-import { officialValidator, splitFindings, type OfficialFinding } from '../../platform/official-validator';
+import { officialValidator, splitFindings, type OfficialFinding, type ValidationLane } from '../../platform/official-validator';
 import { sharedStack } from './test-stack';
 
 /**
@@ -33,4 +33,17 @@ export async function validateUbl(documents: { name: string; xml: string }[]): P
       return { name, valid: report.valid, fatal: fatal.map(strip), warnings: warnings.map(strip) };
     }),
   );
+}
+
+/** What one lane of the validator is doing, as its health answer says. */
+export interface LaneCounts {
+  permits: number;
+  running: number;
+  completed: number;
+  stopped: number;
+}
+
+/** Every lane of the shared stack's validator (send, interactive, receive, render), from its health answer. */
+export async function validatorLanes(): Promise<Record<ValidationLane, LaneCounts>> {
+  return ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<ValidationLane, LaneCounts> }).lanes;
 }
