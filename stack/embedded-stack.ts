@@ -93,7 +93,11 @@ export interface EmbeddedStack {
 }
 
 const projectRoot = path.resolve(__dirname, '..');
-const READY_TIMEOUT_MS = { infrastructure: 60_000, worker: 180_000, api: 60_000 };
+/**
+ * The validator compiles every rule set and the rendering stylesheets before it listens: about 30 s
+ * of CPU, which on two busy cores (a test suite beside it) is well past a minute of wall time.
+ */
+const READY_TIMEOUT_MS = { infrastructure: 60_000, validator: 180_000, worker: 180_000, api: 60_000 };
 /** The validator loads and compiles every rule set before it listens; its heap holds them all. */
 const VALIDATOR_HEAP = '-Xmx768m';
 /** More crashes than this within the period and the supervisor gives up. */
@@ -395,7 +399,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         'java',
         () => [VALIDATOR_HEAP, '-jar', jar, '--host', '127.0.0.1', '--port', String(config.VALIDATOR_PORT)],
         'the official validator',
-        READY_TIMEOUT_MS.infrastructure,
+        READY_TIMEOUT_MS.validator,
         async () => httpOk(`${urls.validator}/health`),
       );
       log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);

@@ -50,7 +50,8 @@ describe('the embedded stack lifecycle', () => {
       AS4_SEND_TIMEOUT: '3s',
     });
     stack = await startStack({ config });
-  }, 240_000);
+    // A whole stack of its own, JVMs included, beside the suite's: minutes on two busy cores.
+  }, 420_000);
 
   afterAll(async () => {
     await stack?.stop();
@@ -271,6 +272,6 @@ describe('the embedded stack lifecycle', () => {
       );
       expect(description.status.name).toBe('COMPLETED');
     },
-    240_000,
+    420_000,
   );
 });
