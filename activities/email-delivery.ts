@@ -32,8 +32,8 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
   return {
     /**
      * Sandbox delivery: one email to the recipient with the stored UBL
-     * attached. Every attempt carries the same Message-ID (derived from the
-     * document id), so the one duplicate still possible (a crash between
+     * attached, and the PDF rendered before delivery when there is one.
+     * Every attempt carries the same Message-ID (derived from the document id), so the one duplicate still possible (a crash between
      * SMTP acceptance and the activity's completion) can be discarded by the
      * receiver. The attempt heartbeats while it talks to the server and drops
      * the connection when Temporal cancels it.
@@ -50,6 +50,12 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
       const seller = (input.from as { name?: string } | undefined)?.name ?? 'your supplier';
       const totals = document.totals;
       if (!totals) throw new Error(`document ${documentId} has no totals; only a received document can lack them`);
+      const readable = await store.contents.findById(documentId, { readable_pdf: 1 }).lean();
+      const stem = fileStemOf(document.number);
+      const attachments = [
+        { filename: `${stem}.xml`, content: ubl, contentType: 'application/xml' },
+        ...(readable?.readable_pdf ? [{ filename: `${stem}.pdf`, content: Buffer.from(readable.readable_pdf.buffer), contentType: 'application/pdf' }] : []),
+      ];
       const transport = createTransport(transportUrl);
       const context = Context.current();
       const onCancel = () => transport.close();
@@ -65,9 +71,9 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
             `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
             `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
             '',
-            'The attached XML is the Peppol BIS Billing 3.0 document. This is a sandbox delivery: nothing was sent on the Peppol network.',
+            `The attached XML is the Peppol BIS Billing 3.0 document${attachments.length > 1 ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery: nothing was sent on the Peppol network.`,
           ].join('\n'),
-          attachments: [{ filename: `${fileStemOf(document.number)}.xml`, content: ubl, contentType: 'application/xml' }],
+          attachments,
         }));
       } catch (err) {
         if (context.cancellationSignal.aborted) throw err;

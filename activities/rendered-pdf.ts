@@ -1,10 +1,13 @@
-import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
+import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
 import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
 import { permanentDeliveryFailure } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 
-export function renderedPdfActivities({ store, validator }: ActivityDependencies) {
+export function renderedPdfActivities({ store, validator, logger }: ActivityDependencies) {
+  const render = (ubl: string, input: Record<string, unknown>) =>
+    validator.render(ubl, 'pdf', renderingLanguageOf((input.from as { country?: string } | undefined)?.country), { lane: 'render' });
+
   return {
     /**
      * `attach_pdf`: the stored UBL gains its own rendering as a supporting document, before it is
@@ -15,10 +18,9 @@ export function renderedPdfActivities({ store, validator }: ActivityDependencies
       const content = await sendableContentOf(store, documentId);
       if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
       if (hasRenderedPdf(content.ubl)) return;
-      const seller = content.input.from as { country?: string } | undefined;
       let pdf: Buffer;
       try {
-        pdf = await validator.render(content.ubl, 'pdf', renderingLanguageOf(seller?.country), { lane: 'render' });
+        pdf = await render(content.ubl, content.input);
       } catch (err) {
         if (err instanceof NotRenderableError) throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
         throw err;
@@ -30,6 +32,30 @@ export function renderedPdfActivities({ store, validator }: ActivityDependencies
       }
       const number = (content.input.number as string | undefined) ?? documentId;
       await store.contents.updateOne({ _id: documentId, ubl: content.ubl }, { $set: { ubl: withRenderedPdf(content.ubl, pdf, number) } });
+    },
+
+    /**
+     * The PDF the sandbox email carries beside the UBL, made in a step of its own before delivery so
+     * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there);
+     * a document sent with `attach_pdf` gives the rendering it already embeds. A document the
+     * renderer refuses goes without one: the UBL is the invoice, the PDF only a reading of it.
+     */
+    async renderReadablePdf(documentId: string): Promise<{ rendered: boolean }> {
+      const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
+      if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
+      if (content.readable_pdf) return { rendered: true };
+      let pdf = renderedPdfIn(content.ubl);
+      if (!pdf) {
+        try {
+          pdf = await render(content.ubl, (content.input ?? {}) as Record<string, unknown>);
+        } catch (err) {
+          if (!(err instanceof NotRenderableError)) throw err;
+          logger.warn({ documentId, reason: err.message }, 'the sandbox email goes without a PDF: the renderer refused the document');
+          return { rendered: false };
+        }
+      }
+      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: pdf } });
+      return { rendered: true };
     },
   };
 }

@@ -7,7 +7,9 @@ import { DOCUMENT_STATUSES, RECEIVED_STATUS } from '../domain/documents/lifecycl
  * - `documents`: the small row whose status moves; only the lifecycle
  *   operation (services/documents/lifecycle.ts) changes it after acceptance.
  * - `document_contents` and `document_attachments`: written once, before the
- *   row, never changed; the UBL sent is exactly the UBL stored here.
+ *   row; the UBL sent is exactly the UBL stored here. The send workflow adds
+ *   to a content only before delivery, each part once: the embedded rendering
+ *   (`attach_pdf`) and the PDF the sandbox email carries.
  * - `document_dispatches`: an outbox row per accepted document whose send
  *   workflow may not have started yet; deleted once it has.
  */
@@ -141,6 +143,8 @@ const contentSchema = new Schema(
     ubl: { type: String, required: true },
     /** A received document's official validation report (findings as the public validator shows them). */
     validation: { type: Schema.Types.Mixed, default: null },
+    /** A sandbox document's rendering, made once before delivery: the email carries it beside the UBL. */
+    readable_pdf: { type: Buffer, default: null },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'document_contents', minimize: false },

@@ -26,7 +26,9 @@ import {
  * The validating step runs the stored UBL through the official Peppol
  * artefacts; a refused document is never sent. A document sent with
  * `attach_pdf` first gets its rendering embedded, so what is validated is
- * what is sent. The deliver step's channel
+ * what is sent. A sandbox document gets its PDF rendered in a step of its
+ * own before the email that carries it (no delivery attempt waits on a
+ * rendering; a document that cannot be rendered goes with the UBL only). The deliver step's channel
  * follows the document's environment: sandbox by email, live on the Peppol
  * network by AS4. A validator that does not
  * answer is retried like a delivery, within the same window.
@@ -49,6 +51,10 @@ const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
 const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
 /** Workflows started before `attach_pdf` existed never embed a rendering. */
 const RENDERED_PDF_PATCH = 'rendered-pdf-before-validation';
+/** Workflows started before the sandbox email carried the PDF deliver without rendering one. */
+const READABLE_PDF_PATCH = 'readable-pdf-before-the-email';
+/** The PDF is a reading aid: a renderer away for this long leaves the email with the UBL only. */
+const READABLE_PDF_WINDOW_SECONDS = 120;
 /** Workflows started before live delivery existed send every document by email. */
 const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
@@ -116,6 +122,10 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
   }
   const sending = await lifecycle.markSending(documentId, ruleSet);
   const channel = patched(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
+  if (channel === 'email' && patched(READABLE_PDF_PATCH)) {
+    show(TRANSITIONS.send.to, 'Rendering the PDF the email carries');
+    await renderReadablePdf(documentId, deliveryWindowSeconds);
+  }
   show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
   try {
     const receipt = channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
@@ -127,5 +137,19 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
     await lifecycle.markFailed(documentId, reason);
     show(TRANSITIONS.fail.to, reason);
     return TRANSITIONS.fail.to;
+  }
+}
+
+/** Renders the sandbox email's PDF; when it cannot be had within its window the email goes without it. */
+async function renderReadablePdf(documentId: string, deliveryWindowSeconds: number): Promise<void> {
+  const rendering = proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    scheduleToCloseTimeout: `${Math.min(deliveryWindowSeconds, READABLE_PDF_WINDOW_SECONDS)} seconds`,
+    retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
+  });
+  try {
+    await rendering.renderReadablePdf(documentId);
+  } catch {
+    // The UBL is the document; its reading is not worth failing or delaying the delivery for.
   }
 }

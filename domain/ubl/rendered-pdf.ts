@@ -20,6 +20,15 @@ export const renderingLanguageOf = (sellerCountry: string | undefined): 'de' | '
 
 export const hasRenderedPdf = (ubl: string): boolean => ubl.includes(`<cbc:ID>${RENDERED_PDF_ID}</cbc:ID>`);
 
+/** The rendering `withRenderedPdf` embedded, or null: a document sent with `attach_pdf` is not rendered twice. */
+export function renderedPdfIn(ubl: string): Buffer | null {
+  const at = ubl.indexOf(`<cbc:ID>${RENDERED_PDF_ID}</cbc:ID>`);
+  if (at < 0) return null;
+  const open = ubl.indexOf('>', ubl.indexOf('<cbc:EmbeddedDocumentBinaryObject', at)) + 1;
+  const close = ubl.indexOf('</cbc:EmbeddedDocumentBinaryObject>', open);
+  return open > 0 && close > open ? Buffer.from(ubl.slice(open, close), 'base64') : null;
+}
+
 export function withRenderedPdf(ubl: string, pdf: Buffer, documentNumber: string): string {
   const at = ubl.indexOf(SELLER);
   if (at < 0) throw new Error('the UBL has no seller party to put the rendered PDF before');

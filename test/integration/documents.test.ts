@@ -9,8 +9,9 @@ import { acceptDocument, totalsView } from '../../services/documents/accept';
 import { startSendWorkflow } from '../../services/documents/dispatch';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
-import { attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
+import { attachmentBytes, attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
 import { until } from '../support/receiving';
+import { essentialsOf, pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 
 const fixture = (name: string) => validFixtures.find((candidate) => candidate.name.startsWith(name))!.body;
@@ -65,7 +66,7 @@ describe('documents on the real stack', () => {
     }
   });
 
-  it('when an invoice and a credit note are posted, then both are delivered by email with the exact UBL, and the UBL can be downloaded', async () => {
+  it('when an invoice and a credit note are posted, then both are delivered by email with the exact UBL and a PDF of it, and the UBL can be downloaded', async () => {
     const sender = await sendingAccount();
     const email = recipient();
     const invoice = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), email, sender.companyId) });
@@ -83,9 +84,15 @@ describe('documents on the real stack', () => {
       expect(ubl.headers.get('content-type')).toMatch(/^application\/xml/);
       const messages = (await inboxFor(email)).filter((message) => message.messageId === `${document.id}@einvoice.localhost`);
       expect(messages).toHaveLength(1);
-      const [attachment] = messages[0]!.attachments ?? [];
+      const [attachment, pdf] = messages[0]!.attachments ?? [];
       expect(attachment).toMatchObject({ fileName: expect.stringMatching(/^(INV|CN)-2026-00\d\d\.xml$/), contentType: 'application/xml' });
       expect(await attachmentText(messages[0]!, attachment!.generatedFileName)).toBe(ubl.text);
+      // The PDF beside it is a reading of that UBL: pdftotext finds its number and the amount due in it.
+      expect(pdf).toMatchObject({ fileName: attachment!.fileName.replace(/\.xml$/, '.pdf'), contentType: 'application/pdf' });
+      const text = await pdfText(await attachmentBytes(messages[0]!, pdf!.generatedFileName));
+      const essentials = essentialsOf(ubl.text);
+      expect(text).toContain(essentials.number);
+      expect(text).toContain(essentials.payable);
     }
     expect((await callAs(sender.key, `/v1/documents/${creditNote.body.id}/ubl`)).text).toContain('<CreditNote');
     // The worker counts a delivery behind the move to delivered (services/usage.ts): the count follows within moments.

@@ -68,7 +68,10 @@ export async function inboxFor(recipient: string, inboxUrl = sharedStack().inbox
 }
 
 /** maildev serves an attachment under the name it generated for it. */
-export async function attachmentText(message: InboxMessage, generatedFileName: string, inboxUrl = sharedStack().inboxUrl): Promise<string> {
+export async function attachmentBytes(message: InboxMessage, generatedFileName: string, inboxUrl = sharedStack().inboxUrl): Promise<Buffer> {
   const response = await fetch(`${inboxUrl}/email/${message.id}/attachment/${encodeURIComponent(generatedFileName)}`);
-  return response.text();
+  return Buffer.from(await response.arrayBuffer());
 }
+
+export const attachmentText = async (message: InboxMessage, generatedFileName: string, inboxUrl = sharedStack().inboxUrl): Promise<string> =>
+  (await attachmentBytes(message, generatedFileName, inboxUrl)).toString('utf8');

@@ -1,6 +1,6 @@
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { hasRenderedPdf, renderingLanguageOf, withRenderedPdf } from '../../domain/ubl/rendered-pdf';
+import { hasRenderedPdf, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../../domain/ubl/rendered-pdf';
 import { parseXml } from '../../domain/xml-tree';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 
@@ -27,6 +27,11 @@ describe('the rendered PDF embedded as a supporting document', () => {
   it('when asked whether a UBL has it, then only an embedded one counts', () => {
     expect(hasRenderedPdf(ubl)).toBe(false);
     expect(hasRenderedPdf(withRenderedPdf(ubl, pdf, 'INV-1'))).toBe(true);
+  });
+
+  it('when the embedded rendering is read back, then it is the same bytes; a UBL without one gives none', () => {
+    expect(renderedPdfIn(withRenderedPdf(ubl, pdf, 'INV-1'))).toEqual(pdf);
+    expect(renderedPdfIn(ubl)).toBeNull();
   });
 
   it('when the UBL has no seller, then it refuses rather than put the reference anywhere', () => {

@@ -28,6 +28,8 @@ export interface Scenario {
   channel?: DeliveryChannel;
   /** The sender asked for the rendered PDF to be embedded (`attach_pdf`). */
   attachPdf?: boolean;
+  /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. */
+  readablePdfFails?: boolean;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -40,6 +42,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'live-retried-then-delivered-on-peppol', windowSeconds: 30, attempt: (n) => (n === 1 ? 'transient' : 'deliver'), channel: 'peppol' },
   { name: 'live-receiver-cannot-receive', windowSeconds: 30, attempt: () => 'permanent', channel: 'peppol' },
   { name: 'delivered-with-rendered-pdf', windowSeconds: 30, attempt: () => 'deliver', attachPdf: true },
+  { name: 'delivered-without-a-readable-pdf', windowSeconds: 30, attempt: () => 'deliver', readablePdfFails: true },
 ];
 
 export const RULE_SET = 'eu.peppol.bis3:2026.5';
@@ -93,6 +96,11 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       const outcome = scenario.validation?.(validations) ?? 'accept';
       if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
       return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
+    },
+    renderReadablePdf: async (documentId: string) => {
+      await record(`renderReadablePdf ${documentId}`);
+      if (scenario.readablePdfFails) throw ApplicationFailure.nonRetryable('the renderer refused the document', 'RenderingRefused');
+      return { rendered: true };
     },
     markSending: async (documentId: string, ruleSet?: string) => {
       await record(`markSending ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);

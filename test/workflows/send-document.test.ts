@@ -12,19 +12,20 @@ const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name 
 describe('the send workflow', () => {
   const address = () => sharedStack().temporalAddress;
 
-  it('when the official rules accept and delivery succeeds, then it validates, moves the document to sending with the rule set, delivers once and marks it delivered', async () => {
+  it('when the official rules accept and delivery succeeds, then it validates, moves the document to sending with the rule set, renders the PDF, delivers once and marks it delivered', async () => {
     const run = await runScenario(address(), scenario('delivered'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
       'validateOfficially doc_test #1',
       `markSending doc_test ${RULE_SET}`,
+      'renderReadablePdf doc_test',
       'deliverByEmail doc_test #1',
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
     expect(run.statusAttribute).toBe('delivered');
-    // The moves are local activities; validation and delivery are activities: three workflow tasks and two activity tasks in all.
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(3);
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(2);
+    // The moves are local activities; validation, the PDF and delivery are activities: four workflow tasks and three activity tasks in all.
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(4);
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(3);
   });
 
   it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {
@@ -39,7 +40,7 @@ describe('the send workflow', () => {
   it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
     const run = await runScenario(address(), scenario('permanent-failure'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markSending doc_test ${RULE_SET}`, 'renderReadablePdf doc_test', 'deliverByEmail doc_test #1', 'markFailed doc_test']);
     expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
     expect(run.statusAttribute).toBe('failed');
   });
@@ -92,8 +93,15 @@ describe('the send workflow', () => {
       'embedRenderedPdf doc_test',
       'validateOfficially doc_test #1',
       `markSending doc_test ${RULE_SET}`,
+      'renderReadablePdf doc_test',
       'deliverByEmail doc_test #1',
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
+  });
+
+  it('when the PDF for the sandbox email cannot be rendered, then the email goes with the UBL only and the document is delivered', async () => {
+    const run = await runScenario(address(), scenario('delivered-without-a-readable-pdf'));
+    expect(run.result).toBe('delivered');
+    expect(run.calls.slice(2)).toEqual(['renderReadablePdf doc_test', 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
   });
 });
