@@ -4,7 +4,7 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp } from '../support/accounts';
-import { sendingAccount, waitForStatus } from '../support/documents';
+import { attachmentBytes, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { until } from '../support/receiving';
 import { pdfText } from '../support/rendering';
@@ -100,7 +100,7 @@ describe('a document as a person reads it', () => {
 
   it('when a document is sent with attach_pdf, then the UBL sent and officially validated carries its rendering as a supporting document, rendered in the lane for deliveries', async () => {
     const renderedBefore = (await validatorLanes()).render.completed;
-    const { sender, id, number } = await sentDocument({ attach_pdf: true });
+    const { sender, id, number, email } = await sentDocument({ attach_pdf: true });
     await waitForStatus(sender.key, id, sender.companyId, ['delivered']);
     const ubl = await callAs(sender.key, `/v1/documents/${id}/ubl`);
     const embedded = embeddedPdfOf(ubl.text);
@@ -112,5 +112,9 @@ describe('a document as a person reads it', () => {
     expect(document.body.rule_set).toMatch(/^eu\.peppol\.bis3:/);
     // Never in the send lane, whose permits every document's validation needs.
     expect((await validatorLanes()).render.completed).toBeGreaterThan(renderedBefore);
+    // The sandbox email carries that same rendering (a second one would differ at least in its creation time).
+    const [message] = (await inboxFor(email)).filter((candidate) => candidate.messageId === `${id}@einvoice.localhost`);
+    const pdf = message!.attachments!.find((attachment) => attachment.contentType === 'application/pdf')!;
+    expect((await attachmentBytes(message!, pdf.generatedFileName)).equals(embedded!.pdf)).toBe(true);
   });
 });
