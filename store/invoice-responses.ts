@@ -24,7 +24,8 @@ const invoiceResponseSchema = new Schema(
     reasons: { type: [clarificationSchema], default: [] },
     actions: { type: [clarificationSchema], default: [] },
     note: { type: String, default: null },
-    status: { type: String, enum: ['queued', 'sent', 'failed', 'received'], required: true },
+    /** `received` then `refused` when the process rules forbid it after the document's response (kept, not applied). */
+    status: { type: String, enum: ['queued', 'sent', 'failed', 'received', 'refused'], required: true },
     /** Participant values: the buyer who answered and the seller answered. */
     sender_id: { type: String, default: null },
     receiver_id: { type: String, default: null },

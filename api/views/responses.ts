@@ -17,10 +17,13 @@ export const invoiceResponseSchema = z
     reasons: z.array(clarificationView('OPStatusReason', STATUS_REASONS)),
     actions: z.array(clarificationView('OPStatusAction', STATUS_ACTIONS)),
     note: z.string().nullable(),
-    status: z.enum(['queued', 'sent', 'failed', 'received']).openapi({ description: 'A sent response moves `queued → sent | failed`; a received one is `received`' }),
+    status: z.enum(['queued', 'sent', 'failed', 'received', 'refused']).openapi({
+      description:
+        "A sent response moves `queued → sent | failed`; a received one is `received`, or `refused` when the process rules (OP-BR111, e.g. nothing after RE or PD) forbid it after the document's response: kept, but not the document's `response`",
+    }),
     sender_id: z.string().nullable().openapi({ description: 'Participant id of the party that answered', example: '0208:0987654394' }),
     receiver_id: z.string().nullable().openapi({ description: 'Participant id of the party answered (the seller)', example: '0208:0123456749' }),
-    error_message: z.string().nullable().openapi({ description: 'Why a sent response failed' }),
+    error_message: z.string().nullable().openapi({ description: 'Why a sent response failed, or the rule a refused received one breaks' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })

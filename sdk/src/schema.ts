@@ -3039,10 +3039,10 @@ export interface components {
             }[];
             note: string | null;
             /**
-             * @description A sent response moves `queued → sent | failed`; a received one is `received`
+             * @description A sent response moves `queued → sent | failed`; a received one is `received`, or `refused` when the process rules (OP-BR111, e.g. nothing after RE or PD) forbid it after the document's response: kept, but not the document's `response`
              * @enum {string}
              */
-            status: "queued" | "sent" | "failed" | "received";
+            status: "queued" | "sent" | "failed" | "received" | "refused";
             /**
              * @description Participant id of the party that answered
              * @example 0208:0987654394
@@ -3053,7 +3053,7 @@ export interface components {
              * @example 0208:0123456749
              */
             receiver_id: string | null;
-            /** @description Why a sent response failed */
+            /** @description Why a sent response failed, or the rule a refused received one breaks */
             error_message: string | null;
             /** Format: date-time */
             created_at: string;

@@ -1,5 +1,5 @@
 import { MLS_RECEIVED_EVENT, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
-import { RESPONSE_CODE_NAMES, type ResponseCode } from '../../domain/invoice-response';
+import { followUpRefusal, RESPONSE_CODE_NAMES, type ResponseCode } from '../../domain/invoice-response';
 import type { ReadInvoiceResponse, ReadMessageLevelStatus } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
@@ -7,7 +7,7 @@ import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import { recordDocumentEvent } from '../events';
-import { responseContent } from '../replies/invoice-responses';
+import { replaceResponse, responseContent } from '../replies/invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { sentDocumentOfInstance, UNMATCHED_MLS_OWNER } from './service-provider';
 import { documentAs4MessageId } from '../../domain/peppol-envelope';
@@ -19,7 +19,8 @@ import { documentAs4MessageId } from '../../domain/peppol-envelope';
  *   is its receiver, the buyer its sender, the number and type code its
  *   DocumentReference); kept in `invoice_responses` under the received
  *   message's id, so filing it again doubles nothing; an unmatched one is
- *   kept with `document_id: null` and announced all the same;
+ *   kept with `document_id: null` and announced all the same; one the process
+ *   rules (OP-BR111) forbid after the document's response is kept `refused`;
  * - a Message Level Status (MLS 1.0): the receiving access point's word on
  *   our AS4 message, matched by the SBDH InstanceIdentifier it references.
  * Neither changes the document's delivery `status`: delivery and business
@@ -112,15 +113,31 @@ export async function fileInvoiceResponse(
       if (!isDuplicateKey(err)) throw err;
     }
   }
-  if (documentId) {
-    const latest = { response_id: message._id, code: response.code, reasons: response.reasons, actions: response.actions, note: response.note, received_at: message.received_at, created_at: message.received_at };
-    // The latest response by the time it arrived: an older one filed late does not replace a newer one.
-    const current = await store.documents.findById(documentId, { response: 1 }).lean();
-    if (!current?.response || current.response.created_at <= message.received_at) {
-      await store.documents.updateOne({ _id: documentId }, { $set: { response: latest, updated_at: now } });
-    }
-  }
+  if (documentId && existing?.status !== 'refused') await applyReceivedResponse(store, documentId, message, response);
   return { kind: 'invoice_response', documentId, code: response.code };
+}
+
+/**
+ * Makes a filed response the document's `response` when the process rules (OP-BR111, as for the responses we
+ * give) allow it after the response the document has, by a conditional update on that response: of two racing
+ * for one document, the second is judged against the first. One the rules forbid is kept, `refused` with the
+ * rule; one that arrived before the document's response (filed late) is kept as history.
+ */
+async function applyReceivedResponse(store: Store, documentId: string, message: ReplyMessage, response: ReadInvoiceResponse): Promise<void> {
+  const next = { response_id: message._id, code: response.code, reasons: response.reasons, actions: response.actions, note: response.note, received_at: message.received_at, created_at: message.received_at };
+  for (;;) {
+    const document = await store.documents.findById(documentId, { response: 1 }).lean();
+    if (!document) return;
+    const current = document.response ?? null;
+    if (current && (current.response_id === message._id || current.created_at > message.received_at)) return;
+    const refusal = followUpRefusal(current ? [current.code as ResponseCode] : [], response.code);
+    if (refusal) {
+      await store.invoiceResponses.updateOne({ _id: message._id, status: 'received' }, { $set: { status: 'refused', error_message: `${refusal.rule}: ${refusal.message}.`, updated_at: new Date() } });
+      return;
+    }
+    // Lost to another response that became the document's meanwhile: judged again against that one.
+    if (await replaceResponse(store, documentId, current, next)) return;
+  }
 }
 
 /**
@@ -188,9 +205,11 @@ export async function announceReply(deps: AnnounceReplyDependencies, message: Re
           number: row.referenced_number,
           ...responseContent(row),
           sender_id: row.sender_id ?? null,
-          message: row.document_id
-            ? `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'the buyer'}`
-            : `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'an unknown sender'} for ${row.referenced_number}, which matches no document sent by this company`,
+          message: !row.document_id
+            ? `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'an unknown sender'} for ${row.referenced_number}, which matches no document sent by this company`
+            : row.status === 'refused'
+              ? `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'the buyer'}, kept but not the document's response: ${row.error_message}`
+              : `Invoice Response ${describeCode(row.code)} from ${row.sender_id ?? 'the buyer'}`,
         },
       },
       deps.logger,

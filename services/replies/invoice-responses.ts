@@ -128,11 +128,8 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
   };
   // The row type's arrays are mongoose's; the row written is plain data.
   await insertRow(store.invoiceResponses, row as unknown as InvoiceResponseRow);
-  const claimed = await store.documents.updateOne(
-    { _id: document._id, ...(previous ? { 'response.response_id': previous.response_id } : { response: null }) },
-    { $set: { response: { response_id: responseId, code: content.code, reasons: content.reasons, actions: content.actions, note: content.note, received_at: null, created_at: now }, updated_at: now } },
-  );
-  if (claimed.modifiedCount === 0) {
+  const claimed = await replaceResponse(store, document._id, previous, { response_id: responseId, code: content.code, reasons: content.reasons, actions: content.actions, note: content.note, received_at: null, created_at: now });
+  if (!claimed) {
     await store.invoiceResponses.deleteOne({ _id: responseId });
     const current = await store.documents.findById(document._id, { response: 1 }).lean();
     const code = current?.response?.code as ResponseCode | undefined;
@@ -152,6 +149,22 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
   }
   deps.logger.info({ documentId: document._id, responseId, code: content.code }, 'invoice response queued');
   return row;
+}
+
+/** A document's current response, as stored on it. */
+export type DocumentResponse = Pick<NonNullable<DocumentRow['response']>, 'response_id' | 'code' | 'note' | 'received_at' | 'created_at'> & { reasons: Clarifications; actions: Clarifications };
+
+/**
+ * Makes `next` the document's `response` only while it still is `previous` (none: null), by one conditional
+ * update of the document: of two responses judged against the same previous one, given or received, only one
+ * can become it. False when another did first.
+ */
+export async function replaceResponse(store: Store, documentId: string, previous: { response_id: string } | null, next: DocumentResponse): Promise<boolean> {
+  const replaced = await store.documents.updateOne(
+    { _id: documentId, ...(previous ? { 'response.response_id': previous.response_id } : { response: null }) },
+    { $set: { response: next, updated_at: new Date() } },
+  );
+  return replaced.modifiedCount === 1;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
+import { newSortableId } from '../../domain/ids';
+import type { InvoiceResponseContent } from '../../domain/invoice-response';
 import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { writeMessageLevelStatus } from '../../domain/ubl/application-response';
+import { readApplicationResponse, writeInvoiceResponse, writeMessageLevelStatus, type ReadInvoiceResponse } from '../../domain/ubl/application-response';
+import { fileInvoiceResponse } from '../../services/receiving/replies';
 
 import { verifySignatureV2 } from '../../domain/webhooks';
 import { inboxEntries, readBusinessDocument, sendInvoiceResponse } from '../../stack/peppol-network/responder';
@@ -168,6 +171,65 @@ describe('replies received about sent documents', () => {
       const refused = await callAs(liveKey, `/v1/sandbox/documents/${posted.body.id}/response?company_id=${account.companyId}`, { method: 'POST', body: { code: 'AB' }, host: LIVE });
       expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ code: 'sandbox_only' });
+    }, 120_000);
+
+    it("when two final responses to one sent document are filed at once, then exactly one becomes its response and the other is kept refused naming OP-BR111-R004; a later one through the sandbox is refused and announced so", async () => {
+      const account = await sendingAccount();
+      const number = `IR-RACE-${Date.now()}`;
+      const posted = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...invoice, company_id: account.companyId, number } });
+      expect(posted.status).toBe(202);
+      await waitForStatus(account.key, posted.body.id, account.companyId, ['delivered', 'failed'], 60_000);
+      const buyer = (invoice.to as { peppol_id: string }).peppol_id;
+      const seller = belgianSeller.peppol_id!;
+
+      // Two buyer's messages that arrived at the same moment, filed concurrently as two receive workflows would.
+      const receivedAt = new Date();
+      const arrival = (content: InvoiceResponseContent) => {
+        const ubl = writeInvoiceResponse({
+          id: randomUUID(),
+          issueDate: receivedAt.toISOString().slice(0, 10),
+          sender: { participantId: buyer, name: 'Buyer' },
+          receiver: { participantId: seller, name: belgianSeller.name },
+          content,
+          reference: { id: number, issueDate: null, typeCode: '380' },
+        });
+        const message = {
+          _id: newSortableId('document'),
+          company_id: account.companyId,
+          workspace_id: account.workspaceId,
+          environment: 'sandbox' as const,
+          sender_id: buyer,
+          receiver_id: seller,
+          message_id: `${randomUUID()}@sandbox.einvoice`,
+          received_at: receivedAt,
+        };
+        return { message, ubl, read: readApplicationResponse(ubl) as ReadInvoiceResponse };
+      };
+      const rejected = arrival({ code: 'RE', reasons: [{ code: 'PRI', text: 'Wrong price' }], actions: [], note: null });
+      const paid = arrival({ code: 'PD', reasons: [], actions: [], note: null });
+      await withStore((store) => Promise.all([rejected, paid].map(({ message, read, ubl }) => fileInvoiceResponse(store, message, read, ubl, () => Promise.resolve(buyer)))));
+
+      const document = await callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${account.companyId}`);
+      const winner = [rejected, paid].find(({ message }) => message._id === document.body.response?.response_id);
+      expect(winner).toBeDefined();
+      const loser = winner === rejected ? paid : rejected;
+      const listed = await callAs(account.key, `/v1/documents/${posted.body.id}/responses?company_id=${account.companyId}`);
+      const byId = new Map((listed.body.data as { id: string; status: string; error_message: string | null }[]).map((row) => [row.id, row]));
+      expect(byId.get(winner!.message._id)).toMatchObject({ status: 'received', error_message: null });
+      expect(byId.get(loser.message._id)).toMatchObject({ status: 'refused', error_message: expect.stringContaining('OP-BR111-R004') });
+
+      // Through the intake and the receive workflow: nothing may follow the final code either.
+      const later = await callAs(account.key, `/v1/sandbox/documents/${posted.body.id}/response?company_id=${account.companyId}`, { method: 'POST', body: { code: 'AB' } });
+      expect(later.status).toBe(202);
+      const announced = await until(
+        'the later response announced',
+        () => callAs(account.key, `/v1/events?type=document.response_received&document_id=${posted.body.id}`),
+        (response) => response.body.data?.some((event: { data: { response_id: string } }) => event.data.response_id === later.body.id),
+      );
+      const event = announced.body.data.find((candidate: { data: { response_id: string } }) => candidate.data.response_id === later.body.id);
+      expect(event.data).toMatchObject({ code: 'AB', matched: true, message: expect.stringContaining('OP-BR111-R004') });
+      const after = await callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${account.companyId}`);
+      expect(after.body.response.response_id).toBe(winner!.message._id);
     }, 120_000);
   });
 });
