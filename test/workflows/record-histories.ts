@@ -9,16 +9,18 @@ import { TEMPORAL_CLI, toolBinaryPath } from '../../stack/tools';
 import { KYC_SCENARIOS, runKycScenario } from './kyc-scenarios';
 import { RECEIVE_SCENARIOS, runReceiveScenario } from './receive-scenarios';
 import { RECEIVING_SCENARIOS, runReceivingScenario } from './receiving-scenarios';
+import { REPORTING_SCENARIOS, runReportingScenario } from './reporting-scenarios';
 import { runScenario, SCENARIOS } from './scenarios';
 import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
 
 /**
  * `npm run record-histories [-- <prefix>]`: runs every scenario of the send
  * workflow, the KYC review workflow, the receive workflow, the receiving
- * (registration) workflow and the webhook delivery workflow (or only those whose file name starts with the prefix) on
- * a stack of its own and writes each history to
+ * (registration) workflow, the webhook delivery workflow and the monthly reporting workflows (or only those whose file
+ * name starts with the prefix) on a stack of its own and writes each history to
  * test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
- * receive-document-<scenario>.json, sync-receiving-<scenario>.json and deliver-webhook-<scenario>.json. When a workflow
+ * receive-document-<scenario>.json, sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
+ * peppol-reporting-<scenario>.json. When a workflow
  * changes shape on purpose (behind `patched()`), first rename the current
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
@@ -67,6 +69,10 @@ async function main(): Promise<void> {
     for (const scenario of WEBHOOK_SCENARIOS) {
       const name = `deliver-webhook-${scenario.name}`;
       if (wanted(name)) await runWebhookScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+    }
+    for (const scenario of REPORTING_SCENARIOS) {
+      const name = `peppol-reporting-${scenario.name}`;
+      if (wanted(name)) await runReportingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
   } finally {
     await stack.stop();

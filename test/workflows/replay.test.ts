@@ -7,9 +7,9 @@ import { Worker } from '@temporalio/worker';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 
 /**
- * Recorded histories of the send workflow (delivered, retried, failed) and of
- * the KYC review workflow (approved, rejected; see record-histories.ts)
- * replayed against the current workflow code. A change
+ * Recorded histories of every workflow with scenarios (send, KYC review,
+ * receive, receiving registration, webhook delivery, monthly reporting; see
+ * record-histories.ts) replayed against the current workflow code. A change
  * that would break workflows already running fails here; such a change needs
  * `patched()` in the workflow.
  */
