@@ -37,6 +37,17 @@ export function runCopies(count: number, logger: Logger, main: () => Promise<voi
   superviseCopies(count, logger);
 }
 
+/** Tells each copy its place among them, 0 to count − 1; a replacement takes the place of the copy it replaces. */
+const COPY_INDEX_VARIABLE = 'PROCESS_COPY_INDEX';
+
+/**
+ * This process's place among the copies (0 when it is not a copy): what a copy binds alone, such as the
+ * Temporal SDK's metrics port, is offset by it, so N copies on one machine never ask for the same port.
+ */
+export function copyIndex(): number {
+  return cluster.isWorker ? Number(process.env[COPY_INDEX_VARIABLE] ?? 0) : 0;
+}
+
 /** How a process names itself to others (a Temporal worker's identity): pid@host, and its primary's pid when it is a copy. */
 export function processIdentity(hostname: string): string {
   return cluster.isWorker ? `${process.pid}@${hostname} copy of ${process.ppid}` : `${process.pid}@${hostname}`;
@@ -45,12 +56,16 @@ export function processIdentity(hostname: string): string {
 function superviseCopies(count: number, logger: Logger): void {
   let stopping = false;
   const deaths: number[] = [];
-  const fork = () => {
-    const copy = cluster.fork();
-    logger.info({ pid: copy.process.pid }, 'copy started');
+  const places = new Map<Worker, number>();
+  const fork = (index: number) => {
+    const copy = cluster.fork({ [COPY_INDEX_VARIABLE]: String(index) });
+    places.set(copy, index);
+    logger.info({ pid: copy.process.pid, index }, 'copy started');
   };
 
   cluster.on('exit', (copy: Worker, code: number | null, signal: string | null) => {
+    const index = places.get(copy) ?? 0;
+    places.delete(copy);
     if (stopping) {
       // The exit code set when giving up, 0 otherwise.
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
@@ -68,7 +83,7 @@ function superviseCopies(count: number, logger: Logger): void {
     logger.error({ pid: copy.process.pid, code, signal }, 'copy exited unexpectedly; starting another');
     // Not unref'd: when every copy has died, this timer is what keeps the primary alive to start one again.
     setTimeout(() => {
-      if (!stopping) fork();
+      if (!stopping) fork(index);
     }, RESTART_DELAY_MS);
   });
 
@@ -83,5 +98,5 @@ function superviseCopies(count: number, logger: Logger): void {
   process.on('SIGINT', stopAll);
 
   logger.info({ copies: count, pid: process.pid }, 'starting copies');
-  for (let i = 0; i < count; i += 1) fork();
+  for (let i = 0; i < count; i += 1) fork(i);
 }

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 
 import { createLogger } from '../../platform/logger';
-import { runCopies } from '../../platform/process-copies';
+import { copyIndex, runCopies } from '../../platform/process-copies';
 
 /**
  * A stand-in entry for test/unit/process-copies.test.ts: COPIES copies of a
- * server on PORT that answers with its pid; GET /die ends the copy that takes
- * it, and SIGTERM closes it as the API does. With FAIL_AT_START, every copy
+ * server on PORT that answers with its pid (GET /place: pid and place among
+ * the copies); GET /die ends the copy that takes it, and SIGTERM closes it as the API does. With FAIL_AT_START, every copy
  * fails as it starts.
  */
 runCopies(
@@ -16,7 +16,7 @@ runCopies(
     if (process.env.FAIL_AT_START) throw new Error('cannot start');
     const server = createServer((req, res) => {
       if (req.url === '/die') process.exit(3);
-      res.end(String(process.pid));
+      res.end(req.url === '/place' ? `${process.pid} ${copyIndex()}` : String(process.pid));
     });
     await new Promise<void>((resolve) => server.listen(Number(process.env.PORT), '127.0.0.1', resolve));
     process.on('SIGTERM', () => server.close(() => process.exit(0)));

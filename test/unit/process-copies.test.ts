@@ -45,6 +45,17 @@ async function answering(port: number, tries = 16): Promise<Set<string>> {
   return pids;
 }
 
+/** Each copy's place, by pid, among those that answer `tries` requests. */
+async function placesAnswering(port: number, tries = 16): Promise<Map<string, string>> {
+  const places = new Map<string, string>();
+  for (let i = 0; i < tries; i += 1) {
+    const [pid, place] = ((await get(port, '/place').catch(() => undefined)) ?? '').split(' ');
+    if (pid && place) places.set(pid, place);
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return places;
+}
+
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -95,6 +106,20 @@ describe('process copies', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     for (const pid of after) expect(alive(Number(pid))).toBe(false);
+  }, 90_000);
+
+  it('when there are two, then each knows its place (0 and 1), and the copy that replaces a dead one takes its place', async () => {
+    const port = await freePort();
+    start(2, port);
+    const first = await until(() => placesAnswering(port), (places) => places.size === 2);
+    expect([...first.values()].sort()).toEqual(['0', '1']);
+
+    await get(port, '/die').catch(() => undefined);
+    const after = await until(() => placesAnswering(port), (places) => places.size === 2 && [...first.keys()].some((pid) => !places.has(pid)));
+    const [replacement] = [...after.keys()].filter((pid) => !first.has(pid));
+    const [dead] = [...first.keys()].filter((pid) => !after.has(pid));
+    expect(after.get(replacement!)).toBe(first.get(dead!));
+    expect([...after.values()].sort()).toEqual(['0', '1']);
   }, 90_000);
 
   it('when every copy keeps failing as it starts, then the primary gives up with exit code 1, so its own supervisor sees the failure', async () => {
