@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
 import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
+import { as4Sends } from '../platform/metrics';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
 import { recordReportingItem } from '../services/reporting/items';
@@ -52,11 +53,13 @@ export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 's
       return peppol.accessPoint.send(sendRequest(routing, { messageId: message.messageId, endpoint, sbd: message.sbd }), Context.current().cancellationSignal);
     });
   } catch (err) {
+    as4Sends.inc({ outcome: failedSendOutcome(err) });
     // What the lookup kept may be what failed (an access point or certificate replaced since): the next try asks afresh.
     peppol.lookup.forget(routing.receiver);
     if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the ${message.what}: ${err.message}`);
     throw err;
   }
+  as4Sends.inc({ outcome: 'delivered' });
   // Counted before the caller records the send: a crash in between sends again under the same message id
   // (the receiver keeps one copy) and finds the item recorded, never one without the other.
   await recordReportingItem(store, {
@@ -73,6 +76,12 @@ export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 's
     endUserId: message.endUserId,
   });
   return receipt;
+}
+
+/** refused: the receiving access point's final no; no_endpoint: the lookup found none for the deliverable (ends the send); failed: tried again. */
+function failedSendOutcome(err: unknown): 'refused' | 'no_endpoint' | 'failed' {
+  if (err instanceof As4SendError && err.permanent) return 'refused';
+  return err instanceof ApplicationFailure && err.nonRetryable ? 'no_endpoint' : 'failed';
 }
 
 /** When the receiving access point signed its receipt; now when its timestamp cannot be read. */

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { reconcileReceived } from '../services/receiving/intake';
-import { announceReceived, fileReceived, fileUnread, findReceivedMessage, type Filed } from '../services/receiving/file';
+import { announceReceived, fileReceived, fileUnread, findReceivedMessage, markFiled, type Filed } from '../services/receiving/file';
 import { announceReply, type FiledReply } from '../services/receiving/replies';
 import { recordReceivedTransaction } from '../services/reporting/items';
 import {
@@ -41,6 +41,7 @@ export function receivingActivities(deps: ActivityDependencies) {
       const filed = await fileReceived(deps, documentId);
       // Counted for Peppol reporting (Peppol messages only) once filed; a retry finds it counted.
       await recordReceivedTransaction(store, () => deps.peppol.accessPoint.seat(), documentId);
+      await markFiled(store, documentId, filed);
       return filed;
     },
 
@@ -48,6 +49,7 @@ export function receivingActivities(deps: ActivityDependencies) {
     async fileUnreadDocument(documentId: string, why: string): Promise<Filed> {
       const filed = await fileUnread(store, documentId, why);
       await recordReceivedTransaction(store, () => deps.peppol.accessPoint.seat(), documentId);
+      await markFiled(store, documentId, filed);
       return filed;
     },
 

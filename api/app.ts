@@ -15,6 +15,7 @@ import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
 import { authentication } from './authentication';
 import { errorHandler, routeNotFound } from './errors';
+import { httpMetrics } from './http-metrics';
 import { cpuPool, type CpuPool } from './offload';
 import { createRegistry, openApiDocumentFactory, type OpenApiDocument } from './openapi';
 import { serveReferencePage } from './reference/page';
@@ -86,6 +87,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(httpMetrics());
   app.use(requestLogging(logger));
   app.use(requestEnvironment(config));
   app.use(answerOptions((path) => routes.allowedMethods(path)));

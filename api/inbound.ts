@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { z } from 'zod';
 
 import type { Logger } from '../platform/logger';
+import { as4Received } from '../platform/metrics';
 import { MessageIdReusedError, takeInbound, type IntakeDependencies } from '../services/receiving/intake';
 import { servicedCompany } from '../services/receiving/registration';
 import { mlsRecipient } from '../services/receiving/service-provider';
@@ -81,6 +82,7 @@ export function inboundApp(options: InboundOptions): Express {
         (await servicedCompany(store, message.receiverId, message.documentTypeId)) ??
         (await mlsRecipient(store, options.serviceProvider, { receiverId: message.receiverId, documentTypeId: message.documentTypeId, sbd: Buffer.from(message.sbd, 'base64') }));
       if (!recipient) {
+        as4Received.inc({ outcome: 'not_serviced' });
         logRefusal(logger, message);
         res.status(422).json({ error: 'PEPPOL:NOT_SERVICED', message: `${message.receiverId} is not registered with us for ${message.documentTypeId}` });
         return;
@@ -102,14 +104,17 @@ export function inboundApp(options: InboundOptions): Express {
         },
         { ...recipient, environment: 'live' },
       );
+      as4Received.inc({ outcome: intake.created ? 'stored' : 'repeated' });
       logger.info({ documentId: intake.documentId, messageId: message.messageId, created: intake.created }, intake.created ? 'received a message' : 'received a message again; answered as before');
       res.status(200).json({ status: intake.created ? 'stored' : 'duplicate', document_id: intake.documentId });
     } catch (err) {
       if (err instanceof MessageIdReusedError) {
+        as4Received.inc({ outcome: 'id_reused' });
         logger.warn({ messageId: message.messageId, receiverId: message.receiverId }, 'refused a message whose id was used before for another message');
         res.status(422).json({ error: MESSAGE_ID_REUSED, message: err.message });
         return;
       }
+      as4Received.inc({ outcome: 'not_stored' });
       logger.error({ err, messageId: message.messageId }, 'a received message could not be stored; no receipt');
       res.status(503).json({ error: 'not_stored', message: 'The message could not be stored; try again.' });
     }

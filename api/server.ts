@@ -5,10 +5,12 @@ import { Client } from '@temporalio/client';
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase, pingDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
+import { observeWork, serveMetrics } from '../platform/metrics';
 import { officialValidator } from '../platform/official-validator';
 import { runCopies } from '../platform/process-copies';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
+import { readWork } from '../services/stuck-work';
 import { usageCounters } from '../services/usage';
 import { serviceProviderParticipant } from '../domain/peppol-id';
 import { openStore, type Store } from '../store';
@@ -21,6 +23,7 @@ import { cpuPool } from './offload';
 /**
  * Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and
  * close; API_PROCESSES copies of it share the ports (platform/process-copies.ts).
+ * Its metrics are on METRICS_PORT, the copies' together (platform/metrics.ts).
  * Nothing a request relies on is kept in one process only: rate-limit windows,
  * idempotency keys and usage counters are in the database.
  */
@@ -31,6 +34,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
   // A connection that does not come back after the database restarted ends the process; its supervisor starts another.
   const watch = watchDatabase(db, addresses.mongodbUri, logger, () => process.exit(1));
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
+  observeWork(() => readWork(store, addresses.validatorUrl), logger);
   const temporal = connectTemporalClient(addresses.temporalAddress);
   const usage = usageCounters(store, logger);
   const validator = officialValidator(addresses.validatorUrl);
@@ -127,6 +131,7 @@ try {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
   runCopies(config.API_PROCESSES, logger, () => main(config, logger), failed);
+  serveMetrics({ port: config.METRICS_PORT, host: config.METRICS_BIND, copies: config.API_PROCESSES }, logger).catch(failed);
 } catch (err) {
   failed(err);
 }

@@ -45,6 +45,12 @@ export function newSortableId(kind: IdKind, now = Date.now()): string {
   return `${sortableIdBound(kind, now)}${randomBase62(14)}`;
 }
 
+/** When a sortable id was made (ms since the epoch), read back from its time part. */
+export function sortableIdTime(id: string): number {
+  const start = id.indexOf('_') + 1;
+  return parseInt(id.slice(start, start + 10), 36);
+}
+
 /** Sorts before every sortable id made at `ms` or later, and after every one made earlier. */
 export function sortableIdBound(kind: IdKind, ms: number): string {
   return `${ID_PREFIXES[kind]}_${Math.max(0, Math.floor(ms)).toString(36).padStart(10, '0')}`;

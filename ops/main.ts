@@ -14,6 +14,7 @@ import { participantProof, type CompanyIdentity } from '../domain/participant-pr
 import type { Company } from '../services/companies';
 import { decide, decideParticipant, listSubmissions } from '../services/operator-kyc';
 import { identityOf, pendingParticipantReviews } from '../services/receiving/participant-review';
+import { STUCK_AFTER_MS, stuckWork, type StuckWork } from '../services/stuck-work';
 import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
 import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
@@ -60,6 +61,9 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           the reporting receiver, once per month (the schedule's guard)
   mls unmatched                           Message Level Status received for our service provider that named none of
                                           our sent documents (kept, newest first)
+  stuck [--older-than <seconds>]          documents (queued, sending, receiving), Invoice Responses being sent and webhook
+                                          deliveries pending that have not moved for longer than that (default ${STUCK_AFTER_MS / 1000}),
+                                          longest waiting first, each with its workflow id to open in the Temporal Web UI
   network send <receiver> <file.xml> [--via stand-in|oxalis] [--message-id <id>] [--mls always|failure [--mls-to 0242:<SPID>]]
                                           the local Peppol network stand-in sends a UBL document by AS4 to the
                                           receiver's access point; prints the receipt or the AS4 error; --via oxalis
@@ -115,6 +119,29 @@ function peppolIdIs(company: Company): string | null {
   if (!company.peppol_id) return null;
   const proof = participantProof(company.peppol_id, { ...identityOf(company), peppol_id: null });
   return proof?.by === 'company_registration_id' || proof?.by === 'tax_id' ? `its ${proof.by} (${proof.register})` : 'not its registration id or VAT number: check the documents back it';
+}
+
+/** `--older-than <seconds>`, a whole number of seconds; the default threshold without it. */
+function olderThanMs(args: string[]): number {
+  if (args.length === 0) return STUCK_AFTER_MS;
+  const seconds = Number(args[1]);
+  if (args.length !== 2 || args[0] !== '--older-than' || !Number.isInteger(seconds) || seconds < 0) throw new UsageError('stuck takes --older-than <seconds>, a whole number');
+  return seconds * 1000;
+}
+
+const waited = (since: Date) => {
+  const minutes = Math.floor((Date.now() - since.getTime()) / 60_000);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
+function stuckReport({ items, counts }: StuckWork, olderThan: number): string {
+  const total = counts.document + counts.invoice_response + counts.webhook_delivery;
+  const summary =
+    `${counts.document} documents, ${counts.invoice_response} Invoice Responses, ${counts.webhook_delivery} webhook deliveries ` +
+    `have not moved for over ${olderThan / 1000} s${total > items.length ? ` (the ${items.length} longest waiting listed)` : ''}`;
+  if (total === 0) return summary;
+  const rows = items.map((item) => tableRow(item.kind.padEnd(16), item.id, item.status.padEnd(9), item.since.toISOString(), waited(item.since).padStart(11), item.workflowId, item.workspaceId));
+  return [...rows, `${summary}; open each workflow id in the Temporal Web UI`].join('\n');
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -206,6 +233,10 @@ const COMMANDS: Record<string, Command> = {
   'credits add': async ({ store, operator }, args) => {
     const [workspace, amount] = needs(args, 2);
     return `balance of ${workspace!}: ${await addCredits(store, operator, workspace!, amount!)} EUR`;
+  },
+  stuck: async ({ store }, args) => {
+    const olderThan = olderThanMs(args);
+    return stuckReport(await stuckWork(store, { olderThanMs: olderThan }), olderThan);
   },
   'mls unmatched': async ({ store }) => {
     const rows = await unmatchedMessageLevelStatuses(store);

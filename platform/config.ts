@@ -240,6 +240,14 @@ export const serviceConfigShape = {
   WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
   WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
+  METRICS_BIND: z
+    .string()
+    .default('127.0.0.1')
+    .refine((value) => isIP(value) !== 0, 'expected an IP address such as 127.0.0.1 or 0.0.0.0')
+    .describe("Interface the metrics listeners (API's, worker's, Temporal SDK's) listen on: an internal network only, never the public one"),
+  METRICS_PORT: port(9464).describe("Port of the API's Prometheus metrics (GET /metrics), every API process's together"),
+  WORKER_METRICS_PORT: port(9465).describe("Port of the worker's Prometheus metrics (GET /metrics), every worker process's together"),
+  TEMPORAL_METRICS_PORT: port(9466).describe("Port of the Temporal SDK's own worker metrics (GET /metrics) of the first worker process; each further copy the next port"),
 };
 
 /** Variables whose value may carry credentials: named in errors, never printed. */
@@ -284,10 +292,10 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
 /** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'METRICS_PORT', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
 
 /** Variables only the worker reads: the API has no use for them. */
-export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES'];
+export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES', 'WORKER_METRICS_PORT', 'TEMPORAL_METRICS_PORT'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { z } from 'zod';
 
+import { validationDuration } from './metrics';
+
 /**
  * Client of the official validator service (validator/): the official Peppol
  * rule sets run by phive in a JVM that keeps them compiled. The API calls it
@@ -49,6 +51,7 @@ const reportSchema = z.object({
 
 const ruleSetSchema = z.object({ id: z.string(), name: z.string(), valid_from: z.string().nullable() });
 const healthSchema = z.object({ status: z.literal('ok'), rule_set: ruleSetSchema });
+const lanesSchema = z.object({ lanes: z.record(z.string(), z.object({ permits: z.number(), running: z.number() })) });
 
 export type OfficialFinding = z.output<typeof findingSchema>;
 export type OfficialReport = z.output<typeof reportSchema>;
@@ -158,14 +161,26 @@ export function officialValidator(baseUrl: string): OfficialValidator {
 
   const unavailable = (status: number, bytes: Buffer) => new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
 
+  async function validateUnderLane(xml: string | Buffer, options: ValidationOptions): Promise<OfficialReport> {
+    const { status, bytes } = await underLane('/validate', {}, xml, options);
+    if (status !== 200) throw unavailable(status, bytes);
+    // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
+    const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
+    if (!parsed.success) throw new ValidatorUnavailableError(`the official validator answered in an unknown shape: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
   return {
     async validate(xml, options = {}) {
-      const { status, bytes } = await underLane('/validate', {}, xml, options);
-      if (status !== 200) throw unavailable(status, bytes);
-      // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
-      const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
-      if (!parsed.success) throw new ValidatorUnavailableError(`the official validator answered in an unknown shape: ${parsed.error.message}`);
-      return parsed.data;
+      const timer = validationDuration.startTimer({ lane: options.lane ?? 'send' });
+      try {
+        const report = await validateUnderLane(xml, options);
+        timer({ outcome: report.problem?.code ?? (report.valid ? 'valid' : 'invalid') });
+        return report;
+      } catch (err) {
+        timer({ outcome: err instanceof ValidationTimeLimitError ? 'time_limit' : 'unavailable' });
+        throw err;
+      }
     },
 
     async render(ubl, format, lang, options = {}) {
@@ -182,4 +197,11 @@ export function officialValidator(baseUrl: string): OfficialValidator {
       return parsed.success ? parsed.data.rule_set : undefined;
     },
   };
+}
+
+/** What each lane of the validator at `baseUrl` is doing (its permits, validations running now), from its health answer; none when it does not answer. */
+export async function validatorLanes(baseUrl: string, timeoutMs = 2_000): Promise<{ lane: string; permits: number; running: number }[]> {
+  const response = await fetch(new URL('/health', baseUrl), { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+  const parsed = lanesSchema.safeParse(response?.ok ? await response.json().catch(() => undefined) : undefined);
+  return parsed.success ? Object.entries(parsed.data.lanes).map(([lane, { permits, running }]) => ({ lane, permits, running })) : [];
 }

@@ -75,6 +75,8 @@ export interface StackUrls {
    * points chain to.
    */
   peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; oxalis: string; ca: string };
+  /** Prometheus metrics (internal listeners): the API's, the worker's, and the Temporal SDK's of the first worker process (each further one on the next port). */
+  metrics: { api?: string; worker?: string; temporalWorker?: string };
 }
 
 export interface EmbeddedStack {
@@ -155,6 +157,13 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       },
     }),
     ...(services.includes('api') && { api: `http://127.0.0.1:${config.PORT}` }),
+    metrics: {
+      ...(services.includes('api') && { api: `http://127.0.0.1:${config.METRICS_PORT}/metrics` }),
+      ...(services.includes('worker') && {
+        worker: `http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics`,
+        temporalWorker: `http://127.0.0.1:${config.TEMPORAL_METRICS_PORT}/metrics`,
+      }),
+    },
   };
   /** Where the API processes listen: PORT, or behind the production shape's front proxy. */
   const apiPort = production ? config.API_BEHIND_FRONT_PORT : config.PORT;
@@ -512,6 +521,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
       log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
+      log(`metrics    worker ${urls.metrics.worker}, Temporal SDK ${urls.metrics.temporalWorker} (each further worker process on the next port)`);
     }
     if (services.includes('api')) {
       if (production) {
@@ -521,6 +531,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       log(
         `api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES${production ? `; behind the front proxy, at 127.0.0.1:${config.API_BEHIND_FRONT_PORT}` : ''})`,
       );
+      log(`metrics    api ${urls.metrics.api}`);
     }
   } catch (err) {
     await stop();
@@ -566,6 +577,13 @@ async function checkPortsFree(
     [runs.accessPoint && services.includes('api'), config.SMP_PORT, 'SMP_PORT'],
     [services.includes('api'), config.PORT, 'PORT'],
     [services.includes('api'), config.INBOUND_PORT, 'INBOUND_PORT'],
+    [services.includes('api'), config.METRICS_PORT, 'METRICS_PORT'],
+    [services.includes('worker'), config.WORKER_METRICS_PORT, 'WORKER_METRICS_PORT'],
+    ...Array.from({ length: config.WORKER_PROCESSES }, (_, copy): [boolean, number, string] => [
+      services.includes('worker'),
+      config.TEMPORAL_METRICS_PORT + copy,
+      `TEMPORAL_METRICS_PORT${copy === 0 ? '' : ` + ${copy}`}`,
+    ]),
   ];
   const busy: string[] = [];
   for (const [needed, port, variable] of wanted) {

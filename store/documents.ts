@@ -132,6 +132,8 @@ documentSchema.index({ company_id: 1, environment: 1, direction: 1, acknowledged
 documentSchema.index({ sbdh_instance_id: 1 });
 /** An Invoice Response names the document it answers by its number. */
 documentSchema.index({ company_id: 1, environment: 1, number: 1, _id: -1 });
+/** Work in progress and stuck work (services/stuck-work.ts): documents in a status, longest waiting first. */
+documentSchema.index({ status: 1, updated_at: 1 });
 
 const contentSchema = new Schema(
   {

@@ -51,6 +51,8 @@ const invoiceResponseSchema = new Schema(
 invoiceResponseSchema.index({ document_id: 1, _id: 1 });
 invoiceResponseSchema.index({ company_id: 1, environment: 1, _id: -1 });
 invoiceResponseSchema.index({ dispatched: 1, _id: 1 });
+/** Stuck work (services/stuck-work.ts): sent responses still queued, longest waiting first. */
+invoiceResponseSchema.index({ status: 1, updated_at: 1 });
 
 export type InvoiceResponseRow = InferSchemaType<typeof invoiceResponseSchema>;
 

@@ -5,7 +5,7 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
  * - `received_messages`: every inbound message exactly as it arrived (the
  *   SBD of an AS4 message, or the UBL posted to the sandbox), written before
  *   the sending access point gets its receipt and never changed after, apart
- *   from `dispatched`. The id is the document id the message becomes;
+ *   from `dispatched` and `filed`. The id is the document id the message becomes;
  *   `message_key` (unique) makes a repeated AS4 message find the first one.
  *   While `dispatched` is false it is also the outbox of the receive
  *   workflow: the reconciler starts what the intake could not.
@@ -39,10 +39,16 @@ const receivedMessageSchema = new Schema(
     payload_sha256: { type: String, default: null },
     received_at: { type: Date, required: true },
     dispatched: { type: Boolean, required: true },
+    /**
+     * False from the intake until the receive workflow has filed it (as a document, or a reply on one): while
+     * false it is "receiving", which the metrics and `ops stuck` watch. Absent on rows from before it existed.
+     */
+    filed: { type: Boolean },
   },
   { versionKey: false, collection: 'received_messages' },
 );
 receivedMessageSchema.index({ dispatched: 1, _id: 1 });
+receivedMessageSchema.index({ filed: 1, received_at: 1 });
 /** Message Level Status that named none of our sent documents are kept under the service provider, listed by `ops mls unmatched`. */
 receivedMessageSchema.index({ company_id: 1, _id: -1 });
 

@@ -73,6 +73,8 @@ const deliverySchema = new Schema(
 deliverySchema.index({ webhook_id: 1, _id: -1 });
 deliverySchema.index({ webhook_id: 1, status: 1, _id: -1 });
 deliverySchema.index({ dispatched: 1, _id: 1 });
+/** Stuck work (services/stuck-work.ts): pending deliveries, longest since their last attempt first. */
+deliverySchema.index({ status: 1, updated_at: 1 });
 
 /** One row (`_id: 'events'`): every event with a smaller id has been fanned out. */
 const fanoutMarkSchema = new Schema(

@@ -10,8 +10,9 @@ import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
+import { bindAddress, serveMetrics } from '../platform/metrics';
 import { officialValidator } from '../platform/official-validator';
-import { processIdentity, runCopies } from '../platform/process-copies';
+import { copyIndex, processIdentity, runCopies } from '../platform/process-copies';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
@@ -31,10 +32,18 @@ import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
  * WORKER_PROCESSES copies of it poll the same task queue
  * (platform/process-copies.ts); what each does at start (search attributes,
  * schedules, the service provider's registration) is safe to do N times at once.
+ * Its metrics are on WORKER_METRICS_PORT (the copies' together), the Temporal
+ * SDK's on TEMPORAL_METRICS_PORT (+ the copy's place).
  */
 async function main(config: Config, logger: Logger): Promise<void> {
   const addresses = requireServiceAddresses(config, 'worker');
-  Runtime.install({ logger: temporalLogger(logger), shutdownSignals: ['SIGINT', 'SIGTERM'] });
+  Runtime.install({
+    logger: temporalLogger(logger),
+    shutdownSignals: ['SIGINT', 'SIGTERM'],
+    // The SDK's own metrics (task slots, poll and schedule-to-start latencies, sticky cache), served by its core
+    // on a port of each copy's own: copies share no socket with it, so each takes the next port.
+    telemetryOptions: { metrics: { prometheus: { bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()), useSecondsForDurations: true } } },
+  });
 
   const db = await connectDatabase(addresses.mongodbUri);
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });
@@ -121,6 +130,7 @@ try {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Exits once drained: a copy's channel to its primary would keep it alive.
   runCopies(config.WORKER_PROCESSES, logger, () => main(config, logger).then(() => process.exit(0)), failed);
+  serveMetrics({ port: config.WORKER_METRICS_PORT, host: config.METRICS_BIND, copies: config.WORKER_PROCESSES }, logger).catch(failed);
 } catch (err) {
   failed(err);
 }

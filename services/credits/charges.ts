@@ -1,5 +1,6 @@
-import { crossesBelow, unitsToEuros } from '../../domain/credits';
+import { crossesBelow, unitsToEuros, UNITS_PER_EUR } from '../../domain/credits';
 import type { Logger } from '../../platform/logger';
+import { creditsReleased, creditsSpent } from '../../platform/metrics';
 import type { Store } from '../../store';
 import { recordEvent } from '../events';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
@@ -39,6 +40,7 @@ export async function reserveForDocument(
   const operation: CreditOperation = { id: reservationId(charge.documentId), kind: 'reservation', amountUnits: -priceUnits, documentId: charge.documentId, actor: charge.accountId };
   const result = await applyCreditOperation(deps.store, charge.workspaceId, operation);
   if (!result.applied && !result.repeated) throw new InsufficientCreditsError(result.balanceUnits, priceUnits);
+  if (result.applied) creditsSpent.inc(priceUnits / UNITS_PER_EUR);
   if (result.applied && crossesBelow(result.balanceUnits + priceUnits, result.balanceUnits, deps.settings.lowThresholdUnits)) {
     await raiseCreditsLow(deps, charge.workspaceId, charge.companyId, operation.id, result.balanceUnits);
   }
@@ -55,7 +57,9 @@ export async function releaseReservation(store: Store, workspaceId: string, docu
   const amountUnits = reserved?.amount_units ?? marked?.amount_units;
   if (amountUnits === undefined) return;
   const result = await applyCreditOperation(store, workspaceId, { id: releaseId(documentId), kind: 'release', amountUnits: -amountUnits, documentId });
-  if (result.applied) logger?.info({ documentId, workspaceId, units: -amountUnits }, 'released the reservation of a live document');
+  if (!result.applied) return;
+  creditsReleased.inc(-amountUnits / UNITS_PER_EUR);
+  logger?.info({ documentId, workspaceId, units: -amountUnits }, 'released the reservation of a live document');
 }
 
 async function raiseCreditsLow(deps: FanOutDependencies & { settings: CreditSettings }, workspaceId: string, companyId: string, operationId: string, balanceUnits: number) {

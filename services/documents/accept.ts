@@ -5,6 +5,7 @@ import type { DocumentInput } from '../../domain/documents/input';
 import { TRANSITIONS } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
 import { newSortableId } from '../../domain/ids';
+import { documentsReached } from '../../platform/metrics';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
@@ -176,6 +177,7 @@ export async function acceptDocument(
     if (!existing) throw err;
     return { id: existing._id, status: existing.status, created: false, document: existing };
   }
+  documentsReached.inc({ direction: 'sent', status: row.status });
   return { id, status: row.status, created: true, document: row };
 }
 

@@ -1,5 +1,6 @@
 import { allows, IllegalMoveError, moveKey, TRANSITIONS, type DocumentMove } from '../../domain/documents/lifecycle';
 import type { Logger } from '../../platform/logger';
+import { documentsReached } from '../../platform/metrics';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import type { EventRow } from '../../store/events';
@@ -59,6 +60,7 @@ export async function moveDocument(store: Store, documentId: string, move: Later
   if (!document) throw new Error(`document ${documentId} does not exist`);
   const repeat = !updated && (changesStatus ? document.status === transition.to : allows(move, document.status));
   if (!updated && !repeat) throw new IllegalMoveError(documentId, move, document.status);
+  if (updated) documentsReached.inc({ direction: 'sent', status: transition.to });
   const recorded = await recordMoveEvent(store, document, move, details, logger);
   return { moved: updated !== null || (!changesStatus && recorded.created), document, event: recorded.event };
 }

@@ -7,6 +7,7 @@ import { RoutingError, routingOf } from '../../domain/peppol-envelope';
 import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
 import { readUbl, type ReceivedUbl, type StatedTotals, type UblReadResult } from '../../domain/ubl/read';
 import type { Logger } from '../../platform/logger';
+import { documentsReached, repliesDone } from '../../platform/metrics';
 import { boundsProblem, checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
 import { splitFindings, ValidationTimeLimitError, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
 import type { Store } from '../../store';
@@ -273,6 +274,17 @@ async function fileDocument(store: Store, message: StoredMessage, ubl: string, v
   };
   await insertOnce(() => insertRow(store.documents, row));
   return filedOf(row, validation.valid);
+}
+
+/**
+ * Ends the message's `receiving` (its `filed` mark); the first call for a message counts it as received, a
+ * document or a reply, so a filing repeated after a crash counts it once.
+ */
+export async function markFiled(store: Store, documentId: string, filed: Filed): Promise<void> {
+  const marked = await store.receivedMessages.updateOne({ _id: documentId, filed: false }, { $set: { filed: true } });
+  if (marked.modifiedCount === 0) return;
+  if (filed.reply) repliesDone.inc({ kind: filed.reply.kind, direction: 'received', outcome: 'received' });
+  else documentsReached.inc({ direction: 'received', status: RECEIVED_STATUS });
 }
 
 export interface AnnounceDependencies {

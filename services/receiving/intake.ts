@@ -101,6 +101,7 @@ export async function takeInbound(deps: IntakeDependencies, message: InboundMess
     payload_sha256: digestOf(message.source, message.payload),
     received_at: message.receivedAt,
     dispatched: false,
+    filed: false,
   };
   try {
     // Journaled before the answer: the receipt promises the message is safe.

@@ -1,6 +1,7 @@
 import { MESSAGE_LEVEL_STATUS, INVOICE_RESPONSE, type PeppolService } from '../../domain/peppol-capabilities';
 import { MLS_FAILED_EVENT, MLS_SENT_EVENT, RESPONSE_FAILED_EVENT, RESPONSE_SENT_EVENT, type ReplyOutcome, type ReplyRef } from '../../domain/reply-events';
 import type { Logger } from '../../platform/logger';
+import { repliesDone } from '../../platform/metrics';
 import type { Store } from '../../store';
 import { recordDocumentEvent } from '../events';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
@@ -60,8 +61,11 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
       ? { status: 'sent', as4_message_id: outcome.messageId, error_message: null, updated_at: now }
       : { status: 'failed', error_message: outcome.error, updated_at: now };
   // Only from queued: a late repeat of the step cannot turn a recorded outcome around.
-  if (reply.kind === 'mls') await store.messageLevelStatuses.updateOne({ _id: reply.id, status: 'queued' }, { $set: set });
-  else await store.invoiceResponses.updateOne({ _id: reply.id, status: 'queued' }, { $set: set });
+  const moved =
+    reply.kind === 'mls'
+      ? await store.messageLevelStatuses.updateOne({ _id: reply.id, status: 'queued' }, { $set: set })
+      : await store.invoiceResponses.updateOne({ _id: reply.id, status: 'queued' }, { $set: set });
+  if (moved.modifiedCount === 1) repliesDone.inc({ kind: reply.kind, direction: 'sent', outcome: outcome.status });
 
   if (reply.kind === 'mls') {
     const row = await store.messageLevelStatuses.findById(reply.id).lean();

@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 
+import { sortableIdTime } from '../../domain/ids';
 import type { SecretBox } from '../../domain/secret-box';
 import { signatureHeaders } from '../../domain/webhooks';
 import { pinnedLookup } from '../../platform/checked-host';
+import { webhookAttempts, webhookDeliveries, webhookLag } from '../../platform/metrics';
 import type { Store } from '../../store';
 import type { DeliveryRow } from '../../store/webhooks';
 import { activeSecrets, findWebhook } from './registry';
@@ -95,16 +97,25 @@ export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit
   return outcome;
 }
 
-/** Appends the attempt; a success also settles the delivery (only a pending one: a late attempt changes nothing). */
+/**
+ * Appends the attempt; a success also settles the delivery (only a pending one: a late attempt changes nothing),
+ * and the first success counts the lag from the event, whose id tells when it happened.
+ */
 async function record(store: Store, delivery: DeliveryRow, outcome: AttemptOutcome, statusCode: number | null, durationMs: number): Promise<void> {
-  const attempt = { at: new Date(), status_code: statusCode, error: outcome.kind === 'failed' ? outcome.error : null, duration_ms: durationMs };
-  await store.deliveries.updateOne(
+  const at = new Date();
+  const attempt = { at, status_code: statusCode, error: outcome.kind === 'failed' ? outcome.error : null, duration_ms: durationMs };
+  const recorded = await store.deliveries.updateOne(
     { _id: delivery._id, status: 'pending' },
-    { $push: { attempts: attempt }, $set: { updated_at: new Date(), ...(outcome.kind === 'succeeded' && { status: 'succeeded' }) } },
+    { $push: { attempts: attempt }, $set: { updated_at: at, ...(outcome.kind === 'succeeded' && { status: 'succeeded' }) } },
   );
+  webhookAttempts.inc({ outcome: outcome.kind });
+  if (outcome.kind !== 'succeeded' || recorded.modifiedCount === 0) return;
+  webhookDeliveries.inc({ outcome: 'succeeded' });
+  webhookLag.observe(Math.max(0, at.getTime() - sortableIdTime(delivery.event_id)) / 1000);
 }
 
 /** After the last attempt failed: the delivery is in the dead-letter queue, listed and redeliverable. */
 export async function markDeliveryFailed(store: Store, deliveryId: string): Promise<void> {
-  await store.deliveries.updateOne({ _id: deliveryId, status: 'pending' }, { $set: { status: 'failed', updated_at: new Date() } });
+  const failed = await store.deliveries.updateOne({ _id: deliveryId, status: 'pending' }, { $set: { status: 'failed', updated_at: new Date() } });
+  if (failed.modifiedCount === 1) webhookDeliveries.inc({ outcome: 'failed' });
 }

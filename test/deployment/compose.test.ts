@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { apiOnlyVariableNames, configVariableNames, loadConfig, requireServiceAddresses, workerOnlyVariableNames } from '../../platform/config';
+import { defaultProcessCount } from '../../platform/process-copies';
 import { compose, hostsOf, interpolate, operatorValue, services } from '../support/compose';
 
 /**
@@ -134,7 +135,19 @@ describe('docker-compose.yml', () => {
     expect(subnet).toMatch(/\/24$/);
     expect(proxyAddress.split('.').slice(0, 3).join('.')).toBe(subnet.split('.').slice(0, 3).join('.'));
     expect(services.api!.ports).toBeUndefined();
-    expect(services.api!.expose).toEqual(['3000', '3001', '3002']);
+    expect(services.api!.expose).toEqual(['3000', '3001', '3002', '9464']);
+  });
+
+  it('the metrics of the API, the worker and its Temporal SDK (one port per worker process, as many as the default count) listen on the compose network, and neither the proxy nor any service publishes them', () => {
+    const config = (name: string) => loadConfig(Object.fromEntries(Object.entries(services[name]!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)])));
+    const api = config('api');
+    const worker = config('worker');
+    expect([api.METRICS_BIND, worker.METRICS_BIND]).toEqual(['0.0.0.0', '0.0.0.0']);
+    expect(services.api!.expose).toContain(String(api.METRICS_PORT));
+    expect(services.worker!.expose).toEqual([String(worker.WORKER_METRICS_PORT), `${worker.TEMPORAL_METRICS_PORT}-${worker.TEMPORAL_METRICS_PORT + defaultProcessCount(64) - 1}`]);
+    const published = Object.values(services).flatMap((service) => service.ports ?? []);
+    for (const port of [api.METRICS_PORT, worker.WORKER_METRICS_PORT, worker.TEMPORAL_METRICS_PORT]) expect(published.filter((mapping) => mapping.endsWith(`:${port}`))).toEqual([]);
+    expect(nginxConfig).not.toContain(String(api.METRICS_PORT));
   });
 
   it('runs the official validator built from validator/ by Maven, on the port VALIDATOR_URL names', () => {

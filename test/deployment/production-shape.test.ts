@@ -20,6 +20,7 @@ const EXPLAINED: Partial<Record<keyof Config, string>> = {
   ACCESS_POINT_URL: 'an address',
   BIND_HOST: 'loopback here, every interface of the container there',
   INBOUND_BIND: 'likewise',
+  METRICS_BIND: 'likewise',
   TRUSTED_PROXIES: 'the front proxy is on loopback here, at a fixed address of the compose network there',
   PUBLIC_SANDBOX_URL: 'the front proxy’s address',
   SMP_PORT: 'a port of this machine',

@@ -35,6 +35,8 @@ export interface SharedStack {
   /** Where the stack keeps its state, and the keys it made. */
   dataDir: string;
   keysDir: string;
+  /** Prometheus metrics: the API's, the worker's, and the Temporal SDK's of the (first) worker process. */
+  metrics: { api: string; worker: string; temporalWorker: string };
 }
 
 const SHARED_STACK_VARIABLE = 'EINVOICE_TEST_STACK';

@@ -1,0 +1,146 @@
+import { TRANSITIONS } from '../domain/documents/lifecycle';
+import type { WorkReading } from '../platform/metrics';
+import { validatorLanes } from '../platform/official-validator';
+import type { Store } from '../store';
+import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookWorkflowId } from '../workflows/shared';
+
+/**
+ * Work the service moves on by itself, each piece under a workflow of its
+ * own: a sent document queued or sending, a received message until it is
+ * filed (`receiving`), an Invoice Response being sent, a webhook delivery
+ * pending. One that has not moved for longer than a threshold is stuck: its
+ * workflow keeps failing or waiting, or never started. `ops stuck` lists
+ * them with the workflow to open in the Web UI; the API's metrics count
+ * them. Every query is served by an index (on `status` or `filed`, then the
+ * time the row last moved), so a scrape costs the same however much is stored.
+ */
+
+/** What `ops stuck` and the `einvoice_stuck_work` gauge call stuck by default. */
+export const STUCK_AFTER_MS = 15 * 60_000;
+
+export type StuckKind = 'document' | 'invoice_response' | 'webhook_delivery';
+
+export interface StuckItem {
+  kind: StuckKind;
+  id: string;
+  /** queued, sending or receiving (a document), queued (a response), pending (a delivery). */
+  status: string;
+  workspaceId: string;
+  /** When it last moved. */
+  since: Date;
+  workflowId: string;
+}
+
+/** The statuses a document leaves by itself: those a lifecycle move starts from (queued, sending). */
+const MOVING_STATUSES = [...new Set(Object.values(TRANSITIONS).flatMap((transition) => transition.from))];
+/** A received message not yet filed; not a status of the document, which exists only once filed. */
+const RECEIVING = 'receiving';
+
+/** One kind of waiting work: its rows that last moved before `cutoff`, longest waiting first, and how many there are. */
+interface WaitingWork {
+  kind: StuckKind;
+  rows(store: Store, cutoff: Date, limit: number): Promise<StuckItem[]>;
+  count(store: Store, cutoff: Date): Promise<number>;
+}
+
+const sentDocuments = (cutoff: Date) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } });
+const receivingMessages = (cutoff: Date) => ({ filed: false, received_at: { $lt: cutoff } });
+const queuedResponses = (cutoff: Date) => ({ status: 'queued' as const, updated_at: { $lt: cutoff } });
+const pendingDeliveries = (cutoff: Date) => ({ status: 'pending' as const, updated_at: { $lt: cutoff } });
+
+const WAITING: WaitingWork[] = [
+  {
+    kind: 'document',
+    rows: async (store, cutoff, limit) =>
+      (await store.documents.find(sentDocuments(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
+        kind: 'document',
+        id: row._id,
+        status: row.status,
+        workspaceId: row.workspace_id,
+        since: row.updated_at,
+        workflowId: sendWorkflowId(row._id),
+      })),
+    count: (store, cutoff) => store.documents.countDocuments(sentDocuments(cutoff)).exec(),
+  },
+  {
+    kind: 'document',
+    rows: async (store, cutoff, limit) =>
+      (await store.receivedMessages.find(receivingMessages(cutoff), { workspace_id: 1, received_at: 1 }).sort({ received_at: 1 }).limit(limit).lean()).map((row) => ({
+        kind: 'document',
+        id: row._id,
+        status: RECEIVING,
+        workspaceId: row.workspace_id,
+        since: row.received_at,
+        workflowId: receiveWorkflowId(row._id),
+      })),
+    count: (store, cutoff) => store.receivedMessages.countDocuments(receivingMessages(cutoff)).exec(),
+  },
+  {
+    kind: 'invoice_response',
+    rows: async (store, cutoff, limit) =>
+      (await store.invoiceResponses.find(queuedResponses(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
+        kind: 'invoice_response',
+        id: row._id,
+        status: row.status,
+        workspaceId: row.workspace_id,
+        since: row.updated_at,
+        workflowId: responseWorkflowId(row._id),
+      })),
+    count: (store, cutoff) => store.invoiceResponses.countDocuments(queuedResponses(cutoff)).exec(),
+  },
+  {
+    kind: 'webhook_delivery',
+    rows: async (store, cutoff, limit) =>
+      (await store.deliveries.find(pendingDeliveries(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
+        kind: 'webhook_delivery',
+        id: row._id,
+        status: row.status,
+        workspaceId: row.workspace_id,
+        since: row.updated_at,
+        workflowId: webhookWorkflowId(row._id),
+      })),
+    count: (store, cutoff) => store.deliveries.countDocuments(pendingDeliveries(cutoff)).exec(),
+  },
+];
+
+export interface StuckWork {
+  /** The longest waiting first, at most `limit`. */
+  items: StuckItem[];
+  /** How many of each kind are stuck, listed or not. */
+  counts: Record<StuckKind, number>;
+}
+
+/** Work that has not moved for longer than `olderThanMs`. */
+export async function stuckWork(store: Store, options: { olderThanMs?: number; limit?: number; now?: Date } = {}): Promise<StuckWork> {
+  const { olderThanMs = STUCK_AFTER_MS, limit = 100, now = new Date() } = options;
+  const cutoff = new Date(now.getTime() - olderThanMs);
+  const [rows, counts] = await Promise.all([Promise.all(WAITING.map((work) => work.rows(store, cutoff, limit))), stuckCounts(store, cutoff)]);
+  return { items: rows.flat().sort((a, b) => a.since.getTime() - b.since.getTime()).slice(0, limit), counts };
+}
+
+async function stuckCounts(store: Store, cutoff: Date): Promise<Record<StuckKind, number>> {
+  const counted = await Promise.all(WAITING.map(async (work) => ({ kind: work.kind, count: await work.count(store, cutoff) })));
+  const counts: Record<StuckKind, number> = { document: 0, invoice_response: 0, webhook_delivery: 0 };
+  for (const { kind, count } of counted) counts[kind] += count;
+  return counts;
+}
+
+/** How many documents wait in each moving status (and receiving), and how long the longest-waiting one has. */
+async function inProgress(store: Store, now: Date): Promise<WorkReading['inProgress']> {
+  const ageOf = (since: Date | undefined) => (since ? Math.max(0, (now.getTime() - since.getTime()) / 1000) : 0);
+  const sent = MOVING_STATUSES.map(async (status) => {
+    const [count, oldest] = await Promise.all([store.documents.countDocuments({ status }), store.documents.findOne({ status }, { updated_at: 1 }).sort({ updated_at: 1 }).lean()]);
+    return { status, count, oldestSeconds: ageOf(oldest?.updated_at) };
+  });
+  const receiving = (async () => {
+    const [count, oldest] = await Promise.all([store.receivedMessages.countDocuments({ filed: false }), store.receivedMessages.findOne({ filed: false }, { received_at: 1 }).sort({ received_at: 1 }).lean()]);
+    return { status: RECEIVING, count, oldestSeconds: ageOf(oldest?.received_at) };
+  })();
+  return Promise.all([...sent, receiving]);
+}
+
+/** What the API's metrics read at each scrape: work in progress, stuck work (by the default threshold) and the validator's lanes. */
+export async function readWork(store: Store, validatorUrl: string, now = new Date()): Promise<WorkReading> {
+  const [progress, stuck, lanes] = await Promise.all([inProgress(store, now), stuckCounts(store, new Date(now.getTime() - STUCK_AFTER_MS)), validatorLanes(validatorUrl)]);
+  return { inProgress: progress, stuck: Object.entries(stuck).map(([kind, count]) => ({ kind, count })), lanes };
+}
