@@ -54,6 +54,8 @@ export interface StackOptions {
   echo?: (service: ServiceName, line: string) => void;
   /** Called when a component crashed too often to go on restarting it. */
   onGiveUp?: (name: ComponentName) => void;
+  /** Aborted: the start stops at the next component and stops what it had started (a signal during start-up). */
+  signal?: AbortSignal;
 }
 
 export interface StackUrls {
@@ -102,6 +104,8 @@ const projectRoot = path.resolve(__dirname, '..');
 const READY_TIMEOUT_MS = { infrastructure: 60_000, validator: 180_000, worker: 180_000, api: 60_000 };
 /** The validator loads and compiles every rule set before it listens; its heap holds them all. */
 const VALIDATOR_HEAP = '-Xmx768m';
+/** How often a start-up that is still waiting for a component says so. */
+const PROGRESS_EVERY_MS = 15_000;
 /** More crashes than this within the period and the supervisor gives up. */
 const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
 const MAX_BACKOFF_MS = 30_000;
@@ -168,7 +172,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   /** Where the API processes listen: PORT, or behind the production shape's front proxy. */
   const apiPort = production ? config.API_BEHIND_FRONT_PORT : config.PORT;
   // The intake token goes to our access point and, once the others have started, to the API and worker only.
-  const { INBOUND_TOKEN: _heldBack, ...inherited } = { ...process.env, ...serviceEnvironment(config) };
+  // Our SMP is served only beside the access point the stack runs (its settings are added there), never with ACCESS_POINT_URL's.
+  const { INBOUND_TOKEN: _heldBack, SMP_PORT: _servedWithOurAccessPoint, ...inherited } = { ...process.env, ...serviceEnvironment(config) };
   const serviceEnv: NodeJS.ProcessEnv = {
     ...inherited,
     MONGODB_URI: urls.mongodb,
@@ -193,10 +198,18 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   };
 
   const whenReady = async (managed: ManagedProcess, what: string, timeoutMs: number, ready: () => Promise<boolean>) => {
-    const deadline = Date.now() + timeoutMs;
+    const startedAt = Date.now();
+    const deadline = startedAt + timeoutMs;
+    let nextProgress = startedAt + PROGRESS_EVERY_MS;
     while (Date.now() < deadline) {
+      if (options.signal?.aborted) throw new StackError(`stopped while waiting for ${what}`);
       if (!managed.running) throw new StackError(`${what} exited during start-up. Its last output:\n${managed.tail()}`);
       if (await ready()) return;
+      if (Date.now() >= nextProgress) {
+        // A JVM compiling its rules takes tens of seconds, more on a busy machine: say it is not stuck.
+        log(`still waiting for ${what} (${Math.round((Date.now() - startedAt) / 1000)} s; at most ${timeoutMs / 1000} s)`);
+        nextProgress += PROGRESS_EVERY_MS;
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new StackError(`${what} was not ready after ${timeoutMs / 1000} s. Its last output:\n${managed.tail()}`);

@@ -1,6 +1,6 @@
 import { ConfigError } from '../platform/config';
 import { loadStackConfig } from './config';
-import { startStack, type ServiceName } from './embedded-stack';
+import { startStack, type EmbeddedStack, type ServiceName } from './embedded-stack';
 import { StackError } from './errors';
 
 /**
@@ -13,15 +13,18 @@ async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
   const echo = (service: ServiceName, line: string) => process.stdout.write(`[${service}] ${line}\n`);
 
+  // The handlers are in place before anything starts: a signal during start-up stops what has started.
+  const starting = new AbortController();
+  let stack: EmbeddedStack | undefined;
   let stopping = false;
-  let shutdown: (reason: string, exitCode: number) => void = () => undefined;
-  say(`starting in ${config.DATA_DIR}`);
-  const stack = await startStack({ config, log: say, echo, onGiveUp: (name) => shutdown(`${name} keeps crashing`, 1) });
-
-  shutdown = (reason, exitCode) => {
+  const shutdown = (reason: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
     say(`${reason}: stopping`);
+    if (!stack) {
+      starting.abort();
+      return;
+    }
     stack
       .stop()
       .then(() => {
@@ -35,6 +38,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  process.on('SIGHUP', () => shutdown('SIGHUP', 0));
+  // npm exits on SIGTERM without passing it on: the stack, orphaned, stops as if the signal were its own.
+  // (Its components end with it in any case; see ManagedProcess.)
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('the process that started the stack is gone', 0);
+  }, 1_000).unref();
+
+  say(`starting in ${config.DATA_DIR}`);
+  try {
+    stack = await startStack({ config, log: say, echo, signal: starting.signal, onGiveUp: (name) => shutdown(`${name} keeps crashing`, 1) });
+  } catch (err) {
+    if (!starting.signal.aborted) throw err;
+    say('stopped');
+    process.exit(0);
+  }
+  if (starting.signal.aborted) {
+    // The signal came as the last component got ready.
+    stopping = false;
+    shutdown('stopped during start-up', 0);
+    return;
+  }
 
   const { urls } = stack;
   process.stdout.write(

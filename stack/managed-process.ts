@@ -1,11 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * util-linux's `setpriv`, when the machine has it: a child started through it gets SIGTERM from the
+ * kernel when the process that started it is gone, however it went (even SIGKILL), so no component
+ * outlives its stack. It execs the command, so the child's pid is the command's.
+ */
+const SETPRIV = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'setpriv')).find((candidate) => existsSync(candidate));
 
 /**
  * A child of the embedded stack. It runs in its own process group so the stack
  * decides the shutdown order (Ctrl-C reaches only the supervisor) and so a
  * child's own children (e.g. a Node loader) are stopped with it. It can be
  * started again after it exits (the supervisor restarts crashed children).
+ * It ends with the process that started it (see SETPRIV).
  */
 export class ManagedProcess {
   private child: ChildProcess | undefined;
@@ -48,7 +57,8 @@ export class ManagedProcess {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.stopping = false;
     this.logStream ??= createWriteStream(this.options.logFile, { flags: 'a' });
-    const child = spawn(this.command, this.args, {
+    const [command, args] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', this.command, ...this.args]] : [this.command, this.args];
+    const child = spawn(command, args, {
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

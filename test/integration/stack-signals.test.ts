@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+import { isolatedStackConfig } from '../../stack/isolated-config';
+import { until } from '../support/receiving';
+import { sharedStack } from '../support/test-stack';
+
+/**
+ * However the process that started an embedded stack goes (a signal to npm's own process, as a
+ * supervisor sends it; SIGKILL, as a CI timeout or the OOM killer does), none of the stack's
+ * components outlives it. The stacks here run Temporal, FerretDB, the mail sink, the worker and the
+ * API of their own; the JVMs are the shared stack's, so each start takes seconds, not minutes.
+ */
+
+const projectRoot = path.resolve(__dirname, '../..');
+
+/** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
+async function descendantsOf(root: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The command name may hold spaces and parentheses; the fields after its closing one are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] !== 'Z' && fields[1]) parents.set(Number(entry), Number(fields[1]));
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of parents) {
+      if (parent === pid) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return found;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm start` (or the stack's own entry) on a data directory and ports of its own, resolved once it says it is running. */
+async function startedStack(command: string, args: string[]): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
+  const shared = sharedStack();
+  const config = await isolatedStackConfig();
+  // Our SMP is served only beside an access point the stack runs itself, which this one borrows.
+  const ports = Object.entries(config).filter(([name, value]) => (name === 'PORT' || name.endsWith('_PORT')) && name !== 'SMP_PORT' && typeof value === 'number');
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(ports.map(([name, value]) => [name, String(value)])),
+    DATA_DIR: config.DATA_DIR,
+    API_PROCESSES: '1',
+    WORKER_PROCESSES: '1',
+    VALIDATOR_URL: shared.validatorUrl,
+    ACCESS_POINT_URL: shared.accessPointUrl,
+    PEPPOL_DNS_SERVER: shared.peppol.dnsServer,
+    PEPPOL_SML_ZONE: shared.peppol.zone,
+  };
+  const child = spawn(command, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await until('the stack to say it is running', () => Promise.resolve(output), (text) => text.includes('E-invoice delivery service is running') || child.exitCode !== null, 240_000);
+  if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
+  return { child, output: () => output, dataDir: config.DATA_DIR };
+}
+
+describe('an embedded stack ends with the process that started it', () => {
+  const started: { child: ChildProcess; dataDir: string }[] = [];
+
+  afterAll(async () => {
+    for (const { child, dataDir } of started) {
+      if (child.pid && isAlive(child.pid)) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('when npm start gets SIGTERM in its own process, then the stack stops in order and nothing of it is left', async () => {
+    const stack = await startedStack('npm', ['start']);
+    started.push(stack);
+    const components = await descendantsOf(stack.child.pid!);
+    expect(components.length).toBeGreaterThanOrEqual(5);
+    stack.child.kill('SIGTERM');
+    await until('every component to end', () => Promise.resolve(components.filter(isAlive)), (alive) => alive.length === 0, 90_000);
+    // The stack's own shutdown ran (API and worker drained first), not just the kernel's signal.
+    expect(stack.output()).toContain('[stack] stopped');
+  }, 360_000);
+
+  it('when the process running the stack is killed outright, then every component ends all the same', async () => {
+    const stack = await startedStack(process.execPath, ['--import', 'tsx', 'stack/main.ts']);
+    started.push(stack);
+    const components = await descendantsOf(stack.child.pid!);
+    expect(components.length).toBeGreaterThanOrEqual(5);
+    stack.child.kill('SIGKILL');
+    await until('every component to end', () => Promise.resolve(components.filter(isAlive)), (alive) => alive.length === 0, 90_000);
+  }, 360_000);
+});
