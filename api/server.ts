@@ -1,3 +1,6 @@
+// First: tracing, when on, instruments node:http as the imports below load it.
+import { tracing } from './tracing';
+
 import type { Server } from 'node:http';
 
 import { Client } from '@temporalio/client';
@@ -39,7 +42,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const usage = usageCounters(store, logger);
   const validator = officialValidator(addresses.validatorUrl);
   const cpu = cpuPool(config.API_WORKER_THREADS);
-  const temporalClient = new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE });
+  const temporalClient = new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracing.clientInterceptors });
   const app = createApp({
     config,
     logger,
@@ -70,7 +73,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     watch.stop();
     Promise.all([server, inbound, smp].flatMap((listening) => (listening ? [closeServer(listening, 10_000)] : [])))
       .then(() => usage.flush())
-      .then(() => Promise.all([db.close(), temporal.close(), cpu.close()]))
+      .then(() => Promise.all([db.close(), temporal.close(), cpu.close(), tracing.shutdown()]))
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         logger.error({ err }, 'api shutdown failed');

@@ -217,6 +217,9 @@ export const serviceConfigShape = {
   MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl.describe(
+    'OTLP/HTTP collector the API and worker export traces to (the OpenTelemetry variable: its exporter reads it, and the OTEL_EXPORTER_OTLP_* beside it); unset: no tracing',
+  ),
   MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).describe('Largest accepted request body'),
   API_PROCESSES: processCount.describe(
     'API processes, sharing its ports (node:cluster); one that dies is started again (default: one per core, at most 8; one on two cores or fewer)',

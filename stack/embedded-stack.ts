@@ -21,10 +21,10 @@ import { oxalisDirs, oxalisHome, oxalisServerCommand } from './peppol-network/ox
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, ensureLocalPki, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
+import { ACCESS_POINT_HEAP, accessPointEnvironment, accessPointTracing, ensureLocalPki, type AccessPointTracing, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { ensurePostgres, ensureTemporalServer, frontProxyArgs } from './production/engines';
-import { ensureTool, FERRETDB, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
+import { ensureTool, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
@@ -431,8 +431,10 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (runs.accessPoint || urls.peppol) {
       const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
       const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
-      const accessPoint = async (name: 'peppol-receiver' | 'access-point', role: 'receiver' | 'sender', url: string, env: Record<string, string>, what: string) => {
-        await component(name, 'java', () => [ACCESS_POINT_HEAP, '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), { env });
+      const accessPoint = async (name: 'peppol-receiver' | 'access-point', role: 'receiver' | 'sender', url: string, env: Record<string, string>, what: string, tracing?: AccessPointTracing) => {
+        await component(name, 'java', () => [ACCESS_POINT_HEAP, ...(tracing?.jvmArgs ?? []), '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), {
+          env: { ...env, ...tracing?.env },
+        });
       };
       if (urls.peppol) {
         const peppol = urls.peppol;
@@ -491,6 +493,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         );
       }
       if (runs.accessPoint) {
+        // In the traces of the API and worker when they are exported; the agent is fetched only then.
+        const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? accessPointTracing(await ensureTool(config.TOOLS_DIR, OPENTELEMETRY_JAVA_AGENT, log)) : undefined;
         await accessPoint(
           'access-point',
           'sender',
@@ -509,6 +513,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: inboundToken },
           }),
           'our access point',
+          tracing,
         );
         // Our SMP (in the API process) publishes our registered companies with this access point's endpoint.
         Object.assign(serviceEnv, {
@@ -523,7 +528,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         });
         log(
           `ap         ${urls.accessPoint} (our AS4 access point, ${PEPPOL_ACCESS_POINT.version}; receives at ${urls.accessPointAs4} into ` +
-            `http://127.0.0.1:${config.INBOUND_PORT}/inbound; certificate from the local test PKI in ${pki.dir})`,
+            `http://127.0.0.1:${config.INBOUND_PORT}/inbound; certificate from the local test PKI in ${pki.dir}` +
+            `${tracing ? `; traced by ${OPENTELEMETRY_JAVA_AGENT.name} ${OPENTELEMETRY_JAVA_AGENT.version}` : ''})`,
         );
       }
     }

@@ -143,3 +143,21 @@ export function accessPointEnvironment(options: {
     }),
   };
 }
+
+/**
+ * How our access point joins traces while they are exported (OTEL_EXPORTER_OTLP_ENDPOINT, which it inherits):
+ * the OpenTelemetry Java agent makes a span of each HTTP request it serves, in the trace its `traceparent` header
+ * names (the worker's POST /send), and passes the trace on with the calls it makes (the API's intake). Traces
+ * only: metrics and logs it would export by default are not the service's.
+ */
+export interface AccessPointTracing {
+  jvmArgs: string[];
+  env: Record<string, string>;
+}
+
+export function accessPointTracing(agentJar: string): AccessPointTracing {
+  return {
+    jvmArgs: [`-javaagent:${agentJar}`],
+    env: { OTEL_SERVICE_NAME: 'einvoice-access-point', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' },
+  };
+}

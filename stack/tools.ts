@@ -10,13 +10,14 @@ import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
 /**
  * The embedded stack's programs that do not come from npm: two Go programs
  * from the Go module proxy, and the official validator and the Peppol AS4
- * access point, Java programs built by Maven from Maven Central. Each is
+ * access point, Java programs built by Maven from Maven Central (and, for
+ * tracing, the OpenTelemetry Java agent, fetched by Maven from there). Each is
  * built once per machine at a pinned release and cached outside the
  * checkout, keyed by tool and version, so every clone on the machine reuses it.
  */
 
 interface Tool {
-  name: 'temporal' | 'temporal-server' | 'temporal-ui' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis';
+  name: 'temporal' | 'temporal-server' | 'temporal-ui' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis' | 'opentelemetry-javaagent';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -191,6 +192,25 @@ export const PEPPOL_OXALIS: Tool = {
   alternative: 'PEPPOL_DNS_SERVER (a Peppol network of its own, without the local stand-in)',
   async build(mvn, outputFile) {
     await buildMavenJar(mvn, OXALIS_SOURCE, this.file, outputFile);
+  },
+};
+
+/**
+ * The OpenTelemetry Java agent, which our access point runs with when traces are exported
+ * (OTEL_EXPORTER_OTLP_ENDPOINT): Maven Central's release jar, nothing built.
+ */
+export const OPENTELEMETRY_JAVA_AGENT: Tool = {
+  name: 'opentelemetry-javaagent',
+  version: '2.31.1',
+  file: 'opentelemetry-javaagent.jar',
+  builder: MAVEN,
+  // Without our access point to run, no agent is needed.
+  alternative: 'ACCESS_POINT_URL',
+  async build(mvn, outputFile) {
+    await withScratchDir(outputFile, 'agent-', async (dir) => {
+      await mvn(['-q', '-B', 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy', `-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${this.version}`, `-DoutputDirectory=${dir}`]);
+      await rename(path.join(dir, `opentelemetry-javaagent-${this.version}.jar`), outputFile);
+    });
   },
 };
 

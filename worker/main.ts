@@ -1,3 +1,6 @@
+// First: tracing, when on, instruments node:http as the imports below load it.
+import { tracing } from './tracing';
+
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -57,7 +60,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
   logger.info({ address: addresses.temporalAddress, namespace: config.TEMPORAL_NAMESPACE }, 'temporal connected; search attributes and schedules in place');
 
   const usage = usageCounters(store, logger);
-  const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracing.clientInterceptors });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const sml = smlRegistration(addresses.accessPointUrl);
@@ -68,6 +71,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
     workflowBundle: { codePath },
+    ...tracing.worker,
     activities: createActivities({
       store,
       logger,
@@ -116,7 +120,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
   await worker.run();
   watch.stop();
   await usage.flush();
-  await Promise.all([db.close(), connection.close(), clientConnection.close()]);
+  await Promise.all([db.close(), connection.close(), clientConnection.close(), tracing.shutdown()]);
   logger.info('worker stopped');
 }
 

@@ -33,6 +33,8 @@ async function sourcesHash(): Promise<string> {
 export async function writeWorkflowBundle(outputFile: string): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
+    // OpenTelemetry's, for workflows started with a trace (workflows/interceptors.ts).
+    workflowInterceptorModules: [require.resolve('../workflows/interceptors')],
     logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   await mkdir(path.dirname(outputFile), { recursive: true });

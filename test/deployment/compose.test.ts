@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import { apiOnlyVariableNames, configVariableNames, loadConfig, requireServiceAddresses, workerOnlyVariableNames } from '../../platform/config';
 import { defaultProcessCount } from '../../platform/process-copies';
+import { accessPointTracing } from '../../stack/peppol-access-points';
+import { OPENTELEMETRY_JAVA_AGENT } from '../../stack/tools';
 import { compose, hostsOf, interpolate, operatorValue, services } from '../support/compose';
 
 /**
@@ -166,6 +168,15 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain(`AP_PORT=${new URL(services.api!.environment!.ACCESS_POINT_URL!).port}`);
     expect(accessPoint.environment?.AP_KEYSTORE_PASSWORD).toMatch(/^\$\{PEPPOL_AP_KEYSTORE_PASSWORD:\?/);
     expect(accessPoint.volumes).toEqual(['${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro', '${PEPPOL_SMP_DIR:-./peppol-smp}:/run/peppol-smp:ro']);
+  });
+
+  it('traces our access point as the embedded stack does: the image holds the Java agent the stack fetches, and compose gives it the same settings and collector as the API and worker', () => {
+    const dockerfile = readFileSync(path.resolve(__dirname, '../../access-point/Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${OPENTELEMETRY_JAVA_AGENT.version} `);
+    expect(dockerfile).toContain('${OTEL_EXPORTER_OTLP_ENDPOINT:+-javaagent:/app/opentelemetry-javaagent.jar}');
+    const accessPoint = services['access-point']!.environment!;
+    expect(accessPoint).toMatchObject(accessPointTracing('').env);
+    for (const name of ['api', 'worker']) expect(services[name]!.environment!.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(accessPoint.OTEL_EXPORTER_OTLP_ENDPOINT);
   });
 
   it('receives: our access point hands AS4 messages through the proxy to an API intake with the shared token, and the API serves our SMP, which the access point registers in the SML', () => {
