@@ -22,6 +22,7 @@ import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
 import { networkRespond } from './network-respond';
 import { networkSend, NetworkSendError } from './network-send';
+import { doing, done } from './progress';
 import { reportingCommand } from './reporting';
 
 /**
@@ -199,12 +200,17 @@ const COMMANDS: Record<string, Command> = {
     throw new OperatorError(`${summary}; ${left.length} left:\n${left.map(({ id, reason }) => `  ${id}: ${reason}`).join('\n')}`);
   },
   'kyc approve': async ({ store, operator, temporal }, args) => {
-    const recorded = await decide(store, await temporal(), needs(args, 1)[0]!, { decision: 'approve', operator: operator.accountId });
+    const [workspace] = needs(args, 1);
+    const client = await temporal();
+    doing(`signalling the review workflow of ${workspace!} and waiting until it records the decision`);
+    const recorded = await decide(store, client, workspace!, { decision: 'approve', operator: operator.accountId });
     return `workspace ${recorded.workspace_id}: ${recorded.status}`;
   },
   'kyc reject': async ({ store, operator, temporal }, args) => {
     const [workspace, ...reason] = needs(args, 2);
-    const recorded = await decide(store, await temporal(), workspace!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    const client = await temporal();
+    doing(`signalling the review workflow of ${workspace!} and waiting until it records the decision`);
+    const recorded = await decide(store, client, workspace!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
     return `workspace ${recorded.workspace_id}: ${recorded.status} (${recorded.reject_reason ?? ''})`;
   },
   participants: async ({ store }) => {
@@ -222,12 +228,17 @@ const COMMANDS: Record<string, Command> = {
       .join('\n');
   },
   'participants approve': async ({ store, operator, temporal }, args) => {
-    const decided = await decideParticipant(store, await temporal(), needs(args, 1)[0]!, { decision: 'approve', operator: operator.accountId });
+    const [company] = needs(args, 1);
+    const client = await temporal();
+    doing(`signalling the receiving workflow of ${company!} and waiting until it records the decision`);
+    const decided = await decideParticipant(store, client, company!, { decision: 'approve', operator: operator.accountId });
     return `company ${args[0]!}: ${decided.peppol_id ?? ''} ${decided.status}; its receiving workflow registers it`;
   },
   'participants reject': async ({ store, operator, temporal }, args) => {
     const [company, ...reason] = needs(args, 2);
-    const decided = await decideParticipant(store, await temporal(), company!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    const client = await temporal();
+    doing(`signalling the receiving workflow of ${company!} and waiting until it records the decision`);
+    const decided = await decideParticipant(store, client, company!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
     return `company ${company!}: ${decided.peppol_id ?? ''} ${decided.status}`;
   },
   'credits add': async ({ store, operator }, args) => {
@@ -323,17 +334,21 @@ async function main(argv: string[]): Promise<number> {
   }
   const stack = loadStackConfig();
   if (networkCommand) {
+    doing('sending by AS4 on the local Peppol network and waiting for the receipt');
     process.stdout.write(`${forTerminal(await networkCommand(stack, argv.slice(name.split(' ').length)))}\n`);
     return 0;
   }
+  doing('connecting to the database');
   const db = await mongoose.createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, { serverSelectionTimeoutMS: 5_000 }).asPromise();
   let connection: Connection | undefined;
   const temporal = async () => {
+    doing('connecting to Temporal');
     connection ??= await Connection.connect({ address: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${stack.TEMPORAL_PORT}`, connectTimeout: 5_000 });
     return new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || stack.TEMPORAL_NAMESPACE });
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
+    doing(`working on ${name}`);
     process.stdout.write(`${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(name.split(' ').length)))}\n`);
     return 0;
   } finally {
@@ -349,8 +364,12 @@ async function kycBox(stack: StackConfig): Promise<SecretBox> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    done();
+    process.exit(code);
+  },
   (err: unknown) => {
+    done();
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message}\n${USAGE}\n`);
       process.exit(2);

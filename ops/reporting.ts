@@ -9,6 +9,7 @@ import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { startWorkflow } from '../platform/workflow-port';
 import { OperatorError } from '../services/operator';
 import { buildMonthReports, reportSummary, validationSummary } from '../services/reporting/reports';
+import { doing } from './progress';
 import type { ReportingOutcome } from '../services/reporting/send';
 import type { StackConfig } from '../stack/config';
 import type { Store } from '../store';
@@ -43,6 +44,7 @@ async function writeReports(dir: string, month: string, xml: { tsr: string; eusr
 async function buildOnly({ store, stack }: ReportingCommandContext, month: string, dir: string): Promise<string> {
   const validator = officialValidator(stack.VALIDATOR_URL ?? `http://127.0.0.1:${stack.VALIDATOR_PORT}`);
   const accessPoint = peppolAccessPoint(stack.ACCESS_POINT_URL ?? `http://127.0.0.1:${stack.ACCESS_POINT_PORT}`);
+  doing(`building the reports for ${month} and validating them with the official rules`);
   const reports = await buildMonthReports({ store, validator, seat: () => accessPoint.seat() }, month);
   const claimed = await store.reportingMonths.findById(month, { claimed_by: 1, tsr_sent_at: 1, eusr_sent_at: 1 }).lean();
   const state = !claimed
@@ -64,6 +66,7 @@ async function send({ store, temporal }: ReportingCommandContext, month: string,
     // Only a month whose workflow failed may run again; a completed one stays sent.
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
   });
+  doing(`sending the reports for ${month} by AS4 (workflow ${workflowId}) and waiting for the outcome`);
   let outcome: ReportingOutcome;
   try {
     outcome = (await client.workflow.getHandle(workflowId).result()) as ReportingOutcome;
