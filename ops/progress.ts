@@ -1,13 +1,14 @@
 /**
  * What the command is doing, said on stderr (stdout stays its answer alone) once a step has lasted
  * a second: a quick command prints nothing more, a slow one (a JVM building reports, a workflow
- * recording a decision, an AS4 exchange) is never silent.
+ * recording a decision, an AS4 exchange) is never silent. Only to a terminal: a script reading
+ * stderr for the refusal finds the refusal alone.
  */
 export const SAY_AFTER_MS = 1_000;
 
 let pending: NodeJS.Timeout | undefined;
 let write: (line: string) => void = (line) => {
-  process.stderr.write(line);
+  if (process.stderr.isTTY) process.stderr.write(line);
 };
 
 /** The step now under way; the previous one is over. */
