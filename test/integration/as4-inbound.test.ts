@@ -20,6 +20,7 @@ import { validFixtures } from '../fixtures/documents';
 import { opsWith } from '../support/ops';
 import { standInArrivals } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 /**
  * Inbound AS4 on our access point: this file starts our access point with
@@ -134,11 +135,14 @@ beforeAll(async () => {
     logFile: path.join(workDir, 'access-point.log'),
   });
   ours.start();
-  const deadline = Date.now() + 60_000;
-  while (!(await fetch(`http://127.0.0.1:${controlPort}/health`).then((response) => response.ok, () => false))) {
-    if (!ours.running || Date.now() > deadline) throw new Error(`our access point did not start:\n${ours.tail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await until(
+    'our access point answering /health',
+    async () => {
+      if (!ours.running) throw new Error(`our access point did not start:\n${ours.tail()}`);
+      return fetch(`http://127.0.0.1:${controlPort}/health`).then((response) => response.ok, () => false);
+    },
+    (ready) => ready,
+  );
   // The local PKI keeps our certificate in its PKCS#12 file only; keytool (beside java) reads it out.
   const { stdout } = await promisify(execFile)('keytool', ['-exportcert', '-rfc', '-keystore', path.join(pki, 'sender-ap.p12'), '-storetype', 'PKCS12', '-storepass', 'local-test-only', '-alias', 'ap']);
   ourCertificate = stdout.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
@@ -244,11 +248,14 @@ describe('inbound AS4 on our access point', () => {
     impostor.start();
     try {
       const url = `http://127.0.0.1:${port}`;
-      const deadline = Date.now() + 60_000;
-      while (!(await fetch(`${url}/health`).then((response) => response.ok, () => false))) {
-        if (!impostor.running || Date.now() > deadline) throw new Error(`the impostor did not start:\n${impostor.tail()}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await until(
+        'the impostor answering /health',
+        async () => {
+          if (!impostor.running) throw new Error(`the impostor did not start:\n${impostor.tail()}`);
+          return fetch(`${url}/health`).then((response) => response.ok, () => false);
+        },
+        (ready) => ready,
+      );
       const messageId = newMessageId();
       const { routing, sbd } = envelope(invoice);
       const err = await refusal(peppolAccessPoint(url, 'the impostor').send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd })));

@@ -19,7 +19,8 @@ import { eventLoopBusyDuring, leastEventLoopBusy } from '../support/event-loop';
 import { callApi } from '../support/http';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
-import { ublTo, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { ublTo, uniqueBelgianPeppolId } from '../support/receiving';
+import { until } from '../support/until';
 import { validatorLanes } from '../support/peppol-validator';
 import { sharedStack } from '../support/test-stack';
 import { loadStackConfig } from '../../stack/config';
@@ -88,7 +89,7 @@ describe('the validator keeps capacity for sends and stops what runs too long', 
   it('when interactive validations hold every permit of their lane, then a send validation still runs at once', async () => {
     // Runs for seconds (its cost grows with the square of its depth), until done or stopped: either is fine here.
     const hog = validator().validate(nested(40_000), { lane: 'interactive', limitMs: 3_000 }).catch((err: unknown) => err);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until('the interactive lane full', validatorLanes, (lanes) => lanes.interactive.running >= lanes.interactive.permits, 10_000, 50);
     const report = await validator().validate(flat(3), { lane: 'send', limitMs: 5_000 });
     expect(report.document_type).toBe('invoice');
     // The same in the interactive lane waits for the hog and gives up.

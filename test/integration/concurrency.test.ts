@@ -7,7 +7,9 @@ import { sendWorkflowId } from '../../workflows/shared';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, setRateLimit, signUp, teamWorkspace, withStore } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
+import { earlyInAWindow } from '../support/rate-windows';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 /**
  * One test per invariant, each under 50 concurrent requests (or operations),
@@ -22,21 +24,11 @@ const times = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Arr
 const statusCounts = (responses: { status: number }[]) =>
   responses.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('invariants under concurrency', () => {
   it('rate-limit slots: of 50 concurrent requests against a limit of 20, exactly 20 pass', async () => {
     const account = await signUp();
     await setRateLimit(account.id, 20);
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 100));
+    await earlyInAWindow();
     const responses = await times(PARALLEL, () => callAs(account.key, '/v1/workspaces'));
     expect(statusCounts(responses)).toEqual({ 200: 20, 429: 30 });
   });
@@ -45,7 +37,7 @@ describe('invariants under concurrency', () => {
     const account = await signUp();
     await times(PARALLEL, () => callAs(account.key, '/v1/workspaces'));
     const total = () => withStore(async (store) => (await store.usageDays.find({ account_id: account.id }).lean()).reduce((sum, row) => sum + row.api_calls, 0));
-    expect(await until(total, (count) => count >= PARALLEL)).toBe(PARALLEL);
+    expect(await until('every call counted', total, (count) => count >= PARALLEL, 10_000)).toBe(PARALLEL);
   });
 
   it('idempotency: 50 concurrent sends with one key make one document, and the losers leave no parts behind', async () => {

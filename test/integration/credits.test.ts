@@ -3,6 +3,7 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, liveSender, postLive, sendingAccount, waitForStatus } from '../support/documents';
 import { ops } from '../support/ops';
+import { until } from '../support/until';
 
 /**
  * Prepaid credits for live sending: reserved when a live document is
@@ -81,9 +82,9 @@ describe('credits for live sending', () => {
     expect(second.headers.get('x-credits-remaining')).toBe('4.95');
     const third = await postLive(sender.liveKey, liveDocument(sender.companyId, 'LOW-3'));
     expect(third.headers.get('x-credits-remaining')).toBe('4.85');
-    // The feed lists events once they are 2 s old.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const events = await callAs(sender.liveKey, '/v1/events?type=credits.low', { host: LIVE });
+    // Raised within the request that crossed, so counted once all three are answered; the feed lists it once 2 s old.
+    expect(await withStore((store) => store.events.countDocuments({ workspace_id: sender.workspaceId, environment: 'live', type: 'credits.low' }))).toBe(1);
+    const events = await until('credits.low in the feed', () => callAs(sender.liveKey, '/v1/events?type=credits.low', { host: LIVE }), (response) => response.body.data?.length > 0, 10_000);
     expect(events.body.data).toHaveLength(1);
     expect(events.body.data[0].data).toEqual({ company_id: sender.companyId, balance: 4.95, threshold: 5 });
   });
@@ -137,8 +138,7 @@ describe('credits for live sending', () => {
     // The balance the reservation left: read from the answer, since a warm validator may refuse and release it before a later read.
     expect(posted.headers.get('x-credits-remaining')).toBe('0.90');
     await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['failed'], 30_000, { host: LIVE });
-    for (let i = 0; i < 50 && (await balanceOf(sender.key, sender.workspaceId)) !== '1.00'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await balanceOf(sender.key, sender.workspaceId)).toBe('1.00');
+    await until('the reservation released', () => balanceOf(sender.key, sender.workspaceId), (balance) => balance === '1.00', 5_000);
     const totals = await withStore((store) => ledgerTotals(store, sender.workspaceId));
     expect(totals).toEqual({ balanceUnits: 10_000, ledgerUnits: 10_000, entries: 3 });
   });

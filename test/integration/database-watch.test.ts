@@ -2,6 +2,7 @@ import { connectDatabase, isDatabaseUnavailable, watchDatabase } from '../../pla
 import { createLogger } from '../../platform/logger';
 import { freePort } from '../../stack/ports';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 /**
  * The watch every process with a database client runs (platform/database.ts): a connection that stays dead
@@ -25,11 +26,7 @@ describe('the database watch', () => {
       watchDatabase(deadToo, awayUri, logger, () => calledStuck.push('database away'), timing),
     ];
     try {
-      const deadline = Date.now() + 20_000;
-      while (!calledStuck.includes('reachable database')) {
-        if (Date.now() > deadline) throw new Error('the stuck connection was never called stuck');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until('the stuck connection called stuck', () => Promise.resolve(calledStuck), (called) => called.includes('reachable database'), 20_000, 50);
       // Both were checked on the same clock: the other had as many chances to be called stuck, and was not.
       expect(calledStuck).not.toContain('database away');
     } finally {

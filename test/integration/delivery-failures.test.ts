@@ -8,6 +8,7 @@ import { callAs } from '../support/accounts';
 import { ControlledSmtp } from '../support/controlled-smtp';
 import { callApi } from '../support/http';
 import { isolatedStackConfig, sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 const WINDOW_SECONDS = 30;
 
@@ -34,15 +35,6 @@ describe('delivery when SMTP or the worker fail', () => {
       body: { ...validFixtures[0]!.body, company_id: companyId, to: { ...(validFixtures[0]!.body.to as object), email } },
     });
   const documentOf = async (id: string) => (await callAs(key, `/v1/documents/${id}?company_id=${companyId}`, { baseUrl: baseUrl() })).body;
-  async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
   const stopMail = () => smtp.stop();
   const startMail = () => smtp.start();
 
@@ -136,7 +128,9 @@ describe('delivery when SMTP or the worker fail', () => {
       database.signal('SIGSTOP');
       held.release();
       await until('the 250', () => Promise.resolve(smtp.messagesTo(email).length), (count) => count === 1);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The worker closes its mail session right after the 250 and then notes it: once every session is closed,
+      // the note is on its way to the frozen database.
+      await until('the mail session closed', () => Promise.resolve(smtp.sessions), (sessions) => sessions.every((session) => session.closedAt !== null), 10_000);
       database.signal('SIGKILL');
       await restarted;
 

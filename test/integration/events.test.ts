@@ -1,11 +1,9 @@
 import { validFixtures } from '../fixtures/documents';
 import { callAs, signUp } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
+import { until } from '../support/until';
 
 /** The events feed: chronological, filterable, and a cursor that never skips or repeats. */
-
-const FEED_DELAY_MS = 2_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface FeedPage {
   data: { id: string; type: string; created_at: string; data: { document_id: string; company_id: string; status: string } }[];
@@ -37,10 +35,12 @@ describe('the events feed', () => {
       const page = (await callAs(sender.key, `/v1/events?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).body as FeedPage;
       seen.push(...page.data);
       cursor = page.next_cursor;
-      await sleep(150);
+      // Pacing: the next documents are sent while the feed is being read.
+      await new Promise((resolve) => setTimeout(resolve, 150));
     }
     for (const id of ids) await waitForStatus(sender.key, id, sender.companyId, ['delivered']);
-    await sleep(FEED_DELAY_MS + 200);
+    // The feed lists events once they are 2 s old, in order: once the last delivered one is listed, so is every earlier one.
+    await until('every delivered event in the feed', () => readAll(sender.key, '&type=document.delivered', 50), (events) => events.length === ids.length);
     for (;;) {
       const page = (await callAs(sender.key, `/v1/events?limit=50${cursor ? `&cursor=${cursor}` : ''}`)).body as FeedPage;
       seen.push(...page.data);
@@ -65,9 +65,9 @@ describe('the events feed', () => {
     await waitForStatus(sender.key, first.body.id, sender.companyId, ['delivered']);
     const second = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: other } });
     await waitForStatus(sender.key, second.body.id, other, ['delivered']);
-    await sleep(FEED_DELAY_MS + 200);
 
-    const delivered = await readAll(sender.key, '&type=document.delivered');
+    // The feed lists events once they are 2 s old, in order: the second delivered one is the newest of them all.
+    const delivered = await until('both delivered events in the feed', () => readAll(sender.key, '&type=document.delivered'), (events) => events.length === 2);
     expect(delivered.map((event) => event.data.document_id)).toEqual([first.body.id, second.body.id]);
     expect(delivered[0]).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -89,7 +89,8 @@ describe('the events feed', () => {
   it("when another workspace reads the feed or names this company, then it sees none of these events", async () => {
     const sender = await sendingAccount();
     await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
-    await sleep(FEED_DELAY_MS + 200);
+    // Once its own workspace's feed lists the document's event, another's would too, were it leaking.
+    await until("the document's event in its own workspace's feed", () => readAll(sender.key), (events) => events.length > 0);
     const stranger = await signUp('stranger');
     expect((await callAs(stranger.key, '/v1/events')).body.data).toEqual([]);
     expect((await callAs(stranger.key, `/v1/events?company_id=${sender.companyId}`)).status).toBe(403);

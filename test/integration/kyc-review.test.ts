@@ -9,6 +9,7 @@ import { kycWorkflowId, provisionWorkflowId, SEARCH_ATTRIBUTES } from '../../wor
 import { callAs, withStore } from '../support/accounts';
 import { completeSubmission, createCompany, pdfUpload, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
 import { sharedTemporalClient } from '../support/temporal';
+import { until } from '../support/until';
 
 /**
  * The review as the operator drives it: through Temporal (what the Web UI
@@ -17,16 +18,6 @@ import { sharedTemporalClient } from '../support/temporal';
  */
 
 const temporal = sharedTemporalClient();
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const liveness = async (key: string) =>
   Object.fromEntries(((await callAs(key, '/v1/companies')).body.data as { id: string; is_live: boolean }[]).map((company) => [company.id, company.is_live]));
@@ -42,7 +33,7 @@ async function submitted(label: string) {
 async function approved(label: string) {
   const account = await submitted(label);
   await account.review.signal('review', { decision: 'approve' });
-  await until(() => liveness(account.key), (live) => live[account.companyId] === true, 'the own company going live');
+  await until('the own company going live', () => liveness(account.key), (live) => live[account.companyId] === true);
   return account;
 }
 
@@ -65,27 +56,27 @@ describe('the KYC review workflow', () => {
     expect(pending.typedSearchAttributes.get(SEARCH_ATTRIBUTES.workspaceId)).toBe(account.workspaceId);
     expect(await stateOf(review)).toMatchObject({ status: 'pending', submission: 1, workspaceId: account.workspaceId });
     const listed = await until(
+      'the pending review in the list an operator filters',
       async () => {
         const ids: string[] = [];
         for await (const execution of temporal().workflow.list({ query: `KycStatus = "pending" AND WorkspaceId = "${account.workspaceId}"` })) ids.push(execution.workflowId);
         return ids;
       },
       (ids) => ids.length > 0,
-      'the pending review in the list an operator filters',
     );
     expect(listed).toEqual([kycWorkflowId(account.workspaceId)]);
 
     await review.signal('review', { decision: 'approve' });
     const state = await waitForKyc(account.key, (kyc) => kyc.status === 'approved');
     expect(state).toMatchObject({ status: 'approved', reviewed_at: expect.any(String), reject_reason: null });
-    const live = await until(() => liveness(account.key), (companies) => companies[account.companyId] === true && companies[second] === true, 'provisioning');
+    const live = await until('provisioning', () => liveness(account.key), (companies) => companies[account.companyId] === true && companies[second] === true);
     expect(live[refused]).toBe(false);
-    const progress = await until(() => stateOf(review), (current) => (current.provisioned as string[]).length === 2, 'the workflow’s progress');
+    const progress = await until('the workflow’s progress', () => stateOf(review), (current) => (current.provisioned as string[]).length === 2);
     expect(progress).toMatchObject({ status: 'approved', provisioning: [refused], provisioned: expect.arrayContaining([account.companyId, second]) });
     expect((await review.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus)).toBe('approved');
     expect((await callAs(account.key, `/v1/workspaces/${account.workspaceId}`)).body.mode).toBe('live');
 
-    const actions = await until(() => auditActions(account), (all) => all.filter((action) => action === 'company.provisioned').length === 2, 'the audit trail');
+    const actions = await until('the audit trail', () => auditActions(account), (all) => all.filter((action) => action === 'company.provisioned').length === 2);
     expect(actions.filter((action) => action.startsWith('kyc.') || action === 'company.provisioned').reverse()).toEqual([
       'kyc.document_uploaded',
       'kyc.document_uploaded',
@@ -140,7 +131,7 @@ describe('the KYC review workflow', () => {
     expect(await stateOf(account.review)).toMatchObject({ status: 'pending' });
     await account.review.signal('review', { decision: 'reject', reason: 'The registry extract is older than three months.', operator: 'operator:alice' });
     const rejected = await waitForKyc(account.key, (kyc) => kyc.status === 'rejected');
-    await until(() => auditActions(account), (actions) => actions.includes('kyc.rejected'), 'the rejection in the audit trail');
+    await until('the rejection in the audit trail', () => auditActions(account), (actions) => actions.includes('kyc.rejected'));
     const trail = (await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit?limit=100`)).body.data;
     expect(trail.find((event: { action: string }) => event.action === 'kyc.rejected')).toMatchObject({
       actor: { account_id: 'operator:alice', key_prefix: null },
@@ -162,7 +153,7 @@ describe('the KYC review workflow', () => {
 
     await account.review.signal('review', { decision: 'approve' });
     await waitForKyc(account.key, (kyc) => kyc.status === 'approved');
-    const actions = await until(() => auditActions(account), (all) => all.includes('kyc.approved'), 'the approval in the audit trail');
+    const actions = await until('the approval in the audit trail', () => auditActions(account), (all) => all.includes('kyc.approved'));
     expect(actions.filter((action) => ['kyc.submitted', 'kyc.rejected', 'kyc.approved'].includes(action)).reverse()).toEqual([
       'kyc.submitted',
       'kyc.rejected',

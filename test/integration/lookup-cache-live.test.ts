@@ -4,7 +4,8 @@ import { callAs, fakeClientIp } from '../support/accounts';
 import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { ops } from '../support/ops';
-import { liveReceiver, until } from '../support/receiving';
+import { liveReceiver } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /**

@@ -13,7 +13,8 @@ import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src'
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { signUp } from '../support/accounts';
 import { clientMadeUbl } from '../support/official-examples';
-import { until, ublTo } from '../support/receiving';
+import { ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 

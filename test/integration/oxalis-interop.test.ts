@@ -16,7 +16,8 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, liveHistory, postLive, waitForStatus } from '../support/documents';
 import { opsWith } from '../support/ops';
-import { liveReceiver, ublTo, until } from '../support/receiving';
+import { liveReceiver, ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /**

@@ -2,7 +2,8 @@ import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { createCompany } from '../support/kyc';
 import { ops } from '../support/ops';
-import { liveReceiver, smlRecord, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { liveReceiver, smlRecord, uniqueBelgianPeppolId } from '../support/receiving';
+import { until } from '../support/until';
 
 /**
  * A live company receives whatever is sent to its Peppol id, so the id must be

@@ -2,7 +2,8 @@ import { readBusinessCard } from '../../domain/peppol-directory';
 import { businessCardPublishing, type NetworkRegistrationError } from '../../platform/network-registration';
 import { receivingWorkflowId } from '../../workflows/shared';
 import { callAs } from '../support/accounts';
-import { liveReceiver, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { liveReceiver, uniqueBelgianPeppolId } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 

@@ -14,7 +14,8 @@ import { validFixtures } from '../fixtures/documents';
 import { withStore } from '../support/accounts';
 import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';
 import { ops, opsWith } from '../support/ops';
-import { liveReceiver, sendToUs, standInArrivals, ublTo, until } from '../support/receiving';
+import { liveReceiver, sendToUs, standInArrivals, ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { callAs, setRateLimit, signUp, withStore, type TestAccount } from '../su
 import { callApi } from '../support/http';
 import { earlyInAWindow } from '../support/rate-windows';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 async function withSupportLimit(account: TestAccount, perMinute: number): Promise<void> {
   await setRateLimit(account.id, perMinute);
@@ -83,12 +85,11 @@ describe('rate limits', () => {
         logFile: path.join(logDir, 'api-2.log'),
       });
       second.start();
-      for (let attempt = 0; attempt < 200; attempt += 1) {
-        const health = await callApi('/v1/health', { baseUrl: secondUrl }).catch(() => undefined);
-        if (health?.status === 200) return;
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-      throw new Error(`the second API did not start:\n${second.tail()}`);
+      const started = async () => {
+        if (!second.running) throw new Error(`the second API exited:\n${second.tail()}`);
+        return (await callApi('/v1/health', { baseUrl: secondUrl }).catch(() => undefined))?.status;
+      };
+      await until('the second API answering /v1/health', started, (status) => status === 200, 30_000);
     }, 60_000);
 
     afterAll(async () => {
@@ -114,9 +115,10 @@ describe('rate limits', () => {
     it('when a key is used, then neither the key nor its hash appears in the API log, even at debug level', async () => {
       const account = await signUp();
       await callAs(account.key, '/v1/account', { baseUrl: secondUrl });
-      await callAs(account.key, '/v1/nothing', { baseUrl: secondUrl });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const log = await readFile(path.join(logDir, 'api-2.log'), 'utf8');
+      // The last request's line is the marker that the log holds both (the logger writes in order).
+      const last = `/v1/nothing?marker=${randomUUID()}`;
+      await callAs(account.key, last, { baseUrl: secondUrl });
+      const log = await until("the last request's log line", () => readFile(path.join(logDir, 'api-2.log'), 'utf8'), (text) => text.includes(last), 10_000);
       const lines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       const requestLines = lines.filter((line) => line.msg === 'request completed');
       expect(requestLines.length).toBeGreaterThan(0);

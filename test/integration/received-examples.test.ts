@@ -4,7 +4,8 @@ import { envelopedPayload } from '../../domain/peppol-envelope';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { embeddedFileCount, officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
-import { liveReceiver, sendToUs, until } from '../support/receiving';
+import { liveReceiver, sendToUs } from '../support/receiving';
+import { until } from '../support/until';
 
 /**
  * The official example instances, received for real: each sent by AS4 from

@@ -10,7 +10,8 @@ import { fileReceived } from '../../services/receiving/file';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { callApi } from '../support/http';
-import { liveReceiver, sendToUs, ublTo, until } from '../support/receiving';
+import { liveReceiver, sendToUs, ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { validatorLanes } from '../support/peppol-validator';
 import { sharedStack } from '../support/test-stack';
 

@@ -8,7 +8,7 @@ import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/d
 import { callAs, withStore, type TestAccount } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedTemporalClient } from '../support/temporal';
 import { WebhookReceiver } from '../support/webhook-receiver';
 

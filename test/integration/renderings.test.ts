@@ -6,7 +6,7 @@ import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/d
 import { callAs, signUp } from '../support/accounts';
 import { attachmentBytes, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { pdfText } from '../support/rendering';
 import { validatorLanes } from '../support/peppol-validator';
 

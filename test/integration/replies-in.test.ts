@@ -14,7 +14,8 @@ import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, postLive, sendingAccount, waitForStatus } from '../support/documents';
 import { ops, opsWith } from '../support/ops';
-import { liveReceiver, until } from '../support/receiving';
+import { liveReceiver } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 

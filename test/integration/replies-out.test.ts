@@ -19,7 +19,8 @@ import { sharedTemporalClient } from '../support/temporal';
 import { LIVE, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
 import { opsWith } from '../support/ops';
-import { liveReceiver, standInArrivals, ublTo, until } from '../support/receiving';
+import { liveReceiver, standInArrivals, ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /**

@@ -2,7 +2,8 @@ import { createClient, verifyWebhook, type EinvoiceClient, type JsonBody, type S
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { fakeClientIp, uniqueEmail } from '../support/accounts';
 import { clientMadeUbl } from '../support/official-examples';
-import { until, ublTo } from '../support/receiving';
+import { ublTo } from '../support/receiving';
+import { until } from '../support/until';
 import { pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';

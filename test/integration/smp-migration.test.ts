@@ -3,7 +3,8 @@ import path from 'node:path';
 import { localPkiFiles } from '../../stack/peppol-access-points';
 import { callAs, withStore } from '../support/accounts';
 import { startOtherSmp, type OtherSmp } from '../support/other-smp';
-import { liveReceiver, smlRecord, uniqueBelgianPeppolId, until } from '../support/receiving';
+import { liveReceiver, smlRecord, uniqueBelgianPeppolId } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /**

@@ -14,6 +14,7 @@ import { callApi } from '../support/http';
 import { standInArrivals } from '../support/receiving';
 import { isolatedStackConfig } from '../support/test-stack';
 import { documentsDeliveredOnceUnderKills, receiptedMessagesFiledOnceUnderKills, type Kill } from '../support/under-load';
+import { until } from '../support/until';
 
 function isAlive(pid: number): boolean {
   try {
@@ -174,11 +175,7 @@ describe('the embedded stack lifecycle', () => {
           const restarted = stack!.restarted('ferretdb');
           stack!.process('ferretdb')!.signal('SIGKILL');
           await restarted;
-          const back = Date.now();
-          while ((await callAs(key, '/v1/companies', { baseUrl: api })).status !== 200) {
-            if (Date.now() - back > 30_000) throw new Error(`round ${round}: the API did not serve within 30 s of the database's restart`);
-            await new Promise((resolve) => setTimeout(resolve, 250));
-          }
+          await until(`round ${round}: the API serving within 30 s of the database's restart`, () => callAs(key, '/v1/companies', { baseUrl: api }), (response) => response.status === 200, 30_000);
         }
       } finally {
         loading = false;
@@ -217,11 +214,8 @@ describe('the embedded stack lifecycle', () => {
         try {
           posted = await sendLive(sender, 'LIVE-DOWN');
           expect(posted.status).toBe(202);
-          const deadline = Date.now() + 60_000;
-          while (!(await liveHistory(sender.liveKey, posted.body.id, live())).some((step) => step.step === 'retry')) {
-            if (Date.now() > deadline) throw new Error('no retry was recorded while the receiving access point was down');
-            await new Promise((resolve) => setTimeout(resolve, 250));
-          }
+          const id: string = posted.body.id;
+          await until('a retry recorded while the receiving access point is down', () => liveHistory(sender.liveKey, id, live()), (history) => history.some((step) => step.step === 'retry'));
         } finally {
           receiver.signal('SIGCONT');
         }

@@ -16,6 +16,7 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -26,16 +27,6 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  */
 
 const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload, 'utf8').digest('hex');
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('webhooks', () => {
   const receivers: WebhookReceiver[] = [];
@@ -89,12 +80,15 @@ describe('webhooks', () => {
   it('when a batch of documents is sent, then each document.queued arrives once, the webhooks being read once for the batch', async () => {
     const sender = await sendingAccount();
     const hooks = await receiver();
-    await register(sender.key, hooks.url, ['document.queued']);
+    const webhook = await register(sender.key, hooks.url, ['document.queued']);
     const body = ['B-1', 'B-2', 'B-3'].map((number) => ({ ...validFixtures[0]!.body, company_id: sender.companyId, number }));
     const batch = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body });
     expect(batch.status).toBe(202);
     const arrived = await hooks.waitFor(3);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A succeeded delivery is never attempted again, so once the service reports all three succeeded, the requests
+    // it made are all in: one attempt each, and no more requests than that.
+    const settled = await until('three deliveries succeeded', () => deliveries(sender.key, webhook.id), (list) => list.length >= 3 && list.every((delivery: { status: string }) => delivery.status === 'succeeded'));
+    expect(settled.map((delivery: { attempts: unknown[] }) => delivery.attempts.length)).toEqual([1, 1, 1]);
     expect(hooks.received).toHaveLength(3);
     const documentIds = arrived.map((request) => (JSON.parse(request.raw) as { data: { document_id: string } }).data.document_id);
     expect(documentIds.sort()).toEqual(batch.body.map((entry: { id: string }) => entry.id).sort());

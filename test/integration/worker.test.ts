@@ -3,6 +3,7 @@ import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../../workflows/s
 import { withStore } from '../support/accounts';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
 
 describe('the worker on the real stack', () => {
   const client = sharedTemporalClient();
@@ -18,10 +19,7 @@ describe('the worker on the real stack', () => {
     await schedule.trigger();
 
     await withStore(async (store) => {
-      for (let attempt = 0; attempt < 100 && (await store.rateSlots.exists({ _id: `test:expired@${now}#1` })); attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(await store.rateSlots.exists({ _id: `test:expired@${now}#1` })).toBeNull();
+      await until('the expired window deleted', () => store.rateSlots.exists({ _id: `test:expired@${now}#1` }), (exists) => exists === null, 20_000);
       expect(await store.rateSlots.exists({ _id: `test:current@${now}#1` })).not.toBeNull();
     });
     expect((await schedule.describe()).info.recentActions.length).toBeGreaterThan(before);

@@ -7,7 +7,7 @@ import { PEPPOL_REPORTING_SCHEDULE, SEARCH_ATTRIBUTE_TYPES, sendWorkflowId } fro
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 

@@ -6,6 +6,7 @@ import type { StackConfig } from '../../stack/config';
 import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
 import { isolatedStackConfig } from '../support/test-stack';
 import { documentsDeliveredOnceUnderKills, receiptedMessagesFiledOnceUnderKills, type Kill } from '../support/under-load';
+import { until } from '../support/until';
 
 const run = promisify(execFile);
 
@@ -52,11 +53,7 @@ describe('the production shape when its processes fail', () => {
       const before = await copiesOf(name);
       expect(before).toHaveLength(2);
       process.kill(before[0]!, 'SIGKILL');
-      for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
-        const now = await copiesOf(name);
-        if (now.length === 2 && !now.includes(before[0]!)) break;
-        if (Date.now() > deadline) throw new Error(`no new ${name} process replaced ${before[0]}`);
-      }
+      await until(`a new ${name} process in place of ${before[0]}`, () => copiesOf(name), (now) => now.length === 2 && !now.includes(before[0]!));
     },
   });
 

@@ -2,6 +2,7 @@ import { crc32 } from 'node:zlib';
 
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { callAs, signUp, type TestAccount } from './accounts';
+import { until } from './until';
 
 /**
  * Files of each kind the KYC upload knows, made byte by byte, and the steps
@@ -114,12 +115,6 @@ export function submit(key: string, body: Record<string, unknown>) {
 }
 
 /** Polls GET /v1/kyc until `done` holds. */
-export async function waitForKyc(key: string, done: (state: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = (await callAs(key, '/v1/kyc')).body;
-    if (done(state)) return state;
-    if (Date.now() > deadline) throw new Error(`KYC state stayed ${JSON.stringify(state.status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+export function waitForKyc(key: string, done: (state: any) => boolean, timeoutMs = 20_000): Promise<any> {
+  return until('the KYC state', async () => (await callAs(key, '/v1/kyc')).body, done, timeoutMs);
 }

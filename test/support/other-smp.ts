@@ -7,7 +7,7 @@ import { ManagedProcess } from '../../stack/managed-process';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, localPkiFiles } from '../../stack/peppol-access-points';
 import { freePort } from '../../stack/ports';
 import { ensureTool, PEPPOL_ACCESS_POINT } from '../../stack/tools';
-import { until } from './receiving';
+import { until } from './until';
 import { sharedStack } from './test-stack';
 
 /**

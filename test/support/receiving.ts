@@ -14,6 +14,7 @@ import { callApi } from './http';
 import { completeSubmission, readyToSubmit, submit, waitForKyc } from './kyc';
 import { ops } from './ops';
 import { sharedStack } from './test-stack';
+import { until } from './until';
 
 /** A Belgian enterprise number nobody else in the tests uses, as a Peppol id (0208, mod 97 check). */
 export function uniqueBelgianPeppolId(): string {
@@ -33,15 +34,8 @@ export function ublTo(fixtureName: string, buyerPeppolId: string): string {
 /** An amount as a UBL document states it (the first element of that name). */
 export const statedAmount = (ubl: string, element: string) => new RegExp(`<cbc:${element}[^>]*>([^<]+)</cbc:${element}>`).exec(ubl)![1]!;
 
-export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** The polling helper, for the tests that still import it from here, where it began (./until is its home). */
+export { until };
 
 /**
  * A live company of its own workspace, with a Peppol id of its own unless one is given (and the other fields given, before its

@@ -6,6 +6,7 @@ import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from './accounts';
 import { callApi } from './http';
 import { sendToUs, ublTo, uniqueBelgianPeppolId } from './receiving';
+import { until } from './until';
 import { WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -83,26 +84,19 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   for (const kill of kills) {
     killed.push({ kill, at: Date.now() });
     await kill.kill();
+    // Pacing, not a wait for anything: documents keep being posted between one kill and the next.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   // Enough documents to mean something, however quickly the kills went by (four on the production shape can take
   // under half a minute, with the API away for part of it): posting goes on until there are.
-  for (const deadline = Date.now() + 60_000; accepted.length < ENOUGH_DOCUMENTS && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await until(`${ENOUGH_DOCUMENTS} accepted documents`, () => Promise.resolve(accepted.length), (count) => count >= ENOUGH_DOCUMENTS);
   posting = false;
   await poster;
-  expect(accepted.length).toBeGreaterThanOrEqual(ENOUGH_DOCUMENTS);
   // While a part is away the API says "try again" (503), or the front that its process is gone (502); never 500.
   expect(failedAnswers.filter((answer) => answer.status === 500)).toEqual([]);
 
   for (const id of accepted) {
-    for (let attempt = 0; ; attempt += 1) {
-      const document = await callAs(key, `/v1/documents/${id}?company_id=${company.body.id}`, { baseUrl: api });
-      if (document.body?.status === 'delivered') break;
-      if (attempt > 600) throw new Error(`${id} stayed ${document.body?.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until(`${id} delivered`, () => callAs(key, `/v1/documents/${id}?company_id=${company.body.id}`, { baseUrl: api }), (document) => document.body?.status === 'delivered', 120_000);
   }
   const inbox = (await (await fetch(`${stack.inbox}/email`)).json()) as { messageId: string; date: string }[];
   const copiesOf = (id: string) => inbox.filter((message) => message.messageId === `${id}@einvoice.localhost`);
@@ -132,10 +126,13 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
     const events = [...bodies.values()].map((set) => JSON.parse([...set][0]!) as { type: string; data: { document_id: string } });
     return { bodies, events };
   };
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 500))) {
-    const { events } = deliveriesOf();
-    if (accepted.every((id) => kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id)))) break;
-  }
+  await until(
+    'every event of every accepted document at the webhook',
+    () => Promise.resolve(deliveriesOf().events),
+    (events) => accepted.every((id) => kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id))),
+    180_000,
+    500,
+  );
   await receiver.stop();
   const { bodies, events } = deliveriesOf();
   for (const id of accepted) expect(events.filter((event) => event.data.document_id === id).map((event) => event.type).sort()).toEqual([...kinds].sort());
@@ -178,13 +175,10 @@ export async function receiptedMessagesFiledOnceUnderKills(
       await kill.kill();
     }
     const filed = () => db.collection('documents').find({ company_id: company.body.id, direction: 'received' }).toArray();
-    for (const deadline = Date.now() + 180_000; (await filed().catch(() => [])).length < messageIds.length && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    // Long enough for a late second filing of any of them to show.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const documents = await filed();
+    const documents = await until('every receipted message filed', () => filed().catch(() => []), (found) => found.length >= messageIds.length, 180_000, 500);
     expect(documents.map((document) => document.received.as4_message_id).sort()).toEqual([...messageIds].sort());
+    // No window for a late second filing is needed: a message is stored before its receipt, and filed under the
+    // stored message's id, so a second filing of anything would be a second stored message, counted here.
     expect(await db.collection('received_messages').countDocuments({ company_id: company.body.id })).toBe(messageIds.length);
   } finally {
     await db.close();

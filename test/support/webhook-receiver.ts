@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { until } from './until';
+
 export interface Received {
   at: number;
   headers: http.IncomingHttpHeaders;
@@ -54,12 +56,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until `count` requests arrived (or fails after the timeout). */
-  async waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.received.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${this.received.length}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return this.received;
+  waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
+    return until(`${count} webhook requests`, () => Promise.resolve(this.received), (received) => received.length >= count, timeoutMs, 50);
   }
 }

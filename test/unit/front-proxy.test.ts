@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { canConnect, freePort } from '../../stack/ports';
+import { until } from '../support/until';
 
 /** The production shape's front proxy between a client and an upstream that echoes what it was sent. */
 describe('the front proxy', () => {
@@ -25,10 +26,7 @@ describe('the front proxy', () => {
     const port = await freePort();
     front = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../stack/production/front-proxy.ts'), '--port', String(port), '--upstream', String((upstream.address() as AddressInfo).port)], { stdio: 'ignore' });
     frontUrl = `http://127.0.0.1:${port}`;
-    for (let waited = 0; !(await canConnect(port)); waited += 100) {
-      if (waited > 20_000) throw new Error('the front proxy did not listen');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until('the front proxy listening', () => canConnect(port), (listening) => listening, 20_000, 100);
   }, 30_000);
 
   afterAll(async () => {

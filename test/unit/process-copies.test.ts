@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { defaultProcessCount } from '../../platform/process-copies';
+import { until } from '../support/until';
 
 /**
  * Several copies of one entry behind a primary (API_PROCESSES,
@@ -56,15 +57,6 @@ async function placesAnswering(port: number, tries = 16): Promise<Map<string, st
   return places;
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -91,12 +83,12 @@ describe('process copies', () => {
   it('when there are two, then both answer on the one port, a copy that dies is replaced, and SIGTERM to the primary ends every copy', async () => {
     const port = await freePort();
     const child = start(2, port);
-    const first = await until(() => answering(port), (pids) => pids.size === 2);
+    const first = await until('two copies answering', () => answering(port), (pids) => pids.size === 2, 30_000);
     expect(first.size).toBe(2);
     expect(first.has(String(child.pid))).toBe(false);
 
     await get(port, '/die').catch(() => undefined);
-    const after = await until(() => answering(port), (pids) => pids.size === 2 && [...first].some((pid) => !pids.has(pid)));
+    const after = await until('a new copy in place of the dead one', () => answering(port), (pids) => pids.size === 2 && [...first].some((pid) => !pids.has(pid)), 30_000);
     expect(after.size).toBe(2);
     const dead = [...first].filter((pid) => !after.has(pid));
     expect(dead).toHaveLength(1);
@@ -111,11 +103,11 @@ describe('process copies', () => {
   it('when there are two, then each knows its place (0 and 1), and the copy that replaces a dead one takes its place', async () => {
     const port = await freePort();
     start(2, port);
-    const first = await until(() => placesAnswering(port), (places) => places.size === 2);
+    const first = await until('two copies telling their places', () => placesAnswering(port), (places) => places.size === 2, 30_000);
     expect([...first.values()].sort()).toEqual(['0', '1']);
 
     await get(port, '/die').catch(() => undefined);
-    const after = await until(() => placesAnswering(port), (places) => places.size === 2 && [...first.keys()].some((pid) => !places.has(pid)));
+    const after = await until('a new copy in place of the dead one', () => placesAnswering(port), (places) => places.size === 2 && [...first.keys()].some((pid) => !places.has(pid)), 30_000);
     const [replacement] = [...after.keys()].filter((pid) => !first.has(pid));
     const [dead] = [...first.keys()].filter((pid) => !after.has(pid));
     expect(after.get(replacement!)).toBe(first.get(dead!));
@@ -131,7 +123,7 @@ describe('process copies', () => {
   it('when there is one, then the entry runs in the process itself, with no primary', async () => {
     const port = await freePort();
     const child = start(1, port);
-    const pids = await until(() => answering(port, 4), (answered) => answered.size > 0);
+    const pids = await until('a copy answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
     expect([...pids]).toEqual([String(child.pid)]);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
