@@ -97,7 +97,9 @@ export const documentSchema = documentSummarySchema
     issue_date: z.string().openapi({ format: 'date' }),
     due_date: z.string().nullable().openapi({ format: 'date' }),
     recipient_email: z.string().nullable(),
-    totals: totalsSchema.nullable().openapi({ description: "A received document's totals are the ones its UBL states; null when they could not be read" }),
+    totals: totalsSchema.nullable().openapi({
+      description: "A received document's totals are the ones its UBL states, with two decimals as every amount (`1300` is `1300.00`); null when they could not be read",
+    }),
     received: receivedSchema.nullable().openapi({ description: 'Set on a received document: who sent it, how, and what the official rules found' }),
     error_message: z.string().nullable().openapi({
       description: 'Why the document failed; a refusal by the official Peppol rules lists every fatal finding as `[rule id] message (at location)`',

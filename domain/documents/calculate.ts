@@ -16,6 +16,14 @@ export type Amount = Decimal;
 export const round2 = (value: Decimal.Value): Amount => new Money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 export const money = (value: Decimal.Value): Amount => new Money(value);
 export const formatAmount = (value: Amount): string => value.toFixed(2);
+/**
+ * An amount a document states (`1300`), as the API shows every amount: two decimals (`1300.00`), or as many as it
+ * states beyond two, never rounded (a received document is shown with what it says).
+ */
+export const formatStatedAmount = (stated: string): string => {
+  const value = money(stated);
+  return value.decimalPlaces() <= 2 ? formatAmount(value) : value.toFixed();
+};
 
 /** Categories whose rate is always 0 and whose breakdown carries an exemption reason. */
 export const EXEMPT_CATEGORIES: ReadonlySet<TaxCategory> = new Set(['E', 'AE', 'K', 'G', 'O']);

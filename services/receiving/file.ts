@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { formatStatedAmount } from '../../domain/documents/calculate';
 import { RECEIVED_EVENT, RECEIVED_STATUS } from '../../domain/documents/lifecycle';
 import { ID_PREFIXES } from '../../domain/ids';
 import { sbdPayload } from '../../domain/received-payload';
@@ -98,20 +99,24 @@ async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise
   }
 }
 
-/** The document row's totals from the UBL's own; amounts it leaves out are zero, and no payable amount means no totals. */
+/**
+ * The document row's totals from the UBL's own (a received document's, and a sent one the client wrote as UBL), in
+ * the form of the totals the service calculates (`1300` is `1300.00`); amounts it leaves out are zero, and no
+ * payable amount means no totals.
+ */
 export function totalsOf(stated: StatedTotals): TotalsView | null {
   if (stated.payable === null) return null;
-  const zero = '0.00';
+  const shown = (amount: string | null) => formatStatedAmount(amount ?? '0');
   return {
-    line_extension: stated.line_extension ?? zero,
-    allowance_total: stated.allowance_total ?? zero,
-    charge_total: stated.charge_total ?? zero,
-    tax_exclusive: stated.tax_exclusive ?? zero,
-    tax: stated.tax ?? zero,
-    tax_inclusive: stated.tax_inclusive ?? zero,
-    prepaid: stated.prepaid ?? zero,
-    payable_rounding: stated.payable_rounding ?? zero,
-    payable: stated.payable,
+    line_extension: shown(stated.line_extension),
+    allowance_total: shown(stated.allowance_total),
+    charge_total: shown(stated.charge_total),
+    tax_exclusive: shown(stated.tax_exclusive),
+    tax: shown(stated.tax),
+    tax_inclusive: shown(stated.tax_inclusive),
+    prepaid: shown(stated.prepaid),
+    payable_rounding: shown(stated.payable_rounding),
+    payable: shown(stated.payable),
   };
 }
 

@@ -1,4 +1,5 @@
 import { readPostedUbl } from '../../api/ubl-document-input';
+import { formatStatedAmount } from '../../domain/documents/calculate';
 import { clientMadeUbl, officialExamples } from '../support/official-examples';
 
 const company = { _id: 'com_0mhx3k2a1bQ8sV7yT2nR4kLp', peppol_id: '0208:0123456749' };
@@ -13,8 +14,22 @@ describe('a UBL document the client made, read for sending', () => {
     expect(prepared.ubl).toBe(invoice);
     expect(prepared.document).toMatchObject({ company_id: company._id, type: 'invoice', number: 'Snippet1', idempotency_key: 'order-7', to: { email: 'buyer@example.com' } });
     expect(prepared.document.from.peppol_id).toBe(company.peppol_id);
-    // As the UBL states them, as a received document's are.
-    expect(prepared.totals).toMatchObject({ tax_exclusive: '1325', tax: '331.25', payable: '1656.25' });
+    // The amounts the UBL states (`1300`, `1325`, `25`), with two decimals as every amount the API shows; the ones it leaves out zero.
+    expect(prepared.totals).toEqual({
+      line_extension: '1300.00',
+      allowance_total: '0.00',
+      charge_total: '25.00',
+      tax_exclusive: '1325.00',
+      tax: '331.25',
+      tax_inclusive: '1656.25',
+      prepaid: '0.00',
+      payable_rounding: '0.00',
+      payable: '1656.25',
+    });
+  });
+
+  it('when it states an amount with more than two decimals, then that amount is shown as stated, never rounded', () => {
+    expect(['1300', '-25', '0', '1300.5', '12.345'].map(formatStatedAmount)).toEqual(['1300.00', '-25.00', '0.00', '1300.50', '12.345']);
   });
 
   it('when it starts with a byte order mark, then the mark is kept: the stored text is the bytes sent', () => {
