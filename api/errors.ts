@@ -68,6 +68,7 @@ const catalog = {
   participant_not_found: { status: 404, type: 'not_found', retryable: false },
   email_taken: { status: 409, type: 'validation_error', retryable: false },
   kyc_locked: { status: 409, type: 'validation_error', retryable: false },
+  kyc_document_not_found: { status: 404, type: 'not_found', retryable: false },
   // The request is well formed; the workspace's state (its only owner) refuses it.
   last_owner: { status: 409, type: 'validation_error', retryable: false },
   // Well formed, but meaningless: the caller (an owner, or the request would be 403) names themself as the new owner.

@@ -33,6 +33,7 @@ export type AuditAction =
   | 'account.enabled'
   | 'account.rate_limit_set'
   | 'kyc.document_uploaded'
+  | 'kyc.document_deleted'
   | 'kyc.document_read'
   | 'kyc.document_resealed'
   | 'kyc.submitted'

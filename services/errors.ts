@@ -21,6 +21,7 @@ export type RuleCode =
   | 'workspace_suspended'
   | KycRefusalCode
   | 'kyc_locked'
+  | 'kyc_document_not_found'
   | 'kyc_not_submittable'
   | 'provider_update_failed'
   | 'receiver_not_registered'

@@ -9,6 +9,19 @@ import { RuleError } from './errors';
 import { sealedBlob } from './kyc-content';
 import { kycStatusOf, type KycDocument } from './kyc';
 
+/** The documents change only while the workspace may submit: not while a review is pending, nor once it is verified. */
+async function requireOpen(store: Store, workspaceId: string): Promise<void> {
+  const status = await kycStatusOf(store, workspaceId);
+  if (isOpen(status)) return;
+  throw new RuleError(
+    'kyc_locked',
+    status === 'pending'
+      ? 'The KYC documents are under review; they can be changed again if the review rejects them.'
+      : 'The workspace is verified; its KYC documents are final.',
+    { details: { status } },
+  );
+}
+
 /**
  * Stores a checked KYC upload (domain/kyc-upload.ts) while uploads are open
  * (status `none` or `rejected`). The bytes go first, sealed under the KYC
@@ -20,16 +33,7 @@ import { kycStatusOf, type KycDocument } from './kyc';
  * documents it was made with (document_ids), so the review is not changed by it.
  */
 export async function uploadKycDocument(store: Store, box: SecretBox, actor: Actor, workspaceId: string, upload: KycUpload): Promise<KycDocument> {
-  const status = await kycStatusOf(store, workspaceId);
-  if (!isOpen(status)) {
-    throw new RuleError(
-      'kyc_locked',
-      status === 'pending'
-        ? 'The KYC documents are under review; uploads reopen if the review rejects them.'
-        : 'The workspace is verified; its KYC documents are final.',
-      { details: { status } },
-    );
-  }
+  await requireOpen(store, workspaceId);
   const now = new Date();
   const storageKey = `kyb_${randomBase62(24)}`;
   const blob = sealedBlob(box, storageKey, upload.bytes, now);
@@ -56,4 +60,21 @@ export async function uploadKycDocument(store: Store, box: SecretBox, actor: Act
     details: { doc_type: row.doc_type, company_id: row.company_id, size_bytes: row.size_bytes, mime_type: row.mime_type },
   });
   return row;
+}
+
+/**
+ * Deletes a document of the workspace while it may submit (to replace it: upload the new one, delete this one). The
+ * row is marked deleted by one conditional update, so of two deletes one answers; its sealed content is kept, since
+ * a submission made at the same moment may name it. Another workspace's document is not found, as a missing one.
+ */
+export async function deleteKycDocument(store: Store, actor: Actor, workspaceId: string, documentId: string): Promise<void> {
+  await requireOpen(store, workspaceId);
+  const deleted = await store.kycDocuments.findOneAndUpdate({ _id: documentId, workspace_id: workspaceId, deleted_at: null }, { $set: { deleted_at: new Date() } }).lean();
+  if (!deleted) throw new RuleError('kyc_document_not_found', `No KYC document ${documentId} in this workspace.`, { param: 'id' });
+  await recordAudit(store, actor, {
+    action: 'kyc.document_deleted',
+    workspaceId,
+    target: { type: 'kyc_document', id: documentId },
+    details: { doc_type: deleted.doc_type, company_id: deleted.company_id },
+  });
 }

@@ -27,9 +27,9 @@ export async function kycStatusOf(store: Store, workspaceId: string): Promise<Ky
   return (await latestSubmission(store, workspaceId))?.status ?? 'none';
 }
 
-/** Oldest first. */
+/** Oldest first; the ones the workspace deleted are not among them. */
 export async function listKycDocuments(store: Store, workspaceId: string): Promise<KycDocument[]> {
-  return store.kycDocuments.find({ workspace_id: workspaceId }).sort({ _id: 1 }).lean();
+  return store.kycDocuments.find({ workspace_id: workspaceId, deleted_at: null }).sort({ _id: 1 }).lean();
 }
 
 export interface KycSnapshot {

@@ -2,7 +2,7 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 /**
  * KYC documents, in two collections: the small metadata row that lists and
- * counts (`kyc_documents`, written once), and the content with the SHA-256
+ * counts (`kyc_documents`, written once, then only marked deleted), and the content with the SHA-256
  * of its bytes (`kyc_blobs`), written first, sealed (services/kyc-content.ts),
  * read only by the operator, and rewritten only to seal it under a new key.
  * The blob's key and hash stay inside: no API answer carries them.
@@ -25,6 +25,12 @@ const kycDocumentSchema = new Schema(
     storage_key: { type: String, required: true },
     uploaded_by: { type: String, required: true },
     created_at: { type: Date, required: true },
+    /**
+     * Deleted by the workspace before it submitted (DELETE /v1/kyc/documents/{id}): no longer listed, counted or
+     * submitted. The row and its sealed content stay, for the operator, since a submission made at the same moment
+     * may name it.
+     */
+    deleted_at: { type: Date, default: null },
   },
   { versionKey: false, collection: 'kyc_documents' },
 );

@@ -9,13 +9,14 @@ import type { SecretBox } from '../../domain/secret-box';
 import { characterCount, isSingleLineText, NOT_SINGLE_LINE_MESSAGE, SINGLE_LINE, SINGLE_LINE_TEXT } from '../../domain/text';
 import type { Logger } from '../../platform/logger';
 import { readKyc, refusalError } from '../../services/kyc';
-import { uploadKycDocument } from '../../services/kyc-documents';
+import { deleteKycDocument, uploadKycDocument } from '../../services/kyc-documents';
 import { submitKyc } from '../../services/kyc-submit';
 import type { Store } from '../../store';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
 import type { AuthContext } from '../authentication';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
+import { idParam } from '../schemas';
 import { parseInput } from '../validation';
 import { kycDocumentSchema, kycDocumentView, kycStateSchema, kycStateView } from '../views/kyc';
 
@@ -177,6 +178,26 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
       }
       const document = await uploadKycDocument(store, deps.kycBox, auth.actor, auth.workspaceId, upload);
       return { status: 201, body: kycDocumentView(document) };
+    },
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/v1/kyc/documents/{id}',
+    operationId: 'deleteKycDocument',
+    summary: 'Delete a KYC document before submitting (owner or admin)',
+    description:
+      'A document uploaded by mistake, or to be replaced (upload the new one, delete this one), is deleted while the workspace may submit: ' +
+      'it is no longer listed, counted by `requirements` or part of the next submission. Refused with 409 `kyc_locked` while the review is pending and once approved. ' +
+      "Audited as `kyc.document_deleted`. Another workspace's document is 404 `kyc_document_not_found`, as one that does not exist.",
+    tags: ['KYC'],
+    params: z.object({ id: idParam('kycDocument', 'kyd_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
+    responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true), id: z.string() }) } },
+    errors: ['insufficient_role', 'workspace_not_found', 'kyc_document_not_found', 'kyc_locked'],
+    handler: async ({ auth, params }) => {
+      await requireWriter(store, auth, 'delete KYC documents');
+      await deleteKycDocument(store, auth.actor, auth.workspaceId, params.id);
+      return { status: 200, body: { deleted: true as const, id: params.id } };
     },
   });
 

@@ -36,7 +36,7 @@ export const kycStateSchema = z
       current_version: z.string().openapi({ example: ATTESTATION_VERSION }),
       text: z.string().openapi({ description: 'The full text of the current version: what the signer confirms' }),
     }),
-    documents: z.array(kycDocumentSchema).openapi({ description: 'Every KYC document uploaded, oldest first' }),
+    documents: z.array(kycDocumentSchema).openapi({ description: 'Every KYC document uploaded and not deleted, oldest first' }),
     mandate_coverage: z
       .object({
         companies_with_mandate: z.number().int().openapi({ description: 'Companies with a mandate document; the own company counts, as it needs none' }),

@@ -219,6 +219,45 @@ describe('KYC through the API', () => {
     expect(response.body.error).toMatchObject({ code: 'invalid_field', param: field });
   });
 
+  it("when a document is deleted before submitting, then it is no longer listed, counted or submitted, the deletion is audited, another workspace or a member cannot delete it, and after submitting it is 409 kyc_locked", async () => {
+    const account = await readyToSubmit();
+    const remove = (key: string, id: string) => callAs(key, `/v1/kyc/documents/${id}`, { method: 'DELETE' });
+    const [wrong] = (await callAs(account.key, '/v1/kyc')).body.documents as { id: string }[];
+    expect(await upload(account.key, pdfUpload('mandate', { company_id: account.companyId, mandate_grantor_name: 'Ann Owner' }))).toMatchObject({ status: 201 });
+
+    // Another workspace cannot delete it: not found, as one that does not exist.
+    const stranger = await signUp('kyc-stranger');
+    expect((await remove(stranger.key, wrong!.id)).body.error).toMatchObject({ code: 'kyc_document_not_found', param: 'id' });
+    // Nor can a member, in a workspace of theirs: an admin's key for it, the admin then made a member.
+    const team = await teamWorkspace(account, ['admin']);
+    const teamKey: string = (await callAs(team.members.admin!.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: team.workspaceId, label: 'team' } })).body.api_key;
+    const teamDocument = await upload(teamKey, pdfUpload('registry_extract'));
+    await callAs(account.key, `/v1/workspaces/${team.workspaceId}/members/${team.members.admin!.id}`, { method: 'PATCH', body: { role: 'member' } });
+    expect((await remove(teamKey, teamDocument.body.id)).body.error).toMatchObject({ code: 'insufficient_role' });
+
+    // Replaced: the wrong registry extract deleted, a new one uploaded.
+    expect(await remove(account.key, wrong!.id)).toMatchObject({ status: 200, body: { deleted: true, id: wrong!.id } });
+    const without = (await callAs(account.key, '/v1/kyc')).body;
+    expect(without.documents.map((document: { id: string }) => document.id)).not.toContain(wrong!.id);
+    expect(without.requirements).toMatchObject({ missing_workspace_doc_types: ['registry_extract'], can_submit: false });
+    expect((await remove(account.key, wrong!.id)).status).toBe(404);
+    const replacement = await upload(account.key, pdfUpload('registry_extract', { filename: 'extract-2026.pdf' }));
+    expect(replacement.status).toBe(201);
+    const audit = (await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit?limit=100`)).body.data;
+    expect(audit.find((entry: { action: string }) => entry.action === 'kyc.document_deleted')).toMatchObject({
+      target: { type: 'kyc_document', id: wrong!.id },
+      details: { doc_type: 'registry_extract', company_id: null },
+    });
+
+    expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
+    const submitted = await withStore((store) => store.kycSubmissions.findOne({ workspace_id: account.workspaceId }).lean());
+    expect(submitted!.document_ids).not.toContain(wrong!.id);
+    expect(submitted!.document_ids).toContain(replacement.body.id);
+    const locked = await remove(account.key, replacement.body.id);
+    expect(locked.status).toBe(409);
+    expect(locked.body.error).toMatchObject({ code: 'kyc_locked', details: { status: 'pending' } });
+  });
+
   it('when the review is pending, then uploads are 409 kyc_locked and a second submit is 409 kyc_not_submittable', async () => {
     const account = await readyToSubmit();
     expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
