@@ -169,6 +169,8 @@ const COMMANDS: Record<string, Command> = {
           tax_id: company.tax_id ?? null,
           // What approving vouches for: whether the Peppol id is the company's own number on file, or an id only the documents can back.
           peppol_id_is: peppolIdIs(company),
+          // Whether it receives, and why not (an id another access point registers shows here after approval).
+          receiving: company.receiving ? { status: company.receiving.status, error_message: company.receiving.error_message ?? null } : null,
         })),
       },
       null,

@@ -35,9 +35,13 @@ const mongodbUri = optional(
     return (match[1] ? hosts.length === 1 : true) && hosts.every((host) => /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host));
   }, 'expected a MongoDB connection string such as mongodb://host:27017/einvoice or mongodb://a:27017,b:27017,c:27017/einvoice?replicaSet=rs0'),
 );
+/**
+ * `localhost` too, so that a program that cannot send a Host of its own (Node's fetch: the SDK, the MCP server)
+ * reaches the live environment of a local run at http://localhost:PORT, beside the sandbox at 127.0.0.1.
+ */
 const hostList = z
   .string()
-  .default('live.localhost')
+  .default('live.localhost,localhost')
   .transform((raw) =>
     raw
       .split(',')

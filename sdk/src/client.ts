@@ -15,6 +15,11 @@ export interface ClientOptions {
   apiKey?: string;
   /** The API's origin, e.g. `https://api.example.com`. */
   baseUrl: string;
+  /**
+   * The live host's origin, when it is not `baseUrl`: a live key (`ps_live_…`) talks to it, a test key to `baseUrl`,
+   * so one configuration serves both. A local run: `http://localhost:3000` (its sandbox is `http://127.0.0.1:3000`).
+   */
+  liveBaseUrl?: string;
   /** Another fetch (a proxy agent, a test double); default the global one. */
   fetch?: (request: Request) => Promise<Response>;
   /** Attempts after the first on 429, 5xx and network errors; default 2. */
@@ -37,10 +42,16 @@ function withIdempotencyKeys(api: Client<paths>): void {
   });
 }
 
+/** The origin the client talks to: the live host's for a live key, when given; else `baseUrl`. */
+export function originOf(options: Pick<ClientOptions, 'apiKey' | 'baseUrl' | 'liveBaseUrl'>): string {
+  const origin = (options.apiKey?.startsWith('ps_live_') && options.liveBaseUrl) || options.baseUrl;
+  return origin.replace(/\/+$/, '');
+}
+
 export function createClient(options: ClientOptions) {
   const fetchOnce = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const api = createFetchClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: originOf(options),
     headers: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {},
     fetch: retryingFetch(fetchOnce, { maxRetries: options.maxRetries ?? 2, maxDelayMs: options.maxRetryDelayMs }),
   });

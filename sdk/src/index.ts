@@ -1,4 +1,4 @@
-export { createClient, type ClientOptions, type EinvoiceClient } from './client';
+export { createClient, originOf, type ClientOptions, type EinvoiceClient } from './client';
 export { ApiError, OutcomeTimeoutError } from './errors';
 export type { JsonBody, ListQuery, Query, Schema } from './operation-types';
 export { paginate, type Page } from './pagination';

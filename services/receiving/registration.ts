@@ -36,10 +36,21 @@ export interface RegistrationDependencies {
  */
 export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
 
-/** A participant already registered for another company: no retry changes that. */
+/** A participant already registered for another company, here or by another access point: no retry changes that. */
 export class RegistrationRefusedError extends Error {
   override name = 'RegistrationRefusedError';
 }
+
+/** BDMSL's answer, relayed by our access point, when another SMP holds the participant ("… already exist"). */
+const HELD_BY_ANOTHER_SMP = /already exist/i;
+
+/** Said plainly on the company: the SML's own words alone ("BadRequestFault [ERR-106] …") do not tell a user what happened. */
+const registeredElsewhere = (participant: string, smlAnswer: string) =>
+  new RegistrationRefusedError(
+    `Peppol id ${participant} is registered by another access point, so documents sent to it go there, not here. ` +
+      "If it is the company's own id, ask its current provider for a migration key and give it as migration_key; otherwise change peppol_id to the company's own. " +
+      `(${smlAnswer})`,
+  );
 
 export type ReceivingStatus = NonNullable<CompanyRow['receiving']>['status'];
 
@@ -122,12 +133,14 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     }
   }
   await setReceiving(store, companyId, { status: 'registering', participant_id: participant });
+  const migrationKey = incomingMigrationKey(deps.secretBox, company);
   try {
-    await deps.sml.register(participant, incomingMigrationKey(deps.secretBox, company));
+    await deps.sml.register(participant, migrationKey);
   } catch (err) {
-    // The SML will not take it (another SMP holds it): our SMP stops publishing it, and another company may claim it.
-    if (err instanceof NetworkRegistrationError && err.permanent) await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
-    throw err;
+    if (!(err instanceof NetworkRegistrationError && err.permanent)) throw err;
+    // The SML will not take it: our SMP stops publishing it, and another company may claim it.
+    await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
+    throw migrationKey === undefined && HELD_BY_ANOTHER_SMP.test(err.message) ? registeredElsewhere(participant, err.message) : err;
   }
   const { modifiedCount } = await store.peppolRegistrations.updateOne(
     { _id: key(participant), company_id: companyId, status: 'registering' },

@@ -12,6 +12,7 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { signUp } from '../support/accounts';
+import { liveSender } from '../support/documents';
 import { clientMadeUbl } from '../support/official-examples';
 import { ublTo } from '../support/receiving';
 import { until } from '../support/until';
@@ -184,6 +185,25 @@ describe('the MCP server over stdio against the running API', () => {
     const inbox = await until('the inbox', unread, (page) => page.data.length > 0);
     expect(inbox.data).toEqual([expect.objectContaining({ id: arrived.id, direction: 'received' })]);
   });
+
+  it("when the key is a live one and EINVOICE_LIVE_BASE_URL names the local stack's live host, then the tools act in the live environment; the sandbox URL alone refuses the key", async () => {
+    const sender = await liveSender();
+    const listLive = async (env: Record<string, string>) => {
+      const live = new Client({ name: 'einvoice-mcp-live-test', version: '1.0.0' });
+      await live.connect(new StdioClientTransport({ ...SERVER, env: { ...getDefaultEnvironment(), EINVOICE_API_KEY: sender.liveKey, ...env } }));
+      try {
+        return (await live.callTool({ name: 'list_documents', arguments: { company_id: sender.companyId } })) as CallToolResult;
+      } finally {
+        await live.close();
+      }
+    };
+    // The local stack serves its live host as localhost, a name Node resolves (live.localhost it does not).
+    const liveUrl = sharedStack().apiUrl.replace('127.0.0.1', 'localhost');
+    const listed = await listLive({ EINVOICE_BASE_URL: sharedStack().apiUrl, EINVOICE_LIVE_BASE_URL: liveUrl });
+    expect({ isError: listed.isError ?? false, answer: jsonOf(listed) }).toEqual({ isError: false, answer: { data: [], has_more: false, next_cursor: null } });
+    const refused = await listLive({ EINVOICE_BASE_URL: sharedStack().apiUrl });
+    expect({ isError: refused.isError, code: jsonOf(refused).error.code }).toEqual({ isError: true, code: 'wrong_environment' });
+  }, 60_000);
 
   it('when the key is missing, then the server does not start: exit code 2 and the reason on stderr', async () => {
     const started = promisify(execFile)(SERVER.command, SERVER.args, { cwd: ROOT, env: getDefaultEnvironment() });

@@ -7,7 +7,7 @@ import { As4SendError } from '../../platform/peppol-access-point';
 import { callAs, fakeClientIp, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { callApi } from '../support/http';
-import { opsWith } from '../support/ops';
+import { ops, opsWith } from '../support/ops';
 import { liveReceiver, sendToUs, statedAmount, ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
@@ -104,6 +104,38 @@ describe('receiving on the Peppol network', () => {
     },
     240_000,
   );
+
+  it(
+    "when the front page's company goes live and the inbound example of the docs is sent to it, then it lands valid in its inbox, and the Invoice Response the company gives reaches the example's seller on the stand-in",
+    async () => {
+      // The README's and the walkthrough's company: an id the stand-in does not hold, so it registers.
+      const receiver = await liveReceiver({ peppol_id: '0208:0745612076', company_registration_id: '0745.612.076', tax_id: 'BE0745612076' });
+      const sent = await networkSend(receiver.peppolId, path.resolve(__dirname, '../../docs/examples/inbound-invoice.xml'));
+      expect(sent).toMatchObject({ code: 0, stderr: '' });
+      const filed = await until('the example in the inbox', () => inbox(receiver.liveKey, receiver.companyId), (response) => response.body.data?.length === 1);
+      const id: string = filed.body.data[0].id;
+      const document = await until('the example filed', () => callAs(receiver.liveKey, `/v1/documents/${id}?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.received?.validation !== undefined);
+      expect(document.body).toMatchObject({ number: 'SELLER-2026-0007', received: { sender_id: '0208:0123456749', validation: { valid: true } } });
+
+      const responses = `/v1/documents/${id}/responses?company_id=${receiver.companyId}`;
+      const given = await callAs(receiver.liveKey, responses, { method: 'POST', body: { code: 'AP' }, host: LIVE });
+      expect([given.status, given.text]).toEqual([202, expect.any(String)]);
+      const answered = await until('the response sent', () => callAs(receiver.liveKey, responses, { host: LIVE }), (response) => ['sent', 'failed'].includes(response.body.data?.[0]?.status), 90_000);
+      expect(answered.body.data[0]).toMatchObject({ code: 'AP', status: 'sent', receiver_id: '0208:0123456749' });
+    },
+    240_000,
+  );
+
+  it('when a company goes live with a Peppol id another access point registers, then its receiving fails saying so plainly, and ops kyc show shows it', async () => {
+    // One of the stand-in's own participants: the stand-in SML holds it for another SMP.
+    const receiver = await liveReceiver({ peppol_id: '0208:0404616494' }, 'registered_or_failed');
+    expect(receiver.receiving).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Peppol id 0208:0404616494 is registered by another access point') });
+    expect(receiver.receiving.error_message).toContain('already exist');
+    const shown = await ops('kyc', 'show', receiver.workspaceId);
+    expect(JSON.parse(shown.stdout).companies).toEqual([
+      expect.objectContaining({ id: receiver.companyId, receiving: { status: 'failed', error_message: receiver.receiving.error_message } }),
+    ]);
+  }, 180_000);
 
   it('when a message is for a participant we do not serve, then our access point refuses it with PEPPOL:NOT_SERVICED and stores nothing', async () => {
     const stranger = uniqueBelgianPeppolId();

@@ -1,6 +1,7 @@
 import { createClient, verifyWebhook, type EinvoiceClient, type JsonBody, type Schema } from '../../sdk/src';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { fakeClientIp, uniqueEmail } from '../support/accounts';
+import { liveSender } from '../support/documents';
 import { clientMadeUbl } from '../support/official-examples';
 import { ublTo } from '../support/receiving';
 import { until } from '../support/until';
@@ -91,6 +92,19 @@ describe('the SDK against the running API', () => {
     expect(await until('inbox', unread, (ids) => ids.length > 0)).toEqual([arrived.id]);
     await client.inbox.acknowledge(arrived.id, buyer.id);
     expect(await unread()).toEqual([]);
+  });
+
+  it("when a live key is given with the local stack's live host as liveBaseUrl, then the client acts in the live environment; a test key with the same options stays on the sandbox host", async () => {
+    const sender = await liveSender();
+    // The local stack serves its live host as localhost, a name Node resolves (live.localhost it does not).
+    const options = { baseUrl: sharedStack().apiUrl, liveBaseUrl: sharedStack().apiUrl.replace('127.0.0.1', 'localhost') };
+    const live = createClient({ ...options, apiKey: sender.liveKey });
+    const listed: unknown[] = [];
+    for await (const document of live.documents.list({ company_id: sender.companyId })) listed.push(document);
+    expect(listed).toEqual([]);
+    expect((await live.companies.get(sender.companyId)).id).toBe(sender.companyId);
+    expect((await createClient({ ...options, apiKey: sender.key }).companies.get(sender.companyId)).id).toBe(sender.companyId);
+    await expect(createClient({ baseUrl: options.baseUrl, apiKey: sender.liveKey }).companies.get(sender.companyId)).rejects.toMatchObject({ status: 403, code: 'wrong_environment' });
   });
 
   it('when the API refuses, then the error is an ApiError with its code, status and request id', async () => {

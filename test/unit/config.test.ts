@@ -10,7 +10,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       PORT: 3000,
       TEMPORAL_NAMESPACE: 'default',
-      LIVE_HOSTS: ['live.localhost'],
+      LIVE_HOSTS: ['live.localhost', 'localhost'],
       RATE_LIMIT_SANDBOX: 60,
       RATE_LIMIT_LIVE: 120,
       SIGNUP_LIMIT: 10,

@@ -1,6 +1,6 @@
 import { toolInputSchema } from '../../mcp/input-schema';
 import { failureResult } from '../../mcp/results';
-import { DEFAULT_BASE_URL, settingsFrom, SettingsError } from '../../mcp/settings';
+import { DEFAULT_BASE_URL, DEFAULT_LIVE_BASE_URL, settingsFrom, SettingsError } from '../../mcp/settings';
 import { TOOLS } from '../../mcp/tools';
 import { documentInputSchema } from '../../domain/documents/input';
 import { ApiError } from '../../sdk/src';
@@ -20,11 +20,18 @@ describe('the MCP server settings', () => {
     }
   });
 
-  it('when the base URL is absent, then it is the local API; when it is no http(s) URL, then it refuses', () => {
-    expect(settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc' })).toEqual({ apiKey: 'ps_test_abc', baseUrl: DEFAULT_BASE_URL });
+  it('when the base URL is absent, then it is the local API, and a live key its live host; when it is no http(s) URL, then it refuses', () => {
+    expect(settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc' })).toEqual({ apiKey: 'ps_test_abc', baseUrl: DEFAULT_BASE_URL, liveBaseUrl: DEFAULT_LIVE_BASE_URL });
     expect(settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: 'https://api.example.com' }).baseUrl).toBe('https://api.example.com');
     expect(() => settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: 'api.example.com' })).toThrow(/EINVOICE_BASE_URL is not a URL/);
     expect(() => settingsFrom({ EINVOICE_API_KEY: 'ps_test_abc', EINVOICE_BASE_URL: 'ftp://api.example.com' })).toThrow(/must be an http\(s\) URL/);
+  });
+
+  it('when a live base URL is given, then a live key talks to it; a base URL alone serves both keys', () => {
+    const env = { EINVOICE_BASE_URL: 'https://sandbox.example.com', EINVOICE_LIVE_BASE_URL: 'https://live.example.com/' };
+    expect(settingsFrom({ ...env, EINVOICE_API_KEY: 'ps_test_abc' })).toEqual({ apiKey: 'ps_test_abc', baseUrl: 'https://sandbox.example.com', liveBaseUrl: 'https://live.example.com/' });
+    expect(settingsFrom({ EINVOICE_API_KEY: 'ps_live_abc', EINVOICE_BASE_URL: 'https://api.example.com' })).toEqual({ apiKey: 'ps_live_abc', baseUrl: 'https://api.example.com' });
+    expect(() => settingsFrom({ EINVOICE_API_KEY: 'ps_live_abc', EINVOICE_LIVE_BASE_URL: 'live.example.com' })).toThrow(/EINVOICE_LIVE_BASE_URL is not a URL/);
   });
 
   it('when the base URL holds credentials, then it refuses without repeating them, and no failure message repeats them either', () => {
