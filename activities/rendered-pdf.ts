@@ -4,9 +4,15 @@ import { sendableContentOf } from '../services/documents/queries';
 import { permanentDeliveryFailure } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 
+/**
+ * The email's PDF waits for the renderer this long at most, queue included: under a burst beyond the
+ * renderer's pace (about six PDFs a second on two cores) the email goes without it rather than wait.
+ */
+export const READABLE_PDF_LIMIT_MS = 10_000;
+
 export function renderedPdfActivities({ store, validator, logger }: ActivityDependencies) {
-  const render = (ubl: string, input: Record<string, unknown>) =>
-    validator.render(ubl, 'pdf', renderingLanguageOf((input.from as { country?: string } | undefined)?.country), { lane: 'render' });
+  const render = (ubl: string, input: Record<string, unknown>, limitMs?: number) =>
+    validator.render(ubl, 'pdf', renderingLanguageOf((input.from as { country?: string } | undefined)?.country), { lane: 'render', ...(limitMs && { limitMs }) });
 
   return {
     /**
@@ -47,7 +53,7 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
       let pdf = renderedPdfIn(content.ubl);
       if (!pdf) {
         try {
-          pdf = await render(content.ubl, (content.input ?? {}) as Record<string, unknown>);
+          pdf = await render(content.ubl, (content.input ?? {}) as Record<string, unknown>, READABLE_PDF_LIMIT_MS);
         } catch (err) {
           if (!(err instanceof NotRenderableError)) throw err;
           logger.warn({ documentId, reason: err.message }, 'the sandbox email goes without a PDF: the renderer refused the document');

@@ -53,8 +53,12 @@ const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
 const RENDERED_PDF_PATCH = 'rendered-pdf-before-validation';
 /** Workflows started before the sandbox email carried the PDF deliver without rendering one. */
 const READABLE_PDF_PATCH = 'readable-pdf-before-the-email';
-/** The PDF is a reading aid: a renderer away for this long leaves the email with the UBL only. */
-const READABLE_PDF_WINDOW_SECONDS = 120;
+/**
+ * The PDF is a reading aid, never worth delaying the delivery for: one attempt, bounded by the
+ * renderer's own limit (READABLE_PDF_LIMIT_MS, 10 s with its queue) and a margin; past it the email
+ * carries the UBL only.
+ */
+const READABLE_PDF_TIMEOUT = '15 seconds';
 /** Workflows started before live delivery existed send every document by email. */
 const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
@@ -124,7 +128,7 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
   const channel = patched(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
   if (channel === 'email' && patched(READABLE_PDF_PATCH)) {
     show(TRANSITIONS.send.to, 'Rendering the PDF the email carries');
-    await renderReadablePdf(documentId, deliveryWindowSeconds);
+    await renderReadablePdf(documentId);
   }
   show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
   try {
@@ -140,13 +144,9 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
   }
 }
 
-/** Renders the sandbox email's PDF; when it cannot be had within its window the email goes without it. */
-async function renderReadablePdf(documentId: string, deliveryWindowSeconds: number): Promise<void> {
-  const rendering = proxyActivities<Activities>({
-    startToCloseTimeout: '1 minute',
-    scheduleToCloseTimeout: `${Math.min(deliveryWindowSeconds, READABLE_PDF_WINDOW_SECONDS)} seconds`,
-    retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
-  });
+/** Renders the sandbox email's PDF; when it cannot be had at once the email goes without it. */
+async function renderReadablePdf(documentId: string): Promise<void> {
+  const rendering = proxyActivities<Activities>({ startToCloseTimeout: READABLE_PDF_TIMEOUT, retry: { maximumAttempts: 1 } });
   try {
     await rendering.renderReadablePdf(documentId);
   } catch {
