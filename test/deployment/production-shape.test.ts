@@ -23,6 +23,7 @@ const EXPLAINED: Partial<Record<keyof Config, string>> = {
   METRICS_BIND: 'likewise',
   TRUSTED_PROXIES: 'the front proxy is on loopback here, at a fixed address of the compose network there',
   PUBLIC_SANDBOX_URL: 'the front proxy’s address',
+  LIVE_HOSTS: 'here live is also localhost, a name Node resolves (the SDK and MCP server reach live with it); compose’s front serves live.localhost only',
   SMP_PORT: 'a port of this machine',
   PEPPOL_SMP_CA: 'files mounted into the containers there; the local test PKI’s here',
   PEPPOL_AP_CA: 'likewise',
