@@ -8,12 +8,14 @@ import { sharedStack } from '../support/test-stack';
 
 /**
  * However the process that started an embedded stack goes (a signal to npm's own process, as a
- * supervisor sends it; SIGKILL, as a CI timeout or the OOM killer does), none of the stack's
- * components outlives it. The stacks here run Temporal, FerretDB, the mail sink, the worker and the
+ * supervisor sends it; SIGKILL, as a CI timeout or the OOM killer does to jest), none of the
+ * stack's components outlives it: neither `npm start`'s nor the test suite's. The stacks here run Temporal, FerretDB, the mail sink, the worker and the
  * API of their own; the JVMs are the shared stack's, so each start takes seconds, not minutes.
  */
 
 const projectRoot = path.resolve(__dirname, '../..');
+/** Every stack started here, stopped and removed after the tests even when its start failed. */
+const started: { child: ChildProcess; dataDir: string }[] = [];
 
 /** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
 async function descendantsOf(root: number): Promise<number[]> {
@@ -47,8 +49,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** `npm start` (or the stack's own entry) on a data directory and ports of its own, resolved once it says it is running. */
-async function startedStack(command: string, args: string[]): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
+/** A stack started by `command` on a data directory and ports of its own (its environment), resolved once it prints `ready`. */
+async function startedStack(command: string, args: string[], ready = 'E-invoice delivery service is running'): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
   const shared = sharedStack();
   const config = await isolatedStackConfig();
   // Our SMP is served only beside an access point the stack runs itself, which this one borrows.
@@ -65,15 +67,15 @@ async function startedStack(command: string, args: string[]): Promise<{ child: C
     PEPPOL_SML_ZONE: shared.peppol.zone,
   };
   const child = spawn(command, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push({ child, dataDir: config.DATA_DIR });
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until('the stack to say it is running', () => Promise.resolve(output), (text) => text.includes('E-invoice delivery service is running') || child.exitCode !== null, 240_000);
+  await until('the stack to say it is running', () => Promise.resolve(output), (text) => text.includes(ready) || child.exitCode !== null, 240_000);
   if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
   return { child, output: () => output, dataDir: config.DATA_DIR };
 }
 
 describe('an embedded stack ends with the process that started it', () => {
-  const started: { child: ChildProcess; dataDir: string }[] = [];
 
   afterAll(async () => {
     for (const { child, dataDir } of started) {
@@ -84,7 +86,6 @@ describe('an embedded stack ends with the process that started it', () => {
 
   it('when npm start gets SIGTERM in its own process, then the stack stops in order and nothing of it is left', async () => {
     const stack = await startedStack('npm', ['start']);
-    started.push(stack);
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
     stack.child.kill('SIGTERM');
@@ -93,12 +94,15 @@ describe('an embedded stack ends with the process that started it', () => {
     expect(stack.output()).toContain('[stack] stopped');
   }, 360_000);
 
-  it('when the process running the stack is killed outright, then every component ends all the same', async () => {
-    const stack = await startedStack(process.execPath, ['--import', 'tsx', 'stack/main.ts']);
-    started.push(stack);
+  it('when the process holding a test stack is killed outright (as a CI timeout does to jest), then every component ends all the same', async () => {
+    // The suite's shared stack, started as jest's global setup starts it, in a process of its own.
+    const stack = await startedStack(process.execPath, ['--import', 'tsx', '-e', "void require('./test/global-setup.ts').startSharedStack({})"], '[test stack] api');
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
     stack.child.kill('SIGKILL');
     await until('every component to end', () => Promise.resolve(components.filter(isAlive)), (alive) => alive.length === 0, 90_000);
+    // The global setup chose a data directory of its own; it says which.
+    const dataDir = /\(state in (\S+)\/temporal/.exec(stack.output())?.[1];
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 360_000);
 });
