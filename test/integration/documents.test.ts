@@ -10,7 +10,7 @@ import { startSendWorkflow } from '../../services/documents/dispatch';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
 import { attachmentBytes, attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { essentialsOf, pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
 
@@ -135,8 +135,8 @@ describe('documents on the real stack', () => {
     const again = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, idempotency_key: 'order-77' } });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id, status: 'queued' });
+    // One document, so one send workflow (its id is the document's): the one email is in the inbox once it is delivered.
     expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await inboxFor(email)).toHaveLength(1);
   });
 
@@ -363,10 +363,7 @@ describe('documents on the real stack', () => {
     // The row may already be gone here: the reconciler's own schedule can run before the trigger
     // does (a CI run saw it), and either run must take it off without a second start.
     await triggerDispatchReconciler();
-    for (let waited = 0; await withStore((store) => store.dispatches.exists({ _id: document._id })); waited += 200) {
-      if (waited > 20_000) throw new Error('the outbox row is still there');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until('the outbox row to be removed', () => withStore((store) => store.dispatches.exists({ _id: document._id })), (row) => row === null, 20_000);
     expect(await inboxFor(email)).toHaveLength(1);
     const history = await callAs(sender.key, `/v1/documents/${document._id}/history`);
     expect(history.body.filter((entry: { step: string }) => entry.step === 'delivered')).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { belgianSeller } from '../fixtures/documents';
 import { callAs, signUp, withStore, type CallOptions, type StackAddress, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
+import { until } from './until';
 
 /** A fresh account with a company that can send (the validated example seller). */
 export async function sendingAccount(on?: StackAddress): Promise<TestAccount & { companyId: string }> {
@@ -43,13 +44,8 @@ export async function liveHistory(key: string, documentId: string, where: Where 
 
 /** Polls a document until its status is one of `statuses`; `where` is the live host, or another stack's API. */
 export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, where: Where = {}) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, where);
-    if (statuses.includes(response.body?.status)) return response.body;
-    if (Date.now() > deadline) throw new Error(`document ${documentId} stayed ${response.body?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  const read = () => callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, where).then((response) => response.body);
+  return until(`document ${documentId} to be ${statuses.join(' or ')}`, read, (document) => statuses.includes(document?.status), timeoutMs, 150);
 }
 
 export interface InboxMessage {
