@@ -8,7 +8,7 @@ import { callAs, type TestAccount } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
 import { countOf, scrape, valueOf } from '../support/prometheus';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
 

@@ -4,7 +4,7 @@ import { newSortableId } from '../../domain/ids';
 import { withStore } from '../support/accounts';
 import { ops } from '../support/ops';
 import { scrape, valueOf } from '../support/prometheus';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /** Each ops command is a Node process of its own: on a busy machine a few take more than the default. */

@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { isolatedStackConfig } from '../../stack/isolated-config';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
 
 /**

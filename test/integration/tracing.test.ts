@@ -8,7 +8,7 @@ import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, liveSender, postLive } from '../support/documents';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../support/otlp-receiver';
-import { until } from '../support/receiving';
+import { until } from '../support/until';
 import { isolatedStackConfig, sharedStack } from '../support/test-stack';
 
 /**
