@@ -18,6 +18,7 @@ import { ublTo } from '../support/receiving';
 import { until } from '../support/until';
 import { pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
+import { isAlive } from '../../stack/process-alive';
 
 /**
  * The MCP server (mcp/) as an agent's client runs it: a child process on
@@ -36,15 +37,6 @@ const buyerPeppolId = (standard.to as { peppol_id: string }).peppol_id;
 
 /** A tool's answer: the API's JSON, as the text content carries it. */
 const jsonOf = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text);
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the MCP server over stdio against the running API', () => {
   let api: EinvoiceClient;
@@ -73,7 +65,7 @@ describe('the MCP server over stdio against the running API', () => {
   afterAll(async () => {
     const pid = transport.pid!;
     await mcp.close();
-    await until('the server process to end', () => Promise.resolve(isRunning(pid)), (running) => !running, 10_000);
+    await until('the server process to end', () => Promise.resolve(isAlive(pid)), (running) => !running, 10_000);
     // stdout carried only protocol messages (anything else would have been a parse error), and the server said nothing on stderr.
     expect(protocolErrors).toEqual([]);
     expect(stderr).toBe('');

@@ -15,15 +15,7 @@ import { standInArrivals } from '../support/receiving';
 import { isolatedStackConfig } from '../support/test-stack';
 import { documentsDeliveredOnceUnderKills, receiptedMessagesFiledOnceUnderKills, type Kill } from '../support/under-load';
 import { until } from '../support/until';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive } from '../../stack/process-alive';
 
 async function withTemporal<T>(address: string, use: (client: Client) => Promise<T>): Promise<T> {
   const connection = await Connection.connect({ address });

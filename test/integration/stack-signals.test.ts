@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isolatedStackConfig } from '../../stack/isolated-config';
 import { until } from '../support/until';
 import { sharedStack } from '../support/test-stack';
+import { isAlive } from '../../stack/process-alive';
 
 /**
  * However the process that started an embedded stack goes (a signal to npm's own process, as a
@@ -38,15 +39,6 @@ async function descendantsOf(root: number): Promise<number[]> {
   };
   walk(root);
   return found;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A stack started by `command` on a data directory and ports of its own (its environment), resolved once it prints `ready`. */

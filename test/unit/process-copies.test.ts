@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { defaultProcessCount } from '../../platform/process-copies';
 import { until } from '../support/until';
+import { isAlive } from '../../stack/process-alive';
 
 /**
  * Several copies of one entry behind a primary (API_PROCESSES,
@@ -57,15 +58,6 @@ async function placesAnswering(port: number, tries = 16): Promise<Map<string, st
   return places;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('process copies', () => {
   let primary: ChildProcess | undefined;
   const start = (copies: number, port: number, env: Record<string, string> = {}) => {
@@ -92,12 +84,12 @@ describe('process copies', () => {
     expect(after.size).toBe(2);
     const dead = [...first].filter((pid) => !after.has(pid));
     expect(dead).toHaveLength(1);
-    expect(alive(Number(dead[0]))).toBe(false);
+    expect(isAlive(Number(dead[0]))).toBe(false);
 
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    for (const pid of after) expect(alive(Number(pid))).toBe(false);
+    for (const pid of after) expect(isAlive(Number(pid))).toBe(false);
   }, 90_000);
 
   it('when there are two, then each knows its place (0 and 1), and the copy that replaces a dead one takes its place', async () => {
