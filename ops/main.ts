@@ -136,9 +136,9 @@ const waited = (since: Date) => {
 };
 
 function stuckReport({ items, counts }: StuckWork, olderThan: number): string {
-  const total = counts.document + counts.invoice_response + counts.webhook_delivery;
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const summary =
-    `${counts.document} documents, ${counts.invoice_response} Invoice Responses, ${counts.webhook_delivery} webhook deliveries ` +
+    `${counts.document} documents, ${counts.invoice_response} Invoice Responses, ${counts.mls} Message Level Statuses, ${counts.webhook_delivery} webhook deliveries ` +
     `have not moved for over ${olderThan / 1000} s${total > items.length ? ` (the ${items.length} longest waiting listed)` : ''}`;
   if (total === 0) return summary;
   const rows = items.map((item) => tableRow(item.kind.padEnd(16), item.id, item.status.padEnd(9), item.since.toISOString(), waited(item.since).padStart(11), item.workflowId, item.workspaceId));

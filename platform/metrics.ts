@@ -147,7 +147,7 @@ export function observeWork(read: () => Promise<WorkReading>, logger: Logger): v
   gauge('documents_oldest_age_seconds', 'How long the document waiting longest in the status has been in it (0: none waits)', 'status', (now) =>
     now.inProgress.map(({ status, oldestSeconds }) => ({ key: status, value: oldestSeconds })),
   );
-  gauge('stuck_work', 'Documents, Invoice Responses and webhook deliveries that have not moved for longer than the stuck threshold (ops stuck lists them)', 'kind', (now) =>
+  gauge('stuck_work', 'Documents, Invoice Responses, Message Level Statuses and webhook deliveries that have not moved for longer than the stuck threshold (ops stuck lists them)', 'kind', (now) =>
     now.stuck.map(({ kind, count }) => ({ key: kind, value: count })),
   );
   gauge('validator_lane_permits', "The official validator's permits per lane: validations it runs at once", 'lane', (now) => now.lanes.map(({ lane, permits }) => ({ key: lane, value: permits })));

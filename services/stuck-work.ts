@@ -7,8 +7,8 @@ import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookWorkflowI
 /**
  * Work the service moves on by itself, each piece under a workflow of its
  * own: a sent document queued or sending, a received message until it is
- * filed (`receiving`), an Invoice Response being sent, a webhook delivery
- * pending. One that has not moved for longer than a threshold is stuck: its
+ * filed (`receiving`), an Invoice Response or a Message Level Status being
+ * sent, a webhook delivery pending. One that has not moved for longer than a threshold is stuck: its
  * workflow keeps failing or waiting, or never started. `ops stuck` lists
  * them with the workflow to open in the Web UI; the API's metrics count
  * them. Every query is served by an index (on `status` or `filed`, then the
@@ -18,12 +18,12 @@ import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookWorkflowI
 /** What `ops stuck` and the `einvoice_stuck_work` gauge call stuck by default. */
 export const STUCK_AFTER_MS = 15 * 60_000;
 
-export type StuckKind = 'document' | 'invoice_response' | 'webhook_delivery';
+export type StuckKind = 'document' | 'invoice_response' | 'mls' | 'webhook_delivery';
 
 export interface StuckItem {
   kind: StuckKind;
   id: string;
-  /** queued, sending or receiving (a document), queued (a response), pending (a delivery). */
+  /** queued, sending or receiving (a document), queued (a reply), pending (a delivery). */
   status: string;
   workspaceId: string;
   /** When it last moved. */
@@ -36,72 +36,56 @@ const MOVING_STATUSES = [...new Set(Object.values(TRANSITIONS).flatMap((transiti
 /** A received message not yet filed; not a status of the document, which exists only once filed. */
 const RECEIVING = 'receiving';
 
-/** One kind of waiting work: its rows that last moved before `cutoff`, longest waiting first, and how many there are. */
-interface WaitingWork {
-  kind: StuckKind;
-  rows(store: Store, cutoff: Date, limit: number): Promise<StuckItem[]>;
-  count(store: Store, cutoff: Date): Promise<number>;
+/** What a waiting row must have for the list; `status` is absent where the kind has one fixed. */
+interface WaitingRow {
+  _id: string;
+  workspace_id: string;
+  status?: string;
+  updated_at?: Date;
+  received_at?: Date;
 }
 
-const sentDocuments = (cutoff: Date) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } });
-const receivingMessages = (cutoff: Date) => ({ filed: false, received_at: { $lt: cutoff } });
-const queuedResponses = (cutoff: Date) => ({ status: 'queued' as const, updated_at: { $lt: cutoff } });
-const pendingDeliveries = (cutoff: Date) => ({ status: 'pending' as const, updated_at: { $lt: cutoff } });
+/** The part of a mongoose model the queries use: one collection's rows that wait. */
+interface WaitingCollection {
+  find(filter: object, projection: object): { sort(order: Record<string, 1>): { limit(n: number): { lean(): PromiseLike<unknown[]> } } };
+  countDocuments(filter: object): { exec(): Promise<number> };
+}
+
+/**
+ * One kind of waiting work: the rows of one collection that match `waiting`
+ * and last moved (`sinceField`) before the cutoff, and the workflow that moves each.
+ */
+interface WaitingWork {
+  kind: StuckKind;
+  collection: (store: Store) => WaitingCollection;
+  waiting: (cutoff: Date) => object;
+  sinceField: 'updated_at' | 'received_at';
+  /** The status to show where the rows have none of their own (a message not yet filed). */
+  status?: string;
+  workflowId: (id: string) => string;
+}
 
 const WAITING: WaitingWork[] = [
-  {
-    kind: 'document',
-    rows: async (store, cutoff, limit) =>
-      (await store.documents.find(sentDocuments(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
-        kind: 'document',
-        id: row._id,
-        status: row.status,
-        workspaceId: row.workspace_id,
-        since: row.updated_at,
-        workflowId: sendWorkflowId(row._id),
-      })),
-    count: (store, cutoff) => store.documents.countDocuments(sentDocuments(cutoff)).exec(),
-  },
-  {
-    kind: 'document',
-    rows: async (store, cutoff, limit) =>
-      (await store.receivedMessages.find(receivingMessages(cutoff), { workspace_id: 1, received_at: 1 }).sort({ received_at: 1 }).limit(limit).lean()).map((row) => ({
-        kind: 'document',
-        id: row._id,
-        status: RECEIVING,
-        workspaceId: row.workspace_id,
-        since: row.received_at,
-        workflowId: receiveWorkflowId(row._id),
-      })),
-    count: (store, cutoff) => store.receivedMessages.countDocuments(receivingMessages(cutoff)).exec(),
-  },
-  {
-    kind: 'invoice_response',
-    rows: async (store, cutoff, limit) =>
-      (await store.invoiceResponses.find(queuedResponses(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
-        kind: 'invoice_response',
-        id: row._id,
-        status: row.status,
-        workspaceId: row.workspace_id,
-        since: row.updated_at,
-        workflowId: responseWorkflowId(row._id),
-      })),
-    count: (store, cutoff) => store.invoiceResponses.countDocuments(queuedResponses(cutoff)).exec(),
-  },
-  {
-    kind: 'webhook_delivery',
-    rows: async (store, cutoff, limit) =>
-      (await store.deliveries.find(pendingDeliveries(cutoff), { status: 1, workspace_id: 1, updated_at: 1 }).sort({ updated_at: 1 }).limit(limit).lean()).map((row) => ({
-        kind: 'webhook_delivery',
-        id: row._id,
-        status: row.status,
-        workspaceId: row.workspace_id,
-        since: row.updated_at,
-        workflowId: webhookWorkflowId(row._id),
-      })),
-    count: (store, cutoff) => store.deliveries.countDocuments(pendingDeliveries(cutoff)).exec(),
-  },
+  { kind: 'document', collection: (store) => store.documents, waiting: (cutoff) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: sendWorkflowId },
+  { kind: 'document', collection: (store) => store.receivedMessages, waiting: (cutoff) => ({ filed: false, received_at: { $lt: cutoff } }), sinceField: 'received_at', status: RECEIVING, workflowId: receiveWorkflowId },
+  { kind: 'invoice_response', collection: (store) => store.invoiceResponses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: responseWorkflowId },
+  // A Message Level Status leaves under the receive workflow of the message it answers (same id).
+  { kind: 'mls', collection: (store) => store.messageLevelStatuses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: receiveWorkflowId },
+  { kind: 'webhook_delivery', collection: (store) => store.deliveries, waiting: (cutoff) => ({ status: 'pending', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: webhookWorkflowId },
 ];
+
+async function waitingRows(work: WaitingWork, store: Store, cutoff: Date, limit: number): Promise<StuckItem[]> {
+  const projection = { workspace_id: 1, status: 1, [work.sinceField]: 1 };
+  const rows = (await work.collection(store).find(work.waiting(cutoff), projection).sort({ [work.sinceField]: 1 }).limit(limit).lean()) as WaitingRow[];
+  return rows.map((row) => ({
+    kind: work.kind,
+    id: row._id,
+    status: work.status ?? row.status ?? '',
+    workspaceId: row.workspace_id,
+    since: row[work.sinceField]!,
+    workflowId: work.workflowId(row._id),
+  }));
+}
 
 export interface StuckWork {
   /** The longest waiting first, at most `limit`. */
@@ -114,13 +98,13 @@ export interface StuckWork {
 export async function stuckWork(store: Store, options: { olderThanMs?: number; limit?: number; now?: Date } = {}): Promise<StuckWork> {
   const { olderThanMs = STUCK_AFTER_MS, limit = 100, now = new Date() } = options;
   const cutoff = new Date(now.getTime() - olderThanMs);
-  const [rows, counts] = await Promise.all([Promise.all(WAITING.map((work) => work.rows(store, cutoff, limit))), stuckCounts(store, cutoff)]);
+  const [rows, counts] = await Promise.all([Promise.all(WAITING.map((work) => waitingRows(work, store, cutoff, limit))), stuckCounts(store, cutoff)]);
   return { items: rows.flat().sort((a, b) => a.since.getTime() - b.since.getTime()).slice(0, limit), counts };
 }
 
 async function stuckCounts(store: Store, cutoff: Date): Promise<Record<StuckKind, number>> {
-  const counted = await Promise.all(WAITING.map(async (work) => ({ kind: work.kind, count: await work.count(store, cutoff) })));
-  const counts: Record<StuckKind, number> = { document: 0, invoice_response: 0, webhook_delivery: 0 };
+  const counted = await Promise.all(WAITING.map(async (work) => ({ kind: work.kind, count: await work.collection(store).countDocuments(work.waiting(cutoff)).exec() })));
+  const counts: Record<StuckKind, number> = { document: 0, invoice_response: 0, mls: 0, webhook_delivery: 0 };
   for (const { kind, count } of counted) counts[kind] += count;
   return counts;
 }

@@ -32,6 +32,9 @@ const messageLevelStatusSchema = new Schema(
   { versionKey: false, collection: 'message_level_statuses' },
 );
 
+/** `ops stuck` and the stuck-work metric: statuses still queued, longest waiting first. */
+messageLevelStatusSchema.index({ status: 1, updated_at: 1 });
+
 export type MessageLevelStatusRow = InferSchemaType<typeof messageLevelStatusSchema>;
 
 export const messageLevelStatusModel = (db: Connection) => db.model('MessageLevelStatus', messageLevelStatusSchema);

@@ -26,6 +26,8 @@ const ids = {
   sent: newSortableId('document', since.getTime()),
   receiving: newSortableId('document', since.getTime() + 1_000),
   response: newSortableId('invoiceResponse', since.getTime()),
+  // A Message Level Status has the id of the received document it answers.
+  mls: newSortableId('document', since.getTime() + 2_500),
   delivery: newSortableId('webhookDelivery', since.getTime()),
 };
 
@@ -70,6 +72,19 @@ beforeAll(() =>
       created_at: since,
       updated_at: new Date(since.getTime() + 2_000),
     });
+    await store.messageLevelStatuses.create({
+      _id: ids.mls,
+      ...owner,
+      code: 'AB',
+      sender_id: '0242:POX000001',
+      receiver_id: '0242:POX000002',
+      referenced_instance_id: 'stuck-instance',
+      country_c1: 'BE',
+      ubl: '<ApplicationResponse/>',
+      status: 'queued',
+      created_at: since,
+      updated_at: new Date(since.getTime() + 2_500),
+    });
     await store.deliveries.create({
       _id: ids.delivery,
       dedupe_key: `evt_stuck:${ids.delivery}`,
@@ -91,6 +106,7 @@ afterAll(() =>
     await store.documents.deleteOne({ _id: ids.sent });
     await store.receivedMessages.deleteOne({ _id: ids.receiving });
     await store.invoiceResponses.deleteOne({ _id: ids.response });
+    await store.messageLevelStatuses.deleteOne({ _id: ids.mls });
     await store.deliveries.deleteOne({ _id: ids.delivery });
   }),
 );
@@ -105,14 +121,16 @@ describe('ops stuck', () => {
     expect(row(ids.receiving)).toContain(`  receiving  `);
     expect(row(ids.receiving)).toContain(`  receive-${ids.receiving}  `);
     expect(row(ids.response)).toMatch(new RegExp(`^invoice_response\\s+${ids.response}  queued .*  response-${ids.response}  `));
+    expect(row(ids.mls)).toMatch(new RegExp(`^mls\\s+${ids.mls}  queued .*  receive-${ids.mls}  `));
     expect(row(ids.delivery)).toMatch(new RegExp(`^webhook_delivery\\s+${ids.delivery}  pending .*  webhook-${ids.delivery}  `));
     const order = Object.values(ids).map((id) => lines.findIndex((line) => line.includes(id)));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(lines.filter((line) => line.startsWith('forged row'))).toEqual([]);
-    expect(lines.at(-2)).toMatch(/^\d+ documents, \d+ Invoice Responses, \d+ webhook deliveries have not moved for over 900 s/);
+    expect(lines.at(-2)).toMatch(/^\d+ documents, \d+ Invoice Responses, \d+ Message Level Statuses, \d+ webhook deliveries have not moved for over 900 s/);
 
     const stuck = await until('the stuck work counted', () => scrape(sharedStack().metrics.api), (api) => valueOf(api, 'einvoice_stuck_work', { kind: 'document' }) >= 2);
     expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'invoice_response' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'mls' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'webhook_delivery' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(stuck, 'einvoice_documents_oldest_age_seconds', { status: 'receiving' })).toBeGreaterThanOrEqual(WAITED_MS / 1000);
   });

@@ -41,6 +41,8 @@ describe('the embedded stack lifecycle', () => {
       WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
       // A receiving access point that does not answer costs an attempt this long, not the default 30 s.
       AS4_SEND_TIMEOUT: '3s',
+      // The load run posts every 100 ms and then reads every document until delivered: far past a sandbox key's 60 a minute.
+      RATE_LIMIT_SANDBOX: '6000',
     });
     stack = await startStack({ config });
     // A whole stack of its own, JVMs included, beside the suite's: minutes on two busy cores.
