@@ -233,6 +233,19 @@ describe('inbound AS4 on our access point', () => {
     await expect(sendToUs(newMessageId()).sent).resolves.toMatchObject({ receiverSeat: 'PBE000001' });
   });
 
+  it('when a payload carries a DOCTYPE declaration, then the sender gets an AS4 error saying so and nothing reaches the intake, as the sandbox and the validator refuse it', async () => {
+    // On the payload itself (the SBD), with a parameter entity naming an external resource: what an
+    // entity-expansion or external-entity attack starts with.
+    const { routing, sbd } = envelope(invoice);
+    const declared = sbd.replace(/^(<\?xml[^?]*\?>\s*)?/, (prolog) => `${prolog}<!DOCTYPE StandardBusinessDocument [<!ENTITY % probe SYSTEM "http://127.0.0.1:9/x"> %probe;]>\n`);
+    expect(declared).toContain('<!DOCTYPE StandardBusinessDocument');
+    const messageId = newMessageId();
+    const err = await refusal(standIn().send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd: declared })));
+    expect(err.message).toContain('EBMS:0004');
+    expect(err.message).toContain('The payload carries a DOCTYPE declaration');
+    expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
+  });
+
   it('when an access point claims a seat its signing certificate does not carry, then the message is refused with EBMS:0101 and nothing reaches the intake', async () => {
     const pki = path.join(sharedStack().dataDir, 'peppol-pki');
     const port = await freePort();

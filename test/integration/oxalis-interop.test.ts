@@ -9,7 +9,7 @@ import { routingOf, standardBusinessDocument } from '../../domain/peppol-envelop
 import { sbdPayload } from '../../domain/received-payload';
 import { localPkiFiles } from '../../stack/peppol-access-points';
 import { oxalisArrivals, oxalisDirs, oxalisHome, OxalisSendError, OXALIS_SEAT, sendByOxalis } from '../../stack/peppol-network/oxalis';
-import { businessDocumentOf, sendInvoiceResponse, sendMessageLevelStatus } from '../../stack/peppol-network/responder';
+import { businessDocumentOf, inboxEntries, readBusinessDocument, sendInvoiceResponse, sendMessageLevelStatus } from '../../stack/peppol-network/responder';
 import { loadStackConfig } from '../../stack/config';
 import { ensureTool, PEPPOL_OXALIS } from '../../stack/tools';
 import { validFixtures } from '../fixtures/documents';
@@ -49,6 +49,32 @@ const fromOxalisBuyer = (receiver: string) => ublTo('standard rate S, one line',
 async function ourEndpoint() {
   const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
   return { url: health.inbound.endpointUrl, certificate: await readFile(pki().senderCertificate, 'utf8') };
+}
+
+/**
+ * Between Oxalis and our access point: passes each request on and keeps it with our answer, so the very same
+ * message can be sent again and the AS4 signal our side answered read as it went back.
+ */
+async function recordingProxy(target: string) {
+  const recorded: { headers: http.IncomingHttpHeaders; body: Buffer; answer: string }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      void fetch(target, { method: 'POST', headers: { 'Content-Type': req.headers['content-type']! }, body }).then(async (response) => {
+        const answer = Buffer.from(await response.arrayBuffer());
+        recorded.push({ headers: req.headers, body, answer: answer.toString('utf8') });
+        res.writeHead(response.status, { 'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream' }).end(answer);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/as4`,
+    recorded,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 let workDir: string;
@@ -109,6 +135,32 @@ describe('our access point and Oxalis', () => {
     expect(answered.body.status).toBe('delivered');
   }, 120_000);
 
+  it('when Oxalis sends a Message Level Status about an invoice we delivered to another access point, then it is not filed on that invoice but kept with the unmatched ones', async () => {
+    const body = fixture('standard rate S, one line');
+    const number = `OXALIS-NOT-ITS-${Date.now()}`;
+    const posted = await postLive(receiver.liveKey, { ...body, company_id: receiver.companyId, number, from: { tax_id: 'BE0123456749' } });
+    expect(posted.status).toBe(202);
+    await waitForStatus(receiver.liveKey, posted.body.id, receiver.companyId, ['delivered', 'failed'], 90_000, { host: LIVE });
+    // Delivered to the stand-in's buyer through the stand-in's access point (PBE000001), which keeps it in its inbox.
+    const standInInbox = path.join(sharedStack().dataDir, 'peppol-network', 'inbox');
+    const delivered = await until('the invoice at the stand-in', async () => {
+      for (const entry of await inboxEntries(standInInbox)) {
+        const read = await readBusinessDocument(standInInbox, entry);
+        if (read?.number === number) return read;
+      }
+      return undefined;
+    }, (found) => found !== undefined);
+
+    // Oxalis speaks for a message it never received: the status names the right instance but comes from POX000003.
+    expect(await sendMessageLevelStatus(standIn(), delivered!, OXALIS_SEAT, 'oxalis')).toContain('delivered');
+    const unmatched = await until('the MLS kept unmatched', () => opsWith({}, 'mls', 'unmatched'), (result) => result.stdout.includes(delivered!.instanceId!));
+    expect(JSON.parse(unmatched.stdout.split('\n').find((line) => line.includes(delivered!.instanceId!))!)).toMatchObject({
+      code: 'AP',
+      referenced_instance_id: delivered!.instanceId,
+      from_access_point: OXALIS_SEAT,
+    });
+  }, 180_000);
+
   it('when Oxalis sends an invoice to our live company asking for an MLS, then it is filed once, Oxalis accepts our signed receipt, and our MLS and Invoice Response reach Oxalis', async () => {
     const file = path.join(workDir, 'from-oxalis.xml');
     await writeFile(file, fromOxalisBuyer(receiver.peppolId));
@@ -145,20 +197,7 @@ describe('our access point and Oxalis', () => {
 
   it('when Oxalis sends one message again (its retry) and twice at once, then each gets a receipt and one document is filed', async () => {
     const target = await ourEndpoint();
-    const recorded: { headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
-    // Between Oxalis and our access point: keeps what Oxalis sent, so the very same message can be sent again.
-    const proxy = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        recorded.push({ headers: req.headers, body });
-        void fetch(target.url, { method: 'POST', headers: { 'Content-Type': req.headers['content-type']! }, body }).then(async (answer) => {
-          res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/octet-stream' }).end(Buffer.from(await answer.arrayBuffer()));
-        });
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxy = await recordingProxy(target.url);
     try {
       const ubl = fromOxalisBuyer(receiver.peppolId);
       const routing = routingOf(ubl);
@@ -168,11 +207,12 @@ describe('our access point and Oxalis', () => {
         truststore: pki().truststoreJks,
       });
       const first = await sendByOxalis(setup, standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }), {
-        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/as4`,
+        url: proxy.url,
         certificate: target.certificate,
       });
-      expect(recorded).toHaveLength(1);
-      const again = () => fetch(target.url, { method: 'POST', headers: { 'Content-Type': recorded[0]!.headers['content-type']! }, body: recorded[0]!.body });
+      expect(proxy.recorded).toHaveLength(1);
+      const { headers, body } = proxy.recorded[0]!;
+      const again = () => fetch(target.url, { method: 'POST', headers: { 'Content-Type': headers['content-type']! }, body });
       const answers = [await again(), ...(await Promise.all([again(), again()]))];
       for (const answer of answers) {
         expect(answer.status).toBe(200);
@@ -186,7 +226,7 @@ describe('our access point and Oxalis', () => {
       expect(filed).toHaveLength(1);
       expect(await withStore((store) => store.receivedMessages.countDocuments({ message_id: first.messageId }))).toBe(1);
     } finally {
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   }, 180_000);
 
@@ -198,11 +238,17 @@ describe('our access point and Oxalis', () => {
       trustedCas: [pki().ca, pki().outsideCa],
       truststore: pki().truststoreJks,
     });
-    const refused = await sendByOxalis(setup, standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() }), await ourEndpoint()).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
+    const target = await ourEndpoint();
+    const proxy = await recordingProxy(target.url);
+    const refused = await sendByOxalis(setup, standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() }), { ...target, url: proxy.url })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )
+      .finally(() => proxy.close());
     expect(refused).toBeInstanceOf(OxalisSendError);
+    // The signal the profile names for a sender that cannot be authenticated (ebMS 3.0, 6.7.1).
+    expect(proxy.recorded.map((exchange) => /errorCode="(EBMS:\d{4})"/.exec(exchange.answer)?.[1])).toEqual(['EBMS:0101']);
     // Oxalis reports the AS4 error our access point answered (EBMS:0101 FailedAuthentication) by its description.
     expect((refused as Error).message).toContain('Sending access point certificate CN=POX000009');
     expect((refused as Error).message).toContain('does not chain to a trusted CA');

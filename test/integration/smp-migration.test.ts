@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import { localPkiFiles } from '../../stack/peppol-access-points';
-import { callAs, withStore } from '../support/accounts';
+import { callAs, signUp, withStore } from '../support/accounts';
 import { startOtherSmp, type OtherSmp } from '../support/other-smp';
 import { liveReceiver, smlRecord, uniqueBelgianPeppolId } from '../support/receiving';
 import { until } from '../support/until';
@@ -63,6 +63,17 @@ describe('moving a Peppol participant between providers', () => {
     const refused = await callAs(receiver.key, `/v1/companies/${notLive.body.id}/receiving/migration-key`, { method: 'POST' });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'receiver_not_registered', param: 'id' });
+
+    // A member of the workspace may read the company, not hand its participant to another provider.
+    const member = await signUp('member');
+    const added = await callAs(receiver.key, `/v1/workspaces/${receiver.workspaceId}/members`, { method: 'POST', body: { account_id: member.id, role: 'member' } });
+    expect([added.status, added.text]).toEqual([201, expect.any(String)]);
+    // Its own key reaches the company through the membership.
+    const byMember = await callAs(member.key, `/v1/companies/${receiver.companyId}/receiving/migration-key`, { method: 'POST' });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.error).toMatchObject({ code: 'insufficient_role' });
+    const company = await withStore((store) => store.companies.findById(receiver.companyId, { outgoing_migration: 1 }).lean());
+    expect(company?.outgoing_migration ?? null).toBeNull();
   }, 180_000);
 
   it('when a company arrives with the key its previous provider prepared, then the SML moves its participant to our SMP instead of refusing it as registered elsewhere', async () => {
