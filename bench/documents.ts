@@ -18,7 +18,7 @@ import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
-import { benchStack, cpuView, envNumber, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
+import { benchStack, cpuView, envNumber, json, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
@@ -38,6 +38,11 @@ import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, 
  *   volume      BENCH_VOLUME documents accepted and delivered: none lost, none sent twice
  *   processes   accept and POST → delivered with each of BENCH_PROCESSES API and worker processes (1,2; the API and
  *               worker restarted with that many), per core of this machine, with each component's CPU per document
+ *
+ * Each part runs on the development shape (the Temporal CLI's dev server, FerretDB on SQLite); accept, deliver
+ * and processes run again on the production shape (STACK_SHAPE=production: the Temporal server and FerretDB on
+ * PostgreSQL, two API and two worker processes behind the front proxy), each with its floors measured there.
+ * BENCH_SHAPES (development,production) chooses.
  * Sizes: BENCH_PARTS (all), BENCH_REQUESTS (800), BENCH_CONCURRENCY (16), BENCH_STORED (100000), BENCH_VOLUME (2000),
  * BENCH_SAMPLES (500), BENCH_SECONDS (3, per conversion figure), BENCH_PROCESSES (1,2).
  */
@@ -53,6 +58,9 @@ const WARM_UP = Math.min(50, SAMPLES);
 const WARM_DOCUMENTS = Math.min(envNumber('BENCH_WARM_DOCUMENTS', 200), REQUESTS);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,rendering,scale,volume,processes').split(','));
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
+const SHAPES = (process.env.BENCH_SHAPES ?? 'development,production').split(',');
+/** The parts measured on the production shape too: what one document costs there, and what one more process adds. */
+const PRODUCTION_PARTS = new Set(['accept', 'deliver', 'processes']);
 
 const company: SendingCompany = {
   name: 'Bench Seller SRL',
@@ -159,7 +167,7 @@ async function accept(bench: Bench): Promise<void> {
   // Acceptance alone, as the floor is: the worker is paused while the API is measured (the documents' workflows
   // wait on their task queue, as the floor's do), so the pipeline's own work does not share the two cores.
   await withWorkerPaused(bench, async () => {
-    const [measured, cpu] = await withCpu(bench.stack, ['api', ...ENGINES], () =>
+    const [measured, cpu] = await withCpu(bench.stack, [...API, ...ENGINES], () =>
       closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `ACC-${(n += 1)}`)), 202)),
     );
     say(versus(`POST /v1/documents, concurrency ${CONCURRENCY}`, measured, floor, 0.8));
@@ -176,9 +184,9 @@ async function accept(bench: Bench): Promise<void> {
     const size = Math.min(100, REQUESTS);
     const documents = (prefix: string) => Array.from({ length: size }, () => invoice(bench.companyId, `${prefix}-${(n += 1)}`));
     const singles = documents('ONE');
-    const [single, singleCpu] = await withCpu(bench.stack, ['api', ...ENGINES], () => closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)));
+    const [single, singleCpu] = await withCpu(bench.stack, [...API, ...ENGINES], () => closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)));
     const batchBody = JSON.stringify(documents('BATCH'));
-    const [batch, batchCpu] = await withCpu(bench.stack, ['api', ...ENGINES], () =>
+    const [batch, batchCpu] = await withCpu(bench.stack, [...API, ...ENGINES], () =>
       singleClient(1, () => expectStatus(json(`${bench.api}/v1/documents/batch`, { method: 'POST', headers: bench.auth, body: batchBody }), 202)),
     );
     say(
@@ -189,17 +197,20 @@ async function accept(bench: Bench): Promise<void> {
   await drained(bench, 0);
 }
 
-/** The engines under the API: what the floor pays too. */
-const ENGINES = ['ferretdb', 'temporal'] as const;
+/** The engines under the API: what the floor pays too (PostgreSQL under both on the production shape). */
+const ENGINES = ['ferretdb', 'temporal', 'postgres'] as const;
+/** The API and, on the production shape, the front proxy every request passes. */
+const API = ['api', 'front'] as const;
 
-/** Runs `measure` with the stack's worker stopped (SIGSTOP): its task queues wait, nothing is lost; it resumes after. */
+/** Runs `measure` with the stack's worker and its copies stopped (SIGSTOP): task queues wait, nothing is lost; they resume after. */
 async function withWorkerPaused<T>(bench: Bench, measure: () => Promise<T>): Promise<T> {
   const worker = bench.stack.process('worker')?.pid;
-  if (worker) process.kill(worker, 'SIGSTOP');
+  const paused = worker ? withChildren(worker) : [];
+  for (const pid of paused) process.kill(pid, 'SIGSTOP');
   try {
     return await measure();
   } finally {
-    if (worker) process.kill(worker, 'SIGCONT');
+    for (const pid of paused) process.kill(pid, 'SIGCONT');
   }
 }
 
@@ -270,7 +281,7 @@ async function deliver(bench: Bench, address: string): Promise<void> {
 }
 
 /** Every process a sandbox document passes through. */
-const PIPELINE = ['api', 'worker', 'temporal', 'ferretdb', 'mail', 'validator'] as const;
+const PIPELINE = ['front', 'api', 'worker', 'temporal', 'ferretdb', 'postgres', 'mail', 'validator'] as const;
 
 /** `count` documents posted at the benchmark's concurrency, until all are delivered: the rate. */
 async function postToDelivered(bench: Bench, count: number, prefix: string): Promise<Measurement> {
@@ -482,14 +493,9 @@ async function processes(bench: Bench): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  if (PARTS.has('conversion')) conversion();
-  if ([...PARTS].every((part) => part === 'conversion')) return;
-
-  const against: Record<string, string> = process.env.BENCH_AGAINST === 'compose'
-    ? { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench?directConnection=true', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' }
-    : {};
-  const { stack, stop } = await benchStack(against);
+/** The parts chosen, on one shape of the stack (or the compose services): its own stack, started and stopped. */
+async function onShape(parts: Set<string>, overrides: Record<string, string>): Promise<void> {
+  const { stack, stop } = await benchStack(overrides);
   const connection = await Connection.connect({ address: stack.urls.temporal });
   const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
   try {
@@ -497,14 +503,14 @@ async function main(): Promise<void> {
     const { auth, companyId } = await signUpWithCompany(api, 'bench', company);
     const bench: Bench = { stack, api, auth, companyId, temporal: new Client({ connection }), db };
     say(`stack: ${stack.urls.mongodb}, Temporal ${stack.urls.temporal}`);
-    if (PARTS.has('accept')) await accept(bench);
-    if (PARTS.has('deliver')) await deliver(bench, stack.urls.temporal);
-    if (PARTS.has('validation')) await validation(bench);
-    if (PARTS.has('rendering')) await rendering(bench);
-    if (PARTS.has('volume')) await volume(bench);
-    if (PARTS.has('scale')) await scale(bench);
+    if (parts.has('accept')) await accept(bench);
+    if (parts.has('deliver')) await deliver(bench, stack.urls.temporal);
+    if (parts.has('validation')) await validation(bench);
+    if (parts.has('rendering')) await rendering(bench);
+    if (parts.has('volume')) await volume(bench);
+    if (parts.has('scale')) await scale(bench);
     // Last: it leaves the API and worker restarted with the last count.
-    if (PARTS.has('processes')) await processes(bench);
+    if (parts.has('processes')) await processes(bench);
   } catch (err) {
     say(`the API's last output:\n${stack.process('api')?.tail() ?? ''}\nthe worker's:\n${stack.process('worker')?.tail() ?? ''}`);
     throw err;
@@ -512,6 +518,25 @@ async function main(): Promise<void> {
     await db.close();
     await connection.close();
     await stop();
+  }
+}
+
+async function main(): Promise<void> {
+  if (PARTS.has('conversion')) conversion();
+  if ([...PARTS].every((part) => part === 'conversion')) return;
+
+  if (process.env.BENCH_AGAINST === 'compose') {
+    await onShape(PARTS, { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench?directConnection=true', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' });
+    return;
+  }
+  if (SHAPES.includes('development')) {
+    say('== the development shape: the Temporal CLI dev server, FerretDB on SQLite, one API and one worker process');
+    await onShape(PARTS, {});
+  }
+  const production = new Set([...PARTS].filter((part) => PRODUCTION_PARTS.has(part)));
+  if (SHAPES.includes('production') && production.size > 0) {
+    say('== the production shape: the Temporal server and FerretDB on PostgreSQL, two API and two worker processes behind the front proxy');
+    await onShape(production, { STACK_SHAPE: 'production' });
   }
 }
 

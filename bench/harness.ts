@@ -47,9 +47,9 @@ export async function signUpWithCompany(api: string, label: string, company: obj
   return { auth, companyId: String(created.body.id), workspaceId: String(signup.body.workspace_id) };
 }
 
-/** CPU time (user + system, ms) each named component of the stack has used so far, its copies included: Linux's /proc/<pid>/stat. */
-export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
-  const processes = readdirSync('/proc')
+/** Every process now running: its pid, its parent's and the CPU ticks it has used (Linux's /proc/<pid>/stat). */
+function processTable(): { pid: number; ppid: number; ticks: number }[] {
+  return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .flatMap((pid) => {
       try {
@@ -60,13 +60,21 @@ export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack,
         return []; // Gone since the listing.
       }
     });
+}
+
+/** A process and its children: the copies of an API or worker run as several (platform/process-copies.ts). */
+export const withChildren = (pid: number, processes = processTable()): number[] => processes.filter((entry) => entry.pid === pid || entry.ppid === pid).map((entry) => entry.pid);
+
+/** CPU time (user + system, ms) each named component of the stack has used so far, its copies included. */
+export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
+  const processes = processTable();
+  const ticksOf = new Map(processes.map((entry) => [entry.pid, entry.ticks]));
   const msPerTick = 1000 / 100; // USER_HZ is 100 on Linux
   return Object.fromEntries(
     names.map((name) => {
       const pid = stack.process(name)?.pid;
       if (!pid) throw new Error(`the stack runs no ${name}`);
-      // The process and its children: the copies of an API or worker run as several (platform/process-copies.ts).
-      const ticks = processes.filter((entry) => entry.pid === pid || entry.ppid === pid).reduce((sum, entry) => sum + entry.ticks, 0);
+      const ticks = withChildren(pid, processes).reduce((sum, member) => sum + ticksOf.get(member)!, 0);
       return [name, ticks * msPerTick];
     }),
   ) as Record<Name, number>;

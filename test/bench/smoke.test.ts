@@ -59,6 +59,14 @@ describe('benchmarks at a tiny size', () => {
     ]) {
       expect(out).toMatch(printed(label));
     }
+    // Accept, deliver and processes again on the production shape, after the development shape's figures.
+    const [development, production] = out.split('== the production shape');
+    expect(development).toContain('== the development shape');
+    for (const label of ['POST /v1/documents, concurrency 2', 'CPU per no-op send workflow (the floor)', 'CPU per delivered document', '2 processes of each vs 1: accept']) {
+      expect(production).toMatch(printed(label));
+    }
+    expect(production).toMatch(/CPU per delivered document: .*postgres [\d.]+ ms/);
+    expect(production).not.toMatch(printed('rendering a 10-line invoice as PDF'));
   }, BENCH_TIMEOUT_MS + 30_000);
 
   it('npm run bench:webhooks completes and prints every figure', async () => {
