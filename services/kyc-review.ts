@@ -78,12 +78,12 @@ export async function recordReviewOutcome(store: Store, workspaceId: string, num
   const id = kycSubmissionId(workspaceId, number);
   const decided = await store.kycSubmissions
     .findOneAndUpdate({ _id: id, status: 'pending' }, { $set: { status, reviewed_at: new Date(), reject_reason: rejectReason } }, { returnDocument: 'after' })
-    .lean();
-  const submission = decided ?? (await store.kycSubmissions.findById(id).lean());
+    .lean<KycSubmission>();
+  const submission = decided ?? (await store.kycSubmissions.findById(id).lean<KycSubmission>());
   if (!submission) throw new Error(`no KYC submission ${id}`);
   // Also on a repeat: a crash between the writes is repaired by the retry.
   if (submission.status === 'approved') {
-    await recordVerifiedAtApproval(store, workspaceId, submission.reviewed_at ?? new Date());
+    await recordVerifiedAtApproval(store, workspaceId, submission.reviewed_at ?? new Date(), submission.company_identities ?? undefined);
     await store.workspaces.updateOne({ _id: workspaceId }, { $set: { mode: 'live' } });
   }
   if (decided) {
@@ -109,7 +109,7 @@ export async function reconcileKycReviews(store: Store, temporal: Client, logger
     .find({ status: 'pending', submitted_at: { $lt: new Date(now - START_GRACE_MS) } })
     .sort({ submitted_at: 1 })
     .limit(200)
-    .lean();
+    .lean<KycSubmission[]>();
   for (const submission of pending) {
     try {
       await startKycReview(temporal, submission);

@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from './audit';
 import { listCompanies } from './companies';
 import { RuleError } from './errors';
 import { latestSubmission, listKycDocuments, refusalError, type KycSubmission } from './kyc';
+import { identityOf } from './receiving/participant-review';
 import { reviewReference, startKycReview } from './kyc-review';
 
 export interface KycSubmitDependencies {
@@ -56,6 +57,7 @@ export async function submitKyc(deps: KycSubmitDependencies, actor: Actor, works
     attestation_name: input.attestation_name!.trim(),
     attestation_role: input.attestation_role!.trim(),
     attestation_version: input.attestation_version!,
+    company_identities: companies.map((company) => ({ company_id: company._id, ...identityOf(company) })),
     document_ids: documents.map((document) => document._id),
     submitted_by: actor.accountId,
     submitted_at: new Date(),

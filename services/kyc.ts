@@ -11,7 +11,14 @@ import { RuleError } from './errors';
  * shows coverage and what is still needed.
  */
 
-export type KycSubmission = KycSubmissionRow & { _id: string };
+/** Each company's identity when the workspace submitted (store/kyc-submissions.ts). */
+export interface SubmittedIdentity {
+  company_id: string;
+  peppol_id: string | null;
+  company_registration_id: string | null;
+  tax_id: string | null;
+}
+export type KycSubmission = Omit<KycSubmissionRow, 'company_identities'> & { _id: string; company_identities?: SubmittedIdentity[] | null };
 export type KycDocument = KycDocumentRow & { _id: string };
 
 /** A KYC rule's refusal (domain/kyc-upload.ts, domain/kyc-gates.ts), to be answered with its code. */
@@ -19,7 +26,7 @@ export const refusalError = ({ code, message, param, details }: KycRefusal) =>
   new RuleError(code, message, { ...(param !== undefined && { param }), ...(details !== undefined && { details }) });
 
 export async function latestSubmission(store: Store, workspaceId: string): Promise<KycSubmission | null> {
-  return store.kycSubmissions.findOne({ workspace_id: workspaceId }).sort({ number: -1 }).lean();
+  return store.kycSubmissions.findOne({ workspace_id: workspaceId }).sort({ number: -1 }).lean<KycSubmission>();
 }
 
 /** What the rest of the service asks: is the workspace verified, under review, …? */

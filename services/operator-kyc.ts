@@ -21,7 +21,7 @@ export async function listSubmissions(store: Store, status?: string): Promise<Ky
   const isStatus = (value: string): value is ReviewStatus => (STATUSES as readonly string[]).includes(value);
   if (status !== undefined && !isStatus(status)) throw new OperatorError(`unknown status ${status}; use ${STATUSES.join(', ')}`);
   const statuses: readonly ReviewStatus[] = status ? [status] : STATUSES;
-  const lists = await Promise.all(statuses.map((one) => store.kycSubmissions.find({ status: one }).sort({ submitted_at: 1 }).limit(500).lean()));
+  const lists = await Promise.all(statuses.map((one) => store.kycSubmissions.find({ status: one }).sort({ submitted_at: 1 }).limit(500).lean<KycSubmission[]>()));
   return lists.flat();
 }
 

@@ -24,6 +24,25 @@ const kycSubmissionSchema = new Schema(
     attestation_name: { type: String, required: true },
     attestation_role: { type: String, required: true },
     attestation_version: { type: String, required: true },
+    /**
+     * Each company's identity when the workspace submitted: what the review is about. An approval verifies a
+     * company's Peppol id only while its identity is still this one (services/receiving/participant-review.ts);
+     * absent on submissions made before it was kept.
+     */
+    company_identities: {
+      type: [
+        new Schema(
+          {
+            company_id: { type: String, required: true },
+            peppol_id: { type: String, default: null },
+            company_registration_id: { type: String, default: null },
+            tax_id: { type: String, default: null },
+          },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+    },
     /** The KYC documents the workspace had when it submitted: what the review is about. */
     document_ids: { type: [String], required: true },
     submitted_by: { type: String, required: true },

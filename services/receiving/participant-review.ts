@@ -48,14 +48,20 @@ const RECEIVING: Actor = { accountId: 'system:receiving', keyPrefix: null };
 const UNNAMED_REVIEWER = 'operator:participant-review';
 
 /**
- * What the workspace's KYC approval verified: the identity of each of its companies as it stood when the
- * decision was made. A company changed since (or created later) is not covered, and its participant id
- * waits for a review of its own. Safe to repeat: a company verified already is left alone.
+ * What the workspace's KYC approval verified: the identity each of its companies had when the workspace
+ * submitted (what the operator reviewed), if it still has it when the decision is made. A company changed
+ * between the submission and the decision, changed since, or created later is not covered, and its
+ * participant id waits for a review of its own. Safe to repeat: a company verified already is left alone.
  */
-export async function recordVerifiedAtApproval(store: Store, workspaceId: string, decidedAt: Date): Promise<void> {
+export async function recordVerifiedAtApproval(store: Store, workspaceId: string, decidedAt: Date, submitted?: ({ company_id: string } & IdentityRow)[]): Promise<void> {
   const companies = await listCompanies(store, workspaceId, null);
+  const reviewed = (company: CompanyRow & { _id: string }) => {
+    if (!submitted) return true; // Submitted before the identities were kept: as it stood at the decision.
+    const asSubmitted = submitted.find((entry) => entry.company_id === company._id);
+    return !!asSubmitted && sameIdentity(identityOf(company), identityOf(asSubmitted));
+  };
   for (const company of companies) {
-    if (company.verified_identity || company.updated_at > decidedAt) continue;
+    if (company.verified_identity || company.updated_at > decidedAt || !reviewed(company)) continue;
     await store.companies.updateOne(
       { _id: company._id, updated_at: company.updated_at, verified_identity: null },
       { $set: { verified_identity: { ...identityOf(company), by: 'kyc', reviewer: null, at: decidedAt } } },

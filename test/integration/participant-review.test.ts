@@ -1,6 +1,6 @@
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
-import { createCompany } from '../support/kyc';
+import { completeSubmission, createCompany, readyToSubmit, submit, waitForKyc } from '../support/kyc';
 import { ops } from '../support/ops';
 import { liveReceiver, smlRecord, uniqueBelgianPeppolId } from '../support/receiving';
 import { until } from '../support/until';
@@ -110,5 +110,21 @@ describe('a participant id only for the company that owns it', () => {
     const held = await receivingStatus(receiver.key, companyId, 'awaiting_review');
     expect(held.body.participant_review.reason).toContain('not part of an approved KYC review');
     expect((await smlRecord(peppolId)).registered).toBe(false);
+  });
+
+  it('when a company changes its Peppol id after the workspace submitted its KYC and before the approval, then the approval does not cover the new id: it waits for a review', async () => {
+    const account = await readyToSubmit('receiver');
+    const submittedId = uniqueBelgianPeppolId();
+    expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: submittedId } })).status).toBe(200);
+    expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
+    // While the operator reviews what was submitted, the company switches to another business's number.
+    const switchedId = uniqueBelgianPeppolId();
+    expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { peppol_id: switchedId } })).status).toBe(200);
+    expect((await ops('kyc', 'approve', account.workspaceId)).code).toBe(0);
+    await waitForKyc(account.key, (state) => state.status === 'approved');
+
+    const held = await receivingStatus(account.key, account.companyId, 'awaiting_review');
+    expect(held.body.participant_review.reason).toContain('not part of an approved KYC review');
+    expect((await smlRecord(switchedId)).registered).toBe(false);
   });
 });
