@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
-/** Entry point: one jar, its roles chosen by the first argument (and smp-read, peppol-commons' SMP client for the tests). */
+/** Entry point: one jar, its roles chosen by the first argument (and smp-read, peppol-commons' SMP client for the tests; crypto-floor for bench:as4). */
 public final class Main {
   private Main() {}
 
@@ -22,12 +22,13 @@ public final class Main {
       case "sender" -> SenderServer.start(ApConfig.fromEnv(false));
       case "receiver" -> ReceiverServer.start(ApConfig.fromEnv(true));
       case "smp-read" -> SmpRead.run(args);
+      case "crypto-floor" -> CryptoFloor.run(args);
       default -> usage();
     }
   }
 
   private static void usage() {
-    System.err.println("usage: java -jar peppol-access-point.jar (pki <dir> | sender | receiver | smp-read ...)");
+    System.err.println("usage: java -jar peppol-access-point.jar (pki <dir> | sender | receiver | smp-read ... | crypto-floor ...)");
     System.exit(2);
   }
 }
