@@ -80,6 +80,29 @@ export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack,
   ) as Record<Name, number>;
 }
 
+/**
+ * CPU time (ms) PostgreSQL's connections have used so far, by the role each serves (its process title is
+ * `postgres: <role> <database> <client> <state>`): which of the production shape's two users of PostgreSQL,
+ * the Temporal server or FerretDB, costs it what. Connections that have ended are not counted.
+ */
+export function postgresCpuByRole(stack: EmbeddedStack): Record<string, number> {
+  const postmaster = stack.process('postgres')?.pid;
+  if (!postmaster) return {};
+  const byRole: Record<string, number> = {};
+  for (const entry of processTable().filter((candidate) => candidate.ppid === postmaster)) {
+    let title: string;
+    try {
+      title = readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue; // Gone since the listing.
+    }
+    // Background processes (checkpointer, walwriter, autovacuum) have titles of other shapes.
+    const role = /^postgres: (\w+) \w+ (?:\[local\]|[\d.:a-f]+\(\d+\))/.exec(title)?.[1] ?? 'background';
+    byRole[role] = (byRole[role] ?? 0) + entry.ticks * 10;
+  }
+  return byRole;
+}
+
 /** How CPU figures name the benchmark's own process: a floor's client (and its worker, when it has one). */
 const BENCH_PROCESS = 'the benchmark process';
 

@@ -1,4 +1,5 @@
 import { loadConfig, type Config } from '../../platform/config';
+import { defaultProcessCount } from '../../platform/process-copies';
 import { loadStackConfig } from '../../stack/config';
 import { POSTGRES_DATABASES, postgresRelease } from '../../stack/production/postgres';
 import { temporalServerConfig } from '../../stack/production/temporal-server';
@@ -54,6 +55,15 @@ describe('the production shape and docker-compose.yml', () => {
       (variable) => !(variable in EXPLAINED) && JSON.stringify(composed[variable as keyof Config]) !== JSON.stringify(shape[variable as keyof Config]),
     );
     expect(differing.map((variable) => `${variable}: compose ${JSON.stringify(composed[variable as keyof Config])}, production shape ${JSON.stringify(shape[variable as keyof Config])}`)).toEqual([]);
+  });
+
+  it('run two API and two worker processes unless told otherwise, as compose scales them, where the development shape follows the cores', () => {
+    expect([shape.API_PROCESSES, shape.WORKER_PROCESSES]).toEqual([2, 2]);
+    const told = loadStackConfig({ STACK_SHAPE: 'production', API_PROCESSES: '3', WORKER_PROCESSES: '1' });
+    expect([told.API_PROCESSES, told.WORKER_PROCESSES]).toEqual([3, 1]);
+    const development = loadStackConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' });
+    expect(development.STACK_SHAPE).toBe('development');
+    expect([development.API_PROCESSES, development.WORKER_PROCESSES]).toEqual([defaultProcessCount(), defaultProcessCount()]);
   });
 
   it('run the same Temporal server and Web UI releases', () => {
