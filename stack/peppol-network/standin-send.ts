@@ -51,6 +51,26 @@ export interface StandInMessage {
   via?: SendingAccessPoint;
 }
 
+/** How often, and how far apart, a sending access point tries one message again when the receiver says "not now". */
+const SENDER_ATTEMPTS = 5;
+const SENDER_PAUSE_MS = 2_000;
+
+/**
+ * Sends as a sending access point does: an answer that says "try again later" (EBMS:0202 when the receiver could
+ * not store the message yet, e.g. its database busy or restarting) is tried again with the same message, a few
+ * seconds apart; an answer that would be the same again (`permanent`) ends it at once.
+ */
+export async function sendAsASenderWould<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof As4SendError) || err.permanent || attempt === SENDER_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, SENDER_PAUSE_MS * attempt));
+    }
+  }
+}
+
 export async function sendFromStandIn(standIn: StandIn, message: StandInMessage): Promise<{ receipt: As4Receipt; endpointUrl: string }> {
   // The stand-in's PKI: its SMP signs with it and every access point's certificate chains to its CA.
   const ca = localPkiFiles(path.join(standIn.dataDir, 'peppol-pki')).ca;
@@ -69,7 +89,8 @@ export async function sendFromStandIn(standIn: StandIn, message: StandInMessage)
   const sbd = standardBusinessDocument(message.ubl, message.routing, { instanceId: message.instanceId, createdAt: new Date(), ...(message.mls && { mls: message.mls }) });
   if (message.via === 'oxalis') return { receipt: await sendWithOxalis(standIn, sbd, endpoint), endpointUrl: endpoint.url };
   try {
-    const receipt = await peppolAccessPoint(standIn.accessPointUrl, "the local Peppol network stand-in's access point").send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd }));
+    const accessPoint = peppolAccessPoint(standIn.accessPointUrl, "the local Peppol network stand-in's access point");
+    const receipt = await sendAsASenderWould(() => accessPoint.send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd })));
     return { receipt, endpointUrl: endpoint.url };
   } catch (err) {
     if (err instanceof As4SendError) throw new NetworkSendError(`not delivered to ${receiver} at ${endpoint.url} (AS4 message id ${message.messageId}): ${err.message}`);

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 
-import { As4SendError } from '../../platform/peppol-access-point';
 import { RECEIVED_DOCUMENT_TYPES } from '../../services/receiving/registration';
+import { sendAsASenderWould } from '../../stack/peppol-network/standin-send';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from './accounts';
 import { callApi } from './http';
@@ -30,22 +30,6 @@ export interface StackUnderTest {
   api: string;
   inbox: string;
   mongodb: string;
-}
-
-/**
- * Sends as a sending access point does: an answer that says "try again later" (the first write after the
- * database restarted can meet a connection the restart closed) is tried again, a few seconds apart.
- */
-export async function sendAsASenderWould(send: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await send();
-      return;
-    } catch (err) {
-      if (!(err instanceof As4SendError) || err.permanent || attempt === 5) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-    }
-  }
 }
 
 /**
