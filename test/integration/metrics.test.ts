@@ -109,7 +109,7 @@ describe('metrics', () => {
     const labels = (name: string, label: string) => (api.find((family) => family.name === name)?.metrics ?? []).map((sample) => sample.labels?.[label]).sort();
     expect(labels('einvoice_documents_in_progress', 'status')).toEqual(['queued', 'receiving', 'sending']);
     expect(labels('einvoice_documents_oldest_age_seconds', 'status')).toEqual(['queued', 'receiving', 'sending']);
-    expect(labels('einvoice_stuck_work', 'kind')).toEqual(['document', 'invoice_response', 'webhook_delivery']);
+    expect(labels('einvoice_stuck_work', 'kind')).toEqual(['document', 'invoice_response', 'mls', 'webhook_delivery']);
     expect(labels('einvoice_validator_lane_permits', 'lane')).toEqual(['interactive', 'receive', 'render', 'send']);
     for (const lane of ['interactive', 'receive', 'render', 'send']) expect(valueOf(api, 'einvoice_validator_lane_permits', { lane })).toBeGreaterThan(0);
   });

@@ -141,8 +141,9 @@ describe('sandbox inbound', () => {
   it('when a stored message never had its receive workflow started (the intake died after storing it), then the reconciler starts it and the document is filed once', async () => {
     const account = await buyerAccount();
     const documentId = await storedButNotDispatched(account, ubl, 'orphan');
-    const started = await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
-    expect(started).toBeGreaterThanOrEqual(1);
+    // The reconciler starts it: this call, or the schedule's run of the same function when that came first
+    // (it runs every minute on the shared stack), in which case this one finds nothing left to start.
+    await withStore((store) => reconcileReceived({ store, temporal: temporal(), logger: createLogger('silent', 'test') }));
     const document = await until('the orphan filed', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
     expect(document.body).toMatchObject({ direction: 'received', received: { as4_message_id: `${documentId}@orphan` } });
     expect(await withStore((store) => store.receivedMessages.countDocuments({ _id: documentId, dispatched: true }))).toBe(1);
