@@ -12,6 +12,9 @@ import { until } from '../support/until';
  * CLI that tops up, suspends and disables.
  */
 
+/** A live sender is a KYC review and an approval, and each ops command a Node process: on a loaded CI machine a test took more than a minute. */
+jest.setTimeout(180_000);
+
 const liveDocument = (companyId: string, number: string, extra: Record<string, unknown> = {}) => ({ ...validFixtures[0]!.body, company_id: companyId, number, ...extra });
 const balanceOf = async (key: string, workspaceId: string) => (await callAs(key, `/v1/workspaces/${workspaceId}`)).body.credit_balance as string;
 

@@ -19,6 +19,15 @@ const projectRoot = path.resolve(__dirname, '../..');
 const started: { child: ChildProcess; dataDir: string }[] = [];
 
 /** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
+/** Every component stopping at once on a loaded two-core machine (the worker and the JVMs shut down in order). */
+const SHUTDOWN_WAIT_MS = 180_000;
+
+/** The components still running, each with its command line, so a wait that runs out says which. */
+async function stillRunning(components: number[]): Promise<string[]> {
+  const alive = components.filter(isAlive);
+  return Promise.all(alive.map(async (pid) => `${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').slice(0, 160)}`));
+}
+
 async function descendantsOf(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
@@ -81,10 +90,10 @@ describe('an embedded stack ends with the process that started it', () => {
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
     stack.child.kill('SIGTERM');
-    await until('every component to end', () => Promise.resolve(components.filter(isAlive)), (alive) => alive.length === 0, 90_000);
+    await until('every component to end', () => stillRunning(components), (alive) => alive.length === 0, SHUTDOWN_WAIT_MS);
     // The stack's own shutdown ran (API and worker drained first), not just the kernel's signal.
     expect(stack.output()).toContain('[stack] stopped');
-  }, 360_000);
+  }, 480_000);
 
   it('when the process holding a test stack is killed outright (as a CI timeout does to jest), then every component ends all the same', async () => {
     // The suite's shared stack, started as jest's global setup starts it, in a process of its own.
@@ -92,9 +101,9 @@ describe('an embedded stack ends with the process that started it', () => {
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
     stack.child.kill('SIGKILL');
-    await until('every component to end', () => Promise.resolve(components.filter(isAlive)), (alive) => alive.length === 0, 90_000);
+    await until('every component to end', () => stillRunning(components), (alive) => alive.length === 0, SHUTDOWN_WAIT_MS);
     // The global setup chose a data directory of its own; it says which.
     const dataDir = /\(state in (\S+)\/temporal/.exec(stack.output())?.[1];
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  }, 360_000);
+  }, 480_000);
 });
