@@ -47,6 +47,9 @@ export async function signUpWithCompany(api: string, label: string, company: obj
   return { auth, companyId: String(created.body.id), workspaceId: String(signup.body.workspace_id) };
 }
 
+/** USER_HZ is 100 on Linux: /proc counts CPU time in hundredths of a second. */
+const MS_PER_TICK = 1000 / 100;
+
 /** Every process now running: its pid, its parent's and the CPU ticks it has used (Linux's /proc/<pid>/stat). */
 function processTable(): { pid: number; ppid: number; ticks: number }[] {
   return readdirSync('/proc')
@@ -69,13 +72,12 @@ export const withChildren = (pid: number, processes = processTable()): number[] 
 export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
   const processes = processTable();
   const ticksOf = new Map(processes.map((entry) => [entry.pid, entry.ticks]));
-  const msPerTick = 1000 / 100; // USER_HZ is 100 on Linux
   return Object.fromEntries(
     names.map((name) => {
       const pid = stack.process(name)?.pid;
       if (!pid) throw new Error(`the stack runs no ${name}`);
       const ticks = withChildren(pid, processes).reduce((sum, member) => sum + ticksOf.get(member)!, 0);
-      return [name, ticks * msPerTick];
+      return [name, ticks * MS_PER_TICK];
     }),
   ) as Record<Name, number>;
 }
@@ -98,7 +100,7 @@ export function postgresCpuByRole(stack: EmbeddedStack): Record<string, number> 
     }
     // Background processes (checkpointer, walwriter, autovacuum) have titles of other shapes.
     const role = /^postgres: (\w+) \w+ (?:\[local\]|[\d.:a-f]+\(\d+\))/.exec(title)?.[1] ?? 'background';
-    byRole[role] = (byRole[role] ?? 0) + entry.ticks * 10;
+    byRole[role] = (byRole[role] ?? 0) + entry.ticks * MS_PER_TICK;
   }
   return byRole;
 }

@@ -1,4 +1,5 @@
 import type { KycRefusal, KycStatus } from '../domain/kyc';
+import type { CompanyIdentity } from '../domain/participant-proof';
 import type { Store } from '../store';
 import type { KycDocumentRow } from '../store/kyc-documents';
 import type { KycSubmissionRow } from '../store/kyc-submissions';
@@ -12,12 +13,7 @@ import { RuleError } from './errors';
  */
 
 /** Each company's identity when the workspace submitted (store/kyc-submissions.ts). */
-export interface SubmittedIdentity {
-  company_id: string;
-  peppol_id: string | null;
-  company_registration_id: string | null;
-  tax_id: string | null;
-}
+export type SubmittedIdentity = CompanyIdentity & { company_id: string };
 export type KycSubmission = Omit<KycSubmissionRow, 'company_identities'> & { _id: string; company_identities?: SubmittedIdentity[] | null };
 export type KycDocument = KycDocumentRow & { _id: string };
 

@@ -8,8 +8,9 @@ import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookWorkflowI
  * Work the service moves on by itself, each piece under a workflow of its
  * own: a sent document queued or sending, a received message until it is
  * filed (`receiving`), an Invoice Response or a Message Level Status being
- * sent, a webhook delivery pending. One that has not moved for longer than a threshold is stuck: its
- * workflow keeps failing or waiting, or never started. `ops stuck` lists
+ * sent, a webhook delivery pending. One that has not moved for longer than
+ * a threshold is stuck: its workflow keeps failing or waiting, or never
+ * started. `ops stuck` lists
  * them with the workflow to open in the Web UI; the API's metrics count
  * them. Every query is served by an index (on `status` or `filed`, then the
  * time the row last moved), so a scrape costs the same however much is stored.

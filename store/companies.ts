@@ -1,7 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 /** The identity a participant review is about: the three fields that can prove a Peppol id (domain/participant-proof.ts). */
-const identityFields = {
+export const identityFields = {
   peppol_id: { type: String, default: null },
   company_registration_id: { type: String, default: null },
   tax_id: { type: String, default: null },

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
+import { identityFields } from './companies';
+
 /**
  * One row per KYC submission of a workspace (the latest is its KYC state;
  * none means `none`). What was submitted is written once; only the review
@@ -31,15 +33,7 @@ const kycSubmissionSchema = new Schema(
      */
     company_identities: {
       type: [
-        new Schema(
-          {
-            company_id: { type: String, required: true },
-            peppol_id: { type: String, default: null },
-            company_registration_id: { type: String, default: null },
-            tax_id: { type: String, default: null },
-          },
-          { _id: false },
-        ),
+        new Schema({ company_id: { type: String, required: true }, ...identityFields }, { _id: false }),
       ],
       default: undefined,
     },

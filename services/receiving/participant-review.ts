@@ -53,7 +53,7 @@ const UNNAMED_REVIEWER = 'operator:participant-review';
  * between the submission and the decision, changed since, or created later is not covered, and its
  * participant id waits for a review of its own. Safe to repeat: a company verified already is left alone.
  */
-export async function recordVerifiedAtApproval(store: Store, workspaceId: string, decidedAt: Date, submitted?: ({ company_id: string } & IdentityRow)[]): Promise<void> {
+export async function recordVerifiedAtApproval(store: Store, workspaceId: string, decidedAt: Date, submitted?: (CompanyIdentity & { company_id: string })[]): Promise<void> {
   const companies = await listCompanies(store, workspaceId, null);
   const reviewed = (company: CompanyRow & { _id: string }) => {
     if (!submitted) return true; // Submitted before the identities were kept: as it stood at the decision.

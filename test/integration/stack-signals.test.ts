@@ -18,7 +18,6 @@ const projectRoot = path.resolve(__dirname, '../..');
 /** Every stack started here, stopped and removed after the tests even when its start failed. */
 const started: { child: ChildProcess; dataDir: string }[] = [];
 
-/** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
 /** Every component stopping at once on a loaded two-core machine (the worker and the JVMs shut down in order). */
 const SHUTDOWN_WAIT_MS = 180_000;
 
@@ -28,6 +27,7 @@ async function stillRunning(components: number[]): Promise<string[]> {
   return Promise.all(alive.map(async (pid) => `${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').slice(0, 160)}`));
 }
 
+/** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
 async function descendantsOf(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {

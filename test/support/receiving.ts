@@ -34,7 +34,6 @@ export function ublTo(fixtureName: string, buyerPeppolId: string): string {
 /** An amount as a UBL document states it (the first element of that name). */
 export const statedAmount = (ubl: string, element: string) => new RegExp(`<cbc:${element}[^>]*>([^<]+)</cbc:${element}>`).exec(ubl)![1]!;
 
-
 /**
  * A live company of its own workspace, with a Peppol id of its own unless one is given (and the other fields given, before its
  * KYC review), registered as a receiver; or, with `settled`, whatever its registration came to.
