@@ -9,6 +9,7 @@ import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
 import { renderedPdfActivities } from './rendered-pdf';
 import { reportingActivities } from './reporting';
+import { validateForSendingActivities } from './validate-for-sending';
 import { replyActivities } from './replies';
 import { webhookActivities } from './webhooks';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...lifecycleActivities(deps),
     ...officialValidationActivities(deps),
     ...renderedPdfActivities(deps),
+    ...validateForSendingActivities(deps),
     ...emailDeliveryActivities(deps),
     ...peppolDeliveryActivities(deps),
     ...reconcileActivities(deps),

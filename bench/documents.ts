@@ -219,8 +219,8 @@ async function withWorkerPaused<T>(bench: Bench, measure: () => Promise<T>): Pro
  * do; typed by the real ones, so a changed activity cannot leave the floor
  * answering what the workflow no longer reads.
  */
-const noOpActivities: Pick<Activities, 'validateOfficially' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'> = {
-  validateOfficially: () => Promise.resolve({ ruleSet: 'none', refusal: null }),
+const noOpActivities: Pick<Activities, 'validateForSending' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'> = {
+  validateForSending: () => Promise.resolve({ ruleSet: 'none', refusal: null, readablePdf: 'rendered' }),
   markSending: () => Promise.resolve({ channel: 'email' }),
   deliverByEmail: (id: string) => Promise.resolve({ messageId: `<${id}@bench>`, sentAt: new Date().toISOString() }),
   markDelivered: () => Promise.resolve(),

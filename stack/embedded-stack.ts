@@ -23,6 +23,7 @@ import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
 import { ACCESS_POINT_HEAP, accessPointEnvironment, accessPointTracing, ensureLocalPki, type AccessPointTracing, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
+import { devServerDynamicConfigArgs } from './temporal-dynamic-config';
 import { ensurePostgres, ensureTemporalServer, frontProxyArgs } from './production/engines';
 import { ensureTool, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
@@ -363,6 +364,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           config.TEMPORAL_NAMESPACE,
           '--log-level',
           'warn',
+          ...devServerDynamicConfigArgs(),
           ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
         ],
         'the Temporal dev server',

@@ -26,18 +26,22 @@ import {
  * The validating step runs the stored UBL through the official Peppol
  * artefacts; a refused document is never sent. A document sent with
  * `attach_pdf` first gets its rendering embedded, so what is validated is
- * what is sent. A sandbox document gets its PDF rendered in a step of its
- * own before the email that carries it (no delivery attempt waits on a
- * rendering; a document that cannot be rendered goes with the UBL only). The deliver step's channel
- * follows the document's environment: sandbox by email, live on the Peppol
- * network by AS4. A validator that does not
- * answer is retried like a delivery, within the same window.
+ * what is sent. The same step renders a sandbox document's PDF for its email
+ * once the rules accept it (no delivery attempt waits on a rendering; a
+ * document that cannot be rendered goes with the UBL only). The deliver
+ * step's channel follows the document's environment: sandbox by email, live
+ * on the Peppol network by AS4. A validator that does not answer is retried
+ * like a delivery, within the same window.
  *
- * The moves are local activities (short database writes, each guarded by
- * the lifecycle operation and safe to repeat), so they cost the server no
- * task round trip; the delivery is an ordinary activity whose attempts'
- * backoff is the retry policy, bounded by the delivery window as its
- * schedule-to-close timeout.
+ * Each workflow task and activity task is a round trip through the server and
+ * writes to its history, so a document has as few as its guarantees allow
+ * (docs/benchmarks.md, Cost per document): the moves are local activities
+ * (short database writes, each guarded by the lifecycle operation and safe to
+ * repeat); validation and the PDF are one activity (its retry policy is the
+ * validation's, the PDF one best-effort try inside it); the delivery is an
+ * ordinary activity whose attempts' backoff is the retry policy, bounded by
+ * the delivery window as its schedule-to-close timeout; and the status search
+ * attribute is written only when it changes (the start sets `queued`).
  */
 
 const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] };
@@ -59,6 +63,11 @@ const READABLE_PDF_PATCH = 'readable-pdf-before-the-email';
  * carries the UBL only.
  */
 const READABLE_PDF_TIMEOUT = '15 seconds';
+/**
+ * Workflows started before validation and the email's PDF became one step rendered the PDF in a step of its own
+ * after the move to sending, and wrote the status search attribute at every step, also unchanged.
+ */
+const ONE_STEP_BEFORE_SENDING_PATCH = 'validation-and-readable-pdf-in-one-step';
 /** Workflows started before live delivery existed send every document by email. */
 const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
 const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
@@ -76,9 +85,17 @@ export function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery')
   return `${what} did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
 }
 
-function show(status: DocumentStatus, details: string): void {
-  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.documentStatus, value: status }]);
-  setCurrentDetails(details);
+/**
+ * What the Web UI shows of a document: its status as a search attribute, and what the workflow is doing as its
+ * current details. `shown` is the status the attribute already has (the start's `queued`); workflows started
+ * before ONE_STEP_BEFORE_SENDING_PATCH pass none and write it at every step.
+ */
+function statusDisplay(shown?: DocumentStatus) {
+  return (status: DocumentStatus, details: string): void => {
+    if (status !== shown) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.documentStatus, value: status }]);
+    if (shown !== undefined) shown = status;
+    setCurrentDetails(details);
+  };
 }
 
 export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<DocumentStatus> {
@@ -94,9 +111,14 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
     },
   });
 
-  const lifecycle = patched(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
+  // The newest change implies every earlier one, so a workflow started since records one patch marker, not
+  // five: the SDK writes each marker's search attribute (TemporalChangeVersion) to visibility, a write apiece.
+  const oneStep = patched(ONE_STEP_BEFORE_SENDING_PATCH);
+  const has = (patch: string) => oneStep || patched(patch);
+  const lifecycle = has(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
+  const show = statusDisplay(oneStep ? TRANSITIONS.accept.to : undefined);
   let ruleSet: string | undefined;
-  if (patched(OFFICIAL_VALIDATION_PATCH)) {
+  if (has(OFFICIAL_VALIDATION_PATCH)) {
     show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
     const validation = proxyActivities<Activities>({
       startToCloseTimeout: '2 minutes',
@@ -105,12 +127,12 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
     });
     let verdict: { ruleSet: string; refusal: string | null };
     try {
-      if (attachPdf && patched(RENDERED_PDF_PATCH)) {
+      if (attachPdf && has(RENDERED_PDF_PATCH)) {
         show(TRANSITIONS.accept.to, 'Rendering the PDF to attach');
         await validation.embedRenderedPdf(documentId);
         show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
       }
-      verdict = await validation.validateOfficially(documentId);
+      verdict = oneStep ? await validation.validateForSending(documentId) : await validation.validateOfficially(documentId);
     } catch (err) {
       const reason = reasonOf(err, deliveryWindowSeconds, 'Official validation');
       await lifecycle.markFailed(documentId, reason);
@@ -125,8 +147,8 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
     ruleSet = verdict.ruleSet;
   }
   const sending = await lifecycle.markSending(documentId, ruleSet);
-  const channel = patched(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
-  if (channel === 'email' && patched(READABLE_PDF_PATCH)) {
+  const channel = has(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
+  if (channel === 'email' && !oneStep && patched(READABLE_PDF_PATCH)) {
     show(TRANSITIONS.send.to, 'Rendering the PDF the email carries');
     await renderReadablePdf(documentId);
   }
@@ -144,7 +166,7 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
   }
 }
 
-/** Renders the sandbox email's PDF; when it cannot be had at once the email goes without it. */
+/** Renders the sandbox email's PDF in a step of its own (workflows started before ONE_STEP_BEFORE_SENDING_PATCH). */
 async function renderReadablePdf(documentId: string): Promise<void> {
   const rendering = proxyActivities<Activities>({ startToCloseTimeout: READABLE_PDF_TIMEOUT, retry: { maximumAttempts: 1 } });
   try {

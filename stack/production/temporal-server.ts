@@ -8,6 +8,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { status as grpcStatus } from '@grpc/grpc-js';
 
 import { StackError } from '../errors';
+import { serverDynamicConfigFile } from '../temporal-dynamic-config';
 import { databaseExists, POSTGRES_DATABASES } from './postgres';
 
 /**
@@ -88,7 +89,7 @@ export async function temporalServerCommandLine(dir: string, settings: TemporalS
   const configDir = path.join(dir, 'config');
   await mkdir(configDir, { recursive: true });
   const dynamicConfigFile = path.join(configDir, 'dynamic.yaml');
-  await writeFile(dynamicConfigFile, JSON.stringify({ 'system.forceSearchAttributesCacheRefreshOnRead': [{ value: true }] }, null, 2));
+  await writeFile(dynamicConfigFile, JSON.stringify(serverDynamicConfigFile({ 'system.forceSearchAttributesCacheRefreshOnRead': true }), null, 2));
   await writeFile(path.join(configDir, 'production.yaml'), JSON.stringify(temporalServerConfig(settings, dynamicConfigFile), null, 2));
   return ['--root', dir, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'];
 }

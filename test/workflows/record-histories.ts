@@ -25,7 +25,8 @@ import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
  * files with a version prefix and keep them: they are what running workflows
  * look like (`v1-…`: before the moves became local activities; `v2-…`:
  * before the validating step; `v3-…`: before live documents went on Peppol;
- * `v4-send-document-…`: before the sandbox email carried the PDF;
+ * `v4-send-document-…`: before the sandbox email carried the PDF; `v5-send-document-…`: before validation and
+ * the email's PDF became one step;
  * `v1-deliver-webhook-…`: before the webhook attempt became a local activity;
  * `v1-sync-receiving-…`: before the participant review; `v2-sync-receiving-…`: before business cards).
  */

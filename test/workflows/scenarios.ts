@@ -4,6 +4,7 @@ import { temporal } from '@temporalio/proto';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
+import type { SendingVerdict } from '../../activities/validate-for-sending';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
 import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
@@ -28,7 +29,8 @@ export interface Scenario {
   channel?: DeliveryChannel;
   /** The sender asked for the rendered PDF to be embedded (`attach_pdf`). */
   attachPdf?: boolean;
-  /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. */
+  /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. Workflows
+   * since the one validating step learn it from that step's answer; older ones from their rendering step. */
   readablePdfFails?: boolean;
 }
 
@@ -88,14 +90,21 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     if (outcome === 'transient') return Promise.reject(new Error(`connection refused (attempt ${attempts})`));
     return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
   };
+  /** The official verdict, as either validating activity gives it. */
+  const validate = (activity: string, documentId: string): Promise<OfficialVerdict> => {
+    validations += 1;
+    calls.push(`${activity} ${documentId} #${validations}`);
+    const outcome = scenario.validation?.(validations) ?? 'accept';
+    if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
+    return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
+  };
   const activities = {
     embedRenderedPdf: (documentId: string) => record(`embedRenderedPdf ${documentId}`),
-    validateOfficially: (documentId: string): Promise<OfficialVerdict> => {
-      validations += 1;
-      calls.push(`validateOfficially ${documentId} #${validations}`);
-      const outcome = scenario.validation?.(validations) ?? 'accept';
-      if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
-      return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
+    validateOfficially: (documentId: string) => validate('validateOfficially', documentId),
+    validateForSending: async (documentId: string): Promise<SendingVerdict> => {
+      const verdict = await validate('validateForSending', documentId);
+      if (verdict.refusal !== null || (scenario.channel ?? 'email') !== 'email') return { ...verdict, readablePdf: 'not needed' };
+      return { ...verdict, readablePdf: scenario.readablePdfFails ? 'without' : 'rendered' };
     },
     renderReadablePdf: async (documentId: string) => {
       await record(`renderReadablePdf ${documentId}`);

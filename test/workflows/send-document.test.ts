@@ -12,20 +12,22 @@ const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name 
 describe('the send workflow', () => {
   const address = () => sharedStack().temporalAddress;
 
-  it('when the official rules accept and delivery succeeds, then it validates, moves the document to sending with the rule set, renders the PDF, delivers once and marks it delivered', async () => {
+  it('when the official rules accept and delivery succeeds, then it validates (rendering the PDF), moves the document to sending with the rule set, delivers once and marks it delivered', async () => {
     const run = await runScenario(address(), scenario('delivered'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
-      'validateOfficially doc_test #1',
+      'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
-      'renderReadablePdf doc_test',
       'deliverByEmail doc_test #1',
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
     expect(run.statusAttribute).toBe('delivered');
-    // The moves are local activities; validation, the PDF and delivery are activities: four workflow tasks and three activity tasks in all.
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(4);
-    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(3);
+    // The moves are local activities; validation with the PDF, and delivery, are activities: three workflow tasks
+    // and two activity tasks in all. Search attributes, each a write to visibility: the status once per change
+    // after the start's queued, and the one patch marker's.
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(3);
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(2);
+    expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES')).toHaveLength(3);
   });
 
   it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {
@@ -40,7 +42,7 @@ describe('the send workflow', () => {
   it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
     const run = await runScenario(address(), scenario('permanent-failure'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markSending doc_test ${RULE_SET}`, 'renderReadablePdf doc_test', 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.calls).toEqual(['validateForSending doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
     expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
     expect(run.statusAttribute).toBe('failed');
   });
@@ -48,7 +50,7 @@ describe('the send workflow', () => {
   it('when the official rules refuse the document, then it fails with their findings and the rule set, and no delivery is attempted', async () => {
     const run = await runScenario(address(), scenario('refused-by-official-rules'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['validateOfficially doc_test #1', `markFailed doc_test ${RULE_SET}`]);
+    expect(run.calls).toEqual(['validateForSending doc_test #1', `markFailed doc_test ${RULE_SET}`]);
     expect(run.failedWith).toBe(REFUSAL);
     expect(run.statusAttribute).toBe('failed');
   });
@@ -56,7 +58,7 @@ describe('the send workflow', () => {
   it('when the validator does not answer, then the retry policy asks again and the document goes on once it answers', async () => {
     const run = await runScenario(address(), scenario('validator-unavailable-then-accepts'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(0, 3)).toEqual(['validateOfficially doc_test #1', 'validateOfficially doc_test #2', `markSending doc_test ${RULE_SET}`]);
+    expect(run.calls.slice(0, 3)).toEqual(['validateForSending doc_test #1', 'validateForSending doc_test #2', `markSending doc_test ${RULE_SET}`]);
   });
 
   it('when the delivery window runs out, then the document fails naming the window and the last error', async () => {
@@ -71,7 +73,7 @@ describe('the send workflow', () => {
     const run = await runScenario(address(), scenario('live-retried-then-delivered-on-peppol'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
-      'validateOfficially doc_test #1',
+      'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
       'deliverOnPeppol doc_test #1',
       'deliverOnPeppol doc_test #2',
@@ -91,9 +93,8 @@ describe('the send workflow', () => {
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
       'embedRenderedPdf doc_test',
-      'validateOfficially doc_test #1',
+      'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
-      'renderReadablePdf doc_test',
       'deliverByEmail doc_test #1',
       'markDelivered doc_test <doc_test@einvoice.localhost>',
     ]);
@@ -102,6 +103,6 @@ describe('the send workflow', () => {
   it('when the PDF for the sandbox email cannot be rendered, then the email goes with the UBL only and the document is delivered', async () => {
     const run = await runScenario(address(), scenario('delivered-without-a-readable-pdf'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(2)).toEqual(['renderReadablePdf doc_test', 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
+    expect(run.calls.slice(1)).toEqual([`markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
   });
 });
