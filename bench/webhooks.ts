@@ -2,8 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+
+import type { EmbeddedStack } from '../stack/embedded-stack';
 import { benchStack, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
-import { closedLoop, ms, summarize } from './support';
+import { closedLoop, ms, summarize, throughput, type Measurement } from './support';
+import type { deliverySignal as DeliverySignal } from './webhook-shapes-workflows';
 
 /**
  * `npm run bench:webhooks`: BENCH_EVENTS (1,000) document events fanned out
@@ -14,7 +19,10 @@ import { closedLoop, ms, summarize } from './support';
  * succeeded (must be 0), with each process's CPU per delivery and share of a
  * core. Then the same number of test events (`POST /v1/webhooks/{id}/test`)
  * to a third webhook with no documents behind them: what a delivery costs
- * alone, and its lag when the send pipeline takes no share.
+ * alone, and its lag when the send pipeline takes no share, against issue 33's targets (≤ 10 ms of CPU per
+ * delivery; p99 ≤ 2 s). The floors, measured on the same stack in the same run: the delivery workflow with an
+ * attempt that does nothing (what the shape costs Temporal and a worker), and the other shape the issue asks to
+ * compare, one long-lived workflow per endpoint taking its deliveries as signals (bench/webhook-shapes-workflows.ts).
  */
 
 const COMPONENTS = ['api', 'worker', 'temporal', 'ferretdb', 'mail', 'validator'] as const;
@@ -67,6 +75,74 @@ async function receiver(flaky: boolean): Promise<Receiver> {
 async function until(done: () => boolean): Promise<void> {
   const giveUpAt = performance.now() + 20 * 60_000;
   while (!done() && performance.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+interface ShapeFloor {
+  rate: Measurement;
+  /** CPU per delivery (ms): Temporal's and the benchmark process's (the worker and the client). */
+  cpuMs: number;
+  view: string;
+}
+
+/**
+ * Each delivery shape with attempts that do nothing, EVENTS deliveries at concurrency 8 on a worker of this
+ * process: `start` begins one delivery; the delivery counts when its attempt runs.
+ */
+async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFloor; perEndpoint: ShapeFloor }> {
+  const address = stack.urls.temporal;
+  const native = await NativeConnection.connect({ address });
+  const client = new Client({ connection: await Connection.connect({ address }) });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  let attempted = 0;
+  let allAttempted = () => {};
+  const measure = async (name: string, start: (taskQueue: string, i: number) => Promise<unknown>): Promise<ShapeFloor> => {
+    const taskQueue = `bench-webhooks-${name}-${Date.now()}`;
+    attempted = 0;
+    const done = new Promise<void>((resolve) => (allAttempted = resolve));
+    const worker = await Worker.create({
+      connection: native,
+      taskQueue,
+      workflowBundle: { code },
+      activities: {
+        attemptWebhookDelivery: () => {
+          if ((attempted += 1) === EVENTS) allAttempted();
+          return Promise.resolve();
+        },
+        markWebhookDeliveryFailed: () => Promise.resolve(true),
+      },
+    });
+    const [rate, cpu] = await withCpu(
+      stack,
+      ['temporal'],
+      () =>
+        worker.runUntil(async () => {
+          const started = performance.now();
+          await closedLoop(EVENTS, 8, (i) => start(taskQueue, i));
+          await done;
+          return throughput(EVENTS, (performance.now() - started) / 1000);
+        }),
+      { benchProcess: true },
+    );
+    return { rate, cpuMs: Object.values(cpu).reduce((sum, total) => sum + total, 0) / EVENTS, view: cpuView(cpu, EVENTS) };
+  };
+  try {
+    const perDelivery = await measure('per-delivery', (taskQueue, i) =>
+      client.workflow.start('deliverWebhookWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [{ deliveryId: `whd_bench${i}`, retryInitialMs: 1_000 }] }),
+    );
+    const perEndpoint = await measure('per-endpoint', (taskQueue, i) =>
+      client.workflow.signalWithStart<(perRun: number) => Promise<void>, [string]>('endpointDeliveriesWorkflow', {
+        taskQueue,
+        workflowId: `${taskQueue}-endpoint`,
+        args: [500],
+        signal: 'delivery' satisfies (typeof DeliverySignal)['name'],
+        signalArgs: [`whd_bench${i}`],
+      }),
+    );
+    return { perDelivery, perEndpoint };
+  } finally {
+    await native.close();
+    await client.connection.close();
+  }
 }
 
 /** From each event to its first successful delivery (ms). */
@@ -137,9 +213,20 @@ async function main(): Promise<void> {
       });
       const aloneSeconds = (performance.now() - aloneStarted) / 1000;
       const aloneLag = summarize(lagsOf(alone), aloneSeconds);
+      const perDeliveryMs = Object.values(aloneCpu).reduce((sum, total) => sum + total, 0) / alone.succeeded.size;
       say(
         `${EVENTS} test events to 1 webhook, nothing else running: ${(alone.succeeded.size / aloneSeconds).toFixed(1)} deliveries/s; ` +
-          `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)}`,
+          `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)} ` +
+          `(target ≤ 10 ms in all) ${perDeliveryMs <= 10 ? 'MET' : 'NOT MET'}`,
+      );
+      const floors = await shapeFloors(stack);
+      say(
+        `  floor, the delivery workflow with an attempt that does nothing (one workflow per delivery, as the service runs it): ` +
+          `${floors.perDelivery.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perDelivery.view}; a real delivery costs ${(perDeliveryMs / floors.perDelivery.cpuMs).toFixed(2)}× it`,
+      );
+      say(
+        `  the other shape, one workflow per endpoint taking its deliveries as signals (attempts local activities, continue-as-new every 500): ` +
+          `${floors.perEndpoint.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perEndpoint.view}; ${(floors.perEndpoint.cpuMs / floors.perDelivery.cpuMs).toFixed(2)}× the per-delivery shape's`,
       );
     } finally {
       await alone.close();

@@ -73,7 +73,13 @@ describe('benchmarks at a tiny size', () => {
 
   it('npm run bench:webhooks completes and prints every figure', async () => {
     const out = await bench('webhooks.ts', { BENCH_EVENTS: '4' });
-    for (const label of ['lag event → first success p50', "CPU per delivery, the documents' own work included", 'test events to 1 webhook, nothing else running']) {
+    for (const label of [
+      'lag event → first success p50',
+      "CPU per delivery, the documents' own work included",
+      'test events to 1 webhook, nothing else running',
+      'floor, the delivery workflow with an attempt that does nothing',
+      'the other shape, one workflow per endpoint taking its deliveries as signals',
+    ]) {
       expect(out).toMatch(printed(label));
     }
   }, BENCH_TIMEOUT_MS + 30_000);
