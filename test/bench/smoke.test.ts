@@ -85,7 +85,7 @@ describe('benchmarks at a tiny size', () => {
   }, BENCH_TIMEOUT_MS + 30_000);
 
   it('npm run bench:as4 completes and prints every figure', async () => {
-    const out = await bench('as4.ts', { BENCH_REQUESTS: '3', BENCH_CONCURRENCY: '2', BENCH_WARM_UP: '3' });
+    const out = await bench('as4.ts', { BENCH_REQUESTS: '3', BENCH_CONCURRENCY: '2', BENCH_WARM_UP: '3', BENCH_RECEIVE_WARM_UP: '3' });
     for (const label of [
       'receiver lookup',
       'live send (kept lookup, AS4 send with receipt), one at a time',
