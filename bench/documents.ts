@@ -251,7 +251,8 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   });
   const [floor, floorCpu] = await withCpu(
     bench.stack,
-    ['temporal'],
+    // The Temporal server, and on the production shape its PostgreSQL (which also serves FerretDB, idle here).
+    ['temporal', 'postgres'],
     () =>
       worker.runUntil(async () => {
         const started = performance.now();
@@ -279,7 +280,11 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   const postgresAfter = postgresCpuByRole(bench.stack);
   say(versus(`POST → delivered, ${REQUESTS} documents (after ${WARM_DOCUMENTS} to warm up)`, delivered, floor, 0.8));
   const total = Object.values(cpu).reduce((sum, value) => sum + value, 0) / delivered.count;
-  say(`CPU per delivered document: ${cpuView(cpu, delivered.count)} (target ≤ 100 ms in all) ${total <= 100 ? 'MET' : 'NOT MET'}`);
+  const floorTotal = Object.values(floorCpu).reduce((sum, value) => sum + value, 0) / floor.count;
+  say(
+    `CPU per delivered document: ${cpuView(cpu, delivered.count)} (target ≤ 100 ms in all) ${total <= 100 ? 'MET' : 'NOT MET'}; ` +
+      `${(total / floorTotal).toFixed(2)}× the no-op floor's ${ms(floorTotal)}`,
+  );
   if (Object.keys(postgresAfter).length > 0) {
     const spent = Object.fromEntries(Object.entries(postgresAfter).map(([role, after]) => [role, after - (postgresBefore[role] ?? 0)]));
     say(`PostgreSQL's CPU per delivered document by the role it serves: ${cpuView(spent, delivered.count)}`);
