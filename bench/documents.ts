@@ -18,7 +18,7 @@ import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
-import { benchStack, cpuView, envNumber, json, postgresCpuByRole, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
+import { benchStack, cpuPerOperation, cpuView, envNumber, json, postgresCpuByRole, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
@@ -279,8 +279,8 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   const [delivered, cpu] = await withCpu(bench.stack, PIPELINE, () => postToDelivered(bench, REQUESTS, 'DEL'));
   const postgresAfter = postgresCpuByRole(bench.stack);
   say(versus(`POST → delivered, ${REQUESTS} documents (after ${WARM_DOCUMENTS} to warm up)`, delivered, floor, 0.8));
-  const total = Object.values(cpu).reduce((sum, value) => sum + value, 0) / delivered.count;
-  const floorTotal = Object.values(floorCpu).reduce((sum, value) => sum + value, 0) / floor.count;
+  const total = cpuPerOperation(cpu, delivered.count);
+  const floorTotal = cpuPerOperation(floorCpu, floor.count);
   say(
     `CPU per delivered document: ${cpuView(cpu, delivered.count)} (target ≤ 100 ms in all) ${total <= 100 ? 'MET' : 'NOT MET'}; ` +
       `${(total / floorTotal).toFixed(2)}× the no-op floor's ${ms(floorTotal)}`,

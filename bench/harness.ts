@@ -129,8 +129,11 @@ export async function withCpu<T, Name extends ComponentName>(
   return [result, options.benchProcess ? { ...spent, [BENCH_PROCESS]: (own.user + own.system) / 1000 } : spent];
 }
 
+/** CPU per operation summed over the components (ms). */
+export const cpuPerOperation = (cpu: Record<string, number>, operations: number) => Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations;
+
 /** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
 export const cpuView = (cpu: Record<string, number>, operations: number, seconds?: number) =>
   `${Object.entries(cpu)
     .map(([name, total]) => `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`)
-    .join(', ')}; ${ms(Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations)} in all`;
+    .join(', ')}; ${ms(cpuPerOperation(cpu, operations))} in all`;

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 
 import type { EmbeddedStack } from '../stack/embedded-stack';
-import { benchStack, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
+import { benchStack, cpuPerOperation, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, summarize, throughput, type Measurement } from './support';
 import type { deliverySignal as DeliverySignal } from './webhook-shapes-workflows';
 
@@ -123,7 +123,7 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
         }),
       { benchProcess: true },
     );
-    return { rate, cpuMs: Object.values(cpu).reduce((sum, total) => sum + total, 0) / EVENTS, view: cpuView(cpu, EVENTS) };
+    return { rate, cpuMs: cpuPerOperation(cpu, EVENTS), view: cpuView(cpu, EVENTS) };
   };
   try {
     const perDelivery = await measure('per-delivery', (taskQueue, i) =>
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
       });
       const aloneSeconds = (performance.now() - aloneStarted) / 1000;
       const aloneLag = summarize(lagsOf(alone), aloneSeconds);
-      const perDeliveryMs = Object.values(aloneCpu).reduce((sum, total) => sum + total, 0) / alone.succeeded.size;
+      const perDeliveryMs = cpuPerOperation(aloneCpu, alone.succeeded.size);
       say(
         `${EVENTS} test events to 1 webhook, nothing else running: ${(alone.succeeded.size / aloneSeconds).toFixed(1)} deliveries/s; ` +
           `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)} ` +
