@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 
 import type { EmbeddedStack } from '../stack/embedded-stack';
+import { SILENT_BUNDLER } from '../worker/workflow-bundle';
 import { benchStack, cpuPerOperation, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, summarize, throughput, type Measurement } from './support';
 import type { deliverySignal as DeliverySignal } from './webhook-shapes-workflows';
@@ -92,7 +93,7 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
   const address = stack.urls.temporal;
   const native = await NativeConnection.connect({ address });
   const client = new Client({ connection: await Connection.connect({ address }) });
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: SILENT_BUNDLER });
   let attempted = 0;
   let allAttempted = () => {};
   const measure = async (name: string, start: (taskQueue: string, i: number) => Promise<unknown>): Promise<ShapeFloor> => {

@@ -29,13 +29,16 @@ async function sourcesHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** The bundler's logger when its report is not wanted. */
+export const SILENT_BUNDLER = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /** Bundles the workflows into `outputFile`; the bundler's own report is not printed. */
 export async function writeWorkflowBundle(outputFile: string): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     // OpenTelemetry's, for workflows started with a trace (workflows/interceptors.ts).
     workflowInterceptorModules: [require.resolve('../workflows/interceptors')],
-    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    logger: SILENT_BUNDLER,
   });
   await mkdir(path.dirname(outputFile), { recursive: true });
   const scratch = `${outputFile}.${process.pid}.partial`;
