@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../platform/logger';
 import { observeWork, serveMetrics } from '../platform/metrics';
 import { officialValidator } from '../platform/official-validator';
 import { runCopies } from '../platform/process-copies';
+import { exitIfStopStalls } from '../platform/shutdown';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { readWork } from '../services/stuck-work';
@@ -70,6 +71,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
+    exitIfStopStalls(logger);
     watch.stop();
     Promise.all([server, inbound, smp].flatMap((listening) => (listening ? [closeServer(listening, 10_000)] : [])))
       .then(() => usage.flush())

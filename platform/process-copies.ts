@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 
 import type { Logger } from './logger';
+import { stopWithParent } from './shutdown';
 
 /**
  * Several copies of one process entry (the API, the worker) under a primary
@@ -25,6 +26,8 @@ const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
 const RESTART_DELAY_MS = 1_000;
 
 export function runCopies(count: number, logger: Logger, main: () => Promise<void>, onFailure: (err: unknown) => void): void {
+  // A copy needs no watch: node:cluster ends it when its channel to the primary closes.
+  if (cluster.isPrimary) stopWithParent();
   if (cluster.isWorker) {
     // The primary passes its stop on, and the process group's signal may reach a copy too: the second
     // must not end a copy still draining (the Temporal runtime listens for the first one only).

@@ -1,4 +1,5 @@
 import { ConfigError } from '../platform/config';
+import { onParentGone } from '../platform/shutdown';
 import { loadStackConfig } from './config';
 import { startStack, type EmbeddedStack, type ServiceName } from './embedded-stack';
 import { StackError } from './errors';
@@ -41,10 +42,7 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => shutdown('SIGHUP', 0));
   // npm exits on SIGTERM without passing it on: the stack, orphaned, stops as if the signal were its own.
   // (Its components end with it in any case; see ManagedProcess.)
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) shutdown('the process that started the stack is gone', 0);
-  }, 1_000).unref();
+  onParentGone(() => shutdown('the process that started the stack is gone', 0));
 
   say(`starting in ${config.DATA_DIR}`);
   try {

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 
+import { END_WITH_PARENT } from '../platform/shutdown';
+
 /**
  * util-linux's `setpriv`, when the machine has it: a child started through it gets SIGTERM from the
  * kernel when the process that started it is gone, however it went (even SIGKILL), so no component
@@ -59,7 +61,8 @@ export class ManagedProcess {
     this.logStream ??= createWriteStream(this.options.logFile, { flags: 'a' });
     const [command, args] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', this.command, ...this.args]] : [this.command, this.args];
     const child = spawn(command, args, {
-      env: this.options.env,
+      // Without setpriv, our own processes watch for the parent's end themselves (platform/shutdown.ts); with it, one SIGTERM is enough.
+      env: SETPRIV ? this.options.env : { ...this.options.env, [END_WITH_PARENT]: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       ...this.options.user,

@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '../platform/logger';
 import { bindAddress, serveMetrics } from '../platform/metrics';
 import { officialValidator } from '../platform/official-validator';
 import { copyIndex, processIdentity, runCopies } from '../platform/process-copies';
+import { exitIfStopStalls } from '../platform/shutdown';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
 import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
 import { peppolLookup } from '../platform/peppol-lookup';
@@ -47,6 +48,8 @@ async function main(config: Config, logger: Logger): Promise<void> {
     // on a port of each copy's own: copies share no socket with it, so each takes the next port.
     telemetryOptions: { metrics: { prometheus: { bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()), useSecondsForDurations: true } } },
   });
+  // The runtime drains on the signal; a drain that hangs (its Temporal server gone too) ends at the deadline.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => exitIfStopStalls(logger));
 
   const db = await connectDatabase(addresses.mongodbUri);
   const store = await openStore(db, { strictQueryShapes: config.STRICT_QUERY_SHAPES });

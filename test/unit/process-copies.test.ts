@@ -92,6 +92,25 @@ describe('process copies', () => {
     for (const pid of after) expect(isAlive(Number(pid))).toBe(false);
   }, 90_000);
 
+  it('when the parent of a process with END_WITH_PARENT is killed outright, then the process stops all the same', async () => {
+    const port = await freePort();
+    // A parent of its own between the test and the process, as the embedded stack is between npm and a component.
+    const parentScript = `require('node:child_process').spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(FIXTURE)}], { stdio: 'ignore' }); setInterval(() => undefined, 60_000);`;
+    primary = spawn(process.execPath, ['-e', parentScript], { env: { ...process.env, COPIES: '1', PORT: String(port), END_WITH_PARENT: '1' }, stdio: 'inherit' });
+    const [pid] = await until('the process answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
+    primary.kill('SIGKILL');
+    await until('the process to end', () => Promise.resolve(isAlive(Number(pid))), (alive) => !alive, 30_000);
+  }, 60_000);
+
+  it('when a stop hangs, then the process ends at its deadline with exit code 1', async () => {
+    const port = await freePort();
+    const child = start(1, port, { STOP_HANGS: '500' });
+    await until('the process answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(1);
+  }, 60_000);
+
   it('when there are two, then each knows its place (0 and 1), and the copy that replaces a dead one takes its place', async () => {
     const port = await freePort();
     start(2, port);
