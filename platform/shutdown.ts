@@ -9,7 +9,7 @@ import type { Logger } from './logger';
  */
 
 /** Longer than a drain takes when the servers answer; as long as an orchestrator's usual grace (Kubernetes: 30 s). */
-export const STOP_DEADLINE_MS = 30_000;
+const STOP_DEADLINE_MS = 30_000;
 
 /** Set in the environment of a process whose parent supervises it (the embedded stack's children). */
 export const END_WITH_PARENT = 'END_WITH_PARENT';
