@@ -20,6 +20,7 @@ import { syncWorkspaceReceiving } from '../services/receiving/sync';
 import { loadStackConfig, type StackConfig } from '../stack/config';
 import { KYC_KEY_FILE, readKeyFile } from '../stack/keys';
 import { createStore, type Store } from '../store';
+import { commandLine, textOption, textOptions, UsageError, type CommandOptions } from './arguments';
 import { networkRespond } from './network-respond';
 import { networkSend, NetworkSendError } from './network-send';
 import { doing, done } from './progress';
@@ -36,7 +37,7 @@ import { reportingCommand } from './reporting';
  * A refusal is said on stderr (one line, then what it lists, if anything) with exit code 1; a wrong command, 2.
  */
 
-const USAGE = `usage: npm run --silent ops -- <command>
+const USAGE = `usage: npm run --silent ops -- <command>   (options before or after the arguments; -- ends them)
   kyc list [--status pending|approved|rejected]  KYC submissions, oldest first
   kyc show <workspace>                    the workspace's KYC state, documents and companies
   kyc document <document> <file>          write a KYC document's content to a new file (readable by you only)
@@ -75,8 +76,6 @@ const USAGE = `usage: npm run --silent ops -- <command>
                                           the buyer of an invoice or credit note the stand-in received (its number, or
                                           the AS4 message id) sends its seller an Invoice Response (AB IP UQ CA RE AP PD)`;
 
-class UsageError extends Error {}
-
 interface Context {
   store: Store;
   stack: StackConfig;
@@ -87,7 +86,8 @@ interface Context {
   kycBox: () => Promise<SecretBox>;
 }
 
-type Command = (context: Context, args: string[]) => Promise<string>;
+/** A command's arguments, then its options (ops/arguments.ts: given before, after or between them). */
+type Command = (context: Context, args: string[], options: CommandOptions) => Promise<string>;
 
 const needs = (args: string[], count: number) => {
   if (args.length < count) throw new UsageError(`expected ${count} argument${count === 1 ? '' : 's'}`);
@@ -123,10 +123,10 @@ function peppolIdIs(company: Company): string | null {
 }
 
 /** `--older-than <seconds>`, a whole number of seconds; the default threshold without it. */
-function olderThanMs(args: string[]): number {
-  if (args.length === 0) return STUCK_AFTER_MS;
-  const seconds = Number(args[1]);
-  if (args.length !== 2 || args[0] !== '--older-than' || !Number.isInteger(seconds) || seconds < 0) throw new UsageError('stuck takes --older-than <seconds>, a whole number');
+function olderThanMs(olderThan: string | undefined): number {
+  if (olderThan === undefined) return STUCK_AFTER_MS;
+  const seconds = Number(olderThan);
+  if (olderThan.trim() === '' || !Number.isInteger(seconds) || seconds < 0) throw new UsageError('stuck takes --older-than <seconds>, a whole number');
   return seconds * 1000;
 }
 
@@ -146,9 +146,8 @@ function stuckReport({ items, counts }: StuckWork, olderThan: number): string {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'kyc list': async ({ store }, args) => {
-    const status = args[0] === '--status' ? needs(args, 2)[1] : undefined;
-    const submissions = await listSubmissions(store, status);
+  'kyc list': async ({ store }, _args, options) => {
+    const submissions = await listSubmissions(store, textOption(options, 'status'));
     return submissions.length === 0 ? 'no submissions' : submissions.map(submissionRow).join('\n');
   },
   'kyc show': async ({ store }, args) => {
@@ -247,8 +246,8 @@ const COMMANDS: Record<string, Command> = {
     const [workspace, amount] = needs(args, 2);
     return `balance of ${workspace!}: ${await addCredits(store, operator, workspace!, amount!)} EUR`;
   },
-  stuck: async ({ store }, args) => {
-    const olderThan = olderThanMs(args);
+  stuck: async ({ store }, _args, options) => {
+    const olderThan = olderThanMs(textOption(options, 'older-than'));
     return stuckReport(await stuckWork(store, { olderThanMs: olderThan }), olderThan);
   },
   'mls unmatched': async ({ store }) => {
@@ -277,7 +276,8 @@ const COMMANDS: Record<string, Command> = {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'disabled');
     return `account ${args[0]!} disabled`;
   },
-  reporting: async ({ store, temporal, stack }, args) => reportingCommand({ store, temporal, stack }, args),
+  reporting: async ({ store, temporal, stack }, args, options) =>
+    reportingCommand({ store, temporal, stack }, needs(args, 1)[0]!, { send: options.send === true, out: textOption(options, 'out') }),
   'account enable': async ({ store, operator }, args) => {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'active');
     return `account ${args[0]!} enabled`;
@@ -290,20 +290,16 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Commands on the running embedded stack's local Peppol network: no database, no Temporal. */
-const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => Promise<string>> = {
-  'network send': async (stack, args) => {
+const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[], options: CommandOptions) => Promise<string>> = {
+  'network send': async (stack, args, options) => {
     const [receiver, file, ...rest] = needs(args, 2);
-    const options = new Map<string, string>();
-    for (let i = 0; i < rest.length; i += 2) {
-      if (!['--message-id', '--mls', '--mls-to', '--via'].includes(rest[i]!) || rest[i + 1] === undefined || options.has(rest[i]!)) throw new UsageError(`unexpected: ${rest.slice(i).join(' ')}`);
-      options.set(rest[i]!, rest[i + 1]!);
-    }
-    const mls = options.get('--mls');
+    if (rest.length > 0) throw new UsageError(`unexpected: ${rest.join(' ')}`);
+    const mls = textOption(options, 'mls');
     if (mls !== undefined && mls !== 'always' && mls !== 'failure') throw new UsageError('--mls takes always or failure');
-    if (options.has('--mls-to') && mls === undefined) throw new UsageError('--mls-to needs --mls');
-    const messageId = options.get('--message-id');
-    const mlsTo = options.get('--mls-to');
-    const via = options.get('--via') ?? 'stand-in';
+    const mlsTo = textOption(options, 'mls-to');
+    if (mlsTo !== undefined && mls === undefined) throw new UsageError('--mls-to needs --mls');
+    const messageId = textOption(options, 'message-id');
+    const via = textOption(options, 'via') ?? 'stand-in';
     if (via !== 'stand-in' && via !== 'oxalis') throw new UsageError('--via takes stand-in or oxalis');
     if (via === 'oxalis' && messageId) throw new UsageError('--message-id is for the stand-in access point: Oxalis chooses its own message ids');
     return networkSend(stack, {
@@ -314,9 +310,10 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[]) => P
       ...(mls && { mls: { type: mls === 'always' ? 'ALWAYS_SEND' : 'FAILURE_ONLY', ...(mlsTo && { to: mlsTo }) } }),
     });
   },
-  'network respond': async (stack, args) => {
-    const [document, code, ...options] = needs(args, 2);
-    return networkRespond(stack, { document: document!, code: code!, options });
+  'network respond': async (stack, args, options) => {
+    const [document, code, ...rest] = needs(args, 2);
+    if (rest.length > 0) throw new UsageError(`unexpected: ${rest.join(' ')}`);
+    return networkRespond(stack, { document: document!, code: code!, reasons: textOptions(options, 'reason'), actions: textOptions(options, 'action'), note: textOption(options, 'note') });
   },
 };
 
@@ -334,10 +331,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${argv.length ? `unknown command: ${argv.join(' ')}\n` : ''}${USAGE}\n`);
     return 2;
   }
+  const { args, options } = commandLine(name, argv.slice(name.split(' ').length));
   const stack = loadStackConfig();
   if (networkCommand) {
     doing('sending by AS4 on the local Peppol network and waiting for the receipt');
-    process.stdout.write(`${forTerminal(await networkCommand(stack, argv.slice(name.split(' ').length)))}\n`);
+    process.stdout.write(`${forTerminal(await networkCommand(stack, args, options))}\n`);
     return 0;
   }
   doing('connecting to the database');
@@ -351,7 +349,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
     doing(`working on ${name}`);
-    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, argv.slice(name.split(' ').length)))}\n`);
+    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, args, options))}\n`);
     return 0;
   } finally {
     await db.close();

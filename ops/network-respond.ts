@@ -15,10 +15,16 @@ import { standInOf } from './network-send';
  * AS4 message id of the arrival, as `GET /inbox` lists it.
  */
 
-export interface RespondOptions {
-  document: string;
+/** What the buyer answers: the response code, its reasons and actions (`CODE[:text]` each, in the order given) and a note. */
+export interface ResponseWords {
   code: string;
-  options: string[];
+  reasons: string[];
+  actions: string[];
+  note?: string | undefined;
+}
+
+export interface RespondOptions extends ResponseWords {
+  document: string;
 }
 
 function clarification<C extends string>(value: string, codes: Record<C, string>, what: string): Clarification<C> {
@@ -29,24 +35,21 @@ function clarification<C extends string>(value: string, codes: Record<C, string>
 }
 
 /** The response the arguments describe, or why they do not describe one. */
-export function responseOf(code: string, options: string[]): InvoiceResponseContent {
+export function responseOf({ code, reasons, actions, note }: ResponseWords): InvoiceResponseContent {
   if (!(RESPONSE_CODES as readonly string[]).includes(code)) throw new NetworkSendError(`response code ${code} is not one of ${RESPONSE_CODES.join(', ')}`);
-  const content: InvoiceResponseContent = { code: code as ResponseCode, reasons: [], actions: [], note: null };
-  for (let index = 0; index < options.length; index += 2) {
-    const [flag, value] = [options[index], options[index + 1]];
-    if (value === undefined) throw new NetworkSendError(`${flag} wants a value`);
-    if (flag === '--reason') content.reasons.push(clarification<StatusReason>(value, STATUS_REASONS, 'status reason'));
-    else if (flag === '--action') content.actions.push(clarification<StatusAction>(value, STATUS_ACTIONS, 'action'));
-    else if (flag === '--note') content.note = value;
-    else throw new NetworkSendError(`unexpected ${flag}: expected --reason, --action or --note`);
-  }
+  const content: InvoiceResponseContent = {
+    code: code as ResponseCode,
+    reasons: reasons.map((reason) => clarification<StatusReason>(reason, STATUS_REASONS, 'status reason')),
+    actions: actions.map((action) => clarification<StatusAction>(action, STATUS_ACTIONS, 'action')),
+    note: note ?? null,
+  };
   const problems = contentProblems(content);
   if (problems.length > 0) throw new NetworkSendError(problems.map((problem) => `[${problem.rule}] ${problem.message}`).join('; '));
   return content;
 }
 
-export async function networkRespond(stack: StackConfig, { document, code, options }: RespondOptions): Promise<string> {
-  const content = responseOf(code, options);
+export async function networkRespond(stack: StackConfig, { document, ...words }: RespondOptions): Promise<string> {
+  const content = responseOf(words);
   const inboxDir = path.join(stack.DATA_DIR, 'peppol-network', 'inbox');
   for (const entry of await inboxEntries(inboxDir)) {
     const received = await readBusinessDocument(inboxDir, entry);

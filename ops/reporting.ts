@@ -89,20 +89,13 @@ function innermostMessage(err: Error): string {
   return innermost.message;
 }
 
-export async function reportingCommand(context: ReportingCommandContext, args: string[]): Promise<string> {
-  const [month, ...options] = args;
+export async function reportingCommand(context: ReportingCommandContext, month: string, options: { send: boolean; out?: string }): Promise<string> {
   try {
-    monthPeriod(month ?? '');
+    monthPeriod(month);
   } catch (err) {
     throw new OperatorError((err as Error).message);
   }
-  let dir = path.join(context.stack.DATA_DIR, 'reports');
-  let sending = false;
-  for (let i = 0; i < options.length; i += 1) {
-    if (options[i] === '--send') sending = true;
-    else if (options[i] === '--out' && options[i + 1]) dir = options[(i += 1)]!;
-    else throw new OperatorError(`unexpected: ${options.slice(i).join(' ')} (reporting <YYYY-MM> [--send] [--out <dir>])`);
-  }
+  const dir = options.out ?? path.join(context.stack.DATA_DIR, 'reports');
   await mkdir(dir, { recursive: true });
-  return sending ? send(context, month!, dir) : buildOnly(context, month!, dir);
+  return options.send ? send(context, month, dir) : buildOnly(context, month, dir);
 }

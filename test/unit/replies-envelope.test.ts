@@ -49,7 +49,7 @@ describe('the envelope asks for Message Level Status', () => {
 
 describe('ops network respond arguments', () => {
   it('when reasons and actions carry texts, then each is split at the first colon; a note is kept', () => {
-    expect(responseOf('RE', ['--reason', 'REF:wrong: order', '--action', 'nin', '--note', 'see you'])).toEqual({
+    expect(responseOf({ code: 'RE', reasons: ['REF:wrong: order'], actions: ['nin'], note: 'see you' })).toEqual({
       code: 'RE',
       reasons: [{ code: 'REF', text: 'wrong: order' }],
       actions: [{ code: 'NIN', text: null }],
@@ -58,9 +58,9 @@ describe('ops network respond arguments', () => {
   });
 
   it('when the code, a reason or a rule is wrong, then it says why', () => {
-    expect(() => responseOf('XX', [])).toThrow(/response code XX/);
-    expect(() => responseOf('AB', ['--reason', 'ZZZ'])).toThrow(/status reason ZZZ/);
-    expect(() => responseOf('RE', [])).toThrow(/PEPPOL-T111-R001/);
-    expect(() => responseOf('AB', ['--colour', 'red'])).toThrow(/unexpected --colour/);
+    const none = { reasons: [], actions: [] };
+    expect(() => responseOf({ ...none, code: 'XX' })).toThrow(/response code XX/);
+    expect(() => responseOf({ ...none, code: 'AB', reasons: ['ZZZ'] })).toThrow(/status reason ZZZ/);
+    expect(() => responseOf({ ...none, code: 'RE' })).toThrow(/PEPPOL-T111-R001/);
   });
 });
