@@ -14,7 +14,13 @@ import { configVariableNames, duration, loadConfig, parseEnvironment, port, toEn
  * The service itself never reads these.
  */
 const stackShape = {
-  DATA_DIR: z.string().default('./data').describe('Where the embedded stack keeps its state'),
+  DATA_DIR: z
+    .string()
+    .optional()
+    .describe(
+      'Where the embedded stack keeps its state. Default: ./data for the development shape, ./data-production for the production shape ' +
+        '(each shape its own databases, mail sink and keys: a key made on one is unknown to the other)',
+    ),
   KEYS_DIR: z
     .string()
     .optional()
@@ -67,7 +73,10 @@ const stackShape = {
     .describe("How long the embedded access point waits for a receiving access point's answer to one AS4 message"),
 };
 
-export type StackConfig = Config & Omit<z.output<z.ZodObject<typeof stackShape>>, 'KEYS_DIR'> & { KEYS_DIR: string };
+export type StackConfig = Config & Omit<z.output<z.ZodObject<typeof stackShape>>, 'DATA_DIR' | 'KEYS_DIR'> & { DATA_DIR: string; KEYS_DIR: string };
+
+/** Each shape's own data directory: their databases differ (SQLite, PostgreSQL), so sharing one shared only the mail sink and the keys. */
+const DEFAULT_DATA_DIRS = { development: './data', production: './data-production' } as const;
 
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const stack = parseEnvironment(stackShape, env);
@@ -76,7 +85,7 @@ export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): StackConf
   // The embedded stack serves this machine, so a proxy in front of its API runs here too
   // (and the tests give each client an address of its own through X-Forwarded-For).
   const service = loadConfig({ ...env, ...processes, TRUSTED_PROXIES: env.TRUSTED_PROXIES || 'loopback' });
-  const dataDir = path.resolve(stack.DATA_DIR);
+  const dataDir = path.resolve(stack.DATA_DIR ?? DEFAULT_DATA_DIRS[stack.STACK_SHAPE]);
   return { ...service, ...stack, DATA_DIR: dataDir, KEYS_DIR: path.resolve(stack.KEYS_DIR ?? defaultKeysDir(dataDir)) };
 }
 

@@ -109,6 +109,13 @@ describe('configuration', () => {
     expect(passed).not.toHaveProperty('FERRETDB_PORT');
   });
 
+  it('when no DATA_DIR is named, then each shape has a data directory of its own (and so keys of its own); a named one is used by either', () => {
+    expect(loadStackConfig({}).DATA_DIR).toBe(path.resolve('./data'));
+    expect(loadStackConfig({ STACK_SHAPE: 'production' }).DATA_DIR).toBe(path.resolve('./data-production'));
+    expect(loadStackConfig({ STACK_SHAPE: 'production' }).KEYS_DIR).not.toBe(loadStackConfig({}).KEYS_DIR);
+    expect(loadStackConfig({ STACK_SHAPE: 'production', DATA_DIR: '/tmp/stack-one' }).DATA_DIR).toBe('/tmp/stack-one');
+  });
+
   it('when no KEYS_DIR is named, then each DATA_DIR has keys of its own, outside it; a named KEYS_DIR is used as it is', () => {
     const first = loadStackConfig({ DATA_DIR: '/tmp/stack-one' }).KEYS_DIR;
     const second = loadStackConfig({ DATA_DIR: '/tmp/stack-two' }).KEYS_DIR;
