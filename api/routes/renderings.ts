@@ -1,4 +1,6 @@
 import { RENDER_LANGUAGES, INTERACTIVE_VALIDATION_MS, NotRenderableError, type OfficialValidator, type RenderFormat } from '../../platform/official-validator';
+import { finishedRendering } from '../../domain/rendering/finish';
+import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { fileStemOf } from '../../domain/text';
 import { boundsProblem } from '../../domain/xml-bounds';
 import { renderableUblOf, renderingTag } from '../../services/documents/rendering';
@@ -12,9 +14,10 @@ import { documentParams } from './documents';
 
 /**
  * Rendered HTML runs nothing that could reach anything: an opaque origin (sandbox), no requests,
- * only the stylesheet's own inline style and the script that switches its tabs.
+ * only the stylesheet's own inline style and the viewer's one script (by its hash) that switches the
+ * tabs; downloads stay allowed for the attachments, offered as plain bytes.
  */
-const HTML_POLICY = "sandbox allow-scripts; default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+const HTML_POLICY = `sandbox allow-scripts allow-downloads; default-src 'none'; style-src 'unsafe-inline'; script-src ${VIEWER_SCRIPT_SOURCE}; img-src data:`;
 
 const FORMATS: Record<RenderFormat, { contentType: string; name: string }> = {
   pdf: { contentType: 'application/pdf', name: 'PDF' },
@@ -92,7 +95,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         if (!bounds.ok) throw notRenderable(document._id, boundsProblem(bounds));
         let rendered: Buffer;
         try {
-          rendered = await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
+          rendered = await finishedRendering(await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal }), format, document.environment);
         } catch (err) {
           if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
+import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp } from '../support/accounts';
 import { attachmentBytes, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
@@ -60,7 +61,7 @@ describe('a document as a person reads it', () => {
     const french = await callAs(sender.key, `/v1/documents/${id}/html?lang=fr`);
     expect(french.status).toBe(200);
     expect(french.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(french.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts; default-src 'none'/);
+    expect(french.headers.get('content-security-policy')).toBe(`sandbox allow-scripts allow-downloads; default-src 'none'; style-src 'unsafe-inline'; script-src ${VIEWER_SCRIPT_SOURCE}; img-src data:`);
     expect(french.text).toContain('Aperçu');
     expect(french.text).toContain(number);
 
