@@ -56,6 +56,17 @@ const stackShape = {
   SMTP_PORT: port(1025).describe('SMTP port of the embedded mail sink'),
   MAIL_UI_PORT: port(1080).describe('Inbox page of the embedded mail sink'),
   VALIDATOR_PORT: port(8081).describe('Port of the embedded official validator'),
+  VALIDATOR_LANE_PERMITS: z
+    .string()
+    .regex(/^(\s*[a-z]+\s*=\s*\d+\s*(,|$))*$/, 'lane=count pairs separated by commas, e.g. send=2,view=1')
+    .default('')
+    .describe("The embedded validator's permits per lane (send=2,interactive=1,…); a lane not named keeps its default (send one per core, the others half as many, at least one)"),
+  VALIDATOR_RECYCLE_AFTER: z.coerce.number().int().min(1).default(1000).describe('Jobs an embedded validator worker process runs before a fresh one replaces it'),
+  VALIDATOR_WORKER_HEAP: z
+    .string()
+    .regex(/^\d+[mg]$/, 'a Java heap size, e.g. 512m')
+    .default('512m')
+    .describe("Each embedded validator worker process's Java heap ceiling (-Xmx)"),
   SML_DNS_PORT: port(8053).describe('DNS port (UDP) of the local Peppol network stand-in: its SML'),
   STANDIN_SML_PORT: port(8087).describe("HTTPS port of the local Peppol network stand-in's SML management interface (client certificate required)"),
   STANDIN_SMP_PORT: port(8088).describe('HTTP port of the local Peppol network stand-in: its SMP'),

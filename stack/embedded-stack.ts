@@ -99,12 +99,13 @@ export interface EmbeddedStack {
 
 const projectRoot = path.resolve(__dirname, '..');
 /**
- * The validator compiles every rule set and the rendering stylesheets before it listens: about 30 s
- * of CPU, which on two busy cores (a test suite beside it) is well past a minute of wall time.
+ * Each of the validator's worker processes compiles its rule sets or the rendering stylesheets before
+ * the validator listens: seven workers by default, some 100 s of CPU together, which on two busy
+ * cores (a test suite beside it) is minutes of wall time.
  */
-const READY_TIMEOUT_MS = { infrastructure: 60_000, validator: 180_000, worker: 180_000, api: 60_000 };
-/** The validator loads and compiles every rule set before it listens; its heap holds them all. */
-const VALIDATOR_HEAP = '-Xmx768m';
+const READY_TIMEOUT_MS = { infrastructure: 60_000, validator: 300_000, worker: 180_000, api: 60_000 };
+/** The validator's own process holds the HTTP server, the lanes and the bodies passing through; its workers hold the rules (VALIDATOR_WORKER_HEAP). */
+const VALIDATOR_HEAP = '-Xmx256m';
 /** How often a start-up that is still waiting for a component says so. */
 const PROGRESS_EVERY_MS = 15_000;
 /** More crashes than this within the period and the supervisor gives up. */
@@ -421,7 +422,21 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await component(
         'validator',
         'java',
-        () => [VALIDATOR_HEAP, '-jar', jar, '--host', '127.0.0.1', '--port', String(config.VALIDATOR_PORT)],
+        () => [
+          VALIDATOR_HEAP,
+          '-jar',
+          jar,
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(config.VALIDATOR_PORT),
+          '--lane-permits',
+          config.VALIDATOR_LANE_PERMITS,
+          '--recycle-after',
+          String(config.VALIDATOR_RECYCLE_AFTER),
+          '--worker-heap',
+          config.VALIDATOR_WORKER_HEAP,
+        ],
         'the official validator',
         READY_TIMEOUT_MS.validator,
         async () => httpOk(`${urls.validator}/health`),

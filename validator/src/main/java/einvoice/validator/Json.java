@@ -50,6 +50,14 @@ final class Json {
     return this;
   }
 
+  /** A value already written as JSON (a worker's answer, say). */
+  Json raw(String json) {
+    comma();
+    out.append(json);
+    needsComma = true;
+    return this;
+  }
+
   @Override
   public String toString() {
     return out.toString();

@@ -6,7 +6,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 
@@ -15,12 +19,15 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * The official validator as a long-running service, so the rules are loaded and compiled once:
+ * The official validator as a long-running service, so the rules are loaded and compiled once per
+ * worker process rather than per document:
  *
  * <pre>
  *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"},
- *                                "lanes":{"send":{"permits","running","completed","stopped"},"interactive":…,"receive":…,"render":…}}
- *   POST   /validate?lane=send|interactive|receive|render&id=…&limit_ms=…  (body: the XML)
+ *                                "lanes":{"send":{"permits","running","completed","stopped","lost"},"interactive":…,"public":…,
+ *                                         "receive":…,"render":…,"view":…},
+ *                                "pools":{"validate":{"workers","idle","started","retired","recycle_after","pids"},"render":…}}
+ *   POST   /validate?lane=send|interactive|public|receive|render|view&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
  *   POST   /render?format=pdf|html&lang=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or CreditNote)
  *                             → the document as a person reads it ({@link Renderer}); 422 {"problem":"not_renderable"}
@@ -28,11 +35,13 @@ import com.sun.net.httpserver.HttpServer;
  *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id; renders included)
  * </pre>
  *
- * <p>Each lane has its own permits ({@link Validations}): sends (the default lane) one per core,
- * interactive requests (the public validator, renderings asked for), received documents and
- * renderings for deliveries half as many each, so those can never hold what sends need. A validation waits for a permit and runs for at most {@code limit_ms} in all (default and
- * ceiling {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it
- * gave, it is stopped and answered 503, and its permit comes back.
+ * <p>This process holds the HTTP server and each lane's permits ({@link Validations}); every job
+ * runs in a worker process of its kind ({@link WorkerPool}, {@link Worker}): sends (the default lane)
+ * have one permit per core, every other lane half as many, so none can hold what sends need. A job
+ * waits for a permit and runs for at most {@code limit_ms} in all (default and ceiling
+ * {@link #MAX_LIMIT_MILLIS}); past it, or when its caller cancels it by the {@code id} it gave, its
+ * worker is killed, it is answered 503, and its permit comes back once that process is gone. A
+ * worker that dies without an answer is answered 503 {@code "stopped":"lost"}.
  *
  * The rule set follows the document (see {@link OfficialRules}): `document_type` is invoice,
  * credit_note, invoice_response, mls, tsr or eusr, and `rule_set` names the set that judged it.
@@ -41,11 +50,12 @@ import com.sun.net.httpserver.HttpServer;
  * service's own API and worker call it: it listens on loopback unless told otherwise, and trusts
  * them to bound the body size (it refuses bodies over MAX_BODY_BYTES all the same).
  *
- * Usage: java -jar peppol-validator.jar --port 8081 [--host 127.0.0.1]
+ * Usage: java -jar peppol-validator.jar --port 8081 [--host 127.0.0.1] [--lane-permits send=2,view=1,…]
+ *            [--recycle-after 1000] [--worker-heap 512m]
  */
 public final class ValidatorServer {
   private static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
-  /** The longest any validation may take; a large invoice with attachments takes well under a second. */
+  /** The longest any job may take; a large invoice with attachments validates in well under a second. */
   private static final long MAX_LIMIT_MILLIS = 60_000;
 
   private ValidatorServer() {}
@@ -53,45 +63,41 @@ public final class ValidatorServer {
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(option(args, "--port", "8081"));
     String host = option(args, "--host", "127.0.0.1");
-    Validations.requireThreadStop();
-    // Loading and compiling the schematrons takes seconds: done before the port opens, so a
-    // listening service is a ready one.
-    OfficialRules rules = new OfficialRules();
-    warmUp(rules);
-    Renderer renderer = new Renderer();
-    warmUp(renderer);
-    Validations validations = new Validations(Runtime.getRuntime().availableProcessors());
+    Map<Validations.Lane, Integer> permits = lanePermits(option(args, "--lane-permits", ""), Runtime.getRuntime().availableProcessors());
+    int recycleAfter = Integer.parseInt(option(args, "--recycle-after", "1000"));
+    List<String> java = workerCommand(option(args, "--worker-heap", "512m"));
+    Map<WorkerPool.Kind, WorkerPool> pools = new EnumMap<>(WorkerPool.Kind.class);
+    for (WorkerPool.Kind kind : WorkerPool.Kind.values()) {
+      int size = permits.entrySet().stream().filter((lane) -> lane.getKey().kind == kind).mapToInt(Map.Entry::getValue).sum();
+      pools.put(kind, new WorkerPool(kind, size, recycleAfter, java));
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> pools.values().forEach(WorkerPool::stop)));
+    // Every worker compiles its rule sets or stylesheets and runs its warm-up documents before the
+    // port opens, so a listening service is a ready one.
+    pools.values().forEach(WorkerPool::start);
+    for (WorkerPool pool : pools.values()) {
+      pool.awaitWarm();
+    }
+    Validations validations = new Validations(permits, pools);
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.createContext("/health", exchange -> {
       if (!exchange.getRequestMethod().equals("GET")) {
-        answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
+        answer(exchange, Answer.json(405, new Json().begin('{').key("error").value("method not allowed").end('}')));
         return;
       }
-      answer(exchange, 200, lanes(ruleSet(new Json().begin('{').key("status").value("ok").key("rule_set"), rules).key("lanes"), validations).end('}'));
+      Json health = new Json().begin('{').key("status").value("ok").key("rule_set").raw(pools.get(WorkerPool.Kind.VALIDATE).ready()).key("lanes");
+      health = lanes(health, validations).key("pools").begin('{');
+      for (WorkerPool pool : pools.values()) {
+        pool.health(health.key(pool.kind().name().toLowerCase(Locale.ROOT)));
+      }
+      answer(exchange, Answer.json(200, health.end('}').end('}')));
     });
-    server.createContext("/validate", underLane(validations, (exchange, body, query, run) -> {
-      OfficialRules.Report report = run.call(() -> rules.validate(body));
-      answer(exchange, 200, report(report, rules));
-    }));
-    server.createContext("/render", underLane(validations, (exchange, body, query, run) -> {
-      Renderer.Format format = Renderer.Format.named(query.getOrDefault("format", "pdf"));
-      String lang = query.getOrDefault("lang", "en");
-      byte[] rendered;
-      try {
-        rendered = run.call(() -> renderer.render(body, format, lang));
-      } catch (Renderer.NotRenderable e) {
-        answer(exchange, 422, new Json().begin('{').key("error").value(e.getMessage()).key("problem").value("not_renderable").end('}'));
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", format.contentType);
-      exchange.sendResponseHeaders(200, rendered.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(rendered);
-      }
-    }));
+    server.createContext("/validate", underLane(validations, (query, body) -> new Job(WorkerPool.Kind.VALIDATE, "", "", body)));
+    server.createContext("/render", underLane(validations,
+        (query, body) -> new Job(WorkerPool.Kind.RENDER, query.getOrDefault("format", "pdf"), query.getOrDefault("lang", "en"), body)));
     server.createContext("/validations/", exchange -> {
       if (!exchange.getRequestMethod().equals("DELETE")) {
-        answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
+        answer(exchange, Answer.json(405, new Json().begin('{').key("error").value("method not allowed").end('}')));
         return;
       }
       String id = exchange.getRequestURI().getPath().substring("/validations/".length());
@@ -99,127 +105,91 @@ public final class ValidatorServer {
       exchange.sendResponseHeaders(stopped ? 204 : 404, -1);
       exchange.close();
     });
-    // Requests get threads as they come, so /health answers while validations queue; validation is
-    // CPU-bound, so only one per core runs at a time.
+    // Requests get threads as they come, so /health answers while jobs queue; the permits bound how many run.
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
-    System.err.println("peppol-validator: " + rules.ruleSet().id() + " (" + rules.ruleSet().name()
-        + ") listening on " + host + ":" + port);
+    System.err.println("peppol-validator: " + pools.get(WorkerPool.Kind.VALIDATE).ready() + " listening on " + host + ":" + port
+        + " (Java " + Runtime.version().feature() + ")");
   }
 
-  /** A POST whose heavy part runs under a lane's permit and time limit ({@link Validations}). */
-  private interface LaneRequest {
-    void handle(HttpExchange exchange, byte[] body, Map<String, String> query, LaneRun run) throws Exception;
-  }
-
-  /** Runs work under the request's lane, id and time limit. */
-  private interface LaneRun {
-    <T> T call(Validations.Work<T> work) throws Exception;
+  /** Each lane's permits: its default, unless {@code overrides} ("send=2,view=1") names it. */
+  static Map<Validations.Lane, Integer> lanePermits(String overrides, int cores) {
+    Map<Validations.Lane, Integer> permits = new EnumMap<>(Validations.Lane.class);
+    for (Validations.Lane lane : Validations.Lane.values()) {
+      permits.put(lane, lane.defaultPermits(cores));
+    }
+    for (String pair : overrides.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      String[] parts = pair.trim().split("=", 2);
+      int count = Integer.parseInt(parts.length == 2 ? parts[1].trim() : "");
+      if (count < 0) {
+        throw new IllegalArgumentException("--lane-permits: " + pair + " is negative");
+      }
+      permits.put(Validations.Lane.named(parts[0].trim()), count);
+    }
+    return permits;
   }
 
   /**
-   * The handler of a {@link LaneRequest}: the body bounded, the lane, id and limit read from the
-   * query ({@code lane}, {@code id}, {@code limit_ms}), and the outcomes every such request shares.
+   * How a worker is started: this Java, this jar, its own heap. The serial collector keeps an idle
+   * worker's memory near what it holds (one job at a time needs no parallel collector), and a worker
+   * out of memory ends (its job is answered as lost) rather than limp on.
    */
-  private static HttpHandler underLane(Validations validations, LaneRequest request) {
+  private static List<String> workerCommand(String heap) throws Exception {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    String jar = Path.of(ValidatorServer.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    return List.of(java, "-Xmx" + heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-cp", jar, Worker.class.getName());
+  }
+
+  /** A request's job, from its query and body. */
+  private interface JobOf {
+    Job of(Map<String, String> query, byte[] body);
+  }
+
+  /**
+   * The handler of a POST whose work runs in a worker: the body bounded, the lane, id and limit read
+   * from the query ({@code lane}, {@code id}, {@code limit_ms}), and the outcomes every such request shares.
+   */
+  private static HttpHandler underLane(Validations validations, JobOf jobOf) {
     return exchange -> {
       try {
         if (!exchange.getRequestMethod().equals("POST")) {
-          answer(exchange, 405, new Json().begin('{').key("error").value("method not allowed").end('}'));
+          answer(exchange, Answer.json(405, new Json().begin('{').key("error").value("method not allowed").end('}')));
           return;
         }
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
-          answer(exchange, 413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}'));
+          answer(exchange, Answer.json(413, new Json().begin('{').key("error").value("body over " + MAX_BODY_BYTES + " bytes").end('}')));
           return;
         }
         Map<String, String> query = query(exchange);
         Validations.Lane lane = Validations.Lane.named(query.get("lane"));
         long limit = Math.min(MAX_LIMIT_MILLIS, Math.max(1, parseLong(query.get("limit_ms"), MAX_LIMIT_MILLIS)));
-        request.handle(exchange, body, query, new LaneRun() {
-          @Override
-          public <T> T call(Validations.Work<T> work) throws Exception {
-            return validations.run(lane, query.get("id"), limit, work);
-          }
-        });
+        answer(exchange, validations.run(lane, query.get("id"), limit, jobOf.of(query, body)));
       } catch (Validations.Stopped e) {
-        answer(exchange, 503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}'));
+        answer(exchange, Answer.json(503, new Json().begin('{').key("error").value(e.getMessage()).key("stopped").value(e.reason).end('}')));
       } catch (IllegalArgumentException e) {
-        // An unknown lane, format or language, or an id already running.
-        answer(exchange, 409, new Json().begin('{').key("error").value(e.getMessage()).end('}'));
+        // An unknown lane, or an id already running.
+        answer(exchange, Answer.json(409, new Json().begin('{').key("error").value(e.getMessage()).end('}')));
       } catch (Exception e) {
-        // The engine failed, not the document: a 500 the caller retries, never a verdict.
         e.printStackTrace();
-        answer(exchange, 500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}'));
+        answer(exchange, Answer.json(500, new Json().begin('{').key("error").value(String.valueOf(e.getMessage())).end('}')));
       }
     };
   }
 
-  /** The stylesheets, too, compile parts of themselves on first use: each format once, before the port opens. */
-  private static void warmUp(Renderer renderer) throws IOException {
-    try (InputStream in = ValidatorServer.class.getResourceAsStream("/warm-up/invoice.xml")) {
-      byte[] document = in.readAllBytes();
-      for (Renderer.Format format : Renderer.Format.values()) {
-        renderer.render(document, format, "en");
-      }
-    } catch (IOException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("the renderer failed on the warm-up invoice: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The engine compiles much of a rule set on its first document (seconds), so one invoice and one
-   * credit note go through before the port opens: no caller waits for that, and no time limit can
-   * stop a validation halfway through it. Both documents are valid; one that is not means the
-   * rules or the engine changed, and the service refuses to start.
-   */
-  private static void warmUp(OfficialRules rules) throws IOException {
-    for (String name : new String[] {"invoice.xml", "credit-note.xml"}) {
-      byte[] document;
-      try (InputStream in = ValidatorServer.class.getResourceAsStream("/warm-up/" + name)) {
-        document = in.readAllBytes();
-      }
-      if (!rules.validate(document).valid()) {
-        throw new IllegalStateException("the warm-up document " + name + " is not valid under " + rules.ruleSet().id());
-      }
-    }
-  }
-
-  private static Json ruleSet(Json json, OfficialRules rules) {
-    OfficialRules.RuleSet set = rules.ruleSet();
-    return json.begin('{').key("id").value(set.id()).key("name").value(set.name())
-        .key("valid_from").value(set.validFrom()).end('}');
-  }
-
-  /** Each lane: its permits, validations running now (until their threads have ended), completed and stopped so far. */
+  /** Each lane: its permits, jobs running now (until their worker is back or gone), and how many ended each way. */
   private static Json lanes(Json json, Validations validations) {
     json.begin('{');
     for (Map.Entry<Validations.Lane, Validations.LaneCounts> lane : validations.counts().entrySet()) {
       Validations.LaneCounts counts = lane.getValue();
-      json.key(lane.getKey().name().toLowerCase(java.util.Locale.ROOT)).begin('{').key("permits").value(counts.permits)
+      json.key(lane.getKey().label()).begin('{').key("permits").value(counts.permits)
           .key("running").value(counts.running.get()).key("completed").value(counts.completed.get())
-          .key("stopped").value(counts.stopped.get()).end('}');
+          .key("stopped").value(counts.stopped.get()).key("lost").value(counts.lost.get()).end('}');
     }
     return json.end('}');
-  }
-
-  private static Json report(OfficialRules.Report report, OfficialRules rules) {
-    // A body no rule set fits names the billing release, as it always did.
-    Json json = new Json().begin('{').key("rule_set").value(report.ruleSet() != null ? report.ruleSet() : rules.ruleSet().id())
-        .key("document_type").value(report.documentType()).key("problem");
-    if (report.problem() == null) {
-      json.value((String) null);
-    } else {
-      json.begin('{').key("code").value(report.problem().code()).key("message").value(report.problem().message()).end('}');
-    }
-    json.key("valid").value(report.valid()).key("findings").begin('[');
-    for (OfficialRules.Finding finding : report.findings()) {
-      json.begin('{').key("rule").value(finding.rule()).key("severity").value(finding.fatal() ? "fatal" : "warning")
-          .key("location").value(finding.location()).key("message").value(finding.message()).end('}');
-    }
-    return json.end(']').end('}');
   }
 
   /** The whole body, or null when it is larger than MAX_BODY_BYTES. */
@@ -230,12 +200,11 @@ public final class ValidatorServer {
     }
   }
 
-  private static void answer(HttpExchange exchange, int status, Json json) throws IOException {
-    byte[] bytes = json.toString().getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    exchange.sendResponseHeaders(status, bytes.length);
+  private static void answer(HttpExchange exchange, Answer answer) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", answer.contentType());
+    exchange.sendResponseHeaders(answer.status(), answer.body().length);
     try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+      out.write(answer.body());
     }
   }
 
