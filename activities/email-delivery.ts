@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { createTransport } from 'nodemailer';
 
+import { SANDBOX_NOTICE } from '../domain/rendering/sandbox-notice';
 import { fileStemOf } from '../domain/text';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
@@ -65,13 +66,16 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Ac
           from: mailFrom,
           to: recipient,
           messageId,
-          subject: `${kind} ${document.number} from ${seller}`,
+          // Sandbox keys are free and nobody checks who holds them: the seller is only what the sender wrote.
+          subject: `[Sandbox, sender not verified] ${kind} ${document.number} from ${seller}`,
           text: [
-            `${kind} ${document.number} from ${seller}.`,
+            SANDBOX_NOTICE,
+            '',
+            `${kind} ${document.number} from ${seller} (as the sender named itself).`,
             `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
             `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
             '',
-            `The attached XML is the Peppol BIS Billing 3.0 document${attachments.length > 1 ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery: nothing was sent on the Peppol network.`,
+            `The attached XML is the Peppol BIS Billing 3.0 document${attachments.length > 1 ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery from a sender whose identity nobody has verified: do not act on it as if it came from the business it names.`,
           ].join('\n'),
           attachments,
         }));

@@ -1,3 +1,4 @@
+import { SANDBOX_NOTICE, stampedPdf } from '../domain/rendering/sandbox-notice';
 import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
 import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
@@ -45,6 +46,7 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
      * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there);
      * a document sent with `attach_pdf` gives the rendering it already embeds. A document the
      * renderer refuses goes without one: the UBL is the invoice, the PDF only a reading of it.
+     * Only sandbox documents go by email, so the PDF is stamped as from a sender nobody verified.
      */
     async renderReadablePdf(documentId: string): Promise<{ rendered: boolean }> {
       const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
@@ -60,7 +62,8 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
           return { rendered: false };
         }
       }
-      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: pdf } });
+      const stamped = await stampedPdf(pdf, SANDBOX_NOTICE);
+      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: stamped } });
       return { rendered: true };
     },
   };
