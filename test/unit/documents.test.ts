@@ -1,6 +1,7 @@
 import { calculate, formatAmount } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
+import { PAYABLE_ROUNDING_RULE, payableRoundingViolation } from '../../domain/documents/rules';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 
 const parse = (body: Record<string, unknown>) => documentInputSchema.parse(body);
@@ -86,6 +87,21 @@ describe('pre-send checks', () => {
     const converted = convert(fixture('a document-level allowance and a charge of 0').body);
     expect(converted.ok && converted.ubl).toContain('<cbc:AllowanceTotalAmount currencyID="EUR">0.00</cbc:AllowanceTotalAmount>');
     expect(converted.ok && converted.ubl).toContain('<cbc:ChargeTotalAmount currencyID="EUR">0.00</cbc:ChargeTotalAmount>');
+  });
+
+  it('when the payable rounding amount (BT-114) is one currency unit or more either way, then our rule EINVOICE-BT114 names the field; below one it is taken', () => {
+    const rounding = (amount: string) => ({ ...base, payment: { ...(base.payment as object), rounding_amount: amount } });
+    for (const taken of ['0.99', '-0.99', '0.5', '-0.02', '0']) expect(violationsOf(rounding(taken))).toEqual([]);
+    for (const refused of ['1', '-1', '1.00', '-1.01', '250']) expect(violationsOf(rounding(refused))).toEqual(['payment.rounding_amount EINVOICE-BT114']);
+    const refusal = convert(rounding('-1.50'));
+    expect(!refusal.ok && refusal.violations[0]!.message).toBe('The payable rounding amount (BT-114) is -1.50; it only rounds the amount due, so it is less than 1 (one unit of the currency) either way.');
+  });
+
+  it('when a UBL document states its payable rounding, then the same rule names the UBL element', () => {
+    const element = 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount';
+    expect(payableRoundingViolation('0.99', element)).toBeUndefined();
+    expect(payableRoundingViolation(null, element)).toBeUndefined();
+    expect(payableRoundingViolation('-1.00', element)).toMatchObject({ path: element, rule: PAYABLE_ROUNDING_RULE });
   });
 
   it('when neither buyer_reference nor order_reference is sent, then PEPPOL-EN16931-R003', () => {
