@@ -66,6 +66,15 @@ export function mlsAskedIn(sbd: Buffer): MlsAsked | undefined {
 /** Where the status goes: MLS_TO when valid, else the sending access point's SPID from its seat id; undefined when neither is known. */
 export const mlsAddressee = (asked: MlsAsked, sendingSeat: string | null): string | undefined => asked.to ?? (sendingSeat ? serviceProviderId(sendingSeat) : undefined);
 
+/**
+ * The SBDH's COUNTRY_C1 of our MLS: the receiving company's country (the end user the status speaks for).
+ * There is no default: a company the status cannot name a country for stops its planning, saying which.
+ */
+export function mlsCountryC1(companyId: string, company: { country?: string | null } | null): string {
+  if (company?.country) return company.country;
+  throw new Error(`No Message Level Status can be addressed for company ${companyId}: ${company ? 'it has no country' : 'it is not stored'}, and the status's envelope names the company's country (COUNTRY_C1)`);
+}
+
 /** Whether a received message of this document type is answered with an MLS at all. */
 export const answersWithMls = (documentTypeId: string | null): boolean => !documentTypeId?.includes(MLS_DOCUMENT_TYPE_MARK);
 

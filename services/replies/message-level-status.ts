@@ -1,4 +1,4 @@
-import { answersWithMls, mlsAddressee, mlsAskedIn, mlsVerdict, type FatalFinding } from '../../domain/mls';
+import { answersWithMls, mlsAddressee, mlsAskedIn, mlsCountryC1, mlsVerdict, type FatalFinding } from '../../domain/mls';
 import { serviceProviderId } from '../../domain/peppol-id';
 import type { ReplyRef } from '../../domain/reply-events';
 import { SPID_SCHEME, writeMessageLevelStatus } from '../../domain/ubl/application-response';
@@ -44,7 +44,7 @@ export async function planMessageLevelStatus(deps: MlsPlanning, documentId: stri
     logger.warn({ documentId, sendingSeat: message.access_point, ourSeat: seat }, 'no Message Level Status: a service provider id is unknown');
     return null;
   }
-  const company = await store.companies.findById(message.company_id, { country: 1 }).lean();
+  const countryC1 = mlsCountryC1(message.company_id, await store.companies.findById(message.company_id, { country: 1 }).lean());
   const now = new Date();
   const ubl = writeMessageLevelStatus({ id: documentId, issuedAt: now, senderSpid, receiverSpid, referencedInstanceId: asked.instanceId, ...verdict });
   try {
@@ -57,7 +57,7 @@ export async function planMessageLevelStatus(deps: MlsPlanning, documentId: stri
       sender_id: `${SPID_SCHEME}:${senderSpid}`,
       receiver_id: `${SPID_SCHEME}:${receiverSpid}`,
       referenced_instance_id: asked.instanceId,
-      country_c1: company?.country ?? message.country_c1 ?? 'BE',
+      country_c1: countryC1,
       ubl,
       status: 'queued',
       as4_message_id: null,

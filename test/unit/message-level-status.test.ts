@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { answersWithMls, mlsAddressee, mlsAskedIn, mlsVerdict } from '../../domain/mls';
+import { answersWithMls, mlsAddressee, mlsAskedIn, mlsCountryC1, mlsVerdict } from '../../domain/mls';
 import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
 import { replyRouting, routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
@@ -34,6 +34,16 @@ describe('what a received SBDH asks of our Message Level Status', () => {
     });
     expect(answersWithMls(`busdox-docid-qns::${MESSAGE_LEVEL_STATUS.documentType.value}`)).toBe(false);
     expect(answersWithMls(`busdox-docid-qns::${INVOICE_RESPONSE.documentType.value}`)).toBe(true);
+  });
+});
+
+describe("our MLS's COUNTRY_C1", () => {
+  it("is the receiving company's country, with no default: a company without one, or not stored, is an error naming it", () => {
+    expect(mlsCountryC1('com_1', { country: 'NL' })).toBe('NL');
+    expect(() => mlsCountryC1('com_1', { country: null })).toThrow(
+      "No Message Level Status can be addressed for company com_1: it has no country, and the status's envelope names the company's country (COUNTRY_C1)",
+    );
+    expect(() => mlsCountryC1('com_2', null)).toThrow(/company com_2: it is not stored/);
   });
 });
 
