@@ -1,4 +1,5 @@
 import { routingOf, RoutingError, type PeppolRouting } from '../domain/peppol-envelope';
+import { documentLines } from '../domain/rendering-bounds';
 import { checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-bounds';
 
 /**
@@ -11,6 +12,12 @@ export { readPostedUbl } from './ubl-document-input';
 
 export function checkUblBounds({ xml }: { xml: Uint8Array }): XmlBoundsCheck {
   return checkXmlBounds(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), UBL_BOUNDS);
+}
+
+/** A UBL document measured before it is rendered: the XML bounds, and its lines. */
+export function measureForRendering({ xml }: { xml: Uint8Array }): { bounds: XmlBoundsCheck; lines: number } {
+  const bytes = Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength);
+  return { bounds: checkXmlBounds(bytes, UBL_BOUNDS), lines: documentLines(bytes.toString('utf8')) };
 }
 
 /** The routing of a UBL document within the bounds (sender, receiver, document type), or why it has none: parsing it is work that grows with the body. */

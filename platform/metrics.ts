@@ -105,7 +105,7 @@ export interface WorkReading {
   /** Work that has not moved for longer than the stuck threshold, by kind. */
   stuck: { kind: string; count: number }[];
   /** The validator's lanes; empty when it does not answer. */
-  lanes: { lane: string; permits: number; running: number }[];
+  lanes: { lane: string; permits: number; running: number; completed: number; stopped: number; lost: number }[];
 }
 
 /** Kept for a second: the gauges of one scrape share one reading, each asking for it as prom-client collects it. */
@@ -152,6 +152,18 @@ export function observeWork(read: () => Promise<WorkReading>, logger: Logger): v
   );
   gauge('validator_lane_permits', "The official validator's permits per lane: validations it runs at once", 'lane', (now) => now.lanes.map(({ lane, permits }) => ({ key: lane, value: permits })));
   gauge('validator_lane_running', "The official validator's validations running per lane", 'lane', (now) => now.lanes.map(({ lane, running }) => ({ key: lane, value: running })));
+  new Counter({
+    name: `${PREFIX}validator_lane_jobs_total`,
+    help: "The official validator's jobs per lane since it started, by how they ended: completed (answered), stopped (its worker killed at the time limit or on cancel) or lost (its worker died without an answer)",
+    labelNames: ['lane', 'outcome'],
+    aggregator: 'max',
+    async collect() {
+      this.reset();
+      for (const { lane, completed, stopped, lost } of (await reading())?.lanes ?? []) {
+        for (const [outcome, value] of Object.entries({ completed, stopped, lost })) this.inc({ lane, outcome }, value);
+      }
+    },
+  });
 }
 
 /** `host:port` as the Temporal SDK's core binds it: brackets around an IPv6 address. */

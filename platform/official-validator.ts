@@ -51,7 +51,8 @@ const reportSchema = z.object({
 
 const ruleSetSchema = z.object({ id: z.string(), name: z.string(), valid_from: z.string().nullable() });
 const healthSchema = z.object({ status: z.literal('ok'), rule_set: ruleSetSchema });
-const lanesSchema = z.object({ lanes: z.record(z.string(), z.object({ permits: z.number(), running: z.number() })) });
+const laneCountsSchema = z.object({ permits: z.number(), running: z.number(), completed: z.number(), stopped: z.number(), lost: z.number() });
+const lanesSchema = z.object({ lanes: z.record(z.string(), laneCountsSchema) });
 
 export type OfficialFinding = z.output<typeof findingSchema>;
 export type OfficialReport = z.output<typeof reportSchema>;
@@ -67,7 +68,7 @@ export class ValidatorUnavailableError extends Error {
   override name = 'ValidatorUnavailableError';
 }
 
-/** The validator stopped a validation at its time limit (or because it was cancelled). */
+/** The validator stopped a validation at its time limit: it killed the worker process running it. */
 export class ValidationTimeLimitError extends ValidatorUnavailableError {
   override name = 'ValidationTimeLimitError';
   constructor(
@@ -78,16 +79,17 @@ export class ValidationTimeLimitError extends ValidatorUnavailableError {
   }
 }
 
-export const VALIDATION_LANES = ['send', 'interactive', 'receive', 'render'] as const;
+export const VALIDATION_LANES = ['send', 'interactive', 'public', 'receive', 'render', 'view'] as const;
 export type ValidationLane = (typeof VALIDATION_LANES)[number];
 
 export interface ValidationOptions {
   /**
-   * `interactive` for requests from outside (the public validator, validation
-   * without sending, renderings asked for), `receive` for documents received,
-   * `render` for renderings a delivery needs: each has permits of its own in
-   * the validator, so none can hold the ones the send workflow's validations
-   * need. Default `send`.
+   * `interactive` for authenticated requests from outside (a UBL posted to be
+   * sent, validation without sending), `public` for the anonymous public
+   * validator, `receive` for documents received, `render` for renderings a
+   * delivery needs, `view` for renderings asked for (`/pdf`, `/html`): each has
+   * permits of its own in the validator, so none can hold the ones another
+   * lane needs, the send workflow's validations above all. Default `send`.
    */
   lane?: ValidationLane;
   /** The validation's time limit, waiting for a permit included (default and at most 60 s). */
@@ -118,6 +120,11 @@ export interface OfficialValidator {
 export const MAX_VALIDATION_MS = 60_000;
 /** Validations asked from outside stop after this: a valid 1,000-line invoice takes a few seconds. */
 export const INTERACTIVE_VALIDATION_MS = 20_000;
+/**
+ * Renderings asked for stop after this: the PDF of a 1,000-line invoice (the most lines a document
+ * may have) took 13 to 30 s on two busy cores (docs/benchmarks.md), in a lane of their own.
+ */
+export const VIEW_RENDERING_MS = MAX_VALIDATION_MS;
 /** The validator answers by its own limit; this much more is the client's margin before it stops waiting. */
 const ANSWER_MARGIN_MS = 5_000;
 
@@ -199,9 +206,12 @@ export function officialValidator(baseUrl: string): OfficialValidator {
   };
 }
 
-/** What each lane of the validator at `baseUrl` is doing (its permits, validations running now), from its health answer; none when it does not answer. */
-export async function validatorLanes(baseUrl: string, timeoutMs = 2_000): Promise<{ lane: string; permits: number; running: number }[]> {
+/** One lane of the validator: its permits, jobs running now, and how many since it started were answered, stopped (time limit, cancel) or lost (their worker died). */
+export type LaneReading = { lane: string } & z.output<typeof laneCountsSchema>;
+
+/** What each lane of the validator at `baseUrl` is doing, from its health answer; none when it does not answer. */
+export async function validatorLanes(baseUrl: string, timeoutMs = 2_000): Promise<LaneReading[]> {
   const response = await fetch(new URL('/health', baseUrl), { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
   const parsed = lanesSchema.safeParse(response?.ok ? await response.json().catch(() => undefined) : undefined);
-  return parsed.success ? Object.entries(parsed.data.lanes).map(([lane, { permits, running }]) => ({ lane, permits, running })) : [];
+  return parsed.success ? Object.entries(parsed.data.lanes).map(([lane, counts]) => ({ lane, ...counts })) : [];
 }

@@ -67,7 +67,7 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
     handler: async ({ body, signal }) => {
       const xml = body as Buffer;
       await requireMeasurableUbl(cpu, xml);
-      const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
+      const report = await validator.validate(xml, { lane: 'public', limitMs: INTERACTIVE_VALIDATION_MS, signal });
       if (report.problem?.code === 'not_well_formed') throw notWellFormedXml(report.problem.message);
       if (report.problem || !isPublicDocumentType(report.document_type)) {
         const why = report.problem?.message ?? `the root element is a Peppol ${report.document_type?.toUpperCase() ?? ''} report, not UBL`;

@@ -110,7 +110,11 @@ describe('metrics', () => {
     expect(labels('einvoice_documents_in_progress', 'status')).toEqual(['queued', 'receiving', 'sending']);
     expect(labels('einvoice_documents_oldest_age_seconds', 'status')).toEqual(['queued', 'receiving', 'sending']);
     expect(labels('einvoice_stuck_work', 'kind')).toEqual(['document', 'invoice_response', 'mls', 'webhook_delivery']);
-    expect(labels('einvoice_validator_lane_permits', 'lane')).toEqual(['interactive', 'receive', 'render', 'send']);
-    for (const lane of ['interactive', 'receive', 'render', 'send']) expect(valueOf(api, 'einvoice_validator_lane_permits', { lane })).toBeGreaterThan(0);
+    const lanes = ['interactive', 'public', 'receive', 'render', 'send', 'view'];
+    expect(labels('einvoice_validator_lane_permits', 'lane')).toEqual(lanes);
+    for (const lane of lanes) expect(valueOf(api, 'einvoice_validator_lane_permits', { lane })).toBeGreaterThan(0);
+    // The lanes' jobs by how they ended, each lane under all three outcomes.
+    expect(labels('einvoice_validator_lane_jobs_total', 'lane')).toEqual(lanes.flatMap((lane) => [lane, lane, lane]));
+    expect(labels('einvoice_validator_lane_jobs_total', 'outcome')).toEqual(lanes.flatMap(() => ['completed', 'lost', 'stopped']).sort());
   });
 });

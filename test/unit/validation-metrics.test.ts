@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { validationDuration } from '../../platform/metrics';
+import { register } from 'prom-client';
+
+import { createLogger } from '../../platform/logger';
+import { observeWork, validationDuration } from '../../platform/metrics';
 import { officialValidator, validatorLanes, ValidatorUnavailableError } from '../../platform/official-validator';
 
 /**
@@ -10,7 +13,7 @@ import { officialValidator, validatorLanes, ValidatorUnavailableError } from '..
  */
 
 const REPORT = { rule_set: 'eu.peppol.bis3:2026.5', document_type: 'invoice', problem: null, valid: true, findings: [] };
-const LANES = { send: { permits: 2, running: 1, completed: 5, stopped: 0 }, interactive: { permits: 1, running: 0, completed: 3, stopped: 1 } };
+const LANES = { send: { permits: 2, running: 1, completed: 5, stopped: 0, lost: 0 }, interactive: { permits: 1, running: 0, completed: 3, stopped: 1, lost: 2 } };
 
 let server: Server;
 let baseUrl: string;
@@ -45,9 +48,17 @@ describe('validation metrics', () => {
 
   it('the lanes are read off the health answer, and none when the validator does not answer', async () => {
     expect(await validatorLanes(baseUrl)).toEqual([
-      { lane: 'send', permits: 2, running: 1 },
-      { lane: 'interactive', permits: 1, running: 0 },
+      { lane: 'send', permits: 2, running: 1, completed: 5, stopped: 0, lost: 0 },
+      { lane: 'interactive', permits: 1, running: 0, completed: 3, stopped: 1, lost: 2 },
     ]);
     expect(await validatorLanes('http://127.0.0.1:9', 500)).toEqual([]);
+  });
+
+  it('the lanes\u2019 jobs are counted at the scrape by how they ended: completed, stopped, lost', async () => {
+    observeWork(async () => ({ inProgress: [], stuck: [], lanes: await validatorLanes(baseUrl) }), createLogger('silent', 'test'));
+    const jobs = (await register.getSingleMetric('einvoice_validator_lane_jobs_total')!.get()).values;
+    const count = (lane: string, outcome: string) => jobs.find((sample) => sample.labels.lane === lane && sample.labels.outcome === outcome)?.value;
+    expect([count('send', 'completed'), count('send', 'stopped'), count('send', 'lost')]).toEqual([5, 0, 0]);
+    expect([count('interactive', 'completed'), count('interactive', 'stopped'), count('interactive', 'lost')]).toEqual([3, 1, 2]);
   });
 });
