@@ -5,6 +5,7 @@ import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardB
 import { as4Sends } from '../platform/metrics';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
+import { liveSenderRefusal } from '../services/documents/verified-sender';
 import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
@@ -114,6 +115,10 @@ export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDepe
         if (err instanceof RoutingError) throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
         throw err;
       }
+      // The envelope's sender is the one our certificate vouches for: the company's verified Peppol id, checked again here for a document accepted before a change.
+      const company = await store.companies.findById(document.company_id).lean();
+      const refusal = company ? liveSenderRefusal(company, routing.sender) : `Company ${document.company_id} does not exist.`;
+      if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
 
       const messageId = documentAs4MessageId(document._id);
       const instanceId = nameBasedUuid(document._id);

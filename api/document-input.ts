@@ -3,7 +3,9 @@ import type { z as zod } from 'zod';
 import { decodeBase64 } from '../domain/documents/attachments';
 import { convertDocument, type SendingCompany } from '../domain/documents/convert';
 import { documentInputSchema, type DocumentInput } from '../domain/documents/input';
+import { sellerIdentityViolations } from '../domain/documents/sender-identity';
 import { issueViolations } from '../domain/documents/shape-rules';
+import type { CompanyIdentity } from '../domain/participant-proof';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
 import { inputMessage } from '../domain/input-messages';
@@ -104,8 +106,13 @@ export function readDocumentBody({ bytes, batch }: { bytes: Uint8Array; batch: b
 /** What a document's content row will hold: its UBL and its input (attachments are inside the UBL). */
 export const storedBytesOf = (ubl: string, document: DocumentInput) => Buffer.byteLength(ubl) + Buffer.byteLength(JSON.stringify(storedInput(document)));
 
-/** Checks the meaning, computes the totals and writes the UBL for the company that sends it. */
-export function convertForCompany({ input, company }: { input: DocumentInput; company: SendingCompany }): Conversion {
+/**
+ * Checks the meaning, computes the totals and writes the UBL for the company that sends it; a live document
+ * (`verifiedSender` given) states no seller identity but the verified one.
+ */
+export function convertForCompany({ input, company, verifiedSender }: { input: DocumentInput; company: SendingCompany; verifiedSender?: CompanyIdentity | undefined }): Conversion {
+  const impersonation = verifiedSender ? sellerIdentityViolations(input.from, verifiedSender, 'json') : [];
+  if (impersonation.length > 0) return { ok: false, violations: impersonation };
   const attachmentIds = (input.attachments ?? []).map(() => newId('attachment'));
   const conversion = convertDocument(input, company, attachmentIds);
   if (!conversion.ok) return { ok: false, violations: conversion.violations };

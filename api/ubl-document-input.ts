@@ -1,4 +1,6 @@
 import { documentInputSchema } from '../domain/documents/input';
+import { sellerIdentityViolations } from '../domain/documents/sender-identity';
+import type { CompanyIdentity } from '../domain/participant-proof';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
 import { inputMessage } from '../domain/input-messages';
@@ -40,13 +42,23 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
 /** Peppol participant ids are compared case-insensitively (the Peppol policy for the use of identifiers). */
 const sameParticipant = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export function readPostedUbl({ xml, company, idempotencyKey }: { xml: Uint8Array; company: { _id: string; peppol_id?: string | null }; idempotencyKey?: string }): UblReading {
+interface PostedUbl {
+  xml: Uint8Array;
+  company: { _id: string; peppol_id?: string | null };
+  idempotencyKey?: string | undefined;
+  /** A live document's seller must be this identity, field by field. */
+  verifiedSender?: CompanyIdentity | undefined;
+}
+
+export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: PostedUbl): UblReading {
   const ubl = decodeUtf8(xml);
   if (ubl === undefined) return { ok: false, notUtf8: true };
   const read = readUbl(ubl);
   if ('unsupported' in read) return { ok: false, notUbl: read.unsupported };
   const seller = read.document.from.peppol_id ?? null;
   if (!seller || !company.peppol_id || !sameParticipant(seller, company.peppol_id)) return { ok: false, seller };
+  const impersonation = verifiedSender ? sellerIdentityViolations(read.document.from, verifiedSender, 'ubl') : [];
+  if (impersonation.length > 0) return { ok: false, violations: impersonation };
   const totals = totalsOf(read.stated_totals);
   // EN 16931 requires the amount due; without it there are no totals to keep (the official rules name the same rule).
   if (!totals) return { ok: false, violations: [{ path: 'cac:LegalMonetaryTotal/cbc:PayableAmount', rule: 'BR-09', message: 'The document states no amount due for payment (BT-115).' }] };

@@ -1,3 +1,4 @@
+import type { CompanyIdentity } from '../domain/participant-proof';
 import { INTERACTIVE_VALIDATION_MS, splitFindings, type OfficialValidator } from '../platform/official-validator';
 import type { Company } from '../services/companies';
 import type { AcceptableDocument } from '../services/documents/accept';
@@ -47,14 +48,16 @@ async function requireOfficiallyValid(validator: OfficialValidator, xml: Buffer)
   throw documentRefused(violations, { rule_set: report.rule_set });
 }
 
+/** `verifiedSender`: a live document's seller must be this identity (domain/documents/sender-identity.ts). */
 export async function prepareUblDocument(
   deps: { cpu: CpuPool; validator: OfficialValidator },
   company: Company,
   entry: { ubl: Uint8Array; bodyKey: string | undefined },
+  verifiedSender?: CompanyIdentity,
 ): Promise<AcceptableDocument> {
   const xml = Buffer.from(entry.ubl.buffer, entry.ubl.byteOffset, entry.ubl.byteLength);
   await requireMeasurableUbl(deps.cpu, xml);
-  const reading = await deps.cpu.run('readPostedUbl', { xml, company: { _id: company._id, peppol_id: company.peppol_id }, idempotencyKey: entry.bodyKey });
+  const reading = await deps.cpu.run('readPostedUbl', { xml, company: { _id: company._id, peppol_id: company.peppol_id }, idempotencyKey: entry.bodyKey, verifiedSender });
   if (!reading.ok) throw refusal(reading, company);
   await requireOfficiallyValid(deps.validator, xml);
   return reading.prepared;

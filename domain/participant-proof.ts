@@ -7,16 +7,20 @@ import sources from './data/participant-id-sources.json';
  * workflow acts on them (services/receiving/participant-review.ts).
  *
  * What a KYC review verified is the company's identity at the time: its
- * Peppol id, registration id and VAT number (`VerifiedIdentity`, recorded on
- * approval and by each operator review since). A participant id is proven
- * when it is the verified Peppol id, or when its scheme carries a register or
- * VAT number (domain/data/participant-id-sources.json) and its value is the
- * verified registration id or VAT number. Anything else, and any change of
- * the registration id or VAT number since, waits for an operator's review.
+ * Peppol id, legal name, registration id and VAT number (`VerifiedIdentity`,
+ * recorded on approval and by each operator review since). A participant id
+ * is proven when it is the verified Peppol id, or when its scheme carries a
+ * register or VAT number (domain/data/participant-id-sources.json) and its
+ * value is the verified registration id or VAT number. Anything else, and any
+ * change of the legal name, registration id or VAT number since, waits for an
+ * operator's review. The same identity is what a live document states as its
+ * seller (domain/documents/sender-identity.ts): only a verified one sends.
  */
 
 export interface CompanyIdentity {
   peppol_id: string | null;
+  /** The legal name (BT-27); null in what was verified before names were (then a review verifies it). */
+  name: string | null;
   company_registration_id: string | null;
   tax_id: string | null;
 }
@@ -87,19 +91,36 @@ export function participantProof(peppolId: string, verified: CompanyIdentity | n
   return null;
 }
 
-/** Whether two identities are the same, as the company would be registered: participant ids case-insensitively, numbers normalised. */
+/** Legal names compare as a person reads them: Unicode-normalised, case and runs of white space aside. */
+export const normaliseName = (text: string | null): string | null => {
+  const normalised = text?.normalize('NFC').replace(/\s+/gu, ' ').trim().toLocaleUpperCase('en') ?? '';
+  return normalised === '' ? null : normalised;
+};
+
+/** Whether two values of an identity's field are the same (`field` names which: each compares in its own way). */
+export function sameValue(field: keyof CompanyIdentity, a: string | null, b: string | null): boolean {
+  if (field === 'peppol_id') return sameParticipant(a, b);
+  return field === 'name' ? normaliseName(a) === normaliseName(b) : normaliseNumber(a) === normaliseNumber(b);
+}
+
+/** The fields besides the participant id that a review verifies, in the words a company and an operator read. */
+const DETAILS = { name: 'legal name', company_registration_id: 'company_registration_id', tax_id: 'tax_id' } as const;
+
+/** What of `current` is not what was verified, besides the participant id; a legal name verified before names were kept counts. */
+function changedDetails(current: CompanyIdentity, verified: CompanyIdentity): string[] {
+  const differs = (field: keyof typeof DETAILS) => (field === 'name' && verified.name === null) || !sameValue(field, current[field], verified[field]);
+  return (Object.keys(DETAILS) as (keyof typeof DETAILS)[]).filter(differs).map((field) => DETAILS[field]);
+}
+
+/** Whether two identities are the same, as the company would be registered: participant ids case-insensitively, numbers and names normalised. */
 export function sameIdentity(a: CompanyIdentity, b: CompanyIdentity): boolean {
-  return (
-    sameParticipant(a.peppol_id, b.peppol_id) &&
-    normaliseNumber(a.company_registration_id) === normaliseNumber(b.company_registration_id) &&
-    normaliseNumber(a.tax_id) === normaliseNumber(b.tax_id)
-  );
+  return (['peppol_id', 'name', 'company_registration_id', 'tax_id'] as const).every((field) => sameValue(field, a[field], b[field]));
 }
 
 /** Why an operator must look at this identity, in the words the company and the operator read. */
 function whyReview(current: CompanyIdentity & { peppol_id: string }, verified: CompanyIdentity | null, proof: ParticipantProof | null): string {
   if (!verified) return `the company was not part of an approved KYC review, so nothing proves that ${current.peppol_id} is its own`;
-  const changed = (['company_registration_id', 'tax_id'] as const).filter((field) => normaliseNumber(current[field]) !== normaliseNumber(verified[field]));
+  const changed = changedDetails(current, verified);
   if (proof) return `its ${changed.join(' and ')} changed after verification`;
   const scheme = current.peppol_id.split(':')[0]!;
   const carries = SCHEMES[scheme] ? `the company's verified registration id or VAT number` : `a number a KYC review verifies (scheme ${scheme} names no business register or VAT number)`;
@@ -111,11 +132,7 @@ export function identityStanding(current: CompanyIdentity, verified: CompanyIden
   const peppolId = current.peppol_id;
   if (!peppolId) return { status: 'none' };
   const proof = participantProof(peppolId, verified);
-  const numbersVerified =
-    verified !== null &&
-    normaliseNumber(current.company_registration_id) === normaliseNumber(verified.company_registration_id) &&
-    normaliseNumber(current.tax_id) === normaliseNumber(verified.tax_id);
-  if (proof && numbersVerified) return { status: 'verified', proof };
+  if (proof && verified && changedDetails(current, verified).length === 0) return { status: 'verified', proof };
   if (review?.status === 'rejected' && sameIdentity(review.identity, current)) return { status: 'rejected', reason: review.reason ?? 'refused by the review', proof };
   return { status: 'review', why: whyReview({ ...current, peppol_id: peppolId }, verified, proof), proof };
 }

@@ -19,6 +19,7 @@ export type RuleCode =
   | 'workspace_not_found'
   | 'workspace_not_verified'
   | 'workspace_suspended'
+  | 'sender_not_verified'
   | KycRefusalCode
   | 'kyc_locked'
   | 'kyc_document_not_found'

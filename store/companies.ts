@@ -1,8 +1,12 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
-/** The identity a participant review is about: the three fields that can prove a Peppol id (domain/participant-proof.ts). */
+/**
+ * The identity a review verifies (domain/participant-proof.ts): the three fields that can prove a Peppol id, and the
+ * legal name a live document states beside them (null where kept before names were).
+ */
 export const identityFields = {
   peppol_id: { type: String, default: null },
+  name: { type: String, default: null },
   company_registration_id: { type: String, default: null },
   tax_id: { type: String, default: null },
 };

@@ -53,8 +53,8 @@ const updateBody = z
   .strict()
   .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.', minProperties: 1 });
 
-/** The fields that prove a live company's Peppol id to be its own (domain/participant-proof.ts). */
-const IDENTITY_FIELDS = ['peppol_id', 'company_registration_id', 'tax_id'] as const;
+/** The fields a review verifies: what proves a live company's Peppol id its own, and the legal name its documents state (domain/participant-proof.ts). */
+const IDENTITY_FIELDS = ['peppol_id', 'name', 'company_registration_id', 'tax_id'] as const;
 /** What its business card in the Peppol Directory shows (besides the identity), or whether it has one. */
 const CARD_FIELDS = ['name', 'country', 'directory'] as const;
 
@@ -141,8 +141,9 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     description:
       'A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes. ' +
       'A live company’s new `peppol_id` is registered on Peppol only when it is proven to be the company’s own (see `participant_review` on the company): the id its KYC review verified, ' +
-      'or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `company_registration_id` or `tax_id`, is held for an operator’s review ' +
-      '(`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved.',
+      'or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `name`, `company_registration_id` or `tax_id`, is held for an operator’s review ' +
+      '(`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved. Until then the company does not send live documents ' +
+      '(409 `sender_not_verified`), and its Peppol Directory card keeps the verified name and numbers.',
     tags: ['Companies'],
     limitedKeys: true,
     params: companyParams,

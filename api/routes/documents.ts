@@ -7,6 +7,8 @@ import { unitsToEuros } from '../../domain/credits';
 import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
 import { reserveForDocument, type CreditSettings } from '../../services/credits/charges';
 import { requireLiveSending } from '../../services/credits/live-sending';
+import type { CompanyIdentity } from '../../domain/participant-proof';
+import { requireVerifiedSender } from '../../services/documents/verified-sender';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
 import { recipientOf } from '../../services/documents/accept';
@@ -101,16 +103,21 @@ async function admitSandboxRecipient(deps: DocumentRouteDependencies, auth: Auth
 
 /**
  * The company a posted body names, checked before anything else of it is
- * looked at; on the live host also whether its workspace may send live, and
- * what a live document costs it (`livePriceUnits`).
+ * looked at; on the live host also whether its workspace may send live, the
+ * verified identity its documents must state (`verifiedSender`), and what a
+ * live document costs it (`livePriceUnits`).
  */
-async function companyOf(deps: DocumentRouteDependencies, auth: AuthContext, companyId: string | null | undefined): Promise<{ company: Company; livePriceUnits?: number }> {
+async function companyOf(
+  deps: DocumentRouteDependencies,
+  auth: AuthContext,
+  companyId: string | null | undefined,
+): Promise<{ company: Company; livePriceUnits?: number; verifiedSender?: CompanyIdentity }> {
   if (companyId === undefined) throw missingField('company_id', 'company_id is required.');
   if (companyId === null) throw invalidField('company_id', 'company_id must be a company id (com_…).');
   const company = await requireDocumentCompany(deps.store, auth, companyId);
   if (auth.environment !== 'live') return { company };
   const { priceUnits } = await requireLiveSending(deps.store, company.workspace_id, deps.credits.priceUnits);
-  return { company, livePriceUnits: priceUnits };
+  return { company, livePriceUnits: priceUnits, verifiedSender: requireVerifiedSender(company) };
 }
 
 /** Reads a posted body on a worker thread: JSON, then each document's shape. */
@@ -128,10 +135,10 @@ type SendingCompany = Awaited<ReturnType<typeof companyOf>>;
  */
 async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading, checked?: SendingCompany) {
   if (!entry.object) throw invalidField('body', 'The body must be a JSON object (a document).');
-  const { company, livePriceUnits } = checked ?? (await companyOf(deps, auth, entry.companyId));
-  if ('ubl' in entry) return { company, livePriceUnits, prepared: await prepareUblDocument(deps, company, entry) };
+  const { company, livePriceUnits, verifiedSender } = checked ?? (await companyOf(deps, auth, entry.companyId));
+  if ('ubl' in entry) return { company, livePriceUnits, prepared: await prepareUblDocument(deps, company, entry, verifiedSender) };
   if (!entry.shape.ok) throw documentRefused(entry.shape.violations);
-  const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company });
+  const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company, verifiedSender });
   if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
   return { company, livePriceUnits, prepared: conversion.prepared };
 }
@@ -194,6 +201,9 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). ' +
       'A live document goes to the buyer\'s Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, ' +
       'then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. ' +
+      'A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company\'s, ' +
+      'and a different value in `from` (or in a posted UBL) is 422 `document_invalid` naming the field (a trading name and the address may differ); a company whose identity is not verified ' +
+      '(a Peppol id set or changed since, or a changed name or number, waiting for the operator\'s review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. ' +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
       'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. ' +
       'An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller\'s; ' +
@@ -216,6 +226,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       'not_company_member',
       'workspace_not_verified',
       'workspace_suspended',
+      'sender_not_verified',
       'insufficient_credits',
       'document_invalid',
       'document_too_large',
@@ -253,7 +264,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       .openapi({ description: 'Documents of one company: every entry has the same `company_id` (a rule JSON Schema cannot state; see the operation).' }),
     bodyLimit: deps.maxBodyBytes,
     responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
-    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'insufficient_credits', 'server_busy'],
+    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'sender_not_verified', 'insufficient_credits', 'server_busy'],
     handler: async ({ auth, body, req }) => {
       const batch = await readBody(deps, body as Buffer, true);
       if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
@@ -319,7 +330,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'document_too_large', 'validator_unavailable', 'server_busy'],
+    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'sender_not_verified', 'document_too_large', 'validator_unavailable', 'server_busy'],
     handler: async ({ auth, body, signal }) => {
       const [entry] = (await readBody(deps, body as Buffer, false)).entries;
       let prepared, company;

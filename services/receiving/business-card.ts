@@ -29,7 +29,18 @@ const key = (participant: string) => participant.toLowerCase();
 function cardOf(company: (CompanyRow & { _id: string }) | null, registration: PeppolRegistrationRow | null): BusinessCard | undefined {
   if (!company || !registration || company.deleted_at || company.directory === false || registration.status !== 'registered') return undefined;
   if (registration.company_id !== company._id || key(company.peppol_id ?? '') !== registration._id) return undefined;
-  return companyBusinessCard(company, registration.participant_id, registration.created_at);
+  return companyBusinessCard(asVerified(company), registration.participant_id, registration.created_at);
+}
+
+/**
+ * The company as a review verified it: the card is public, so a rename or a changed number shows only once an
+ * operator has approved it (the company's receiving workflow has it reviewed). A legal name verified before
+ * names were kept is the company's own until that review.
+ */
+function asVerified(company: CompanyRow): CompanyRow {
+  const verified = company.verified_identity;
+  if (!verified) return company;
+  return { ...company, name: verified.name ?? company.name, tax_id: verified.tax_id ?? null, company_registration_id: verified.company_registration_id ?? null };
 }
 
 /** What our SMP serves at `/businesscard/{participant id}` (the value lower-cased). */

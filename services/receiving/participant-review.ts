@@ -14,11 +14,12 @@ import { listCompanies } from '../companies';
  * writes these fields; a change of the company only signals that workflow.
  */
 
-type IdentityRow = Pick<CompanyRow, 'peppol_id' | 'company_registration_id' | 'tax_id'>;
+type IdentityRow = Pick<CompanyRow, 'peppol_id' | 'company_registration_id' | 'tax_id'> & { name?: string | null | undefined };
 type ReviewedCompany = IdentityRow & Pick<CompanyRow, 'verified_identity' | 'participant_review'>;
 
 export const identityOf = (row: IdentityRow): CompanyIdentity => ({
   peppol_id: row.peppol_id ?? null,
+  name: row.name ?? null,
   company_registration_id: row.company_registration_id ?? null,
   tax_id: row.tax_id ?? null,
 });
@@ -38,6 +39,7 @@ const whileIdentityIs = (companyId: string, identity: CompanyIdentity) => ({
   _id: companyId,
   deleted_at: null,
   peppol_id: identity.peppol_id,
+  name: identity.name,
   company_registration_id: identity.company_registration_id,
   tax_id: identity.tax_id,
 });
@@ -58,7 +60,8 @@ export async function recordVerifiedAtApproval(store: Store, workspaceId: string
   const reviewed = (company: CompanyRow & { _id: string }) => {
     if (!submitted) return true; // Submitted before the identities were kept: as it stood at the decision.
     const asSubmitted = submitted.find((entry) => entry.company_id === company._id);
-    return !!asSubmitted && sameIdentity(identityOf(company), identityOf(asSubmitted));
+    // Submitted before names were kept: the name as it stood at the decision, as then.
+    return !!asSubmitted && sameIdentity(identityOf(company), { ...identityOf(asSubmitted), name: asSubmitted.name ?? company.name });
   };
   for (const company of companies) {
     if (company.verified_identity || company.updated_at > decidedAt || !reviewed(company)) continue;

@@ -81,7 +81,8 @@ let workDir: string;
 let receiver: Awaited<ReturnType<typeof liveReceiver>>;
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'oxalis-interop-'));
-  receiver = await liveReceiver();
+  // Its VAT number is part of what its KYC review verifies: a live document states no other (sender-identity.test.ts).
+  receiver = await liveReceiver({ tax_id: 'BE0123456749' });
   expect((await opsWith({}, 'credits', 'add', receiver.workspaceId, '5.00')).code).toBe(0);
 }, 120_000);
 afterAll(() => rm(workDir, { recursive: true, force: true }));
@@ -98,7 +99,6 @@ describe('our access point and Oxalis', () => {
       ...body,
       company_id: receiver.companyId,
       number: `OXALIS-${kind}-${Date.now()}`,
-      from: { tax_id: 'BE0123456749' },
       to: { ...(body.to as object), peppol_id: OXALIS_BUYER },
     });
     expect(posted.status).toBe(202);
@@ -138,7 +138,7 @@ describe('our access point and Oxalis', () => {
   it('when Oxalis sends a Message Level Status about an invoice we delivered to another access point, then it is not filed on that invoice but kept with the unmatched ones', async () => {
     const body = fixture('standard rate S, one line');
     const number = `OXALIS-NOT-ITS-${Date.now()}`;
-    const posted = await postLive(receiver.liveKey, { ...body, company_id: receiver.companyId, number, from: { tax_id: 'BE0123456749' } });
+    const posted = await postLive(receiver.liveKey, { ...body, company_id: receiver.companyId, number });
     expect(posted.status).toBe(202);
     await waitForStatus(receiver.liveKey, posted.body.id, receiver.companyId, ['delivered', 'failed'], 90_000, { host: LIVE });
     // Delivered to the stand-in's buyer through the stand-in's access point (PBE000001), which keeps it in its inbox.

@@ -2,6 +2,7 @@ import { readBusinessCard } from '../../domain/peppol-directory';
 import { businessCardPublishing, type NetworkRegistrationError } from '../../platform/network-registration';
 import { receivingWorkflowId } from '../../workflows/shared';
 import { callAs } from '../support/accounts';
+import { ops } from '../support/ops';
 import { liveReceiver, uniqueBelgianPeppolId } from '../support/receiving';
 import { until } from '../support/until';
 import { sharedTemporalClient } from '../support/temporal';
@@ -48,7 +49,12 @@ describe('the Peppol Directory', () => {
     expect(served.status).toBe(200);
     expect(readBusinessCard(await served.text())).toEqual([expect.objectContaining({ participant: receiver.peppolId, name: 'Acme BV', country: 'BE' })]);
 
+    // The card shows the verified legal name: a rename waits for the operator's review, then is read again.
     expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'PATCH', body: { name: 'Acme Renamed BV' } })).status).toBe(200);
+    await until('the rename reviewed', () => callAs(receiver.key, `/v1/companies/${receiver.companyId}`), (response) => response.body.participant_review?.status === 'pending');
+    expect(readBusinessCard(await (await servedCard(receiver.peppolId)).text())).toEqual([expect.objectContaining({ name: 'Acme BV' })]);
+    expect((await listed(receiver.peppolId))[0]?.entities[0]?.name).toEqual([{ name: 'Acme BV' }]);
+    expect(await ops('participants', 'approve', receiver.companyId)).toMatchObject({ code: 0 });
     await until('the new name listed', () => listed(receiver.peppolId), (matches) => matches[0]?.entities[0]?.name[0]?.name === 'Acme Renamed BV');
     expect((await listing(receiver.key, receiver.companyId))?.updated_at).not.toBe(published?.updated_at);
 

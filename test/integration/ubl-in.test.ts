@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
-import { validFixtures } from '../fixtures/documents';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { attachmentText, inboxFor, LIVE, liveSender, sendingAccount, waitForStatus } from '../support/documents';
 import { callApi } from '../support/http';
-import { clientMadeUbl } from '../support/official-examples';
+import { clientMadeUbl, withSellerIdentity, type StatedSellerIdentity } from '../support/official-examples';
 import { ops } from '../support/ops';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -118,7 +118,8 @@ describe('UBL documents the client made', () => {
     const sender = await liveSender();
     await ops('credits', 'add', sender.workspaceId, '1.00');
     const balance = async () => (await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.credit_balance as string;
-    const xml = clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient());
+    // A live UBL states the company's verified identity (sender-identity.test.ts refuses any other).
+    const xml = withSellerIdentity(clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient()), belgianSeller as StatedSellerIdentity);
     const refused = await postUbl(sender, xml.replace('<cbc:PayableAmount currencyID="EUR">1656.25</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">1.00</cbc:PayableAmount>'), { liveKey: sender.liveKey });
     expect([refused.status, refused.body.error.code]).toEqual([422, 'document_invalid']);
     expect(await balance()).toBe('1.00');

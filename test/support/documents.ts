@@ -1,3 +1,5 @@
+import { identityOf } from '../../services/receiving/participant-review';
+import type { Store } from '../../store';
 import { belgianSeller } from '../fixtures/documents';
 import { callAs, signUp, withStore, type CallOptions, type StackAddress, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
@@ -21,12 +23,22 @@ export const LIVE = 'live.localhost';
 /** Where a document is reached: a host (the live one), and the shared stack's API unless another's is given. */
 type Where = Pick<CallOptions, 'host' | 'baseUrl'>;
 
-/** A sender whose workspace is verified (as KYC approval leaves it), with a live key. */
+/** A sender whose workspace is verified (as KYC approval leaves it: live, its company's identity verified), with a live key. */
 export async function liveSender(on?: StackAddress) {
   const sender = await sendingAccount(on);
-  await withStore((store) => store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } }), on?.mongodbUri);
+  await withStore(async (store) => {
+    await store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } });
+    await verifyIdentity(store, sender.companyId);
+  }, on?.mongodbUri);
   const key = await callAs(sender.key, '/v1/account/keys', { ...(on && { baseUrl: on.apiUrl }), method: 'POST', body: { sandbox: false, label: 'live' } });
   return { ...sender, liveKey: key.body.api_key as string };
+}
+
+/** Records the company's identity as it stands now as verified, as a KYC approval does (services/receiving/participant-review.ts). */
+export async function verifyIdentity(store: Store, companyId: string): Promise<void> {
+  const company = await store.companies.findById(companyId).lean();
+  if (!company) throw new Error(`no company ${companyId}`);
+  await store.companies.updateOne({ _id: companyId }, { $set: { verified_identity: { ...identityOf(company), by: 'kyc', reviewer: null, at: new Date() } } });
 }
 
 export const postLive = (key: string, body: unknown, where: Where = { host: LIVE }) => callAs(key, '/v1/documents', { ...where, method: 'POST', body });

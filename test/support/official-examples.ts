@@ -102,3 +102,22 @@ export function clientMadeUbl(name: string, sellerPeppolId: string, buyerEmail: 
   if (!sellerEndpoint.test(example.xml) || !buyerContactEmail.test(example.xml)) throw new Error(`${name} names no seller endpoint or buyer email to replace`);
   return example.xml.replace(sellerEndpoint, `$1<cbc:EndpointID schemeID="${scheme}">${id}</cbc:EndpointID>`).replace(buyerContactEmail, `$1${buyerEmail}$2`);
 }
+
+/** The seller identity a live document states besides its EndpointID: legal name (BT-27), VAT id (BT-31), legal registration id (BT-30). */
+export interface StatedSellerIdentity {
+  name: string;
+  tax_id: string;
+  company_registration_id: string;
+}
+
+/** A client-made UBL (base-example.xml's seller block) whose seller states `seller` as its legal name and numbers; its trading name stays the example's. */
+export function withSellerIdentity(xml: string, seller: StatedSellerIdentity): string {
+  const supplier = /<cac:AccountingSupplierParty>[\s\S]*?<\/cac:AccountingSupplierParty>/;
+  const block = supplier.exec(xml)?.[0];
+  if (!block) throw new Error('no seller to restate');
+  const restated = block
+    .replace(/(<cac:PartyTaxScheme>\s*<cbc:CompanyID>)[^<]*/, `$1${seller.tax_id}`)
+    .replace(/(<cbc:RegistrationName>)[^<]*/, `$1${seller.name}`)
+    .replace(/(<\/cbc:RegistrationName>\s*<cbc:CompanyID>)[^<]*/, `$1${seller.company_registration_id}`);
+  return xml.replace(block, restated);
+}

@@ -2,7 +2,7 @@ import sources from '../../domain/data/participant-id-sources.json';
 import easCodes from '../../domain/data/eas-codes.json';
 import { identityStanding, participantProof, registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
 
-const verified: CompanyIdentity = { peppol_id: '0208:0123456749', company_registration_id: '0123.456.749', tax_id: 'BE 0123 456 749' };
+const verified: CompanyIdentity = { peppol_id: '0208:0123456749', name: 'Example Consulting SRL', company_registration_id: '0123.456.749', tax_id: 'BE 0123 456 749' };
 
 describe('a Peppol id proven to be the company’s own', () => {
   it('the verified Peppol id itself, in any case', () => {
@@ -29,7 +29,7 @@ describe('a Peppol id proven to be the company’s own', () => {
     ['9933:123456783', { tax_id: 'EL123456783' }],
     ['0183:CHE109322551', { tax_id: 'CHE-109.322.551 MWST' }],
   ])('%s matches %j', (peppolId, numbers) => {
-    expect(participantProof(peppolId, { peppol_id: null, company_registration_id: null, tax_id: null, ...numbers })).not.toBeNull();
+    expect(participantProof(peppolId, { peppol_id: null, name: null, company_registration_id: null, tax_id: null, ...numbers })).not.toBeNull();
   });
 
   it.each([
@@ -71,6 +71,17 @@ describe('where a company’s participant id stands', () => {
     const standing = identityStanding(current({ tax_id: 'BE0987654394' }), verified, null);
     expect(standing).toMatchObject({ status: 'review', why: 'its tax_id changed after verification', proof: { by: 'verified_peppol_id' } });
     expect(registrableParticipant(standing, '0208:0123456749')).toBe('0208:0123456749');
+  });
+
+  it('a renamed company: reviewed, while the verified id stays registered; case and spacing are no rename', () => {
+    const standing = identityStanding(current({ name: 'Another Business NV' }), verified, null);
+    expect(standing).toMatchObject({ status: 'review', why: 'its legal name changed after verification', proof: { by: 'verified_peppol_id' } });
+    expect(registrableParticipant(standing, '0208:0123456749')).toBe('0208:0123456749');
+    expect(identityStanding(current({ name: ' example  consulting srl' }), verified, null)).toMatchObject({ status: 'verified' });
+  });
+
+  it('a legal name verified before names were kept is reviewed once', () => {
+    expect(identityStanding(current(), { ...verified, name: null }, null)).toMatchObject({ status: 'review', why: 'its legal name changed after verification' });
   });
 
   it('a changed VAT number cannot prove a new id: the proof reads the verified numbers only', () => {

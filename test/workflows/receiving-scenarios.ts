@@ -14,7 +14,7 @@ import { runOnOwnWorker } from './own-worker';
  * review is open. The recorder keeps the histories for the replay test.
  */
 
-const identity = { peppol_id: '0208:0987654394', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
+const identity = { peppol_id: '0208:0987654394', name: 'Example Consulting SRL', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
 const review = { identity, why: "0208:0987654394 is not the company's verified registration id or VAT number" };
 const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null, listings: [], prepareMigration: null };
 

@@ -1,0 +1,53 @@
+import { sameValue, type CompanyIdentity } from '../participant-proof';
+import type { Violation } from './violation';
+
+/**
+ * On the live network our access point signs every document it sends, so a
+ * live document speaks only for the business a review verified: its seller
+ * EndpointID (BT-34), legal name (BT-27), VAT id (BT-31) and legal
+ * registration id (BT-30) are the company's verified identity. A value the
+ * document states otherwise is refused, naming the field; a value it leaves
+ * out is the company's (JSON) or absent (UBL, where the official rules judge
+ * what must be there). A trading name (BT-28) and the address may differ.
+ * The sandbox delivers to a mailbox under no one's name: it keeps its freedom
+ * and says the sender is unverified instead.
+ */
+
+interface SellerField {
+  field: keyof CompanyIdentity;
+  term: string;
+  label: string;
+  json: string;
+  ubl: string;
+}
+
+const PARTY = 'cac:AccountingSupplierParty/cac:Party';
+
+const SELLER_FIELDS: readonly SellerField[] = [
+  { field: 'peppol_id', term: 'BT-34', label: 'electronic address (Peppol id)', json: 'from.peppol_id', ubl: `${PARTY}/cbc:EndpointID` },
+  { field: 'name', term: 'BT-27', label: 'legal name', json: 'from.name', ubl: `${PARTY}/cac:PartyLegalEntity/cbc:RegistrationName` },
+  { field: 'tax_id', term: 'BT-31', label: 'VAT identifier', json: 'from.tax_id', ubl: `${PARTY}/cac:PartyTaxScheme/cbc:CompanyID` },
+  { field: 'company_registration_id', term: 'BT-30', label: 'legal registration identifier', json: 'from.company_registration_id', ubl: `${PARTY}/cac:PartyLegalEntity/cbc:CompanyID` },
+];
+
+/** What a document states of its seller, in the JSON view's words (`from`); undefined: not stated. */
+export type StatedSeller = Partial<Record<keyof CompanyIdentity, string | null | undefined>>;
+
+/** Every seller field a live document states otherwise than the verified identity, each named at its path in the syntax it came in. */
+export function sellerIdentityViolations(stated: StatedSeller, verified: CompanyIdentity, syntax: 'json' | 'ubl'): Violation[] {
+  return SELLER_FIELDS.flatMap(({ field, term, label, json, ubl }) => {
+    const value = stated[field];
+    if (value === undefined || value === null || sameValue(field, value, verified[field])) return [];
+    const ours = verified[field] === null ? 'none' : `"${verified[field]}"`;
+    return [
+      {
+        path: syntax === 'json' ? json : ubl,
+        rule: null,
+        message:
+          `A live document's seller is the sending company as verified: its ${label} (${term}) is ${ours}, not "${value}". ` +
+          (syntax === 'json' ? `Leave ${json} out to use the company's.` : 'State the verified value.') +
+          (field === 'name' ? ' A trading name (BT-28) may differ, and so may the address.' : ''),
+      },
+    ];
+  });
+}
