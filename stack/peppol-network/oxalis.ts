@@ -25,7 +25,10 @@ import { LOCAL_PKI_PASSWORD } from '../peppol-access-points';
 /** The seat of Oxalis' certificate in the local test PKI (TestPki.java): its service provider id is 000003. */
 export const OXALIS_SEAT = 'POX000003';
 
-const SERVER_MAIN = 'network.oxalis.server.Main';
+/** Oxalis' server as Oxalis wires it, on the one address it is given (oxalis/src: Oxalis' own Main listens on every interface). */
+const SERVER_MAIN = 'einvoice.oxalis.LocalServer';
+/** Where the stand-in's Oxalis listens: this machine only, as every component of the embedded stack. */
+const SERVER_ADDRESS = '127.0.0.1';
 const SENDER_MAIN = 'eu.sendregning.oxalis.Main';
 /** Peppol AS4 as Oxalis names the transport profile. */
 const AS4_PROFILE = 'peppol-transport-as4-v2_0';
@@ -87,9 +90,9 @@ export async function oxalisHome(
   return { home, classpath: [jar, path.dirname(classes)].join(path.delimiter) };
 }
 
-/** The command that runs Oxalis' inbound server (AS4 at `/as4`, `/status` answering when it is up). */
+/** The command that runs Oxalis' inbound server on 127.0.0.1 (AS4 at `/as4`, `/status` answering when it is up). */
 export function oxalisServerCommand(setup: OxalisSetup): { args: string[]; env: Record<string, string> } {
-  return { args: ['-Xmx256m', '-cp', setup.classpath, SERVER_MAIN], env: { OXALIS_HOME: setup.home } };
+  return { args: ['-Xmx256m', '-cp', setup.classpath, SERVER_MAIN, SERVER_ADDRESS], env: { OXALIS_HOME: setup.home } };
 }
 
 export class OxalisSendError extends Error {

@@ -87,6 +87,31 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(workDir, { recursive: true, force: true }));
 
+/** The local addresses listening on TCP `port` on this machine, from the kernel's socket tables (IPv4 and IPv6, hex as the kernel writes them). */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const LISTEN = '0A';
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [address, hexPort] = (local ?? '').split(':');
+      if (state === LISTEN && hexPort && parseInt(hexPort, 16) === port) found.push(address!);
+    }
+  }
+  return found;
+}
+
+describe("the stand-in's Oxalis", () => {
+  it('listens on 127.0.0.1 only, as every component of the embedded stack does', async () => {
+    const addresses = await listeningAddresses(Number(new URL(sharedStack().peppol.oxalis).port));
+    // 127.0.0.1 as the kernel writes it: IPv4's 0100007F, or IPv4-mapped in IPv6 (Java's dual-stack socket);
+    // every interface would be all zeros.
+    const loopback = ['0100007F', '0000000000000000FFFF00000100007F'];
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.filter((address) => !loopback.includes(address))).toEqual([]);
+  });
+});
+
 describe('our access point and Oxalis', () => {
   const sent: Record<string, string> = {};
 
@@ -164,7 +189,8 @@ describe('our access point and Oxalis', () => {
   it('when Oxalis sends an invoice to our live company asking for an MLS, then it is filed once, Oxalis accepts our signed receipt, and our MLS and Invoice Response reach Oxalis', async () => {
     const file = path.join(workDir, 'from-oxalis.xml');
     await writeFile(file, fromOxalisBuyer(receiver.peppolId));
-    const result = await opsWith(network(), 'network', 'send', receiver.peppolId, file, '--via', 'oxalis', '--mls', 'always', '--mls-to', OXALIS_PROVIDER);
+    // The options before the arguments as well as after them (ops/arguments.ts).
+    const result = await opsWith(network(), 'network', 'send', '--via', 'oxalis', receiver.peppolId, file, '--mls', 'always', '--mls-to', OXALIS_PROVIDER);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(new RegExp(`^delivered by Oxalis: invoice from ${OXALIS_BUYER} to ${receiver.peppolId} at \\S+ \\(access point PBE000001\\)`));
     const messageId = /AS4 message id (\S+);/.exec(result.stdout)![1]!;
