@@ -12,6 +12,7 @@ import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
 import { ferretdbArgs } from './ferretdb/command-line';
+import { ferretdbLogFilter } from './ferretdb/log-filter';
 import { POSTGRES_DATABASES, postgresUrl } from './production/postgres';
 import { TEMPORAL_INTERNAL_PORT_COUNT } from './production/temporal-server';
 import { INBOUND_TOKEN_FILE, KYC_KEY_FILE, stackKey, webhookKey } from './keys';
@@ -255,9 +256,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     what: string,
     timeoutMs: number,
     ready: (managed: ManagedProcess) => Promise<boolean>,
-    extras: { echo?: (line: string) => void; env?: Record<string, string>; user?: { uid: number; gid: number }; stopSignal?: NodeJS.Signals } = {},
+    extras: { echo?: (line: string) => void; env?: Record<string, string>; user?: { uid: number; gid: number }; stopSignal?: NodeJS.Signals; logFilter?: (line: string) => string[] } = {},
   ) => {
-    const { echo, env, user, stopSignal } = extras;
+    const { echo, env, user, stopSignal, logFilter } = extras;
     const start = async () => {
       const existing = processes.get(name);
       const managed =
@@ -268,6 +269,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           ...(echo && { echo }),
           ...(user && { user }),
           ...(stopSignal && { stopSignal }),
+          ...(logFilter && { logFilter }),
         });
       processes.set(name, managed);
       supervise(name, managed);
@@ -401,6 +403,8 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             await db?.close();
           }
         },
+        // Without the failed responses every start and every closed connection makes as a matter of course.
+        { logFilter: ferretdbLogFilter() },
       );
       log(`mongodb    ${urls.mongodb} (FerretDB on ${production ? `PostgreSQL, database ${POSTGRES_DATABASES.ferretdb.database}` : `SQLite in ${dbDir}`})`);
     }

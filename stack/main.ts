@@ -1,6 +1,7 @@
 import { ConfigError } from '../platform/config';
 import { onParentGone } from '../platform/shutdown';
 import { loadStackConfig } from './config';
+import { readyBanner } from './banner';
 import { startStack, type EmbeddedStack, type ServiceName } from './embedded-stack';
 import { StackError } from './errors';
 
@@ -59,25 +60,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const { urls } = stack;
-  process.stdout.write(
-    [
-      '',
-      'E-invoice delivery service is running:',
-      `  API              ${urls.api}   (health: ${urls.api}/v1/health, reference: ${urls.api}/docs, OpenAPI: ${urls.api}/v1/openapi.json)`,
-      `  Temporal Web UI  ${urls.temporalUi ?? `external server at ${urls.temporal}`}`,
-      `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
-      `  Validator        ${urls.validator}   (official Peppol rules; public: ${urls.api}/v1/ubl/validate)`,
-      urls.peppol
-        ? `  Peppol network   local stand-in: SML zone ${urls.peppol.zone} on DNS ${urls.peppol.dnsServer} (management ${urls.peppol.sml}), SMP ${urls.peppol.smp}   (lookup: ${urls.api}/v1/lookup/0208:0987654394)\n` +
-          `                   receiving access point ${urls.peppol.receivingAccessPoint}/as4   (what arrived: ${urls.peppol.receivingAccessPoint}/inbox)`
-        : `  Peppol network   SML zone ${config.PEPPOL_SML_ZONE} by DNS ${config.PEPPOL_DNS_SERVER}`,
-      `  Access point     ${urls.accessPoint}   (ours: sends live documents by AS4)`,
-      `  Logs             ${config.DATA_DIR}/logs`,
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
+  process.stdout.write(readyBanner(stack.urls, config));
 }
 
 main().catch((err: unknown) => {

@@ -39,6 +39,8 @@ export class ManagedProcess {
       user?: { uid: number; gid: number };
       /** What asks it to stop (default SIGTERM; PostgreSQL's SIGTERM waits for every client to leave, its SIGINT does not). */
       stopSignal?: NodeJS.Signals;
+      /** Which of its output lines go to its log file, each line in, the lines to write out (default: everything, as written). */
+      logFilter?: (line: string) => string[];
     },
   ) {}
 
@@ -80,11 +82,15 @@ export class ManagedProcess {
     });
     for (const stream of [child.stdout, child.stderr]) {
       let partial = '';
+      const { logFilter } = this.options;
       stream?.on('data', (chunk: Buffer) => {
-        this.logStream?.write(chunk);
+        if (!logFilter) this.logStream?.write(chunk);
         const lines = (partial + chunk.toString()).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) this.remember(line);
+        for (const line of lines) {
+          if (logFilter) for (const kept of logFilter(line)) this.logStream?.write(`${kept}\n`);
+          this.remember(line);
+        }
       });
     }
   }

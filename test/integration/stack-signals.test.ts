@@ -50,8 +50,8 @@ async function descendantsOf(root: number): Promise<number[]> {
   return found;
 }
 
-/** A stack started by `command` on a data directory and ports of its own (its environment), resolved once it prints `ready`. */
-async function startedStack(command: string, args: string[], ready = 'E-invoice delivery service is running'): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
+/** A stack started by `command` on a data directory and ports of its own (its environment, with `variables`), resolved once it prints `ready`. */
+async function startedStack(command: string, args: string[], ready = 'E-invoice delivery service is ready', variables: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
   const shared = sharedStack();
   const config = await isolatedStackConfig();
   // Our SMP is served only beside an access point the stack runs itself, which this one borrows.
@@ -66,6 +66,7 @@ async function startedStack(command: string, args: string[], ready = 'E-invoice 
     ACCESS_POINT_URL: shared.accessPointUrl,
     PEPPOL_DNS_SERVER: shared.peppol.dnsServer,
     PEPPOL_SML_ZONE: shared.peppol.zone,
+    ...variables,
   };
   const child = spawn(command, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push({ child, dataDir: config.DATA_DIR });
@@ -85,13 +86,20 @@ describe('an embedded stack ends with the process that started it', () => {
     }
   });
 
-  it('when npm start gets SIGTERM in its own process, then the stack stops in order and nothing of it is left', async () => {
-    const stack = await startedStack('npm', ['start']);
+  // npm passes SIGINT and SIGTERM on to its script's process; the script execs node, so no `sh -c` stands
+  // between them to swallow SIGINT (as it did: every component was still up 30 s after a SIGINT to npm).
+  it.each([
+    ['SIGINT', 'development'],
+    ['SIGTERM', 'development'],
+    ['SIGINT', 'production'],
+  ] as const)('when npm start gets %s in its own process (the %s shape), then the stack stops in order on that signal and nothing of it is left', async (signal, shape) => {
+    const stack = await startedStack('npm', ['start'], undefined, { STACK_SHAPE: shape });
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
-    stack.child.kill('SIGTERM');
+    stack.child.kill(signal);
     await until('every component to end', () => stillRunning(components), (alive) => alive.length === 0, SHUTDOWN_WAIT_MS);
-    // The stack's own shutdown ran (API and worker drained first), not just the kernel's signal.
+    // The stack's own shutdown ran on the signal itself (API and worker drained first), not on finding itself orphaned.
+    expect(stack.output()).toContain(`[stack] ${signal}: stopping`);
     expect(stack.output()).toContain('[stack] stopped');
   }, 480_000);
 
