@@ -75,6 +75,16 @@ export async function requireDocument(store: Store, auth: AuthContext, documentI
   return document;
 }
 
+/**
+ * The document of a per-document route whose `company_id` is optional: named, it is checked as
+ * GET /v1/documents/{id} checks it (403 `not_company_member` when the key cannot see that company, 404 when
+ * the document is not that company's); not named, the document alone is looked up.
+ */
+export async function requireDocumentOf(store: Store, auth: AuthContext, documentId: string, companyId: string | undefined): Promise<DocumentRow> {
+  if (companyId !== undefined) await requireDocumentCompany(store, auth, companyId);
+  return requireDocument(store, auth, documentId, companyId);
+}
+
 /** The one place a sent document is refused what only received ones get (acknowledging, answering). */
 export function requireReceivedDocument(document: DocumentRow, what: string): DocumentRow {
   if (document.direction !== 'received') throw new ApiError('not_received_document', `Document ${document._id} was sent, not received; only received documents are ${what}.`, { param: 'id' });

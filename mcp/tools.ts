@@ -94,7 +94,8 @@ export const TOOLS: readonly EinvoiceTool[] = [
     annotations: READ_ONLY,
     run: async (client, args) => {
       const id = args.id as string;
-      const pdf = await client.documents.pdf(id, args.lang === undefined ? {} : ({ lang: args.lang } as Query<'getDocumentPdf'>));
+      const query = { ...(args.lang !== undefined && { lang: args.lang }), ...(args.company_id !== undefined && { company_id: args.company_id }) } as Query<'getDocumentPdf'>;
+      const pdf = await client.documents.pdf(id, query);
       return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf', blob: Buffer.from(pdf).toString('base64') } }] };
     },
   },

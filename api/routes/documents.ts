@@ -18,7 +18,7 @@ import { submitDocument, type SubmissionDependencies } from '../../services/docu
 import { documentWarnings } from '../../services/documents/warnings';
 import type { RateLimiter } from '../../services/rate-limits';
 import { webhooksReadOnce } from '../../services/webhooks/deliveries';
-import { requireDocument, requireDocumentCompany } from '../access';
+import { requireDocument, requireDocumentCompany, requireDocumentOf } from '../access';
 import type { AuthContext } from '../authentication';
 import { documentRefused, documentTooLarge, MAX_BATCH, ublEntrySchema, type EntryReading } from '../document-input';
 import { invalidJson } from '../json-body';
@@ -52,6 +52,11 @@ import {
 export const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') });
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 export const documentCompanyQuery = z.object({ company_id: companyQuery }).strict();
+/** The other per-document routes' query (history, UBL, attachments, renderings): the company optional, checked when named (requireDocumentOf). */
+export const optionalDocumentCompany = companyQuery
+  .optional()
+  .openapi({ description: "The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`)" });
+export const documentOptionalCompanyQuery = z.object({ company_id: optionalDocumentCompany }).strict();
 /** A UBL document posted as the body has no JSON to name its company: the query does. */
 export const ublDocumentQuery = z
   .object({ company_id: companyQuery.optional().openapi({ description: 'With a UBL body (`application/xml`) only, and then required: the sending company, which must be the UBL\'s seller' }) })
@@ -398,10 +403,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
+    query: documentOptionalCompanyQuery,
     responses: { 200: { description: 'History entries, oldest first', schema: z.array(historyEntrySchema) } },
-    errors: ['document_not_found'],
-    handler: async ({ auth, params }) => {
-      const document = await requireDocument(store, auth, params.id);
+    errors: ['not_company_member', 'document_not_found'],
+    handler: async ({ auth, params, query }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       return { status: 200, body: historyView(document, await eventsOfDocument(store, document._id)) };
     },
   });
@@ -414,10 +420,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
+    query: documentOptionalCompanyQuery,
     responses: { 200: { description: 'Peppol BIS Billing 3.0 UBL', schema: z.string(), contentType: 'application/xml' } },
-    errors: ['document_not_found', 'ubl_not_available'],
-    handler: async ({ auth, params, res }) => {
-      const document = await requireDocument(store, auth, params.id);
+    errors: ['not_company_member', 'document_not_found', 'ubl_not_available'],
+    handler: async ({ auth, params, query, res }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       if (document.received) {
         const message = await findReceivedMessage(store, document._id);
         const received = message && receivedUbl(message);
@@ -439,10 +446,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
+    query: documentOptionalCompanyQuery,
     responses: { 200: { description: 'Attachments', schema: z.object({ data: z.array(attachmentSchema) }).openapi('DocumentAttachmentList') } },
-    errors: ['document_not_found'],
-    handler: async ({ auth, params }) => {
-      const document = await requireDocument(store, auth, params.id);
+    errors: ['not_company_member', 'document_not_found'],
+    handler: async ({ auth, params, query }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       return { status: 200, body: { data: (await attachmentsOf(store, document._id)).map(attachmentView) } };
     },
   });
@@ -455,10 +463,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams.extend({ attachmentId: idParam('attachment', 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d') }),
+    query: documentOptionalCompanyQuery,
     responses: { 200: { description: 'The file', schema: z.string().openapi({ format: 'binary' }), contentType: 'application/octet-stream' } },
-    errors: ['document_not_found', 'attachment_not_found'],
-    handler: async ({ auth, params, res }) => {
-      const document = await requireDocument(store, auth, params.id);
+    errors: ['not_company_member', 'document_not_found', 'attachment_not_found'],
+    handler: async ({ auth, params, query, res }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       const attachment = idPattern('attachment').test(params.attachmentId) ? await findAttachment(store, document._id, params.attachmentId) : null;
       if (!attachment) throw new ApiError('attachment_not_found', `Document ${document._id} has no attachment ${params.attachmentId}.`, { param: 'attachmentId' });
       res.status(200).type(attachment.mime_type).setHeader('Content-Disposition', contentDisposition(attachment.filename)).send(Buffer.from(attachment.content, 'base64'));

@@ -5,12 +5,12 @@ import { fileStemOf } from '../../domain/text';
 import { boundsProblem } from '../../domain/xml-bounds';
 import { renderableUblOf, renderingTag } from '../../services/documents/rendering';
 import type { Store } from '../../store';
-import { requireDocument } from '../access';
+import { requireDocumentOf } from '../access';
 import { ApiError } from '../errors';
 import type { CpuPool } from '../offload';
 import { z } from '../openapi';
 import type { RouteTable } from '../route';
-import { documentParams } from './documents';
+import { documentParams, optionalDocumentCompany } from './documents';
 
 /**
  * Rendered HTML runs nothing that could reach anything: an opaque origin (sandbox), no requests,
@@ -31,6 +31,7 @@ const languageQuery = (format: RenderFormat) =>
         .enum(RENDER_LANGUAGES[format])
         .default('en')
         .openapi({ description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (the renderer's own; default \`en\`). The document's own text stays as written.` }),
+      company_id: optionalDocumentCompany,
     })
     .strict();
 
@@ -79,9 +80,9 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         },
         304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
       },
-      errors: ['document_not_found', 'ubl_not_available', 'document_not_renderable', 'validator_unavailable'],
+      errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_renderable', 'validator_unavailable'],
       handler: async ({ auth, params, query, req, res, signal }) => {
-        const document = await requireDocument(store, auth, params.id);
+        const document = await requireDocumentOf(store, auth, params.id, query.company_id);
         const ubl = await renderableUblOf(store, document);
         if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
         const tag = renderingTag(ubl, format, query.lang);

@@ -390,7 +390,7 @@ export interface paths {
         head?: never;
         /**
          * Change fields of a company (owner or admin)
-         * @description A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes. A live company’s new `peppol_id` is registered on Peppol only when it is proven to be the company’s own (see `participant_review` on the company): the id its KYC review verified, or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `company_registration_id` or `tax_id`, is held for an operator’s review (`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved.
+         * @description A live company’s new `peppol_id` is pushed to the live provider first; if the provider does not take it, the answer is 502 `provider_update_failed` and nothing changes. A live company’s new `peppol_id` is registered on Peppol only when it is proven to be the company’s own (see `participant_review` on the company): the id its KYC review verified, or an id whose scheme carries the verified `company_registration_id` or `tax_id`. Any other id, and a changed `name`, `company_registration_id` or `tax_id`, is held for an operator’s review (`receiving.status` `awaiting_review`, event `company.receiving_awaiting_review`) and registered only once approved. Until then the company does not send live documents (409 `sender_not_verified`), and its Peppol Directory card keeps the verified name and numbers.
          */
         patch: operations["updateCompany"];
         trace?: never;
@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document
-         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; `duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` (else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; past the public validator's bounds: 422 `xml_too_complex`.
+         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company's, and a different value in `from` (or in a posted UBL) is 422 `document_invalid` naming the field (a trading name and the address may differ); a company whose identity is not verified (a Peppol id set or changed since, or a changed name or number, waiting for the operator's review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; `duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` (else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; past the public validator's bounds: 422 `xml_too_complex`.
          */
         post: operations["sendDocument"];
         delete?: never;
@@ -6441,6 +6441,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: `sender_not_verified` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `document_too_large`, `body_too_large` */
             413: {
                 headers: {
@@ -6558,6 +6567,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: `sender_not_verified` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: `body_too_large` */
             413: {
                 headers: {
@@ -6650,6 +6668,15 @@ export interface operations {
             };
             /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `wrong_environment`, `disabled_account` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `sender_not_verified` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6787,7 +6814,10 @@ export interface operations {
     };
     getDocumentHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6817,7 +6847,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentHistoryEntry"][];
                 };
             };
-            /** @description Error: `invalid_field` */
+            /** @description Error: `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6835,7 +6865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6875,7 +6905,10 @@ export interface operations {
     };
     getDocumentUbl: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6905,7 +6938,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Error: `invalid_field` */
+            /** @description Error: `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6923,7 +6956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,7 +6996,10 @@ export interface operations {
     };
     listDocumentAttachments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6993,7 +7029,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentAttachmentList"];
                 };
             };
-            /** @description Error: `invalid_field` */
+            /** @description Error: `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7011,7 +7047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7051,7 +7087,10 @@ export interface operations {
     };
     getDocumentAttachment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7082,7 +7121,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description Error: `invalid_field` */
+            /** @description Error: `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7100,7 +7139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7143,6 +7182,8 @@ export interface operations {
             query?: {
                 /** @description The labels' language: `en`, `de` (the renderer's own; default `en`). The document's own text stays as written. */
                 lang?: "en" | "de";
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
             };
             header?: never;
             path: {
@@ -7214,7 +7255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7266,6 +7307,8 @@ export interface operations {
             query?: {
                 /** @description The labels' language: `en`, `de`, `fr` (the renderer's own; default `en`). The document's own text stays as written. */
                 lang?: "en" | "de" | "fr";
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
             };
             header?: never;
             path: {
@@ -7337,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
