@@ -39,8 +39,10 @@ export function replyActivities(deps: ActivityDependencies) {
       return reconcileResponses({ store, temporal: deps.temporal, deliveryWindowSeconds: deps.deliveryWindowSeconds, logger });
     },
 
+    /** The send's first step: also refuses an Invoice Response its document was never given (it lost its race), whatever started its workflow. */
     async validateReply(reply: ReplyRef): Promise<ReplyVerdict> {
       const stored = await replyOf(reply);
+      if (!stored.given) return { refusal: `Invoice Response ${reply.id} was never given: another response was given for the document at the same moment, or its request failed before it was given`, channel: stored.channel };
       const report = await validator.validate(stored.ubl);
       if (report.problem) return { refusal: `The reply could not be validated (${report.problem.code}): ${report.problem.message}`, channel: stored.channel };
       const { fatal } = splitFindings(report.findings);

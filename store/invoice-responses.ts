@@ -43,6 +43,12 @@ const invoiceResponseSchema = new Schema(
      * ones, and on sent ones from before it existed (all started).
      */
     dispatched: { type: Boolean },
+    /**
+     * A sent response: false from its insert until it is known to have become its document's `response` (the
+     * claim), so neither the reconciler nor the send step takes one that lost its race or whose request died
+     * before the claim. Absent on received ones, and on sent ones from before it existed (all claimed).
+     */
+    claimed: { type: Boolean },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

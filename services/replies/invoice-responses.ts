@@ -85,7 +85,11 @@ async function requireReachableSeller(deps: ResponseDependencies, seller: string
  * `response` is replaced by one conditional update on the response it had,
  * and the loser's row is removed before it answers 409. The row is the
  * outbox of its send workflow: a start that fails leaves it undispatched for
- * the reconciler, and the response is given all the same.
+ * the reconciler, and the response is given all the same. The row is
+ * inserted unclaimed and marked claimed only once the document names it; a
+ * row left unclaimed (its claim lost or failed, the loser's delete failed,
+ * the process died in between) is never sent: the reconciler drops it unless
+ * the document names it, and the send step refuses it.
  */
 export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
   const { store } = deps;
@@ -123,11 +127,14 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
     as4_message_id: null,
     error_message: null,
     dispatched: false,
+    claimed: false,
     created_at: now,
     updated_at: now,
   };
   // The row type's arrays are mongoose's; the row written is plain data.
   await insertRow(store.invoiceResponses, row as unknown as InvoiceResponseRow);
+  // The document's current response was claimed: recorded before this one may take its place, so a claimed row is never mistaken for a loser.
+  if (previous) await markClaimed(store, previous.response_id);
   const claimed = await replaceResponse(store, document._id, previous, { response_id: responseId, code: content.code, reasons: content.reasons, actions: content.actions, note: content.note, received_at: null, created_at: now });
   if (!claimed) {
     await store.invoiceResponses.deleteOne({ _id: responseId });
@@ -142,9 +149,10 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
     );
   }
   try {
+    await markClaimed(store, responseId);
     await startResponseWorkflow(deps, row);
   } catch (err) {
-    // Stored and claimed, so given: the reconciler starts its workflow (it stays undispatched until then).
+    // Stored and claimed, so given: the reconciler marks it and starts its workflow (it stays undispatched until then).
     deps.logger.warn({ err, documentId: document._id, responseId }, 'invoice response stored but its workflow not started; the reconciler will start it');
   }
   deps.logger.info({ documentId: document._id, responseId, code: content.code }, 'invoice response queued');
@@ -165,6 +173,19 @@ export async function replaceResponse(store: Store, documentId: string, previous
     { $set: { response: next, updated_at: new Date() } },
   );
   return replaced.modifiedCount === 1;
+}
+
+/** Records that a response became its document's `response` (it stays claimed when the document moves on). */
+async function markClaimed(store: Store, responseId: string): Promise<void> {
+  await store.invoiceResponses.updateOne({ _id: responseId, claimed: false }, { $set: { claimed: true } });
+}
+
+/**
+ * Whether a sent response may go out: it was claimed, or its document names it now (the claim landed and the
+ * request stopped before marking it). Any other was never given.
+ */
+export function wasGiven(row: { _id: string; claimed?: boolean | null }, document: { response?: { response_id: string } | null } | null): boolean {
+  return row.claimed !== false || document?.response?.response_id === row._id;
 }
 
 /**
@@ -192,8 +213,10 @@ const START_GRACE_MS = 30_000;
 
 /**
  * The reconciler's pass (the `invoice-response-reconciler` schedule): starts the send workflow of every
- * response stored whose request could not (the start failed, or the process died after the insert),
- * oldest first. Returns how many it started.
+ * response given whose request could not (the start failed, or the process died after the claim), oldest
+ * first, and removes the rows of responses never given (an unclaimed row its document does not name: the
+ * loser of a race whose delete failed, or a request that died or failed before its claim; after the grace, a
+ * claim can no longer be under way). Returns how many it started.
  */
 export async function reconcileResponses(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds' | 'logger'>, options: { now?: number; batch?: number } = {}): Promise<number> {
   const cutoff = sortableIdBound('invoiceResponse', (options.now ?? Date.now()) - START_GRACE_MS);
@@ -202,11 +225,26 @@ export async function reconcileResponses(deps: Pick<ResponseDependencies, 'store
     .sort({ _id: 1 })
     .limit(options.batch ?? 200)
     .lean();
+  let started = 0;
   for (const row of due) {
+    if (row.claimed === false && !(await settleClaim(deps.store, row))) {
+      await deps.store.invoiceResponses.deleteOne({ _id: row._id, claimed: false, dispatched: false });
+      deps.logger.warn({ responseId: row._id, documentId: row.document_id }, 'removed an Invoice Response its document was never given');
+      continue;
+    }
     await startResponseWorkflow(deps, row as unknown as InvoiceResponse);
+    started += 1;
     deps.logger.warn({ responseId: row._id, documentId: row.document_id }, 'started an Invoice Response workflow its request could not start');
   }
-  return due.length;
+  return started;
+}
+
+/** An unclaimed row's claim as its document tells it: marked claimed and true when the document names it. */
+async function settleClaim(store: Store, row: { _id: string; document_id?: string | null }): Promise<boolean> {
+  const document = row.document_id ? await store.documents.findById(row.document_id, { response: 1 }).lean() : null;
+  if (!wasGiven({ _id: row._id, claimed: false }, document)) return false;
+  await markClaimed(store, row._id);
+  return true;
 }
 
 /** Every response about a document, both directions, oldest first. */

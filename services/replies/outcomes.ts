@@ -5,7 +5,7 @@ import { repliesDone } from '../../platform/metrics';
 import type { Store } from '../../store';
 import { recordDocumentEvent } from '../events';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
-import { responseContent, responsesOf } from './invoice-responses';
+import { responseContent, responsesOf, wasGiven } from './invoice-responses';
 
 /**
  * What sending a reply needs of its row, whichever collection holds it, and
@@ -25,16 +25,18 @@ export interface StoredReply {
   as4MessageId: string | null;
   /** The company it is sent for. */
   companyId: string;
+  /** False for an Invoice Response its document was never given (invoice-responses.ts `wasGiven`): it must not go out. */
+  given: boolean;
 }
 
 export async function storedReply(store: Store, reply: ReplyRef): Promise<StoredReply | null> {
   if (reply.kind === 'mls') {
     const row = await store.messageLevelStatuses.findById(reply.id).lean();
-    return row && { ubl: row.ubl, service: MESSAGE_LEVEL_STATUS, countryC1: row.country_c1, createdAt: row.created_at, status: row.status, channel: 'peppol', as4MessageId: row.as4_message_id ?? null, companyId: row.company_id };
+    return row && { ubl: row.ubl, service: MESSAGE_LEVEL_STATUS, countryC1: row.country_c1, createdAt: row.created_at, status: row.status, channel: 'peppol', as4MessageId: row.as4_message_id ?? null, companyId: row.company_id, given: true };
   }
   const row = await store.invoiceResponses.findById(reply.id).lean();
   if (!row) return null;
-  const document = row.document_id ? await store.documents.findById(row.document_id, { received: 1 }).lean() : null;
+  const document = row.document_id ? await store.documents.findById(row.document_id, { received: 1, response: 1 }).lean() : null;
   return {
     ubl: row.ubl,
     service: INVOICE_RESPONSE,
@@ -44,6 +46,7 @@ export async function storedReply(store: Store, reply: ReplyRef): Promise<Stored
     channel: document?.received?.source === 'peppol' ? 'peppol' : 'none',
     as4MessageId: row.as4_message_id ?? null,
     companyId: row.company_id,
+    given: wasGiven(row, document),
   };
 }
 

@@ -7,12 +7,17 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { sbdPayload } from '../../domain/received-payload';
 import { readApplicationResponse } from '../../domain/ubl/application-response';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 
 import { connectDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
-import { reconcileResponses } from '../../services/replies/invoice-responses';
-import { createStore } from '../../store';
+import type { InvoiceResponseContent } from '../../domain/invoice-response';
+import { peppolLookup } from '../../platform/peppol-lookup';
+import { peppolTrust } from '../../platform/peppol-trust';
+import { findCompany } from '../../services/companies';
+import { giveInvoiceResponse, reconcileResponses, startResponseWorkflow } from '../../services/replies/invoice-responses';
+import { createStore, type Store } from '../../store';
+import { responseWorkflowId } from '../../workflows/shared';
 import { callAs, fakeClientIp, withStore, type TestAccount } from '../support/accounts';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { sharedTemporalClient } from '../support/temporal';
@@ -29,9 +34,8 @@ import { sharedStack } from '../support/test-stack';
  * point on the local network; sandbox: without a network), the automatic
  * `AB`, and the Message Level Status our access point owes the stand-in's
  * when its SBDH asks for one. What the stand-in's access point received is
- * read back from its inbox. The official validator does not know
- * ApplicationResponses yet (the validator work lands separately), so the
- * replies' validity under the official rules is not asserted here.
+ * read back from its inbox, and its replies are valid under the official
+ * rules (the public validator's T111 and MLS rule sets).
  */
 
 const network = () => {
@@ -53,16 +57,29 @@ async function arrivedReply(messageId: string) {
   return { arrival: arrival!, xml, reply: readApplicationResponse(xml) };
 }
 
-/**
- * The official rules' verdict on a reply, through the public validator. The one assertion this file
- * tolerates: until the validator has the T111 and MLS rules it answers 422 `not_ubl_document`, and then
- * nothing is asserted.
- */
-async function expectOfficiallyValid(xml: string): Promise<void> {
+/** The official rules' verdict on a reply, through the public validator (T111 for an Invoice Response, the MLS rules for an MLS): valid. */
+async function expectOfficiallyValid(xml: string, documentType: 'invoice_response' | 'mls'): Promise<void> {
   const verdict = await callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() }, body: xml });
-  if (verdict.status === 422 && verdict.body.error?.code === 'not_ubl_document') return;
   expect(verdict.status).toBe(200);
-  expect(verdict.body).toMatchObject({ valid: true });
+  expect(verdict.body).toMatchObject({ valid: true, document_type: documentType });
+}
+
+/** A promise and its resolve, to hold a request at a point until the test lets it go. */
+function waitable(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/** A model with one method replaced (the failure the test injects); everything else is the model's own. */
+function withMethod<M extends object>(model: M, name: string, replacement: (...args: never[]) => unknown): M {
+  return new Proxy(model, {
+    get: (target, property) => {
+      if (property === name) return replacement;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 let workDir: string;
@@ -121,8 +138,8 @@ describe('replies to documents received on the Peppol network', () => {
         receiver: { participantId: '0208:0123456749' },
         reference: { typeCode: '380' },
       });
-      await expectOfficiallyValid(arrived.xml);
-      await expectOfficiallyValid(mls.xml);
+      await expectOfficiallyValid(arrived.xml, 'invoice_response');
+      await expectOfficiallyValid(mls.xml, 'mls');
 
       const events = await until('document.response_sent', () => callAs(receiver.liveKey, `/v1/events?type=document.response_sent&document_id=${documentId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
       expect(events.body.data[0].data).toMatchObject({ response_id: given.body.id, code: 'AP', status: 'sent', as4_message_id: `${given.body.id}@einvoice` });
@@ -146,6 +163,82 @@ describe('replies to documents received on the Peppol network', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'BV', description: expect.stringMatching(/^\[BR-CO-16\]/) })]));
   }, 120_000);
+
+  it(
+    'when two responses race and the claim of each loser fails (its claim throws; its claim loses and its delete fails), then only the winner is ever sent: the reconciler removes a loser, and a loser whose workflow is started all the same is refused',
+    async () => {
+      const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'race');
+      const db = await connectDatabase(sharedStack().mongodbUri);
+      const store = createStore(db);
+      // Each loser's request stops at its claim until the winner is given, then fails there: by code, RE's claim throws,
+      // AP's claim runs (and loses) and then its delete throws.
+      const atClaim = { RE: waitable(), AP: waitable() };
+      const winnerGiven = waitable();
+      const failing: Store = {
+        ...store,
+        documents: withMethod(store.documents, 'updateOne', async (filter: object, update: { $set: { response: { code: 'RE' | 'AP' } } }) => {
+          const code = update.$set.response.code;
+          atClaim[code].resolve();
+          await winnerGiven.promise;
+          if (code === 'RE') throw new Error('the database went away during the claim');
+          return store.documents.updateOne(filter, update);
+        }),
+        invoiceResponses: withMethod(store.invoiceResponses, 'deleteOne', () => Promise.reject(new Error('the database went away during the delete'))),
+      };
+      const { dnsServer, zone, ca } = sharedStack().peppol;
+      const lookup = peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
+      const logger = createLogger('silent', 'test');
+      try {
+        // The losers' requests, as the API makes them, on the store that fails: both read the document before the winner is given.
+        const document = (await store.documents.findById(documentId).lean())!;
+        const company = (await findCompany(store, receiver.companyId))!;
+        const give = (content: Pick<InvoiceResponseContent, 'code' | 'reasons'>) =>
+          giveInvoiceResponse({ store: failing, temporal: temporal(), lookup, logger, deliveryWindowSeconds: 60 }, document, company, { actions: [], note: null, ...content });
+        const losers = Promise.allSettled([give({ code: 'RE', reasons: [{ code: 'OTH', text: 'no' }] }), give({ code: 'AP', reasons: [] })]);
+        await Promise.all([atClaim.RE.promise, atClaim.AP.promise]);
+        const winner = await respond(receiver.liveKey, documentId, receiver.companyId, { code: 'AB' }, LIVE);
+        winnerGiven.resolve();
+        expect(winner.status).toBe(202);
+        expect((await losers).map((settled) => settled.status === 'rejected' && (settled.reason as Error).message)).toEqual([
+          'the database went away during the claim',
+          'the database went away during the delete',
+        ]);
+
+        const rows = await store.invoiceResponses.find({ document_id: documentId }).sort({ _id: 1 }).lean();
+        const stranded = rows.filter((row) => row._id !== winner.body.id);
+        expect(stranded.map((row) => ({ code: row.code, claimed: row.claimed, dispatched: row.dispatched }))).toEqual([
+          { code: 'RE', claimed: false, dispatched: false },
+          { code: 'AP', claimed: false, dispatched: false },
+        ]);
+        const [thrown, undeleted] = [stranded[0]!, stranded[1]!];
+
+        // The send step: a loser's workflow started all the same (as the reconciler once did) refuses it.
+        const deps = { store, temporal: temporal(), deliveryWindowSeconds: 60, logger };
+        await startResponseWorkflow(deps, thrown);
+        const refused = await until('the loser refused', () => store.invoiceResponses.findById(thrown._id).lean(), (row) => row?.status !== 'queued');
+        expect(refused).toMatchObject({ status: 'failed', error_message: expect.stringContaining('was never given') });
+
+        // The reconciler, a minute later: the other loser is removed, never started.
+        await reconcileResponses(deps, { now: Date.now() + 60_000 });
+        expect(await store.invoiceResponses.findById(undeleted._id).lean()).toBeNull();
+        await expect(temporal().workflow.getHandle(responseWorkflowId(undeleted._id)).describe()).rejects.toThrow(WorkflowNotFoundError);
+
+        const sent = await until('the winner sent', () => responses(receiver.liveKey, documentId, receiver.companyId, LIVE), (response) => response.body.data?.some((row: { status: string }) => row.status === 'sent'));
+        expect(sent.body.data.map((row: { id: string; status: string }) => [row.id, row.status])).toEqual([
+          [thrown._id, 'failed'],
+          [winner.body.id, 'sent'],
+        ]);
+        expect((await arrivedReply(`${winner.body.id}@einvoice`)).reply).toMatchObject({ kind: 'invoice_response', code: 'AB' });
+        // Neither loser can go out any more: one's workflow has ended, the other has no row and no workflow.
+        expect(await standInArrivals(`${thrown._id}@einvoice`)).toEqual([]);
+        expect(await standInArrivals(`${undeleted._id}@einvoice`)).toEqual([]);
+      } finally {
+        winnerGiven.resolve();
+        await db.close();
+      }
+    },
+    180_000,
+  );
 
   it('when the company acknowledges automatically, then every invoice received is answered AB by AS4', async () => {
     const patched = await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'PATCH', body: { auto_acknowledge: true } });
