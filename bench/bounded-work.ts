@@ -13,7 +13,7 @@ import { closedLoop, ms, singleClient, summarize, type Measurement } from './sup
  *   send     POST → `delivered` of a sandbox invoice, one at a time, alone and
  *            while BENCH_ATTACKERS clients post to the public validator UBL that
  *            nests 60,000 deep (refused by the bounds), then invoices of just under
- *            the element bound (validated in the interactive lane, seconds each)
+ *            the element bound (validated in the public validator's lane, seconds each)
  *   refusal  how long the deeply nested document takes to be refused
  *   received POST → `delivered` again, after another tenant posted BENCH_ATTACKERS
  *            2 MB invoices (within the bounds) to the sandbox inbound endpoint at once
