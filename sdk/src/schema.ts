@@ -647,7 +647,7 @@ export interface paths {
         };
         /**
          * The document as a PDF a person reads
-         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. A rendering stops after 20 s (503 `validator_unavailable`).
+         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) is answered from what was kept. A received document past the XML bounds, with more than 1,000 lines, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. One rendering at a time per API key: while one is being made, another that is not kept yet is 429 `rendering_in_progress` with `Retry-After`. A rendering stops after 60 s (503 `validator_unavailable`).
          */
         get: operations["getDocumentPdf"];
         put?: never;
@@ -667,7 +667,7 @@ export interface paths {
         };
         /**
          * The document as a HTML page a person reads
-         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. A rendering stops after 20 s (503 `validator_unavailable`). The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.
+         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) is answered from what was kept. A received document past the XML bounds, with more than 1,000 lines, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. One rendering at a time per API key: while one is being made, another that is not kept yet is 429 `rendering_in_progress` with `Retry-After`. A rendering stops after 60 s (503 `validator_unavailable`). The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.
          */
         get: operations["getDocumentHtml"];
         put?: never;
@@ -7282,7 +7282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `rate_limit_exceeded` */
+            /** @description Error: `rendering_in_progress`, `rate_limit_exceeded` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7407,7 +7407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `rate_limit_exceeded` */
+            /** @description Error: `rendering_in_progress`, `rate_limit_exceeded` */
             429: {
                 headers: {
                     [name: string]: unknown;
