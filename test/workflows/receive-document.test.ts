@@ -6,7 +6,10 @@ const receive = (name: string) => runReceiveScenario(sharedStack().temporalAddre
 /**
  * The receive workflow against the embedded Temporal dev server, its
  * activities stubbed: filed and announced; a validator away waited for; a
- * document no retry can read filed unread at once instead of retried for ever.
+ * document no retry can read filed unread at once instead of retried for ever;
+ * answered with the MLS and the automatic AB; a reply about a document we
+ * sent (the reply branch) announced on it, an Invoice Response answered with
+ * the MLS its sender asked for and an MLS with none.
  */
 describe('the receive workflow', () => {
   it('when the message files, then it is announced and answered', async () => {
@@ -30,5 +33,31 @@ describe('the receive workflow', () => {
       'announceReceivedDocument doc_test',
       'planMessageLevelStatus doc_test',
     ]);
+  });
+
+  it('when the company acknowledges automatically and the sender asked for an MLS, then both answers go out after the announcement', async () => {
+    const run = await receive('filed-acknowledged-with-mls');
+    expect(run.result).toBe('received');
+    expect(run.calls.slice(0, 2)).toEqual(['fileReceivedDocument doc_test #1', 'announceReceivedDocument doc_test']);
+    // The MLS and the acknowledgement run side by side.
+    expect(run.calls.slice(2).sort()).toEqual(['acknowledgeOnReceipt doc_test', 'planMessageLevelStatus doc_test', 'recordReplyOutcome mls sent', 'sendReplyOnPeppol']);
+  });
+
+  it('when the message is an Invoice Response about a document we sent, then it is announced on that document and answered with the MLS its sender asked for', async () => {
+    const run = await receive('invoice-response-announced-with-mls');
+    expect(run.result).toBe('received');
+    expect(run.calls).toEqual([
+      'fileReceivedDocument doc_test #1',
+      'announceReceivedReply doc_test (invoice_response on doc_sent)',
+      'planMessageLevelStatus doc_test',
+      'sendReplyOnPeppol',
+      'recordReplyOutcome mls sent',
+    ]);
+  });
+
+  it('when the message is an MLS about a document we sent, then it is announced on that document and never answered', async () => {
+    const run = await receive('mls-announced');
+    expect(run.result).toBe('received');
+    expect(run.calls).toEqual(['fileReceivedDocument doc_test #1', 'announceReceivedReply doc_test (mls on doc_sent)']);
   });
 });

@@ -4,8 +4,9 @@ import { runOnOwnWorker } from './own-worker';
 /**
  * The receive workflow with its activities stubbed, on a real Temporal
  * server: each scenario scripts what filing does (files it, fails a while,
- * fails in a way no retry mends); the run records the calls (the recorder
- * keeps the history for the replay test).
+ * fails in a way no retry mends) and what the message was (a document, or a
+ * reply about one we sent: an Invoice Response, an MLS); the run records the
+ * calls (the recorder keeps the history for the replay test).
  */
 
 export interface ReceiveScenario {
@@ -14,15 +15,24 @@ export interface ReceiveScenario {
   filing: (n: number) => 'file' | 'unavailable' | 'unreadable';
   /** Whether the sender asked for a Message Level Status. */
   mls?: boolean;
+  /** The message was a reply about a document we sent, filed on it: the reply branch. */
+  reply?: 'invoice_response' | 'mls';
+  /** The company acknowledges automatically: the Invoice Response `AB` it gave. */
+  acknowledged?: boolean;
 }
 
 export const RECEIVE_SCENARIOS: ReceiveScenario[] = [
   { name: 'filed-and-announced', filing: () => 'file' },
   { name: 'validator-away-then-filed-with-mls', filing: (n) => (n <= 2 ? 'unavailable' : 'file'), mls: true },
   { name: 'unreadable-filed-unread', filing: () => 'unreadable' },
+  { name: 'filed-acknowledged-with-mls', filing: () => 'file', mls: true, acknowledged: true },
+  { name: 'invoice-response-announced-with-mls', filing: () => 'file', reply: 'invoice_response', mls: true },
+  { name: 'mls-announced', filing: () => 'file', reply: 'mls' },
 ];
 
 const FILED = { type: 'invoice', number: 'INV-1', valid: true, jsonView: true };
+/** What filing a reply returns: the reply, filed on the sent document it answers. */
+const filedReply = (kind: 'invoice_response' | 'mls') => ({ type: 'other', number: kind === 'mls' ? '' : 'INV-7', valid: true, jsonView: false, reply: { kind, documentId: 'doc_sent', code: 'AP' } });
 
 export async function runReceiveScenario(temporalAddress: string, scenario: ReceiveScenario) {
   const calls: string[] = [];
@@ -35,21 +45,28 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer'));
       // What a reader raises on a document it cannot take: the same every time.
       if (outcome === 'unreadable') return Promise.reject(new RangeError('Maximum call stack size exceeded'));
-      return Promise.resolve(FILED);
+      return Promise.resolve(scenario.reply ? filedReply(scenario.reply) : FILED);
     },
     fileUnreadDocument: (documentId: string, why: string) => {
       calls.push(`fileUnreadDocument ${documentId} (${why})`);
       return Promise.resolve({ type: 'other', number: '', valid: false, jsonView: false });
     },
     announceReceivedDocument: (documentId: string) => Promise.resolve(void calls.push(`announceReceivedDocument ${documentId}`)),
+    announceReceivedReply: (documentId: string, reply: { kind: string; documentId: string | null }) =>
+      Promise.resolve(void calls.push(`announceReceivedReply ${documentId} (${reply.kind} on ${reply.documentId})`)),
     planMessageLevelStatus: (documentId: string) => {
       calls.push(`planMessageLevelStatus ${documentId}`);
       return Promise.resolve(scenario.mls ? { kind: 'mls', id: 'mls_test' } : null);
     },
     validateReply: () => Promise.resolve({ refusal: null, channel: 'peppol' }),
     sendReplyOnPeppol: () => Promise.resolve(void calls.push('sendReplyOnPeppol')).then(() => ({ status: 'sent', messageId: 'mls-message', description: 'receipted' })),
-    recordReplyOutcome: () => Promise.resolve(),
-    acknowledgeOnReceipt: () => Promise.resolve(null),
+    recordReplyOutcome: (reply: { kind: string }, outcome: { status: string }) => Promise.resolve(void calls.push(`recordReplyOutcome ${reply.kind} ${outcome.status}`)),
+    acknowledgeOnReceipt: (documentId: string) => {
+      // Recorded only when it gives a response: it runs beside the MLS, in either order.
+      if (!scenario.acknowledged) return Promise.resolve(null);
+      calls.push(`acknowledgeOnReceipt ${documentId}`);
+      return Promise.resolve('rsp_test');
+    },
   };
   return runOnOwnWorker(
     temporalAddress,

@@ -14,11 +14,11 @@ import { runScenario, SCENARIOS } from './scenarios';
 import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
 
 /**
- * `npm run record-histories [-- <prefix>]`: runs every scenario of the send
+ * `npm run record-histories [-- <prefix>…]`: runs every scenario of the send
  * workflow, the KYC review workflow, the receive workflow, the receiving
  * (registration) workflow, the webhook delivery workflow and the monthly reporting workflows (or only those whose file
- * name starts with the prefix) on a stack of its own and writes each history to
- * test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
+ * name starts with one of the prefixes, so that new scenarios are recorded beside the files kept) on a stack of its
+ * own and writes each history to test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
  * receive-document-<scenario>.json, sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
  * peppol-reporting-<scenario>.json. When a workflow
  * changes shape on purpose (behind `patched()`), first rename the current
@@ -50,7 +50,8 @@ async function main(): Promise<void> {
       await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 1)}\n`);
       process.stdout.write(`${name}: ${JSON.stringify(result)} -> ${path.relative(process.cwd(), file)}\n`);
     };
-    const wanted = (name: string) => name.startsWith(process.argv[2] ?? '');
+    const prefixes = process.argv.slice(2);
+    const wanted = (name: string) => prefixes.length === 0 || prefixes.some((prefix) => name.startsWith(prefix));
     for (const scenario of SCENARIOS) {
       const name = `send-document-${scenario.name}`;
       if (wanted(name)) await runScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
