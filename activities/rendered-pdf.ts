@@ -1,4 +1,4 @@
-import { SANDBOX_NOTICE, stampedPdf } from '../domain/rendering/sandbox-notice';
+import { renderingNoticeFor, SANDBOX_NOTICE, stampedPdf } from '../domain/rendering/sandbox-notice';
 import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
 import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
@@ -19,11 +19,13 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
     /**
      * `attach_pdf`: the stored UBL gains its own rendering as a supporting document, before it is
      * validated, so the official rules judge what is sent. Safe to repeat: a UBL that has it already is
-     * left alone, and the change is written only over the UBL it was made from.
+     * left alone, and the change is written only over the UBL it was made from. A sandbox document's
+     * rendering is stamped as every sandbox rendering is (its sender is unverified).
      */
     async embedRenderedPdf(documentId: string): Promise<void> {
       const content = await sendableContentOf(store, documentId);
-      if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
+      const document = await store.documents.findById(documentId, { environment: 1 }).lean();
+      if (!content || !document) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
       if (hasRenderedPdf(content.ubl)) return;
       let pdf: Buffer;
       try {
@@ -32,6 +34,8 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
         if (err instanceof NotRenderableError) throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
         throw err;
       }
+      const notice = renderingNoticeFor(document.environment);
+      if (notice) pdf = await stampedPdf(pdf, notice);
       if (pdf.length > MAX_RENDERED_PDF_BYTES) {
         throw permanentDeliveryFailure(
           `The rendered PDF takes ${pdf.length} bytes, over the ${MAX_RENDERED_PDF_BYTES} a document keeps room for; send it without attach_pdf, or split it.`,
@@ -44,9 +48,10 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
     /**
      * The PDF the sandbox email carries beside the UBL, made in a step of its own before delivery so
      * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there);
-     * a document sent with `attach_pdf` gives the rendering it already embeds. A document the
-     * renderer refuses goes without one: the UBL is the invoice, the PDF only a reading of it.
-     * Only sandbox documents go by email, so the PDF is stamped as from a sender nobody verified.
+     * a document sent with `attach_pdf` gives the rendering it already embeds (stamped when it was
+     * made). A document the renderer refuses goes without one: the UBL is the invoice, the PDF only a
+     * reading of it. Only sandbox documents go by email, so a fresh rendering is stamped as from a
+     * sender nobody verified.
      */
     async renderReadablePdf(documentId: string): Promise<{ rendered: boolean }> {
       const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
@@ -55,15 +60,14 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
       let pdf = renderedPdfIn(content.ubl);
       if (!pdf) {
         try {
-          pdf = await render(content.ubl, (content.input ?? {}) as Record<string, unknown>, READABLE_PDF_LIMIT_MS);
+          pdf = await stampedPdf(await render(content.ubl, (content.input ?? {}) as Record<string, unknown>, READABLE_PDF_LIMIT_MS), SANDBOX_NOTICE);
         } catch (err) {
           if (!(err instanceof NotRenderableError)) throw err;
           logger.warn({ documentId, reason: err.message }, 'the sandbox email goes without a PDF: the renderer refused the document');
           return { rendered: false };
         }
       }
-      const stamped = await stampedPdf(pdf, SANDBOX_NOTICE);
-      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: stamped } });
+      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: pdf } });
       return { rendered: true };
     },
   };

@@ -43,6 +43,20 @@ describe('a sandbox document says its sender is unverified', () => {
     expect(html.text).toContain(`>${SANDBOX_NOTICE}</div>`);
   }, 120_000);
 
+  it('when a sandbox document is sent with attach_pdf, then the rendering embedded in its UBL, which its email carries too, is stamped', async () => {
+    const sender = await sendingAccount();
+    const email = `reader-${randomBytes(5).toString('hex')}@example.com`;
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email }, attach_pdf: true } });
+    expect(posted.status).toBe(202);
+    await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered'], 60_000);
+    const ubl = (await callAs(sender.key, `/v1/documents/${posted.body.id}/ubl`)).text;
+    const embedded = /<cbc:ID>RENDERED-PDF<\/cbc:ID>[\s\S]*?<cbc:EmbeddedDocumentBinaryObject[^>]*>([^<]+)</.exec(ubl)![1]!;
+    expect(await pdfText(Buffer.from(embedded, 'base64'))).toContain(SANDBOX_NOTICE);
+    const [message] = await inboxFor(email);
+    const attachedPdf = message!.attachments!.find((attachment) => attachment.contentType === 'application/pdf')!;
+    expect((await attachmentBytes(message!, attachedPdf.generatedFileName)).equals(Buffer.from(embedded, 'base64'))).toBe(true);
+  }, 120_000);
+
   it('when a live document is rendered, then neither its PDF nor its HTML carries the notice', async () => {
     const sender = await liveSender();
     expect((await ops('credits', 'add', sender.workspaceId, '1.00')).code).toBe(0);
