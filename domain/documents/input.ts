@@ -185,7 +185,9 @@ export const documentInputSchema = z
         terms: text(500).optional(),
         means_code: z.string().regex(/^(\d{1,3}|ZZZ)$/, 'expected a UNCL4461 code such as 30 or 58').optional(),
         prepaid_amount: decimal('Amount already paid').optional(),
-        rounding_amount: decimal('Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02').optional(),
+        rounding_amount: decimal(
+          'Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114',
+        ).optional(),
         mandate_reference: text(140)
           .optional()
           .meta({ description: 'Direct debit: the mandate reference (BT-89); required with means_code 49 or 59, and alone it means 59 (SEPA direct debit)' }),

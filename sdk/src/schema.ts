@@ -2759,7 +2759,7 @@ export interface components {
                  */
                 prepaid_amount?: number | string;
                 /**
-                 * @description Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02
+                 * @description Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114
                  * @example 12.50
                  */
                 rounding_amount?: number | string;
