@@ -1,4 +1,4 @@
-import { UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-bounds';
+import { foreignEncoding, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-bounds';
 import { ApiError } from './errors';
 import type { CpuPool } from './offload';
 
@@ -10,6 +10,9 @@ import type { CpuPool } from './offload';
  */
 
 export const notWellFormedXml = (why: string) => new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
+
+/** A body in another encoding than UTF-8 (`what` says which, or that the bytes are not UTF-8). */
+export const notUtf8Xml = (what: string) => new ApiError('invalid_xml', `The body is ${what}; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.`);
 
 /** XML that is none of the kinds the route takes; `wanted` names them ("a UBL 2.1 Invoice or CreditNote"). */
 export const notUblDocument = (why: string, wanted: string) => new ApiError('not_ubl_document', `${why}; send ${wanted}.`);
@@ -24,6 +27,8 @@ function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_
 
 export async function requireMeasurableUbl(cpu: CpuPool, xml: Buffer): Promise<void> {
   if (xml.length === 0) throw new ApiError('invalid_xml', 'The body is empty; send the UBL document.');
+  const encoding = foreignEncoding(xml);
+  if (encoding) throw notUtf8Xml(`encoded as ${encoding}`);
   const bounds = await cpu.run('checkUblBounds', { xml });
   if (bounds.ok) return;
   throw bounds.problem === 'not_well_formed' || bounds.problem === 'doctype' ? notWellFormedXml(bounds.message) : tooComplex(bounds);

@@ -4,7 +4,9 @@ import type { CompanyIdentity } from '../domain/participant-proof';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
 import { inputMessage } from '../domain/input-messages';
+import { currencyViolations } from '../domain/documents/rules';
 import { readUbl } from '../domain/ubl/read';
+import { sendableXmlViolations } from '../domain/ubl/sendable-xml';
 import type { AcceptableDocument } from '../services/documents/accept';
 import { totalsOf } from '../services/receiving/file';
 import { MAX_STORED_DOCUMENT_BYTES, shapeViolations, storedBytesOf } from './document-input';
@@ -53,6 +55,8 @@ interface PostedUbl {
 export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: PostedUbl): UblReading {
   const ubl = decodeUtf8(xml);
   if (ubl === undefined) return { ok: false, notUtf8: true };
+  const unsendable = sendableXmlViolations(ubl);
+  if (unsendable.length > 0) return { ok: false, violations: unsendable };
   const read = readUbl(ubl);
   if ('unsupported' in read) return { ok: false, notUbl: read.unsupported };
   const seller = read.document.from.peppol_id ?? null;
@@ -66,6 +70,8 @@ export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: 
   const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey }, { error: inputMessage });
   if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) };
   const document = parsed.data;
+  const currency = currencyViolations(document.currency, 'cbc:DocumentCurrencyCode');
+  if (currency.length > 0) return { ok: false, violations: currency };
   const storedBytes = storedBytesOf(ubl, document);
   if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
   const attachmentIds = (document.attachments ?? []).map(() => newId('attachment'));

@@ -5,7 +5,7 @@ import type { AcceptableDocument } from '../services/documents/accept';
 import { documentRefused, documentTooLarge } from './document-input';
 import { ApiError } from './errors';
 import type { CpuPool } from './offload';
-import { notUblDocument, notWellFormedXml, requireMeasurableUbl } from './ubl-body';
+import { notUblDocument, notUtf8Xml, requireMeasurableUbl } from './ubl-body';
 import type { UblReading } from './ubl-document-input';
 
 /**
@@ -32,7 +32,7 @@ function sellerMismatch(stated: string | null, company: Company): ApiError {
 }
 
 function refusal(reading: Exclude<UblReading, { ok: true }>, company: Company): ApiError {
-  if ('notUtf8' in reading) return notWellFormedXml('it is not UTF-8, the only encoding Peppol BIS Billing 3.0 allows');
+  if ('notUtf8' in reading) return notUtf8Xml('not UTF-8');
   if ('notUbl' in reading) return notUblDocument(reading.notUbl, WANTED);
   if ('seller' in reading) return sellerMismatch(reading.seller, company);
   if ('violations' in reading) return documentRefused(reading.violations);

@@ -70,6 +70,25 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
   return { ok: true, elements, depth: deepest };
 }
 
+const BYTE_ORDER_MARKS: [string, number[]][] = [
+  ['UTF-32', [0x00, 0x00, 0xfe, 0xff]],
+  ['UTF-32', [0xff, 0xfe, 0x00, 0x00]],
+  ['UTF-16', [0xfe, 0xff]],
+  ['UTF-16', [0xff, 0xfe]],
+];
+
+/**
+ * The encoding of an XML document that is not UTF-8, as its byte order mark or its declaration names it; undefined for
+ * UTF-8. Peppol BIS Billing 3.0 takes UTF-8 only, and saying which encoding was sent is clearer than the parse error
+ * the bytes would otherwise make.
+ */
+export function foreignEncoding(bytes: Uint8Array): string | undefined {
+  const marked = BYTE_ORDER_MARKS.find(([, mark]) => mark.every((byte, index) => bytes[index] === byte));
+  if (marked) return marked[0];
+  const declared = /^(?:\xEF\xBB\xBF)?<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(Buffer.from(bytes.subarray(0, 200)).toString('latin1'))?.[1];
+  return declared && !/^utf-?8$/i.test(declared) ? declared : undefined;
+}
+
 /** A failed check in words, for a received document's finding and its JSON view's problem. */
 export function boundsProblem(check: Exclude<XmlBoundsCheck, { ok: true }>): string {
   if (check.problem === 'not_well_formed') return `not well-formed XML: ${check.message}`;

@@ -76,12 +76,16 @@ function checkParty(party: PartyInput, path: 'from' | 'to', out: Violation[]): v
   }
 }
 
+/** The document currency (BT-5) must be one Peppol takes (ISO 4217 without the codes for no currency, such as XXX); `path` names it in the syntax it came in. */
+export const currencyViolations = (currency: string, path: string): Violation[] =>
+  isCurrencyCode(currency) ? [] : [{ path, rule: 'PEPPOL-EN16931-CL007', message: `${currency} is not an ISO 4217 currency code Peppol takes.` }];
+
 export function checkDocument(document: DocumentInput): Violation[] {
   const out: Violation[] = [];
   if (!document.buyer_reference && !document.order_reference) {
     out.push({ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003', message: 'Send buyer_reference (the buyer’s reference) or order_reference (their purchase order number).' });
   }
-  if (!isCurrencyCode(document.currency)) out.push({ path: 'currency', rule: 'PEPPOL-EN16931-CL007', message: `${document.currency} is not an ISO 4217 currency code.` });
+  out.push(...currencyViolations(document.currency, 'currency'));
   if (document.period && document.period.end < document.period.start) out.push({ path: 'period.end', rule: 'BR-29', message: 'The period ends before it starts.' });
   checkParty(document.from, 'from', out);
   checkParty(document.to, 'to', out);

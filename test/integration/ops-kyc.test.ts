@@ -27,6 +27,9 @@ jest.setTimeout(OPS_TEST_TIMEOUT_MS);
 describe('the ops CLI for KYC review', () => {
   it('when a submission is pending, then kyc list shows it, kyc approve approves it by signal, and a live key then sends with the credits the operator added', async () => {
     const account = await readyToSubmit('ops-approve');
+    // What the seller's invoices need besides its name and Peppol id, given before the review that verifies them.
+    const { tax_id, company_registration_id, address, iban } = belgianSeller;
+    expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { tax_id, company_registration_id, address, iban } })).status).toBe(200);
     expect((await submit(account.key, completeSubmission(account.companyId))).status).toBe(200);
 
     const listed = await ops('kyc', 'list', '--status', 'pending');
@@ -41,9 +44,6 @@ describe('the ops CLI for KYC review', () => {
     expect(audit.body.data.find((entry: { action: string }) => entry.action === 'kyc.approved')).toMatchObject({ actor: { account_id: 'operator:test-operator' } });
 
     expect((await ops('credits', 'add', account.workspaceId, '1.00')).code).toBe(0);
-    // What the seller's invoices need besides its name and Peppol id.
-    const { tax_id, company_registration_id, address, iban } = belgianSeller;
-    expect((await callAs(account.key, `/v1/companies/${account.companyId}`, { method: 'PATCH', body: { tax_id, company_registration_id, address, iban } })).status).toBe(200);
     const live = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'live' } });
     const body = { ...validFixtures[0]!.body, company_id: account.companyId, number: 'FIRST-LIVE' };
     const sent = await callAs(live.body.api_key, '/v1/documents', { method: 'POST', body, host: LIVE });

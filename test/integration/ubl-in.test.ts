@@ -99,6 +99,35 @@ describe('UBL documents the client made', () => {
     expect(await documentsOf(sender)).toEqual([]);
   });
 
+  it('when a UBL carries what a JSON document could not (processing instructions, a schema location, a note past the JSON bound, an address with spaces, currency XXX), then 422 names each and nothing is stored; UTF-16 is 400 saying so', async () => {
+    const sender = await sendingAccount();
+    const xml = clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient());
+    const refusedAt = async (changed: string) => {
+      const refused = await postUbl(sender, changed);
+      expect([refused.status, refused.body.error.code]).toEqual([422, 'document_invalid']);
+      return (refused.body.error.details.violations as { path: string }[]).map((violation) => violation.path);
+    };
+    expect(await refusedAt(xml.replace('<Invoice', '<?php echo 1; ?><?xml-stylesheet href="https://elsewhere.example/x.xsl"?><Invoice'))).toEqual([
+      "processing-instruction('php')",
+      "processing-instruction('xml-stylesheet')",
+    ]);
+    expect(await refusedAt(xml.replace('<Invoice ', '<Invoice xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="urn:x https://elsewhere.example/x.xsd" '))).toEqual([
+      'Invoice/@xsi:schemaLocation',
+    ]);
+    // The shared stack takes bodies up to 256 KiB: a note far past the bound, within it (the unit test holds 6 MiB).
+    expect(await refusedAt(xml.replace(/<cbc:Note>[^<]*<\/cbc:Note>/, `<cbc:Note>${'x'.repeat(200 * 1024)}</cbc:Note>`))).toEqual(['cac:PaymentTerms/cbc:Note']);
+    expect(await refusedAt(xml.replace('<cbc:EndpointID schemeID="0208">0123456749<', '<cbc:EndpointID schemeID="0208">0123456749 <'))).toEqual([
+      'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID',
+    ]);
+    expect(await refusedAt(xml.replace(/currencyID="EUR"/g, 'currencyID="XXX"').replace('<cbc:DocumentCurrencyCode>EUR', '<cbc:DocumentCurrencyCode>XXX'))).toEqual(['cbc:DocumentCurrencyCode']);
+
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml.replace('encoding="UTF-8"', 'encoding="UTF-16"'), 'utf16le')]);
+    const refused = await postUbl(sender, utf16);
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_xml']);
+    expect(refused.body.error.message).toBe('The body is encoded as UTF-16; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.');
+    expect(await documentsOf(sender)).toEqual([]);
+  });
+
   it('when the official rules refuse the UBL, then 422 document_invalid lists their fatal findings, and nothing is stored or sent', async () => {
     const sender = await sendingAccount();
     const email = recipient();

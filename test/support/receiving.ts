@@ -39,7 +39,7 @@ export const statedAmount = (ubl: string, element: string) => new RegExp(`<cbc:$
  * KYC review), registered as a receiver; or, with `settled`, whatever its registration came to.
  */
 export async function liveReceiver(
-  fields: { peppol_id?: string; company_registration_id?: string; tax_id?: string; directory?: boolean; migration_key?: string } = {},
+  fields: { peppol_id?: string; name?: string; company_registration_id?: string | null; tax_id?: string | null; directory?: boolean; migration_key?: string; [field: string]: unknown } = {},
   settled: 'registered' | 'registered_or_failed' = 'registered',
 ) {
   const account = await readyToSubmit('receiver');
