@@ -124,8 +124,7 @@ export function checkDocument(document: DocumentInput): Violation[] {
   if (document.payment?.rounding_amount && decimals(document.payment.rounding_amount) > 2) {
     out.push({ path: 'payment.rounding_amount', rule: 'BR-DEC-17', message: 'Amounts have at most 2 decimals.' });
   }
-  const rounding = payableRoundingViolation(document.payment?.rounding_amount, 'payment.rounding_amount');
-  if (rounding) out.push(rounding);
+  out.push(...payableRoundingViolations(document.payment?.rounding_amount, 'payment.rounding_amount'));
 
   checkVat(document, out);
   checkPayment(document, out);
@@ -142,13 +141,15 @@ export const PAYABLE_ROUNDING_RULE = 'EINVOICE-BT114';
  * of the currency either way; a larger one would be a second amount due that nothing explains. `path` names the
  * field as the client wrote it (the JSON path, or the UBL element).
  */
-export function payableRoundingViolation(rounding: string | null | undefined, path: string): Violation | undefined {
-  if (!rounding || new Decimal(rounding).abs().lessThan(1)) return undefined;
-  return {
-    path,
-    rule: PAYABLE_ROUNDING_RULE,
-    message: `The payable rounding amount (BT-114) is ${rounding}; it only rounds the amount due, so it is less than 1 (one unit of the currency) either way.`,
-  };
+export function payableRoundingViolations(rounding: string | null | undefined, path: string): Violation[] {
+  if (!rounding || new Decimal(rounding).abs().lessThan(1)) return [];
+  return [
+    {
+      path,
+      rule: PAYABLE_ROUNDING_RULE,
+      message: `The payable rounding amount (BT-114) is ${rounding}; it only rounds the amount due, so it is less than 1 (one unit of the currency) either way.`,
+    },
+  ];
 }
 
 /** An allowance or charge says why: in words, by code, or both. */

@@ -1,7 +1,7 @@
 import { calculate, formatAmount } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { PAYABLE_ROUNDING_RULE, payableRoundingViolation } from '../../domain/documents/rules';
+import { PAYABLE_ROUNDING_RULE, payableRoundingViolations } from '../../domain/documents/rules';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 
 const parse = (body: Record<string, unknown>) => documentInputSchema.parse(body);
@@ -99,9 +99,9 @@ describe('pre-send checks', () => {
 
   it('when a UBL document states its payable rounding, then the same rule names the UBL element', () => {
     const element = 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount';
-    expect(payableRoundingViolation('0.99', element)).toBeUndefined();
-    expect(payableRoundingViolation(null, element)).toBeUndefined();
-    expect(payableRoundingViolation('-1.00', element)).toMatchObject({ path: element, rule: PAYABLE_ROUNDING_RULE });
+    expect(payableRoundingViolations('0.99', element)).toEqual([]);
+    expect(payableRoundingViolations(null, element)).toEqual([]);
+    expect(payableRoundingViolations('-1.00', element)).toEqual([expect.objectContaining({ path: element, rule: PAYABLE_ROUNDING_RULE })]);
   });
 
   it('when neither buyer_reference nor order_reference is sent, then PEPPOL-EN16931-R003', () => {
