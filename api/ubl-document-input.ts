@@ -4,7 +4,7 @@ import type { CompanyIdentity } from '../domain/participant-proof';
 import type { Violation } from '../domain/documents/rules';
 import { newId } from '../domain/ids';
 import { inputMessage } from '../domain/input-messages';
-import { currencyViolations } from '../domain/documents/rules';
+import { currencyViolations, payableRoundingViolations } from '../domain/documents/rules';
 import { readUbl } from '../domain/ubl/read';
 import { sendableXmlViolations } from '../domain/ubl/sendable-xml';
 import type { AcceptableDocument } from '../services/documents/accept';
@@ -70,8 +70,12 @@ export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: 
   const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey }, { error: inputMessage });
   if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) };
   const document = parsed.data;
-  const currency = currencyViolations(document.currency, 'cbc:DocumentCurrencyCode');
-  if (currency.length > 0) return { ok: false, violations: currency };
+  // What the JSON path checks of the same terms, named where the UBL states them.
+  const stated = [
+    ...currencyViolations(document.currency, 'cbc:DocumentCurrencyCode'),
+    ...payableRoundingViolations(read.stated_totals.payable_rounding, 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount'),
+  ];
+  if (stated.length > 0) return { ok: false, violations: stated };
   const storedBytes = storedBytesOf(ubl, document);
   if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
   const attachmentIds = (document.attachments ?? []).map(() => newId('attachment'));

@@ -53,3 +53,16 @@ describe('a UBL document the client made, read for sending', () => {
     expect(reading).toMatchObject({ ok: false, violations: [{ rule: 'BR-09' }] });
   });
 });
+
+describe('what a UBL states that the JSON path checks too', () => {
+  const payable = '<cbc:PayableAmount currencyID="EUR">1656.25</cbc:PayableAmount>';
+  const withRounding = (amount: string) => invoice.replace(payable, `<cbc:PayableRoundingAmount currencyID="EUR">${amount}</cbc:PayableRoundingAmount>${payable}`);
+
+  it('a payable rounding (BT-114) under one unit either way is taken; one of a unit or more is refused where the UBL states it', () => {
+    expect(read(withRounding('-0.99')).ok).toBe(true);
+    expect(read(withRounding('1.00'))).toEqual({
+      ok: false,
+      violations: [{ path: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount', rule: 'EINVOICE-BT114', message: expect.stringContaining('less than 1') }],
+    });
+  });
+});
