@@ -9,6 +9,7 @@ import { checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-b
 
 export { convertForCompany, readDocumentBody } from './document-input';
 export { readPostedUbl } from './ubl-document-input';
+export { safeRenderedPage } from '../domain/rendering/safe-html';
 
 export function checkUblBounds({ xml }: { xml: Uint8Array }): XmlBoundsCheck {
   return checkXmlBounds(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), UBL_BOUNDS);

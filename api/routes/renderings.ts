@@ -96,7 +96,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         if (!bounds.ok) throw notRenderable(document._id, boundsProblem(bounds));
         let rendered: Buffer;
         try {
-          rendered = await finishedRendering(await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal }), format, document.environment);
+          rendered = await finishedRendering(await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal }), format, document.environment, (page) => cpu.run('safeRenderedPage', page));
         } catch (err) {
           if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;

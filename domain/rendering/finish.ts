@@ -1,13 +1,16 @@
 import type { Environment } from '../environment';
-import { safeRenderedHtml } from './safe-html';
+import type { safeRenderedPage } from './safe-html';
 import { renderingNoticeFor, stampedPdf } from './sandbox-notice';
+
+/** Runs {@link safeRenderedPage}, where the caller wants it run (the API: on a worker thread). */
+export type SafePageStep = (page: Parameters<typeof safeRenderedPage>[0]) => Promise<string> | string;
 
 /**
  * The renderer's answer as every reader gets it (the API, and through it the SDK and the MCP server):
  * HTML made safe to open anywhere, and a sandbox document's HTML or PDF saying its sender is unverified.
  */
-export async function finishedRendering(rendered: Buffer, format: 'html' | 'pdf', environment: Environment): Promise<Buffer> {
+export async function finishedRendering(rendered: Buffer, format: 'html' | 'pdf', environment: Environment, safePage: SafePageStep): Promise<Buffer> {
   const notice = renderingNoticeFor(environment);
-  if (format === 'html') return Buffer.from(safeRenderedHtml(rendered.toString('utf8'), notice));
+  if (format === 'html') return Buffer.from(await safePage({ html: rendered, notice }));
   return notice ? stampedPdf(rendered, notice) : rendered;
 }

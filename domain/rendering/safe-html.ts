@@ -46,8 +46,14 @@ const ATTACHMENT_EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg', 'csv', 'xlsx
 
 const isElement = (node: DefaultTreeAdapterMap['node']): node is Element => tree.isElementNode(node);
 
-function elementsUnder(parent: ParentNode): Element[] {
-  return tree.getChildNodes(parent).flatMap((child) => (isElement(child) ? [child, ...elementsUnder(child)] : []));
+/** Every element below `parent`, in document order. */
+function elementsUnder(parent: ParentNode, found: Element[] = []): Element[] {
+  for (const child of tree.getChildNodes(parent)) {
+    if (!isElement(child)) continue;
+    found.push(child);
+    elementsUnder(child, found);
+  }
+  return found;
 }
 
 const attributeOf = (element: Element, name: string) => element.attrs.find((attr) => attr.name === name)?.value;
@@ -96,8 +102,8 @@ export function safeFilename(declared: string): string {
  * the hidden element goes (its id is the document's BT-122). Content that is not base64 leaves the
  * link without a target.
  */
-function offerAttachmentsAsDownloads(document: ParentNode): void {
-  for (const holder of elementsUnder(document).filter((element) => attributeOf(element, 'filename') !== undefined && attributeOf(element, 'mimetype') !== undefined)) {
+function offerAttachmentsAsDownloads(elements: Element[]): void {
+  for (const holder of elements.filter((element) => attributeOf(element, 'filename') !== undefined && attributeOf(element, 'mimetype') !== undefined)) {
     const container = tree.getParentNode(holder);
     const siblings = container ? tree.getChildNodes(container).filter(isElement) : [];
     const linkBox = siblings[siblings.indexOf(holder) - 1];
@@ -127,8 +133,8 @@ function disarm(element: Element): void {
 
 const isRefresh = (element: Element) => element.tagName === 'meta' && attributeOf(element, 'http-equiv')?.toLowerCase() === 'refresh';
 
-function bodyOf(document: ParentNode): Element {
-  const body = elementsUnder(document).find((element) => element.tagName === 'body');
+function bodyOf(elements: Element[]): Element {
+  const body = elements.find((element) => element.tagName === 'body');
   if (!body) throw new Error('the rendered HTML has no body');
   return body;
 }
@@ -154,16 +160,25 @@ function insertBanner(body: Element, text: string): void {
  */
 export function safeRenderedHtml(html: string, notice?: string): string {
   const document = parse(html);
-  for (const element of elementsUnder(document)) {
+  const elements = elementsUnder(document);
+  for (const element of elements) {
     if (DROPPED_ELEMENTS.has(element.tagName) || isRefresh(element)) tree.detachNode(element);
     else disarm(element);
   }
   // After disarming, which would take the download's data: URL too.
-  offerAttachmentsAsDownloads(document);
-  const body = bodyOf(document);
+  offerAttachmentsAsDownloads(elements);
+  const body = bodyOf(elements);
   if (notice) insertBanner(body, notice);
   const script = tree.createElement('script', body.namespaceURI, []);
   tree.insertText(script, VIEWER_SCRIPT);
   tree.appendChild(body, script);
   return serialize(document);
+}
+
+/**
+ * {@link safeRenderedHtml} as plain data in and out, for the API's worker threads (api/cpu-tasks.ts):
+ * the page grows about 12 KB a line of the document, and parsing it takes seconds at 1,000 lines.
+ */
+export function safeRenderedPage({ html, notice }: { html: Uint8Array; notice: string | undefined }): string {
+  return safeRenderedHtml(Buffer.from(html.buffer, html.byteOffset, html.byteLength).toString('utf8'), notice);
 }

@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 
 import { finishedRendering } from '../../domain/rendering/finish';
+import { safeRenderedPage } from '../../domain/rendering/safe-html';
 import { renderingNoticeFor, SANDBOX_NOTICE, stampedPdf } from '../../domain/rendering/sandbox-notice';
 import { pdfText } from '../support/rendering';
 
@@ -27,16 +28,16 @@ describe('a rendering says when its sender is unverified', () => {
   });
 
   it('when a sandbox document is rendered, then its PDF is stamped and its HTML has the banner', async () => {
-    expect(await pdfText(await finishedRendering(await pdfOfPages(2), 'pdf', 'sandbox'))).toContain(SANDBOX_NOTICE);
-    const page = (await finishedRendering(html, 'html', 'sandbox')).toString();
+    expect(await pdfText(await finishedRendering(await pdfOfPages(2), 'pdf', 'sandbox', safeRenderedPage))).toContain(SANDBOX_NOTICE);
+    const page = (await finishedRendering(html, 'html', 'sandbox', safeRenderedPage)).toString();
     expect(page).toContain('<body><div class="einvoice-notice" role="alert"');
     expect(page).toContain(`>${SANDBOX_NOTICE}</div>`);
   });
 
   it('when a live document is rendered, then its PDF is the renderer\'s byte for byte and its HTML has no banner', async () => {
     const pdf = await pdfOfPages(2);
-    expect((await finishedRendering(pdf, 'pdf', 'live')).equals(pdf)).toBe(true);
-    const page = (await finishedRendering(html, 'html', 'live')).toString();
+    expect((await finishedRendering(pdf, 'pdf', 'live', safeRenderedPage)).equals(pdf)).toBe(true);
+    const page = (await finishedRendering(html, 'html', 'live', safeRenderedPage)).toString();
     expect(page).not.toContain('einvoice-notice');
     expect(page).not.toContain('verified');
   });
