@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { convertDocument } from '../domain/documents/convert';
 import { DOCUMENT_LIMITS, documentInputSchema } from '../domain/documents/input';
 import { UBL_BOUNDS } from '../domain/xml-bounds';
-import { belgianBuyerCompany, belgianSeller, largestInvoice, validFixtures } from '../test/fixtures/documents';
+import { belgianBuyerCompany, belgianSeller, invoiceNearTheElementBound, largestInvoice, validFixtures } from '../test/fixtures/documents';
 import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
 
@@ -29,15 +29,6 @@ const ATTACKERS = envNumber('BENCH_ATTACKERS', 4);
 
 const UBL_HEAD = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
 const deeplyNested = `${UBL_HEAD}${'<cbc:Note>'.repeat(60_000)}x${'</cbc:Note>'.repeat(60_000)}</Invoice>`;
-/** A real invoice carrying notes up to just under the element bound: every rule runs over all of it. */
-function nearlyTooMany(): string {
-  const fixture = validFixtures[0]!;
-  const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
-  if (!converted.ok) throw new Error('the fixture does not convert');
-  const elements = converted.ubl.match(/<[A-Za-z]/g)!.length;
-  const notes = '<cbc:Note>x</cbc:Note>'.repeat(UBL_BOUNDS.maxElements - elements - 10);
-  return converted.ubl.replace('<cbc:DocumentCurrencyCode>', `${notes}<cbc:DocumentCurrencyCode>`);
-}
 
 /** A valid invoice to the fixtures' buyer of about 2 MB, within the bounds: 20,000 notes of 100 characters. */
 function twoMegabytesReceived(): string {
@@ -101,7 +92,7 @@ async function main(): Promise<void> {
     const deep = await during(ATTACKERS, publicValidation(deeplyNested), () => singleClient(REQUESTS, sendAndWait));
     say(line('POST → delivered during deeply nested public validations', deep.measured, sendsAlone));
     say(`  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`);
-    const heavyXml = nearlyTooMany();
+    const heavyXml = invoiceNearTheElementBound();
     const heavy = await during(ATTACKERS, publicValidation(heavyXml), () => singleClient(REQUESTS, sendAndWait));
     say(line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone));
     say(`  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`);

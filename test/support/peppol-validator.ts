@@ -41,9 +41,10 @@ export interface LaneCounts {
   running: number;
   completed: number;
   stopped: number;
+  lost: number;
 }
 
-/** Every lane of the shared stack's validator (send, interactive, receive, render), from its health answer. */
+/** Every lane of the shared stack's validator (send, interactive, public, receive, render, view), from its health answer. */
 export async function validatorLanes(): Promise<Record<ValidationLane, LaneCounts>> {
   return ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<ValidationLane, LaneCounts> }).lanes;
 }
