@@ -113,7 +113,7 @@ const submissionRow = (submission: KycSubmission) =>
   );
 
 const identityLine = (identity: CompanyIdentity) =>
-  `peppol_id ${identity.peppol_id ?? '-'}, company_registration_id ${identity.company_registration_id ?? '-'}, tax_id ${identity.tax_id ?? '-'}`;
+  `name ${identity.name ?? '-'}, peppol_id ${identity.peppol_id ?? '-'}, company_registration_id ${identity.company_registration_id ?? '-'}, tax_id ${identity.tax_id ?? '-'}`;
 
 /** Whether a company's Peppol id is written as its own registration id or VAT number (then the registry extract backs it), or is some other id. */
 function peppolIdIs(company: Company): string | null {

@@ -130,6 +130,10 @@ describe('only a verified identity sends', () => {
     expect(refused.body.error.details.reason).toBe('its legal name changed after verification');
 
     await until('the rename reviewed', () => company(receiver.key, receiver.companyId), (response) => response.body.participant_review?.status === 'pending', 90_000);
+    // The operator sees both names.
+    const listed = (await ops('participants')).stdout;
+    expect(listed).toMatch(/under review:\s+name Renamed Holding SA,/);
+    expect(listed).toMatch(/verified:\s+name Acme BV,/);
     expect(await ops('participants', 'approve', receiver.companyId)).toMatchObject({ code: 0 });
     await until('the review approved', () => company(receiver.key, receiver.companyId), (response) => response.body.participant_review?.status === 'approved', 90_000);
     const accepted = await postLive(receiver.liveKey, { ...invoice, company_id: receiver.companyId, number: number('RENAMED') });
