@@ -115,6 +115,8 @@ const catalog = {
   recipient_not_found: { status: 422, type: 'validation_error', retryable: false },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error', retryable: true },
   sandbox_recipient_quota: { status: 429, type: 'rate_limit_error', retryable: true },
+  // One rendering in flight per key: the next may start when it has finished.
+  rendering_in_progress: { status: 429, type: 'rate_limit_error', retryable: true },
   service_degraded: { status: 503, type: 'api_error', retryable: true },
   // The database is away (restarting, unreachable): the same request a few seconds later may succeed.
   service_unavailable: { status: 503, type: 'api_error', retryable: true },

@@ -16,6 +16,7 @@ import { providerOrganisationModel, providerTenantModel } from './provider-tenan
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
 import { peppolRegistrationModel, receivedMessageModel } from './receiving';
+import { renderingClaimModel, renderingModel } from './renderings';
 import { reportingItemModel, reportingMonthModel } from './reporting';
 import { usageDayModel } from './usage';
 import { deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
@@ -55,6 +56,8 @@ export function createStore(db: Connection) {
     reportingItems: reportingItemModel(db),
     reportingMonths: reportingMonthModel(db),
     messageLevelStatuses: messageLevelStatusModel(db),
+    renderings: renderingModel(db),
+    renderingClaims: renderingClaimModel(db),
   };
 }
 

@@ -1,9 +1,10 @@
-import { RENDER_LANGUAGES, INTERACTIVE_VALIDATION_MS, NotRenderableError, type OfficialValidator, type RenderFormat } from '../../platform/official-validator';
+import { RENDER_LANGUAGES, NotRenderableError, VIEW_RENDERING_MS, type OfficialValidator, type RenderFormat, type RenderLanguage } from '../../platform/official-validator';
 import { finishedRendering } from '../../domain/rendering/finish';
 import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { fileStemOf } from '../../domain/text';
 import { boundsProblem } from '../../domain/xml-bounds';
-import { renderableUblOf, renderingTag } from '../../services/documents/rendering';
+import { MAX_RENDERED_LINES } from '../../domain/rendering-bounds';
+import { claimRendering, keepRendering, keptRendering, renderableUblOf, renderingTag } from '../../services/documents/rendering';
 import type { Store } from '../../store';
 import { requireDocumentOf } from '../access';
 import { ApiError } from '../errors';
@@ -40,13 +41,55 @@ export const pdfQuery = languageQuery('pdf');
 
 export interface RenderingRouteDependencies {
   store: Store;
-  /** Renders in its interactive lane, under the same time limit as a validation asked from outside. */
+  /** Renders in its lane for renderings asked for (`view`), never a validation's or a delivery's. */
   validator: OfficialValidator;
   /** Measures the UBL before the renderer sees it. */
   cpu: CpuPool;
 }
 
 const notRenderable = (documentId: string, why: string) => new ApiError('document_not_renderable', `Document ${documentId} cannot be rendered: ${why}.`);
+
+/** A claim outlives the rendering's own limit by this much, so it ends after the rendering does even when its process dies. */
+const CLAIM_MARGIN_MS = 10_000;
+/** Seconds a key waits before asking again while its rendering runs. */
+const RETRY_RENDERING_AFTER_S = 5;
+
+/** One rendering of a document, for `holder` (an API key, by its prefix). */
+interface RenderingAsked {
+  documentId: string;
+  ubl: Buffer;
+  tag: string;
+  format: RenderFormat;
+  lang: RenderLanguage;
+  holder: string;
+  signal: AbortSignal;
+}
+
+/**
+ * The rendering as the renderer made it: kept from an earlier request of the same one, or made now,
+ * measured first, at most one at a time per key, and kept for the next request.
+ */
+async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies, asked: RenderingAsked): Promise<Buffer> {
+  const kept = await keptRendering(store, asked.documentId, asked.tag);
+  if (kept) return kept;
+  // A received document is kept whatever it holds, past the XML bounds or the lines a rendering takes too: such a one is never rendered.
+  const { bounds, lines } = await cpu.run('measureForRendering', { xml: asked.ubl });
+  if (!bounds.ok) throw notRenderable(asked.documentId, boundsProblem(bounds));
+  if (lines > MAX_RENDERED_LINES) throw notRenderable(asked.documentId, `it has ${lines.toLocaleString('en')} lines, and a rendering takes at most ${MAX_RENDERED_LINES.toLocaleString('en')}`);
+  const release = await claimRendering(store, asked.holder, VIEW_RENDERING_MS + CLAIM_MARGIN_MS);
+  if (!release) {
+    throw new ApiError('rendering_in_progress', `This API key has a rendering in progress; ask again when it has finished (a rendering takes at most ${VIEW_RENDERING_MS / 1000} s).`, {
+      headers: { 'Retry-After': String(RETRY_RENDERING_AFTER_S) },
+    });
+  }
+  try {
+    const rendered = await validator.render(asked.ubl, asked.format, asked.lang, { lane: 'view', limitMs: VIEW_RENDERING_MS, signal: asked.signal });
+    await keepRendering(store, asked.documentId, asked.tag, rendered);
+    return rendered;
+  } finally {
+    await release();
+  }
+}
 
 /** `GET /v1/documents/{id}/pdf` and `/html`: every document, sent or received, as a person reads it. */
 export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: RenderingRouteDependencies): void {
@@ -61,8 +104,11 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
         `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
         `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
-        `rendering again. A received document past the XML bounds, or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
-        `A rendering stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).` +
+        `rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) ` +
+        `is answered from what was kept. A received document past the XML bounds, with more than ${MAX_RENDERED_LINES.toLocaleString('en')} lines, ` +
+        `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
+        `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
+        `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
         (format === 'html' ? ' The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.' : ''),
       tags: ['Documents'],
       limitedKeys: true,
@@ -80,7 +126,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         },
         304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
       },
-      errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_renderable', 'validator_unavailable'],
+      errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_renderable', 'rendering_in_progress', 'validator_unavailable'],
       handler: async ({ auth, params, query, req, res, signal }) => {
         const document = await requireDocumentOf(store, auth, params.id, query.company_id);
         const ubl = await renderableUblOf(store, document);
@@ -91,12 +137,10 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
           res.status(304).end();
           return;
         }
-        // A received document is kept whatever it holds, past the XML bounds too: such a one is never rendered.
-        const bounds = await cpu.run('checkUblBounds', { xml: ubl });
-        if (!bounds.ok) throw notRenderable(document._id, boundsProblem(bounds));
         let rendered: Buffer;
         try {
-          rendered = await finishedRendering(await validator.render(ubl, format, query.lang, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal }), format, document.environment, (page) => cpu.run('safeRenderedPage', page));
+          const asked = { documentId: document._id, ubl, tag, format, lang: query.lang, holder: auth.keyPrefix, signal };
+          rendered = await finishedRendering(await renderingOf({ store, validator, cpu }, asked), format, document.environment, (page) => cpu.run('safeRenderedPage', page));
         } catch (err) {
           if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;
