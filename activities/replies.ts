@@ -4,6 +4,7 @@ import { nameBasedUuid, replyRouting, RoutingError, standardBusinessDocument } f
 import type { ReplyOutcome, ReplyRef } from '../domain/reply-events';
 import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';
+import { replySenderRefusal } from '../services/documents/verified-sender';
 import { RuleError } from '../services/errors';
 import { giveInvoiceResponse, reconcileResponses } from '../services/replies/invoice-responses';
 import { planMessageLevelStatus } from '../services/replies/message-level-status';
@@ -60,6 +61,12 @@ export function replyActivities(deps: ActivityDependencies) {
       } catch (err) {
         if (err instanceof RoutingError) throw permanentDeliveryFailure(`The reply cannot be routed on Peppol: ${err.message}.`);
         throw err;
+      }
+      // An Invoice Response speaks for the company under our certificate (an MLS for our access point).
+      if (reply.kind !== 'mls') {
+        const company = await store.companies.findById(stored.companyId).lean();
+        const refusal = company ? replySenderRefusal(company, routing.sender) : `Company ${stored.companyId} does not exist.`;
+        if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
       }
       try {
         const receipt = await sendByAs4({ store, peppol }, {

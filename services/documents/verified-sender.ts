@@ -1,4 +1,4 @@
-import { sameValue, type CompanyIdentity } from '../../domain/participant-proof';
+import { registrableParticipant, sameValue, type CompanyIdentity } from '../../domain/participant-proof';
 import type { Company } from '../companies';
 import { RuleError } from '../errors';
 import { identityOf, standingOf } from '../receiving/participant-review';
@@ -48,4 +48,15 @@ export function liveSenderRefusal(company: Company, sender: string): string | nu
   if (!standing.verified) return standing.why;
   const verified = standing.identity.peppol_id;
   return sameValue('peppol_id', sender, verified) ? null : `Its seller ${sender} is not the company's verified Peppol id ${verified}.`;
+}
+
+/**
+ * Why an Invoice Response whose envelope names `sender` may not leave for the company: it answers a document
+ * received at the company's participant id, so it goes only from the id proven the company's own (the one our
+ * SMP publishes, which a rename under review keeps); null when it may.
+ */
+export function replySenderRefusal(company: Company, sender: string): string | null {
+  const proven = registrableParticipant(standingOf(company), company.peppol_id ?? null);
+  if (proven && sameValue('peppol_id', sender, proven)) return null;
+  return `Its sender ${sender} is not a Peppol id proven to be company ${company._id}'s${proven ? ` (${proven} is)` : ''}.`;
 }

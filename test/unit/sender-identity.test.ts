@@ -1,7 +1,7 @@
 import { sellerIdentityViolations } from '../../domain/documents/sender-identity';
 import type { CompanyIdentity } from '../../domain/participant-proof';
 import type { Company } from '../../services/companies';
-import { liveSenderRefusal, requireVerifiedSender } from '../../services/documents/verified-sender';
+import { liveSenderRefusal, replySenderRefusal, requireVerifiedSender } from '../../services/documents/verified-sender';
 
 const verified: CompanyIdentity = { peppol_id: '0208:0123456749', name: 'Example Seller SRL', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
 
@@ -43,5 +43,12 @@ describe('the company a live document is sent for', () => {
     expect(liveSenderRefusal(company({ name: 'Renamed SA' }), '0208:0123456749')).toContain('its legal name changed after verification');
     expect(() => requireVerifiedSender(company({ peppol_id: null }))).toThrow(expect.objectContaining({ code: 'sender_not_verified', message: expect.stringContaining('has no peppol_id') }));
     expect(liveSenderRefusal(company({ verified_identity: null }), '0208:0123456749')).toContain('not part of an approved KYC review');
+  });
+
+  it('an Invoice Response goes from the participant id proven its own, a rename under review or not', () => {
+    expect(replySenderRefusal(company(), '0208:0123456749')).toBeNull();
+    expect(replySenderRefusal(company({ name: 'Renamed SA' }), '0208:0123456749')).toBeNull();
+    expect(replySenderRefusal(company(), '0208:0987654394')).toBe("Its sender 0208:0987654394 is not a Peppol id proven to be company com_1's (0208:0123456749 is).");
+    expect(replySenderRefusal(company({ peppol_id: '0208:0987654394' }), '0208:0987654394')).toBe("Its sender 0208:0987654394 is not a Peppol id proven to be company com_1's.");
   });
 });
