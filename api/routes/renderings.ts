@@ -1,4 +1,5 @@
 import { RENDER_LANGUAGES, NotRenderableError, VIEW_RENDERING_MS, type OfficialValidator, type RenderFormat, type RenderLanguage } from '../../platform/official-validator';
+import type { Environment } from '../../domain/environment';
 import { finishedRendering } from '../../domain/rendering/finish';
 import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { fileStemOf } from '../../domain/text';
@@ -63,11 +64,14 @@ interface RenderingAsked {
   lang: RenderLanguage;
   holder: string;
   signal: AbortSignal;
+  environment: Environment;
 }
 
 /**
- * The rendering as the renderer made it: kept from an earlier request of the same one, or made now,
- * measured first, at most one at a time per key, and kept for the next request.
+ * The rendering as every reader gets it (finishedRendering: safe to open, a sandbox one marked): kept
+ * from an earlier request of the same one, or made now, measured first, at most one at a time per key,
+ * finished, and kept for the next request. What is kept is the finished page, so the tag names the
+ * finishing too (renderingTag): a page finished another way is neither served nor answered 304.
  */
 async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies, asked: RenderingAsked): Promise<Buffer> {
   const kept = await keptRendering(store, asked.documentId, asked.tag);
@@ -83,7 +87,8 @@ async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies
     });
   }
   try {
-    const rendered = await validator.render(asked.ubl, asked.format, asked.lang, { lane: 'view', limitMs: VIEW_RENDERING_MS, signal: asked.signal });
+    const made = await validator.render(asked.ubl, asked.format, asked.lang, { lane: 'view', limitMs: VIEW_RENDERING_MS, signal: asked.signal });
+    const rendered = await finishedRendering(made, asked.format, asked.environment, (page) => cpu.run('safeRenderedPage', page));
     await keepRendering(store, asked.documentId, asked.tag, rendered);
     return rendered;
   } finally {
@@ -139,8 +144,8 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         }
         let rendered: Buffer;
         try {
-          const asked = { documentId: document._id, ubl, tag, format, lang: query.lang, holder: auth.keyPrefix, signal };
-          rendered = await finishedRendering(await renderingOf({ store, validator, cpu }, asked), format, document.environment, (page) => cpu.run('safeRenderedPage', page));
+          const asked = { documentId: document._id, ubl, tag, format, lang: query.lang, holder: auth.keyPrefix, signal, environment: document.environment };
+          rendered = await renderingOf({ store, validator, cpu }, asked);
         } catch (err) {
           if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;

@@ -2,6 +2,13 @@ import type { Environment } from '../environment';
 import type { safeRenderedPage } from './safe-html';
 import { renderingNoticeFor, stampedPdf } from './sandbox-notice';
 
+/**
+ * Which way renderings are finished. It is part of a rendering's name (its ETag, and the key it is kept
+ * under), so raise it whenever the finishing changes: a page finished the old way, perhaps not safe, is
+ * then neither served from what was kept nor confirmed to a client holding it (304).
+ */
+export const FINISHING_VERSION = 2;
+
 /** Runs {@link safeRenderedPage}, where the caller wants it run (the API: on a worker thread). */
 export type SafePageStep = (page: Parameters<typeof safeRenderedPage>[0]) => Promise<string> | string;
 

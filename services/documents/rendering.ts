@@ -4,6 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 
 import { mongo } from 'mongoose';
 
+import { FINISHING_VERSION } from '../../domain/rendering/finish';
 import type { RenderFormat, RenderLanguage } from '../../platform/official-validator';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
@@ -29,11 +30,12 @@ export async function renderableUblOf(store: Store, document: DocumentRow): Prom
 }
 
 /**
- * Names one rendering: the same UBL in the same format and language renders the same, so a client
- * holding this tag has it and need not ask for the work again.
+ * Names one rendering: the same UBL in the same format and language, finished the same way
+ * (FINISHING_VERSION), renders the same, so a client holding this tag has it and need not ask for the
+ * work again.
  */
 export function renderingTag(ubl: Buffer, format: RenderFormat, lang: RenderLanguage): string {
-  return `"${createHash('sha256').update(ubl).digest('base64url').slice(0, 22)}-${format}-${lang}"`;
+  return `"${createHash('sha256').update(ubl).digest('base64url').slice(0, 22)}-${format}-${lang}-f${FINISHING_VERSION}"`;
 }
 
 /** The largest rendering kept: a row holds 16 MiB; a document with large attachments can render past that even gzipped. */

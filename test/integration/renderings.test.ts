@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
+import { FINISHING_VERSION } from '../../domain/rendering/finish';
 import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp } from '../support/accounts';
@@ -45,10 +46,13 @@ describe('a document as a person reads it', () => {
     expect(text).toContain(belgianSeller.name);
 
     const tag = pdf.headers.get('etag')!;
-    expect(tag).toMatch(/^"[A-Za-z0-9_-]{22}-pdf-en"$/);
+    expect(tag).toMatch(new RegExp(`^"[A-Za-z0-9_-]{22}-pdf-en-f${FINISHING_VERSION}"$`));
     const again = await callAs(sender.key, `/v1/documents/${id}/pdf`, { headers: { 'If-None-Match': tag } });
     expect(again.status).toBe(304);
     expect(again.bytes).toHaveLength(0);
+    // A tag of the page as it was finished before (the same UBL, format and language) is not confirmed: that page may not be safe.
+    const earlier = await callAs(sender.key, `/v1/documents/${id}/pdf`, { headers: { 'If-None-Match': tag.replace(/-f\d+"$/, '"') } });
+    expect(earlier.status).toBe(200);
   });
 
   it('when another language is asked for, then the labels are in it; a language the renderer lacks is 400 naming those it has', async () => {
@@ -56,7 +60,7 @@ describe('a document as a person reads it', () => {
     const german = await callAs(sender.key, `/v1/documents/${id}/pdf?lang=de`);
     expect(german.status).toBe(200);
     expect(await pdfText(german.bytes)).toContain(`Rechnungsnummer: ${number}`);
-    expect(german.headers.get('etag')).toMatch(/-pdf-de"$/);
+    expect(german.headers.get('etag')).toMatch(/-pdf-de-f\d+"$/);
 
     const french = await callAs(sender.key, `/v1/documents/${id}/html?lang=fr`);
     expect(french.status).toBe(200);
