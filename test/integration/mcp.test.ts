@@ -82,7 +82,7 @@ describe('the MCP server over stdio against the running API', () => {
     expect(fields('list_documents')).toEqual(Object.keys(documentListQuery.shape));
     expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
     expect(fields('get_document')).toEqual(['id', 'company_id']);
-    expect(fields('get_document_pdf')).toEqual(['id', 'lang']);
+    expect(fields('get_document_pdf')).toEqual(['id', 'lang', 'company_id']);
     expect(fields('send_ubl')).toEqual(['company_id', 'ubl', 'idempotency_key']);
     expect(byName.get('send_ubl')!.inputSchema.required).toEqual(['company_id', 'ubl']);
     expect(fields('lookup_participant')).toEqual(['peppol_id']);
