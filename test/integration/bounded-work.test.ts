@@ -21,7 +21,7 @@ import { inProcessApp, listening } from '../support/in-process-api';
 import { ops } from '../support/ops';
 import { ublTo, uniqueBelgianPeppolId } from '../support/receiving';
 import { until } from '../support/until';
-import { validatorLanes, type LaneCounts } from '../support/peppol-validator';
+import { validatorLanes, validatorWarm, type LaneCounts } from '../support/peppol-validator';
 import { freePort } from '../../stack/ports';
 import { sharedStack } from '../support/test-stack';
 import { loadStackConfig } from '../../stack/config';
@@ -64,6 +64,7 @@ describe('UBL from outside is measured before it is validated', () => {
 
 describe('the validator keeps capacity for sends and stops what runs too long', () => {
   const validator = () => officialValidator(sharedStack().validatorUrl);
+  beforeAll(validatorWarm, 300_000);
 
   it('when an interactive validation passes its time limit, then its worker is killed, and the next one gets a permit and a worker at once', async () => {
     const before = await validatorLanes();

@@ -1,5 +1,6 @@
 import { officialValidator, splitFindings, type OfficialFinding, type ValidationLane } from '../../platform/official-validator';
 import { sharedStack } from './test-stack';
+import { until } from './until';
 
 /**
  * The official Peppol BIS Billing 3.0 / EN 16931 artefacts, as the service
@@ -47,4 +48,15 @@ export interface LaneCounts {
 /** Every lane of the shared stack's validator (send, interactive, public, receive, render, view), from its health answer. */
 export async function validatorLanes(): Promise<Record<ValidationLane, LaneCounts>> {
   return ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<ValidationLane, LaneCounts> }).lanes;
+}
+
+/**
+ * Waits until every worker process of the shared stack's validator is warm: it listens once the first of each kind
+ * is, and the others warm one after another; until then a lane's job may wait for a worker, so what holds lanes
+ * apart is tested once none is warming.
+ */
+export async function validatorWarm(): Promise<void> {
+  const pools = async () =>
+    ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { pools: Record<'validate' | 'render', { warming: number; started: number; workers: number }> }).pools;
+  await until('every validator worker warm', pools, ({ validate, render }) => [validate, render].every((pool) => pool.warming === 0 && pool.started >= pool.workers), 300_000, 500);
 }

@@ -26,7 +26,7 @@ import com.sun.net.httpserver.HttpServer;
  *   GET    /health            → {"status":"ok","rule_set":{"id","name","valid_from"},
  *                                "lanes":{"send":{"permits","running","completed","stopped","lost"},"interactive":…,"public":…,
  *                                         "receive":…,"render":…,"view":…},
- *                                "pools":{"validate":{"workers","idle","started","retired","recycle_after","pids"},"render":…}}
+ *                                "pools":{"validate":{"workers","idle","warming","started","retired","recycle_after","pids"},"render":…}}
  *   POST   /validate?lane=send|interactive|public|receive|render|view&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
  *   POST   /render?format=pdf|html&lang=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or CreditNote)
@@ -72,8 +72,8 @@ public final class ValidatorServer {
       pools.put(kind, new WorkerPool(kind, size, recycleAfter, java));
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> pools.values().forEach(WorkerPool::stop)));
-    // Every worker compiles its rule sets or stylesheets and runs its warm-up documents before the
-    // port opens, so a listening service is a ready one.
+    // A worker compiles its rule sets or stylesheets and runs its warm-up documents before it takes a
+    // job; the port opens once the first of each kind is warm, so a listening service is a ready one.
     pools.values().forEach(WorkerPool::start);
     for (WorkerPool pool : pools.values()) {
       pool.awaitWarm();

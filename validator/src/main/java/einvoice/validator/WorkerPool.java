@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,6 +42,8 @@ final class WorkerPool {
   /** Every worker process alive now, idle or busy. */
   private final Set<Child> alive = ConcurrentHashMap.newKeySet();
   private final AtomicLong started = new AtomicLong();
+  /** Workers started and not ready yet: until none is, a job may wait for one to warm up (see start()). */
+  private final AtomicInteger warming = new AtomicInteger();
   private final AtomicLong retired = new AtomicLong();
   private volatile String ready = "{}";
 
@@ -90,30 +93,40 @@ final class WorkerPool {
     this.recycleAfter = Math.max(1, recycleAfter);
     this.command = new ArrayList<>(javaCommand);
     this.command.add(kind.name().toLowerCase(java.util.Locale.ROOT));
-    this.warm = new CountDownLatch(size);
+    this.warm = new CountDownLatch(size > 0 ? 1 : 0);
   }
 
   private final CountDownLatch warm;
   private final List<Exception> startFailures = new ArrayList<>();
 
-  /** Starts every worker; {@link #awaitWarm()} waits for them. */
+  /**
+   * Starts the first worker, which {@link #awaitWarm()} waits for; the others warm one after another
+   * once it is ready. So a start, and a restart after a crash, answers as soon as one worker of each
+   * kind is warm, and the warm-ups do not all compete for the cores at once (seven at once took a
+   * loaded two-core machine four minutes); a job meanwhile waits for a worker within its time limit.
+   */
   void start() {
-    for (int i = 0; i < size; i++) {
-      inBackground(() -> {
-        try {
-          idle.add(launch());
-        } catch (Exception e) {
-          synchronized (startFailures) {
-            startFailures.add(e);
-          }
-        } finally {
-          warm.countDown();
-        }
-      });
+    if (size == 0) {
+      return;
     }
+    inBackground(() -> {
+      try {
+        idle.add(launch());
+      } catch (Exception e) {
+        synchronized (startFailures) {
+          startFailures.add(e);
+        }
+        return;
+      } finally {
+        warm.countDown();
+      }
+      for (int i = 1; i < size; i++) {
+        launchUntilOneStarts();
+      }
+    });
   }
 
-  /** Returns when every worker {@link #start()} began is warm; one that failed to warm up fails the service's start. */
+  /** Returns when the first worker {@link #start()} began is warm; if it failed to warm up, the service's start fails. */
   void awaitWarm() throws Exception {
     warm.await();
     synchronized (startFailures) {
@@ -171,7 +184,7 @@ final class WorkerPool {
 
   /** The pool as the health answer shows it. */
   Json health(Json json) {
-    json.begin('{').key("workers").value(size).key("idle").value(idle.size()).key("started").value(started.get())
+    json.begin('{').key("workers").value(size).key("idle").value(idle.size()).key("warming").value(warming.get()).key("started").value(started.get())
         .key("retired").value(retired.get()).key("recycle_after").value(recycleAfter).key("pids").begin('[');
     for (Child child : alive) {
       json.value(child.pid());
@@ -208,23 +221,26 @@ final class WorkerPool {
     alive.remove(child);
   }
 
-  /** A new worker warming in the background, added to the idle ones when it is ready; tried again until one starts. */
+  /** A new worker warming in the background, added to the idle ones when it is ready. */
   private void replace() {
-    inBackground(() -> {
-      while (true) {
+    inBackground(this::launchUntilOneStarts);
+  }
+
+  /** Starts a worker and adds it to the idle ones when it is ready; tried again until one starts. */
+  private void launchUntilOneStarts() {
+    while (true) {
+      try {
+        idle.add(launch());
+        return;
+      } catch (Exception e) {
+        System.err.println("peppol-validator: a " + kind + " worker failed to start (trying again in " + RETRY_MILLIS + " ms): " + e.getMessage());
         try {
-          idle.add(launch());
+          Thread.sleep(RETRY_MILLIS);
+        } catch (InterruptedException interrupted) {
           return;
-        } catch (Exception e) {
-          System.err.println("peppol-validator: a " + kind + " worker failed to start (trying again in " + RETRY_MILLIS + " ms): " + e.getMessage());
-          try {
-            Thread.sleep(RETRY_MILLIS);
-          } catch (InterruptedException interrupted) {
-            return;
-          }
         }
       }
-    });
+    }
   }
 
   private static void inBackground(Runnable work) {
@@ -239,6 +255,7 @@ final class WorkerPool {
     Child child = new Child(process);
     alive.add(child);
     started.incrementAndGet();
+    warming.incrementAndGet();
     try {
       ready = child.answers.readUTF();
       return child;
@@ -248,6 +265,8 @@ final class WorkerPool {
       forget(child);
       throw new IOException("the " + kind.name().toLowerCase(java.util.Locale.ROOT) + " worker ended before it was ready (exit "
           + process.exitValue() + ")", e);
+    } finally {
+      warming.decrementAndGet();
     }
   }
 }
