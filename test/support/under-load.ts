@@ -42,11 +42,14 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
   const key: string = signup.body.api_key;
   const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
+  expect([company.status, company.text]).toEqual([201, expect.any(String)]);
   const receiver = new WebhookReceiver();
   await receiver.start();
   expect((await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } })).status).toBe(201);
   const accepted: string[] = [];
   const failedAnswers: { status: number; code?: string }[] = [];
+  /** The first answers that were not 202, for a run that accepts too few to say why. */
+  const refusals: string[] = [];
   const killed: { kill: Kill; at: number }[] = [];
   let posting = true;
   const poster = (async () => {
@@ -60,6 +63,7 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
         return undefined;
       });
       if (response?.status === 202) accepted.push(response.body.id);
+      else if (refusals.length < 5) refusals.push(response ? `${response.status} ${response.body?.error?.code ?? ''}` : 'no answer');
       if (response && response.status >= 500) failedAnswers.push({ status: response.status, code: response.body?.error?.code });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -73,7 +77,7 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   }
   // Enough documents to mean something, however quickly the kills went by (four on the production shape can take
   // under half a minute, with the API away for part of it): posting goes on until there are.
-  await until(`${ENOUGH_DOCUMENTS} accepted documents`, () => Promise.resolve(accepted.length), (count) => count >= ENOUGH_DOCUMENTS);
+  await until(`${ENOUGH_DOCUMENTS} accepted documents`, () => Promise.resolve({ accepted: accepted.length, refusals }), ({ accepted: count }) => count >= ENOUGH_DOCUMENTS);
   posting = false;
   await poster;
   // While a part is away the API says "try again" (503), or the front that its process is gone (502); never 500.
