@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 
-import { chromium, type Browser } from 'playwright-core';
-
+import { describeInBrowser, launchChromium } from '../support/browser';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -10,22 +9,13 @@ import { sharedStack } from '../support/test-stack';
  * passes without running (docs/testing.md).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserInstalled = existsSync(CHROMIUM);
-if (!browserInstalled) {
-  process.stdout.write(`reference-page: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
-}
-const inBrowser = browserInstalled ? describe : describe.skip;
+const inBrowser = describeInBrowser('reference-page');
 
 inBrowser('GET /docs in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // Background networking off: the browser itself would otherwise call Google's hosts, which is not the page's doing.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

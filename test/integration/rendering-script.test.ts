@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
@@ -8,6 +8,7 @@ import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/d
 import { callAs } from '../support/accounts';
 import { sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
+import { describeInBrowser, launchChromium } from '../support/browser';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
 
@@ -20,12 +21,7 @@ import { until } from '../support/until';
  * Where no browser is installed the test says so and passes without running (docs/testing.md).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserInstalled = existsSync(CHROMIUM);
-if (!browserInstalled) {
-  process.stdout.write(`rendering-script: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
-}
-const inBrowser = browserInstalled ? describe : describe.skip;
+const inBrowser = describeInBrowser('rendering-script');
 
 const fixture = validFixtures.find((candidate) => candidate.name === 'standard rate S, one line')!.body;
 
@@ -86,10 +82,7 @@ inBrowser('a rendering in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
