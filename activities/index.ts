@@ -3,7 +3,6 @@ import { emailDeliveryActivities } from './email-delivery';
 import { kycActivities } from './kyc';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
-import { officialValidationActivities } from './official-validation';
 import { peppolDeliveryActivities } from './peppol-delivery';
 import { receivingActivities } from './receiving';
 import { reconcileActivities } from './reconcile';
@@ -18,8 +17,7 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     ...maintenanceActivities(deps),
     ...lifecycleActivities(deps),
-    ...officialValidationActivities(deps),
-    ...renderedPdfActivities(deps),
+    embedRenderedPdf: renderedPdfActivities(deps).embedRenderedPdf,
     ...validateForSendingActivities(deps),
     ...emailDeliveryActivities(deps),
     ...peppolDeliveryActivities(deps),

@@ -1,13 +1,7 @@
-import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { DELIVERY_SETTLED, WEBHOOK_MAX_ATTEMPTS, type DeliverWebhookInput } from './shared';
-
-/**
- * Workflows started before the attempt became a local activity ran it as an
- * ordinary one; replaying their histories must take the same path.
- */
-const LOCAL_ATTEMPT_PATCH = 'webhook-attempt-as-local-activity';
 
 /**
  * One webhook delivery, one workflow (id `webhook-<delivery id>`):
@@ -25,14 +19,12 @@ const LOCAL_ATTEMPT_PATCH = 'webhook-attempt-as-local-activity';
  * worker.
  */
 export async function deliverWebhookWorkflow({ deliveryId, retryInitialMs }: DeliverWebhookInput): Promise<'succeeded' | 'failed' | 'settled'> {
-  const options: ActivityOptions = {
+  const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
     // The request's own limit is 10 s; the rest is reading the delivery and recording the attempt.
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: retryInitialMs, backoffCoefficient: 2, maximumAttempts: WEBHOOK_MAX_ATTEMPTS, nonRetryableErrorTypes: [DELIVERY_SETTLED] },
-  };
-  const { attemptWebhookDelivery } = patched(LOCAL_ATTEMPT_PATCH)
-    ? proxyLocalActivities<Activities>({ ...options, localRetryThreshold: 0 })
-    : proxyActivities<Activities>(options);
+    localRetryThreshold: 0,
+  });
   const { markWebhookDeliveryFailed } = proxyLocalActivities<Activities>({
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },

@@ -1,5 +1,5 @@
 import { ActivityFailure } from '@temporalio/common';
-import { patched, proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
+import { proxyLocalActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { answerReceived } from './replies';
@@ -9,10 +9,6 @@ const reasonOf = (err: unknown): string => {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof Error ? cause.message : String(cause);
 };
-
-/** Workflows started before replies existed end at the announcement. */
-const REPLIES_PATCH = 'replies-after-receipt';
-const REPLY_MLS_PATCH = 'mls-for-received-invoice-responses';
 
 /**
  * Local activities: run by the worker that runs the workflow and recorded as markers, they cost the Temporal
@@ -57,7 +53,7 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
     await announceReceivedReply(documentId, filed.reply);
     setCurrentDetails(`${what} received and announced`);
     // An Invoice Response is a business document: its sender's access point may ask for an MLS (never for an MLS).
-    if (filed.reply.kind === 'invoice_response' && patched(REPLY_MLS_PATCH)) {
+    if (filed.reply.kind === 'invoice_response') {
       const { mls } = await answerReceived(documentId);
       if (mls) setCurrentDetails(`${what} received and announced; Message Level Status ${mls.status}`);
     }
@@ -67,10 +63,8 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
   setCurrentDetails(`${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`);
   await announceReceivedDocument(documentId);
   setCurrentDetails(`${what} received and announced`);
-  if (patched(REPLIES_PATCH)) {
-    const { mls, acknowledgement } = await answerReceived(documentId);
-    const said = [mls && `Message Level Status ${mls.status}`, acknowledgement && `acknowledged (${acknowledgement})`].filter(Boolean);
-    if (said.length > 0) setCurrentDetails(`${what} received and announced; ${said.join('; ')}`);
-  }
+  const { mls, acknowledgement } = await answerReceived(documentId);
+  const said = [mls && `Message Level Status ${mls.status}`, acknowledgement && `acknowledged (${acknowledgement})`].filter(Boolean);
+  if (said.length > 0) setCurrentDetails(`${what} received and announced; ${said.join('; ')}`);
   return 'received';
 }

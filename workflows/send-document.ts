@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
@@ -45,33 +45,7 @@ import {
  */
 
 const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] };
-
-/**
- * Workflows started before the moves became local activities ran them as
- * ordinary ones; replaying their histories must take the same path.
- */
-const LOCAL_MOVES_PATCH = 'lifecycle-moves-as-local-activities';
-/** Workflows started before the validating step existed go straight to sending. */
-const OFFICIAL_VALIDATION_PATCH = 'official-validation-before-sending';
-/** Workflows started before `attach_pdf` existed never embed a rendering. */
-const RENDERED_PDF_PATCH = 'rendered-pdf-before-validation';
-/** Workflows started before the sandbox email carried the PDF deliver without rendering one. */
-const READABLE_PDF_PATCH = 'readable-pdf-before-the-email';
-/**
- * The PDF is a reading aid, never worth delaying the delivery for: one attempt, bounded by the
- * renderer's own limit (READABLE_PDF_LIMIT_MS, 10 s with its queue) and a margin; past it the email
- * carries the UBL only.
- */
-const READABLE_PDF_TIMEOUT = '15 seconds';
-/**
- * Workflows started before validation and the email's PDF became one step rendered the PDF in a step of its own
- * after the move to sending, and wrote the status search attribute at every step, also unchanged.
- */
-const ONE_STEP_BEFORE_SENDING_PATCH = 'validation-and-readable-pdf-in-one-step';
-/** Workflows started before live delivery existed send every document by email. */
-const PEPPOL_DELIVERY_PATCH = 'live-documents-on-peppol';
-const localMoves = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
-const remoteMoves = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
+const lifecycle = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 
 /**
  * A permanent error speaks for itself; anything else reached the workflow
@@ -86,20 +60,29 @@ export function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery')
 }
 
 /**
- * What the Web UI shows of a document: its status as a search attribute, and what the workflow is doing as its
- * current details. `shown` is the status the attribute already has (the start's `queued`); workflows started
- * before ONE_STEP_BEFORE_SENDING_PATCH pass none and write it at every step.
+ * What the Web UI shows of a document: its status as a search attribute, written only when it changes (the
+ * start sets `queued`), and what the workflow is doing as its current details.
  */
-function statusDisplay(shown?: DocumentStatus) {
+function statusDisplay() {
+  let shown: DocumentStatus = TRANSITIONS.accept.to;
   return (status: DocumentStatus, details: string): void => {
     if (status !== shown) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.documentStatus, value: status }]);
-    if (shown !== undefined) shown = status;
+    shown = status;
     setCurrentDetails(details);
   };
 }
 
-export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<DocumentStatus> {
-  const delivery = proxyActivities<Activities>({
+/** Retried with the delivery's backoff within the delivery window: a validator or renderer away is waited for. */
+function preparation(deliveryWindowSeconds: number) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: '2 minutes',
+    scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
+    retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
+  });
+}
+
+function deliveryAttempts(deliveryWindowSeconds: number) {
+  return proxyActivities<Activities>({
     startToCloseTimeout: DELIVERY_ATTEMPT_TIMEOUT_MS,
     heartbeatTimeout: DELIVERY_HEARTBEAT_TIMEOUT_MS,
     scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
@@ -110,68 +93,39 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
       nonRetryableErrorTypes: [PERMANENT_DELIVERY_ERROR],
     },
   });
+}
 
-  // The newest change implies every earlier one, so a workflow started since records one patch marker, not
-  // five: the SDK writes each marker's search attribute (TemporalChangeVersion) to visibility, a write apiece.
-  const oneStep = patched(ONE_STEP_BEFORE_SENDING_PATCH);
-  const has = (patch: string) => oneStep || patched(patch);
-  const lifecycle = has(LOCAL_MOVES_PATCH) ? localMoves : remoteMoves;
-  const show = statusDisplay(oneStep ? TRANSITIONS.accept.to : undefined);
-  let ruleSet: string | undefined;
-  if (has(OFFICIAL_VALIDATION_PATCH)) {
+export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<DocumentStatus> {
+  const show = statusDisplay();
+  const fail = async (reason: string, ruleSet?: string): Promise<DocumentStatus> => {
+    await lifecycle.markFailed(documentId, reason, ruleSet);
+    show(TRANSITIONS.fail.to, reason);
+    return TRANSITIONS.fail.to;
+  };
+
+  const preparing = preparation(deliveryWindowSeconds);
+  let verdict: { ruleSet: string; refusal: string | null };
+  try {
+    if (attachPdf) {
+      show(TRANSITIONS.accept.to, 'Rendering the PDF to attach');
+      await preparing.embedRenderedPdf(documentId);
+    }
     show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
-    const validation = proxyActivities<Activities>({
-      startToCloseTimeout: '2 minutes',
-      scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
-      retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
-    });
-    let verdict: { ruleSet: string; refusal: string | null };
-    try {
-      if (attachPdf && has(RENDERED_PDF_PATCH)) {
-        show(TRANSITIONS.accept.to, 'Rendering the PDF to attach');
-        await validation.embedRenderedPdf(documentId);
-        show(TRANSITIONS.accept.to, 'Validating with the official Peppol rules');
-      }
-      verdict = oneStep ? await validation.validateForSending(documentId) : await validation.validateOfficially(documentId);
-    } catch (err) {
-      const reason = reasonOf(err, deliveryWindowSeconds, 'Official validation');
-      await lifecycle.markFailed(documentId, reason);
-      show(TRANSITIONS.fail.to, reason);
-      return TRANSITIONS.fail.to;
-    }
-    if (verdict.refusal !== null) {
-      await lifecycle.markFailed(documentId, verdict.refusal, verdict.ruleSet);
-      show(TRANSITIONS.fail.to, verdict.refusal);
-      return TRANSITIONS.fail.to;
-    }
-    ruleSet = verdict.ruleSet;
+    verdict = await preparing.validateForSending(documentId);
+  } catch (err) {
+    return fail(reasonOf(err, deliveryWindowSeconds, 'Official validation'));
   }
-  const sending = await lifecycle.markSending(documentId, ruleSet);
-  const channel = has(PEPPOL_DELIVERY_PATCH) ? sending.channel : 'email';
-  if (channel === 'email' && !oneStep && patched(READABLE_PDF_PATCH)) {
-    show(TRANSITIONS.send.to, 'Rendering the PDF the email carries');
-    await renderReadablePdf(documentId);
-  }
+  if (verdict.refusal !== null) return fail(verdict.refusal, verdict.ruleSet);
+
+  const { channel } = await lifecycle.markSending(documentId, verdict.ruleSet);
   show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
+  const delivery = deliveryAttempts(deliveryWindowSeconds);
   try {
     const receipt = channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
     await lifecycle.markDelivered(documentId, receipt);
     show(TRANSITIONS.deliver.to, receipt.description ?? `Delivered; Message-ID ${receipt.messageId}`);
     return TRANSITIONS.deliver.to;
   } catch (err) {
-    const reason = reasonOf(err, deliveryWindowSeconds);
-    await lifecycle.markFailed(documentId, reason);
-    show(TRANSITIONS.fail.to, reason);
-    return TRANSITIONS.fail.to;
-  }
-}
-
-/** Renders the sandbox email's PDF in a step of its own (workflows started before ONE_STEP_BEFORE_SENDING_PATCH). */
-async function renderReadablePdf(documentId: string): Promise<void> {
-  const rendering = proxyActivities<Activities>({ startToCloseTimeout: READABLE_PDF_TIMEOUT, retry: { maximumAttempts: 1 } });
-  try {
-    await rendering.renderReadablePdf(documentId);
-  } catch {
-    // The UBL is the document; its reading is not worth failing or delaying the delivery for.
+    return fail(reasonOf(err, deliveryWindowSeconds));
   }
 }

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { condition, defineSignal, log, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineSignal, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { isReviewDecision } from './review-decision';
@@ -11,10 +11,6 @@ const { planReceiving, recordReceivingOutcome, openParticipantReview, recordPart
 });
 const { registerReceiver, unregisterReceiver, syncBusinessCard, prepareMigration } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
 
-/** Histories from before business cards have no listing steps, and those from before migration keys no migration step. */
-const BUSINESS_CARDS = 'business-cards';
-const MIGRATION_KEYS = 'migration-keys';
-
 export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
 export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
 
@@ -23,9 +19,8 @@ const reasonOf = (err: unknown): string => {
   return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
 };
 
-/** A step beside the registration, in histories from `patch` on: its failure is said on the company, and receiving goes on. */
-async function besideRegistration(patch: string, details: string, step: () => Promise<unknown>, failed: (reason: string) => Promise<void>): Promise<void> {
-  if (!patched(patch)) return;
+/** A step beside the registration: its failure is said on the company, and receiving goes on. */
+async function besideRegistration(details: string, step: () => Promise<unknown>, failed: (reason: string) => Promise<void>): Promise<void> {
   setCurrentDetails(details);
   try {
     await step();
@@ -34,15 +29,12 @@ async function besideRegistration(patch: string, details: string, step: () => Pr
   }
 }
 
-/** A plan recorded before business cards has no listings, and one from before migration keys no migration to prepare. */
 type Plan = Awaited<ReturnType<Activities['planReceiving']>>;
-type RecordedPlan = Omit<Plan, 'listings' | 'prepareMigration'> & Partial<Pick<Plan, 'listings' | 'prepareMigration'>>;
 
 /** The participant's Peppol Directory listing, when the plan says it is not in line. */
-async function syncListing(companyId: string, participant: string, plan: RecordedPlan): Promise<void> {
-  if (!plan.listings?.includes(participant)) return;
+async function syncListing(companyId: string, participant: string, plan: Plan): Promise<void> {
+  if (!plan.listings.includes(participant)) return;
   await besideRegistration(
-    BUSINESS_CARDS,
     `Bringing the Peppol Directory's business card of ${participant} in line`,
     () => syncBusinessCard(companyId, participant),
     (reason) => recordBusinessCardFailure(companyId, participant, reason),
@@ -50,10 +42,9 @@ async function syncListing(companyId: string, participant: string, plan: Recorde
 }
 
 /** The migration key the company asked for, to the SML, when one waits. */
-async function prepareMigrationKey(companyId: string, plan: RecordedPlan): Promise<void> {
+async function prepareMigrationKey(companyId: string, plan: Plan): Promise<void> {
   if (!plan.prepareMigration) return;
   await besideRegistration(
-    MIGRATION_KEYS,
     `Giving the SML the migration key of ${plan.prepareMigration} (PrepareToMigrate)`,
     () => prepareMigration(companyId),
     (reason) => recordMigrationFailure(companyId, reason),
@@ -100,7 +91,7 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
   let step = 0;
   while (changed) {
     changed = false;
-    const plan: RecordedPlan = await planReceiving(companyId);
+    const plan: Plan = await planReceiving(companyId);
     let participant: string | null = plan.register;
     try {
       for (const old of plan.unregister) {

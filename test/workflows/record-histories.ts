@@ -20,15 +20,8 @@ import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
  * name starts with one of the prefixes, so that new scenarios are recorded beside the files kept) on a stack of its
  * own and writes each history to test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
  * receive-document-<scenario>.json, sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
- * peppol-reporting-<scenario>.json. When a workflow
- * changes shape on purpose (behind `patched()`), first rename the current
- * files with a version prefix and keep them: they are what running workflows
- * look like (`v1-…`: before the moves became local activities; `v2-…`:
- * before the validating step; `v3-…`: before live documents went on Peppol;
- * `v4-send-document-…`: before the sandbox email carried the PDF; `v5-send-document-…`: before validation and
- * the email's PDF became one step;
- * `v1-deliver-webhook-…`: before the webhook attempt became a local activity;
- * `v1-sync-receiving-…`: before the participant review; `v2-sync-receiving-…`: before business cards).
+ * peppol-reporting-<scenario>.json. Re-record after a change of a workflow's shape: the workflows already running
+ * finish on the build that started them (docs/operations.md, Deploying with work in flight).
  */
 async function main(): Promise<void> {
   const config = await isolatedStackConfig({ LOG_LEVEL: 'error' });

@@ -27,7 +27,7 @@ const RECORDED = [
  * receive, receiving registration, webhook delivery, monthly reporting; see
  * record-histories.ts), one for each scenario at least, replayed against the current workflow code. A change
  * that would break workflows already running fails here; such a change needs
- * `patched()` in the workflow.
+ * a new build: the workflows already running finish on the one that started them (docs/operations.md).
  */
 describe('replaying recorded workflow histories', () => {
   const dir = path.join(__dirname, 'histories');

@@ -100,16 +100,10 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
   };
   const activities = {
     embedRenderedPdf: (documentId: string) => record(`embedRenderedPdf ${documentId}`),
-    validateOfficially: (documentId: string) => validate('validateOfficially', documentId),
     validateForSending: async (documentId: string): Promise<SendingVerdict> => {
       const verdict = await validate('validateForSending', documentId);
       if (verdict.refusal !== null || (scenario.channel ?? 'email') !== 'email') return { ...verdict, readablePdf: 'not needed' };
       return { ...verdict, readablePdf: scenario.readablePdfFails ? 'without' : 'rendered' };
-    },
-    renderReadablePdf: async (documentId: string) => {
-      await record(`renderReadablePdf ${documentId}`);
-      if (scenario.readablePdfFails) throw ApplicationFailure.nonRetryable('the renderer refused the document', 'RenderingRefused');
-      return { rendered: true };
     },
     markSending: async (documentId: string, ruleSet?: string) => {
       await record(`markSending ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
