@@ -152,17 +152,22 @@ describe('the embedded stack lifecycle', () => {
       const key: string = signup.body.api_key;
       const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
       const answers: { status: number; retryAfter: string | null; retryable: boolean | undefined }[] = [];
+      const accepted: string[] = [];
       let loading = true;
-      const loader = (request: (n: number) => Promise<{ status: number; headers: Headers; body: any }>) =>
+      // Documents are paced: unpaced, the API accepted some six hundred in the outages, whose validations and
+      // PDFs then kept the next tests' documents queued for minutes on a two-core CI machine.
+      const loader = (request: (n: number) => Promise<{ status: number; headers: Headers; body: any }>, pauseMs = 0) =>
         (async () => {
           for (let n = 0; loading; n += 1) {
             const response = await request(n);
             answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), retryable: response.body?.error?.retry?.retryable });
+            if (response.status === 202) accepted.push(response.body.id);
+            if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
           }
         })();
       const loaders = [
         loader(() => callAs(key, '/v1/companies', { baseUrl: api })),
-        loader((n) => callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body: { ...validFixtures[0]!.body, company_id: company.body.id, number: `OUTAGE-${n}` } })),
+        loader((n) => callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body: { ...validFixtures[0]!.body, company_id: company.body.id, number: `OUTAGE-${n}` } }), 500),
       ];
       try {
         for (let round = 1; round <= 3; round += 1) {
@@ -178,9 +183,11 @@ describe('the embedded stack lifecycle', () => {
       expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
       const unavailable = answers.filter((answer) => answer.status === 503);
       for (const answer of unavailable) expect(answer).toMatchObject({ retryAfter: expect.stringMatching(/^\d+$/), retryable: true });
-      expect(answers.filter((answer) => answer.status < 300).length).toBeGreaterThan(0);
+      expect(accepted.length).toBeGreaterThan(0);
+      // What was accepted meanwhile is delivered: none was lost with a database that restarted under it.
+      for (const id of accepted) expect((await waitForStatus(key, id, company.body.id, ['delivered', 'failed'], 120_000, { baseUrl: api })).status).toBe('delivered');
     },
-    300_000,
+    420_000,
   );
 
   describe('when the receiving access point is out', () => {
