@@ -247,6 +247,9 @@ export const serviceConfigShape = {
   WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
   WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
+  WORKER_BUILD_ID: optional(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected letters, digits, dot, dash or underscore (at most 64)')).describe(
+    "The worker's build in its Temporal worker deployment `einvoice`: the workflows it starts stay on it (default: a hash of the workflow bundle, so a change of workflow code is a new build)",
+  ),
   METRICS_BIND: z
     .string()
     .default('127.0.0.1')
@@ -302,7 +305,7 @@ export const configVariableNames = Object.keys(serviceConfigShape) as (keyof Par
 export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'METRICS_PORT', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
 
 /** Variables only the worker reads: the API has no use for them. */
-export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES', 'WORKER_METRICS_PORT', 'TEMPORAL_METRICS_PORT'];
+export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES', 'WORKER_METRICS_PORT', 'TEMPORAL_METRICS_PORT', 'WORKER_BUILD_ID'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -9,6 +9,9 @@
  */
 export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number | string>> = {
   'system.enableActivityEagerExecution': true,
+  // Worker Versioning (worker/deployment.ts): workers are versions of a worker deployment, workflows pinned to theirs.
+  'system.enableDeploymentVersions': true,
+  'frontend.workerVersioningWorkflowAPIs': true,
 };
 
 /** The dev server's command-line form: one `--dynamic-config-value KEY=JSON` per setting. */

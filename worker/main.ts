@@ -26,6 +26,7 @@ import { startWorkflow } from '../platform/workflow-port';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { serviceProviderWorkflowId, TASK_QUEUE } from '../workflows/shared';
+import { buildIdOf, deploymentOptions, takeOverIfNewest, WORKER_DEPLOYMENT_NAME } from './deployment';
 import { temporalLogger } from './temporal-logger';
 import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
 
@@ -65,6 +66,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const usage = usageCounters(store, logger);
   const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracing.clientInterceptors });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
+  const version = { deploymentName: WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID ?? (await buildIdOf(codePath)) };
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const sml = smlRegistration(addresses.accessPointUrl);
   const worker = await Worker.create({
@@ -74,6 +76,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: TASK_QUEUE,
     workflowBundle: { codePath },
+    workerDeploymentOptions: deploymentOptions(version),
     ...tracing.worker,
     activities: createActivities({
       store,
@@ -109,7 +112,11 @@ async function main(config: Config, logger: Logger): Promise<void> {
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });
-  logger.info({ taskQueue: TASK_QUEUE, bundle: codePath }, 'worker running');
+  logger.info({ taskQueue: TASK_QUEUE, bundle: codePath, ...version }, 'worker running');
+  const stopping = new AbortController();
+  void takeOverIfNewest(clientConnection, config.TEMPORAL_NAMESPACE, version, logger, stopping.signal).catch((err: unknown) =>
+    logger.error({ err, ...version }, 'could not make this build the current version; set it with `temporal worker deployment set-current-version`'),
+  );
   // Message Level Status comes to our service provider participant: the SML must name our SMP for it (our SMP serves it already).
   if (config.PEPPOL_SEAT_ID) {
     const participant = serviceProviderParticipant(config.PEPPOL_SEAT_ID);
@@ -121,6 +128,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     }).catch((err: unknown) => logger.error({ err, participant }, 'could not start the registration of our service provider participant'));
   }
   await worker.run();
+  stopping.abort();
   watch.stop();
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close(), tracing.shutdown()]);

@@ -4,6 +4,7 @@ import type { Activities } from '../activities';
 import type { ReviewStatus } from '../domain/kyc';
 import { isReviewDecision } from './review-decision';
 import { KYC_REVIEW_SIGNAL, KYC_STATE_QUERY, PROVISION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type KycReviewInput } from './shared';
+import { movesToNewBuilds } from './versioning';
 
 /**
  * The review of one KYC submission (id `kyc-<workspace id>`), as the spec's
@@ -84,3 +85,5 @@ export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewIn
   );
   return state;
 }
+
+movesToNewBuilds(kycReviewWorkflow);

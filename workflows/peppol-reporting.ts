@@ -4,6 +4,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { previousMonth } from '../domain/reporting/months';
 import { peppolReportingWorkflowId, REPORTING_RETRY, type PeppolReportingInput } from './shared';
+import { movesToNewBuilds } from './versioning';
 
 type ReportingOutcome = Awaited<ReturnType<Activities['sendPeppolReports']>>;
 
@@ -47,3 +48,5 @@ export async function monthlyPeppolReportingWorkflow(): Promise<string> {
     throw err;
   }
 }
+
+movesToNewBuilds(peppolReportingWorkflow);

@@ -2,6 +2,7 @@ import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { PROVISION_RETRY, type ProvisionCompanyInput } from './shared';
+import { movesToNewBuilds } from './versioning';
 
 const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: PROVISION_RETRY });
 
@@ -16,3 +17,5 @@ export async function provisionCompanyWorkflow({ companyId }: ProvisionCompanyIn
   setCurrentDetails(outcome === 'live' ? `${companyId} is live` : `${companyId} was deleted before it was provisioned`);
   return outcome;
 }
+
+movesToNewBuilds(provisionCompanyWorkflow);

@@ -2,6 +2,7 @@ import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { SERVICE_PROVIDER_RETRY, type RegisterServiceProviderInput } from './shared';
+import { movesToNewBuilds } from './versioning';
 
 const { registerServiceProvider } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: SERVICE_PROVIDER_RETRY });
 
@@ -21,3 +22,5 @@ export async function registerServiceProviderWorkflow({ participant }: RegisterS
   setCurrentDetails(`${participant} is registered in the SML`);
   return 'registered';
 }
+
+movesToNewBuilds(registerServiceProviderWorkflow);

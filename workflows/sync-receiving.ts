@@ -4,6 +4,7 @@ import { condition, defineSignal, log, proxyActivities, setCurrentDetails, setHa
 import type { Activities } from '../activities';
 import { isReviewDecision } from './review-decision';
 import { KYC_REVIEW_SIGNAL, RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type SyncReceivingInput } from './shared';
+import { movesToNewBuilds } from './versioning';
 
 const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision, recordBusinessCardFailure, recordMigrationFailure } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -154,3 +155,5 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
   setCurrentDetails(`Done: ${outcome}`);
   return outcome;
 }
+
+movesToNewBuilds(syncReceivingWorkflow);

@@ -29,8 +29,8 @@ export interface Scenario {
   channel?: DeliveryChannel;
   /** The sender asked for the rendered PDF to be embedded (`attach_pdf`). */
   attachPdf?: boolean;
-  /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. Workflows
-   * since the one validating step learn it from that step's answer; older ones from their rendering step. */
+  /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. The
+   * workflow learns it from its validating step's answer. */
   readablePdfFails?: boolean;
 }
 

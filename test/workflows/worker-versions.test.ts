@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+
+import { buildIdOf, deploymentOptions, takeOverIfNewest, type WorkerVersion } from '../../worker/deployment';
+import { cachedWorkflowBundle, SILENT_BUNDLER } from '../../worker/workflow-bundle';
+import type { sendDocumentWorkflow } from '../../workflows/send-document';
+import { sharedStack } from '../support/test-stack';
+import { until } from '../support/until';
+
+const NAMESPACE = 'default';
+const quiet = { info: () => undefined, debug: () => undefined };
+
+/** The send workflow's activities, stubbed; each call is noted with the build whose worker ran it. */
+function stubbedActivities(build: string, calls: string[], deliveryGate: Promise<void>) {
+  const note = (call: string) => {
+    calls.push(`${build}: ${call}`);
+    return Promise.resolve();
+  };
+  return {
+    embedRenderedPdf: () => Promise.resolve(),
+    noteNextBuild: (documentId: string) => note(`noteNextBuild ${documentId}`),
+    validateForSending: (documentId: string) => note(`validateForSending ${documentId}`).then(() => ({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' as const })),
+    markSending: () => Promise.resolve({ channel: 'email' as const }),
+    deliverByEmail: async (documentId: string) => {
+      await note(`deliverByEmail ${documentId}`);
+      await deliveryGate;
+      return { messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-12-05T10:00:00.000Z' };
+    },
+    markDelivered: (documentId: string) => note(`markDelivered ${documentId}`),
+    markFailed: (documentId: string, reason: string) => note(`markFailed ${documentId}: ${reason}`),
+  };
+}
+
+/**
+ * Deploying build N+1 beside build N with workflows in flight (docs/operations.md, Deploying with work in
+ * flight), on the shared stack's Temporal server, in a worker deployment of the test's own. Build N+1 changes the
+ * send workflow's shape (a step before all others): the workflows started on N finish on N, every one of them,
+ * and those started after N+1 took over run on N+1.
+ */
+describe('worker versioning', () => {
+  it('when build N+1 starts beside build N with send workflows in flight, then it takes over new workflows and every workflow in flight completes on N', async () => {
+    try {
+      Runtime.install({ logger: new DefaultLogger('ERROR') });
+    } catch {
+      // Installed already in this process.
+    }
+    const address = sharedStack().temporalAddress;
+    const deploymentName = `versions-test-${randomUUID().slice(0, 8)}`;
+    const taskQueue = `${deploymentName}-queue`;
+    const scratch = await mkdtemp(path.join(tmpdir(), 'worker-versions-'));
+    const native = await NativeConnection.connect({ address });
+    const connection = await Connection.connect({ address });
+    const client = new Client({ connection, namespace: NAMESPACE });
+    const calls: string[] = [];
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const stopping = new AbortController();
+    const workers: [Worker, Promise<void>][] = [];
+    try {
+      const bundleN = await cachedWorkflowBundle();
+      const bundleNext = path.join(scratch, 'next-build.js');
+      const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./next-build'), logger: SILENT_BUNDLER });
+      await writeFile(bundleNext, code);
+      const versionN: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleN) };
+      const versionNext: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleNext) };
+      expect(versionNext.buildId).not.toBe(versionN.buildId);
+
+      const workerOf = (version: WorkerVersion, codePath: string, build: string) =>
+        Worker.create({ connection: native, namespace: NAMESPACE, taskQueue, workflowBundle: { codePath }, workerDeploymentOptions: deploymentOptions(version), activities: stubbedActivities(build, calls, gate) });
+      const start = (documentId: string) =>
+        client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `${deploymentName}-${documentId}`, args: [{ documentId, deliveryWindowSeconds: 60 }] });
+      const buildOf = async (handle: { describe(): Promise<{ raw: { workflowExecutionInfo?: { versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null } | null } }> }) =>
+        (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
+
+      const workerN = await workerOf(versionN, bundleN, 'N');
+      workers.push([workerN, workerN.run()]);
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, quiet, stopping.signal)).toBe('current');
+      const inFlight = await Promise.all(['doc_n1', 'doc_n2', 'doc_n3'].map(start));
+      await until('the three workflows of build N delivering', () => Promise.resolve(calls), (seen) => ['doc_n1', 'doc_n2', 'doc_n3'].every((id) => seen.includes(`N: deliverByEmail ${id}`)), 30_000);
+
+      const workerNext = await workerOf(versionNext, bundleNext, 'N+1');
+      workers.push([workerNext, workerNext.run()]);
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionNext, quiet, stopping.signal)).toBe('current');
+        // A worker of build N that starts again now (a crash, a restart) drains its own and takes nothing back.
+        expect(await takeOverIfNewest(connection, NAMESPACE, versionN, quiet, stopping.signal)).toBe('newer build runs');
+
+        const after = await start('doc_next');
+        await until('the workflow started after the takeover on build N+1', () => Promise.resolve(calls), (seen) => seen.includes('N+1: noteNextBuild doc_next'), 30_000);
+        openGate();
+        await expect(after.result()).resolves.toBe('delivered');
+        expect(await buildOf(after)).toBe(versionNext.buildId);
+        for (const handle of inFlight) {
+          await expect(handle.result()).resolves.toBe('delivered');
+          expect(await buildOf(handle)).toBe(versionN.buildId);
+        }
+        // Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break.
+        for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
+          expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`N: validateForSending ${id}`, `N: deliverByEmail ${id}`, `N: markDelivered ${id}`]);
+        }
+        await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory())).rejects.toThrow(/[Nn]ondeterminism/);
+    } finally {
+      openGate();
+      for (const [worker, running] of workers) {
+        worker.shutdown();
+        await running;
+      }
+      stopping.abort();
+      await connection.close();
+      await native.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
