@@ -132,7 +132,7 @@ describe('the embedded stack lifecycle', () => {
         killChild('api'),
       ]);
     },
-    600_000,
+    900_000,
   );
 
   it(
