@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { access, cp, mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -17,7 +17,16 @@ import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
  */
 
 interface Tool {
-  name: 'temporal' | 'temporal-server' | 'temporal-ui' | 'ferretdb' | 'peppol-validator' | 'peppol-access-point' | 'peppol-oxalis' | 'opentelemetry-javaagent';
+  name:
+    | 'temporal'
+    | 'temporal-server'
+    | 'temporal-ui'
+    | 'temporal-test-server'
+    | 'ferretdb'
+    | 'peppol-validator'
+    | 'peppol-access-point'
+    | 'peppol-oxalis'
+    | 'opentelemetry-javaagent';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -137,12 +146,16 @@ const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
 const ACCESS_POINT_SOURCE = path.resolve(__dirname, '..', 'access-point');
 const OXALIS_SOURCE = path.resolve(__dirname, '..', 'oxalis');
 
-/** Digest of a Maven program's pom and sources: a changed program is a new version, never a stale jar. */
+const TEMPORAL_TEST_SERVER_SOURCE = path.resolve(__dirname, '..', 'temporal-test-server');
+
+/** Digest of a Maven program's pom and sources (a pom alone packs a published program): a changed program is a new version, never a stale jar. */
 function mavenSourcesDigest(sourceDir: string): string {
   const sources = path.join(sourceDir, 'src');
-  const files = readdirSync(sources, { recursive: true, encoding: 'utf8' })
-    .filter((file) => statSync(path.join(sources, file)).isFile())
-    .sort();
+  const files = existsSync(sources)
+    ? readdirSync(sources, { recursive: true, encoding: 'utf8' })
+        .filter((file) => statSync(path.join(sources, file)).isFile())
+        .sort()
+    : [];
   return sourcesDigest(readFileSync(path.join(sourceDir, 'pom.xml')), sources, files, 12);
 }
 
@@ -151,7 +164,7 @@ async function buildMavenJar(mvn: BuildRunner, sourceDir: string, jarName: strin
   // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
   await withScratchDir(outputFile, 'src-', async (source) => {
     await cp(path.join(sourceDir, 'pom.xml'), path.join(source, 'pom.xml'));
-    await cp(path.join(sourceDir, 'src'), path.join(source, 'src'), { recursive: true });
+    if (existsSync(path.join(sourceDir, 'src'))) await cp(path.join(sourceDir, 'src'), path.join(source, 'src'), { recursive: true });
     await mvn(['-q', '-B', 'package'], { cwd: source });
     await rename(path.join(source, 'target', jarName), outputFile);
   });
@@ -192,6 +205,24 @@ export const PEPPOL_OXALIS: Tool = {
   alternative: 'PEPPOL_DNS_SERVER (a Peppol network of its own, without the local stand-in)',
   async build(mvn, outputFile) {
     await buildMavenJar(mvn, OXALIS_SOURCE, this.file, outputFile);
+  },
+};
+
+/**
+ * Temporal's time-skipping test server (the Java SDK's, from Maven Central, packed into one jar by
+ * temporal-test-server/pom.xml) behind a launcher the SDK's TestWorkflowEnvironment starts as an existing
+ * program: the workflow tests run the real windows (days) on it in seconds. Only the tests use it.
+ */
+export const TEMPORAL_TEST_SERVER: Tool = {
+  name: 'temporal-test-server',
+  version: `1.31.0-${mavenSourcesDigest(TEMPORAL_TEST_SERVER_SOURCE)}`,
+  file: 'temporal-test-server',
+  builder: MAVEN,
+  alternative: 'nothing (the time-skipping workflow tests need it)',
+  async build(mvn, outputFile) {
+    await buildMavenJar(mvn, TEMPORAL_TEST_SERVER_SOURCE, 'temporal-test-server.jar', path.join(path.dirname(outputFile), 'temporal-test-server.jar'));
+    // The SDK runs the program with the port (and its own options) as arguments.
+    await writeFile(outputFile, '#!/bin/sh\nexec java -Xss1m -jar "$(dirname "$0")/temporal-test-server.jar" "$@"\n', { mode: 0o755 });
   },
 };
 

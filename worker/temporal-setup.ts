@@ -8,7 +8,6 @@ import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shar
  * server gets them as start flags too). Adding is idempotent: existing ones are skipped.
  */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const { IndexedValueType } = temporal.api.enums.v1;
   const missing = async () => {
     const existing = await connection.operatorService.listSearchAttributes({ namespace });
     return Object.entries(SEARCH_ATTRIBUTE_TYPES).filter(([name]) => !(name in (existing.customAttributes ?? {})));
@@ -16,16 +15,20 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   const toAdd = await missing();
   if (toAdd.length === 0) return;
   try {
-    await connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(
-        toAdd.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]]),
-      ),
-    });
+    await addSearchAttributes(connection, namespace, toAdd);
   } catch (err) {
     // Several workers starting at once on a new server: another one may have added them in between.
     if ((await missing()).length > 0) throw err;
   }
+}
+
+/** Adds the search attributes named (all of the project's by default) without asking which exist: a server that cannot list them (the time-skipping test server) still adds them. */
+export async function addSearchAttributes(connection: Connection, namespace: string, attributes = Object.entries(SEARCH_ATTRIBUTE_TYPES)): Promise<void> {
+  const { IndexedValueType } = temporal.api.enums.v1;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(attributes.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]])),
+  });
 }
 
 /** Creates the project's schedules if they do not exist yet (every worker start calls this). */

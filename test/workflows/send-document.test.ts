@@ -6,8 +6,8 @@ const scenario = (name: string) => SCENARIOS.find((candidate) => candidate.name 
 /**
  * The send workflow against the embedded Temporal dev server, its activities
  * stubbed: the lifecycle order, retries by the activity retry policy, and the
- * delivery window, in seconds rather than minutes. (The SDK's time-skipping
- * test server is a download this machine cannot make; see docs/testing.md.)
+ * delivery window, in seconds rather than minutes (the configured windows run
+ * on the time-skipping test server: time-skipping.test.ts).
  */
 describe('the send workflow', () => {
   const address = () => sharedStack().temporalAddress;
