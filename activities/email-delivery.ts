@@ -27,7 +27,7 @@ function withTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
-export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: ActivityDependencies) {
+export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Pick<ActivityDependencies, 'store' | 'smtpUrl' | 'mailFrom' | 'logger'>) {
   const transportUrl = withTimeouts(smtpUrl);
 
   return {

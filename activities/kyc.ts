@@ -7,7 +7,7 @@ import { syncReceiving } from '../services/receiving/sync';
 import type { ActivityDependencies } from './dependencies';
 
 /** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
-export function kycActivities({ store, temporal, logger }: ActivityDependencies) {
+export function kycActivities({ store, temporal, logger }: Pick<ActivityDependencies, 'store' | 'temporal' | 'logger'>) {
   const provider = liveProvider();
   return {
     async recordKycReview(workspaceId: string, submission: number, decision: KycDecision): Promise<{ status: ReviewStatus; rejectReason: string | null }> {

@@ -16,7 +16,7 @@ export interface DeliveryReceipt {
 }
 
 /** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
-export function lifecycleActivities({ store, usage, logger, fanOut }: ActivityDependencies) {
+export function lifecycleActivities({ store, usage, logger, fanOut }: Pick<ActivityDependencies, 'store' | 'usage' | 'logger' | 'fanOut'>) {
   /**
    * The move, then its event to the webhooks subscribed to it, also when the
    * move is a repeat (a retry after a crash between the two): deliveries are

@@ -1,7 +1,7 @@
 import { deleteExpiredWindows } from '../services/rate-limits';
 import type { ActivityDependencies } from './dependencies';
 
-export function maintenanceActivities({ store, logger }: ActivityDependencies) {
+export function maintenanceActivities({ store, logger }: Pick<ActivityDependencies, 'store' | 'logger'>) {
   return {
     /** Idempotent: deleting windows that already ended changes nothing when retried. */
     async deleteExpiredRateWindows(): Promise<number> {

@@ -26,7 +26,7 @@ export function describeRefusal(ruleSet: string, fatal: OfficialFinding[]): stri
  * cannot answer throws, and the activity retry policy tries again; only a
  * verdict ends the step.
  */
-export function officialValidationActivities({ store, validator }: ActivityDependencies) {
+export function officialValidation({ store, validator }: Pick<ActivityDependencies, 'store' | 'validator'>) {
   return {
     async validateOfficially(documentId: string): Promise<OfficialVerdict> {
       const ubl = await ublOf(store, documentId);

@@ -91,7 +91,7 @@ function receiptTime(receipt: As4Receipt): Date {
   return Number.isNaN(time.getTime()) ? new Date() : time;
 }
 
-export function peppolDeliveryActivities({ store, logger, peppol }: ActivityDependencies) {
+export function peppolDeliveryActivities({ store, logger, peppol }: Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
 
   return {

@@ -33,7 +33,7 @@ async function refusalsFinal<T>(step: () => Promise<T>): Promise<T> {
 }
 
 /** The receive and registration workflows' side effects; each safe to repeat. */
-export function receivingActivities(deps: ActivityDependencies) {
+export function receivingActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'usage' | 'temporal' | 'fanOut' | 'peppol' | 'secretBox' | 'sml' | 'directory'>) {
   const { store, logger } = deps;
   return {
     /** Validates, converts and stores a received message as a document (once). */

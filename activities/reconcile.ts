@@ -1,7 +1,7 @@
 import { reconcileDispatches } from '../services/documents/dispatch';
 import type { ActivityDependencies } from './dependencies';
 
-export function reconcileActivities({ store, temporal, deliveryWindowSeconds, logger }: ActivityDependencies) {
+export function reconcileActivities({ store, temporal, deliveryWindowSeconds, logger }: Pick<ActivityDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds' | 'logger'>) {
   return {
     /**
      * Finishes every dispatch the API could not (it stored a document, then

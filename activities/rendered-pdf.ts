@@ -12,7 +12,10 @@ import type { ActivityDependencies } from './dependencies';
  */
 export const READABLE_PDF_LIMIT_MS = 30_000;
 
-export function renderedPdfActivities({ store, validator, logger }: ActivityDependencies) {
+type RenderingDependencies = Pick<ActivityDependencies, 'store' | 'validator' | 'logger'>;
+
+/** The two renderings a sent document can need: the one `attach_pdf` embeds, and the sandbox email's. */
+export function pdfRendering({ store, validator, logger }: RenderingDependencies) {
   const render = (ubl: string, input: Record<string, unknown>, limitMs?: number) =>
     validator.render(ubl, 'pdf', renderingLanguageOf((input.from as { country?: string } | undefined)?.country), { lane: 'render', ...(limitMs && { limitMs }) });
 
@@ -47,7 +50,7 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
     },
 
     /**
-     * The PDF the sandbox email carries beside the UBL, made in a step of its own before delivery so
+     * The PDF the sandbox email carries beside the UBL, made in the validating step before delivery so
      * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there);
      * a document sent with `attach_pdf` gives the rendering it already embeds (stamped when it was
      * made). A document the renderer refuses goes without one: the UBL is the invoice, the PDF only a
@@ -72,4 +75,10 @@ export function renderedPdfActivities({ store, validator, logger }: ActivityDepe
       return { rendered: true };
     },
   };
+}
+
+/** The activity: `embedRenderedPdf` (the email's PDF is rendered inside `validateForSending`). */
+export function attachedPdfActivities(deps: RenderingDependencies) {
+  const rendering = pdfRendering(deps);
+  return { embedRenderedPdf: (documentId: string) => rendering.embedRenderedPdf(documentId) };
 }

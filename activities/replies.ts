@@ -25,7 +25,7 @@ export interface ReplyVerdict {
  * Responses and Message Level Statuses alike: validated with the official
  * rules, sent by the one AS4 step documents use, and their outcome recorded.
  */
-export function replyActivities(deps: ActivityDependencies) {
+export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindowSeconds' | 'fanOut' | 'temporal'>) {
   const { store, logger, validator, peppol } = deps;
 
   const replyOf = async (reply: ReplyRef) => {

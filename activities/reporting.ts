@@ -6,7 +6,7 @@ import { REPORTING_REFUSED } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 
 /** The monthly Peppol reporting's side effect: build, validate and send a month's TSR and EUSR, once. */
-export function reportingActivities({ store, logger, validator, peppol, reporting }: ActivityDependencies) {
+export function reportingActivities({ store, logger, validator, peppol, reporting }: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'reporting'>) {
   return {
     /**
      * Safe to repeat: the month's claim keeps the reports and what was sent. A refusal no retry mends (invalid

@@ -1,8 +1,8 @@
 import type { Logger } from '../platform/logger';
 import { channelOf } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
-import { officialValidationActivities, type OfficialVerdict } from './official-validation';
-import { renderedPdfActivities } from './rendered-pdf';
+import { officialValidation, type OfficialVerdict } from './official-validation';
+import { pdfRendering } from './rendered-pdf';
 
 /** Whether the sandbox email's PDF is ready: `not needed` for a refused or a live document. */
 export type ReadablePdfOutcome = 'rendered' | 'without' | 'not needed';
@@ -41,9 +41,9 @@ export function validateForSendingWith({ validate, deliversByEmail, renderReadab
  * The send workflow's step before sending, since it became one activity (two before: the verdict, then the
  * email's PDF after the move to sending; each an activity task and a workflow task of its own).
  */
-export function validateForSendingActivities(deps: ActivityDependencies) {
-  const validation = officialValidationActivities(deps);
-  const rendering = renderedPdfActivities(deps);
+export function validateForSendingActivities(deps: Pick<ActivityDependencies, 'store' | 'validator' | 'logger'>) {
+  const validation = officialValidation(deps);
+  const rendering = pdfRendering(deps);
   return {
     validateForSending: validateForSendingWith({
       validate: (documentId) => validation.validateOfficially(documentId),

@@ -5,7 +5,7 @@ import { reconcileFanOut } from '../services/webhooks/deliveries';
 import { DELIVERY_SETTLED } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 
-export function webhookActivities(deps: ActivityDependencies) {
+export function webhookActivities(deps: Pick<ActivityDependencies, 'store' | 'secretBox' | 'allowPrivateTargets' | 'fanOut' | 'logger'>) {
   const { store, secretBox, allowPrivateTargets, fanOut, logger } = deps;
   return {
     /** One attempt; a failure is thrown for the retry policy, with what went wrong. */
