@@ -31,18 +31,23 @@ export async function addSearchAttributes(connection: Connection, namespace: str
   });
 }
 
-/** Creates the project's schedules if they do not exist yet (every worker start calls this). */
+/**
+ * Creates the project's schedules if they do not exist yet (every worker start calls this), and brings one that
+ * exists in line when what it starts changed (a new build moved its chore to another workflow).
+ */
 export async function ensureSchedules(connection: Connection, namespace: string): Promise<void> {
   const client = new Client({ connection, namespace });
   for (const schedule of SCHEDULES) {
+    const spec = 'every' in schedule ? { intervals: [{ every: schedule.every }] } : { calendars: [schedule.calendar] };
+    const action = { type: 'startWorkflow' as const, workflowType: schedule.workflowType, args: schedule.args ?? [], taskQueue: TASK_QUEUE, workflowId: schedule.id };
     try {
-      await client.schedule.create({
-        scheduleId: schedule.id,
-        spec: 'every' in schedule ? { intervals: [{ every: schedule.every }] } : { calendars: [schedule.calendar] },
-        action: { type: 'startWorkflow', workflowType: schedule.workflowType, taskQueue: TASK_QUEUE, workflowId: schedule.id },
-      });
+      await client.schedule.create({ scheduleId: schedule.id, spec, action });
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      const handle = client.schedule.getHandle(schedule.id);
+      const existing = (await handle.describe()).action;
+      const starts = (what: { workflowType?: string; args?: readonly unknown[] }) => JSON.stringify([what.workflowType, what.args ?? []]);
+      if (existing.type !== 'startWorkflow' || starts(existing) !== starts(action)) await handle.update((previous) => ({ ...previous, spec, action }));
     }
   }
 }

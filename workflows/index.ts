@@ -10,12 +10,7 @@ import { sendResponseWorkflow } from './send-response';
 import { syncReceivingWorkflow } from './sync-receiving';
 
 // Every workflow the worker runs is exported here; the worker bundles this file.
-export { cleanupRateWindowsWorkflow } from './maintenance';
-export { reconcileQueuedDocumentsWorkflow } from './reconcile';
-export { reconcileEventFanOutWorkflow } from './reconcile-fanout';
-export { reconcileKycReviewsWorkflow } from './reconcile-kyc';
-export { reconcileReceivedMessagesWorkflow } from './reconcile-received';
-export { reconcileInvoiceResponsesWorkflow } from './reconcile-responses';
+export { housekeepingWorkflow } from './housekeeping';
 export { monthlyPeppolReportingWorkflow } from './peppol-reporting';
 export { deliverWebhookWorkflow, kycReviewWorkflow, peppolReportingWorkflow, provisionCompanyWorkflow, receiveDocumentWorkflow, registerServiceProviderWorkflow, sendDocumentWorkflow, sendResponseWorkflow, syncReceivingWorkflow };
 

@@ -33,17 +33,38 @@ export const SEARCH_ATTRIBUTES = {
   kycStatus: defineSearchAttributeKey('KycStatus', SearchAttributeType.KEYWORD),
 };
 
-/** A schedule the worker keeps in place: id, workflow type, and an interval or a calendar time (UTC). */
-export type ScheduleDefinition = { id: string; workflowType: string } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
+/**
+ * The housekeeping chores, each run by a schedule of the same id through one workflow (workflows/housekeeping.ts):
+ * the activity it runs (that workflow's type check holds each to a registered activity), how often, and how long
+ * one run may take.
+ */
+export const CHORES = {
+  // FerretDB has no TTL indexes: ended rate-limit windows are deleted here.
+  'rate-window-cleanup': { activity: 'deleteExpiredRateWindows', every: '10 minutes', startToCloseTimeout: '1 minute' },
+  // A document accepted and stored is never lost, even when the API could not start its workflow.
+  'queued-document-reconciler': { activity: 'startMissingSendWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  // Every event reaches the webhooks subscribed to it, even when the process that recorded it could not fan it out.
+  'event-fanout-reconciler': { activity: 'reconcileEventFanOut', every: '1 minute', startToCloseTimeout: '5 minutes' },
+  // Every pending KYC submission has a review an operator can decide.
+  'kyc-review-reconciler': { activity: 'startMissingKycReviews', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  // A message stored (and receipted) is filed even when the intake could not start its workflow.
+  'received-message-reconciler': { activity: 'startMissingReceiveWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  // An Invoice Response stored (its document's response claimed) is sent even when its request could not start its workflow.
+  'invoice-response-reconciler': { activity: 'startMissingResponseWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+} as const satisfies Record<string, { activity: string; every: string; startToCloseTimeout: string }>;
+
+export type Chore = keyof typeof CHORES;
+
+export interface HousekeepingInput {
+  chore: Chore;
+}
+
+/** A schedule the worker keeps in place: id, workflow type and its arguments, and an interval or a calendar time (UTC). */
+export type ScheduleDefinition = { id: string; workflowType: string; args?: unknown[] } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
 
 /** Schedules the worker keeps in place. */
 export const SCHEDULES: readonly ScheduleDefinition[] = [
-  { id: 'rate-window-cleanup', workflowType: 'cleanupRateWindowsWorkflow', every: '10 minutes' },
-  { id: 'queued-document-reconciler', workflowType: 'reconcileQueuedDocumentsWorkflow', every: '1 minute' },
-  { id: 'event-fanout-reconciler', workflowType: 'reconcileEventFanOutWorkflow', every: '1 minute' },
-  { id: 'kyc-review-reconciler', workflowType: 'reconcileKycReviewsWorkflow', every: '1 minute' },
-  { id: 'received-message-reconciler', workflowType: 'reconcileReceivedMessagesWorkflow', every: '1 minute' },
-  { id: 'invoice-response-reconciler', workflowType: 'reconcileInvoiceResponsesWorkflow', every: '1 minute' },
+  ...Object.entries(CHORES).map(([chore, { every }]) => ({ id: chore, workflowType: 'housekeepingWorkflow', args: [{ chore }], every })),
   // The previous month's Peppol reports, due by the 15th: sent on the 2nd at 06:07 UTC, as phoss-ap does.
   { id: PEPPOL_REPORTING_SCHEDULE, workflowType: 'monthlyPeppolReportingWorkflow', calendar: { dayOfMonth: 2, hour: 6, minute: 7 } },
 ];

@@ -72,7 +72,7 @@ describe('the embedded stack lifecycle', () => {
       await worker.exited;
 
       await withTemporal(stack!.urls.temporal, async (client) => {
-        const handle = await client.workflow.start('cleanupRateWindowsWorkflow', { taskQueue: TASK_QUEUE, workflowId: 'cleanup-while-worker-down' });
+        const handle = await client.workflow.start('housekeepingWorkflow', { taskQueue: TASK_QUEUE, workflowId: 'cleanup-while-worker-down', args: [{ chore: 'rate-window-cleanup' }] });
         await restarted;
         await expect(handle.result()).resolves.toEqual(expect.any(Number));
       });

@@ -20,7 +20,7 @@ function ruleIds(code: string, filePath: string): string[] {
 describe('lint rules', () => {
   it('when workflow code imports a Node built-in or the database, then lint fails', () => {
     const code = "import fs from 'node:fs';\nimport mongoose from 'mongoose';\nexport const used = [fs, mongoose];\n";
-    expect(ruleIds(code, 'workflows/maintenance.ts')).toEqual(['no-restricted-imports', 'no-restricted-imports']);
+    expect(ruleIds(code, 'workflows/housekeeping.ts')).toEqual(['no-restricted-imports', 'no-restricted-imports']);
   });
 
   it('when a promise is left floating, then lint fails', () => {

@@ -2,6 +2,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
+import { buildIdOf, deploymentOptions, takeOverIfNewest } from '../../worker/deployment';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 
 /** The scripted failures are expected: only errors of the SDK itself are worth printing. */
@@ -22,7 +23,9 @@ export interface OwnRun {
 /**
  * One workflow run to its end on a worker of its own task queue (named from
  * `name` and the time, on the shared stack's dev server) with a scenario's
- * stubbed activities. `start` starts it with `run`'s task queue and id (and
+ * stubbed activities. The worker is versioned as the service's is (a worker
+ * deployment of the run's own, its build current before the start): the
+ * workflows that move to new builds say so, which only a versioned worker may. `start` starts it with `run`'s task queue and id (and
  * signals it, if the scenario does); `inspect` reads what the test needs of
  * the finished run while the connections are still open.
  */
@@ -38,11 +41,18 @@ export async function runOnOwnWorker<W extends Workflow, Seen>(
   const native = await NativeConnection.connect({ address: temporalAddress });
   const connection = await Connection.connect({ address: temporalAddress });
   try {
-    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: await cachedWorkflowBundle() }, activities });
-    const started = Date.now();
-    const handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
-    const result = await worker.runUntil(handle.result());
-    return await inspect(handle, result, (Date.now() - started) / 1000);
+    const codePath = await cachedWorkflowBundle();
+    const version = { deploymentName: taskQueue, buildId: await buildIdOf(codePath) };
+    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath }, workerDeploymentOptions: deploymentOptions(version), activities });
+    let started = 0;
+    let handle: WorkflowHandle<W> | undefined;
+    const result = await worker.runUntil(async () => {
+      await takeOverIfNewest(connection, 'default', version, { info: () => undefined, debug: () => undefined }, new AbortController().signal);
+      started = Date.now();
+      handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
+      return (await handle.result()) as WorkflowResultType<W>;
+    });
+    return await inspect(handle!, result, (Date.now() - started) / 1000);
   } finally {
     await connection.close();
     await native.close();
