@@ -11,6 +11,7 @@ import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { ReportingSettings } from '../services/reporting/send';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
+import type { DeliveryWindows } from '../workflows/shared';
 
 /**
  * What every activity factory closes over: the worker process's connections
@@ -24,7 +25,8 @@ export interface ActivityDependencies {
   mailFrom: string;
   usage: UsageCounters;
   temporal: Client;
-  deliveryWindowSeconds: number;
+  /** How long delivery is retried, by environment; Invoice Responses go on Peppol, within the live window. */
+  deliveryWindows: DeliveryWindows;
   secretBox: SecretBox;
   allowPrivateTargets: boolean;
   /** The official Peppol rules, asked before every send. */

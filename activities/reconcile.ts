@@ -1,7 +1,7 @@
 import { reconcileDispatches } from '../services/documents/dispatch';
 import type { ActivityDependencies } from './dependencies';
 
-export function reconcileActivities({ store, temporal, deliveryWindowSeconds, logger }: Pick<ActivityDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds' | 'logger'>) {
+export function reconcileActivities({ store, temporal, deliveryWindows, logger }: Pick<ActivityDependencies, 'store' | 'temporal' | 'deliveryWindows' | 'logger'>) {
   return {
     /**
      * Finishes every dispatch the API could not (it stored a document, then
@@ -9,7 +9,7 @@ export function reconcileActivities({ store, temporal, deliveryWindowSeconds, lo
      * workflow id is the document's and is never reused.
      */
     async startMissingSendWorkflows(): Promise<number> {
-      return reconcileDispatches(store, temporal, deliveryWindowSeconds, logger);
+      return reconcileDispatches(store, temporal, deliveryWindows, logger);
     },
   };
 }

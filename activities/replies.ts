@@ -25,7 +25,7 @@ export interface ReplyVerdict {
  * Responses and Message Level Statuses alike: validated with the official
  * rules, sent by the one AS4 step documents use, and their outcome recorded.
  */
-export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindowSeconds' | 'fanOut' | 'temporal'>) {
+export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindows' | 'fanOut' | 'temporal'>) {
   const { store, logger, validator, peppol } = deps;
 
   const replyOf = async (reply: ReplyRef) => {
@@ -37,7 +37,7 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
   return {
     /** Starts the send workflow of every Invoice Response stored whose request could not. */
     async startMissingResponseWorkflows(): Promise<number> {
-      return reconcileResponses({ store, temporal: deps.temporal, deliveryWindowSeconds: deps.deliveryWindowSeconds, logger });
+      return reconcileResponses({ store, temporal: deps.temporal, deliveryWindowSeconds: deps.deliveryWindows.live, logger });
     },
 
     /** The send's first step: also refuses an Invoice Response its document was never given (it lost its race), whatever started its workflow. */
@@ -105,7 +105,7 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
       if (!company?.auto_acknowledge) return null;
       try {
         const response = await giveInvoiceResponse(
-          { store, temporal: deps.temporal, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindowSeconds },
+          { store, temporal: deps.temporal, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live },
           document,
           company,
           { code: 'AB', reasons: [], actions: [], note: null },

@@ -117,7 +117,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
   documentRoutes(routes, {
     ...fanOut,
-    deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
+    deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
     started: startedDispatches(store, logger),
     limiter,
     maxBodyBytes: config.MAX_BODY_BYTES,
@@ -128,7 +128,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   });
   renderingRoutes(routes, { store, validator, cpu });
   inboxRoutes(routes, { store, temporal, logger, cpu });
-  responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS });
+  responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.LIVE_DELIVERY_WINDOW_SECONDS });
   replyRoutes(routes, { store, temporal, logger });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

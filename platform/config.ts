@@ -219,7 +219,10 @@ export const serviceConfigShape = {
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),
   MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
-  DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a delivery is retried before the document fails'),
+  DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a sandbox delivery (email) is retried before the document fails'),
+  LIVE_DELIVERY_WINDOW_SECONDS: positiveInt(3 * 24 * 3600).describe(
+    "How long a live delivery (Peppol AS4) and an Invoice Response are retried before they fail: a receiver's access point away for a weekend's maintenance still gets the document",
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl.describe(
     'OTLP/HTTP collector the API and worker export traces to (the OpenTelemetry variable: its exporter reads it, and the OTEL_EXPORTER_OTLP_* beside it); unset: no tracing',

@@ -85,7 +85,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       mailFrom: config.MAIL_FROM,
       usage,
       temporal: temporalClient,
-      deliveryWindowSeconds: config.DELIVERY_WINDOW_SECONDS,
+      deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
       secretBox: new SecretBox(addresses.webhookSecretKey),
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       validator: officialValidator(addresses.validatorUrl),

@@ -80,6 +80,12 @@ export interface SendDocumentInput {
   attachPdf?: boolean;
 }
 
+/** How long delivery is retried, by environment (DELIVERY_WINDOW_SECONDS, LIVE_DELIVERY_WINDOW_SECONDS). */
+export interface DeliveryWindows {
+  sandbox: number;
+  live: number;
+}
+
 /** Sandbox documents go by email; live ones on the Peppol network. */
 export type DeliveryChannel = 'email' | 'peppol';
 export const channelOf = (environment: 'sandbox' | 'live'): DeliveryChannel => (environment === 'live' ? 'peppol' : 'email');

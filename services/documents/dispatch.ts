@@ -6,7 +6,7 @@ import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { writeBehind, type WriteBehind } from '../write-behind';
-import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
+import { SEARCH_ATTRIBUTES, sendWorkflowId, type DeliveryWindows } from '../../workflows/shared';
 import { discardParts } from './accept';
 import { recordMoveEvent } from './lifecycle';
 
@@ -24,11 +24,11 @@ export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'nu
 }
 
 /** Starts the send workflow, searchable in the Web UI by document, company, workspace, status and environment. */
-export async function startSendWorkflow(temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
+export async function startSendWorkflow(temporal: Client, document: DocumentRow, deliveryWindows: DeliveryWindows): Promise<void> {
   await startWorkflow(temporal, 'sendDocumentWorkflow', {
     workflowId: sendWorkflowId(document._id),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    input: { documentId: document._id, deliveryWindowSeconds, ...(document.attach_pdf ? { attachPdf: true } : {}) },
+    input: { documentId: document._id, deliveryWindowSeconds: deliveryWindows[document.environment], ...(document.attach_pdf ? { attachPdf: true } : {}) },
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.documentId, value: document._id },
       { key: SEARCH_ATTRIBUTES.companyId, value: document.company_id },
@@ -41,8 +41,8 @@ export async function startSendWorkflow(temporal: Client, document: DocumentRow,
 }
 
 /** Starts the workflow of an accepted document the reconciler found in the outbox, and takes it off. */
-async function dispatchDocument(store: Store, temporal: Client, document: DocumentRow, deliveryWindowSeconds: number): Promise<void> {
-  await startSendWorkflow(temporal, document, deliveryWindowSeconds);
+async function dispatchDocument(store: Store, temporal: Client, document: DocumentRow, deliveryWindows: DeliveryWindows): Promise<void> {
+  await startSendWorkflow(temporal, document, deliveryWindows);
   await store.dispatches.deleteOne({ _id: document._id });
 }
 
@@ -72,7 +72,7 @@ export const DISPATCH_GRACE_MS = 30_000;
 export async function reconcileDispatches(
   store: Store,
   temporal: Client,
-  deliveryWindowSeconds: number,
+  deliveryWindows: DeliveryWindows,
   logger: Logger,
   options: { now?: number; batch?: number } = {},
 ): Promise<number> {
@@ -87,7 +87,7 @@ export async function reconcileDispatches(
     const document = await store.documents.findById(documentId).lean();
     if (document) {
       await recordMoveEvent(store, document, 'accept', { message: 'Accepted and queued' }, logger);
-      await dispatchDocument(store, temporal, document, deliveryWindowSeconds);
+      await dispatchDocument(store, temporal, document, deliveryWindows);
       logger.warn({ documentId }, 'started a send workflow the API could not start');
     } else {
       await discardParts(store, documentId);

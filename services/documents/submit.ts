@@ -3,9 +3,10 @@ import { acceptDocument, type Acceptance, type AcceptableDocument, type Charge, 
 import type { WriteBehind } from '../write-behind';
 import { startSendWorkflow } from './dispatch';
 import { recordMoveEvent } from './lifecycle';
+import type { DeliveryWindows } from '../../workflows/shared';
 
 export interface SubmissionDependencies extends FanOutDependencies {
-  deliveryWindowSeconds: number;
+  deliveryWindows: DeliveryWindows;
   /** Outbox rows of started documents, removed behind the requests (startedDispatches). */
   started: WriteBehind<string>;
 }
@@ -30,7 +31,7 @@ export async function submitDocument(
   if (!accepted.created) return accepted;
   const message = `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`;
   const announced = recordMoveEvent(deps.store, accepted.document, 'accept', { message }, deps.logger).then(({ event }) => fanOutSoon(deps, event));
-  const started = startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindowSeconds).then(
+  const started = startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindows).then(
     () => true,
     (err: unknown) => {
       deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');

@@ -160,7 +160,7 @@ describe('invariants under concurrency', () => {
     try {
       const client = new Client({ connection });
       const document = await withStore((store) => store.documents.findById(documentId).lean());
-      await Promise.all(Array.from({ length: 10 }, () => startSendWorkflow(client, document!, 60)));
+      await Promise.all(Array.from({ length: 10 }, () => startSendWorkflow(client, document!, { sandbox: 60, live: 60 })));
       const runs = [];
       for await (const run of client.workflow.list({ query: `WorkflowId = "${sendWorkflowId(documentId)}"` })) runs.push(run);
       expect(runs).toHaveLength(1);

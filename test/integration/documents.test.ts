@@ -355,7 +355,7 @@ describe('documents on the real stack', () => {
     const document = await storedMinuteAgo(sender, email);
     const connection = await Connection.connect({ address: sharedStack().temporalAddress });
     try {
-      await startSendWorkflow(new Client({ connection }), document, 600);
+      await startSendWorkflow(new Client({ connection }), document, { sandbox: 600, live: 600 });
     } finally {
       await connection.close();
     }

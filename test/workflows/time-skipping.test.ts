@@ -12,7 +12,7 @@ import { loadConfig } from '../../platform/config';
 
 /**
  * The workflows' real windows, as configured, on Temporal's time-skipping test server (stack/tools.ts builds it):
- * an hour of delivery attempts and a webhook's five attempts over minutes, each run in seconds. The activities are
+ * an hour of sandbox delivery attempts, three days of live ones and a webhook's five attempts over minutes, each run in seconds. The activities are
  * stubbed to fail for as long as the window lasts; each notes the server's clock when it runs. (The receive
  * workflow's day of filing is not here: its steps are local activities, whose in-worker retries the test server
  * cannot skip; it ran ten minutes of expired workflow tasks without ending.)
@@ -45,37 +45,44 @@ describe('the workflows over their real windows (time skipped)', () => {
     return worker.runUntil(execute(taskQueue));
   }
 
-  it('when every delivery attempt fails, then the attempts follow the backoff for the configured window (an hour) and the document fails, saying so', async () => {
-    const windowSeconds = defaults.DELIVERY_WINDOW_SECONDS;
-    const attempts: number[] = [];
-    let failedWith = '';
-    const result = await run(
-      'send-window',
-      {
-        validateForSending: () => Promise.resolve({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' }),
-        markSending: () => Promise.resolve({ channel: 'email' }),
-        deliverByEmail: async () => {
-          attempts.push(await env.currentTimeMs());
-          throw new Error('connection refused');
+  it.each([
+    { environment: 'sandbox', channel: 'email', activity: 'deliverByEmail', windowSeconds: defaults.DELIVERY_WINDOW_SECONDS, attempts: 20 },
+    { environment: 'live', channel: 'peppol', activity: 'deliverOnPeppol', windowSeconds: defaults.LIVE_DELIVERY_WINDOW_SECONDS, attempts: 872 },
+  ])(
+    'when every $environment delivery attempt fails, then the attempts follow the backoff for the configured window ($windowSeconds s) and the document fails, saying so',
+    async ({ channel, activity, windowSeconds, attempts: expectedAttempts }) => {
+      const attempts: number[] = [];
+      let failedWith = '';
+      const result = await run(
+        `send-window-${channel}`,
+        {
+          validateForSending: () => Promise.resolve({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' }),
+          markSending: () => Promise.resolve({ channel }),
+          [activity]: async () => {
+            attempts.push(await env.currentTimeMs());
+            throw new Error('connection refused');
+          },
+          markFailed: (_documentId: string, reason: string) => {
+            failedWith = reason;
+            return Promise.resolve();
+          },
         },
-        markFailed: (_documentId: string, reason: string) => {
-          failedWith = reason;
-          return Promise.resolve();
-        },
-      },
-      (taskQueue) => env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: 'send-window', args: [{ documentId: 'doc_window', deliveryWindowSeconds: windowSeconds }] }),
-    );
-    expect(result).toBe('failed');
-    expect(failedWith).toBe(`Delivery did not succeed within ${windowSeconds} s; last error: connection refused.`);
-    // Each wait is the retry policy's (1 s doubling to 5 minutes), to the second; the last attempt is the last that
-    // the window leaves room for.
-    const gaps = attempts.slice(1).map((at, index) => Math.round((at - attempts[index]!) / 1000));
-    expect(gaps).toEqual(gaps.map((_, index) => delayAfterAttempt(index + 1) / 1000));
-    const last = (attempts.at(-1)! - attempts[0]!) / 1000;
-    expect(last).toBeLessThanOrEqual(windowSeconds);
-    expect(last + delayAfterAttempt(attempts.length) / 1000).toBeGreaterThan(windowSeconds - 1);
-    expect(attempts.length).toBe(20);
-  });
+        (taskQueue) =>
+          env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `send-window-${channel}`, args: [{ documentId: 'doc_window', deliveryWindowSeconds: windowSeconds }] }),
+      );
+      expect(result).toBe('failed');
+      expect(failedWith).toBe(`Delivery did not succeed within ${windowSeconds} s; last error: connection refused.`);
+      // Each wait is the retry policy's (1 s doubling to 5 minutes), to the second; the last attempt is the last that
+      // the window leaves room for.
+      const gaps = attempts.slice(1).map((at, index) => Math.round((at - attempts[index]!) / 1000));
+      expect(gaps).toEqual(gaps.map((_, index) => delayAfterAttempt(index + 1) / 1000));
+      const last = (attempts.at(-1)! - attempts[0]!) / 1000;
+      expect(last).toBeLessThanOrEqual(windowSeconds);
+      expect(last + delayAfterAttempt(attempts.length) / 1000).toBeGreaterThan(windowSeconds - 1);
+      expect(attempts.length).toBe(expectedAttempts);
+    },
+    180_000,
+  );
 
   it('when a webhook endpoint fails every attempt, then the five attempts follow the configured schedule (30 s doubling) and the delivery is dead-lettered', async () => {
     const retryInitialMs = defaults.WEBHOOK_RETRY_INITIAL_INTERVAL;
