@@ -14,6 +14,9 @@ function quietRuntime(): void {
   }
 }
 
+/** For the worker's takeover as the current build (worker/deployment.ts), whose lines a test has no use for. */
+export const QUIET_LOGGER = { info: () => undefined, debug: () => undefined };
+
 /** Where a scenario's run goes: a task queue of its own and the one workflow id on it. */
 export interface OwnRun {
   taskQueue: string;
@@ -25,8 +28,9 @@ export interface OwnRun {
  * `name` and the time, on the shared stack's dev server) with a scenario's
  * stubbed activities. The worker is versioned as the service's is (a worker
  * deployment of the run's own, its build current before the start): the
- * workflows that move to new builds say so, which only a versioned worker may. `start` starts it with `run`'s task queue and id (and
- * signals it, if the scenario does); `inspect` reads what the test needs of
+ * workflows that move to new builds say so, which only a versioned worker
+ * may. `start` starts it with `run`'s task queue and id (and signals it, if
+ * the scenario does); `inspect` reads what the test needs of
  * the finished run while the connections are still open.
  */
 export async function runOnOwnWorker<W extends Workflow, Seen>(
@@ -47,7 +51,7 @@ export async function runOnOwnWorker<W extends Workflow, Seen>(
     let started = 0;
     let handle: WorkflowHandle<W> | undefined;
     const result = await worker.runUntil(async () => {
-      await takeOverIfNewest(connection, 'default', version, { info: () => undefined, debug: () => undefined }, new AbortController().signal);
+      await takeOverIfNewest(connection, 'default', version, QUIET_LOGGER, new AbortController().signal);
       started = Date.now();
       handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
       return (await handle.result()) as WorkflowResultType<W>;

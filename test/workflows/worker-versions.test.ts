@@ -11,9 +11,9 @@ import { cachedWorkflowBundle, SILENT_BUNDLER } from '../../worker/workflow-bund
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
+import { QUIET_LOGGER } from './own-worker';
 
 const NAMESPACE = 'default';
-const quiet = { info: () => undefined, debug: () => undefined };
 
 /** The send workflow's activities, stubbed; each call is noted with the build whose worker ran it. */
 function stubbedActivities(build: string, calls: string[], deliveryGate: Promise<void>) {
@@ -79,30 +79,30 @@ describe('worker versioning', () => {
 
       const workerN = await workerOf(versionN, bundleN, 'N');
       workers.push([workerN, workerN.run()]);
-      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, quiet, stopping.signal)).toBe('current');
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, QUIET_LOGGER, stopping.signal)).toBe('current');
       const inFlight = await Promise.all(['doc_n1', 'doc_n2', 'doc_n3'].map(start));
       await until('the three workflows of build N delivering', () => Promise.resolve(calls), (seen) => ['doc_n1', 'doc_n2', 'doc_n3'].every((id) => seen.includes(`N: deliverByEmail ${id}`)), 30_000);
 
       const workerNext = await workerOf(versionNext, bundleNext, 'N+1');
       workers.push([workerNext, workerNext.run()]);
-      expect(await takeOverIfNewest(connection, NAMESPACE, versionNext, quiet, stopping.signal)).toBe('current');
-        // A worker of build N that starts again now (a crash, a restart) drains its own and takes nothing back.
-        expect(await takeOverIfNewest(connection, NAMESPACE, versionN, quiet, stopping.signal)).toBe('newer build runs');
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionNext, QUIET_LOGGER, stopping.signal)).toBe('current');
+      // A worker of build N that starts again now (a crash, a restart) drains its own and takes nothing back.
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, QUIET_LOGGER, stopping.signal)).toBe('newer build runs');
 
-        const after = await start('doc_next');
-        await until('the workflow started after the takeover on build N+1', () => Promise.resolve(calls), (seen) => seen.includes('N+1: noteNextBuild doc_next'), 30_000);
-        openGate();
-        await expect(after.result()).resolves.toBe('delivered');
-        expect(await buildOf(after)).toBe(versionNext.buildId);
-        for (const handle of inFlight) {
-          await expect(handle.result()).resolves.toBe('delivered');
-          expect(await buildOf(handle)).toBe(versionN.buildId);
-        }
-        // Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break.
-        for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
-          expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`N: validateForSending ${id}`, `N: deliverByEmail ${id}`, `N: markDelivered ${id}`]);
-        }
-        await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory())).rejects.toThrow(/[Nn]ondeterminism/);
+      const after = await start('doc_next');
+      await until('the workflow started after the takeover on build N+1', () => Promise.resolve(calls), (seen) => seen.includes('N+1: noteNextBuild doc_next'), 30_000);
+      openGate();
+      await expect(after.result()).resolves.toBe('delivered');
+      expect(await buildOf(after)).toBe(versionNext.buildId);
+      for (const handle of inFlight) {
+        await expect(handle.result()).resolves.toBe('delivered');
+        expect(await buildOf(handle)).toBe(versionN.buildId);
+      }
+      // Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break.
+      for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
+        expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`N: validateForSending ${id}`, `N: deliverByEmail ${id}`, `N: markDelivered ${id}`]);
+      }
+      await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory())).rejects.toThrow(/[Nn]ondeterminism/);
     } finally {
       openGate();
       for (const [worker, running] of workers) {
