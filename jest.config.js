@@ -14,7 +14,8 @@ const withoutServer = ['<rootDir>/test/unit/', '<rootDir>/test/deployment/'];
 
 module.exports = {
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
-  testTimeout: 60_000,
+  // Above the longest wait for a delivery (test/support/documents.ts), so a slow one fails with what it last read.
+  testTimeout: 120_000,
   // Most tests wait on the stacks rather than compute: a third lane shortens the run on two cores.
   maxWorkers: 3,
   projects: [

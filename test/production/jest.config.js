@@ -9,7 +9,7 @@ const lane = require('../jest-lane.js');
 
 module.exports = {
   ...lane,
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   rootDir: '../..',
   testMatch: [
     '<rootDir>/test/production/**/*.test.ts',

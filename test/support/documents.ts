@@ -1,3 +1,4 @@
+import { READABLE_PDF_LIMIT_MS } from '../../activities/rendered-pdf';
 import { identityOf } from '../../services/receiving/participant-review';
 import type { Store } from '../../store';
 import { belgianSeller } from '../fixtures/documents';
@@ -54,8 +55,14 @@ export async function liveHistory(key: string, documentId: string, where: Where 
   return (await callAs(key, `/v1/documents/${documentId}/history`, where)).body as HistoryStep[];
 }
 
+/**
+ * How long a sandbox document may take to be delivered on a busy stack: its email's PDF alone may take the
+ * renderer's whole budget (a 1,000-line rendering in another test can hold the CPU), then validation and the send.
+ */
+const SANDBOX_DELIVERY_WAIT_MS = READABLE_PDF_LIMIT_MS + 45_000;
+
 /** Polls a document until its status is one of `statuses`; `where` is the live host, or another stack's API. */
-export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = 30_000, where: Where = {}) {
+export async function waitForStatus(key: string, documentId: string, companyId: string, statuses: string[], timeoutMs = SANDBOX_DELIVERY_WAIT_MS, where: Where = {}) {
   const read = () => callAs(key, `/v1/documents/${documentId}?company_id=${companyId}`, where).then((response) => response.body);
   return until(`document ${documentId} to be ${statuses.join(' or ')}`, read, (document) => statuses.includes(document?.status), timeoutMs, 150);
 }
