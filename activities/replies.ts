@@ -6,11 +6,12 @@ import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';
 import { replySenderRefusal } from '../services/documents/verified-sender';
 import { RuleError } from '../services/errors';
-import { giveInvoiceResponse, reconcileResponses } from '../services/replies/invoice-responses';
+import { markResponseDispatched, reconcileResponses, recordInvoiceResponse, responseSendStart } from '../services/replies/invoice-responses';
 import { planMessageLevelStatus } from '../services/replies/message-level-status';
 import { recordReplyOutcome, storedReply } from '../services/replies/outcomes';
 import { describeRefusal } from './official-validation';
 import { permanentDeliveryFailure } from './delivery-attempt';
+import type { ResponseSendStart } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 import { sendByAs4 } from './peppol-delivery';
 
@@ -89,6 +90,11 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
       await recordReplyOutcome({ store, fanOut: deps.fanOut, logger }, reply, outcome);
     },
 
+    /** Its send workflow runs (the receive workflow started it as its child): the reconciler leaves it alone. */
+    async markResponseDispatched(responseId: string): Promise<void> {
+      await markResponseDispatched(store, responseId);
+    },
+
     /** The MLS the received message's sender asked for, stored to send; null when none is owed. */
     async planMessageLevelStatus(documentId: string): Promise<ReplyRef | null> {
       return planMessageLevelStatus({ store, logger, ourSeat: () => peppol.accessPoint.seat() }, documentId);
@@ -97,20 +103,16 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
     /**
      * A company with `auto_acknowledge` answers every received invoice and credit note with `AB`, as if it
      * had posted it; one that was answered already, or whose seller takes no responses, is left as it is.
+     * The response is recorded here; the receive workflow starts its send workflow as its child, with this.
      */
-    async acknowledgeOnReceipt(documentId: string): Promise<string | null> {
+    async acknowledgeOnReceipt(documentId: string): Promise<ResponseSendStart | null> {
       const document = await store.documents.findById(documentId).lean();
       if (!document?.received || document.response || document.type === 'other') return null;
       const company = await findCompany(store, document.company_id);
       if (!company?.auto_acknowledge) return null;
       try {
-        const response = await giveInvoiceResponse(
-          { store, temporal: deps.temporal, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live },
-          document,
-          company,
-          { code: 'AB', reasons: [], actions: [], note: null },
-        );
-        return response._id;
+        const response = await recordInvoiceResponse({ store, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live }, document, company, { code: 'AB', reasons: [], actions: [], note: null });
+        return responseSendStart(response, deps.deliveryWindows.live);
       } catch (err) {
         if (!(err instanceof RuleError)) throw err;
         logger.info({ documentId, reason: err.message }, 'no automatic acknowledgement');

@@ -5,7 +5,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import mongoose from 'mongoose';
 import { create } from 'xmlbuilder2';
 
@@ -16,6 +16,7 @@ import { newSortableId } from '../domain/ids';
 import { officialValidator } from '../platform/official-validator';
 import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
+import { QueueWorkers } from '../worker/task-queues';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
 import { benchStack, cpuPerOperation, cpuView, envNumber, json, postgresCpuByRole, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
@@ -237,10 +238,10 @@ async function deliver(bench: Bench, address: string): Promise<void> {
   let allDelivered = () => {};
   const done = new Promise<void>((resolve) => (allDelivered = resolve));
   const native = await NativeConnection.connect({ address });
-  const worker = await Worker.create({
+  const worker = await QueueWorkers.create({
     connection: native,
-    taskQueue,
-    workflowBundle: { codePath: await cachedWorkflowBundle() },
+    baseQueue: taskQueue,
+    codePath: await cachedWorkflowBundle(),
     activities: {
       ...noOpActivities,
       markDelivered: () => {

@@ -7,6 +7,7 @@ import { peppolIdProblem } from '../domain/peppol-id';
 import { CNAME_SMP_PORT, PRODUCTION_SML_ZONE, SML_LOOKUPS } from '../domain/peppol-sml';
 import { defaultProcessCount } from './process-copies';
 import { defaultThreadCount } from './thread-pool';
+import { RESOURCE_NAMES, type Resource } from '../workflows/task-queues';
 
 /**
  * Every environment variable the API and the worker read, in one place,
@@ -132,6 +133,23 @@ const trustedProxies = z.preprocess(
 
 /** How many copies of a process run (platform/process-copies.ts); empty, as a compose file passes an unset one, is the default. */
 const processCount = z.preprocess((value) => (value === '' ? undefined : value), positiveInt(defaultProcessCount()));
+
+/** Task queues by resource name (workflows/task-queues.ts), comma-separated; unset or empty: all of them. */
+const taskQueueList = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .default(RESOURCE_NAMES.join(','))
+    .transform((value, ctx) => {
+      const names = value.split(',').map((name) => name.trim());
+      const unknown = names.filter((name) => !(RESOURCE_NAMES as string[]).includes(name));
+      if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `unknown task queue ${unknown.map((name) => JSON.stringify(name)).join(', ')}; expected some of ${RESOURCE_NAMES.join(', ')}` });
+        return z.NEVER;
+      }
+      return [...new Set(names)] as Resource[];
+    }),
+);
 
 /** A key of domain/secret-box.ts: 32 random bytes, base64. */
 const sealingKey = optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'));
@@ -259,6 +277,15 @@ export const serviceConfigShape = {
     .refine((value) => isIP(value) !== 0, 'expected an IP address such as 127.0.0.1 or 0.0.0.0')
     .describe("Interface the metrics listeners (API's, worker's, Temporal SDK's) listen on: an internal network only, never the public one"),
   METRICS_PORT: port(9464).describe("Port of the API's Prometheus metrics (GET /metrics), every API process's together"),
+  WORKER_TASK_QUEUES: taskQueueList.describe(
+    `The task queues a worker process polls, by resource (${RESOURCE_NAMES.join(', ')}; docs/architecture.md, Task queues): a deployment may run a process per queue; every queue needs at least one process polling it`,
+  ),
+  VALIDATION_TASK_SLOTS: optional(z.coerce.number().int().positive()).describe(
+    "Validations and renderings each worker process runs at once (default: the validator's `send` lane permits, shared among the WORKER_PROCESSES, at least one each)",
+  ),
+  AS4_TASK_SLOTS: positiveInt(8).describe("AS4 sends each worker process hands our access point at once (its control API serves eight at a time)"),
+  EMAIL_TASK_SLOTS: positiveInt(4).describe('Sandbox emails each worker process sends at once, each on an SMTP connection of its own'),
+  WEBHOOK_TASK_SLOTS: positiveInt(16).describe('Webhook requests each worker process has in flight at once'),
   WORKER_METRICS_PORT: port(9465).describe("Port of the worker's Prometheus metrics (GET /metrics), every worker process's together"),
   TEMPORAL_METRICS_PORT: port(9466).describe("Port of the Temporal SDK's own worker metrics (GET /metrics) of the first worker process; each further copy the next port"),
 };
@@ -308,7 +335,17 @@ export const configVariableNames = Object.keys(serviceConfigShape) as (keyof Par
 export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'METRICS_PORT', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
 
 /** Variables only the worker reads: the API has no use for them. */
-export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['WORKER_PROCESSES', 'WORKER_METRICS_PORT', 'TEMPORAL_METRICS_PORT', 'WORKER_BUILD_ID'];
+export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
+  'WORKER_PROCESSES',
+  'WORKER_METRICS_PORT',
+  'TEMPORAL_METRICS_PORT',
+  'WORKER_BUILD_ID',
+  'WORKER_TASK_QUEUES',
+  'VALIDATION_TASK_SLOTS',
+  'AS4_TASK_SLOTS',
+  'EMAIL_TASK_SLOTS',
+  'WEBHOOK_TASK_SLOTS',
+];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnvironment(serviceConfigShape, env);

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
 
-import { TASK_QUEUE, type StartedWorkflowInputs } from '../workflows/shared';
+import { workflowQueueOf, type StartedWorkflowInputs } from '../workflows/shared';
 
 /**
  * How services start workflows: by type name and business-keyed id, with the
@@ -14,7 +14,7 @@ export type StartOptions<Name extends keyof StartedWorkflowInputs> = Omit<Workfl
 /** Starts the workflow; false when one with that id already runs (or ran, as the reuse policy says), which a business-keyed start treats as done. */
 export async function startWorkflow<Name extends keyof StartedWorkflowInputs>(temporal: Client, type: Name, { input, ...options }: StartOptions<Name>): Promise<boolean> {
   try {
-    await temporal.workflow.start(type, { ...options, taskQueue: TASK_QUEUE, args: [input] });
+    await temporal.workflow.start(type, { ...options, taskQueue: workflowQueueOf(type), args: [input] });
     return true;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
@@ -33,5 +33,5 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
   signal: string,
   { input, ...options }: StartOptions<Name>,
 ): Promise<void> {
-  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: TASK_QUEUE, args: [input], signal, signalArgs: [] });
+  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: workflowQueueOf(type), args: [input], signal, signalArgs: [] });
 }

@@ -8,6 +8,7 @@ import { connectDatabase, pingDatabase } from '../platform/database';
 import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import { SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
+import { RESOURCE_NAMES, taskQueueOf } from '../workflows/task-queues';
 import { serviceEnvironment, type StackConfig } from './config';
 import { acquireDataDirLock } from './data-dir-lock';
 import { StackError } from './errors';
@@ -560,7 +561,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
-      log(`worker     task queue ${TASK_QUEUE} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
+      log(`worker     task queues ${RESOURCE_NAMES.map((resource) => taskQueueOf(resource, TASK_QUEUE)).join(', ')} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
       log(`metrics    worker ${urls.metrics.worker}, Temporal SDK ${urls.metrics.temporalWorker} (each further worker process on the next port)`);
     }
     if (services.includes('api')) {

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 
 import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
 import { serviceProviderParticipant } from '../domain/peppol-id';
@@ -14,7 +14,7 @@ import { loadConfig, requireServiceAddresses, type Config } from '../platform/co
 import { connectDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
 import { bindAddress, serveMetrics } from '../platform/metrics';
-import { officialValidator } from '../platform/official-validator';
+import { officialValidator, validatorLanes } from '../platform/official-validator';
 import { copyIndex, processIdentity, runCopies } from '../platform/process-copies';
 import { exitIfStopStalls } from '../platform/shutdown';
 import { peppolAccessPoint } from '../platform/peppol-access-point';
@@ -26,7 +26,8 @@ import { startWorkflow } from '../platform/workflow-port';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
 import { serviceProviderWorkflowId, TASK_QUEUE } from '../workflows/shared';
-import { buildIdOf, deploymentOptions, takeOverIfNewest, WORKER_DEPLOYMENT_NAME } from './deployment';
+import { buildIdOf, takeOverIfNewest, WORKER_DEPLOYMENT_NAME } from './deployment';
+import { configuredSlots, QueueWorkers } from './task-queues';
 import { temporalLogger } from './temporal-logger';
 import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
 
@@ -34,7 +35,9 @@ import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
  * Process entry of the worker. The SDK runtime owns SIGINT/SIGTERM: it stops
  * polling, lets running activities finish, and `run()` resolves; then the
  * connections close. Workflow code comes pre-bundled (worker/workflow-bundle.ts).
- * WORKER_PROCESSES copies of it poll the same task queue
+ * It polls the task queues WORKER_TASK_QUEUES names, a Temporal worker each
+ * with the slots of its resource (worker/task-queues.ts).
+ * WORKER_PROCESSES copies of it poll the same task queues
  * (platform/process-copies.ts); what each does at start (search attributes,
  * schedules, the service provider's registration) is safe to do N times at once.
  * Its metrics are on WORKER_METRICS_PORT (the copies' together), the Temporal
@@ -69,15 +72,19 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const version = { deploymentName: WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID ?? (await buildIdOf(codePath)) };
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const sml = smlRegistration(addresses.accessPointUrl);
-  const worker = await Worker.create({
+  const sendPermits = (await validatorLanes(addresses.validatorUrl)).find((lane) => lane.lane === 'send')?.permits;
+  const slots = configuredSlots(config, sendPermits);
+  const workers = await QueueWorkers.create({
     connection,
     // Each copy its own, naming its primary: the embedded stack counts the copies polling.
     identity: processIdentity(hostname()),
     namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: { codePath },
-    workerDeploymentOptions: deploymentOptions(version),
-    ...tracing.worker,
+    baseQueue: TASK_QUEUE,
+    resources: config.WORKER_TASK_QUEUES,
+    codePath,
+    slots,
+    version,
+    shared: tracing.worker,
     activities: createActivities({
       store,
       logger,
@@ -112,7 +119,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
     }),
   });
-  logger.info({ taskQueue: TASK_QUEUE, bundle: codePath, ...version }, 'worker running');
+  logger.info({ taskQueues: config.WORKER_TASK_QUEUES, slots, bundle: codePath, ...version }, 'worker running');
   const stopping = new AbortController();
   void takeOverIfNewest(clientConnection, config.TEMPORAL_NAMESPACE, version, logger, stopping.signal).catch((err: unknown) =>
     logger.error({ err, ...version }, 'could not make this build the current version; set it with `temporal worker deployment set-current-version`'),
@@ -127,7 +134,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       staticSummary: `SML registration of our service provider participant ${participant}`,
     }).catch((err: unknown) => logger.error({ err, participant }, 'could not start the registration of our service provider participant'));
   }
-  await worker.run();
+  await workers.run();
   stopping.abort();
   watch.stop();
   await usage.flush();

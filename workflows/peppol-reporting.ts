@@ -1,19 +1,13 @@
-import { executeChild, proxyActivities, setCurrentDetails, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { executeChild, setCurrentDetails, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 
 import type { Activities } from '../activities';
 import { previousMonth } from '../domain/reporting/months';
+import { activitiesOn } from './activities-on';
 import { peppolReportingWorkflowId, REPORTING_RETRY, type PeppolReportingInput } from './shared';
 import { movesToNewBuilds } from './versioning';
 
 type ReportingOutcome = Awaited<ReturnType<Activities['sendPeppolReports']>>;
-
-const { sendPeppolReports } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  // Due by the 15th: retried for ten days at most.
-  scheduleToCloseTimeout: '10 days',
-  retry: REPORTING_RETRY,
-});
 
 /**
  * One month's Peppol reports (TSR and EUSR), `peppol-reporting-<YYYY-MM>`:
@@ -23,6 +17,8 @@ const { sendPeppolReports } = proxyActivities<Activities>({
  */
 export async function peppolReportingWorkflow({ month, claimant }: PeppolReportingInput): Promise<ReportingOutcome> {
   setCurrentDetails(`Building, validating and sending the Peppol reports for ${month}`);
+  // Due by the 15th: retried for ten days at most.
+  const { sendPeppolReports } = activitiesOn('as4', { startToCloseTimeout: '5 minutes', scheduleToCloseTimeout: '10 days', retry: REPORTING_RETRY });
   const outcome = await sendPeppolReports(month, claimant);
   setCurrentDetails(`Peppol reports for ${month} ${outcome.status === 'sent' ? 'sent' : 'had been sent'} to ${outcome.receiver} (claimed by ${outcome.claimedBy})`);
   return outcome;

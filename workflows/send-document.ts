@@ -1,13 +1,15 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { proxyActivities, proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
+import { activitiesOn } from './activities-on';
 import {
   DELIVERY_ATTEMPT_TIMEOUT_MS,
   DELIVERY_HEARTBEAT_TIMEOUT_MS,
   DELIVERY_RETRY,
   ILLEGAL_MOVE_ERROR,
+  type DeliveryChannel,
   PERMANENT_DELIVERY_ERROR,
   SEARCH_ATTRIBUTES,
   type SendDocumentInput,
@@ -74,15 +76,16 @@ function statusDisplay() {
 
 /** Retried with the delivery's backoff within the delivery window: a validator or renderer away is waited for. */
 function preparation(deliveryWindowSeconds: number) {
-  return proxyActivities<Activities>({
+  return activitiesOn('validation', {
     startToCloseTimeout: '2 minutes',
     scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
     retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
   });
 }
 
-function deliveryAttempts(deliveryWindowSeconds: number) {
-  return proxyActivities<Activities>({
+/** On the queue of the channel's resource: the SMTP server's for email, our access point's for Peppol. */
+function deliveryAttempts(channel: DeliveryChannel, deliveryWindowSeconds: number) {
+  return activitiesOn(channel === 'peppol' ? 'as4' : 'email', {
     startToCloseTimeout: DELIVERY_ATTEMPT_TIMEOUT_MS,
     heartbeatTimeout: DELIVERY_HEARTBEAT_TIMEOUT_MS,
     scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
@@ -119,7 +122,7 @@ export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, 
 
   const { channel } = await lifecycle.markSending(documentId, verdict.ruleSet);
   show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
-  const delivery = deliveryAttempts(deliveryWindowSeconds);
+  const delivery = deliveryAttempts(channel, deliveryWindowSeconds);
   try {
     const receipt = channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
     await lifecycle.markDelivered(documentId, receipt);

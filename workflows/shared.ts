@@ -1,11 +1,14 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
+import { taskQueueOf } from './task-queues';
+
 /**
  * Names and settings shared by the API (which starts workflows), the worker
  * (which runs them), the activities and the embedded stack. Pure constants:
  * safe to import from workflow code.
  */
 
+/** The service's base task queue: its workflows run on it, and every other queue's name derives from it (workflows/task-queues.ts). */
 export const TASK_QUEUE = 'einvoice';
 
 /** The monthly Peppol reporting schedule's id (Web UI: Schedules). */
@@ -206,6 +209,30 @@ export interface SendResponseInput {
   deliveryWindowSeconds: number;
 }
 
+/** What a response's send workflow is started with, by the API or as the receive workflow's child (an acknowledgement). */
+export interface ResponseSendStart {
+  input: SendResponseInput;
+  documentId: string;
+  companyId: string;
+  workspaceId: string;
+  environment: 'sandbox' | 'live';
+  summary: string;
+}
+
+/** Its id, found in the Web UI by the document, company and workspace; never reused (a response is sent once). */
+export function responseSendOptions({ input, documentId, companyId, workspaceId, environment, summary }: ResponseSendStart) {
+  return {
+    workflowId: responseWorkflowId(input.responseId),
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.documentId, value: documentId },
+      { key: SEARCH_ATTRIBUTES.companyId, value: companyId },
+      { key: SEARCH_ATTRIBUTES.workspaceId, value: workspaceId },
+      { key: SEARCH_ATTRIBUTES.environment, value: environment },
+    ],
+    staticSummary: summary,
+  };
+}
+
 /**
  * A Message Level Status must leave within 20 minutes of the message it answers (Peppol Network Policy MLS-1):
  * its send is retried with the delivery backoff for at most this long, then recorded as failed.
@@ -248,6 +275,11 @@ export interface StartedWorkflowInputs {
   peppolReportingWorkflow: PeppolReportingInput;
   sendResponseWorkflow: SendResponseInput;
   registerServiceProviderWorkflow: RegisterServiceProviderInput;
+}
+
+/** The queue a started workflow runs on: the webhook deliveries on their own (they wait on clients' endpoints), every other on the workflows'. */
+export function workflowQueueOf(type: keyof StartedWorkflowInputs): string {
+  return taskQueueOf(type === 'deliverWebhookWorkflow' ? 'webhooks' : 'workflows', TASK_QUEUE);
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -11,7 +11,7 @@ import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import type { InvoiceResponseRow } from '../../store/invoice-responses';
 import { insertRow } from '../../store/insert';
-import { responseWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
+import { responseSendOptions, type ResponseSendStart } from '../../workflows/shared';
 import type { Company } from '../companies';
 import { RuleError } from '../errors';
 
@@ -70,7 +70,7 @@ async function answeredParties(store: Store, document: DocumentRow & { _id: stri
  * registered for Invoice Responses now (what a later send would find). A DNS
  * or SMP that does not answer throws its lookup error (retryable).
  */
-async function requireReachableSeller(deps: ResponseDependencies, seller: string): Promise<void> {
+async function requireReachableSeller(deps: Pick<ResponseDependencies, 'lookup'>, seller: string): Promise<void> {
   const endpoint = await receivingEndpoint(deps.lookup, seller, INVOICE_RESPONSE, new Date());
   if ('refusal' in endpoint) {
     throw new RuleError('sender_cannot_receive_responses', `${endpoint.refusal} Looked up: ${seller} for ${INVOICE_RESPONSE.name} (document type ${INVOICE_RESPONSE.documentType.value}, process ${INVOICE_RESPONSE.process.value}).`, {
@@ -80,18 +80,32 @@ async function requireReachableSeller(deps: ResponseDependencies, seller: string
 }
 
 /**
- * Gives the response (its content already checked by `contentProblems`, which the API turns into 400s per field). Two requests racing for one document cannot both
- * pass the process rules against the same previous response: the document's
- * `response` is replaced by one conditional update on the response it had,
- * and the loser's row is removed before it answers 409. The row is the
- * outbox of its send workflow: a start that fails leaves it undispatched for
- * the reconciler, and the response is given all the same. The row is
- * inserted unclaimed and marked claimed only once the document names it; a
- * row left unclaimed (its claim lost or failed, the loser's delete failed,
- * the process died in between) is never sent: the reconciler drops it unless
- * the document names it, and the send step refuses it.
+ * Gives the response (its content already checked by `contentProblems`, which the API turns into 400s per
+ * field) and starts its send workflow. The row is the outbox of that workflow: a start that fails leaves it
+ * undispatched for the reconciler, and the response is given all the same.
  */
 export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
+  const row = await recordInvoiceResponse(deps, document, company, content);
+  try {
+    await startResponseWorkflow(deps, row);
+  } catch (err) {
+    // Stored and claimed, so given: the reconciler starts its workflow (it stays undispatched until then).
+    deps.logger.warn({ err, documentId: document._id, responseId: row._id }, 'invoice response stored but its workflow not started; the reconciler will start it');
+  }
+  deps.logger.info({ documentId: document._id, responseId: row._id, code: content.code }, 'invoice response queued');
+  return row;
+}
+
+/**
+ * Records the response as its document's, stored `queued` and undispatched, for its caller to start its send
+ * workflow (the API at once, the receive workflow as its child). Two givers racing for one document cannot both
+ * pass the process rules against the same previous response: the document's `response` is replaced by one
+ * conditional update on the response it had, and the loser's row is removed before it answers 409. The row is
+ * inserted unclaimed and marked claimed only once the document names it; a row left unclaimed (its claim lost
+ * or failed, the loser's delete failed, the process died in between) is never sent: the reconciler drops it
+ * unless the document names it, and the send step refuses it.
+ */
+export async function recordInvoiceResponse(deps: Omit<ResponseDependencies, 'temporal'>, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
   const { store } = deps;
   if (document.type === 'other' || !document.received) {
     throw new RuleError('response_not_allowed', `Document ${document._id} is not an invoice or credit note this service could read; an Invoice Response names one.`, { details: { rule: 'OP-BR111-R014' } });
@@ -148,14 +162,8 @@ export async function giveInvoiceResponse(deps: ResponseDependencies, document: 
       })
     );
   }
-  try {
-    await markClaimed(store, responseId);
-    await startResponseWorkflow(deps, row);
-  } catch (err) {
-    // Stored and claimed, so given: the reconciler marks it and starts its workflow (it stays undispatched until then).
-    deps.logger.warn({ err, documentId: document._id, responseId }, 'invoice response stored but its workflow not started; the reconciler will start it');
-  }
-  deps.logger.info({ documentId: document._id, responseId, code: content.code }, 'invoice response queued');
+  // The document names it, so it is given: a mark that fails is the reconciler's to make.
+  await markClaimed(store, responseId).catch((err: unknown) => deps.logger.warn({ err, documentId: document._id, responseId }, 'invoice response given but not marked claimed; the reconciler marks it'));
   return row;
 }
 
@@ -188,24 +196,31 @@ export function wasGiven(row: { _id: string; claimed?: boolean | null }, documen
   return row.claimed !== false || document?.response?.response_id === row._id;
 }
 
+/** How its send workflow is started, by whoever starts it. */
+export function responseSendStart(row: InvoiceResponse, deliveryWindowSeconds: number): ResponseSendStart {
+  return {
+    input: { responseId: row._id, deliveryWindowSeconds },
+    documentId: row.document_id!,
+    companyId: row.company_id,
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    summary: `Invoice Response ${row.code} to ${row.receiver_id ?? 'the seller'} about ${row.referenced_number} (${row.environment})`,
+  };
+}
+
+/** Records that its send workflow runs: the reconciler leaves it alone from now on. */
+export async function markResponseDispatched(store: Store, responseId: string): Promise<void> {
+  await store.invoiceResponses.updateOne({ _id: responseId, dispatched: false }, { $set: { dispatched: true } });
+}
+
 /**
  * Its send workflow, found in the Web UI by the document, company and workspace; then the row is
  * marked dispatched. At most one workflow ever: its id is the response's and is never reused.
  */
 export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds'>, row: InvoiceResponse): Promise<void> {
-  await startWorkflow(deps.temporal, 'sendResponseWorkflow', {
-    workflowId: responseWorkflowId(row._id),
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    input: { responseId: row._id, deliveryWindowSeconds: deps.deliveryWindowSeconds },
-    typedSearchAttributes: [
-      { key: SEARCH_ATTRIBUTES.documentId, value: row.document_id! },
-      { key: SEARCH_ATTRIBUTES.companyId, value: row.company_id },
-      { key: SEARCH_ATTRIBUTES.workspaceId, value: row.workspace_id },
-      { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
-    ],
-    staticSummary: `Invoice Response ${row.code} to ${row.receiver_id ?? 'the seller'} about ${row.referenced_number} (${row.environment})`,
-  });
-  await deps.store.invoiceResponses.updateOne({ _id: row._id, dispatched: false }, { $set: { dispatched: true } });
+  const start = responseSendStart(row, deps.deliveryWindowSeconds);
+  await startWorkflow(deps.temporal, 'sendResponseWorkflow', { ...responseSendOptions(start), workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE, input: start.input });
+  await markResponseDispatched(deps.store, row._id);
 }
 
 /** A response stored less than this long ago may still be having its workflow started by its request. */

@@ -17,7 +17,7 @@ import { peppolTrust } from '../../platform/peppol-trust';
 import { findCompany } from '../../services/companies';
 import { giveInvoiceResponse, reconcileResponses, startResponseWorkflow } from '../../services/replies/invoice-responses';
 import { createStore, type Store } from '../../store';
-import { responseWorkflowId } from '../../workflows/shared';
+import { receiveWorkflowId, responseWorkflowId } from '../../workflows/shared';
 import { callAs, fakeClientIp, withStore, type TestAccount } from '../support/accounts';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { sharedTemporalClient } from '../support/temporal';
@@ -241,7 +241,7 @@ describe('replies to documents received on the Peppol network', () => {
     180_000,
   );
 
-  it('when the company acknowledges automatically, then every invoice received is answered AB by AS4', async () => {
+  it('when the company acknowledges automatically, then every invoice received is answered AB by AS4, sent by a child of the receive workflow', async () => {
     const patched = await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'PATCH', body: { auto_acknowledge: true } });
     expect(patched.status).toBe(200);
     expect(patched.body.auto_acknowledge).toBe(true);
@@ -250,6 +250,10 @@ describe('replies to documents received on the Peppol network', () => {
     expect(answered.body.data).toEqual([expect.objectContaining({ code: 'AB', direction: 'sent', status: 'sent' })]);
     const { reply } = await arrivedReply(`${answered.body.data[0].id}@einvoice`);
     expect(reply).toMatchObject({ kind: 'invoice_response', code: 'AB' });
+    // Started by the receive workflow itself, not by an activity: its parent, and its row dispatched by it.
+    const sending = await temporal().workflow.getHandle(responseWorkflowId(answered.body.data[0].id)).describe();
+    expect(sending.parentExecution?.workflowId).toBe(receiveWorkflowId(documentId));
+    await withStore(async (store) => expect(await store.invoiceResponses.findById(answered.body.data[0].id, { dispatched: 1 }).lean()).toMatchObject({ dispatched: true }));
   }, 120_000);
 });
 

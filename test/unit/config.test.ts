@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import { ConfigError, loadConfig, requireServiceAddresses, toEnvironment } from '../../platform/config';
 import { loadStackConfig, serviceEnvironment } from '../../stack/config';
+import { configuredSlots } from '../../worker/task-queues';
+import { RESOURCE_NAMES } from '../../workflows/task-queues';
 
 describe('configuration', () => {
   it('when nothing is set, then the documented defaults apply', () => {
@@ -71,6 +73,23 @@ describe('configuration', () => {
     expect(loadConfig({ API_PROCESSES: '4', API_WORKER_THREADS: '3' }).API_WORKER_THREADS).toBe(3);
     expect(loadConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' })).toMatchObject({ API_PROCESSES: loadConfig({}).API_PROCESSES, WORKER_PROCESSES: loadConfig({}).WORKER_PROCESSES });
     expect(() => loadConfig({ WORKER_PROCESSES: '0' })).toThrow(/WORKER_PROCESSES="0"/);
+  });
+
+  it('when WORKER_TASK_QUEUES names some queues, then the worker polls those; unset or empty, all; an unknown name is refused, naming the known ones', () => {
+    expect(loadConfig({}).WORKER_TASK_QUEUES).toEqual(RESOURCE_NAMES);
+    expect(loadConfig({ WORKER_TASK_QUEUES: '' }).WORKER_TASK_QUEUES).toEqual(RESOURCE_NAMES);
+    expect(loadConfig({ WORKER_TASK_QUEUES: ' as4, email,as4' }).WORKER_TASK_QUEUES).toEqual(['as4', 'email']);
+    expect(() => loadConfig({ WORKER_TASK_QUEUES: 'as4,smtp' })).toThrow(/WORKER_TASK_QUEUES="as4,smtp": unknown task queue "smtp"; expected some of workflows, validation, as4, email, webhooks, housekeeping/);
+  });
+
+  it("when the validation slots are not set, then each worker process takes its share of the validator's send permits, at least one", () => {
+    const slots = (env: Record<string, string>, permits: number | undefined) => configuredSlots(loadConfig(env), permits);
+    expect(slots({ WORKER_PROCESSES: '1' }, 2)).toEqual({ validation: 2, as4: 8, email: 4, webhooks: 16, housekeeping: 2 });
+    expect(slots({ WORKER_PROCESSES: '2' }, 3).validation).toBe(2);
+    expect(slots({ WORKER_PROCESSES: '4' }, 2).validation).toBe(1);
+    expect(slots({ WORKER_PROCESSES: '1' }, undefined).validation).toBe(os.availableParallelism());
+    expect(slots({ WORKER_PROCESSES: '2', VALIDATION_TASK_SLOTS: '5', AS4_TASK_SLOTS: '3' }, 2)).toMatchObject({ validation: 5, as4: 3 });
+    expect(() => loadConfig({ EMAIL_TASK_SLOTS: '0' })).toThrow(/EMAIL_TASK_SLOTS="0"/);
   });
 
   it('when TEMPORAL_ADDRESS is not host:port, then it is refused', () => {

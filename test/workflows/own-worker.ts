@@ -1,8 +1,9 @@
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 
-import { buildIdOf, deploymentOptions, takeOverIfNewest } from '../../worker/deployment';
+import { buildIdOf, takeOverIfNewest } from '../../worker/deployment';
+import { QueueWorkers } from '../../worker/task-queues';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 
 /** The scripted failures are expected: only errors of the SDK itself are worth printing. */
@@ -24,7 +25,7 @@ export interface OwnRun {
 }
 
 /**
- * One workflow run to its end on a worker of its own task queue (named from
+ * One workflow run to its end on workers of its own task queues (named from
  * `name` and the time, on the shared stack's dev server) with a scenario's
  * stubbed activities. The worker is versioned as the service's is (a worker
  * deployment of the run's own, its build current before the start): the
@@ -47,16 +48,14 @@ export async function runOnOwnWorker<W extends Workflow, Seen>(
   try {
     const codePath = await cachedWorkflowBundle();
     const version = { deploymentName: taskQueue, buildId: await buildIdOf(codePath) };
-    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath }, workerDeploymentOptions: deploymentOptions(version), activities });
-    let started = 0;
-    let handle: WorkflowHandle<W> | undefined;
-    const result = await worker.runUntil(async () => {
+    const workers = await QueueWorkers.create({ connection: native, baseQueue: taskQueue, codePath, version, activities });
+    return await workers.runUntil(async () => {
       await takeOverIfNewest(connection, 'default', version, QUIET_LOGGER, new AbortController().signal);
-      started = Date.now();
-      handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
-      return (await handle.result()) as WorkflowResultType<W>;
+      const started = Date.now();
+      const handle = await start(new Client({ connection }), { taskQueue, workflowId: `${taskQueue}-run` });
+      const result = (await handle.result()) as WorkflowResultType<W>;
+      return inspect(handle, result, (Date.now() - started) / 1000);
     });
-    return await inspect(handle!, result, (Date.now() - started) / 1000);
   } finally {
     await connection.close();
     await native.close();

@@ -21,7 +21,7 @@ describe('the receive workflow', () => {
   it('when the validator is away for a while, then filing is tried again and the MLS the sender asked for goes out', async () => {
     const run = await receive('validator-away-then-filed-with-mls');
     expect(run.calls.filter((call) => call.startsWith('fileReceivedDocument'))).toHaveLength(3);
-    expect(run.calls).toContain('sendReplyOnPeppol');
+    expect(run.calls).toContain('sendReplyOnPeppol mls');
   });
 
   it('when filing fails in a way the same document always fails, then it is not tried again: the message is filed unread with why, and announced', async () => {
@@ -35,12 +35,23 @@ describe('the receive workflow', () => {
     ]);
   });
 
-  it('when the company acknowledges automatically and the sender asked for an MLS, then both answers go out after the announcement', async () => {
+  it('when the company acknowledges automatically and the sender asked for an MLS, then both answers go out after the announcement, the acknowledgement by a child workflow of its own', async () => {
     const run = await receive('filed-acknowledged-with-mls');
     expect(run.result).toBe('received');
+    expect(run.sent).toBe('sent');
     expect(run.calls.slice(0, 2)).toEqual(['fileReceivedDocument doc_test #1', 'announceReceivedDocument doc_test']);
-    // The MLS and the acknowledgement run side by side.
-    expect(run.calls.slice(2).sort()).toEqual(['acknowledgeOnReceipt doc_test', 'planMessageLevelStatus doc_test', 'recordReplyOutcome mls sent', 'sendReplyOnPeppol']);
+    // The MLS and the acknowledgement run side by side; the acknowledgement is recorded, its workflow started, then it is marked dispatched.
+    const rest = run.calls.slice(2);
+    expect([...rest].sort()).toEqual([
+      'acknowledgeOnReceipt doc_test',
+      'markResponseDispatched rsp_test',
+      'planMessageLevelStatus doc_test',
+      'recordReplyOutcome invoice_response sent',
+      'recordReplyOutcome mls sent',
+      'sendReplyOnPeppol invoice_response',
+      'sendReplyOnPeppol mls',
+    ]);
+    expect(rest.indexOf('acknowledgeOnReceipt doc_test')).toBeLessThan(rest.indexOf('markResponseDispatched rsp_test'));
   });
 
   it('when the message is an Invoice Response about a document we sent, then it is announced on that document and answered with the MLS its sender asked for', async () => {
@@ -50,7 +61,7 @@ describe('the receive workflow', () => {
       'fileReceivedDocument doc_test #1',
       'announceReceivedReply doc_test (invoice_response on doc_sent)',
       'planMessageLevelStatus doc_test',
-      'sendReplyOnPeppol',
+      'sendReplyOnPeppol mls',
       'recordReplyOutcome mls sent',
     ]);
   });

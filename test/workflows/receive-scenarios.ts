@@ -1,4 +1,5 @@
 import type { receiveDocumentWorkflow } from '../../workflows/receive-document';
+import { responseWorkflowId, type ResponseSendStart } from '../../workflows/shared';
 import { runOnOwnWorker } from './own-worker';
 
 /**
@@ -30,6 +31,9 @@ export const RECEIVE_SCENARIOS: ReceiveScenario[] = [
   { name: 'mls-announced', filing: () => 'file', reply: 'mls' },
 ];
 
+/** The history of the acknowledgement's send workflow, recorded with the scenario that acknowledges. */
+export const SEND_RESPONSE_HISTORY = 'send-response-acknowledgement-sent';
+
 const FILED = { type: 'invoice', number: 'INV-1', valid: true, jsonView: true };
 /** What filing a reply returns: the reply, filed on the sent document it answers. */
 const filedReply = (kind: 'invoice_response' | 'mls') => ({ type: 'other', number: kind === 'mls' ? '' : 'INV-7', valid: true, jsonView: false, reply: { kind, documentId: 'doc_sent', code: 'AP' } });
@@ -37,6 +41,15 @@ const filedReply = (kind: 'invoice_response' | 'mls') => ({ type: 'other', numbe
 export async function runReceiveScenario(temporalAddress: string, scenario: ReceiveScenario) {
   const calls: string[] = [];
   let attempts = 0;
+  // A response's workflow id is never reused: each run gives one of its own.
+  const acknowledgement: ResponseSendStart = {
+    input: { responseId: `rsp_test${Date.now()}`, deliveryWindowSeconds: 60 },
+    documentId: 'doc_test',
+    companyId: 'com_test',
+    workspaceId: 'wsp_test',
+    environment: 'live',
+    summary: 'Invoice Response AB to the test seller about INV-1 (live)',
+  };
   const activities = {
     fileReceivedDocument: (documentId: string) => {
       attempts += 1;
@@ -59,20 +72,26 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       return Promise.resolve(scenario.mls ? { kind: 'mls', id: 'mls_test' } : null);
     },
     validateReply: () => Promise.resolve({ refusal: null, channel: 'peppol' }),
-    sendReplyOnPeppol: () => Promise.resolve(void calls.push('sendReplyOnPeppol')).then(() => ({ status: 'sent', messageId: 'mls-message', description: 'receipted' })),
+    sendReplyOnPeppol: (reply: { kind: string }) => Promise.resolve(void calls.push(`sendReplyOnPeppol ${reply.kind}`)).then(() => ({ status: 'sent', messageId: 'mls-message', description: 'receipted' })),
     recordReplyOutcome: (reply: { kind: string }, outcome: { status: string }) => Promise.resolve(void calls.push(`recordReplyOutcome ${reply.kind} ${outcome.status}`)),
     acknowledgeOnReceipt: (documentId: string) => {
       // Recorded only when it gives a response: it runs beside the MLS, in either order.
       if (!scenario.acknowledged) return Promise.resolve(null);
       calls.push(`acknowledgeOnReceipt ${documentId}`);
-      return Promise.resolve('rsp_test');
+      return Promise.resolve(acknowledgement);
     },
+    markResponseDispatched: (responseId: string) => Promise.resolve(void calls.push(`markResponseDispatched ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`)),
   };
   return runOnOwnWorker(
     temporalAddress,
     `receive-test-${scenario.name}`,
     activities,
     (client, run) => client.workflow.start<typeof receiveDocumentWorkflow>('receiveDocumentWorkflow', { ...run, args: [{ documentId: 'doc_test' }] }),
-    (handle, result) => Promise.resolve({ result, calls, workflowId: handle.workflowId }),
+    async (handle, result) => {
+      // The acknowledgement's own workflow, the receive workflow's child, outlives it: its end is awaited here.
+      const acknowledgementWorkflowId = scenario.acknowledged ? responseWorkflowId(acknowledgement.input.responseId) : null;
+      const sent = acknowledgementWorkflowId ? await handle.client.getHandle(acknowledgementWorkflowId).result() : null;
+      return { result, calls, sent, workflowId: handle.workflowId, acknowledgementWorkflowId };
+    },
   );
 }

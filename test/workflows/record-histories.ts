@@ -7,7 +7,7 @@ import { startStack } from '../../stack/embedded-stack';
 import { isolatedStackConfig } from '../../stack/isolated-config';
 import { TEMPORAL_CLI, toolBinaryPath } from '../../stack/tools';
 import { KYC_SCENARIOS, runKycScenario } from './kyc-scenarios';
-import { RECEIVE_SCENARIOS, runReceiveScenario } from './receive-scenarios';
+import { RECEIVE_SCENARIOS, runReceiveScenario, SEND_RESPONSE_HISTORY } from './receive-scenarios';
 import { RECEIVING_SCENARIOS, runReceivingScenario } from './receiving-scenarios';
 import { REPORTING_SCENARIOS, runReportingScenario } from './reporting-scenarios';
 import { runScenario, SCENARIOS } from './scenarios';
@@ -19,7 +19,7 @@ import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
  * (registration) workflow, the webhook delivery workflow and the monthly reporting workflows (or only those whose file
  * name starts with one of the prefixes, so that new scenarios are recorded beside the files kept) on a stack of its
  * own and writes each history to test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
- * receive-document-<scenario>.json, sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
+ * receive-document-<scenario>.json (and the acknowledgement's send-response-acknowledgement-sent.json), sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
  * peppol-reporting-<scenario>.json. Re-record after a change of a workflow's shape: the workflows already running
  * finish on the build that started them (docs/operations.md, Deploying with work in flight).
  */
@@ -55,7 +55,11 @@ async function main(): Promise<void> {
     }
     for (const scenario of RECEIVE_SCENARIOS) {
       const name = `receive-document-${scenario.name}`;
-      if (wanted(name)) await runReceiveScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+      if (!wanted(name)) continue;
+      const run = await runReceiveScenario(stack.urls.temporal, scenario);
+      await keep(run.workflowId, name, run.result);
+      // The acknowledgement's send workflow, the receive workflow's child: the one history of sendResponseWorkflow.
+      if (run.acknowledgementWorkflowId) await keep(run.acknowledgementWorkflowId, SEND_RESPONSE_HISTORY, run.sent);
     }
     for (const scenario of RECEIVING_SCENARIOS) {
       const name = `sync-receiving-${scenario.name}`;

@@ -6,7 +6,7 @@ import { Worker } from '@temporalio/worker';
 
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import { KYC_SCENARIOS } from './kyc-scenarios';
-import { RECEIVE_SCENARIOS } from './receive-scenarios';
+import { RECEIVE_SCENARIOS, SEND_RESPONSE_HISTORY } from './receive-scenarios';
 import { RECEIVING_SCENARIOS } from './receiving-scenarios';
 import { REPORTING_SCENARIOS } from './reporting-scenarios';
 import { SCENARIOS } from './scenarios';
@@ -17,6 +17,7 @@ const RECORDED = [
   ...SCENARIOS.map(({ name }) => `send-document-${name}`),
   ...KYC_SCENARIOS.map(({ name }) => `kyc-review-${name}`),
   ...RECEIVE_SCENARIOS.map(({ name }) => `receive-document-${name}`),
+  SEND_RESPONSE_HISTORY,
   ...RECEIVING_SCENARIOS.map(({ name }) => `sync-receiving-${name}`),
   ...WEBHOOK_SCENARIOS.map(({ name }) => `deliver-webhook-${name}`),
   ...REPORTING_SCENARIOS.map(({ name }) => `peppol-reporting-${name}`),

@@ -1,8 +1,9 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 import { loadStackConfig } from '../../stack/config';
 import { ensureTool, TEMPORAL_TEST_SERVER } from '../../stack/tools';
+import { QueueWorkers } from '../../worker/task-queues';
 import { addSearchAttributes } from '../../worker/temporal-setup';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
@@ -41,8 +42,8 @@ describe('the workflows over their real windows (time skipped)', () => {
 
   /** Runs one workflow to its end on a worker of its own queue with the stubbed activities. */
   async function run<T>(taskQueue: string, activities: object, execute: (taskQueue: string) => Promise<T>): Promise<T> {
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath }, activities });
-    return worker.runUntil(execute(taskQueue));
+    const workers = await QueueWorkers.create({ connection: env.nativeConnection, baseQueue: taskQueue, codePath, activities });
+    return workers.runUntil(() => execute(taskQueue));
   }
 
   it.each([

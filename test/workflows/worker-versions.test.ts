@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
-import { buildIdOf, deploymentOptions, takeOverIfNewest, type WorkerVersion } from '../../worker/deployment';
+import { buildIdOf, takeOverIfNewest, type WorkerVersion } from '../../worker/deployment';
+import { QueueWorkers } from '../../worker/task-queues';
 import { cachedWorkflowBundle, SILENT_BUNDLER } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
 import { sharedStack } from '../support/test-stack';
@@ -60,7 +61,7 @@ describe('worker versioning', () => {
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     const stopping = new AbortController();
-    const workers: [Worker, Promise<void>][] = [];
+    const workers: [QueueWorkers, Promise<void>][] = [];
     try {
       const bundleN = await cachedWorkflowBundle();
       const bundleNext = path.join(scratch, 'next-build.js');
@@ -71,7 +72,7 @@ describe('worker versioning', () => {
       expect(versionNext.buildId).not.toBe(versionN.buildId);
 
       const workerOf = (version: WorkerVersion, codePath: string, build: string) =>
-        Worker.create({ connection: native, namespace: NAMESPACE, taskQueue, workflowBundle: { codePath }, workerDeploymentOptions: deploymentOptions(version), activities: stubbedActivities(build, calls, gate) });
+        QueueWorkers.create({ connection: native, namespace: NAMESPACE, baseQueue: taskQueue, codePath, version, activities: stubbedActivities(build, calls, gate) });
       const start = (documentId: string) =>
         client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `${deploymentName}-${documentId}`, args: [{ documentId, deliveryWindowSeconds: 60 }] });
       const buildOf = async (handle: { describe(): Promise<{ raw: { workflowExecutionInfo?: { versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null } | null } }> }) =>
