@@ -1,30 +1,31 @@
-import { ApplicationFailure } from '@temporalio/activity';
-
-import { attemptDelivery, markDeliveryFailed } from '../services/webhooks/attempt';
+import { attemptDelivery } from '../services/webhooks/attempt';
 import { reconcileFanOut } from '../services/webhooks/deliveries';
-import { DELIVERY_SETTLED } from '../workflows/shared';
+import { disableFailingWebhook } from '../services/webhooks/disabling';
+import { dueDeliveries, type DueDeliveries } from '../services/webhooks/endpoint';
 import type { ActivityDependencies } from './dependencies';
 
-export function webhookActivities(deps: Pick<ActivityDependencies, 'store' | 'secretBox' | 'allowPrivateTargets' | 'fanOut' | 'logger'>) {
+/** What an endpoint's workflow (workflows/webhook-endpoint.ts) does through activities, and the fan-out reconciler. */
+export function webhookActivities(deps: Pick<ActivityDependencies, 'store' | 'secretBox' | 'allowPrivateTargets' | 'fanOut' | 'logger' | 'smtpUrl' | 'mailFrom'>) {
   const { store, secretBox, allowPrivateTargets, fanOut, logger } = deps;
   return {
-    /** One attempt; a failure is thrown for the retry policy, with what went wrong. */
-    async attemptWebhookDelivery(deliveryId: string): Promise<void> {
-      const outcome = await attemptDelivery(store, secretBox, { allowPrivate: allowPrivateTargets }, deliveryId);
-      if (outcome.kind === 'settled') throw ApplicationFailure.nonRetryable(outcome.reason, DELIVERY_SETTLED);
-      if (outcome.kind === 'failed') throw ApplicationFailure.retryable(outcome.error, 'WebhookAttemptFailed');
+    /** The endpoint's deliveries due now (at most `limit`, none of those in flight), when the next is due, and whether the webhook is still there and enabled. */
+    takeDueWebhookDeliveries(webhookId: string, limit: number, inFlight: string[]): Promise<DueDeliveries> {
+      return dueDeliveries(store, webhookId, limit, inFlight);
     },
 
-    /** True when the delivery was still pending (so it is failed now), false when it had settled. */
-    async markWebhookDeliveryFailed(deliveryId: string): Promise<boolean> {
-      const before = await store.deliveries.findById(deliveryId, { status: 1 }).lean();
-      await markDeliveryFailed(store, deliveryId);
-      return before?.status === 'pending';
+    /** One attempt, recorded with its outcome; never thrown: the endpoint's workflow decides what follows. */
+    async attemptWebhookDelivery(deliveryId: string): Promise<'succeeded' | 'failed' | 'settled'> {
+      return (await attemptDelivery(store, secretBox, { allowPrivate: allowPrivateTargets }, fanOut.retryInitialMs, deliveryId)).kind;
     },
 
-    async reconcileEventFanOut(): Promise<{ events: number; started: number }> {
+    /** True when the webhook is disabled now by this; false when its owner disabled or deleted it first. */
+    disableFailingWebhook(webhookId: string, failingSinceMs: number, disableAfterMs: number): Promise<boolean> {
+      return disableFailingWebhook({ store, logger, fanOut, smtpUrl: deps.smtpUrl, mailFrom: deps.mailFrom }, webhookId, new Date(failingSinceMs), disableAfterMs);
+    },
+
+    async reconcileEventFanOut(): Promise<{ events: number; woken: number }> {
       const result = await reconcileFanOut(fanOut);
-      if (result.started > 0) logger.warn(result, 'started webhook deliveries the fan-out could not');
+      if (result.woken > 0) logger.info(result, 'woke webhook endpoints with deliveries overdue');
       return result;
     },
   };

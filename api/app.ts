@@ -114,7 +114,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const provider = liveProvider();
   companyRoutes(routes, { store, provider, temporal, logger, secretBox });
   kycRoutes(routes, { store, temporal, logger, kycBox });
-  const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger };
+  const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, disableAfterMs: config.WEBHOOK_DISABLE_AFTER, logger };
   documentRoutes(routes, {
     ...fanOut,
     deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },

@@ -9,7 +9,8 @@ import type { EmbeddedStack } from '../stack/embedded-stack';
 import { SILENT_BUNDLER } from '../worker/workflow-bundle';
 import { benchStack, cpuPerOperation, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, summarize, throughput, type Measurement } from './support';
-import type { deliverySignal as DeliverySignal } from './webhook-shapes-workflows';
+import type { webhookEndpointWorkflow } from '../workflows/webhook-endpoint';
+import { WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../workflows/shared';
 
 /**
  * `npm run bench:webhooks`: BENCH_EVENTS (1,000) document events fanned out
@@ -20,10 +21,10 @@ import type { deliverySignal as DeliverySignal } from './webhook-shapes-workflow
  * succeeded (must be 0), with each process's CPU per delivery and share of a
  * core. Then the same number of test events (`POST /v1/webhooks/{id}/test`)
  * to a third webhook with no documents behind them: what a delivery costs
- * alone, and its lag when the send pipeline takes no share, against issue 33's targets (≤ 10 ms of CPU per
- * delivery; p99 ≤ 2 s). The floors, measured on the same stack in the same run: the delivery workflow with an
- * attempt that does nothing (what the shape costs Temporal and a worker), and the other shape the issue asks to
- * compare, one long-lived workflow per endpoint taking its deliveries as signals (bench/webhook-shapes-workflows.ts).
+ * alone, and its lag when the send pipeline takes no share, against issue 40's targets (≤ 10 ms of CPU per
+ * delivery; p99 ≤ 2 s). The floors, measured on the same stack in the same run (bench/webhook-shapes-workflows.ts):
+ * the service's endpoint workflow with steps that do nothing (what the shape costs Temporal and a worker), and the
+ * shape it replaced, one workflow per delivery.
  */
 
 const COMPONENTS = ['api', 'worker', 'temporal', 'ferretdb', 'mail', 'validator'] as const;
@@ -86,8 +87,9 @@ interface ShapeFloor {
 }
 
 /**
- * Each delivery shape with attempts that do nothing, EVENTS deliveries at concurrency 8 on a worker of this
- * process: `start` begins one delivery; the delivery counts when its attempt runs.
+ * Each delivery shape with steps that do nothing, EVENTS deliveries at concurrency 8 on a worker of this process:
+ * `start` hands one delivery over; it counts when its attempt runs. The endpoint workflow is the service's own,
+ * its deliveries taken from an in-memory list as its activity takes them from the database.
  */
 async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFloor; perEndpoint: ShapeFloor }> {
   const address = stack.urls.temporal;
@@ -96,6 +98,7 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: SILENT_BUNDLER });
   let attempted = 0;
   let allAttempted = () => {};
+  const waiting: string[] = [];
   const measure = async (name: string, start: (taskQueue: string, i: number) => Promise<unknown>): Promise<ShapeFloor> => {
     const taskQueue = `bench-webhooks-${name}-${Date.now()}`;
     attempted = 0;
@@ -105,11 +108,11 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
       taskQueue,
       workflowBundle: { code },
       activities: {
+        takeDueWebhookDeliveries: (_webhookId: string, limit: number) => Promise.resolve({ endpoint: 'active', due: waiting.splice(0, limit), nextDueAt: null }),
         attemptWebhookDelivery: () => {
           if ((attempted += 1) === EVENTS) allAttempted();
-          return Promise.resolve();
+          return Promise.resolve('succeeded');
         },
-        markWebhookDeliveryFailed: () => Promise.resolve(true),
       },
     });
     const [rate, cpu] = await withCpu(
@@ -127,18 +130,18 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
     return { rate, cpuMs: cpuPerOperation(cpu, EVENTS), view: cpuView(cpu, EVENTS) };
   };
   try {
-    const perDelivery = await measure('per-delivery', (taskQueue, i) =>
-      client.workflow.start('deliverWebhookWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [{ deliveryId: `whd_bench${i}`, retryInitialMs: 1_000 }] }),
-    );
-    const perEndpoint = await measure('per-endpoint', (taskQueue, i) =>
-      client.workflow.signalWithStart<(perRun: number) => Promise<void>, [string]>('endpointDeliveriesWorkflow', {
+    const perDelivery = await measure('per-delivery', (taskQueue, i) => client.workflow.start('perDeliveryWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [`whd_bench${i}`] }));
+    const perEndpoint = await measure('per-endpoint', (taskQueue, i) => {
+      // As the fan-out does: the delivery stored (here, listed), then its endpoint woken.
+      waiting.push(`whd_bench${i}`);
+      return client.workflow.signalWithStart<typeof webhookEndpointWorkflow, [WebhookWake]>('webhookEndpointWorkflow', {
         taskQueue,
         workflowId: `${taskQueue}-endpoint`,
-        args: [500],
-        signal: 'delivery' satisfies (typeof DeliverySignal)['name'],
-        signalArgs: [`whd_bench${i}`],
-      }),
-    );
+        args: [{ webhookId: 'whk_bench', disableAfterMs: 5 * 86_400_000 }],
+        signal: WEBHOOK_WAKE_SIGNAL,
+        signalArgs: [{ probe: false }],
+      });
+    });
     return { perDelivery, perEndpoint };
   } finally {
     await native.close();
@@ -222,12 +225,12 @@ async function main(): Promise<void> {
       );
       const floors = await shapeFloors(stack);
       say(
-        `  floor, the delivery workflow with an attempt that does nothing (one workflow per delivery, as the service runs it): ` +
-          `${floors.perDelivery.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perDelivery.view}; a real delivery costs ${(perDeliveryMs / floors.perDelivery.cpuMs).toFixed(2)}× it`,
+        `  floor, the service's shape with steps that do nothing (one workflow per endpoint, woken per delivery, attempts local activities): ` +
+          `${floors.perEndpoint.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perEndpoint.view}; a real delivery costs ${(perDeliveryMs / floors.perEndpoint.cpuMs).toFixed(2)}× it`,
       );
       say(
-        `  the other shape, one workflow per endpoint taking its deliveries as signals (attempts local activities, continue-as-new every 500): ` +
-          `${floors.perEndpoint.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perEndpoint.view}; ${(floors.perEndpoint.cpuMs / floors.perDelivery.cpuMs).toFixed(2)}× the per-delivery shape's`,
+        `  the replaced shape, one workflow per delivery (its attempt a local activity): ` +
+          `${floors.perDelivery.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perDelivery.view}; the service's shape costs ${(floors.perEndpoint.cpuMs / floors.perDelivery.cpuMs).toFixed(2)}× it`,
       );
     } finally {
       await alone.close();

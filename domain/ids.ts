@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhook: 'whk',
   webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
   invoiceResponse: 'rsp',
 } as const;
 

@@ -20,6 +20,7 @@ export const SUBSCRIBABLE_EVENTS = [
   'document.response_received',
   'document.mls_received',
   'credits.low',
+  'webhook.disabled',
 ] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export const TEST_EVENT = 'webhook.test';

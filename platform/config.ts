@@ -56,12 +56,12 @@ export const duration = (fallback: string) =>
     .string()
     .default(fallback)
     .transform((value, ctx) => {
-      const match = /^(\d+)(ms|s|m|h)?$/.exec(value.trim());
+      const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
       if (!match) {
-        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 500ms, 30s, 5m or 1h' });
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 500ms, 30s, 5m, 1h or 5d' });
         return z.NEVER;
       }
-      return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+      return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h' | 'd'];
     });
 
 /** An amount of euros such as `0.10` (at most 4 decimals), kept as its decimal string. */
@@ -266,6 +266,9 @@ export const serviceConfigShape = {
   KYC_ENCRYPTION_KEY: sealingKey.describe('Key that encrypts KYC document content at rest (32 bytes, base64); required by the API and the ops CLI (the worker does not need it)'),
   KYC_ENCRYPTION_KEY_PREVIOUS: sealingKey.describe('The KYC key before a rotation: the ops CLI opens what it sealed and `kyc reseal` seals that again under KYC_ENCRYPTION_KEY'),
   WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
+  WEBHOOK_DISABLE_AFTER: duration('5d').describe(
+    'A webhook whose endpoint has answered no delivery successfully for this long is disabled, its pending deliveries failed (redeliverable), with a webhook.disabled event and an email to the workspace owners',
+  ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
   WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
   WORKER_BUILD_ID: optional(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected letters, digits, dot, dash or underscore (at most 64)')).describe(

@@ -32,6 +32,7 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
   type: Name,
   signal: string,
   { input, ...options }: StartOptions<Name>,
+  signalArgs: unknown[] = [],
 ): Promise<void> {
-  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: workflowQueueOf(type), args: [input], signal, signalArgs: [] });
+  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: workflowQueueOf(type), args: [input], signal, signalArgs });
 }

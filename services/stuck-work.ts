@@ -2,7 +2,7 @@ import { TRANSITIONS } from '../domain/documents/lifecycle';
 import type { WorkReading } from '../platform/metrics';
 import { validatorLanes } from '../platform/official-validator';
 import type { Store } from '../store';
-import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookWorkflowId } from '../workflows/shared';
+import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookEndpointWorkflowId } from '../workflows/shared';
 
 /**
  * Work the service moves on by itself, each piece under a workflow of its
@@ -44,6 +44,7 @@ interface WaitingRow {
   status?: string;
   updated_at?: Date;
   received_at?: Date;
+  webhook_id?: string;
 }
 
 /** The part of a mongoose model the queries use: one collection's rows that wait. */
@@ -63,20 +64,21 @@ interface WaitingWork {
   sinceField: 'updated_at' | 'received_at';
   /** The status to show where the rows have none of their own (a message not yet filed). */
   status?: string;
-  workflowId: (id: string) => string;
+  /** The workflow that moves the row on: its own, or (a webhook delivery) its endpoint's. */
+  workflowId: (row: WaitingRow) => string;
 }
 
 const WAITING: WaitingWork[] = [
-  { kind: 'document', collection: (store) => store.documents, waiting: (cutoff) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: sendWorkflowId },
-  { kind: 'document', collection: (store) => store.receivedMessages, waiting: (cutoff) => ({ filed: false, received_at: { $lt: cutoff } }), sinceField: 'received_at', status: RECEIVING, workflowId: receiveWorkflowId },
-  { kind: 'invoice_response', collection: (store) => store.invoiceResponses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: responseWorkflowId },
+  { kind: 'document', collection: (store) => store.documents, waiting: (cutoff) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => sendWorkflowId(row._id) },
+  { kind: 'document', collection: (store) => store.receivedMessages, waiting: (cutoff) => ({ filed: false, received_at: { $lt: cutoff } }), sinceField: 'received_at', status: RECEIVING, workflowId: (row) => receiveWorkflowId(row._id) },
+  { kind: 'invoice_response', collection: (store) => store.invoiceResponses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => responseWorkflowId(row._id) },
   // A Message Level Status leaves under the receive workflow of the message it answers (same id).
-  { kind: 'mls', collection: (store) => store.messageLevelStatuses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: receiveWorkflowId },
-  { kind: 'webhook_delivery', collection: (store) => store.deliveries, waiting: (cutoff) => ({ status: 'pending', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: webhookWorkflowId },
+  { kind: 'mls', collection: (store) => store.messageLevelStatuses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => receiveWorkflowId(row._id) },
+  { kind: 'webhook_delivery', collection: (store) => store.deliveries, waiting: (cutoff) => ({ status: 'pending', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => webhookEndpointWorkflowId(row.webhook_id!) },
 ];
 
 async function waitingRows(work: WaitingWork, store: Store, cutoff: Date, limit: number): Promise<StuckItem[]> {
-  const projection = { workspace_id: 1, status: 1, [work.sinceField]: 1 };
+  const projection = { workspace_id: 1, status: 1, webhook_id: 1, [work.sinceField]: 1 };
   const rows = (await work.collection(store).find(work.waiting(cutoff), projection).sort({ [work.sinceField]: 1 }).limit(limit).lean()) as WaitingRow[];
   return rows.map((row) => ({
     kind: work.kind,
@@ -84,7 +86,7 @@ async function waitingRows(work: WaitingWork, store: Store, cutoff: Date, limit:
     status: work.status ?? row.status ?? '',
     workspaceId: row.workspace_id,
     since: row[work.sinceField]!,
-    workflowId: work.workflowId(row._id),
+    workflowId: work.workflowId(row),
   }));
 }
 

@@ -19,7 +19,7 @@ import { peppolRegistrationModel, receivedMessageModel } from './receiving';
 import { renderingClaimModel, renderingModel } from './renderings';
 import { reportingItemModel, reportingMonthModel } from './reporting';
 import { usageDayModel } from './usage';
-import { deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
+import { attemptModel, deliveryModel, fanoutMarkModel, webhookModel } from './webhooks';
 import { workspaceModel } from './workspaces';
 
 // Registered before any model is compiled, so every collection carries the guard.
@@ -43,6 +43,7 @@ export function createStore(db: Connection) {
     events: eventModel(db),
     webhooks: webhookModel(db),
     deliveries: deliveryModel(db),
+    deliveryAttempts: attemptModel(db),
     fanoutMarks: fanoutMarkModel(db),
     kycDocuments: kycDocumentModel(db),
     kycBlobs: kycBlobModel(db),

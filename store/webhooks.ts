@@ -3,8 +3,8 @@ import { Schema, type Connection } from 'mongoose';
 import type { Environment } from '../domain/environment';
 
 /**
- * Webhooks of a workspace (for one environment each), their deliveries, and
- * how far the fan-out reconciler has come through the event log.
+ * Webhooks of a workspace (for one environment each), their deliveries (one per event and webhook), each
+ * delivery's attempts (one row per try), and how far the fan-out reconciler has come through the event log.
  */
 
 const secretSchema = new Schema(
@@ -26,6 +26,8 @@ const webhookSchema = new Schema(
     url: { type: String, required: true },
     events: { type: [String], required: true },
     enabled: { type: Boolean, default: true },
+    /** Why the service disabled it (its endpoint failed for the disable period); null when enabled or disabled by its owner. */
+    disabled_reason: { type: String, default: null },
     description: { type: String, default: null },
     /** Newest first; at most two, the older one with `expires_at`. */
     secrets: { type: [secretSchema], required: true },
@@ -38,16 +40,6 @@ const webhookSchema = new Schema(
   { versionKey: false, collection: 'webhooks' },
 );
 webhookSchema.index({ workspace_id: 1, environment: 1, _id: 1 });
-
-const attemptSchema = new Schema(
-  {
-    at: { type: Date, required: true },
-    status_code: { type: Number, default: null },
-    error: { type: String, default: null },
-    duration_ms: { type: Number, required: true },
-  },
-  { _id: false },
-);
 
 const deliverySchema = new Schema(
   {
@@ -62,19 +54,49 @@ const deliverySchema = new Schema(
     /** The exact JSON body every attempt sends and signs. */
     body: { type: String, required: true },
     status: { type: String, enum: ['pending', 'succeeded', 'failed'], required: true },
-    /** False until its delivery workflow is known to be started (the fan-out reconciler finishes the others). */
-    dispatched: { type: Boolean, required: true },
-    attempts: { type: [attemptSchema], default: [] },
+    /** While pending: when its next attempt is due (its endpoint's workflow attempts it then, or when its breaker lets it). */
+    next_attempt_at: { type: Date, default: null },
+    /** Attempts since it was made or last redelivered: the fifth failed one puts it in the dead-letter queue. */
+    round_attempts: { type: Number, default: 0 },
+    /** Attempts in all, every round. */
+    attempt_count: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'webhook_deliveries' },
 );
 deliverySchema.index({ webhook_id: 1, _id: -1 });
+/** An endpoint's due deliveries, oldest first (and a status filter of the list). */
 deliverySchema.index({ webhook_id: 1, status: 1, _id: -1 });
-deliverySchema.index({ dispatched: 1, _id: 1 });
+/** When an endpoint's next delivery is due. */
+deliverySchema.index({ webhook_id: 1, status: 1, next_attempt_at: 1 });
+/** The reconciler: endpoints with deliveries overdue (their workflow not woken). */
+deliverySchema.index({ status: 1, next_attempt_at: 1 });
 /** Stuck work (services/stuck-work.ts): pending deliveries, longest since their last attempt first. */
 deliverySchema.index({ status: 1, updated_at: 1 });
+
+/** One try of a delivery: what the endpoint answered, how long it took, and when the next try was due. */
+const attemptSchema = new Schema(
+  {
+    /** `wha_` + time + randomness: a delivery's attempts list in order by id. */
+    _id: { type: String, required: true },
+    delivery_id: { type: String, required: true },
+    webhook_id: { type: String, required: true },
+    /** 1 for the first attempt ever, counting on over redeliveries. */
+    number: { type: Number, required: true },
+    at: { type: Date, required: true },
+    outcome: { type: String, enum: ['succeeded', 'failed'], required: true },
+    status_code: { type: Number, default: null },
+    /** The start of the endpoint's answer, as text (at most 256 characters). */
+    response_excerpt: { type: String, default: null },
+    error: { type: String, default: null },
+    duration_ms: { type: Number, required: true },
+    /** When the next attempt was due after this one; null after a success and after the last attempt. */
+    next_attempt_at: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'webhook_attempts' },
+);
+attemptSchema.index({ delivery_id: 1, _id: 1 });
 
 /** One row (`_id: 'events'`): every event with a smaller id has been fanned out. */
 const fanoutMarkSchema = new Schema(
@@ -99,6 +121,7 @@ export interface WebhookRow {
   url: string;
   events: string[];
   enabled: boolean;
+  disabled_reason?: string | null;
   description: string | null;
   secrets: SealedSecret[];
   revision: number;
@@ -107,11 +130,18 @@ export interface WebhookRow {
   deleted_at: Date | null;
 }
 
-export interface DeliveryAttempt {
+export interface AttemptRow {
+  _id: string;
+  delivery_id: string;
+  webhook_id: string;
+  number: number;
   at: Date;
+  outcome: 'succeeded' | 'failed';
   status_code: number | null;
+  response_excerpt: string | null;
   error: string | null;
   duration_ms: number;
+  next_attempt_at: Date | null;
 }
 
 export interface DeliveryRow {
@@ -123,12 +153,14 @@ export interface DeliveryRow {
   event_type: string;
   body: string;
   status: 'pending' | 'succeeded' | 'failed';
-  dispatched: boolean;
-  attempts: DeliveryAttempt[];
+  next_attempt_at: Date | null;
+  round_attempts: number;
+  attempt_count: number;
   created_at: Date;
   updated_at: Date;
 }
 
 export const webhookModel = (db: Connection) => db.model<WebhookRow>('Webhook', webhookSchema);
 export const deliveryModel = (db: Connection) => db.model<DeliveryRow>('WebhookDelivery', deliverySchema);
+export const attemptModel = (db: Connection) => db.model<AttemptRow>('WebhookAttempt', attemptSchema);
 export const fanoutMarkModel = (db: Connection) => db.model('FanoutMark', fanoutMarkSchema);

@@ -116,7 +116,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       sml,
       directory: businessCardPublishing(addresses.accessPointUrl),
       reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
-      fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, logger },
+      fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, disableAfterMs: config.WEBHOOK_DISABLE_AFTER, logger },
     }),
   });
   logger.info({ taskQueues: config.WORKER_TASK_QUEUES, slots, bundle: codePath, ...version }, 'worker running');

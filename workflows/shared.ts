@@ -1,5 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
+import type { BreakerState } from '../domain/webhook-breaker';
 import { taskQueueOf } from './task-queues';
 
 /**
@@ -112,19 +113,30 @@ export const PERMANENT_DELIVERY_ERROR = 'PermanentDeliveryError';
 /** A move the lifecycle table does not allow from the document's status. */
 export const ILLEGAL_MOVE_ERROR = 'IllegalMoveError';
 
-/** One workflow per webhook delivery; a redelivery runs the same id again. */
-export const webhookWorkflowId = (deliveryId: string) => `webhook-${deliveryId}`;
+/** One long-lived workflow per webhook endpoint sends all its deliveries (workflows/webhook-endpoint.ts). */
+export const webhookEndpointWorkflowId = (webhookId: string) => `webhook-endpoint-${webhookId}`;
 
-export interface DeliverWebhookInput {
-  deliveryId: string;
-  /** Wait before the second attempt (WEBHOOK_RETRY_INITIAL_INTERVAL); it doubles for each next one. */
-  retryInitialMs: number;
+export interface WebhookEndpointInput {
+  webhookId: string;
+  /** An endpoint failing this long without one success is disabled (WEBHOOK_DISABLE_AFTER). */
+  disableAfterMs: number;
+  /** The circuit breaker, carried from the run before (continue-as-new); closed when absent. */
+  breaker?: BreakerState;
+}
+
+/**
+ * Sent to an endpoint's workflow (by signal-with-start) when there is work: a delivery made, one redelivered, the
+ * webhook enabled again. `probe`: someone says the endpoint is mended, so a pause of its breaker ends now.
+ */
+export const WEBHOOK_WAKE_SIGNAL = 'wake';
+export interface WebhookWake {
+  probe: boolean;
 }
 
 /** Attempts per webhook delivery (the spec's 5); then the delivery is failed, in the dead-letter queue. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
-/** Nothing left to attempt: delivered already, or the webhook is gone. */
-export const DELIVERY_SETTLED = 'DeliverySettled';
+/** Deliveries of one endpoint in flight at once, oldest due first; the worker's WEBHOOK_TASK_SLOTS bound all endpoints together. */
+export const WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
 /**
  * One review workflow per workspace at a time (`kyc-<workspace id>`): a
@@ -267,7 +279,7 @@ export const REPORTING_RETRY = { initialInterval: '30 seconds', backoffCoefficie
  */
 export interface StartedWorkflowInputs {
   sendDocumentWorkflow: SendDocumentInput;
-  deliverWebhookWorkflow: DeliverWebhookInput;
+  webhookEndpointWorkflow: WebhookEndpointInput;
   kycReviewWorkflow: KycReviewInput;
   provisionCompanyWorkflow: ProvisionCompanyInput;
   receiveDocumentWorkflow: ReceiveDocumentInput;
@@ -277,9 +289,9 @@ export interface StartedWorkflowInputs {
   registerServiceProviderWorkflow: RegisterServiceProviderInput;
 }
 
-/** The queue a started workflow runs on: the webhook deliveries on their own (they wait on clients' endpoints), every other on the workflows'. */
+/** The queue a started workflow runs on: the webhook endpoints' on their own (they wait on clients' endpoints), every other on the workflows'. */
 export function workflowQueueOf(type: keyof StartedWorkflowInputs): string {
-  return taskQueueOf(type === 'deliverWebhookWorkflow' ? 'webhooks' : 'workflows', TASK_QUEUE);
+  return taskQueueOf(type === 'webhookEndpointWorkflow' ? 'webhooks' : 'workflows', TASK_QUEUE);
 }
 
 export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };

@@ -5,11 +5,11 @@
  * and each workflow sends its activities to the queues of its own base. Pure: safe to import from workflow code.
  */
 export const RESOURCES = {
-  workflows: 'every workflow but the webhook deliveries, their local activities (database moves), and the activities that only write the database or ask our own registration services',
+  workflows: "every workflow except the webhook endpoints' own, their local activities (database moves), and the activities that only write the database or ask our own registration services",
   validation: 'the official validator and renderer: validation before sending, the PDFs, replies validated before they go',
   as4: "our access point's sending: documents, Invoice Responses, Message Level Statuses and the monthly reports",
   email: 'the SMTP server: sandbox deliveries',
-  webhooks: "clients' webhook endpoints: the webhook delivery workflows and their attempts",
+  webhooks: "clients' webhook endpoints: a workflow per endpoint and its attempts",
   housekeeping: 'the scheduled chores: cleanups and the reconcilers',
 } as const;
 

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 
 import { idPattern } from '../../domain/ids';
 import type { SecretBox } from '../../domain/secret-box';
-import { findDelivery, listDeliveries, redeliver, sendTestEvent, type FanOutDependencies } from '../../services/webhooks/deliveries';
+import { findDelivery, listDeliveries, redeliver, sendTestEvent, wakeSoon, withAttempts, type FanOutDependencies } from '../../services/webhooks/deliveries';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, rotateSecret, updateWebhook } from '../../services/webhooks/registry';
 import type { AuthContext } from '../authentication';
 import { requireMembership, requireRole } from '../access';
@@ -12,7 +12,7 @@ import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
-import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema } from '../views/events';
+import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, webhookDisabledDataSchema } from '../views/events';
 import { mlsReceivedDataSchema, responseReceivedDataSchema } from '../views/replies';
 import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
 
@@ -67,6 +67,7 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
     ['document.response_received', eventEnvelope('document.response_received', responseReceivedDataSchema, 'DocumentResponseReceivedEvent')],
     ['document.mls_received', eventEnvelope('document.mls_received', mlsReceivedDataSchema, 'DocumentMlsReceivedEvent')],
     ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
+    ['webhook.disabled', eventEnvelope('webhook.disabled', webhookDisabledDataSchema, 'WebhookDisabledEvent')],
     ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
   ];
   for (const [type, body] of payloads) {
@@ -82,6 +83,8 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
 }
 
 /** Another workspace's or environment's webhook, one deleted meanwhile, or none: 404, the same for all. */
+const deliveryNotFound = (webhookId: string, deliveryId: string) => new ApiError('delivery_not_found', `Webhook ${webhookId} has no delivery ${deliveryId}.`, { param: 'deliveryId' });
+
 const webhookNotFound = (webhookId: string) => new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
 
 export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies): void {
@@ -159,6 +162,8 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       requireSomeField(body, updateBody);
       const updated = await updateWebhook(store, auth.actor, webhook, body, policy(auth));
       if (!updated) throw webhookNotFound(params.id);
+      // Enabled (again): its pending deliveries go now, and a pause of its breaker ends.
+      if (body.enabled === true) await wakeSoon(deps.fanOut, updated._id, true);
       return { status: 200, body: webhookView(updated) };
     },
   });
@@ -215,7 +220,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => {
       const webhook = await requireWebhook(auth, params.id, true);
-      return { status: 202, body: deliveryView(await sendTestEvent(deps.fanOut, webhook)) };
+      return { status: 202, body: deliveryView({ ...(await sendTestEvent(deps.fanOut, webhook)), attempts: [] }) };
     },
   });
 
@@ -254,8 +259,27 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     handler: async ({ auth, params }) => {
       const webhook = await requireWebhook(auth, params.id, true);
       const delivery = idPattern('webhookDelivery').test(params.deliveryId) ? await findDelivery(store, webhook._id, params.deliveryId) : null;
-      if (!delivery) throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${params.deliveryId}.`, { param: 'deliveryId' });
-      return { status: 202, body: deliveryView(await redeliver(deps.fanOut, delivery)) };
+      if (!delivery) throw deliveryNotFound(webhook._id, params.deliveryId);
+      const [reopened] = await withAttempts(store, [await redeliver(deps.fanOut, delivery)]);
+      return { status: 202, body: deliveryView(reopened!) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
+    operationId: 'getWebhookDelivery',
+    summary: 'One delivery, by its `whd_` id (the `X-Peppol-Delivery-Id` header), with every attempt and when the next is due',
+    tags: ['Webhooks'],
+    params: deliveryParams,
+    responses: { 200: { description: 'The delivery', schema: deliverySchema } },
+    errors: ['workspace_not_found', 'webhook_not_found', 'delivery_not_found'],
+    handler: async ({ auth, params }) => {
+      const webhook = await requireWebhook(auth, params.id, false);
+      const delivery = idPattern('webhookDelivery').test(params.deliveryId) ? await findDelivery(store, webhook._id, params.deliveryId) : null;
+      if (!delivery) throw deliveryNotFound(webhook._id, params.deliveryId);
+      const [found] = await withAttempts(store, [delivery]);
+      return { status: 200, body: deliveryView(found!) };
     },
   });
 }

@@ -83,24 +83,56 @@ export const companyReceivingDataSchema = z
   })
   .openapi('CompanyReceivingData');
 
+export const webhookDisabledDataSchema = z
+  .object({
+    webhook_id: z.string(),
+    url: z.string(),
+    failing_since: z.string().openapi({ format: 'date-time', description: 'When its endpoint last answered a delivery successfully, or first failed' }),
+    reason: z.string().openapi({ description: 'Why, and what to do: mend the endpoint, enable the webhook again, redeliver the failed deliveries' }),
+  })
+  .openapi('WebhookDisabledData');
+
 /**
  * What the feed lists: the document lifecycle, documents received, the
- * workspace's credits running low (live), and its companies' registration
- * as Peppol receivers (live).
+ * workspace's credits running low (live), its companies' registration
+ * as Peppol receivers (live), and a webhook the service disabled.
  */
-export const FEED_EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, RECEIVED_EVENT, ...RESPONSE_EVENT_TYPES, ...MLS_EVENT_TYPES, RESPONSE_RECEIVED_EVENT, MLS_RECEIVED_EVENT, 'credits.low', ...RECEIVING_EVENT_TYPES] as const;
+export const FEED_EVENT_TYPES = [
+  ...DOCUMENT_EVENT_TYPES,
+  RECEIVED_EVENT,
+  ...RESPONSE_EVENT_TYPES,
+  ...MLS_EVENT_TYPES,
+  RESPONSE_RECEIVED_EVENT,
+  MLS_RECEIVED_EVENT,
+  'credits.low',
+  ...RECEIVING_EVENT_TYPES,
+  'webhook.disabled',
+] as const;
 
 export const eventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
     type: z.enum(FEED_EVENT_TYPES),
     created_at: z.string().openapi({ format: 'date-time' }),
-    data: z.union([documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, mlsSentDataSchema, responseReceivedDataSchema, mlsReceivedDataSchema, creditsLowDataSchema, companyReceivingDataSchema]).openapi({
+    data: z
+      .union([
+        documentEventDataSchema,
+        receivedEventDataSchema,
+        responseEventDataSchema,
+        mlsSentDataSchema,
+        responseReceivedDataSchema,
+        mlsReceivedDataSchema,
+        creditsLowDataSchema,
+        companyReceivingDataSchema,
+        webhookDisabledDataSchema,
+      ])
+      .openapi({
       description:
         '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, ' +
         '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, ' +
-        '`DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`',
-    }),
+        '`DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`, ' +
+        '`WebhookDisabledData` for `webhook.disabled`',
+      }),
   })
   .openapi('Event');
 

@@ -930,6 +930,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery, by its `whd_` id (the `X-Peppol-Delivery-Id` header), with every attempt and when the next is due */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "document.queued": {
@@ -1422,6 +1439,55 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A `webhook.disabled` delivery to a registered webhook URL */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<timestamp>,v1=<hex>`: one `v1=` per active secret, newest first; `hex(HMAC_SHA256(secret, "<timestamp>.<raw body>"))`, the secret as UTF-8. Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes. */
+                    "X-Peppol-Signature-V2": string;
+                    /** @description Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection */
+                    "X-Peppol-Signature": string;
+                    /** @description Unix seconds of signing; equals `t=` */
+                    "X-Peppol-Timestamp": string;
+                    /** @description The event kind */
+                    "X-Peppol-Event": string;
+                    /** @description The delivery (`whd_`): the same on every attempt; use it to drop duplicates */
+                    "X-Peppol-Delivery-Id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["WebhookDisabledEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1677,6 +1743,26 @@ export interface components {
             balance: number;
             /** @description CREDITS_LOW_THRESHOLD, EUR */
             threshold: number;
+        };
+        WebhookDisabledEvent: {
+            /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.disabled";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["WebhookDisabledData"];
+        };
+        WebhookDisabledData: {
+            webhook_id: string;
+            url: string;
+            /**
+             * Format: date-time
+             * @description When its endpoint last answered a delivery successfully, or first failed
+             */
+            failing_since: string;
+            /** @description Why, and what to do: mend the endpoint, enable the webhook again, redeliver the failed deliveries */
+            reason: string;
         };
         WebhookTestEvent: {
             /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
@@ -3162,11 +3248,11 @@ export interface components {
             /** @example evt_0mhx3k2a1bQ8sV7yT2nR4kLp */
             id: string;
             /** @enum {string} */
-            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed";
+            type: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed" | "webhook.disabled";
             /** Format: date-time */
             created_at: string;
-            /** @description `DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, `DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, `DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*` */
-            data: components["schemas"]["DocumentEventData"] | components["schemas"]["DocumentReceivedData"] | components["schemas"]["DocumentResponseData"] | components["schemas"]["DocumentMlsSentData"] | components["schemas"]["DocumentResponseReceivedData"] | components["schemas"]["DocumentMlsReceivedData"] | components["schemas"]["CreditsLowData"] | components["schemas"]["CompanyReceivingData"];
+            /** @description `DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, `DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, `DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`, `WebhookDisabledData` for `webhook.disabled` */
+            data: components["schemas"]["DocumentEventData"] | components["schemas"]["DocumentReceivedData"] | components["schemas"]["DocumentResponseData"] | components["schemas"]["DocumentMlsSentData"] | components["schemas"]["DocumentResponseReceivedData"] | components["schemas"]["DocumentMlsReceivedData"] | components["schemas"]["CreditsLowData"] | components["schemas"]["CompanyReceivingData"] | components["schemas"]["WebhookDisabledData"];
         };
         DocumentMlsSentData: {
             /** @description The received document the status is about */
@@ -3209,8 +3295,10 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
+            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "webhook.disabled" | "*")[];
             enabled: boolean;
+            /** @description Why the service disabled it: its endpoint answered no delivery successfully for days (WEBHOOK_DISABLE_AFTER). Null when enabled, or disabled by you */
+            disabled_reason: string | null;
             description: string | null;
             /**
              * @description The environment whose events it receives: the registering key's
@@ -3246,7 +3334,7 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
+            events: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "webhook.disabled" | "*")[];
             enabled?: boolean;
             description?: string;
         };
@@ -3268,7 +3356,7 @@ export interface components {
              *       "document.failed"
              *     ]
              */
-            events?: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "*")[];
+            events?: ("document.queued" | "document.sending" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "webhook.disabled" | "*")[];
             enabled?: boolean;
             description?: string | null;
         };
@@ -3286,18 +3374,37 @@ export interface components {
             event_id: string;
             event_type: string;
             /**
-             * @description `failed`: all 5 attempts failed; the delivery is in the dead-letter queue and can be redelivered
+             * @description `failed`: all 5 attempts failed, or the webhook was disabled after failing for days; the delivery is in the dead-letter queue and can be redelivered
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: date-time
+             * @description While pending: when its next attempt is due (later while its endpoint is paused after many failures); null once settled
+             */
+            next_attempt_at: string | null;
             attempts: {
                 /** Format: date-time */
                 at: string;
+                /** @enum {string} */
+                outcome: "succeeded" | "failed";
                 /** @description The receiver's HTTP status; null when there was no answer */
                 status_code: number | null;
+                /** @description The start of the receiver's answer (at most 256 characters); null when it sent none */
+                response_excerpt: string | null;
                 error: string | null;
                 duration_ms: number;
+                /**
+                 * Format: date-time
+                 * @description When the next attempt was due after this one; null after a success and after the last attempt
+                 */
+                next_attempt_at: string | null;
             }[];
+            /**
+             * @description Its endpoint's delivery workflow, which sends it (the Temporal Web UI finds it by this id)
+             * @example webhook-endpoint-whk_2Hk9LmQ4rT7vW0xY3zA6bC8d
+             */
+            workflow_id: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -8157,7 +8264,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed";
+                type?: "document.queued" | "document.sending" | "document.retry" | "document.delivered" | "document.failed" | "document.received" | "document.response_sent" | "document.response_failed" | "document.mls_sent" | "document.mls_failed" | "document.response_received" | "document.mls_received" | "credits.low" | "company.receiving_registered" | "company.receiving_unregistered" | "company.receiving_awaiting_review" | "company.receiving_failed" | "webhook.disabled";
                 company_id?: string;
                 document_id?: string;
                 /** @description Events created at or after this time */
@@ -9068,6 +9175,95 @@ export interface operations {
             };
             /** @description Error: `delivery_not_redeliverable` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: `invalid_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `workspace_not_found`, `webhook_not_found`, `delivery_not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,34 +1,35 @@
-import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import { isDeliverable, subscribes, TEST_EVENT } from '../../domain/webhooks';
 import type { Environment } from '../../domain/environment';
 import type { Logger } from '../../platform/logger';
-import { startWorkflow } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
 import type { EventRow } from '../../store/events';
 import { insertRow } from '../../store/insert';
-import type { DeliveryRow, WebhookRow } from '../../store/webhooks';
-import { webhookWorkflowId } from '../../workflows/shared';
+import type { AttemptRow, DeliveryRow, WebhookRow } from '../../store/webhooks';
 import { pageOf, type Page } from '../paging';
 import { RuleError } from '../errors';
+import { wakeEndpoint } from './endpoint';
 import { listWebhooks } from './registry';
 
 /**
- * Deliveries: one per event and subscribed webhook, each sent by its own
- * workflow (`webhook-<delivery id>`). An event is recorded first and fanned
- * out right after; what a crash or an outage leaves undone (an event not yet
- * fanned out, a delivery whose workflow did not start) the fan-out
- * reconciler finishes, so no event is lost between its write and its
- * deliveries.
+ * Deliveries: one row per event and subscribed webhook, sent by the webhook's
+ * endpoint workflow (`webhook-endpoint-<webhook id>`), which is woken when a
+ * delivery is made. An event is recorded first and fanned out right after;
+ * what a crash or an outage leaves undone (an event not yet fanned out, a
+ * wake that did not arrive) the fan-out reconciler finishes, so no event is
+ * lost between its write and its deliveries.
  */
 
 export interface FanOutDependencies {
   store: Store;
   temporal: Client;
-  /** Wait before the second attempt (WEBHOOK_RETRY_INITIAL_INTERVAL, ms). */
+  /** Wait before the second attempt (WEBHOOK_RETRY_INITIAL_INTERVAL, ms); it doubles for each next one. */
   retryInitialMs: number;
+  /** An endpoint failing this long without one success is disabled (WEBHOOK_DISABLE_AFTER, ms). */
+  disableAfterMs: number;
   logger: Logger;
   /** Where a workspace's webhooks are read: the store each time, unless a request that raises many events passes webhooksReadOnce. */
   webhooksOf?: WebhookLister;
@@ -57,18 +58,12 @@ export function webhooksReadOnce(store: Store): WebhookLister {
 export const eventBody = (event: Pick<EventRow, 'type' | 'created_at' | 'data'> & { _id: string }) =>
   JSON.stringify({ id: event._id, type: event.type, created_at: event.created_at.toISOString(), data: event.data as Record<string, unknown> });
 
-async function startDelivery(deps: FanOutDependencies, delivery: DeliveryRow): Promise<void> {
-  await startWorkflow(deps.temporal, 'deliverWebhookWorkflow', {
-    workflowId: webhookWorkflowId(delivery._id),
-    // A redelivery runs the same id again; the delivery's own status decides whether anything is sent.
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    input: { deliveryId: delivery._id, retryInitialMs: deps.retryInitialMs },
-    staticSummary: `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook_id}`,
-  });
-  await deps.store.deliveries.updateOne({ _id: delivery._id, dispatched: false }, { $set: { dispatched: true } });
+/** Wakes a webhook's endpoint workflow, logging instead of failing: the reconciler wakes it when this could not. */
+export async function wakeSoon(deps: FanOutDependencies, webhookId: string, probe = false): Promise<void> {
+  await wakeEndpoint(deps, webhookId, { probe }).catch((err: unknown) => deps.logger.warn({ err, webhookId }, 'webhook endpoint not woken; the reconciler will wake it'));
 }
 
-/** Stores a delivery (once per dedupe key) and starts its workflow; the existing one when it was made before. */
+/** Stores a delivery (once per dedupe key), due now, and wakes its endpoint; the existing one when it was made before. */
 async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id' | 'workspace_id'>, event: { id: string; type: string; body: string }, dedupeKey: string) {
   const now = new Date();
   const delivery: DeliveryRow = {
@@ -80,8 +75,9 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
     event_type: event.type,
     body: event.body,
     status: 'pending',
-    dispatched: false,
-    attempts: [],
+    next_attempt_at: now,
+    round_attempts: 0,
+    attempt_count: 0,
     created_at: now,
     updated_at: now,
   };
@@ -89,12 +85,12 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
     await insertRow(deps.store.deliveries, delivery);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    // Made before (a repeated fan-out): start it if its workflow was never known to start.
+    // Made before (a repeated fan-out): its endpoint is woken again, in case the first wake was lost.
     const existing = (await deps.store.deliveries.findOne({ dedupe_key: dedupeKey }).lean())!;
-    if (!existing.dispatched) await startDelivery(deps, existing);
+    if (existing.status === 'pending') await wakeSoon(deps, existing.webhook_id);
     return existing;
   }
-  await startDelivery(deps, delivery);
+  await wakeSoon(deps, webhook._id);
   return delivery;
 }
 
@@ -134,9 +130,11 @@ const MARK_ID = 'events';
 /**
  * The reconciler's pass: every event since the last pass (up to the grace
  * period) is fanned out again (deliveries are made once per dedupe key), then
- * every delivery whose workflow was never known to start is started.
+ * every endpoint with a delivery overdue by the grace period is woken: its
+ * wake was lost, or its workflow stopped. An endpoint whose breaker pauses it
+ * is woken too, which changes nothing (a wake ends no pause).
  */
-export async function reconcileFanOut(deps: FanOutDependencies, now = Date.now()): Promise<{ events: number; started: number }> {
+export async function reconcileFanOut(deps: FanOutDependencies, now = Date.now()): Promise<{ events: number; woken: number }> {
   const { store } = deps;
   const upper = sortableIdBound('event', now - FANOUT_GRACE_MS);
   const mark = await store.fanoutMarks.findById(MARK_ID).lean();
@@ -151,38 +149,54 @@ export async function reconcileFanOut(deps: FanOutDependencies, now = Date.now()
     after = batch.at(-1)!._id;
     await store.fanoutMarks.updateOne({ _id: MARK_ID }, { $set: { event_id: after, updated_at: new Date() } }, { upsert: true });
   }
-  const stranded = await store.deliveries
-    .find({ dispatched: false, _id: { $lt: sortableIdBound('webhookDelivery', now - FANOUT_GRACE_MS) } })
-    .sort({ _id: 1 })
-    .limit(500)
+  const overdue = await store.deliveries
+    .find({ status: 'pending', next_attempt_at: { $lt: new Date(now - FANOUT_GRACE_MS) } }, { webhook_id: 1 })
+    .sort({ next_attempt_at: 1 })
+    .limit(1_000)
     .lean();
-  for (const delivery of stranded) await startDelivery(deps, delivery);
-  return { events, started: stranded.length };
+  const endpoints = [...new Set(overdue.map((delivery) => delivery.webhook_id))];
+  for (const webhookId of endpoints) await wakeEndpoint(deps, webhookId);
+  return { events, woken: endpoints.length };
 }
 
 export async function findDelivery(store: Store, webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
   return store.deliveries.findOne({ _id: deliveryId, webhook_id: webhookId }).lean();
 }
 
+/** A delivery with its attempts, oldest first. */
+export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
+
+/** The deliveries' attempts, read in one query. */
+export async function withAttempts(store: Store, deliveries: DeliveryRow[]): Promise<DeliveryWithAttempts[]> {
+  const attempts = deliveries.length === 0 ? [] : await store.deliveryAttempts.find({ delivery_id: { $in: deliveries.map((delivery) => delivery._id) } }).sort({ _id: 1 }).lean();
+  return deliveries.map((delivery) => ({ ...delivery, attempts: attempts.filter((attempt) => attempt.delivery_id === delivery._id) }));
+}
+
 export async function listDeliveries(
   store: Store,
   webhookId: string,
   query: { status?: DeliveryRow['status'] | undefined; limit: number; before?: string | undefined },
-): Promise<Page<DeliveryRow>> {
+): Promise<Page<DeliveryWithAttempts>> {
   const rows = await store.deliveries
     .find({ webhook_id: webhookId, ...(query.status && { status: query.status }), ...(query.before && { _id: { $lt: query.before } }) })
     .sort({ _id: -1 })
     .limit(query.limit + 1)
     .lean();
-  return pageOf(rows, query.limit);
+  const page = pageOf(rows, query.limit);
+  return { ...page, items: await withAttempts(store, page.items) };
 }
 
-/** A failed delivery goes again (same id, same body), once: of concurrent redeliveries one wins. */
+/**
+ * A failed delivery goes again (same id, same body), with five new attempts, once: of concurrent redeliveries
+ * one wins. Its endpoint is woken to probe at once: whoever redelivers says the endpoint is mended, so a pause
+ * of its breaker ends.
+ */
 export async function redeliver(deps: FanOutDependencies, delivery: DeliveryRow): Promise<DeliveryRow> {
+  const now = new Date();
   const reopened = await deps.store.deliveries
-    .findOneAndUpdate({ _id: delivery._id, status: 'failed' }, { $set: { status: 'pending', dispatched: false, updated_at: new Date() } }, { returnDocument: 'after' })
+    .findOneAndUpdate({ _id: delivery._id, status: 'failed' }, { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, updated_at: now } }, { returnDocument: 'after' })
     .lean();
   if (!reopened) throw new RuleError('delivery_not_redeliverable', `Delivery ${delivery._id} is ${delivery.status}; only a failed delivery can be sent again.`);
-  await startDelivery(deps, reopened);
+  await wakeSoon(deps, reopened.webhook_id, true);
   return reopened;
 }

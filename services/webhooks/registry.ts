@@ -93,7 +93,8 @@ async function changeWebhook(store: Store, webhookId: string, change: (webhook: 
 
 export async function updateWebhook(store: Store, actor: Actor, webhook: WebhookRow, fields: Partial<WebhookFields>, policy: TargetPolicy) {
   if (fields.url !== undefined) await requireAllowedTarget(fields.url, policy);
-  const updated = await changeWebhook(store, webhook._id, () => fields);
+  // Enabled again by its owner: the reason the service gave for disabling it no longer holds.
+  const updated = await changeWebhook(store, webhook._id, () => ({ ...fields, ...(fields.enabled === true && { disabled_reason: null }) }));
   if (updated) {
     await recordAudit(store, actor, {
       action: 'webhook.updated',

@@ -94,7 +94,7 @@ beforeAll(() =>
       event_type: 'document.delivered',
       body: '{}',
       status: 'pending',
-      dispatched: true,
+      next_attempt_at: since,
       created_at: since,
       updated_at: new Date(since.getTime() + 3_000),
     });
@@ -122,7 +122,7 @@ describe('ops stuck', () => {
     expect(row(ids.receiving)).toContain(`  receive-${ids.receiving}  `);
     expect(row(ids.response)).toMatch(new RegExp(`^invoice_response\\s+${ids.response}  queued .*  response-${ids.response}  `));
     expect(row(ids.mls)).toMatch(new RegExp(`^mls\\s+${ids.mls}  queued .*  receive-${ids.mls}  `));
-    expect(row(ids.delivery)).toMatch(new RegExp(`^webhook_delivery\\s+${ids.delivery}  pending .*  webhook-${ids.delivery}  `));
+    expect(row(ids.delivery)).toMatch(new RegExp(`^webhook_delivery\\s+${ids.delivery}  pending .*  webhook-endpoint-whk_stuck  `));
     const order = Object.values(ids).map((id) => lines.findIndex((line) => line.includes(id)));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(lines.filter((line) => line.startsWith('forged row'))).toEqual([]);

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 
 import { QueueWorkers } from '../../worker/task-queues';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
-import { sendWorkflowId, TASK_QUEUE, webhookWorkflowId } from '../../workflows/shared';
+import { sendWorkflowId, TASK_QUEUE, webhookEndpointWorkflowId } from '../../workflows/shared';
 import { RESOURCE_NAMES, taskQueueOf, type Resource } from '../../workflows/task-queues';
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
@@ -67,7 +67,7 @@ describe('task queues per resource', () => {
     expect(slotsOf(taskQueueOf('validation', TASK_QUEUE), 'ActivityWorker')).toBeGreaterThanOrEqual(1);
   });
 
-  it('when a sandbox document is sent with a webhook listening, then its validation runs on the validation queue, its email on the email queue and the webhook delivery on the webhooks queue', async () => {
+  it('when a sandbox document is sent with a webhook listening, then its validation runs on the validation queue, its email on the email queue and the webhook\u2019s endpoint workflow on the webhooks queue', async () => {
     const account = await sendingAccount();
     const webhook = await callAs(account.key, '/v1/webhooks', { method: 'POST', body: { url: hooks.url, events: ['document.delivered'] } });
     expect(webhook.status).toBe(201);
@@ -79,8 +79,8 @@ describe('task queues per resource', () => {
       validateForSending: taskQueueOf('validation', TASK_QUEUE),
       deliverByEmail: taskQueueOf('email', TASK_QUEUE),
     });
-    const [delivery] = await until('the webhook delivered', async () => (await callAs(account.key, `/v1/webhooks/${webhook.body.id}/deliveries`)).body.data, (list) => list?.[0]?.status === 'succeeded');
-    const description = await client().workflow.getHandle(webhookWorkflowId(delivery.id)).describe();
+    await until('the webhook delivered', async () => (await callAs(account.key, `/v1/webhooks/${webhook.body.id}/deliveries`)).body.data, (list) => list?.[0]?.status === 'succeeded');
+    const description = await client().workflow.getHandle(webhookEndpointWorkflowId(webhook.body.id)).describe();
     expect(description.taskQueue).toBe(taskQueueOf('webhooks', TASK_QUEUE));
   });
 

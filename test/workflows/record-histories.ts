@@ -16,10 +16,10 @@ import { runWebhookScenario, WEBHOOK_SCENARIOS } from './webhook-scenarios';
 /**
  * `npm run record-histories [-- <prefix>…]`: runs every scenario of the send
  * workflow, the KYC review workflow, the receive workflow, the receiving
- * (registration) workflow, the webhook delivery workflow and the monthly reporting workflows (or only those whose file
+ * (registration) workflow, the webhook endpoint workflow and the monthly reporting workflows (or only those whose file
  * name starts with one of the prefixes, so that new scenarios are recorded beside the files kept) on a stack of its
  * own and writes each history to test/workflows/histories/send-document-<scenario>.json, kyc-review-<scenario>.json,
- * receive-document-<scenario>.json (and the acknowledgement's send-response-acknowledgement-sent.json), sync-receiving-<scenario>.json, deliver-webhook-<scenario>.json and
+ * receive-document-<scenario>.json (and the acknowledgement's send-response-acknowledgement-sent.json), sync-receiving-<scenario>.json, webhook-endpoint-<scenario>.json and
  * peppol-reporting-<scenario>.json. Re-record after a change of a workflow's shape: the workflows already running
  * finish on the build that started them (docs/operations.md, Deploying with work in flight).
  */
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       if (wanted(name)) await runReceivingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of WEBHOOK_SCENARIOS) {
-      const name = `deliver-webhook-${scenario.name}`;
+      const name = `webhook-endpoint-${scenario.name}`;
       if (wanted(name)) await runWebhookScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of REPORTING_SCENARIOS) {

@@ -19,13 +19,13 @@ const RECORDED = [
   ...RECEIVE_SCENARIOS.map(({ name }) => `receive-document-${name}`),
   SEND_RESPONSE_HISTORY,
   ...RECEIVING_SCENARIOS.map(({ name }) => `sync-receiving-${name}`),
-  ...WEBHOOK_SCENARIOS.map(({ name }) => `deliver-webhook-${name}`),
+  ...WEBHOOK_SCENARIOS.map(({ name }) => `webhook-endpoint-${name}`),
   ...REPORTING_SCENARIOS.map(({ name }) => `peppol-reporting-${name}`),
 ].map((name) => `${name}.json`);
 
 /**
  * Recorded histories of every workflow with scenarios (send, KYC review,
- * receive, receiving registration, webhook delivery, monthly reporting; see
+ * receive, receiving registration, webhook endpoint, monthly reporting; see
  * record-histories.ts), one for each scenario at least, replayed against the current workflow code. A change
  * that would break workflows already running fails here; such a change needs
  * a new build: the workflows already running finish on the one that started them (docs/operations.md).

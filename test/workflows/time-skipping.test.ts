@@ -6,14 +6,15 @@ import { ensureTool, TEMPORAL_TEST_SERVER } from '../../stack/tools';
 import { QueueWorkers } from '../../worker/task-queues';
 import { addSearchAttributes } from '../../worker/temporal-setup';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
-import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { delayAfterAttempt, WEBHOOK_MAX_ATTEMPTS } from '../../workflows/shared';
+import { delayAfterAttempt, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../../workflows/shared';
+import type { webhookEndpointWorkflow } from '../../workflows/webhook-endpoint';
 import { loadConfig } from '../../platform/config';
+import { fakeEndpoint } from './fake-endpoint';
 
 /**
  * The workflows' real windows, as configured, on Temporal's time-skipping test server (stack/tools.ts builds it):
- * an hour of sandbox delivery attempts, three days of live ones and a webhook's five attempts over minutes, each run in seconds. The activities are
+ * an hour of sandbox delivery attempts, three days of live ones, a webhook's five attempts over minutes and an endpoint failing for days until it is disabled, each run in seconds. The activities are
  * stubbed to fail for as long as the window lasts; each notes the server's clock when it runs. (The receive
  * workflow's day of filing is not here: its steps are local activities, whose in-worker retries the test server
  * cannot skip; it ran ten minutes of expired workflow tasks without ending.)
@@ -85,28 +86,53 @@ describe('the workflows over their real windows (time skipped)', () => {
     180_000,
   );
 
-  it('when a webhook endpoint fails every attempt, then the five attempts follow the configured schedule (30 s doubling) and the delivery is dead-lettered', async () => {
-    const retryInitialMs = defaults.WEBHOOK_RETRY_INITIAL_INTERVAL;
-    const attempts: number[] = [];
-    let deadLettered = false;
-    const result = await run(
-      'webhook-window',
-      {
-        attemptWebhookDelivery: async () => {
-          attempts.push(await env.currentTimeMs());
-          throw new Error('the endpoint answered 503');
-        },
-        markWebhookDeliveryFailed: () => {
-          deadLettered = true;
-          return Promise.resolve(true);
-        },
-      },
-      (taskQueue) => env.client.workflow.execute<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', { taskQueue, workflowId: 'webhook-window', args: [{ deliveryId: 'whd_window', retryInitialMs }] }),
+  /** A webhook endpoint's workflow run to its end over the fake endpoint, on the time-skipping server's clock. */
+  function runEndpoint(name: string, endpoint: ReturnType<typeof fakeEndpoint>) {
+    return run(name, endpoint.activities, (taskQueue) =>
+      env.client.workflow
+        .signalWithStart<typeof webhookEndpointWorkflow, [WebhookWake]>('webhookEndpointWorkflow', {
+          taskQueue,
+          workflowId: name,
+          args: [{ webhookId: 'whk_window', disableAfterMs: defaults.WEBHOOK_DISABLE_AFTER }],
+          signal: WEBHOOK_WAKE_SIGNAL,
+          signalArgs: [{ probe: false }],
+        })
+        .then((handle) => handle.result()),
     );
-    expect(result).toBe('failed');
-    expect(deadLettered).toBe(true);
-    expect(attempts).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
-    const gaps = attempts.slice(1).map((at, index) => Math.round((at - attempts[index]!) / 1000));
+  }
+
+  it('when a webhook endpoint fails every attempt of a delivery, then the five attempts follow the configured schedule (30 s doubling) and the delivery is dead-lettered', async () => {
+    const retryInitialMs = defaults.WEBHOOK_RETRY_INITIAL_INTERVAL;
+    const endpoint = fakeEndpoint({ deliveries: ['whd_window'], answer: () => 'fail', retryInitialMs, now: () => env.currentTimeMs() });
+    expect(await runEndpoint('webhook-window', endpoint)).toBe('gone');
+    expect(endpoint.deliveries.get('whd_window')!.status).toBe('failed');
+    expect(endpoint.attemptTimes).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+    const gaps = endpoint.attemptTimes.slice(1).map((at, index) => Math.round((at - endpoint.attemptTimes[index]!) / 1000));
     expect(gaps).toEqual([30, 60, 120, 240].map((seconds) => (seconds * retryInitialMs) / 30_000));
   });
+
+  it('when an endpoint fails everything for days, then its breaker pauses it after ten failures in a row (1 minute, doubling to an hour, one probe each) and it is disabled once it has failed for the configured period', async () => {
+    const deliveries = Array.from({ length: 40 }, (_, i) => `whd_${String(i).padStart(2, '0')}`);
+    const endpoint = fakeEndpoint({ deliveries, answer: () => 'fail', retryInitialMs: defaults.WEBHOOK_RETRY_INITIAL_INTERVAL, now: () => env.currentTimeMs() });
+    expect(await runEndpoint('webhook-breaker', endpoint)).toBe('disabled');
+    const times = endpoint.attemptTimes;
+    const disabled = endpoint.disabled()!;
+    // Its clock is the workflow's, at the task that ran the first attempt: a moment before the attempt's.
+    expect(times[0]! - disabled.failingSince).toBeGreaterThanOrEqual(0);
+    expect(times[0]! - disabled.failingSince).toBeLessThan(1_000);
+    // Disabled at the first failure past the period: at most one pause (an hour) after it.
+    expect(disabled.at - times[0]!).toBeGreaterThanOrEqual(defaults.WEBHOOK_DISABLE_AFTER);
+    expect(disabled.at - times[0]!).toBeLessThanOrEqual(defaults.WEBHOOK_DISABLE_AFTER + 3_600_000);
+    // Ten failures (and the attempts already in flight) while closed, then one probe per pause: the pauses double
+    // from a minute and stay at an hour.
+    const gaps = times.slice(1).map((at, index) => at - times[index]!);
+    const closed = gaps.findIndex((gap) => gap >= 50_000) + 1;
+    expect(closed).toBeGreaterThanOrEqual(10);
+    expect(closed).toBeLessThanOrEqual(10 + 3);
+    const pauses = gaps.slice(closed - 1).map((gap) => Math.round(gap / 60_000));
+    expect(pauses.slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    expect(Math.max(...pauses)).toBe(60);
+    // Every delivery still pending then is in the dead-letter queue; none was attempted more than five times.
+    expect([...endpoint.deliveries.values()].every((delivery) => delivery.status === 'failed' && delivery.attempts <= WEBHOOK_MAX_ATTEMPTS)).toBe(true);
+  }, 120_000);
 });

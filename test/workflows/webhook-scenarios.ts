@@ -1,65 +1,56 @@
-import { ApplicationFailure } from '@temporalio/common';
-
-import type { deliverWebhookWorkflow } from '../../workflows/deliver-webhook';
-import { DELIVERY_SETTLED } from '../../workflows/shared';
+import type { webhookEndpointWorkflow } from '../../workflows/webhook-endpoint';
+import { WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../../workflows/shared';
+import { fakeEndpoint } from './fake-endpoint';
 import { runOnOwnWorker } from './own-worker';
 import { eventTypesOf } from './scenarios';
 
 /**
- * The webhook delivery workflow with its activities stubbed, on a real
- * Temporal server: each scenario scripts what attempt n does; the run records
- * the calls and the history's event types (the recorder keeps the history
- * for the replay tests).
+ * A webhook endpoint's workflow with its activities stubbed (test/workflows/fake-endpoint.ts), on a real
+ * Temporal server: each scenario scripts what the endpoint answers; the run records the calls and the history's
+ * event types (the recorder keeps the history for the replay tests). Backoff starts at 100 ms here; the real
+ * schedule, the breaker's pauses and the disable period run on the time-skipping server (time-skipping.test.ts).
  */
 
 export interface WebhookScenario {
   name: string;
-  /** What attempt n (1-based) does: answered 2xx, failed (retried), or found the delivery settled already. */
-  attempt: (n: number) => 'succeed' | 'fail' | 'settled';
+  deliveries: string[];
+  answer: (deliveryId: string, n: number) => 'succeed' | 'fail';
 }
 
 export const WEBHOOK_SCENARIOS: WebhookScenario[] = [
-  { name: 'succeeded', attempt: () => 'succeed' },
-  { name: 'retried-then-succeeded', attempt: (n) => (n <= 2 ? 'fail' : 'succeed') },
-  { name: 'dead-lettered', attempt: () => 'fail' },
-  { name: 'settled-elsewhere', attempt: () => 'settled' },
+  { name: 'delivered-in-order', deliveries: ['whd_1', 'whd_2', 'whd_3', 'whd_4', 'whd_5', 'whd_6'], answer: () => 'succeed' },
+  { name: 'retried-then-succeeded', deliveries: ['whd_1'], answer: (_id, n) => (n <= 2 ? 'fail' : 'succeed') },
+  { name: 'dead-lettered', deliveries: ['whd_1'], answer: () => 'fail' },
 ];
 
 export interface WebhookScenarioRun {
   result: string;
   calls: string[];
+  statuses: Record<string, string>;
   /** The history's event types, e.g. EVENT_TYPE_MARKER_RECORDED. */
   eventTypes: string[];
   workflowId: string;
-  seconds: number;
 }
 
 export async function runWebhookScenario(temporalAddress: string, scenario: WebhookScenario): Promise<WebhookScenarioRun> {
-  const calls: string[] = [];
-  let attempts = 0;
-  const activities = {
-    attemptWebhookDelivery: (deliveryId: string): Promise<void> => {
-      attempts += 1;
-      calls.push(`attemptWebhookDelivery ${deliveryId} #${attempts}`);
-      const outcome = scenario.attempt(attempts);
-      if (outcome === 'settled') return Promise.reject(ApplicationFailure.nonRetryable('the delivery succeeded before', DELIVERY_SETTLED));
-      if (outcome === 'fail') return Promise.reject(ApplicationFailure.retryable(`answered 500 (attempt ${attempts})`, 'WebhookAttemptFailed'));
-      return Promise.resolve();
-    },
-    markWebhookDeliveryFailed: (deliveryId: string): Promise<boolean> => {
-      calls.push(`markWebhookDeliveryFailed ${deliveryId}`);
-      return Promise.resolve(scenario.attempt(attempts) === 'fail');
-    },
-  };
+  const endpoint = fakeEndpoint({ deliveries: scenario.deliveries, answer: scenario.answer, retryInitialMs: 100, now: () => Promise.resolve(Date.now()) });
   return runOnOwnWorker(
     temporalAddress,
     `webhook-test-${scenario.name}`,
-    activities,
+    endpoint.activities,
     (client, run) =>
-      client.workflow.start<typeof deliverWebhookWorkflow>('deliverWebhookWorkflow', {
+      client.workflow.signalWithStart<typeof webhookEndpointWorkflow, [WebhookWake]>('webhookEndpointWorkflow', {
         ...run,
-        args: [{ deliveryId: 'whd_test', retryInitialMs: 100 }],
+        args: [{ webhookId: 'whk_test', disableAfterMs: 5 * 86_400_000 }],
+        signal: WEBHOOK_WAKE_SIGNAL,
+        signalArgs: [{ probe: false }],
       }),
-    async (handle, result, seconds) => ({ result, calls, eventTypes: await eventTypesOf(handle), workflowId: handle.workflowId, seconds }),
+    async (handle, result) => ({
+      result,
+      calls: endpoint.calls,
+      statuses: Object.fromEntries([...endpoint.deliveries].map(([id, delivery]) => [id, delivery.status])),
+      eventTypes: await eventTypesOf(handle),
+      workflowId: handle.workflowId,
+    }),
   );
 }
