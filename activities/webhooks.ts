@@ -8,9 +8,9 @@ import type { ActivityDependencies } from './dependencies';
 export function webhookActivities(deps: Pick<ActivityDependencies, 'store' | 'secretBox' | 'allowPrivateTargets' | 'fanOut' | 'logger' | 'smtpUrl' | 'mailFrom'>) {
   const { store, secretBox, allowPrivateTargets, fanOut, logger } = deps;
   return {
-    /** The endpoint's deliveries due now (at most `limit`, none of those in flight), when the next is due, and whether the webhook is still there and enabled. */
-    takeDueWebhookDeliveries(webhookId: string, limit: number, inFlight: string[]): Promise<DueDeliveries> {
-      return dueDeliveries(store, webhookId, limit, inFlight);
+    /** The endpoint's deliveries due now (at most `limit`), when the next is due, and whether the webhook is still there and enabled. */
+    takeDueWebhookDeliveries(webhookId: string, limit: number): Promise<DueDeliveries> {
+      return dueDeliveries(store, webhookId, limit);
     },
 
     /** One attempt, recorded with its outcome; never thrown: the endpoint's workflow decides what follows. */

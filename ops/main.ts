@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
 import { escapeForTerminal } from '../domain/text';
+import { BREAKER_THRESHOLD } from '../domain/webhook-breaker';
 import { SecretBox } from '../domain/secret-box';
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
@@ -13,6 +14,7 @@ import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccount
 import { participantProof, type CompanyIdentity } from '../domain/participant-proof';
 import type { Company } from '../services/companies';
 import { decide, decideParticipant, listSubmissions } from '../services/operator-kyc';
+import { inspectDelivery, type DeliveryInspection } from '../services/operator-webhooks';
 import { identityOf, pendingParticipantReviews } from '../services/receiving/participant-review';
 import { STUCK_AFTER_MS, stuckWork, type StuckWork } from '../services/stuck-work';
 import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';
@@ -63,6 +65,8 @@ const USAGE = `usage: npm run --silent ops -- <command>   (options before or aft
                                           the reporting receiver, once per month (the schedule's guard)
   mls unmatched                           Message Level Status received for our service provider that named none of
                                           our sent documents (kept, newest first)
+  webhook delivery <delivery>             a webhook delivery (whd_…): its status, every attempt, its webhook and its
+                                          endpoint's workflow (to open in the Temporal Web UI) with its breaker
   stuck [--older-than <seconds>]          documents (queued, sending, receiving), Invoice Responses being sent and webhook
                                           deliveries pending that have not moved for longer than that (default ${STUCK_AFTER_MS / 1000}),
                                           longest waiting first, each with its workflow id to open in the Temporal Web UI
@@ -143,6 +147,24 @@ function stuckReport({ items, counts }: StuckWork, olderThan: number): string {
   if (total === 0) return summary;
   const rows = items.map((item) => tableRow(item.kind.padEnd(16), item.id, item.status.padEnd(9), item.since.toISOString(), waited(item.since).padStart(11), item.workflowId, item.workspaceId));
   return [...rows, `${summary}; open each workflow id in the Temporal Web UI`].join('\n');
+}
+
+function deliveryReport({ delivery, webhook, workflowId, endpoint }: DeliveryInspection): string {
+  const webhookState = !webhook ? 'gone' : webhook.deleted_at ? 'deleted' : webhook.enabled ? 'enabled' : `disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`;
+  const breaker = endpoint?.breaker;
+  const pause = breaker?.pausedUntil && breaker.pausedUntil > Date.now() ? `paused until ${new Date(breaker.pausedUntil).toISOString()}` : breaker && breaker.failures >= BREAKER_THRESHOLD ? 'half-open (probing)' : 'closed';
+  return [
+    tableRow('delivery', delivery._id, delivery.event_type, delivery.event_id, 'to', delivery.webhook_id, webhook?.url ?? '-', `(${webhookState})`),
+    tableRow('status', delivery.status, delivery.status === 'pending' && delivery.next_attempt_at ? `next attempt due ${delivery.next_attempt_at.toISOString()}` : ''),
+    ...delivery.attempts.map((attempt) =>
+      tableRow(`attempt ${attempt.number}`, attempt.at.toISOString(), attempt.outcome.padEnd(9), String(attempt.status_code ?? '-'), `${Math.round(attempt.duration_ms)} ms`, attempt.error ?? '', attempt.response_excerpt ? JSON.stringify(attempt.response_excerpt) : ''),
+    ),
+    tableRow(
+      'endpoint',
+      workflowId,
+      endpoint && breaker ? `running; breaker ${pause}, ${breaker.failures} failed in a row` : 'no open run (its webhook deleted or disabled, or nothing to deliver yet)',
+    ),
+  ].join('\n');
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -250,6 +272,7 @@ const COMMANDS: Record<string, Command> = {
     const olderThan = olderThanMs(textOption(options, 'older-than'));
     return stuckReport(await stuckWork(store, { olderThanMs: olderThan }), olderThan);
   },
+  'webhook delivery': async ({ store, temporal }, args) => deliveryReport(await inspectDelivery(store, await temporal(), needs(args, 1)[0]!)),
   'mls unmatched': async ({ store }) => {
     const rows = await unmatchedMessageLevelStatuses(store);
     return rows.length === 0 ? 'no unmatched Message Level Status' : rows.map((row) => JSON.stringify(row)).join('\n');

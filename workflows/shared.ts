@@ -133,6 +133,12 @@ export interface WebhookWake {
   probe: boolean;
 }
 
+/** What an endpoint's workflow answers the `breaker` query with (`ops webhook delivery` shows it). */
+export const WEBHOOK_BREAKER_QUERY = 'breaker';
+export interface WebhookEndpointState {
+  breaker: BreakerState;
+}
+
 /** Attempts per webhook delivery (the spec's 5); then the delivery is failed, in the dead-letter queue. */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 /** Deliveries of one endpoint in flight at once, oldest due first; the worker's WEBHOOK_TASK_SLOTS bound all endpoints together. */

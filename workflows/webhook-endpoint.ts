@@ -1,11 +1,12 @@
-import { allHandlersFinished, condition, continueAsNew, defineSignal, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { afterAttempts, breakerStep, CLOSED, failingTooLong, probeNow, type BreakerState } from '../domain/webhook-breaker';
-import { WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_WAKE_SIGNAL, type WebhookEndpointInput, type WebhookWake } from './shared';
+import { WEBHOOK_BREAKER_QUERY, WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_WAKE_SIGNAL, type WebhookEndpointInput, type WebhookEndpointState, type WebhookWake } from './shared';
 import { movesToNewBuilds } from './versioning';
 
 export const wakeSignal = defineSignal<[WebhookWake]>(WEBHOOK_WAKE_SIGNAL);
+export const breakerQuery = defineQuery<WebhookEndpointState>(WEBHOOK_BREAKER_QUERY);
 
 /**
  * The steps are local activities (a few database reads and writes, one HTTP request of at most 10 s): a round of
@@ -23,54 +24,34 @@ const ROUNDS_PER_RUN = 500;
 
 /**
  * One webhook endpoint, one long-lived workflow (id `webhook-endpoint-<webhook id>`), started or woken by the
- * `wake` signal whenever it has work. Its deliveries are rows (services/webhooks/deliveries.ts); it keeps up to
- * WEBHOOK_ENDPOINT_CONCURRENCY attempts in flight, taking the oldest due deliveries as room frees:
+ * `wake` signal whenever it has work. Its deliveries are rows (services/webhooks/deliveries.ts); each round:
  *
- *   breaker closed ──▶ take due deliveries for the free room; each attempt records itself and moves its
- *                      delivery (succeeded; due again after the backoff; failed after its fifth)
- *   breaker half-open ──▶ one attempt at a time (the probe)
- *   breaker paused ──▶ nothing new until the pause ends (a wake with `probe` ends it now)
- *   nothing due ──▶ wait for a wake, an attempt ending, or the next delivery's time
- *   each outcome moves the breaker (domain/webhook-breaker.ts); failing without one success for
+ *   take the due deliveries, oldest first, at most WEBHOOK_ENDPOINT_CONCURRENCY (one while the breaker is half-open)
+ *     none due ──▶ wait for a wake, or until the next is due
+ *     breaker paused ──▶ wait until the pause ends (a wake with `probe` ends it now)
+ *     otherwise ──▶ attempt them side by side; each attempt records itself and moves its delivery
+ *                   (succeeded; due again after the backoff; failed after its fifth)
+ *   the round's outcomes move the breaker (domain/webhook-breaker.ts); failing without one success for
  *   WEBHOOK_DISABLE_AFTER ──▶ the webhook is disabled (dead letters, event, email) and the workflow ends
- *   the webhook deleted or disabled by its owner ──▶ the workflow ends once its attempts in flight have
- *   (enabling it again wakes a new run)
+ *   the webhook deleted or disabled by its owner ──▶ the workflow ends (enabling it again wakes a new run)
  *
- * One endpoint that fails or hangs holds only its own workflow and its own room: every other endpoint's
- * deliveries go on.
+ * A round ends when its slowest attempt does (10 s at most): what the workflow decides next depends only on whole
+ * rounds, never on which attempt of a round ended first, so a replay of its history (local activities resolve
+ * from their markers, several at once) takes the same steps. One endpoint that fails or hangs holds only its own
+ * workflow: every other endpoint's deliveries go on.
  */
 export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Promise<'disabled' | 'gone'> {
   const { webhookId, disableAfterMs } = input;
   let breaker: BreakerState = input.breaker ?? CLOSED;
   let woken = false;
-  let ended = 0;
-  const inFlight = new Set<string>();
   setHandler(wakeSignal, ({ probe }) => {
     woken = true;
     if (probe) breaker = probeNow(breaker);
   });
-  const attempt = (deliveryId: string) => {
-    inFlight.add(deliveryId);
-    void attemptWebhookDelivery(deliveryId).then((outcome) => {
-      inFlight.delete(deliveryId);
-      ended += 1;
-      if (outcome !== 'settled') breaker = afterAttempts(breaker, [outcome], Date.now());
-    });
-  };
-  const drained = async <T>(result: T): Promise<T> => {
-    await condition(() => inFlight.size === 0);
-    return result;
-  };
+  setHandler(breakerQuery, () => ({ breaker }));
 
   for (let round = 0; round < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested; round += 1) {
-    if (failingTooLong(breaker, Date.now(), disableAfterMs)) {
-      setCurrentDetails(`Failing since ${new Date(breaker.failingSince!).toISOString()}: disabling the webhook`);
-      await drained(undefined);
-      await disableFailingWebhook(webhookId, breaker.failingSince!, disableAfterMs);
-      return 'disabled';
-    }
     woken = false;
-    const seen = ended;
     const step = breakerStep(breaker, Date.now());
     if (step === 'paused') {
       setCurrentDetails(`Paused after ${breaker.failures} failed attempts in a row, until ${new Date(breaker.pausedUntil!).toISOString()}`);
@@ -78,22 +59,23 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
       await condition(() => breaker.pausedUntil !== pausedUntil, Math.max(1, pausedUntil - Date.now()));
       continue;
     }
-    const room = (step === 'half-open' ? 1 : WEBHOOK_ENDPOINT_CONCURRENCY) - inFlight.size;
-    let nextDueAt: number | null = null;
-    if (room > 0) {
-      const taken = await takeDueWebhookDeliveries(webhookId, room, [...inFlight]);
-      if (taken.endpoint !== 'active') return drained(taken.endpoint);
-      for (const deliveryId of taken.due) attempt(deliveryId);
-      nextDueAt = taken.due.length === room ? null : taken.nextDueAt;
+    const taken = await takeDueWebhookDeliveries(webhookId, step === 'half-open' ? 1 : WEBHOOK_ENDPOINT_CONCURRENCY);
+    if (taken.endpoint !== 'active') return taken.endpoint;
+    if (taken.due.length === 0) {
+      setCurrentDetails(taken.nextDueAt === null ? 'Nothing to deliver; waiting for the next event' : `Next delivery due at ${new Date(taken.nextDueAt).toISOString()}`);
+      if (taken.nextDueAt === null) await condition(() => woken);
+      else await condition(() => woken, Math.max(1, taken.nextDueAt - Date.now()));
+      continue;
     }
-    setCurrentDetails(inFlight.size > 0 ? `Delivering ${[...inFlight].join(', ')}${step === 'half-open' ? ' (a probe after a pause)' : ''}` : nextDueAt === null ? 'Nothing to deliver; waiting for the next event' : `Next delivery due at ${new Date(nextDueAt).toISOString()}`);
-    // No room left: wait for an attempt to end. Room left: also for a wake, or the next delivery's time.
-    const full = inFlight.size >= (step === 'half-open' ? 1 : WEBHOOK_ENDPOINT_CONCURRENCY);
-    const moved = () => ended !== seen || (!full && woken);
-    if (full || nextDueAt === null) await condition(moved);
-    else await condition(moved, Math.max(1, nextDueAt - Date.now()));
+    setCurrentDetails(step === 'half-open' ? `Probing with ${taken.due[0]} after a pause` : `Delivering ${taken.due.join(', ')}`);
+    const outcomes = await Promise.all(taken.due.map((deliveryId) => attemptWebhookDelivery(deliveryId)));
+    breaker = afterAttempts(breaker, outcomes.filter((outcome): outcome is 'succeeded' | 'failed' => outcome !== 'settled'), Date.now());
+    if (failingTooLong(breaker, Date.now(), disableAfterMs)) {
+      setCurrentDetails(`Failing since ${new Date(breaker.failingSince!).toISOString()}: disabling the webhook`);
+      await disableFailingWebhook(webhookId, breaker.failingSince!, disableAfterMs);
+      return 'disabled';
+    }
   }
-  await drained(undefined);
   await condition(allHandlersFinished);
   return continueAsNew<typeof webhookEndpointWorkflow>({ ...input, breaker });
 }

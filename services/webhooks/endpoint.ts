@@ -38,19 +38,19 @@ export type EndpointState = 'active' | 'disabled' | 'gone';
 
 export interface DueDeliveries {
   endpoint: EndpointState;
-  /** Due now, oldest first, at most `limit`, none of those being attempted. */
+  /** Due now, oldest first, at most `limit`. */
   due: string[];
   /** When the next of the others is due (ms); null when none is pending. */
   nextDueAt: number | null;
 }
 
-/** The endpoint's deliveries due now but those `attempting`, and when the next is due; none for a webhook disabled or deleted. */
-export async function dueDeliveries(store: Store, webhookId: string, limit: number, attempting: string[] = [], now = new Date()): Promise<DueDeliveries> {
+/** The endpoint's deliveries due now, and when the next is due; none for a webhook disabled or deleted. */
+export async function dueDeliveries(store: Store, webhookId: string, limit: number, now = new Date()): Promise<DueDeliveries> {
   const webhook = await findWebhook(store, webhookId);
   if (!webhook) return { endpoint: 'gone', due: [], nextDueAt: null };
   if (!webhook.enabled) return { endpoint: 'disabled', due: [], nextDueAt: null };
   const due = await store.deliveries
-    .find({ webhook_id: webhookId, status: 'pending', next_attempt_at: { $lte: now }, ...(attempting.length > 0 && { _id: { $nin: attempting } }) }, { _id: 1 })
+    .find({ webhook_id: webhookId, status: 'pending', next_attempt_at: { $lte: now } }, { _id: 1 })
     .sort({ _id: 1 })
     .limit(limit)
     .lean();

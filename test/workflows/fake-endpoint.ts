@@ -29,12 +29,12 @@ export function fakeEndpoint(script: FakeEndpointScript) {
   let disabled: { failingSince: number; at: number } | null = null;
   const pending = () => [...deliveries.entries()].filter(([, delivery]) => delivery.status === 'pending');
   const activities = {
-    async takeDueWebhookDeliveries(_webhookId: string, limit: number, inFlight: string[]) {
+    async takeDueWebhookDeliveries(_webhookId: string, limit: number) {
       const now = await script.now();
       if (disabled) return { endpoint: 'disabled', due: [], nextDueAt: null };
       if (pending().length === 0) return { endpoint: 'gone', due: [], nextDueAt: null };
       const due = pending()
-        .filter(([id, delivery]) => delivery.dueAt <= now && !inFlight.includes(id))
+        .filter(([, delivery]) => delivery.dueAt <= now)
         .map(([id]) => id)
         .sort()
         .slice(0, limit);
