@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 
 import type { EmbeddedStack } from '../stack/embedded-stack';
+import { deploymentOptions, takeOverIfNewest } from '../worker/deployment';
 import { SILENT_BUNDLER } from '../worker/workflow-bundle';
 import { benchStack, cpuPerOperation, cpuView, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
 import { closedLoop, ms, summarize, throughput, type Measurement } from './support';
@@ -94,7 +95,8 @@ interface ShapeFloor {
 async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFloor; perEndpoint: ShapeFloor }> {
   const address = stack.urls.temporal;
   const native = await NativeConnection.connect({ address });
-  const client = new Client({ connection: await Connection.connect({ address }) });
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: SILENT_BUNDLER });
   let attempted = 0;
   let allAttempted = () => {};
@@ -103,10 +105,13 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
     const taskQueue = `bench-webhooks-${name}-${Date.now()}`;
     attempted = 0;
     const done = new Promise<void>((resolve) => (allAttempted = resolve));
+    // Versioned as the service's workers are: the endpoint workflow moves to new builds, which only a versioned worker may say.
+    const version = { deploymentName: taskQueue, buildId: 'bench' };
     const worker = await Worker.create({
       connection: native,
       taskQueue,
       workflowBundle: { code },
+      workerDeploymentOptions: deploymentOptions(version),
       activities: {
         takeDueWebhookDeliveries: (_webhookId: string, limit: number) => Promise.resolve({ endpoint: 'active', due: waiting.splice(0, limit), nextDueAt: null }),
         attemptWebhookDelivery: () => {
@@ -120,6 +125,7 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
       ['temporal'],
       () =>
         worker.runUntil(async () => {
+          await takeOverIfNewest(connection, 'default', version, { info: () => undefined, debug: () => undefined }, new AbortController().signal);
           const started = performance.now();
           await closedLoop(EVENTS, 8, (i) => start(taskQueue, i));
           await done;
@@ -145,7 +151,7 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
     return { perDelivery, perEndpoint };
   } finally {
     await native.close();
-    await client.connection.close();
+    await connection.close();
   }
 }
 
