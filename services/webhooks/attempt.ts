@@ -31,7 +31,7 @@ const EXCERPT_CHARACTERS = 256;
 export type AttemptOutcome =
   | { kind: 'succeeded'; statusCode: number }
   | { kind: 'failed'; error: string }
-  /** Nothing to do: delivered already, or the webhook is gone. */
+  /** Nothing to do now: delivered or failed already, not due yet, or the webhook disabled or gone. */
   | { kind: 'settled'; reason: string };
 
 interface Answer {
@@ -76,6 +76,8 @@ export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit
   const delivery = await store.deliveries.findById(deliveryId).lean();
   if (!delivery) return { kind: 'settled', reason: `delivery ${deliveryId} does not exist` };
   if (delivery.status !== 'pending') return { kind: 'settled', reason: `delivery ${deliveryId} is ${delivery.status}` };
+  // Its workflow takes only due deliveries; an attempt run again (its workflow task redone) after it failed is not due.
+  if (delivery.next_attempt_at && delivery.next_attempt_at > now) return { kind: 'settled', reason: `delivery ${deliveryId} is not due until ${delivery.next_attempt_at.toISOString()}` };
   const webhook = await findWebhook(store, delivery.webhook_id);
   if (!webhook || !webhook.enabled) return { kind: 'settled', reason: `webhook ${delivery.webhook_id} is ${webhook ? 'disabled' : 'deleted'}` };
 

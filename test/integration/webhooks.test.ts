@@ -280,7 +280,7 @@ describe('webhook targets, with the address rules on', () => {
     expect(response.body.error.message).toContain('https:');
   });
 
-  it('when an attempt finds the target resolving to a forbidden address, then it sends nothing and records why', async () => {
+  it('when an attempt finds the target resolving to a forbidden address, then it sends nothing and records why; one not due sends and records nothing', async () => {
     const account = await signUp();
     const hooks = new WebhookReceiver();
     await hooks.start();
@@ -294,8 +294,10 @@ describe('webhook targets, with the address rules on', () => {
         await store.deliveries.create(row);
         return row._id;
       });
-      // The target is refused before anything is signed, so any key will do here.
-      const outcome = await withStore((store) => attemptDelivery(store, box, { allowPrivate: false }, 1_000, deliveryId));
+      // Not due yet: an attempt run again after its workflow task was redone sends nothing and records nothing.
+      expect(await withStore((store) => attemptDelivery(store, box, { allowPrivate: false }, 1_000, deliveryId))).toEqual({ kind: 'settled', reason: expect.stringContaining('is not due until') });
+      // Due (an hour on): the target is refused before anything is signed, so any key will do here.
+      const outcome = await withStore((store) => attemptDelivery(store, box, { allowPrivate: false }, 1_000, deliveryId, new Date(Date.now() + 3_600_001)));
       expect(outcome).toEqual({ kind: 'failed', error: expect.stringContaining('target not allowed: localhost resolves to 127.0.0.1') });
       expect(hooks.received).toEqual([]);
       const attempts = await withStore((store) => store.deliveryAttempts.find({ delivery_id: deliveryId }).lean());
