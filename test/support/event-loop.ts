@@ -8,12 +8,16 @@ export const eventLoopBusyDuring = async (work: () => unknown): Promise<number> 
 };
 
 /**
- * The least event-loop time of up to `tries` runs of `work`, stopping at the first one under `bound`.
- * Work done on the loop costs at least its yardstick on every run, so the least of several runs is
- * a sound proof that it was not; a single run also carries whatever else the machine did meanwhile.
+ * The least ratio, over up to `tries` rounds, of the event-loop time `work` took to the time `yardstick` (the same
+ * work done on this thread) took just before it, stopping at the first under `bound`. Each round measures both
+ * under the same load, so a machine busy with other things slows both alike; work done on the loop costs at least
+ * its yardstick in every round, so the least ratio under the bound is a sound proof that it was not.
  */
-export const leastEventLoopBusy = async (work: () => Promise<void>, bound: number, tries = 3): Promise<number> => {
+export const leastBusyRatio = async (work: () => Promise<void>, yardstick: () => unknown, bound: number, tries = 5): Promise<number> => {
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < tries && least >= bound; i += 1) least = Math.min(least, await eventLoopBusyDuring(work));
+  for (let i = 0; i < tries && least >= bound; i += 1) {
+    const onThisThread = await eventLoopBusyDuring(yardstick);
+    least = Math.min(least, (await eventLoopBusyDuring(work)) / onThisThread);
+  }
   return least;
 };
