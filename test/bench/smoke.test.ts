@@ -77,8 +77,8 @@ describe('benchmarks at a tiny size', () => {
       'lag event → first success p50',
       "CPU per delivery, the documents' own work included",
       'test events to 1 webhook, nothing else running',
-      'floor, the delivery workflow with an attempt that does nothing',
-      'the other shape, one workflow per endpoint taking its deliveries as signals',
+      "floor, the service's shape with steps that do nothing",
+      'the replaced shape, one workflow per delivery',
     ]) {
       expect(out).toMatch(printed(label));
     }
