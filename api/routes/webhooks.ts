@@ -4,6 +4,7 @@ import { idPattern } from '../../domain/ids';
 import type { SecretBox } from '../../domain/secret-box';
 import { findDelivery, listDeliveries, redeliver, sendTestEvent, wakeSoon, withAttempts, type FanOutDependencies } from '../../services/webhooks/deliveries';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, rotateSecret, updateWebhook } from '../../services/webhooks/registry';
+import type { WebhookRow } from '../../store/webhooks';
 import type { AuthContext } from '../authentication';
 import { requireMembership, requireRole } from '../access';
 import { ApiError } from '../errors';
@@ -83,8 +84,6 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
 }
 
 /** Another workspace's or environment's webhook, one deleted meanwhile, or none: 404, the same for all. */
-const deliveryNotFound = (webhookId: string, deliveryId: string) => new ApiError('delivery_not_found', `Webhook ${webhookId} has no delivery ${deliveryId}.`, { param: 'deliveryId' });
-
 const webhookNotFound = (webhookId: string) => new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
 
 export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies): void {
@@ -100,6 +99,13 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       throw webhookNotFound(webhookId);
     }
     return webhook;
+  };
+
+  /** One of the webhook's deliveries, by its id; anything else is 404. */
+  const requireDelivery = async (webhook: WebhookRow, deliveryId: string) => {
+    const delivery = idPattern('webhookDelivery').test(deliveryId) ? await findDelivery(store, webhook._id, deliveryId) : null;
+    if (!delivery) throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${deliveryId}.`, { param: 'deliveryId' });
+    return delivery;
   };
 
   routes.add({
@@ -257,9 +263,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found', 'delivery_not_found', 'delivery_not_redeliverable'],
     handler: async ({ auth, params }) => {
-      const webhook = await requireWebhook(auth, params.id, true);
-      const delivery = idPattern('webhookDelivery').test(params.deliveryId) ? await findDelivery(store, webhook._id, params.deliveryId) : null;
-      if (!delivery) throw deliveryNotFound(webhook._id, params.deliveryId);
+      const delivery = await requireDelivery(await requireWebhook(auth, params.id, true), params.deliveryId);
       const [reopened] = await withAttempts(store, [await redeliver(deps.fanOut, delivery)]);
       return { status: 202, body: deliveryView(reopened!) };
     },
@@ -275,9 +279,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 200: { description: 'The delivery', schema: deliverySchema } },
     errors: ['workspace_not_found', 'webhook_not_found', 'delivery_not_found'],
     handler: async ({ auth, params }) => {
-      const webhook = await requireWebhook(auth, params.id, false);
-      const delivery = idPattern('webhookDelivery').test(params.deliveryId) ? await findDelivery(store, webhook._id, params.deliveryId) : null;
-      if (!delivery) throw deliveryNotFound(webhook._id, params.deliveryId);
+      const delivery = await requireDelivery(await requireWebhook(auth, params.id, false), params.deliveryId);
       const [found] = await withAttempts(store, [delivery]);
       return { status: 200, body: deliveryView(found!) };
     },

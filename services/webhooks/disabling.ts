@@ -58,7 +58,6 @@ export async function disableFailingWebhook(deps: DisablingDependencies, webhook
 
 /** The owners' email, best effort: the event in the feed says it too. */
 async function tellOwners(deps: DisablingDependencies, workspaceId: string, disabled: { webhookId: string; url: string; environment: string; reason: string }): Promise<void> {
-  const logger: Logger = deps.logger;
   try {
     const workspace = await deps.store.workspaces.findById(workspaceId, { owner_ids: 1, name: 1 }).lean();
     const owners = workspace ? await deps.store.accounts.find({ _id: { $in: workspace.owner_ids } }, { email: 1 }).lean() : [];
@@ -76,6 +75,6 @@ async function tellOwners(deps: DisablingDependencies, workspaceId: string, disa
       ].join('\n'),
     });
   } catch (err) {
-    logger.error({ err, webhookId: disabled.webhookId }, 'could not email the owners that their webhook was disabled');
+    deps.logger.error({ err, webhookId: disabled.webhookId }, 'could not email the owners that their webhook was disabled');
   }
 }

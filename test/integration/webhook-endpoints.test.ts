@@ -8,7 +8,7 @@ import { ops } from '../support/ops';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiversOfThisFile } from '../support/webhook-receiver';
 
 /**
  * Deliveries dispatched per endpoint on the shared stack (workflows/webhook-endpoint.ts): one workflow per
@@ -27,16 +27,7 @@ describe('webhook deliveries per endpoint', () => {
     smtpUrl: sharedStack().smtpUrl,
     mailFrom: 'E-invoice sandbox <sandbox@einvoice.localhost>',
   });
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = new WebhookReceiver();
-    await started.start();
-    receivers.push(started);
-    return started;
-  };
-  afterAll(async () => {
-    for (const started of receivers) await started.stop();
-  });
+  const receiver = receiversOfThisFile();
   const register = async (key: string, url: string, events: string[] = ['*']) => {
     const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });
     expect(response.status).toBe(201);

@@ -17,7 +17,7 @@ import { callAs, signUp, withStore } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiversOfThisFile, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Webhooks against a real HTTP receiver on the shared stack (which allows
@@ -29,16 +29,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload, 'utf8').digest('hex');
 
 describe('webhooks', () => {
-  const receivers: WebhookReceiver[] = [];
-  const receiver = async () => {
-    const started = new WebhookReceiver();
-    await started.start();
-    receivers.push(started);
-    return started;
-  };
-  afterAll(async () => {
-    for (const started of receivers) await started.stop();
-  });
+  const receiver = receiversOfThisFile();
 
   const register = async (key: string, url: string, events: string[] = ['*']) => {
     const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });

@@ -60,3 +60,17 @@ export class WebhookReceiver {
     return until(`${count} webhook requests`, () => Promise.resolve(this.received), (received) => received.length >= count, timeoutMs, 50);
   }
 }
+
+/** Receivers started on demand by a test file, all stopped after it. */
+export function receiversOfThisFile(): () => Promise<WebhookReceiver> {
+  const started: WebhookReceiver[] = [];
+  afterAll(async () => {
+    for (const receiver of started) await receiver.stop();
+  });
+  return async () => {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    started.push(receiver);
+    return receiver;
+  };
+}
