@@ -5,7 +5,6 @@ import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { peppolDeliveryActivities } from './peppol-delivery';
 import { receivingActivities } from './receiving';
-import { reconcileActivities } from './reconcile';
 import { attachedPdfActivities } from './rendered-pdf';
 import { reportingActivities } from './reporting';
 import { validateForSendingActivities } from './validate-for-sending';
@@ -24,7 +23,6 @@ const FACTORIES = [
   validateForSendingActivities,
   emailDeliveryActivities,
   peppolDeliveryActivities,
-  reconcileActivities,
   webhookActivities,
   kycActivities,
   receivingActivities,

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 
 import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecycle';
 import { releaseReservation } from '../services/credits/charges';
+import { recordAcceptance, type DocumentAcceptance } from '../services/documents/accept';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
 import { fanOutSoon } from '../services/webhooks/deliveries';
 import { channelOf, ILLEGAL_MOVE_ERROR, type DeliveryChannel } from '../workflows/shared';
@@ -35,6 +36,9 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: Pick<Activ
   }
 
   return {
+    /** The workflow's first step: the document recorded `queued` (or refused), for the request's update to answer. */
+    recordAcceptance: (acceptance: DocumentAcceptance) => recordAcceptance(fanOut, acceptance),
+
     /**
      * `ruleSet`: the official rules that accepted it (absent in workflows
      * started before the validating step). Answers the channel the

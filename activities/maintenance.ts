@@ -1,3 +1,4 @@
+import { discardUnacceptedParts } from '../services/documents/accept';
 import { deleteExpiredWindows } from '../services/rate-limits';
 import type { ActivityDependencies } from './dependencies';
 
@@ -8,6 +9,13 @@ export function maintenanceActivities({ store, logger }: Pick<ActivityDependenci
       const deleted = await deleteExpiredWindows(store);
       logger.info({ deleted }, 'expired rate-limit windows deleted');
       return deleted;
+    },
+
+    /** Idempotent: the parts of a document never recorded, removed again, are still gone. */
+    async discardUnacceptedParts(): Promise<number> {
+      const discarded = await discardUnacceptedParts(store);
+      if (discarded > 0) logger.warn({ discarded }, 'removed the parts of documents whose requests did not complete');
+      return discarded;
     },
   };
 }

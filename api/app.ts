@@ -9,7 +9,6 @@ import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
 import { peppolLookup } from '../platform/peppol-lookup';
 import { peppolTrust } from '../platform/peppol-trust';
-import { startedDispatches } from '../services/documents/dispatch';
 import { rateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
 import type { Store } from '../store';
@@ -118,7 +117,6 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   documentRoutes(routes, {
     ...fanOut,
     deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
-    started: startedDispatches(store, logger),
     limiter,
     maxBodyBytes: config.MAX_BODY_BYTES,
     sandboxRecipientsPerDay: config.SANDBOX_RECIPIENTS_PER_DAY,

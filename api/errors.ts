@@ -6,6 +6,7 @@ import { ValidationTimeLimitError, ValidatorUnavailableError } from '../platform
 import { ThreadPoolBusyError } from '../platform/thread-pool';
 import { DnsLookupError, SmpLookupError } from '../platform/peppol-lookup';
 import { InsufficientCreditsError } from '../services/credits/charges';
+import { AcceptanceUnconfirmedError } from '../services/documents/dispatch';
 import { RuleError } from '../services/errors';
 
 /**
@@ -205,6 +206,14 @@ export function statusOf(code: ErrorCode): number {
   return catalog[code].status;
 }
 
+/** The service's own parts are away: a retry soon is safe with the same idempotency key. */
+function serviceUnavailable(what: string, err: Error): ApiError {
+  return new ApiError('service_unavailable', `${what} Retry in a few seconds; with the same idempotency key a document is never created twice.`, {
+    headers: { 'Retry-After': '5' },
+    cause: err.message,
+  });
+}
+
 /** Errors of known kinds become the envelope's codes here, and only here. */
 function fromKnownError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
@@ -218,11 +227,9 @@ function fromKnownError(err: unknown): ApiError | undefined {
     return new ApiError('validator_unavailable', `The official validation did not finish within ${err.limitMs / 1000} s and was stopped; a document that takes that long is too large or too complex to validate here.`);
   }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
-  if (isDatabaseUnavailable(err)) {
-    return new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry in a few seconds; with the same idempotency key a document is never created twice.', {
-      headers: { 'Retry-After': '5' },
-      cause: (err as Error).message,
-    });
+  if (isDatabaseUnavailable(err)) return serviceUnavailable('The service cannot reach its database right now.', err as Error);
+  if (err instanceof AcceptanceUnconfirmedError) {
+    return serviceUnavailable('The document was not confirmed as accepted in time (it may still be, a moment later). Without an idempotency key, look for it in GET /v1/documents before sending it again.', err);
   }
   if (err instanceof ThreadPoolBusyError) {
     return new ApiError('server_busy', 'Every worker for reading and converting documents is busy; retry in a second.', { headers: { 'Retry-After': '1' } });

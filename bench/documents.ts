@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
-import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
+import { Client, Connection, WithStartWorkflowOperation, WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import mongoose from 'mongoose';
 import { create } from 'xmlbuilder2';
@@ -16,9 +17,11 @@ import { newSortableId } from '../domain/ids';
 import { officialValidator } from '../platform/official-validator';
 import type { EmbeddedStack } from '../stack/embedded-stack';
 import { createStore } from '../store';
+import { recordedAsAccepted, stubAcceptance } from '../test/support/stub-acceptance';
 import { QueueWorkers } from '../worker/task-queues';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
+import { ACCEPT_UPDATE } from '../workflows/shared';
 import { benchStack, cpuPerOperation, cpuView, envNumber, json, postgresCpuByRole, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
@@ -220,7 +223,8 @@ async function withWorkerPaused<T>(bench: Bench, measure: () => Promise<T>): Pro
  * do; typed by the real ones, so a changed activity cannot leave the floor
  * answering what the workflow no longer reads.
  */
-const noOpActivities: Pick<Activities, 'validateForSending' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'> = {
+const noOpActivities: Pick<Activities, 'recordAcceptance' | 'validateForSending' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'> = {
+  recordAcceptance: recordedAsAccepted,
   validateForSending: () => Promise.resolve({ ruleSet: 'none', refusal: null, readablePdf: 'rendered' }),
   markSending: () => Promise.resolve({ channel: 'email' }),
   deliverByEmail: (id: string) => Promise.resolve({ messageId: `<${id}@bench>`, sentAt: new Date().toISOString() }),
@@ -257,12 +261,17 @@ async function deliver(bench: Bench, address: string): Promise<void> {
     () =>
       worker.runUntil(async () => {
         const started = performance.now();
+        // Started as the API starts a document's workflow: with its acceptance, answered by the first step.
         await closedLoop(REQUESTS, CONCURRENCY, (i) =>
-          bench.temporal.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-            taskQueue,
-            workflowId: `${taskQueue}-${i}`,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-            args: [{ documentId: `doc_bench${i}`, deliveryWindowSeconds: 600 }],
+          bench.temporal.workflow.executeUpdateWithStart(ACCEPT_UPDATE, {
+            updateId: ACCEPT_UPDATE,
+            startWorkflowOperation: new WithStartWorkflowOperation<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+              taskQueue,
+              workflowId: `${taskQueue}-${i}`,
+              workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+              workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+              args: [{ documentId: `doc_bench${i}`, acceptance: stubAcceptance(`doc_bench${i}`), deliveryWindowSeconds: 600 }],
+            }),
           }),
         );
         await done;

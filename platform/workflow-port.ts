@@ -1,4 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
 
 import { workflowQueueOf, type StartedWorkflowInputs } from '../workflows/shared';
 
@@ -35,4 +36,19 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
   signalArgs: unknown[] = [],
 ): Promise<void> {
   await temporal.workflow.signalWithStart(type, { ...options, taskQueue: workflowQueueOf(type), args: [input], signal, signalArgs });
+}
+
+/**
+ * Starts the workflow and asks it an update in one call (Update-with-Start), waiting for the update's answer.
+ * While the workflow runs, a repeat joins it (the update's id is its name, so it is answered once, with the
+ * first answer); a finished one's id follows the reuse policy given.
+ */
+export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, Result>(temporal: Client, type: Name, update: string, { input, ...options }: StartOptions<Name>): Promise<Result> {
+  const startWorkflowOperation = new WithStartWorkflowOperation(type, {
+    ...options,
+    taskQueue: workflowQueueOf(type),
+    args: [input],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+  });
+  return temporal.workflow.executeUpdateWithStart(update, { updateId: update, startWorkflowOperation });
 }

@@ -3,15 +3,14 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { DOCUMENT_STATUSES, RECEIVED_STATUS } from '../domain/documents/lifecycle';
 
 /**
- * A document is stored in four collections, by how its parts change:
+ * A document is stored in three collections, by how its parts change:
  * - `documents`: the small row whose status moves; only the lifecycle
  *   operation (services/documents/lifecycle.ts) changes it after acceptance.
  * - `document_contents` and `document_attachments`: written once, before the
- *   row; the UBL sent is exactly the UBL stored here. The send workflow adds
- *   to a content only before delivery, each part once: the embedded rendering
+ *   row (a sent document's by the API, before its workflow records the row);
+ *   the UBL sent is exactly the UBL stored here. The send workflow adds to a
+ *   content only before delivery, each part once: the embedded rendering
  *   (`attach_pdf`) and the PDF the sandbox email carries.
- * - `document_dispatches`: an outbox row per accepted document whose send
- *   workflow may not have started yet; deleted once it has.
  */
 
 const documentSchema = new Schema(
@@ -147,6 +146,8 @@ const contentSchema = new Schema(
     validation: { type: Schema.Types.Mixed, default: null },
     /** A sandbox document's rendering, made once before delivery: the email carries it beside the UBL. */
     readable_pdf: { type: Buffer, default: null },
+    /** Stored by the API before its document's workflow recorded the document: the clean-up's to remove if it never did. */
+    submitted: { type: Boolean },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'document_contents', minimize: false },
@@ -169,21 +170,9 @@ const attachmentSchema = new Schema(
 );
 attachmentSchema.index({ document_id: 1, position: 1 });
 
-const dispatchSchema = new Schema(
-  {
-    /** The document id: it starts with the time of acceptance, so the reconciler reads the oldest first by _id. */
-    _id: { type: String, required: true },
-    /** Set when the request charges a live document: its reservation is released if the document never appears. */
-    charged_workspace_id: { type: String, default: null },
-    created_at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'document_dispatches' },
-);
-
 export const documentModel = (db: Connection) => db.model('Document', documentSchema);
 export const contentModel = (db: Connection) => db.model('DocumentContent', contentSchema);
 export const attachmentModel = (db: Connection) => db.model('DocumentAttachment', attachmentSchema);
-export const dispatchModel = (db: Connection) => db.model('DocumentDispatch', dispatchSchema);
 
 export type DocumentRow = InferSchemaType<typeof documentSchema>;
 export type AttachmentRow = InferSchemaType<typeof attachmentSchema>;

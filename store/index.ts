@@ -5,7 +5,7 @@ import { apiKeyModel } from './api-keys';
 import { auditEventModel } from './audit-events';
 import { companyModel } from './companies';
 import { creditLedgerModel } from './credits';
-import { attachmentModel, contentModel, dispatchModel, documentModel } from './documents';
+import { attachmentModel, contentModel, documentModel } from './documents';
 import { eventModel } from './events';
 import { invoiceResponseModel } from './invoice-responses';
 import { kycBlobModel, kycDocumentModel } from './kyc-documents';
@@ -39,7 +39,6 @@ export function createStore(db: Connection) {
     documents: documentModel(db),
     contents: contentModel(db),
     attachments: attachmentModel(db),
-    dispatches: dispatchModel(db),
     events: eventModel(db),
     webhooks: webhookModel(db),
     deliveries: deliveryModel(db),

@@ -1,7 +1,7 @@
-import { Client, ScheduleAlreadyRunning, type Connection } from '@temporalio/client';
+import { Client, ScheduleAlreadyRunning, ScheduleNotFoundError, type Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-import { SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
+import { RETIRED_SCHEDULES, SCHEDULES, SEARCH_ATTRIBUTE_TYPES, TASK_QUEUE } from '../workflows/shared';
 
 /**
  * Registers the project's search attributes on any Temporal server (the dev
@@ -32,8 +32,9 @@ export async function addSearchAttributes(connection: Connection, namespace: str
 }
 
 /**
- * Creates the project's schedules if they do not exist yet (every worker start calls this), and brings one that
- * exists in line when what it starts changed (a new build moved its chore to another workflow).
+ * Creates the project's schedules if they do not exist yet (every worker start calls this), brings one that
+ * exists in line when what it starts changed (a new build moved its chore to another workflow), and deletes the
+ * retired ones (their chores' activities are gone).
  */
 export async function ensureSchedules(connection: Connection, namespace: string): Promise<void> {
   const client = new Client({ connection, namespace });
@@ -49,5 +50,13 @@ export async function ensureSchedules(connection: Connection, namespace: string)
       const starts = (what: { workflowType?: string; args?: readonly unknown[] }) => JSON.stringify([what.workflowType, what.args ?? []]);
       if (existing.type !== 'startWorkflow' || starts(existing) !== starts(action)) await handle.update((previous) => ({ ...previous, spec, action }));
     }
+  }
+  for (const retired of RETIRED_SCHEDULES) {
+    await client.schedule
+      .getHandle(retired)
+      .delete()
+      .catch((err: unknown) => {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      });
   }
 }

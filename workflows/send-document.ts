@@ -1,10 +1,12 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { defineUpdate, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
+import type { AcceptanceOutcome } from '../services/documents/accept';
 import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
 import { activitiesOn } from './activities-on';
 import {
+  ACCEPT_UPDATE,
   DELIVERY_ATTEMPT_TIMEOUT_MS,
   DELIVERY_HEARTBEAT_TIMEOUT_MS,
   DELIVERY_RETRY,
@@ -16,8 +18,12 @@ import {
 } from './shared';
 
 /**
- * One document, one workflow (id `send-<document id>`), following the
- * lifecycle table (domain/documents/lifecycle.ts):
+ * One document, one workflow (id `send-<document id>`), started by the
+ * request that accepts it (Update-with-Start), following the lifecycle table
+ * (domain/documents/lifecycle.ts):
+ *
+ *   (request) ──record──▶ queued   the first step; the `accept` update answers the request with its outcome
+ *       └──(a repeated idempotency key, credits short)──▶ not recorded: the workflow ends
  *
  *   queued ──(official rules accept)──send──▶ sending ──deliver──▶ delivered
  *     │                                          │ ▲
@@ -98,7 +104,21 @@ function deliveryAttempts(channel: DeliveryChannel, deliveryWindowSeconds: numbe
   });
 }
 
-export async function sendDocumentWorkflow({ documentId, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<DocumentStatus> {
+export const acceptUpdate = defineUpdate<AcceptanceOutcome>(ACCEPT_UPDATE);
+
+/** What a send workflow ends with: the document's last status, or that its first step recorded no document. */
+export type SendOutcome = DocumentStatus | 'not recorded';
+
+export async function sendDocumentWorkflow({ documentId, acceptance, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<SendOutcome> {
+  // The request waits on the update for this step; it is registered before anything awaits, so the update sent with the start finds it.
+  const recording = lifecycle.recordAcceptance(acceptance);
+  setHandler(acceptUpdate, () => recording);
+  const { outcome } = await recording;
+  if (outcome !== 'accepted') {
+    setCurrentDetails(`Not recorded (${outcome})`);
+    return 'not recorded';
+  }
+
   const show = statusDisplay();
   const fail = async (reason: string, ruleSet?: string): Promise<DocumentStatus> => {
     await lifecycle.markFailed(documentId, reason, ruleSet);

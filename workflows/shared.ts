@@ -1,6 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 import type { BreakerState } from '../domain/webhook-breaker';
+import type { DocumentAcceptance } from '../services/documents/accept';
 import { taskQueueOf } from './task-queues';
 
 /**
@@ -45,8 +46,8 @@ export const SEARCH_ATTRIBUTES = {
 export const CHORES = {
   // FerretDB has no TTL indexes: ended rate-limit windows are deleted here.
   'rate-window-cleanup': { activity: 'deleteExpiredRateWindows', every: '10 minutes', startToCloseTimeout: '1 minute' },
-  // A document accepted and stored is never lost, even when the API could not start its workflow.
-  'queued-document-reconciler': { activity: 'startMissingSendWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  // The parts a request stored for a document its workflow never recorded (the request died before the start).
+  'unaccepted-parts-cleanup': { activity: 'discardUnacceptedParts', every: '1 hour', startToCloseTimeout: '5 minutes' },
   // Every event reaches the webhooks subscribed to it, even when the process that recorded it could not fan it out.
   'event-fanout-reconciler': { activity: 'reconcileEventFanOut', every: '1 minute', startToCloseTimeout: '5 minutes' },
   // Every pending KYC submission has a review an operator can decide.
@@ -63,6 +64,9 @@ export interface HousekeepingInput {
   chore: Chore;
 }
 
+/** Schedules of chores this service no longer has: the worker deletes them where they remain. */
+export const RETIRED_SCHEDULES: readonly string[] = ['queued-document-reconciler'];
+
 /** A schedule the worker keeps in place: id, workflow type and its arguments, and an interval or a calendar time (UTC). */
 export type ScheduleDefinition = { id: string; workflowType: string; args?: unknown[] } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
 
@@ -76,8 +80,16 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
 export const sendWorkflowId = (documentId: string) => `send-${documentId}`;
 
+/**
+ * The update a send workflow is started with (Update-with-Start): it answers once the first step has recorded the
+ * document (or refused it), with the AcceptanceOutcome. One id per workflow, so a repeated call is answered once.
+ */
+export const ACCEPT_UPDATE = 'accept';
+
 export interface SendDocumentInput {
   documentId: string;
+  /** What its first step records (services/documents/accept.ts): the workflow is started by the request that accepts it. */
+  acceptance: DocumentAcceptance;
   /** How long delivery is retried before the document fails (DELIVERY_WINDOW_SECONDS). */
   deliveryWindowSeconds: number;
   /** The sender asked for the rendered PDF to be embedded (`attach_pdf`); absent means no. */

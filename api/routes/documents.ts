@@ -5,7 +5,7 @@ import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle
 import { idPattern } from '../../domain/ids';
 import { unitsToEuros } from '../../domain/credits';
 import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
-import { reserveForDocument, type CreditSettings } from '../../services/credits/charges';
+import type { CreditSettings } from '../../services/credits/charges';
 import { requireLiveSending } from '../../services/credits/live-sending';
 import type { CompanyIdentity } from '../../domain/participant-proof';
 import { requireVerifiedSender } from '../../services/documents/verified-sender';
@@ -17,7 +17,6 @@ import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import { documentWarnings } from '../../services/documents/warnings';
 import type { RateLimiter } from '../../services/rate-limits';
-import { webhooksReadOnce } from '../../services/webhooks/deliveries';
 import { requireDocument, requireDocumentCompany, requireDocumentOf } from '../access';
 import type { AuthContext } from '../authentication';
 import { documentRefused, documentTooLarge, MAX_BATCH, ublEntrySchema, type EntryReading } from '../document-input';
@@ -162,30 +161,20 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: E
   }
   const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry, checked);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
-  let balanceUnits: number | undefined;
-  const charge =
-    livePriceUnits !== undefined
-      ? async (documentId: string) => {
-          ({ balanceUnits } = await reserveForDocument(
-            { ...deps, settings: deps.credits },
-            { workspaceId: company.workspace_id, companyId: company._id, documentId, accountId: auth.accountId, priceUnits: livePriceUnits },
-          ));
-        }
-      : undefined;
   const accepted = await submitDocument(
     deps,
     { accountId: auth.accountId, accountEmail: auth.email, keyPrefix: auth.keyPrefix, environment: auth.environment },
     company,
     prepared,
     headerKey ?? prepared.document.idempotency_key,
-    charge,
+    livePriceUnits !== undefined ? { priceUnits: livePriceUnits, lowThresholdUnits: deps.credits.lowThresholdUnits } : undefined,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
   const warnings = await documentWarnings(deps.store, prepared.document, { companyId: company._id, environment: auth.environment }, accepted.id);
   return {
     status: accepted.created ? (202 as const) : (200 as const),
     body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to, warnings },
-    balanceUnits,
+    balanceUnits: accepted.balanceUnits,
   };
 }
 
@@ -279,15 +268,13 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
       if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
       const checked = await companyOf(deps, auth, companyId);
-      // The workspace's webhooks are read once for the batch's events (see webhooksReadOnce).
-      const batchDeps = { ...deps, webhooksOf: webhooksReadOnce(store) };
       const results = [];
       let balanceUnits: number | undefined;
       let accepted = 0;
       let unpaid: ApiError | undefined;
       for (const entry of batch.entries) {
         try {
-          const submitted = await submitOne(batchDeps, req, entry, undefined, checked);
+          const submitted = await submitOne(deps, req, entry, undefined, checked);
           balanceUnits = submitted.balanceUnits ?? balanceUnits;
           results.push(submitted.body);
           accepted += 1;

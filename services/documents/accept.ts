@@ -4,29 +4,33 @@ import { formatAmount, type CalculatedDocument } from '../../domain/documents/ca
 import type { DocumentInput } from '../../domain/documents/input';
 import { TRANSITIONS } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
-import { newSortableId } from '../../domain/ids';
+import { sortableIdBound } from '../../domain/ids';
 import { documentsReached } from '../../platform/metrics';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
-import { releaseReservation } from '../credits/charges';
+import { InsufficientCreditsError, releaseReservation, reserveForDocument, type CreditSettings } from '../credits/charges';
+import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
+import { recordMoveEvent } from './lifecycle';
 
 /**
- * Accepting a document: everything it consists of is stored before the row
- * that makes it exist, so a document is either wholly there or not at all.
+ * Accepting a document, in two steps on the two sides of Update-with-Start
+ * (services/documents/submit.ts):
  *
- *   1. the dispatch outbox row (the reconciler's to-do: start its workflow,
- *      or clean up after a request that died half-way);
- *   1b. for a live document, its price reserved from the workspace's credits
- *      (refused: nothing is kept; a request that dies later is released by
- *      the clean-up, as is the loser of an idempotency race);
- *   2. its write-once parts: content (input and UBL) and attachments;
- *   3. the document row, status `queued`: the commit point; its unique
- *      idempotency scope decides duplicate requests, also concurrent ones.
+ *   1. the API stores its write-once parts under a new document id: content
+ *      (input and UBL) and attachments, so the workflow's history carries
+ *      the id, never the document (`storeParts`);
+ *   2. the send workflow's first step, `recordAcceptance`: a live document's
+ *      price reserved from the workspace's credits (refused: its parts go,
+ *      nothing is kept), then the document row, status `queued`: the commit
+ *      point, whose unique idempotency scope decides duplicate requests, also
+ *      concurrent ones (the loser's parts and reservation go); then its
+ *      `document.queued` event. The update answers the API with the outcome.
  *
- * The `document.queued` event (the accept move of the lifecycle) follows in
- * submit.ts, beside the workflow start.
+ * Parts whose document never appeared (the request died before its workflow
+ * started) are removed by the `unaccepted-parts-cleanup` chore
+ * (`discardUnacceptedParts`), long after any acceptance could still record them.
  */
 
 export interface Sender {
@@ -43,17 +47,6 @@ export interface AcceptableDocument {
   /** Attachment ids in the order of `document.attachments` (the UBL names them). */
   attachmentIds: string[];
 }
-
-export interface Acceptance {
-  id: string;
-  status: DocumentRow['status'];
-  /** False when an earlier request with the same idempotency key created it. */
-  created: boolean;
-  document: DocumentRow;
-}
-
-/** Reserves what the document costs, once its id is known; throws to refuse it (nothing is kept then). */
-export type Charge = (documentId: string) => Promise<void>;
 
 /** Totals as stored and shown: decimal strings with 2 decimals. */
 export type TotalsView = ReturnType<typeof totalsView>;
@@ -90,58 +83,40 @@ export async function findByIdempotencyKey(store: Store, environment: Environmen
   return store.documents.findOne({ idempotency_scope: idempotencyScope(environment, companyId, key) }).lean();
 }
 
-export async function acceptDocument(
-  store: Store,
-  sender: Sender,
-  company: { _id: string; workspace_id: string; email?: string | null },
-  accepted: AcceptableDocument,
-  idempotencyKey: string | undefined,
-  options: { charge?: Charge; now?: Date } = {},
-): Promise<Acceptance> {
-  const { charge, now = new Date() } = options;
-  if (idempotencyKey) {
-    const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
-    if (existing) return { id: existing._id, status: existing.status, created: false, document: existing };
-  }
-  const id = newSortableId('document', now.getTime());
-  const { document } = accepted;
-  const { attachments = [] } = document;
+/** A live document's price and the balance below which `credits.low` is raised. */
+export type Charge = CreditSettings;
 
-  await insertRow(store.dispatches, { _id: id, charged_workspace_id: charge ? company.workspace_id : null, created_at: now });
-  if (charge) {
-    try {
-      await charge(id);
-    } catch (err) {
-      await store.dispatches.deleteOne({ _id: id });
-      throw err;
-    }
-  }
-  await insertRow(store.contents, {
-    _id: id,
-    input: storedInput(document),
-    ubl: accepted.ubl,
-    created_at: now,
-  });
-  if (attachments.length > 0) {
-    await store.attachments.insertMany(
-      attachments.map((attachment, position) => {
-        const bytes = Buffer.from(attachment.content, 'base64');
-        return {
-          _id: accepted.attachmentIds[position],
-          document_id: id,
-          position,
-          filename: attachment.filename,
-          mime_type: attachment.mime_type,
-          description: attachment.description ?? null,
-          size_bytes: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          content: attachment.content,
-          created_at: now,
-        };
-      }),
-    );
-  }
-  const row = {
+/**
+ * What the send workflow's first step records: the document row as the API made it (its times as ISO strings,
+ * history being JSON), the charge of a live document, and the history line of its acceptance. Small: the parts
+ * are stored under its id.
+ */
+export interface DocumentAcceptance {
+  row: Omit<DocumentRow, 'created_at' | 'updated_at'> & { _id: string; idempotency_scope: string };
+  acceptedAt: string;
+  charge: Charge | null;
+  message: string;
+}
+
+/** How the first step ended: recorded; a repeat of an earlier request's key (that document answers); not paid for. */
+export type AcceptanceOutcome =
+  | { outcome: 'accepted'; documentId: string; balanceUnits: number | null }
+  | { outcome: 'repeat'; documentId: string }
+  | { outcome: 'unpaid'; balanceUnits: number; priceUnits: number }
+  | { outcome: 'expired' };
+
+/**
+ * An acceptance that runs this long after its request (its workflow's first task waited for a worker that long)
+ * is refused; the parts' clean-up waits far longer, so it never removes the parts of a document still recorded.
+ */
+export const ACCEPTANCE_DEADLINE_MS = 60 * 60_000;
+/** Parts older than this whose document does not exist are removed (`discardUnacceptedParts`). */
+export const UNACCEPTED_PARTS_GRACE_MS = 24 * 60 * 60_000;
+
+/** The document row a request accepts, before its workflow records it. */
+export function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): DocumentAcceptance['row'] {
+  const { document } = accepted;
+  return {
     _id: id,
     company_id: company._id,
     workspace_id: company.workspace_id,
@@ -164,29 +139,98 @@ export async function acceptDocument(
     message_id: null,
     error_message: null,
     rule_set: null,
-    created_at: now,
-    updated_at: now,
   };
-  try {
-    await insertRow(store.documents, row);
-  } catch (err) {
-    if (!isDuplicateKey(err) || !idempotencyKey) throw err;
-    // A concurrent request with the same key won: this one's parts go, its document answers.
-    await discardParts(store, id);
-    const existing = await findByIdempotencyKey(store, sender.environment, company._id, idempotencyKey);
-    if (!existing) throw err;
-    return { id: existing._id, status: existing.status, created: false, document: existing };
-  }
-  documentsReached.inc({ direction: 'sent', status: row.status });
-  return { id, status: row.status, created: true, document: row };
 }
 
-/** Removes what a request stored before its document row failed to appear, and gives back its reservation; idempotent. */
-export async function discardParts(store: Store, documentId: string): Promise<void> {
-  // The outbox row goes last: while it is there, the reconciler finishes this clean-up.
-  const dispatch = await store.dispatches.findById(documentId).lean();
-  if (dispatch?.charged_workspace_id) await releaseReservation(store, dispatch.charged_workspace_id, documentId);
+/** Step 1, the API's: the document's write-once parts, under its id. */
+export async function storeParts(store: Store, id: string, accepted: AcceptableDocument, now = new Date()): Promise<void> {
+  const { attachments = [] } = accepted.document;
+  const content = insertRow(store.contents, { _id: id, input: storedInput(accepted.document), ubl: accepted.ubl, submitted: true, created_at: now });
+  const files =
+    attachments.length === 0
+      ? undefined
+      : store.attachments.insertMany(
+          attachments.map((attachment, position) => {
+            const bytes = Buffer.from(attachment.content, 'base64');
+            return {
+              _id: accepted.attachmentIds[position],
+              document_id: id,
+              position,
+              filename: attachment.filename,
+              mime_type: attachment.mime_type,
+              description: attachment.description ?? null,
+              size_bytes: bytes.length,
+              sha256: createHash('sha256').update(bytes).digest('hex'),
+              content: attachment.content,
+              created_at: now,
+            };
+          }),
+        );
+  await Promise.all([content, files]);
+}
+
+/**
+ * Step 2, the send workflow's first (a local activity, so safe to repeat: the reservation is once per document,
+ * a row this acceptance inserted before is found by its id, the event is once per move).
+ */
+export async function recordAcceptance(deps: FanOutDependencies, acceptance: DocumentAcceptance, now = Date.now()): Promise<AcceptanceOutcome> {
+  const { store } = deps;
+  const { row, charge } = acceptance;
+  const acceptedAt = new Date(acceptance.acceptedAt);
+  if (now - acceptedAt.getTime() > ACCEPTANCE_DEADLINE_MS && !(await store.documents.exists({ _id: row._id }))) {
+    await discardParts(store, row._id, charge ? row.workspace_id : undefined);
+    return { outcome: 'expired' };
+  }
+  let balanceUnits: number | null = null;
+  if (charge) {
+    try {
+      ({ balanceUnits } = await reserveForDocument(
+        { ...deps, settings: charge },
+        { workspaceId: row.workspace_id, companyId: row.company_id, documentId: row._id, accountId: row.account_id, priceUnits: charge.priceUnits },
+      ));
+    } catch (err) {
+      if (!(err instanceof InsufficientCreditsError)) throw err;
+      await discardParts(store, row._id);
+      return { outcome: 'unpaid', balanceUnits: err.balanceUnits, priceUnits: err.priceUnits };
+    }
+  }
+  const document: DocumentRow & { _id: string } = { ...row, created_at: acceptedAt, updated_at: acceptedAt };
+  try {
+    await insertRow(store.documents, document);
+    documentsReached.inc({ direction: 'sent', status: document.status });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    if (!(await store.documents.exists({ _id: row._id }))) {
+      // A request with the same key won: this one's parts and reservation go, its document answers.
+      const existing = await store.documents.findOne({ idempotency_scope: row.idempotency_scope }, { _id: 1 }).lean();
+      if (!existing) throw err;
+      await discardParts(store, row._id, charge ? row.workspace_id : undefined);
+      return { outcome: 'repeat', documentId: existing._id };
+    }
+  }
+  const { event } = await recordMoveEvent(store, document, 'accept', { message: acceptance.message }, deps.logger);
+  await fanOutSoon(deps, event);
+  return { outcome: 'accepted', documentId: row._id, balanceUnits };
+}
+
+/** Removes the parts of a document that was not recorded, and gives back its reservation when it was charged; idempotent. */
+export async function discardParts(store: Store, documentId: string, chargedWorkspaceId?: string): Promise<void> {
+  if (chargedWorkspaceId) await releaseReservation(store, chargedWorkspaceId, documentId);
   await store.attachments.deleteMany({ document_id: documentId });
   await store.contents.deleteOne({ _id: documentId });
-  await store.dispatches.deleteOne({ _id: documentId });
+}
+
+/**
+ * The `unaccepted-parts-cleanup` chore: the parts the API stored for a document that was never recorded (its
+ * request died before its workflow started, or the start failed), between the grace and a week before.
+ * Returns how many documents' parts it removed.
+ */
+export async function discardUnacceptedParts(store: Store, now = Date.now()): Promise<number> {
+  const range = { $gte: sortableIdBound('document', now - 7 * UNACCEPTED_PARTS_GRACE_MS), $lt: sortableIdBound('document', now - UNACCEPTED_PARTS_GRACE_MS) };
+  const staged = await store.contents.find({ _id: range, submitted: true }, { _id: 1 }).limit(1000).lean();
+  const ids = staged.map(({ _id }) => _id);
+  const recorded = new Set((await store.documents.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map(({ _id }) => _id));
+  const unaccepted = ids.filter((id) => !recorded.has(id));
+  for (const id of unaccepted) await discardParts(store, id);
+  return unaccepted.length;
 }

@@ -1,23 +1,29 @@
-import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
-import { acceptDocument, type Acceptance, type AcceptableDocument, type Charge, type Sender } from './accept';
-import type { WriteBehind } from '../write-behind';
-import { startSendWorkflow } from './dispatch';
-import { recordMoveEvent } from './lifecycle';
+import { newSortableId } from '../../domain/ids';
+import { InsufficientCreditsError } from '../credits/charges';
+import type { FanOutDependencies } from '../webhooks/deliveries';
+import { acceptedRow, findByIdempotencyKey, storeParts, type AcceptableDocument, type Charge, type Sender } from './accept';
+import { acceptBySendWorkflow, AcceptanceUnconfirmedError } from './dispatch';
 import type { DeliveryWindows } from '../../workflows/shared';
+import type { DocumentRow } from '../../store/documents';
 
-export interface SubmissionDependencies extends FanOutDependencies {
+export interface SubmissionDependencies extends Pick<FanOutDependencies, 'store' | 'temporal' | 'logger'> {
   deliveryWindows: DeliveryWindows;
-  /** Outbox rows of started documents, removed behind the requests (startedDispatches). */
-  started: WriteBehind<string>;
+}
+
+export interface Submission {
+  id: string;
+  status: DocumentRow['status'];
+  /** False when an earlier request with the same idempotency key created it. */
+  created: boolean;
+  /** A live document's workspace balance after its reservation. */
+  balanceUnits?: number;
 }
 
 /**
- * Accepts a converted document, records its `document.queued` event (and
- * fans it out to webhooks) and hands it to its send workflow; the event and
- * the start need nothing of each other, so they run at once. Once the
- * document is stored it is never lost: if the event cannot be written or
- * the workflow cannot be started now, the document stays in the outbox and
- * the reconciler does what is missing.
+ * Accepts a converted document: a repeated idempotency key answers with its document at once; otherwise the
+ * document's parts are stored under a new id and its send workflow is started with the acceptance
+ * (services/documents/dispatch.ts), whose first step records the document, its `document.queued` event and a
+ * live document's reservation, and answers. The 202 follows that answer, so the document is readable by then.
  */
 export async function submitDocument(
   deps: SubmissionDependencies,
@@ -26,20 +32,25 @@ export async function submitDocument(
   document: AcceptableDocument,
   idempotencyKey: string | undefined,
   charge?: Charge,
-): Promise<Acceptance> {
-  const accepted = await acceptDocument(deps.store, sender, company, document, idempotencyKey, charge && { charge });
-  if (!accepted.created) return accepted;
+): Promise<Submission> {
+  if (idempotencyKey) {
+    const existing = await findByIdempotencyKey(deps.store, sender.environment, company._id, idempotencyKey);
+    if (existing) return { id: existing._id, status: existing.status, created: false };
+  }
+  const now = new Date();
+  const id = newSortableId('document', now.getTime());
+  await storeParts(deps.store, id, document, now);
+  const row = acceptedRow(sender, company, document, id, idempotencyKey);
   const message = `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`;
-  const announced = recordMoveEvent(deps.store, accepted.document, 'accept', { message }, deps.logger).then(({ event }) => fanOutSoon(deps, event));
-  const started = startSendWorkflow(deps.temporal, accepted.document, deps.deliveryWindows).then(
-    () => true,
-    (err: unknown) => {
-      deps.logger.error({ err, documentId: accepted.id }, 'could not start the send workflow; the reconciler will');
-      return false;
-    },
-  );
-  // A failed event write fails the request before the outbox row goes, so the reconciler records the event.
-  const [, workflowStarted] = await Promise.all([announced, started]);
-  if (workflowStarted) deps.started.add(accepted.id);
-  return accepted;
+  const accepted = await acceptBySendWorkflow(deps.temporal, { row, acceptedAt: now.toISOString(), charge: charge ?? null, message }, deps.deliveryWindows);
+  switch (accepted.outcome) {
+    case 'accepted':
+      return { id, status: row.status, created: true, ...(accepted.balanceUnits !== null && { balanceUnits: accepted.balanceUnits }) };
+    case 'repeat':
+      return { id: accepted.documentId, status: row.status, created: false };
+    case 'unpaid':
+      throw new InsufficientCreditsError(accepted.balanceUnits, accepted.priceUnits);
+    case 'expired':
+      throw new AcceptanceUnconfirmedError('The document was not recorded in time and was dropped.');
+  }
 }

@@ -31,27 +31,6 @@ export interface FanOutDependencies {
   /** An endpoint failing this long without one success is disabled (WEBHOOK_DISABLE_AFTER, ms). */
   disableAfterMs: number;
   logger: Logger;
-  /** Where a workspace's webhooks are read: the store each time, unless a request that raises many events passes webhooksReadOnce. */
-  webhooksOf?: WebhookLister;
-}
-
-export type WebhookLister = (workspaceId: string, environment: Environment) => Promise<WebhookRow[]>;
-
-/**
- * Reads each workspace's webhooks once, for the events one request raises (a batch's documents): a webhook
- * added meanwhile misses none of them, since the reconciler fans every recent event out again.
- */
-export function webhooksReadOnce(store: Store): WebhookLister {
-  const read = new Map<string, Promise<WebhookRow[]>>();
-  return (workspaceId, environment) => {
-    const key = `${workspaceId}:${environment}`;
-    const known = read.get(key);
-    if (known) return known;
-    const reading = listWebhooks(store, workspaceId, environment);
-    read.set(key, reading);
-    reading.catch(() => read.delete(key));
-    return reading;
-  };
 }
 
 /** The exact body of a delivery: the event as the feed shows it. */
@@ -97,8 +76,7 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
 /** One delivery per enabled webhook of the event's workspace and environment that subscribes to its kind. */
 export async function fanOut(deps: FanOutDependencies, event: EventRow & { _id: string }): Promise<number> {
   if (!isDeliverable(event.type)) return 0;
-  const webhooksOf: WebhookLister = deps.webhooksOf ?? ((workspaceId, environment) => listWebhooks(deps.store, workspaceId, environment));
-  const webhooks = (await webhooksOf(event.workspace_id, event.environment)).filter((webhook) => webhook.enabled && subscribes(webhook.events, event.type));
+  const webhooks = (await listWebhooks(deps.store, event.workspace_id, event.environment)).filter((webhook) => webhook.enabled && subscribes(webhook.events, event.type));
   const body = eventBody(event);
   for (const webhook of webhooks) await deliver(deps, webhook, { id: event._id, type: event.type, body }, `${event._id}:${webhook._id}`);
   return webhooks.length;

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WithStartWorkflowOperation, WorkflowUpdateStage } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
 
-import { calculate } from '../../domain/documents/calculate';
-import { convertDocument } from '../../domain/documents/convert';
-import { documentInputSchema } from '../../domain/documents/input';
-import { acceptDocument, totalsView } from '../../services/documents/accept';
-import { startSendWorkflow } from '../../services/documents/dispatch';
+import { discardUnacceptedParts, UNACCEPTED_PARTS_GRACE_MS } from '../../services/documents/accept';
+import { acceptBySendWorkflow } from '../../services/documents/dispatch';
+import { ACCEPT_UPDATE, sendWorkflowId, TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore } from '../support/accounts';
-import { attachmentBytes, attachmentText, inboxFor, sendingAccount, waitForStatus } from '../support/documents';
+import { attachmentBytes, attachmentText, inboxFor, partsStoredAsTheApiDoes, sendingAccount, waitForStatus } from '../support/documents';
 import { until } from '../support/until';
 import { essentialsOf, pdfText } from '../support/rendering';
 import { sharedStack } from '../support/test-stack';
@@ -22,29 +21,11 @@ const withRecipient = (body: Record<string, unknown>, email: string, companyId: 
   to: { ...(body.to as object), email },
 });
 
-/** A document stored as the API stores one, a minute ago (old enough for the reconciler), with no workflow yet. */
-async function storedMinuteAgo(sender: Awaited<ReturnType<typeof sendingAccount>>, email: string) {
-  const input = documentInputSchema.parse(withRecipient(fixture('standard rate S'), email, sender.companyId));
-  return withStore(async (store) => {
-    const company = (await store.companies.findById(sender.companyId).lean())!;
-    const conversion = convertDocument(input, company);
-    if (!conversion.ok) throw new Error('fixture refused');
-    const accepted = await acceptDocument(
-      store,
-      { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' },
-      company,
-      { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] },
-      undefined,
-      { now: new Date(Date.now() - 60_000) },
-    );
-    return accepted.document;
-  });
-}
-
-async function triggerDispatchReconciler(): Promise<void> {
+/** A client of the shared stack's Temporal server for the length of `use`. */
+async function withTemporal<T>(use: (client: Client) => Promise<T>): Promise<T> {
   const connection = await Connection.connect({ address: sharedStack().temporalAddress });
   try {
-    await new Client({ connection }).schedule.getHandle('queued-document-reconciler').trigger();
+    return await use(new Client({ connection }));
   } finally {
     await connection.close();
   }
@@ -337,35 +318,68 @@ describe('documents on the real stack', () => {
     expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toEqual([]);
   });
 
-  it('when a stored document never got its workflow, then it is 404 for UBL until the reconciler schedule sends it', async () => {
+  it('when the request stops after its Update-with-Start reached Temporal and before the answer (the API killed), then the document is recorded and delivered once, and the same key answers 200 with it', async () => {
     const sender = await sendingAccount();
     const email = recipient();
-    // As if the API had died after the write: no workflow.
-    const { _id: documentId } = await storedMinuteAgo(sender, email);
-    expect((await callAs(sender.key, `/v1/documents/${documentId}/ubl`)).body.error.code).toBe('ubl_not_available');
+    const acceptance = await partsStoredAsTheApiDoes(sender, email, { idempotencyKey: 'order-killed' });
+    await withTemporal(async (client) => {
+      // Accepted by the workflow, then the connection dropped: no answer is ever read.
+      await client.workflow.startUpdateWithStart(ACCEPT_UPDATE, {
+        updateId: ACCEPT_UPDATE,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+        startWorkflowOperation: new WithStartWorkflowOperation('sendDocumentWorkflow', {
+          taskQueue: TASK_QUEUE,
+          workflowId: sendWorkflowId(acceptance.row._id),
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          args: [{ documentId: acceptance.row._id, acceptance, deliveryWindowSeconds: 600 }],
+        }),
+      });
+    });
+    const body = withRecipient(fixture('standard rate S'), email, sender.companyId);
+    const repeated = await callAs(sender.key, '/v1/documents', { method: 'POST', body, headers: { 'Idempotency-Key': 'order-killed' } });
+    expect({ status: repeated.status, id: repeated.body.id }).toEqual({ status: 200, id: acceptance.row._id });
+    expect(await waitForStatus(sender.key, acceptance.row._id, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+    expect(await inboxFor(email)).toHaveLength(1);
+    expect((await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`)).body.data).toHaveLength(1);
+  });
 
-    await triggerDispatchReconciler();
-    expect(await waitForStatus(sender.key, documentId, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
+  it('when a document is accepted, then its 202 comes after it is recorded: read at once, it is there with its queued step', async () => {
+    const sender = await sendingAccount();
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: withRecipient(fixture('standard rate S'), recipient(), sender.companyId) });
+    expect(posted.status).toBe(202);
+    const [read, history] = await Promise.all([callAs(sender.key, `/v1/documents/${posted.body.id}?company_id=${sender.companyId}`), callAs(sender.key, `/v1/documents/${posted.body.id}/history`)]);
+    expect(read.status).toBe(200);
+    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(['created', 'validated', 'queued']);
+  });
+
+  it('when the same acceptance is started ten times at once (a retried call), then one workflow run records it, every call gets the same answer and it is delivered once', async () => {
+    const sender = await sendingAccount();
+    const email = recipient();
+    const acceptance = await partsStoredAsTheApiDoes(sender, email);
+    const answers = await withTemporal((client) => Promise.all(Array.from({ length: 10 }, () => acceptBySendWorkflow(client, acceptance, { sandbox: 600, live: 600 }))));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify({ outcome: 'accepted', documentId: acceptance.row._id, balanceUnits: null })]));
+    const runs = await withTemporal(async (client) => {
+      const found = [];
+      for await (const run of client.workflow.list({ query: `WorkflowId = "${sendWorkflowId(acceptance.row._id)}"` })) found.push(run);
+      return found;
+    });
+    expect(runs).toHaveLength(1);
+    expect(await waitForStatus(sender.key, acceptance.row._id, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
     expect(await inboxFor(email)).toHaveLength(1);
   });
 
-  it('when a document’s workflow started but its outbox row stayed (the API stopped before removing it), then the reconciler removes the row and sends nothing twice', async () => {
+  it('when a request stored its parts and died before starting its workflow, then the clean-up removes them after the grace, and leaves a recorded document’s parts', async () => {
     const sender = await sendingAccount();
-    const email = recipient();
-    const document = await storedMinuteAgo(sender, email);
-    const connection = await Connection.connect({ address: sharedStack().temporalAddress });
-    try {
-      await startSendWorkflow(new Client({ connection }), document, { sandbox: 600, live: 600 });
-    } finally {
-      await connection.close();
-    }
-    expect(await waitForStatus(sender.key, document._id, sender.companyId, ['delivered'])).toMatchObject({ status: 'delivered' });
-    // The row may already be gone here: the reconciler's own schedule can run before the trigger
-    // does (a CI run saw it), and either run must take it off without a second start.
-    await triggerDispatchReconciler();
-    await until('the outbox row to be removed', () => withStore((store) => store.dispatches.exists({ _id: document._id })), (row) => row === null, 20_000);
-    expect(await inboxFor(email)).toHaveLength(1);
-    const history = await callAs(sender.key, `/v1/documents/${document._id}/history`);
-    expect(history.body.filter((entry: { step: string }) => entry.step === 'delivered')).toHaveLength(1);
+    const longAgo = Date.now() - UNACCEPTED_PARTS_GRACE_MS - 60_000;
+    const orphan = await partsStoredAsTheApiDoes(sender, recipient(), { at: longAgo });
+    const recorded = await partsStoredAsTheApiDoes(sender, recipient(), { at: longAgo });
+    const fresh = await partsStoredAsTheApiDoes(sender, recipient());
+    await withStore(async (store) => {
+      await store.documents.create({ ...recorded.row, created_at: new Date(longAgo), updated_at: new Date(longAgo) });
+      expect(await discardUnacceptedParts(store)).toBeGreaterThanOrEqual(1);
+      const left = await store.contents.find({ _id: { $in: [orphan.row._id, recorded.row._id, fresh.row._id] } }, { _id: 1 }).lean();
+      expect(left.map(({ _id }) => _id).sort()).toEqual([recorded.row._id, fresh.row._id].sort());
+      await store.contents.deleteOne({ _id: fresh.row._id });
+    });
   });
 });

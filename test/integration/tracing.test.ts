@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { addCredits, operatorActor } from '../../services/operator';
 import type { StackConfig } from '../../stack/config';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
-import { sendWorkflowId } from '../../workflows/shared';
+import { ACCEPT_UPDATE, sendWorkflowId } from '../../workflows/shared';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';
 import { LIVE, liveSender, postLive } from '../support/documents';
@@ -72,10 +72,10 @@ describe('traces across the API, the worker and our access point', () => {
       );
       expect(document).toMatchObject({ status: 'delivered', mls: { code: 'AP' } });
 
-      // The send: the API's start of this document's workflow names the trace; the worker's and the access point's spans join it.
+      // The send: the API's start of this document's workflow (Update-with-Start) names the trace; the worker's and the access point's spans join it.
       const start = await until(
         'the start of the send workflow',
-        () => Promise.resolve(collector.spans.find((span) => span.name === 'StartWorkflow:sendDocumentWorkflow' && span.attributes.temporalWorkflowId === sendWorkflowId(id))),
+        () => Promise.resolve(collector.spans.find((span) => span.name === `UpdateWithStartWorkflow:${ACCEPT_UPDATE}` && span.attributes.temporalWorkflowId === sendWorkflowId(id))),
         (span) => span !== undefined,
       );
       const send = await until(
@@ -89,7 +89,7 @@ describe('traces across the API, the worker and our access point', () => {
       const sendMilestones = [
         `${SERVICE.worker} RunActivity:deliverOnPeppol`,
         `${SERVICE.worker} RunWorkflow:sendDocumentWorkflow`,
-        `${SERVICE.api} StartWorkflow:sendDocumentWorkflow`,
+        `${SERVICE.api} UpdateWithStartWorkflow:${ACCEPT_UPDATE}`,
         `${SERVICE.api} ${request.name}`,
       ];
       expect(milestonesOf(lineage(apSend, send), sendMilestones)).toEqual(sendMilestones);

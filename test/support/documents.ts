@@ -1,7 +1,12 @@
 import { READABLE_PDF_LIMIT_MS } from '../../activities/rendered-pdf';
+import { calculate } from '../../domain/documents/calculate';
+import { convertDocument } from '../../domain/documents/convert';
+import { documentInputSchema } from '../../domain/documents/input';
+import { newSortableId } from '../../domain/ids';
+import { acceptedRow, storeParts, totalsView, type DocumentAcceptance } from '../../services/documents/accept';
 import { identityOf } from '../../services/receiving/participant-review';
 import type { Store } from '../../store';
-import { belgianSeller } from '../fixtures/documents';
+import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore, type CallOptions, type StackAddress, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
 import { until } from './until';
@@ -90,3 +95,24 @@ export async function attachmentBytes(message: InboxMessage, generatedFileName: 
 
 export const attachmentText = async (message: InboxMessage, generatedFileName: string, inboxUrl = sharedStack().inboxUrl): Promise<string> =>
   (await attachmentBytes(message, generatedFileName, inboxUrl)).toString('utf8');
+
+/**
+ * What the API does for a posted sandbox document up to its workflow's start: the first valid fixture, to
+ * `email`, converted, its parts stored under a new id (made `at` that time), and the acceptance it would start
+ * the workflow with.
+ */
+export async function partsStoredAsTheApiDoes(sender: TestAccount & { companyId: string }, email: string, options: { idempotencyKey?: string; at?: number } = {}): Promise<DocumentAcceptance> {
+  const body = validFixtures[0]!.body;
+  const input = documentInputSchema.parse({ ...body, company_id: sender.companyId, to: { ...(body.to as object), email } });
+  return withStore(async (store) => {
+    const company = (await store.companies.findById(sender.companyId).lean())!;
+    const conversion = convertDocument(input, company);
+    if (!conversion.ok) throw new Error('fixture refused');
+    const at = new Date(options.at ?? Date.now());
+    const id = newSortableId('document', at.getTime());
+    const accepted = { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] };
+    await storeParts(store, id, accepted, at);
+    const from = { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' as const };
+    return { row: acceptedRow(from, company, accepted, id, options.idempotencyKey), acceptedAt: at.toISOString(), charge: null, message: 'Accepted (test)' };
+  });
+}

@@ -1,12 +1,14 @@
-import { ApplicationFailure } from '@temporalio/common';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
 import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
 import type { SendingVerdict } from '../../activities/validate-for-sending';
-import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
+import type { AcceptanceOutcome, DocumentAcceptance } from '../../services/documents/accept';
+import { acceptUpdate, type sendDocumentWorkflow } from '../../workflows/send-document';
+import { ACCEPT_UPDATE, PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
+import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
 import { runOnOwnWorker } from './own-worker';
 
 /**
@@ -32,6 +34,8 @@ export interface Scenario {
   /** The sandbox email's PDF cannot be rendered (the renderer refuses for good); rendered when absent. The
    * workflow learns it from its validating step's answer. */
   readablePdfFails?: boolean;
+  /** The first step finds the idempotency key used by an earlier request (the workflow records nothing); recorded when absent. */
+  repeatedKey?: boolean;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -45,6 +49,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'live-receiver-cannot-receive', windowSeconds: 30, attempt: () => 'permanent', channel: 'peppol' },
   { name: 'delivered-with-rendered-pdf', windowSeconds: 30, attempt: () => 'deliver', attachPdf: true },
   { name: 'delivered-without-a-readable-pdf', windowSeconds: 30, attempt: () => 'deliver', readablePdfFails: true },
+  { name: 'not-recorded-repeated-key', windowSeconds: 30, attempt: () => 'deliver', repeatedKey: true },
 ];
 
 export const RULE_SET = 'eu.peppol.bis3:2026.5';
@@ -57,6 +62,8 @@ const PERMANENT_FAILURES: Record<string, string> = {
 
 export interface ScenarioRun {
   result: string;
+  /** What the `accept` update answered the starter. */
+  accepted: AcceptanceOutcome | undefined;
   calls: string[];
   failedWith: string | null;
   statusAttribute: unknown;
@@ -77,6 +84,7 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
   let attempts = 0;
   let validations = 0;
   let failedWith: string | null = null;
+  let accepted: AcceptanceOutcome | undefined;
   const record = (call: string) => {
     calls.push(call);
     return Promise.resolve();
@@ -99,6 +107,10 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
   };
   const activities = {
+    recordAcceptance: async (acceptance: DocumentAcceptance): Promise<AcceptanceOutcome> => {
+      await record(`recordAcceptance ${acceptance.row._id}`);
+      return scenario.repeatedKey ? { outcome: 'repeat', documentId: 'doc_first' } : recordedAsAccepted(acceptance);
+    },
     embedRenderedPdf: (documentId: string) => record(`embedRenderedPdf ${documentId}`),
     validateForSending: async (documentId: string): Promise<SendingVerdict> => {
       const verdict = await validate('validateForSending', documentId);
@@ -121,13 +133,19 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     temporalAddress,
     `workflow-test-${scenario.name}`,
     activities,
-    (client, run) =>
-      client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+    // Started as the API starts it: with the `accept` update, answered by the first step.
+    async (client, run) => {
+      const startWorkflowOperation = new WithStartWorkflowOperation<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
         ...run,
-        args: [{ documentId: 'doc_test', deliveryWindowSeconds: scenario.windowSeconds, ...(scenario.attachPdf && { attachPdf: true }) }],
-      }),
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        args: [{ documentId: 'doc_test', acceptance: stubAcceptance('doc_test'), deliveryWindowSeconds: scenario.windowSeconds, ...(scenario.attachPdf && { attachPdf: true }) }],
+      });
+      accepted = await client.workflow.executeUpdateWithStart(acceptUpdate, { updateId: ACCEPT_UPDATE, startWorkflowOperation });
+      return startWorkflowOperation.workflowHandle();
+    },
     async (handle, result, seconds) => ({
       result,
+      accepted,
       calls,
       failedWith,
       statusAttribute: (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.documentStatus),

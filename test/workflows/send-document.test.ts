@@ -16,6 +16,7 @@ describe('the send workflow', () => {
     const run = await runScenario(address(), scenario('delivered'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
+      'recordAcceptance doc_test',
       'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
       'deliverByEmail doc_test #1',
@@ -30,6 +31,26 @@ describe('the send workflow', () => {
     expect(run.eventTypes.filter((type) => type === 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES')).toHaveLength(2);
   });
 
+  it('when it is started with the acceptance (Update-with-Start), then its first step records the document and the update answers with that outcome in the first workflow task, before the validation runs', async () => {
+    const run = await runScenario(address(), scenario('delivered'));
+    expect(run.accepted).toEqual({ outcome: 'accepted', documentId: 'doc_test', balanceUnits: null });
+    expect(run.calls[0]).toBe('recordAcceptance doc_test');
+    const updateAccepted = run.eventTypes.indexOf('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
+    const updateCompleted = run.eventTypes.indexOf('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    expect(updateAccepted).toBeGreaterThan(0);
+    expect(updateCompleted).toBeGreaterThan(updateAccepted);
+    // The first step is a local activity (its marker); the update is answered in the workflow task that ran it.
+    expect(updateCompleted).toBeGreaterThan(run.eventTypes.indexOf('EVENT_TYPE_MARKER_RECORDED'));
+    expect(run.eventTypes.slice(0, updateCompleted).filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(1);
+  });
+
+  it('when its first step finds the idempotency key used by an earlier request, then the update answers with that document and the workflow ends without validating or sending', async () => {
+    const run = await runScenario(address(), scenario('not-recorded-repeated-key'));
+    expect(run.accepted).toEqual({ outcome: 'repeat', documentId: 'doc_first' });
+    expect(run.result).toBe('not recorded');
+    expect(run.calls).toEqual(['recordAcceptance doc_test']);
+  });
+
   it('when attempts fail for a while, then the retry policy tries again with backoff and the document is delivered', async () => {
     const run = await runScenario(address(), scenario('retried-then-delivered'));
     expect(run.result).toBe('delivered');
@@ -42,7 +63,7 @@ describe('the send workflow', () => {
   it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
     const run = await runScenario(address(), scenario('permanent-failure'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['validateForSending doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.calls).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
     expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
     expect(run.statusAttribute).toBe('failed');
   });
@@ -50,7 +71,7 @@ describe('the send workflow', () => {
   it('when the official rules refuse the document, then it fails with their findings and the rule set, and no delivery is attempted', async () => {
     const run = await runScenario(address(), scenario('refused-by-official-rules'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['validateForSending doc_test #1', `markFailed doc_test ${RULE_SET}`]);
+    expect(run.calls).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', `markFailed doc_test ${RULE_SET}`]);
     expect(run.failedWith).toBe(REFUSAL);
     expect(run.statusAttribute).toBe('failed');
   });
@@ -58,7 +79,7 @@ describe('the send workflow', () => {
   it('when the validator does not answer, then the retry policy asks again and the document goes on once it answers', async () => {
     const run = await runScenario(address(), scenario('validator-unavailable-then-accepts'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(0, 3)).toEqual(['validateForSending doc_test #1', 'validateForSending doc_test #2', `markSending doc_test ${RULE_SET}`]);
+    expect(run.calls.slice(0, 4)).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', 'validateForSending doc_test #2', `markSending doc_test ${RULE_SET}`]);
   });
 
   it('when the delivery window runs out, then the document fails naming the window and the last error', async () => {
@@ -73,6 +94,7 @@ describe('the send workflow', () => {
     const run = await runScenario(address(), scenario('live-retried-then-delivered-on-peppol'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
+      'recordAcceptance doc_test',
       'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
       'deliverOnPeppol doc_test #1',
@@ -92,6 +114,7 @@ describe('the send workflow', () => {
     const run = await runScenario(address(), scenario('delivered-with-rendered-pdf'));
     expect(run.result).toBe('delivered');
     expect(run.calls).toEqual([
+      'recordAcceptance doc_test',
       'embedRenderedPdf doc_test',
       'validateForSending doc_test #1',
       `markSending doc_test ${RULE_SET}`,
@@ -103,6 +126,6 @@ describe('the send workflow', () => {
   it('when the PDF for the sandbox email cannot be rendered, then the email goes with the UBL only and the document is delivered', async () => {
     const run = await runScenario(address(), scenario('delivered-without-a-readable-pdf'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(1)).toEqual([`markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
+    expect(run.calls.slice(2)).toEqual([`markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
   });
 });

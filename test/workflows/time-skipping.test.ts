@@ -11,6 +11,7 @@ import { delayAfterAttempt, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_WAKE_SIGNAL, type Webh
 import type { webhookEndpointWorkflow } from '../../workflows/webhook-endpoint';
 import { loadConfig } from '../../platform/config';
 import { fakeEndpoint } from './fake-endpoint';
+import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
 
 /**
  * The workflows' real windows, as configured, on Temporal's time-skipping test server (stack/tools.ts builds it):
@@ -58,6 +59,7 @@ describe('the workflows over their real windows (time skipped)', () => {
       const result = await run(
         `send-window-${channel}`,
         {
+          recordAcceptance: recordedAsAccepted,
           validateForSending: () => Promise.resolve({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' }),
           markSending: () => Promise.resolve({ channel }),
           [activity]: async () => {
@@ -70,7 +72,7 @@ describe('the workflows over their real windows (time skipped)', () => {
           },
         },
         (taskQueue) =>
-          env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `send-window-${channel}`, args: [{ documentId: 'doc_window', deliveryWindowSeconds: windowSeconds }] }),
+          env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `send-window-${channel}`, args: [{ documentId: 'doc_window', acceptance: stubAcceptance('doc_window'), deliveryWindowSeconds: windowSeconds }] }),
       );
       expect(result).toBe('failed');
       expect(failedWith).toBe(`Delivery did not succeed within ${windowSeconds} s; last error: connection refused.`);

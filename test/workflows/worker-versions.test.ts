@@ -10,6 +10,7 @@ import { buildIdOf, takeOverIfNewest, type WorkerVersion } from '../../worker/de
 import { QueueWorkers } from '../../worker/task-queues';
 import { cachedWorkflowBundle, SILENT_BUNDLER } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
+import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
 import { QUIET_LOGGER } from './own-worker';
@@ -23,6 +24,7 @@ function stubbedActivities(build: string, calls: string[], deliveryGate: Promise
     return Promise.resolve();
   };
   return {
+    recordAcceptance: recordedAsAccepted,
     embedRenderedPdf: () => Promise.resolve(),
     noteNextBuild: (documentId: string) => note(`noteNextBuild ${documentId}`),
     validateForSending: (documentId: string) => note(`validateForSending ${documentId}`).then(() => ({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' as const })),
@@ -74,7 +76,7 @@ describe('worker versioning', () => {
       const workerOf = (version: WorkerVersion, codePath: string, build: string) =>
         QueueWorkers.create({ connection: native, namespace: NAMESPACE, baseQueue: taskQueue, codePath, version, activities: stubbedActivities(build, calls, gate) });
       const start = (documentId: string) =>
-        client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `${deploymentName}-${documentId}`, args: [{ documentId, deliveryWindowSeconds: 60 }] });
+        client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `${deploymentName}-${documentId}`, args: [{ documentId, acceptance: stubAcceptance(documentId), deliveryWindowSeconds: 60 }] });
       const buildOf = async (handle: { describe(): Promise<{ raw: { workflowExecutionInfo?: { versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null } | null } }> }) =>
         (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
 
