@@ -2,7 +2,6 @@ import type { Client } from '@temporalio/client';
 
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import { isDeliverable, subscribes, TEST_EVENT } from '../../domain/webhooks';
-import type { Environment } from '../../domain/environment';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
