@@ -1,4 +1,5 @@
 import { discardUnacceptedParts } from '../services/documents/accept';
+import { discardUnclaimedResponses } from '../services/replies/invoice-responses';
 import { deleteExpiredWindows } from '../services/rate-limits';
 import type { ActivityDependencies } from './dependencies';
 
@@ -16,6 +17,13 @@ export function maintenanceActivities({ store, logger }: Pick<ActivityDependenci
       const discarded = await discardUnacceptedParts(store);
       if (discarded > 0) logger.warn({ discarded }, 'removed the parts of documents whose requests did not complete');
       return discarded;
+    },
+
+    /** Idempotent: a row removed again is still gone; one its document names is kept (and marked claimed). */
+    async discardUnclaimedResponses(): Promise<number> {
+      const removed = await discardUnclaimedResponses(store);
+      if (removed > 0) logger.warn({ removed }, 'removed Invoice Responses that were never given');
+      return removed;
     },
   };
 }

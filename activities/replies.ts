@@ -6,7 +6,7 @@ import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';
 import { replySenderRefusal } from '../services/documents/verified-sender';
 import { RuleError } from '../services/errors';
-import { markResponseDispatched, reconcileResponses, recordInvoiceResponse, responseSendStart } from '../services/replies/invoice-responses';
+import { claimInvoiceResponse, draftInvoiceResponse, responseSendStart, type ResponseClaim } from '../services/replies/invoice-responses';
 import { planMessageLevelStatus } from '../services/replies/message-level-status';
 import { recordReplyOutcome, storedReply } from '../services/replies/outcomes';
 import { describeRefusal } from './official-validation';
@@ -26,7 +26,7 @@ export interface ReplyVerdict {
  * Responses and Message Level Statuses alike: validated with the official
  * rules, sent by the one AS4 step documents use, and their outcome recorded.
  */
-export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindows' | 'fanOut' | 'temporal'>) {
+export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindows' | 'fanOut'>) {
   const { store, logger, validator, peppol } = deps;
 
   const replyOf = async (reply: ReplyRef) => {
@@ -36,9 +36,9 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
   };
 
   return {
-    /** Starts the send workflow of every Invoice Response stored whose request could not. */
-    async startMissingResponseWorkflows(): Promise<number> {
-      return reconcileResponses({ store, temporal: deps.temporal, deliveryWindowSeconds: deps.deliveryWindows.live, logger });
+    /** A response's send workflow's first step: the drafted response claimed for its document, or refused. */
+    async claimInvoiceResponse(responseId: string, previousResponseId: string | null): Promise<ResponseClaim> {
+      return claimInvoiceResponse(store, responseId, previousResponseId);
     },
 
     /** The send's first step: also refuses an Invoice Response its document was never given (it lost its race), whatever started its workflow. */
@@ -90,11 +90,6 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
       await recordReplyOutcome({ store, fanOut: deps.fanOut, logger }, reply, outcome);
     },
 
-    /** Its send workflow runs (the receive workflow started it as its child): the reconciler leaves it alone. */
-    async markResponseDispatched(responseId: string): Promise<void> {
-      await markResponseDispatched(store, responseId);
-    },
-
     /** The MLS the received message's sender asked for, stored to send; null when none is owed. */
     async planMessageLevelStatus(documentId: string): Promise<ReplyRef | null> {
       return planMessageLevelStatus({ store, logger, ourSeat: () => peppol.accessPoint.seat() }, documentId);
@@ -103,7 +98,8 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
     /**
      * A company with `auto_acknowledge` answers every received invoice and credit note with `AB`, as if it
      * had posted it; one that was answered already, or whose seller takes no responses, is left as it is.
-     * The response is recorded here; the receive workflow starts its send workflow as its child, with this.
+     * The response is drafted here; the receive workflow starts its send workflow as its child, with this,
+     * whose first step claims it.
      */
     async acknowledgeOnReceipt(documentId: string): Promise<ResponseSendStart | null> {
       const document = await store.documents.findById(documentId).lean();
@@ -111,8 +107,8 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
       const company = await findCompany(store, document.company_id);
       if (!company?.auto_acknowledge) return null;
       try {
-        const response = await recordInvoiceResponse({ store, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live }, document, company, { code: 'AB', reasons: [], actions: [], note: null });
-        return responseSendStart(response, deps.deliveryWindows.live);
+        const draft = await draftInvoiceResponse({ store, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live }, document, company, { code: 'AB', reasons: [], actions: [], note: null });
+        return responseSendStart(draft.row, draft.previousResponseId, deps.deliveryWindows.live);
       } catch (err) {
         if (!(err instanceof RuleError)) throw err;
         logger.info({ documentId, reason: err.message }, 'no automatic acknowledgement');

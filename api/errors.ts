@@ -4,9 +4,9 @@ import { unitsToEuros } from '../domain/credits';
 import { isDatabaseUnavailable } from '../platform/database';
 import { ValidationTimeLimitError, ValidatorUnavailableError } from '../platform/official-validator';
 import { ThreadPoolBusyError } from '../platform/thread-pool';
+import { UnansweredUpdateError } from '../platform/workflow-port';
 import { DnsLookupError, SmpLookupError } from '../platform/peppol-lookup';
 import { InsufficientCreditsError } from '../services/credits/charges';
-import { AcceptanceUnconfirmedError } from '../services/documents/dispatch';
 import { RuleError } from '../services/errors';
 
 /**
@@ -228,8 +228,8 @@ function fromKnownError(err: unknown): ApiError | undefined {
   }
   if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
   if (isDatabaseUnavailable(err)) return serviceUnavailable('The service cannot reach its database right now.', err as Error);
-  if (err instanceof AcceptanceUnconfirmedError) {
-    return serviceUnavailable('The document was not confirmed as accepted in time (it may still be, a moment later). Without an idempotency key, look for it in GET /v1/documents before sending it again.', err);
+  if (err instanceof UnansweredUpdateError) {
+    return serviceUnavailable('What was sent was not confirmed in time (it may still be, a moment later): look for it (GET /v1/documents, or the document\'s responses) before sending it again.', err);
   }
   if (err instanceof ThreadPoolBusyError) {
     return new ApiError('server_busy', 'Every worker for reading and converting documents is busy; retry in a second.', { headers: { 'Retry-After': '1' } });

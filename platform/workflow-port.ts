@@ -39,9 +39,20 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
 }
 
 /**
- * Starts the workflow and asks it an update in one call (Update-with-Start), waiting for the update's answer.
- * While the workflow runs, a repeat joins it (the update's id is its name, so it is answered once, with the
- * first answer); a finished one's id follows the reuse policy given.
+ * How long a request waits for a workflow started with an update to answer it. The first step it waits for is one
+ * local activity of a few database writes; it waits this long only when the workers or the database are away.
+ */
+export const UPDATE_ANSWER_WAIT_MS = 20_000;
+
+/** The update was not answered in time, or Temporal could not be reached: whether its step was done is not known. */
+export class UnansweredUpdateError extends Error {
+  override name = 'UnansweredUpdateError';
+}
+
+/**
+ * Starts the workflow and asks it an update in one call (Update-with-Start), waiting for the update's answer at
+ * most UPDATE_ANSWER_WAIT_MS. While the workflow runs, a repeat joins it (the update's id is its name, so it is
+ * answered once, with the first answer); a finished one's id follows the reuse policy given.
  */
 export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, Result>(temporal: Client, type: Name, update: string, { input, ...options }: StartOptions<Name>): Promise<Result> {
   const startWorkflowOperation = new WithStartWorkflowOperation(type, {
@@ -50,5 +61,9 @@ export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, 
     args: [input],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
   });
-  return temporal.workflow.executeUpdateWithStart(update, { updateId: update, startWorkflowOperation });
+  try {
+    return await temporal.withDeadline(Date.now() + UPDATE_ANSWER_WAIT_MS, () => temporal.workflow.executeUpdateWithStart(update, { updateId: update, startWorkflowOperation }));
+  } catch (err) {
+    throw new UnansweredUpdateError(`The ${type} ${options.workflowId} did not answer its ${update} update: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }

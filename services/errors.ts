@@ -49,3 +49,14 @@ export class RuleError extends Error {
     super(message);
   }
 }
+
+/** A RuleError as plain data, to cross a workflow's history (an update's answer) and be raised again where it is answered. */
+export interface RuleRefusal {
+  code: RuleCode;
+  message: string;
+  options: { param?: string; details?: Record<string, unknown> };
+}
+
+export const refusalOf = (err: RuleError): RuleRefusal => ({ code: err.code, message: err.message, options: err.options });
+
+export const ruleErrorFrom = (refusal: RuleRefusal): RuleError => new RuleError(refusal.code, refusal.message, refusal.options);

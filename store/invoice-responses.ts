@@ -38,15 +38,10 @@ const invoiceResponseSchema = new Schema(
     as4_message_id: { type: String, default: null },
     error_message: { type: String, default: null },
     /**
-     * A sent response: false from its insert until its send workflow has started, so the reconciler
-     * starts any whose request died in between (the outbox, as documents have one). Absent on received
-     * ones, and on sent ones from before it existed (all started).
-     */
-    dispatched: { type: Boolean },
-    /**
-     * A sent response: false from its insert until it is known to have become its document's `response` (the
-     * claim), so neither the reconciler nor the send step takes one that lost its race or whose request died
-     * before the claim. Absent on received ones, and on sent ones from before it existed (all claimed).
+     * A sent response: false from its insert (by the request) until its send workflow's first step has made it
+     * its document's `response` (the claim); one that lost its race, or whose request died before its workflow
+     * started, is never sent and is removed by the clean-up. Absent on received ones, and on sent ones from
+     * before it existed (all claimed).
      */
     claimed: { type: Boolean },
     created_at: { type: Date, required: true },
@@ -56,7 +51,8 @@ const invoiceResponseSchema = new Schema(
 );
 invoiceResponseSchema.index({ document_id: 1, _id: 1 });
 invoiceResponseSchema.index({ company_id: 1, environment: 1, _id: -1 });
-invoiceResponseSchema.index({ dispatched: 1, _id: 1 });
+/** The clean-up of responses never given: unclaimed rows, oldest first. */
+invoiceResponseSchema.index({ claimed: 1, _id: 1 });
 /** Stuck work (services/stuck-work.ts): sent responses still queued, longest waiting first. */
 invoiceResponseSchema.index({ status: 1, updated_at: 1 });
 

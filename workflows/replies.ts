@@ -25,7 +25,7 @@ import {
  */
 
 const BACKOFF = { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs };
-const { recordReplyOutcome, markResponseDispatched } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
+const { recordReplyOutcome } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
 
 export async function deliverReply(reply: ReplyRef, windowSeconds: number): Promise<ReplyOutcome> {
   const window = `${windowSeconds} seconds`;
@@ -51,7 +51,7 @@ export async function deliverReply(reply: ReplyRef, windowSeconds: number): Prom
 
 /**
  * An acknowledgement's send workflow, started as a child that outlives the receive workflow (it may retry for
- * days; the receive workflow ends once it has answered), then its row marked dispatched for the reconciler.
+ * days; the receive workflow ends once it has answered). Its first step claims the response.
  */
 async function sendAcknowledgement(start: ResponseSendStart): Promise<void> {
   await startChild<StartedWorkflows['sendResponseWorkflow']>('sendResponseWorkflow', {
@@ -60,7 +60,6 @@ async function sendAcknowledgement(start: ResponseSendStart): Promise<void> {
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
   });
-  await markResponseDispatched(start.input.responseId);
 }
 
 /**
@@ -68,7 +67,7 @@ async function sendAcknowledgement(start: ResponseSendStart): Promise<void> {
  * Level Status its sender asked for (within the specification's 20 minutes:
  * planning and sending are bounded by MLS_SEND_WINDOW_SECONDS), and, for a
  * company with `auto_acknowledge`, the Invoice Response `AB` (recorded by an
- * activity, sent by its own workflow, this one's child). Neither may keep the
+ * activity, claimed and sent by its own workflow, this one's child). Neither may keep the
  * received document from being received: a step that cannot be done in time
  * is logged and recorded, never retried forever.
  */

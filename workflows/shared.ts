@@ -54,8 +54,8 @@ export const CHORES = {
   'kyc-review-reconciler': { activity: 'startMissingKycReviews', every: '1 minute', startToCloseTimeout: '2 minutes' },
   // A message stored (and receipted) is filed even when the intake could not start its workflow.
   'received-message-reconciler': { activity: 'startMissingReceiveWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
-  // An Invoice Response stored (its document's response claimed) is sent even when its request could not start its workflow.
-  'invoice-response-reconciler': { activity: 'startMissingResponseWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  // The rows of Invoice Responses never given (the request died before their workflow started, or lost a race and its delete failed).
+  'unclaimed-response-cleanup': { activity: 'discardUnclaimedResponses', every: '1 hour', startToCloseTimeout: '5 minutes' },
 } as const satisfies Record<string, { activity: string; every: string; startToCloseTimeout: string }>;
 
 export type Chore = keyof typeof CHORES;
@@ -65,7 +65,7 @@ export interface HousekeepingInput {
 }
 
 /** Schedules of chores this service no longer has: the worker deletes them where they remain. */
-export const RETIRED_SCHEDULES: readonly string[] = ['queued-document-reconciler'];
+export const RETIRED_SCHEDULES: readonly string[] = ['queued-document-reconciler', 'invoice-response-reconciler'];
 
 /** A schedule the worker keeps in place: id, workflow type and its arguments, and an interval or a calendar time (UTC). */
 export type ScheduleDefinition = { id: string; workflowType: string; args?: unknown[] } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
@@ -85,6 +85,9 @@ export const sendWorkflowId = (documentId: string) => `send-${documentId}`;
  * document (or refused it), with the AcceptanceOutcome. One id per workflow, so a repeated call is answered once.
  */
 export const ACCEPT_UPDATE = 'accept';
+
+/** The update a response's send workflow is started with by the API: it answers once the first step has claimed the response (or refused it). */
+export const GIVE_UPDATE = 'give';
 
 export interface SendDocumentInput {
   documentId: string;
@@ -235,6 +238,8 @@ export const responseWorkflowId = (responseId: string) => `response-${responseId
 
 export interface SendResponseInput {
   responseId: string;
+  /** The document's response the draft was judged against (null: none): the first step claims the document only while it still is. */
+  previousResponseId: string | null;
   /** How long its sending is retried before it fails (DELIVERY_WINDOW_SECONDS, as for documents). */
   deliveryWindowSeconds: number;
 }

@@ -19,22 +19,10 @@ export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'nu
   return `${kind} ${document.number} of ${document.company_id} (${document.environment})${to}`;
 }
 
-/**
- * How long a request waits for its document to be recorded. The first step is one local activity of a few
- * database writes; it waits this long only when the worker or the database is away.
- */
-export const ACCEPTANCE_WAIT_MS = 20_000;
-
-/** The request waited ACCEPTANCE_WAIT_MS, or could not reach Temporal: whether the document was recorded is not known. */
-export class AcceptanceUnconfirmedError extends Error {
-  override name = 'AcceptanceUnconfirmedError';
-}
-
 /** Starts the send workflow with the acceptance, searchable in the Web UI by document, company, workspace, status and environment; answers its first step's outcome. */
 export async function acceptBySendWorkflow(temporal: Client, acceptance: DocumentAcceptance, deliveryWindows: DeliveryWindows): Promise<AcceptanceOutcome> {
   const { row } = acceptance;
-  const start = () =>
-    startWithUpdate<'sendDocumentWorkflow', AcceptanceOutcome>(temporal, 'sendDocumentWorkflow', ACCEPT_UPDATE, {
+  return startWithUpdate<'sendDocumentWorkflow', AcceptanceOutcome>(temporal, 'sendDocumentWorkflow', ACCEPT_UPDATE, {
       workflowId: sendWorkflowId(row._id),
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       input: { documentId: row._id, acceptance, deliveryWindowSeconds: deliveryWindows[row.environment], ...(row.attach_pdf ? { attachPdf: true } : {}) },
@@ -47,9 +35,4 @@ export async function acceptBySendWorkflow(temporal: Client, acceptance: Documen
       ],
       staticSummary: documentSummary(row),
     });
-  try {
-    return await temporal.withDeadline(Date.now() + ACCEPTANCE_WAIT_MS, start);
-  } catch (err) {
-    throw new AcceptanceUnconfirmedError(`The document's workflow did not confirm it: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
 }

@@ -2,7 +2,8 @@ import { newSortableId } from '../../domain/ids';
 import { InsufficientCreditsError } from '../credits/charges';
 import type { FanOutDependencies } from '../webhooks/deliveries';
 import { acceptedRow, findByIdempotencyKey, storeParts, type AcceptableDocument, type Charge, type Sender } from './accept';
-import { acceptBySendWorkflow, AcceptanceUnconfirmedError } from './dispatch';
+import { acceptBySendWorkflow } from './dispatch';
+import { UnansweredUpdateError } from '../../platform/workflow-port';
 import type { DeliveryWindows } from '../../workflows/shared';
 import type { DocumentRow } from '../../store/documents';
 
@@ -51,6 +52,6 @@ export async function submitDocument(
     case 'unpaid':
       throw new InsufficientCreditsError(accepted.balanceUnits, accepted.priceUnits);
     case 'expired':
-      throw new AcceptanceUnconfirmedError('The document was not recorded in time and was dropped.');
+      throw new UnansweredUpdateError(`Document ${id} was not recorded in time and was dropped.`);
   }
 }

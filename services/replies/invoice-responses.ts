@@ -6,22 +6,23 @@ import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
 import { receivingEndpoint, type PeppolLookup } from '../../platform/peppol-lookup';
-import { startWorkflow } from '../../platform/workflow-port';
+import { startWithUpdate } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import type { InvoiceResponseRow } from '../../store/invoice-responses';
 import { insertRow } from '../../store/insert';
-import { responseSendOptions, type ResponseSendStart } from '../../workflows/shared';
+import { GIVE_UPDATE, responseSendOptions, type ResponseSendStart } from '../../workflows/shared';
+import { ACCEPTANCE_DEADLINE_MS, UNACCEPTED_PARTS_GRACE_MS } from '../documents/accept';
 import type { Company } from '../companies';
-import { RuleError } from '../errors';
+import { refusalOf, ruleErrorFrom, RuleError, type RuleRefusal } from '../errors';
 
 /**
  * Our company answers a received invoice or credit note with a Peppol
  * Invoice Response (BIS Invoice Response 3, T111): checked against the
  * content rules and the process rules (OP-BR111), the seller looked up for
  * the Invoice Response document type when the document came by Peppol,
- * written as UBL, stored `queued` and sent by its own workflow
- * (`response-<response id>`).
+ * written as UBL, stored `queued` and unclaimed, then claimed and sent by its
+ * own workflow (`response-<response id>`).
  */
 
 export interface ResponseDependencies {
@@ -81,32 +82,35 @@ async function requireReachableSeller(deps: Pick<ResponseDependencies, 'lookup'>
 
 /**
  * Gives the response (its content already checked by `contentProblems`, which the API turns into 400s per
- * field) and starts its send workflow. The row is the outbox of that workflow: a start that fails leaves it
- * undispatched for the reconciler, and the response is given all the same.
+ * field): drafted here, then its send workflow started with the `give` update (Update-with-Start), whose first
+ * step claims it for the document and answers. Given only when the update says so; a response that lost a race
+ * is refused with the rule, as the draft's own checks refuse.
  */
 export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
-  const row = await recordInvoiceResponse(deps, document, company, content);
-  try {
-    await startResponseWorkflow(deps, row);
-  } catch (err) {
-    // Stored and claimed, so given: the reconciler starts its workflow (it stays undispatched until then).
-    deps.logger.warn({ err, documentId: document._id, responseId: row._id }, 'invoice response stored but its workflow not started; the reconciler will start it');
-  }
+  const { row, previousResponseId } = await draftInvoiceResponse(deps, document, company, content);
+  const start = responseSendStart(row, previousResponseId, deps.deliveryWindowSeconds);
+  const claim = await startWithUpdate<'sendResponseWorkflow', ResponseClaim>(deps.temporal, 'sendResponseWorkflow', GIVE_UPDATE, {
+    ...responseSendOptions(start),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    input: start.input,
+  });
+  if (!claim.given) throw ruleErrorFrom(claim.refusal);
   deps.logger.info({ documentId: document._id, responseId: row._id, code: content.code }, 'invoice response queued');
-  return row;
+  return { ...row, claimed: true };
 }
 
 /**
- * Records the response as its document's, stored `queued` and undispatched, for its caller to start its send
- * workflow (the API at once, the receive workflow as its child). Two givers racing for one document cannot both
- * pass the process rules against the same previous response: the document's `response` is replaced by one
- * conditional update on the response it had, and the loser's row is removed before it answers 409. The row is
- * inserted unclaimed and marked claimed only once the document names it; a row left unclaimed (its claim lost
- * or failed, the loser's delete failed, the process died in between) is never sent: the reconciler drops it
- * unless the document names it, and the send step refuses it.
+ * Drafts the response to a document: judged against the document's current response by the process rules
+ * (OP-BR111), its parties read, the seller looked up when the document came by Peppol, written as UBL and
+ * stored `queued` and unclaimed, for its send workflow's first step to claim (`claimInvoiceResponse`). An
+ * unclaimed row is never sent; one whose workflow never started is removed by the clean-up.
  */
-export async function recordInvoiceResponse(deps: Omit<ResponseDependencies, 'temporal'>, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
-  const { store } = deps;
+export async function draftInvoiceResponse(
+  deps: Omit<ResponseDependencies, 'temporal'>,
+  document: DocumentRow & { _id: string },
+  company: Company,
+  content: InvoiceResponseContent,
+): Promise<{ row: InvoiceResponse; previousResponseId: string | null }> {
   if (document.type === 'other' || !document.received) {
     throw new RuleError('response_not_allowed', `Document ${document._id} is not an invoice or credit note this service could read; an Invoice Response names one.`, { details: { rule: 'OP-BR111-R014' } });
   }
@@ -114,7 +118,7 @@ export async function recordInvoiceResponse(deps: Omit<ResponseDependencies, 'te
   const refusal = refusedFollowUp(document._id, previous?.code as ResponseCode | undefined, content.code);
   if (refusal) throw refusal;
 
-  const parties = await answeredParties(store, document, company);
+  const parties = await answeredParties(deps.store, document, company);
   if (document.received.source === 'peppol') await requireReachableSeller(deps, parties.receiver.participantId);
 
   const now = new Date();
@@ -140,31 +144,54 @@ export async function recordInvoiceResponse(deps: Omit<ResponseDependencies, 'te
     country_c1: company.country,
     as4_message_id: null,
     error_message: null,
-    dispatched: false,
     claimed: false,
     created_at: now,
     updated_at: now,
   };
   // The row type's arrays are mongoose's; the row written is plain data.
-  await insertRow(store.invoiceResponses, row as unknown as InvoiceResponseRow);
-  // The document's current response was claimed: recorded before this one may take its place, so a claimed row is never mistaken for a loser.
-  if (previous) await markClaimed(store, previous.response_id);
-  const claimed = await replaceResponse(store, document._id, previous, { response_id: responseId, code: content.code, reasons: content.reasons, actions: content.actions, note: content.note, received_at: null, created_at: now });
-  if (!claimed) {
-    await store.invoiceResponses.deleteOne({ _id: responseId });
-    const current = await store.documents.findById(document._id, { response: 1 }).lean();
-    const code = current?.response?.code as ResponseCode | undefined;
-    throw (
-      refusedFollowUp(document._id, code, content.code) ??
-      new RuleError('response_not_allowed', `Another response (${code ? `${code}, ${RESPONSE_CODE_NAMES[code]}` : 'unknown'}) was given for document ${document._id} at the same moment; read its responses and try again.`, {
-        param: 'code',
-        details: { rule: 'OP-BR111-R012', document_id: document._id, previous_code: code ?? null },
-      })
-    );
+  await insertRow(deps.store.invoiceResponses, row as unknown as InvoiceResponseRow);
+  return { row, previousResponseId: previous?.response_id ?? null };
+}
+
+/** How a response's claim ended: given (its document's response now), or refused with the rule that refused it. */
+export type ResponseClaim = { given: true } | { given: false; refusal: RuleRefusal };
+
+/**
+ * The send workflow's first step: makes the drafted response its document's `response`, only while the
+ * document's response is still the one the draft was judged against. Two givers racing for one document cannot
+ * both pass the process rules against the same previous response: the document's `response` is replaced by one
+ * conditional update, and the loser's row is removed. Safe to repeat (a local activity): a response its document
+ * already names is given. A claim that comes later than ACCEPTANCE_DEADLINE_MS after the draft is refused.
+ */
+export async function claimInvoiceResponse(store: Store, responseId: string, previousResponseId: string | null, now = Date.now()): Promise<ResponseClaim> {
+  const row = await store.invoiceResponses.findById(responseId, { ubl: 0 }).lean();
+  if (row?.claimed) return { given: true };
+  const documentId = row?.document_id ?? '';
+  const document = row ? await store.documents.findById(documentId, { response: 1 }).lean() : null;
+  if (row && document?.response?.response_id === responseId) {
+    await markClaimed(store, responseId);
+    return { given: true };
   }
-  // The document names it, so it is given: a mark that fails is the reconciler's to make.
-  await markClaimed(store, responseId).catch((err: unknown) => deps.logger.warn({ err, documentId: document._id, responseId }, 'invoice response given but not marked claimed; the reconciler marks it'));
-  return row;
+  if (!row || now - row.created_at.getTime() > ACCEPTANCE_DEADLINE_MS) {
+    await store.invoiceResponses.deleteOne({ _id: responseId, claimed: false });
+    return { given: false, refusal: refusalOf(new RuleError('response_not_allowed', `Invoice Response ${responseId} was not given in time; read the document's responses and give it again.`, { details: { document_id: documentId || null } })) };
+  }
+  // The document's current response was claimed: recorded before this one may take its place, so a claimed row is never mistaken for a loser.
+  if (previousResponseId) await markClaimed(store, previousResponseId);
+  const next = { response_id: responseId, code: row.code, reasons: row.reasons, actions: row.actions, note: row.note ?? null, received_at: null, created_at: row.created_at };
+  if (await replaceResponse(store, documentId, previousResponseId ? { response_id: previousResponseId } : null, next)) {
+    await markClaimed(store, responseId);
+    return { given: true };
+  }
+  await store.invoiceResponses.deleteOne({ _id: responseId, claimed: false });
+  const code = (await store.documents.findById(documentId, { response: 1 }).lean())?.response?.code as ResponseCode | undefined;
+  const refusal =
+    refusedFollowUp(documentId, code, row.code) ??
+    new RuleError('response_not_allowed', `Another response (${code ? `${code}, ${RESPONSE_CODE_NAMES[code]}` : 'unknown'}) was given for document ${documentId} at the same moment; read its responses and try again.`, {
+      param: 'code',
+      details: { rule: 'OP-BR111-R012', document_id: documentId, previous_code: code ?? null },
+    });
+  return { given: false, refusal: refusalOf(refusal) };
 }
 
 /** A document's current response, as stored on it. */
@@ -190,16 +217,16 @@ async function markClaimed(store: Store, responseId: string): Promise<void> {
 
 /**
  * Whether a sent response may go out: it was claimed, or its document names it now (the claim landed and the
- * request stopped before marking it). Any other was never given.
+ * step stopped before marking it). Any other was never given.
  */
 export function wasGiven(row: { _id: string; claimed?: boolean | null }, document: { response?: { response_id: string } | null } | null): boolean {
   return row.claimed !== false || document?.response?.response_id === row._id;
 }
 
-/** How its send workflow is started, by whoever starts it. */
-export function responseSendStart(row: InvoiceResponse, deliveryWindowSeconds: number): ResponseSendStart {
+/** How its send workflow is started, by whoever starts it: the API (Update-with-Start), or the receive workflow as its child. */
+export function responseSendStart(row: InvoiceResponse, previousResponseId: string | null, deliveryWindowSeconds: number): ResponseSendStart {
   return {
-    input: { responseId: row._id, deliveryWindowSeconds },
+    input: { responseId: row._id, previousResponseId, deliveryWindowSeconds },
     documentId: row.document_id!,
     companyId: row.company_id,
     workspaceId: row.workspace_id,
@@ -208,58 +235,25 @@ export function responseSendStart(row: InvoiceResponse, deliveryWindowSeconds: n
   };
 }
 
-/** Records that its send workflow runs: the reconciler leaves it alone from now on. */
-export async function markResponseDispatched(store: Store, responseId: string): Promise<void> {
-  await store.invoiceResponses.updateOne({ _id: responseId, dispatched: false }, { $set: { dispatched: true } });
-}
-
 /**
- * Its send workflow, found in the Web UI by the document, company and workspace; then the row is
- * marked dispatched. At most one workflow ever: its id is the response's and is never reused.
+ * The `unclaimed-response-cleanup` chore: rows of responses never given (a request that died before its
+ * workflow started, or a loser whose delete failed), older than the grace, unless their document names them.
+ * Returns how many it removed.
  */
-export async function startResponseWorkflow(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds'>, row: InvoiceResponse): Promise<void> {
-  const start = responseSendStart(row, deps.deliveryWindowSeconds);
-  await startWorkflow(deps.temporal, 'sendResponseWorkflow', { ...responseSendOptions(start), workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE, input: start.input });
-  await markResponseDispatched(deps.store, row._id);
-}
-
-/** A response stored less than this long ago may still be having its workflow started by its request. */
-const START_GRACE_MS = 30_000;
-
-/**
- * The reconciler's pass (the `invoice-response-reconciler` schedule): starts the send workflow of every
- * response given whose request could not (the start failed, or the process died after the claim), oldest
- * first, and removes the rows of responses never given (an unclaimed row its document does not name: the
- * loser of a race whose delete failed, or a request that died or failed before its claim; after the grace, a
- * claim can no longer be under way). Returns how many it started.
- */
-export async function reconcileResponses(deps: Pick<ResponseDependencies, 'store' | 'temporal' | 'deliveryWindowSeconds' | 'logger'>, options: { now?: number; batch?: number } = {}): Promise<number> {
-  const cutoff = sortableIdBound('invoiceResponse', (options.now ?? Date.now()) - START_GRACE_MS);
-  const due = await deps.store.invoiceResponses
-    .find({ dispatched: false, _id: { $lt: cutoff } }, { ubl: 0 })
-    .sort({ _id: 1 })
-    .limit(options.batch ?? 200)
-    .lean();
-  let started = 0;
-  for (const row of due) {
-    if (row.claimed === false && !(await settleClaim(deps.store, row))) {
-      await deps.store.invoiceResponses.deleteOne({ _id: row._id, claimed: false, dispatched: false });
-      deps.logger.warn({ responseId: row._id, documentId: row.document_id }, 'removed an Invoice Response its document was never given');
+export async function discardUnclaimedResponses(store: Store, now = Date.now()): Promise<number> {
+  const cutoff = sortableIdBound('invoiceResponse', now - UNACCEPTED_PARTS_GRACE_MS);
+  const unclaimed = await store.invoiceResponses.find({ claimed: false, _id: { $lt: cutoff } }, { document_id: 1 }).sort({ _id: 1 }).limit(200).lean();
+  let removed = 0;
+  for (const row of unclaimed) {
+    const document = row.document_id ? await store.documents.findById(row.document_id, { response: 1 }).lean() : null;
+    if (wasGiven({ _id: row._id, claimed: false }, document)) {
+      await markClaimed(store, row._id);
       continue;
     }
-    await startResponseWorkflow(deps, row as unknown as InvoiceResponse);
-    started += 1;
-    deps.logger.warn({ responseId: row._id, documentId: row.document_id }, 'started an Invoice Response workflow its request could not start');
+    await store.invoiceResponses.deleteOne({ _id: row._id, claimed: false });
+    removed += 1;
   }
-  return started;
-}
-
-/** An unclaimed row's claim as its document tells it: marked claimed and true when the document names it. */
-async function settleClaim(store: Store, row: { _id: string; document_id?: string | null }): Promise<boolean> {
-  const document = row.document_id ? await store.documents.findById(row.document_id, { response: 1 }).lean() : null;
-  if (!wasGiven({ _id: row._id, claimed: false }, document)) return false;
-  await markClaimed(store, row._id);
-  return true;
+  return removed;
 }
 
 /** Every response about a document, both directions, oldest first. */

@@ -68,7 +68,6 @@ beforeAll(() =>
       status: 'queued',
       referenced_number: 'STUCK-0',
       ubl: '<ApplicationResponse/>',
-      dispatched: true,
       created_at: since,
       updated_at: new Date(since.getTime() + 2_000),
     });

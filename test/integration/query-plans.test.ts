@@ -46,6 +46,7 @@ describe('query plans on the embedded FerretDB', () => {
     ['a usage period', (store) => store.usageDays.find({ account_id: 'acc_x', day: { $gte: '2026-11-01', $lte: '2026-11-23' } })],
     ['a rate window', (store) => store.rateSlots.find({ window: 'key:x@0' })],
     ['expired rate windows', (store) => store.rateSlots.find({ expires_at: { $lt: now } })],
+    ['Invoice Responses never given', (store) => store.invoiceResponses.find({ claimed: false, _id: { $lt: 'rsp_y' } }, { document_id: 1 }).sort({ _id: 1 }).limit(200)],
     ['parts of documents never recorded', (store) => store.contents.find({ _id: { $gte: 'doc_x', $lt: 'doc_y' }, submitted: true }, { _id: 1 }).limit(1000)],
     ['a document’s attachments', (store) => store.attachments.find({ document_id: 'doc_x' }).sort({ position: 1 })],
   ];

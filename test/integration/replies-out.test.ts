@@ -15,9 +15,11 @@ import type { InvoiceResponseContent } from '../../domain/invoice-response';
 import { peppolLookup } from '../../platform/peppol-lookup';
 import { peppolTrust } from '../../platform/peppol-trust';
 import { findCompany } from '../../services/companies';
-import { giveInvoiceResponse, reconcileResponses, startResponseWorkflow } from '../../services/replies/invoice-responses';
-import { createStore, type Store } from '../../store';
-import { receiveWorkflowId, responseWorkflowId } from '../../workflows/shared';
+import { discardUnclaimedResponses, draftInvoiceResponse, responseSendStart, type ResponseClaim } from '../../services/replies/invoice-responses';
+import { UNACCEPTED_PARTS_GRACE_MS } from '../../services/documents/accept';
+import { startWithUpdate } from '../../platform/workflow-port';
+import { createStore } from '../../store';
+import { GIVE_UPDATE, receiveWorkflowId, responseSendOptions, responseWorkflowId } from '../../workflows/shared';
 import { callAs, fakeClientIp, withStore, type TestAccount } from '../support/accounts';
 import { inProcessApp, listening } from '../support/in-process-api';
 import { sharedTemporalClient } from '../support/temporal';
@@ -62,24 +64,6 @@ async function expectOfficiallyValid(xml: string, documentType: 'invoice_respons
   const verdict = await callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() }, body: xml });
   expect(verdict.status).toBe(200);
   expect(verdict.body).toMatchObject({ valid: true, document_type: documentType });
-}
-
-/** A promise and its resolve, to hold a request at a point until the test lets it go. */
-function waitable(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((settle) => (resolve = settle));
-  return { promise, resolve };
-}
-
-/** A model with one method replaced (the failure the test injects); everything else is the model's own. */
-function withMethod<M extends object>(model: M, name: string, replacement: (...args: never[]) => unknown): M {
-  return new Proxy(model, {
-    get: (target, property) => {
-      if (property === name) return replacement;
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 let workDir: string;
@@ -165,76 +149,43 @@ describe('replies to documents received on the Peppol network', () => {
   }, 120_000);
 
   it(
-    'when two responses race and the claim of each loser fails (its claim throws; its claim loses and its delete fails), then only the winner is ever sent: the reconciler removes a loser, and a loser whose workflow is started all the same is refused',
+    'when two responses are drafted against the same document and another is given first, then each loser’s workflow refuses it at its claim, removes its row and never sends it; a draft whose workflow never started is removed by the clean-up',
     async () => {
       const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'race');
       const db = await connectDatabase(sharedStack().mongodbUri);
       const store = createStore(db);
-      // Each loser's request stops at its claim until the winner is given, then fails there: by code, RE's claim throws,
-      // AP's claim runs (and loses) and then its delete throws.
-      const atClaim = { RE: waitable(), AP: waitable() };
-      const winnerGiven = waitable();
-      const failing: Store = {
-        ...store,
-        documents: withMethod(store.documents, 'updateOne', async (filter: object, update: { $set: { response: { code: 'RE' | 'AP' } } }) => {
-          const code = update.$set.response.code;
-          atClaim[code].resolve();
-          await winnerGiven.promise;
-          if (code === 'RE') throw new Error('the database went away during the claim');
-          return store.documents.updateOne(filter, update);
-        }),
-        invoiceResponses: withMethod(store.invoiceResponses, 'deleteOne', () => Promise.reject(new Error('the database went away during the delete'))),
-      };
       const { dnsServer, zone, ca } = sharedStack().peppol;
       const lookup = peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
-      const logger = createLogger('silent', 'test');
+      const deps = { store, lookup, logger: createLogger('silent', 'test'), deliveryWindowSeconds: 60 };
       try {
-        // The losers' requests, as the API makes them, on the store that fails: both read the document before the winner is given.
+        // Two requests' drafts, both judged against the document before anything was given; a third request died after its draft.
         const document = (await store.documents.findById(documentId).lean())!;
         const company = (await findCompany(store, receiver.companyId))!;
-        const give = (content: Pick<InvoiceResponseContent, 'code' | 'reasons'>) =>
-          giveInvoiceResponse({ store: failing, temporal: temporal(), lookup, logger, deliveryWindowSeconds: 60 }, document, company, { actions: [], note: null, ...content });
-        const losers = Promise.allSettled([give({ code: 'RE', reasons: [{ code: 'OTH', text: 'no' }] }), give({ code: 'AP', reasons: [] })]);
-        await Promise.all([atClaim.RE.promise, atClaim.AP.promise]);
+        const draft = (content: Pick<InvoiceResponseContent, 'code' | 'reasons'>) => draftInvoiceResponse(deps, document, company, { actions: [], note: null, ...content });
+        const losers = [await draft({ code: 'RE', reasons: [{ code: 'OTH', text: 'no' }] }), await draft({ code: 'UQ', reasons: [{ code: 'PRI', text: null }] })];
+        const stranded = await draft({ code: 'AP', reasons: [] });
         const winner = await respond(receiver.liveKey, documentId, receiver.companyId, { code: 'AB' }, LIVE);
-        winnerGiven.resolve();
         expect(winner.status).toBe(202);
-        expect((await losers).map((settled) => settled.status === 'rejected' && (settled.reason as Error).message)).toEqual([
-          'the database went away during the claim',
-          'the database went away during the delete',
-        ]);
 
-        const rows = await store.invoiceResponses.find({ document_id: documentId }).sort({ _id: 1 }).lean();
-        // The two losers' ids were made at once, so their order is not theirs to keep: each is known by its code.
-        const stranded = rows.filter((row) => row._id !== winner.body.id).sort((a, b) => b.code.localeCompare(a.code));
-        expect(stranded.map((row) => ({ code: row.code, claimed: row.claimed, dispatched: row.dispatched }))).toEqual([
-          { code: 'RE', claimed: false, dispatched: false },
-          { code: 'AP', claimed: false, dispatched: false },
-        ]);
-        const [thrown, undeleted] = [stranded[0]!, stranded[1]!];
+        // The losers' workflows, started as their requests would: each claim is refused, as the API answers it (409).
+        for (const loser of losers) {
+          const start = responseSendStart(loser.row, loser.previousResponseId, 60);
+          const claim = await startWithUpdate<'sendResponseWorkflow', ResponseClaim>(temporal(), 'sendResponseWorkflow', GIVE_UPDATE, { ...responseSendOptions(start), input: start.input });
+          expect(claim).toEqual({ given: false, refusal: expect.objectContaining({ code: 'response_not_allowed', options: expect.objectContaining({ details: expect.objectContaining({ rule: 'OP-BR111-R012' }) }) }) });
+          await expect(temporal().workflow.getHandle(responseWorkflowId(loser.row._id)).result()).resolves.toBe('not given');
+          expect(await store.invoiceResponses.findById(loser.row._id).lean()).toBeNull();
+        }
 
-        // The send step: a loser's workflow started all the same (as the reconciler once did) refuses it.
-        const deps = { store, temporal: temporal(), deliveryWindowSeconds: 60, logger };
-        await startResponseWorkflow(deps, thrown);
-        const refused = await until('the loser refused', () => store.invoiceResponses.findById(thrown._id).lean(), (row) => row?.status !== 'queued');
-        expect(refused).toMatchObject({ status: 'failed', error_message: expect.stringContaining('was never given') });
-
-        // The reconciler, a minute later: the other loser is removed, never started.
-        await reconcileResponses(deps, { now: Date.now() + 60_000 });
-        expect(await store.invoiceResponses.findById(undeleted._id).lean()).toBeNull();
-        await expect(temporal().workflow.getHandle(responseWorkflowId(undeleted._id)).describe()).rejects.toThrow(WorkflowNotFoundError);
+        // The clean-up, once the grace has passed: the draft never given goes, the winner stays.
+        expect(await discardUnclaimedResponses(store, Date.now() + UNACCEPTED_PARTS_GRACE_MS + 60_000)).toBeGreaterThanOrEqual(1);
+        expect(await store.invoiceResponses.findById(stranded.row._id).lean()).toBeNull();
+        await expect(temporal().workflow.getHandle(responseWorkflowId(stranded.row._id)).describe()).rejects.toThrow(WorkflowNotFoundError);
 
         const sent = await until('the winner sent', () => responses(receiver.liveKey, documentId, receiver.companyId, LIVE), (response) => response.body.data?.some((row: { status: string }) => row.status === 'sent'));
-        expect(sent.body.data.map((row: { id: string; status: string }) => [row.id, row.status])).toEqual([
-          [thrown._id, 'failed'],
-          [winner.body.id, 'sent'],
-        ]);
+        expect(sent.body.data.map((row: { id: string; status: string }) => [row.id, row.status])).toEqual([[winner.body.id, 'sent']]);
         expect((await arrivedReply(`${winner.body.id}@einvoice`)).reply).toMatchObject({ kind: 'invoice_response', code: 'AB' });
-        // Neither loser can go out any more: one's workflow has ended, the other has no row and no workflow.
-        expect(await standInArrivals(`${thrown._id}@einvoice`)).toEqual([]);
-        expect(await standInArrivals(`${undeleted._id}@einvoice`)).toEqual([]);
+        for (const never of [...losers, stranded]) expect(await standInArrivals(`${never.row._id}@einvoice`)).toEqual([]);
       } finally {
-        winnerGiven.resolve();
         await db.close();
       }
     },
@@ -250,10 +201,10 @@ describe('replies to documents received on the Peppol network', () => {
     expect(answered.body.data).toEqual([expect.objectContaining({ code: 'AB', direction: 'sent', status: 'sent' })]);
     const { reply } = await arrivedReply(`${answered.body.data[0].id}@einvoice`);
     expect(reply).toMatchObject({ kind: 'invoice_response', code: 'AB' });
-    // Started by the receive workflow itself, not by an activity: its parent, and its row dispatched by it.
+    // Started by the receive workflow itself, not by an activity: its parent; its own first step claimed it.
     const sending = await temporal().workflow.getHandle(responseWorkflowId(answered.body.data[0].id)).describe();
     expect(sending.parentExecution?.workflowId).toBe(receiveWorkflowId(documentId));
-    await withStore(async (store) => expect(await store.invoiceResponses.findById(answered.body.data[0].id, { dispatched: 1 }).lean()).toMatchObject({ dispatched: true }));
+    await withStore(async (store) => expect(await store.invoiceResponses.findById(answered.body.data[0].id, { claimed: 1 }).lean()).toMatchObject({ claimed: true }));
   }, 120_000);
 });
 
@@ -306,24 +257,23 @@ describe('replies to documents received in the sandbox', () => {
     expect(listed.body.data).toHaveLength(1);
   }, 60_000);
 
-  it('when the workflow of an Invoice Response cannot be started, then it is given all the same, and the reconciler sends it', async () => {
+  it('when the API cannot reach Temporal, then the response is not given: 503, nothing claimed or sent, and a later answer is judged as if it had not been asked', async () => {
     const documentId = await receivedInSandbox();
     const db = await connectDatabase(sharedStack().mongodbUri);
-    // An API whose Temporal does not answer: the response is stored and claimed, its start fails.
     const away = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 1_000 }) });
     const { url, close } = await listening(inProcessApp(db, {}, { temporal: away }));
     try {
-      const given = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${account.buyerId}`, { method: 'POST', body: { code: 'AB' }, baseUrl: url });
-      expect(given.status).toBe(202);
-      const stranded = await withStore((store) => store.invoiceResponses.findById(given.body.id).lean());
-      expect(stranded).toMatchObject({ status: 'queued', dispatched: false });
+      const refused = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${account.buyerId}`, { method: 'POST', body: { code: 'AB' }, baseUrl: url });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ code: 'service_unavailable', retry: { retryable: true } });
+      const rows = await withStore((store) => store.invoiceResponses.find({ document_id: documentId }).lean());
+      expect(rows.map((row) => row.claimed)).toEqual([false]);
+      expect((await callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`)).body.response).toBeNull();
 
-      // The reconciler's pass, as its schedule runs it a minute later.
-      const deps = { store: createStore(db), temporal: temporal(), deliveryWindowSeconds: 60, logger: createLogger('silent', 'test') };
-      expect(await reconcileResponses(deps, { now: Date.now() + 60_000 })).toBeGreaterThanOrEqual(1);
-      const sent = await until('the reconciled response', () => responses(account.key, documentId, account.buyerId), (response) => response.body.data?.[0]?.status === 'sent');
-      expect(sent.body.data[0]).toMatchObject({ id: given.body.id, code: 'AB' });
-      expect(await withStore((store) => store.invoiceResponses.findById(given.body.id).lean())).toMatchObject({ dispatched: true });
+      const given = await respond(account.key, documentId, account.buyerId, { code: 'AP' });
+      expect(given.status).toBe(202);
+      const sent = await until('the response given later', () => responses(account.key, documentId, account.buyerId), (response) => response.body.data?.some((row: { status: string }) => row.status === 'sent'));
+      expect(sent.body.data.filter((row: { status: string }) => row.status === 'sent')).toEqual([expect.objectContaining({ id: given.body.id, code: 'AP' })]);
     } finally {
       await close();
       await db.close();

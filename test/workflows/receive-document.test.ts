@@ -40,18 +40,19 @@ describe('the receive workflow', () => {
     expect(run.result).toBe('received');
     expect(run.sent).toBe('sent');
     expect(run.calls.slice(0, 2)).toEqual(['fileReceivedDocument doc_test #1', 'announceReceivedDocument doc_test']);
-    // The MLS and the acknowledgement run side by side; the acknowledgement is recorded, its workflow started, then it is marked dispatched.
+    // The MLS and the acknowledgement run side by side; the acknowledgement is drafted, then its child workflow claims and sends it.
     const rest = run.calls.slice(2);
     expect([...rest].sort()).toEqual([
       'acknowledgeOnReceipt doc_test',
-      'markResponseDispatched rsp_test',
+      'claimInvoiceResponse rsp_test',
       'planMessageLevelStatus doc_test',
       'recordReplyOutcome invoice_response sent',
       'recordReplyOutcome mls sent',
       'sendReplyOnPeppol invoice_response',
       'sendReplyOnPeppol mls',
     ]);
-    expect(rest.indexOf('acknowledgeOnReceipt doc_test')).toBeLessThan(rest.indexOf('markResponseDispatched rsp_test'));
+    expect(rest.indexOf('acknowledgeOnReceipt doc_test')).toBeLessThan(rest.indexOf('claimInvoiceResponse rsp_test'));
+    expect(rest.indexOf('claimInvoiceResponse rsp_test')).toBeLessThan(rest.indexOf('sendReplyOnPeppol invoice_response'));
   });
 
   it('when the message is an Invoice Response about a document we sent, then it is announced on that document and answered with the MLS its sender asked for', async () => {

@@ -43,7 +43,7 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
   let attempts = 0;
   // A response's workflow id is never reused: each run gives one of its own.
   const acknowledgement: ResponseSendStart = {
-    input: { responseId: `rsp_test${Date.now()}`, deliveryWindowSeconds: 60 },
+    input: { responseId: `rsp_test${Date.now()}`, previousResponseId: null, deliveryWindowSeconds: 60 },
     documentId: 'doc_test',
     companyId: 'com_test',
     workspaceId: 'wsp_test',
@@ -80,7 +80,7 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       calls.push(`acknowledgeOnReceipt ${documentId}`);
       return Promise.resolve(acknowledgement);
     },
-    markResponseDispatched: (responseId: string) => Promise.resolve(void calls.push(`markResponseDispatched ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`)),
+    claimInvoiceResponse: (responseId: string) => Promise.resolve(void calls.push(`claimInvoiceResponse ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`)).then(() => ({ given: true })),
   };
   return runOnOwnWorker(
     temporalAddress,
