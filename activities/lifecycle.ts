@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 
 import { IllegalMoveError, type DocumentMove } from '../domain/documents/lifecycle';
 import { releaseReservation } from '../services/credits/charges';
-import { recordAcceptance, type DocumentAcceptance } from '../services/documents/accept';
+import type { DocumentAcceptance } from '../domain/documents/acceptance';
+import { recordAcceptance } from '../services/documents/accept';
 import { moveDocument, type MoveDetails } from '../services/documents/lifecycle';
 import { fanOutSoon } from '../services/webhooks/deliveries';
 import { channelOf, ILLEGAL_MOVE_ERROR, type DeliveryChannel } from '../workflows/shared';

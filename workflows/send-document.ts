@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio
 import { defineUpdate, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import type { AcceptanceOutcome } from '../services/documents/accept';
+import type { AcceptanceOutcome } from '../domain/documents/acceptance';
 import { TRANSITIONS, type DocumentStatus } from '../domain/documents/lifecycle';
 import { activitiesOn } from './activities-on';
 import {

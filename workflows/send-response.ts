@@ -1,7 +1,6 @@
 import { defineUpdate, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import type { ResponseClaim } from '../services/replies/invoice-responses';
 import { deliverReply } from './replies';
 import { GIVE_UPDATE, type SendResponseInput } from './shared';
 
@@ -16,7 +15,8 @@ import { GIVE_UPDATE, type SendResponseInput } from './shared';
  * The `give` update answers the request with the claim. Ids travel through history, never the UBL.
  */
 
-export const giveUpdate = defineUpdate<ResponseClaim>(GIVE_UPDATE);
+/** Answered with the claim (services/replies/invoice-responses.ts, ResponseClaim). */
+export const giveUpdate = defineUpdate<Awaited<ReturnType<Activities['claimInvoiceResponse']>>>(GIVE_UPDATE);
 
 const { claimInvoiceResponse } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
 

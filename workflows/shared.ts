@@ -1,7 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 import type { BreakerState } from '../domain/webhook-breaker';
-import type { DocumentAcceptance } from '../services/documents/accept';
+import type { DocumentAcceptance } from '../domain/documents/acceptance';
 import { taskQueueOf } from './task-queues';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
 import type { DocumentInput } from '../../domain/documents/input';
-import { TRANSITIONS } from '../../domain/documents/lifecycle';
+import type { AcceptanceOutcome, AcceptedDocument, DocumentAcceptance, DocumentTotals } from '../../domain/documents/acceptance';
 import type { Environment } from '../../domain/environment';
 import { sortableIdBound } from '../../domain/ids';
 import { documentsReached } from '../../platform/metrics';
@@ -10,7 +10,7 @@ import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
-import { InsufficientCreditsError, releaseReservation, reserveForDocument, type CreditSettings } from '../credits/charges';
+import { InsufficientCreditsError, releaseReservation, reserveForDocument } from '../credits/charges';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { recordMoveEvent } from './lifecycle';
 
@@ -42,16 +42,14 @@ export interface Sender {
 
 export interface AcceptableDocument {
   document: DocumentInput;
-  totals: TotalsView;
+  totals: DocumentTotals;
   ubl: string;
   /** Attachment ids in the order of `document.attachments` (the UBL names them). */
   attachmentIds: string[];
 }
 
-/** Totals as stored and shown: decimal strings with 2 decimals. */
-export type TotalsView = ReturnType<typeof totalsView>;
-
-export function totalsView(calculated: CalculatedDocument) {
+/** Totals as stored and shown. */
+export function totalsView(calculated: CalculatedDocument): DocumentTotals {
   const totals = calculated.totals;
   return {
     line_extension: formatAmount(totals.lineExtension),
@@ -83,28 +81,6 @@ export async function findByIdempotencyKey(store: Store, environment: Environmen
   return store.documents.findOne({ idempotency_scope: idempotencyScope(environment, companyId, key) }).lean();
 }
 
-/** A live document's price and the balance below which `credits.low` is raised. */
-export type Charge = CreditSettings;
-
-/**
- * What the send workflow's first step records: the document row as the API made it (its times as ISO strings,
- * history being JSON), the charge of a live document, and the history line of its acceptance. Small: the parts
- * are stored under its id.
- */
-export interface DocumentAcceptance {
-  row: Omit<DocumentRow, 'created_at' | 'updated_at'> & { _id: string; idempotency_scope: string };
-  acceptedAt: string;
-  charge: Charge | null;
-  message: string;
-}
-
-/** How the first step ended: recorded; a repeat of an earlier request's key (that document answers); not paid for. */
-export type AcceptanceOutcome =
-  | { outcome: 'accepted'; documentId: string; balanceUnits: number | null }
-  | { outcome: 'repeat'; documentId: string }
-  | { outcome: 'unpaid'; balanceUnits: number; priceUnits: number }
-  | { outcome: 'expired' };
-
 /**
  * An acceptance that runs this long after its request (its workflow's first task waited for a worker that long)
  * is refused; the parts' clean-up waits far longer, so it never removes the parts of a document still recorded.
@@ -114,7 +90,7 @@ export const ACCEPTANCE_DEADLINE_MS = 60 * 60_000;
 export const UNACCEPTED_PARTS_GRACE_MS = 24 * 60 * 60_000;
 
 /** The document row a request accepts, before its workflow records it. */
-export function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): DocumentAcceptance['row'] {
+export function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): AcceptedDocument {
   const { document } = accepted;
   return {
     _id: id,
@@ -123,12 +99,12 @@ export function acceptedRow(sender: Sender, company: { _id: string; workspace_id
     account_id: sender.accountId,
     key_prefix: sender.keyPrefix,
     environment: sender.environment,
-    direction: 'sent' as const,
+    direction: 'sent',
     type: document.type,
     number: document.number,
     issue_date: document.issue_date,
     due_date: document.due_date ?? null,
-    status: TRANSITIONS.accept.to,
+    status: 'queued',
     idempotency_scope: idempotencyScope(sender.environment, company._id, idempotencyKey ?? `doc:${id}`),
     idempotency_key: idempotencyKey ?? null,
     currency: document.currency,

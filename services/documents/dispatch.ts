@@ -3,7 +3,7 @@ import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { startWithUpdate } from '../../platform/workflow-port';
 import type { DocumentRow } from '../../store/documents';
 import { ACCEPT_UPDATE, SEARCH_ATTRIBUTES, sendWorkflowId, type DeliveryWindows } from '../../workflows/shared';
-import type { AcceptanceOutcome, DocumentAcceptance } from './accept';
+import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documents/acceptance';
 
 /**
  * Handing an accepted document to its send workflow, by Update-with-Start: one call starts the workflow

@@ -1,7 +1,8 @@
 import { newSortableId } from '../../domain/ids';
 import { InsufficientCreditsError } from '../credits/charges';
 import type { FanOutDependencies } from '../webhooks/deliveries';
-import { acceptedRow, findByIdempotencyKey, storeParts, type AcceptableDocument, type Charge, type Sender } from './accept';
+import type { Charge } from '../../domain/documents/acceptance';
+import { acceptedRow, findByIdempotencyKey, storeParts, type AcceptableDocument, type Sender } from './accept';
 import { acceptBySendWorkflow } from './dispatch';
 import { UnansweredUpdateError } from '../../platform/workflow-port';
 import type { DeliveryWindows } from '../../workflows/shared';

@@ -16,7 +16,7 @@ import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import type { ReceivedMessageRow } from '../../store/receiving';
-import type { TotalsView } from '../documents/accept';
+import type { DocumentTotals } from '../../domain/documents/acceptance';
 import { recordDocumentEvent } from '../events';
 import type { UsageCounters } from '../usage';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
@@ -104,7 +104,7 @@ async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise
  * the form of the totals the service calculates (`1300` is `1300.00`); amounts it leaves out are zero, and no
  * payable amount means no totals.
  */
-export function totalsOf(stated: StatedTotals): TotalsView | null {
+export function totalsOf(stated: StatedTotals): DocumentTotals | null {
   if (stated.payable === null) return null;
   const shown = (amount: string | null) => formatStatedAmount(amount ?? '0');
   return {

@@ -1,4 +1,4 @@
-import type { AcceptanceOutcome, DocumentAcceptance } from '../../services/documents/accept';
+import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documents/acceptance';
 
 /**
  * A send workflow's acceptance where its first step is stubbed (the workflow tests, the benchmark's no-op floor):

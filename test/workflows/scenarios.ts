@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import type { DeliveryReceipt } from '../../activities/lifecycle';
 import type { OfficialVerdict } from '../../activities/official-validation';
 import type { SendingVerdict } from '../../activities/validate-for-sending';
-import type { AcceptanceOutcome, DocumentAcceptance } from '../../services/documents/accept';
+import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documents/acceptance';
 import { acceptUpdate, type sendDocumentWorkflow } from '../../workflows/send-document';
 import { ACCEPT_UPDATE, PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
 import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
