@@ -23,6 +23,8 @@ export interface ActivityDependencies {
   logger: Logger;
   smtpUrl: string;
   mailFrom: string;
+  /** Where reminders of KYC reviews still waiting go (OPERATOR_EMAIL). */
+  operatorEmail: string;
   usage: UsageCounters;
   temporal: Client;
   /** How long delivery is retried, by environment; Invoice Responses go on Peppol, within the live window. */

@@ -1,13 +1,13 @@
 import type { ReviewStatus } from '../domain/kyc';
 import { liveProvider } from '../platform/live-provider';
-import { recordReviewOutcome, reconcileKycReviews } from '../services/kyc-review';
+import { recordReviewOutcome, reconcileKycReviews, remindReviewers } from '../services/kyc-review';
 import { companiesAwaitingTenant, ensureOrganisation, provisionCompany } from '../services/provisioning';
 import type { KycDecision } from '../workflows/shared';
 import { syncReceiving } from '../services/receiving/sync';
 import type { ActivityDependencies } from './dependencies';
 
 /** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
-export function kycActivities({ store, temporal, logger }: Pick<ActivityDependencies, 'store' | 'temporal' | 'logger'>) {
+export function kycActivities({ store, temporal, logger, smtpUrl, mailFrom, operatorEmail }: Pick<ActivityDependencies, 'store' | 'temporal' | 'logger' | 'smtpUrl' | 'mailFrom' | 'operatorEmail'>) {
   const provider = liveProvider();
   return {
     async recordKycReview(workspaceId: string, submission: number, decision: KycDecision): Promise<{ status: ReviewStatus; rejectReason: string | null }> {
@@ -30,6 +30,11 @@ export function kycActivities({ store, temporal, logger }: Pick<ActivityDependen
       const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
       if (company) await syncReceiving(temporal, company);
       return 'live';
+    },
+
+    /** One reminder email to the operators; a repeat sends another (the workflow retries only a failed one). */
+    async remindKycReviewers(workspaceId: string, submission: number, daysWaiting: number): Promise<void> {
+      await remindReviewers({ store, smtpUrl, mailFrom, operatorEmail }, workspaceId, submission, daysWaiting);
     },
 
     async startMissingKycReviews(): Promise<number> {

@@ -237,6 +237,7 @@ export const serviceConfigShape = {
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),
   MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
+  OPERATOR_EMAIL: z.string().min(3).default('Operators <operators@einvoice.localhost>').describe('Where the worker reminds the operators of KYC reviews still waiting (every day a review waits)'),
   DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a sandbox delivery (email) is retried before the document fails'),
   LIVE_DELIVERY_WINDOW_SECONDS: positiveInt(3 * 24 * 3600).describe(
     "How long a live delivery (Peppol AS4) and an Invoice Response are retried before they fail: a receiver's access point away for a weekend's maintenance still gets the document",

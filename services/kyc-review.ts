@@ -1,4 +1,5 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { createTransport } from 'nodemailer';
 
 import type { ReviewStatus } from '../domain/kyc';
 import type { Logger } from '../platform/logger';
@@ -59,6 +60,33 @@ export async function startKycReview(temporal: Client, submission: KycSubmission
     if (attempt === START_ATTEMPTS) throw new Error(`the review of an earlier submission of ${submission.workspace_id} is still running`);
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
+}
+
+/**
+ * Reminds the operators of a review still waiting for its decision, with what they need to decide it. Sent by the
+ * review workflow every KYC_REVIEW_REMINDER_EVERY while it waits.
+ */
+export async function remindReviewers(
+  deps: { store: Store; smtpUrl: string; mailFrom: string; operatorEmail: string },
+  workspaceId: string,
+  number: number,
+  daysWaiting: number,
+): Promise<void> {
+  const submission = await deps.store.kycSubmissions.findById(kycSubmissionId(workspaceId, number)).lean<KycSubmission>();
+  if (submission?.status !== 'pending') return;
+  const reference = reviewReference(workspaceId, number);
+  await createTransport(deps.smtpUrl).sendMail({
+    from: deps.mailFrom,
+    to: deps.operatorEmail,
+    subject: `KYC review waiting ${daysWaiting} ${daysWaiting === 1 ? 'day' : 'days'}: ${submission.legal_name} (${reference})`,
+    text: [
+      `${summaryOf(submission)} has waited for a decision for ${daysWaiting} ${daysWaiting === 1 ? 'day' : 'days'}.`,
+      '',
+      detailsOf(submission),
+      '',
+      `With the ops CLI: npm run --silent ops -- kyc show ${workspaceId}, then kyc approve ${workspaceId} or kyc reject ${workspaceId} "what to fix"; or signal the workflow in the Web UI.`,
+    ].join('\n'),
+  });
 }
 
 const DEFAULT_REJECT_REASON = 'The review did not accept the submission; contact support for the details.';

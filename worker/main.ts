@@ -90,6 +90,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       logger,
       smtpUrl: addresses.smtpUrl,
       mailFrom: config.MAIL_FROM,
+      operatorEmail: config.OPERATOR_EMAIL,
       usage,
       temporal: temporalClient,
       deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },

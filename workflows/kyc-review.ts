@@ -1,15 +1,17 @@
-import { condition, defineQuery, defineSignal, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, log, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import type { ReviewStatus } from '../domain/kyc';
 import { isReviewDecision } from './review-decision';
-import { KYC_REVIEW_SIGNAL, KYC_STATE_QUERY, PROVISION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type KycReviewInput } from './shared';
+import { KYC_REVIEW_REMINDER_EVERY, KYC_REVIEW_SIGNAL, KYC_STATE_QUERY, PROVISION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type KycReviewInput } from './shared';
 import { movesToNewBuilds } from './versioning';
 
 /**
  * The review of one KYC submission (id `kyc-<workspace id>`), as the spec's
  * state table has it:
  *
+ *   pending ──every day without a decision──▶ the operators reminded (OPERATOR_EMAIL), still pending
+ *      │
  *   pending ──signal review {decision: "approve"}──▶ approved ──▶ onboard the workspace,
  *      │                                                           provision every company
  *      └────signal review {decision: "reject", reason}──▶ rejected (uploads reopen; a
@@ -41,6 +43,20 @@ const { recordKycReview, onboardKycWorkspace, companiesToProvision } = proxyActi
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: PROVISION_RETRY });
+// A reminder the mail server cannot take now is dropped after a few tries: the next one comes a day later.
+const { remindKycReviewers } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '10 seconds', maximumAttempts: 5 } });
+
+/**
+ * Waits for the decision, reminding the operators every KYC_REVIEW_REMINDER_EVERY it has not come. Reviews that
+ * were waiting when reminders came in move to this code (the workflow follows new builds) and keep waiting
+ * without them: the patch marks the runs that remind.
+ */
+async function decisionWithReminders(workspaceId: string, submission: number, decided: () => boolean): Promise<void> {
+  if (!patched('kyc-review-reminders')) return condition(decided);
+  for (let days = 1; !(await condition(decided, KYC_REVIEW_REMINDER_EVERY)); days += 1) {
+    await remindKycReviewers(workspaceId, submission, days).catch((err: unknown) => log.warn('the reminder was not sent', { err }));
+  }
+}
 
 export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewInput): Promise<KycReviewState> {
   const state: KycReviewState = { workspaceId, submission, status: 'pending', rejectReason: null, provisioned: [], provisioning: [] };
@@ -61,7 +77,7 @@ export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewIn
   );
 
   setCurrentDetails(`Waiting for a review: signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`);
-  await condition(() => decision !== undefined);
+  await decisionWithReminders(workspaceId, submission, () => decision !== undefined);
   const outcome = await recordKycReview(workspaceId, submission, decision!);
   state.status = outcome.status;
   state.rejectReason = outcome.rejectReason;

@@ -172,6 +172,9 @@ export interface KycReviewInput {
   submission: number;
 }
 
+/** While a KYC review waits for its decision, the operators are reminded this often (OPERATOR_EMAIL). */
+export const KYC_REVIEW_REMINDER_EVERY = '1 day';
+
 /** What the operator sends, as signal `review` (Web UI, ops CLI): `{"decision": "approve"}` or `{"decision": "reject", "reason": "…"}`. */
 export interface KycDecision {
   decision: 'approve' | 'reject';

@@ -3,12 +3,14 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { EMBEDDED_REFUSAL_MARKER } from '../../platform/live-provider';
 import { createLogger } from '../../platform/logger';
-import { reconcileKycReviews } from '../../services/kyc-review';
+import { reconcileKycReviews, remindReviewers } from '../../services/kyc-review';
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { kycWorkflowId, provisionWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
 import { callAs, withStore } from '../support/accounts';
 import { completeSubmission, createCompany, pdfUpload, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
+import { inboxFor } from '../support/documents';
 import { sharedTemporalClient } from '../support/temporal';
+import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
 
 /**
@@ -160,6 +162,23 @@ describe('the KYC review workflow', () => {
       'kyc.submitted',
       'kyc.approved',
     ]);
+  });
+
+  it('when a review waits, then the operators’ reminder names the workspace, the submission and how to decide; once it is decided, no reminder is sent', async () => {
+    const account = await submitted('reminded');
+    const operators = `operators-${account.workspaceId}@example.com`;
+    const deps = { smtpUrl: sharedStack().smtpUrl, mailFrom: 'E-invoice <service@einvoice.localhost>', operatorEmail: operators };
+    await withStore((store) => remindReviewers({ store, ...deps }, account.workspaceId, 1, 2));
+    const [reminder] = await until('the reminder', () => inboxFor(operators), (messages) => messages.length === 1);
+    expect(reminder!.subject).toMatch(new RegExp(`^KYC review waiting 2 days: .+ \\(${kycWorkflowId(account.workspaceId)}#1\\)$`));
+    const text = (await (await fetch(`${sharedStack().inboxUrl}/email/${reminder!.id}`)).json()) as { text: string };
+    expect(text.text).toContain(`kyc approve ${account.workspaceId}`);
+    expect(text.text).toContain('signal `review`');
+
+    await account.review.signal('review', { decision: 'reject', reason: 'unreadable' });
+    await waitForKyc(account.key, (kyc) => kyc.status === 'rejected');
+    await withStore((store) => remindReviewers({ store, ...deps }, account.workspaceId, 1, 3));
+    expect(await inboxFor(operators)).toHaveLength(1);
   });
 
   it('when a submission was stored but its review never started, then the reconciler starts it and the operator can decide it', async () => {

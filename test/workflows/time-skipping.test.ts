@@ -7,7 +7,8 @@ import { QueueWorkers } from '../../worker/task-queues';
 import { addSearchAttributes } from '../../worker/temporal-setup';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { delayAfterAttempt, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../../workflows/shared';
+import { delayAfterAttempt, KYC_REVIEW_REMINDER_EVERY, KYC_REVIEW_SIGNAL, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../../workflows/shared';
+import type { kycReviewWorkflow } from '../../workflows/kyc-review';
 import type { webhookEndpointWorkflow } from '../../workflows/webhook-endpoint';
 import { loadConfig } from '../../platform/config';
 import { fakeEndpoint } from './fake-endpoint';
@@ -15,7 +16,7 @@ import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
 
 /**
  * The workflows' real windows, as configured, on Temporal's time-skipping test server (stack/tools.ts builds it):
- * an hour of sandbox delivery attempts, three days of live ones, a webhook's five attempts over minutes and an endpoint failing for days until it is disabled, each run in seconds. The activities are
+ * an hour of sandbox delivery attempts, three days of live ones, a webhook's five attempts over minutes, an endpoint failing for days until it is disabled and a KYC review's daily reminders, each run in seconds. The activities are
  * stubbed to fail for as long as the window lasts; each notes the server's clock when it runs. (The receive
  * workflow's day of filing is not here: its steps are local activities, whose in-worker retries the test server
  * cannot skip; it ran ten minutes of expired workflow tasks without ending.)
@@ -137,4 +138,28 @@ describe('the workflows over their real windows (time skipped)', () => {
     // Every delivery still pending then is in the dead-letter queue; none was attempted more than five times.
     expect([...endpoint.deliveries.values()].every((delivery) => delivery.status === 'failed' && delivery.attempts <= WEBHOOK_MAX_ATTEMPTS)).toBe(true);
   }, 120_000);
+
+  it('when a KYC review waits for its decision, then the operators are reminded once a day, as configured, until it comes, and the review goes on with the decision', async () => {
+    const reminders: { at: number; days: number }[] = [];
+    let started = 0;
+    const state = await run(
+      'kyc-reminders',
+      {
+        remindKycReviewers: async (_workspaceId: string, _submission: number, days: number) => void reminders.push({ at: await env.currentTimeMs(), days }),
+        recordKycReview: () => Promise.resolve({ status: 'rejected', rejectReason: 'The scan of the registration extract is unreadable.' }),
+      },
+      async (taskQueue) => {
+        const handle = await env.client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', { taskQueue, workflowId: 'kyc-reminders', args: [{ workspaceId: 'wsp_test', submission: 1 }] });
+        started = await env.currentTimeMs();
+        await env.sleep('84 hours');
+        await handle.signal(KYC_REVIEW_SIGNAL, { decision: 'reject', reason: 'The scan of the registration extract is unreadable.' });
+        return handle.result();
+      },
+    );
+    expect(state).toMatchObject({ status: 'rejected', rejectReason: 'The scan of the registration extract is unreadable.' });
+    expect(reminders.map(({ days }) => days)).toEqual([1, 2, 3]);
+    const dayMs = 24 * 3600_000;
+    expect(reminders.map(({ at }) => Math.round((at - started) / 60_000))).toEqual([1, 2, 3].map((days) => (days * dayMs) / 60_000));
+    expect(KYC_REVIEW_REMINDER_EVERY).toBe('1 day');
+  });
 });
