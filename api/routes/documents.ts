@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 
+import { mapConcurrently } from '../../domain/concurrently';
 import { documentInputSchema } from '../../domain/documents/input';
 import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
-import { idPattern } from '../../domain/ids';
+import { idPattern, newSortableId } from '../../domain/ids';
 import { unitsToEuros } from '../../domain/credits';
 import { INTERACTIVE_VALIDATION_MS, type OfficialValidator } from '../../platform/official-validator';
 import type { CreditSettings } from '../../services/credits/charges';
@@ -154,12 +155,12 @@ async function postedEntry(deps: DocumentRouteDependencies, req: Request, body: 
   return (await readBody(deps, body, false)).entries[0]!;
 }
 
-async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined, checked?: SendingCompany) {
+async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined, inBatch?: { company: SendingCompany; id: string }) {
   const auth = req.auth!;
   if (headerKey !== undefined && entry.object && entry.bodyKey !== undefined && entry.bodyKey !== headerKey) {
     throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
   }
-  const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry, checked);
+  const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry, inBatch?.company);
   if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
   const accepted = await submitDocument(
     deps,
@@ -168,6 +169,7 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: E
     prepared,
     headerKey ?? prepared.document.idempotency_key,
     livePriceUnits !== undefined ? { priceUnits: livePriceUnits, lowThresholdUnits: deps.credits.lowThresholdUnits } : undefined,
+    inBatch?.id,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
   const warnings = await documentWarnings(deps.store, prepared.document, { companyId: company._id, environment: auth.environment }, accepted.id);
@@ -182,6 +184,12 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: E
 function creditsHeader(deps: DocumentRouteDependencies, balanceUnits: number | undefined): Record<string, string> {
   return balanceUnits !== undefined && balanceUnits < deps.credits.lowThresholdUnits ? { 'X-Credits-Remaining': unitsToEuros(balanceUnits) } : {};
 }
+
+/**
+ * A sandbox batch's documents submitted at once: each waits mostly for its workflow's first step, on the worker. A
+ * live batch goes one after another, so the balance pays for its documents in their order.
+ */
+const BATCH_CONCURRENCY = 8;
 
 export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependencies): void {
   const { store } = deps;
@@ -268,25 +276,25 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
       if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
       const checked = await companyOf(deps, auth, companyId);
-      const results = [];
-      let balanceUnits: number | undefined;
-      let accepted = 0;
-      let unpaid: ApiError | undefined;
-      for (const entry of batch.entries) {
+      // Each document waits mostly for its own workflow's answer, so they are submitted side by side; the answers keep the batch's order.
+      // Ids in the batch's order (a millisecond apart), as its documents are listed.
+      const started = Date.now();
+      const answers = await mapConcurrently(batch.entries, checked.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1, async (entry, index) => {
         try {
-          const submitted = await submitOne(deps, req, entry, undefined, checked);
-          balanceUnits = submitted.balanceUnits ?? balanceUnits;
-          results.push(submitted.body);
-          accepted += 1;
+          return { ok: true as const, submitted: await submitOne(deps, req, entry, undefined, { company: checked, id: newSortableId('document', started + index) }) };
         } catch (err) {
           // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
-          const answer = answerFor(err, req);
-          if (answer.code === 'insufficient_credits') unpaid ??= answer;
-          results.push(answer.toEnvelope());
+          return { ok: false as const, refused: answerFor(err, req) };
         }
-      }
+      });
+      const results = answers.map((answer) => (answer.ok ? answer.submitted.body : answer.refused.toEnvelope()));
+      const accepted = answers.flatMap((answer) => (answer.ok ? [answer.submitted] : []));
+      const unpaid = answers.flatMap((answer) => (!answer.ok && answer.refused.code === 'insufficient_credits' ? [answer.refused] : []))[0];
+      // The lowest balance a reservation left is the balance after the batch.
+      const balances = accepted.flatMap(({ balanceUnits }) => (balanceUnits === undefined ? [] : [balanceUnits]));
+      const balanceUnits = balances.length > 0 ? Math.min(...balances) : undefined;
       // The balance covered none of it: nothing was queued or charged, so the whole request is refused as a single document would be.
-      if (accepted === 0 && unpaid) throw unpaid;
+      if (accepted.length === 0 && unpaid) throw unpaid;
       return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
     },
   });

@@ -34,13 +34,15 @@ export async function submitDocument(
   document: AcceptableDocument,
   idempotencyKey: string | undefined,
   charge?: Charge,
+  /** The id it gets if it is new: a batch gives its documents ids in its order (they are submitted side by side). */
+  newId = newSortableId('document'),
 ): Promise<Submission> {
   if (idempotencyKey) {
     const existing = await findByIdempotencyKey(deps.store, sender.environment, company._id, idempotencyKey);
     if (existing) return { id: existing._id, status: existing.status, created: false };
   }
   const now = new Date();
-  const id = newSortableId('document', now.getTime());
+  const id = newId;
   await storeParts(deps.store, id, document, now);
   const row = acceptedRow(sender, company, document, id, idempotencyKey);
   const message = `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`;
