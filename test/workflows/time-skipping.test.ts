@@ -18,8 +18,9 @@ import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
  * The workflows' real windows, as configured, on Temporal's time-skipping test server (stack/tools.ts builds it):
  * an hour of sandbox delivery attempts, three days of live ones, a webhook's five attempts over minutes, an endpoint failing for days until it is disabled and a KYC review's daily reminders, each run in seconds. The activities are
  * stubbed to fail for as long as the window lasts; each notes the server's clock when it runs. (The receive
- * workflow's day of filing is not here: its steps are local activities, whose in-worker retries the test server
- * cannot skip; it ran ten minutes of expired workflow tasks without ending.)
+ * workflow's day of filing is not here: its filing is a local activity, whose schedule-to-close the worker measures
+ * on its own clock, not the server's; with its retries' waits made timers the server skipped twenty days and 5,654
+ * attempts without the window closing.)
  */
 describe('the workflows over their real windows (time skipped)', () => {
   let env: TestWorkflowEnvironment;
