@@ -8,7 +8,7 @@ import { ops } from '../support/ops';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
-import { receiversOfThisFile } from '../support/webhook-receiver';
+import { registerWebhook, receiversOfThisFile } from '../support/webhook-receiver';
 
 /**
  * Deliveries dispatched per endpoint on the shared stack (workflows/webhook-endpoint.ts): one workflow per
@@ -28,11 +28,6 @@ describe('webhook deliveries per endpoint', () => {
     mailFrom: 'E-invoice sandbox <sandbox@einvoice.localhost>',
   });
   const receiver = receiversOfThisFile();
-  const register = async (key: string, url: string, events: string[] = ['*']) => {
-    const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });
-    expect(response.status).toBe(201);
-    return response.body as { id: string; secret: string };
-  };
   const sendTests = async (key: string, webhookId: string, count: number) => {
     for (let i = 0; i < count; i += 1) expect((await callAs(key, `/v1/webhooks/${webhookId}/test`, { method: 'POST' })).status).toBe(202);
   };
@@ -41,8 +36,8 @@ describe('webhook deliveries per endpoint', () => {
     const account = await signUp();
     const hanging = (await receiver()).answer(...Array.from({ length: 40 }, () => ({ delayMs: 15_000, status: 200 })));
     const healthy = await receiver();
-    const bad = await register(account.key, hanging.url);
-    const good = await register(account.key, healthy.url);
+    const bad = await registerWebhook(account.key, hanging.url);
+    const good = await registerWebhook(account.key, healthy.url);
     try {
       // More deliveries for the hanging endpoint than the worker has webhook slots (16): per delivery, they would take them all.
       await sendTests(account.key, bad.id, 24);
@@ -64,7 +59,7 @@ describe('webhook deliveries per endpoint', () => {
   it('when a delivery is read by its id, then its attempts show their outcome, the answer\u2019s start and when the next was due, and it names its endpoint\u2019s workflow', async () => {
     const account = await signUp();
     const hooks = (await receiver()).answer({ status: 503 });
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     const made = await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const read = () => callAs(account.key, `/v1/webhooks/${webhook.id}/deliveries/${made.body.id}`);
     const delivery = (await until('the delivery succeeded', read, (response) => response.body.status === 'succeeded')).body;
@@ -94,8 +89,8 @@ describe('webhook deliveries per endpoint', () => {
     // Its one attempt hangs, then fails: the delivery is pending while the webhook is disabled.
     const failing = (await receiver()).answer({ delayMs: 3_000, status: 500 });
     const listening = await receiver();
-    const broken = await register(account.key, failing.url);
-    const watcher = await register(account.key, listening.url, ['webhook.disabled']);
+    const broken = await registerWebhook(account.key, failing.url);
+    const watcher = await registerWebhook(account.key, listening.url, ['webhook.disabled']);
     await sendTests(account.key, broken.id, 1);
     await failing.waitFor(1);
     // What the endpoint's workflow does once its breaker has seen five days of failures (time-skipping.test.ts runs those days).

@@ -17,7 +17,7 @@ import { callAs, signUp, withStore } from '../support/accounts';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { sharedStack } from '../support/test-stack';
 import { until } from '../support/until';
-import { receiversOfThisFile, WebhookReceiver } from '../support/webhook-receiver';
+import { registerWebhook, receiversOfThisFile, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Webhooks against a real HTTP receiver on the shared stack (which allows
@@ -31,17 +31,12 @@ const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.fr
 describe('webhooks', () => {
   const receiver = receiversOfThisFile();
 
-  const register = async (key: string, url: string, events: string[] = ['*']) => {
-    const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });
-    expect(response.status).toBe(201);
-    return response.body as { id: string; secret: string };
-  };
   const deliveries = async (key: string, webhookId: string, query = '') => (await callAs(key, `/v1/webhooks/${webhookId}/deliveries?limit=100${query}`)).body.data;
 
   it('when a document is delivered, then each subscribed event arrives signed exactly as the spec says', async () => {
     const sender = await sendingAccount();
     const hooks = await receiver();
-    const webhook = await register(sender.key, hooks.url, ['document.queued', 'document.delivered']);
+    const webhook = await registerWebhook(sender.key, hooks.url, ['document.queued', 'document.delivered']);
     expect(webhook.secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
     const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
     await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
@@ -71,7 +66,7 @@ describe('webhooks', () => {
   it('when a batch of documents is sent, then each document.queued arrives once, the webhooks being read once for the batch', async () => {
     const sender = await sendingAccount();
     const hooks = await receiver();
-    const webhook = await register(sender.key, hooks.url, ['document.queued']);
+    const webhook = await registerWebhook(sender.key, hooks.url, ['document.queued']);
     const body = ['B-1', 'B-2', 'B-3'].map((number) => ({ ...validFixtures[0]!.body, company_id: sender.companyId, number }));
     const batch = await callAs(sender.key, '/v1/documents/batch', { method: 'POST', body });
     expect(batch.status).toBe(202);
@@ -88,7 +83,7 @@ describe('webhooks', () => {
   it('when the secret is rotated, then V2 carries both secrets newest first and the legacy header the new one; a second rotation drops the oldest', async () => {
     const account = await signUp();
     const hooks = await receiver();
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     const first = webhook.secret;
     const rotated = await callAs(account.key, `/v1/webhooks/${webhook.id}/rotate-secret`, { method: 'POST' });
     expect(rotated.status).toBe(200);
@@ -118,7 +113,7 @@ describe('webhooks', () => {
   it('when the receiver fails twice, then the same delivery id comes back with backoff until it succeeds, every attempt listed', async () => {
     const account = await signUp();
     const hooks = (await receiver()).answer({ status: 500 }, { status: 503 });
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const arrived = await hooks.waitFor(3);
     expect(new Set(arrived.map((request) => request.headers['x-peppol-delivery-id'])).size).toBe(1);
@@ -133,7 +128,7 @@ describe('webhooks', () => {
   it('when all 5 attempts fail, then the delivery is failed in the dead-letter queue, and a redelivery sends it again under the same id', async () => {
     const account = await signUp();
     const hooks = (await receiver()).answer(...Array.from({ length: 5 }, () => ({ status: 500 })));
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const [failed] = await until('the dead-letter queue', () => deliveries(account.key, webhook.id, '&status=failed'), (list) => list.length === 1);
     expect(failed.attempts).toHaveLength(5);
@@ -151,7 +146,7 @@ describe('webhooks', () => {
     const account = await signUp();
     const elsewhere = await receiver();
     const hooks = (await receiver()).answer({ redirectTo: elsewhere.url });
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     await hooks.waitFor(2);
     const [delivery] = await until('success after the redirect', () => deliveries(account.key, webhook.id), (list) => list[0]?.status === 'succeeded');
@@ -162,7 +157,7 @@ describe('webhooks', () => {
   it('when the receiver does not answer within 10 seconds, then the attempt ends as a timeout and the next one is made', async () => {
     const account = await signUp();
     const hooks = (await receiver()).answer({ delayMs: 15_000, status: 200 });
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const [delivery] = await until('success after a timeout', () => deliveries(account.key, webhook.id), (list) => list[0]?.status === 'succeeded', 40_000);
     expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining('timeout') });
@@ -175,7 +170,7 @@ describe('webhooks', () => {
     const refused = await callAs(owner.key, '/v1/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/x', events: ['document.delivered', 'document.lost', 'invoice.paid'] } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('document.lost, invoice.paid');
-    const webhook = await register(owner.key, 'http://127.0.0.1:9/x');
+    const webhook = await registerWebhook(owner.key, 'http://127.0.0.1:9/x');
     for (const [method, path] of [
       ['GET', `/v1/webhooks/${webhook.id}`],
       ['PATCH', `/v1/webhooks/${webhook.id}`],
@@ -196,7 +191,7 @@ describe('webhooks', () => {
   it('when a webhook is changed and deleted, then it is audited and nothing more is sent to it', async () => {
     const account = await signUp();
     const hooks = await receiver();
-    const webhook = await register(account.key, hooks.url);
+    const webhook = await registerWebhook(account.key, hooks.url);
     expect((await callAs(account.key, `/v1/webhooks/${webhook.id}`, { method: 'PATCH', body: { events: ['document.failed'], enabled: true } })).body).toMatchObject({
       events: ['document.failed'],
     });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { callAs } from './accounts';
 import { until } from './until';
 
 export interface Received {
@@ -73,4 +74,11 @@ export function receiversOfThisFile(): () => Promise<WebhookReceiver> {
     started.push(receiver);
     return receiver;
   };
+}
+
+/** Registers a webhook for `events` through the API, as a client does; its id and signing secret. */
+export async function registerWebhook(key: string, url: string, events: string[] = ['*']): Promise<{ id: string; secret: string }> {
+  const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });
+  expect(response.status).toBe(201);
+  return response.body as { id: string; secret: string };
 }
