@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
 import type { DocumentInput } from '../../domain/documents/input';
-import type { AcceptanceOutcome, AcceptedDocument, DocumentAcceptance, DocumentTotals } from '../../domain/documents/acceptance';
+import type { AcceptanceOutcome, AcceptedDocument, Charge, DocumentAcceptance, DocumentTotals } from '../../domain/documents/acceptance';
 import type { Environment } from '../../domain/environment';
 import { sortableIdBound } from '../../domain/ids';
 import { documentsReached } from '../../platform/metrics';
@@ -20,7 +20,7 @@ import { recordMoveEvent } from './lifecycle';
  *
  *   1. the API stores its write-once parts under a new document id: content
  *      (input and UBL) and attachments, so the workflow's history carries
- *      the id, never the document (`storeParts`);
+ *      the id, never the document (`stageDocument`);
  *   2. the send workflow's first step, `recordAcceptance`: a live document's
  *      price reserved from the workspace's credits (refused: its parts go,
  *      nothing is kept), then the document row, status `queued`: the commit
@@ -74,11 +74,12 @@ export function storedInput(document: DocumentInput) {
 export const recipientOf = (document: DocumentInput, company: { email?: string | null }, accountEmail: string): string =>
   document.to.email ?? company.email ?? accountEmail;
 
-const idempotencyScope = (environment: Environment, companyId: string, key: string) => `${environment}:${companyId}:${key}`;
+/** Where an idempotency key is unique: `environment:company:key`, or `environment:company:doc:<id>` for a document sent without one. */
+export const idempotencyScope = (environment: Environment, companyId: string, key: string) => `${environment}:${companyId}:${key}`;
 
-/** The document an idempotency key already made, if any. */
-export async function findByIdempotencyKey(store: Store, environment: Environment, companyId: string, key: string): Promise<DocumentRow | null> {
-  return store.documents.findOne({ idempotency_scope: idempotencyScope(environment, companyId, key) }).lean();
+/** The document that holds an idempotency scope, if any (its id and status). */
+export function findByIdempotencyScope(store: Store, scope: string) {
+  return store.documents.findOne({ idempotency_scope: scope }, { _id: 1, status: 1 }).lean();
 }
 
 /**
@@ -89,8 +90,29 @@ export const ACCEPTANCE_DEADLINE_MS = 60 * 60_000;
 /** Parts older than this whose document does not exist are removed (`discardUnacceptedParts`). */
 export const UNACCEPTED_PARTS_GRACE_MS = 24 * 60 * 60_000;
 
+/**
+ * Step 1, the API's: the document's write-once parts stored under its id, and the acceptance its send workflow is
+ * started with.
+ */
+export async function stageDocument(
+  store: Store,
+  sender: Sender,
+  company: { _id: string; workspace_id: string; email?: string | null },
+  accepted: AcceptableDocument,
+  options: { id: string; idempotencyKey?: string | undefined; charge?: Charge | undefined; now?: Date },
+): Promise<DocumentAcceptance> {
+  const { id, now = new Date() } = options;
+  await storeParts(store, id, accepted, now);
+  return {
+    row: acceptedRow(sender, company, accepted, id, options.idempotencyKey),
+    acceptedAt: now.toISOString(),
+    charge: options.charge ?? null,
+    message: `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`,
+  };
+}
+
 /** The document row a request accepts, before its workflow records it. */
-export function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): AcceptedDocument {
+function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): AcceptedDocument {
   const { document } = accepted;
   return {
     _id: id,
@@ -118,8 +140,8 @@ export function acceptedRow(sender: Sender, company: { _id: string; workspace_id
   };
 }
 
-/** Step 1, the API's: the document's write-once parts, under its id. */
-export async function storeParts(store: Store, id: string, accepted: AcceptableDocument, now = new Date()): Promise<void> {
+/** The document's write-once parts, under its id. */
+async function storeParts(store: Store, id: string, accepted: AcceptableDocument, now = new Date()): Promise<void> {
   const { attachments = [] } = accepted.document;
   const content = insertRow(store.contents, { _id: id, input: storedInput(accepted.document), ubl: accepted.ubl, submitted: true, created_at: now });
   const files =
@@ -178,7 +200,7 @@ export async function recordAcceptance(deps: FanOutDependencies, acceptance: Doc
     if (!isDuplicateKey(err)) throw err;
     if (!(await store.documents.exists({ _id: row._id }))) {
       // A request with the same key won: this one's parts and reservation go, its document answers.
-      const existing = await store.documents.findOne({ idempotency_scope: row.idempotency_scope }, { _id: 1 }).lean();
+      const existing = await findByIdempotencyScope(store, row.idempotency_scope);
       if (!existing) throw err;
       await discardParts(store, row._id, charge ? row.workspace_id : undefined);
       return { outcome: 'repeat', documentId: existing._id };

@@ -23,16 +23,16 @@ export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'nu
 export async function acceptBySendWorkflow(temporal: Client, acceptance: DocumentAcceptance, deliveryWindows: DeliveryWindows): Promise<AcceptanceOutcome> {
   const { row } = acceptance;
   return startWithUpdate<'sendDocumentWorkflow', AcceptanceOutcome>(temporal, 'sendDocumentWorkflow', ACCEPT_UPDATE, {
-      workflowId: sendWorkflowId(row._id),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      input: { documentId: row._id, acceptance, deliveryWindowSeconds: deliveryWindows[row.environment], ...(row.attach_pdf ? { attachPdf: true } : {}) },
-      typedSearchAttributes: [
-        { key: SEARCH_ATTRIBUTES.documentId, value: row._id },
-        { key: SEARCH_ATTRIBUTES.companyId, value: row.company_id },
-        { key: SEARCH_ATTRIBUTES.workspaceId, value: row.workspace_id },
-        { key: SEARCH_ATTRIBUTES.documentStatus, value: row.status },
-        { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
-      ],
-      staticSummary: documentSummary(row),
-    });
+    workflowId: sendWorkflowId(row._id),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    input: { documentId: row._id, acceptance, deliveryWindowSeconds: deliveryWindows[row.environment], ...(row.attach_pdf ? { attachPdf: true } : {}) },
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.documentId, value: row._id },
+      { key: SEARCH_ATTRIBUTES.companyId, value: row.company_id },
+      { key: SEARCH_ATTRIBUTES.workspaceId, value: row.workspace_id },
+      { key: SEARCH_ATTRIBUTES.documentStatus, value: row.status },
+      { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
+    ],
+    staticSummary: documentSummary(row),
+  });
 }

@@ -2,7 +2,7 @@ import { newSortableId } from '../../domain/ids';
 import { InsufficientCreditsError } from '../credits/charges';
 import type { FanOutDependencies } from '../webhooks/deliveries';
 import type { Charge } from '../../domain/documents/acceptance';
-import { acceptedRow, findByIdempotencyKey, storeParts, type AcceptableDocument, type Sender } from './accept';
+import { findByIdempotencyScope, idempotencyScope, stageDocument, type AcceptableDocument, type Sender } from './accept';
 import { acceptBySendWorkflow } from './dispatch';
 import { UnansweredUpdateError } from '../../platform/workflow-port';
 import type { DeliveryWindows } from '../../workflows/shared';
@@ -35,18 +35,15 @@ export async function submitDocument(
   idempotencyKey: string | undefined,
   charge?: Charge,
   /** The id it gets if it is new: a batch gives its documents ids in its order (they are submitted side by side). */
-  newId = newSortableId('document'),
+  id = newSortableId('document'),
 ): Promise<Submission> {
   if (idempotencyKey) {
-    const existing = await findByIdempotencyKey(deps.store, sender.environment, company._id, idempotencyKey);
+    const existing = await findByIdempotencyScope(deps.store, idempotencyScope(sender.environment, company._id, idempotencyKey));
     if (existing) return { id: existing._id, status: existing.status, created: false };
   }
-  const now = new Date();
-  const id = newId;
-  await storeParts(deps.store, id, document, now);
-  const row = acceptedRow(sender, company, document, id, idempotencyKey);
-  const message = `Accepted from key ${sender.keyPrefix}: checked against EN 16931 and Peppol BIS Billing 3.0, converted and queued`;
-  const accepted = await acceptBySendWorkflow(deps.temporal, { row, acceptedAt: now.toISOString(), charge: charge ?? null, message }, deps.deliveryWindows);
+  const acceptance = await stageDocument(deps.store, sender, company, document, { id, idempotencyKey, charge });
+  const { row } = acceptance;
+  const accepted = await acceptBySendWorkflow(deps.temporal, acceptance, deps.deliveryWindows);
   switch (accepted.outcome) {
     case 'accepted':
       return { id, status: row.status, created: true, ...(accepted.balanceUnits !== null && { balanceUnits: accepted.balanceUnits }) };

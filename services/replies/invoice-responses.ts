@@ -165,16 +165,16 @@ export type ResponseClaim = { given: true } | { given: false; refusal: RuleRefus
  */
 export async function claimInvoiceResponse(store: Store, responseId: string, previousResponseId: string | null, now = Date.now()): Promise<ResponseClaim> {
   const row = await store.invoiceResponses.findById(responseId, { ubl: 0 }).lean();
-  if (row?.claimed) return { given: true };
-  const documentId = row?.document_id ?? '';
-  const document = row ? await store.documents.findById(documentId, { response: 1 }).lean() : null;
-  if (row && document?.response?.response_id === responseId) {
+  const documentId = row?.document_id ?? null;
+  const document = documentId ? await store.documents.findById(documentId, { response: 1 }).lean() : null;
+  if (row && wasGiven(row, document)) {
     await markClaimed(store, responseId);
     return { given: true };
   }
-  if (!row || now - row.created_at.getTime() > ACCEPTANCE_DEADLINE_MS) {
+  if (!row || !documentId || now - row.created_at.getTime() > ACCEPTANCE_DEADLINE_MS) {
     await store.invoiceResponses.deleteOne({ _id: responseId, claimed: false });
-    return { given: false, refusal: refusalOf(new RuleError('response_not_allowed', `Invoice Response ${responseId} was not given in time; read the document's responses and give it again.`, { details: { document_id: documentId || null } })) };
+    const late = new RuleError('response_not_allowed', `Invoice Response ${responseId} was not given in time; read the document's responses and give it again.`, { details: { document_id: documentId } });
+    return { given: false, refusal: refusalOf(late) };
   }
   // The document's current response was claimed: recorded before this one may take its place, so a claimed row is never mistaken for a loser.
   if (previousResponseId) await markClaimed(store, previousResponseId);

@@ -4,7 +4,7 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { newSortableId } from '../../domain/ids';
 import type { DocumentAcceptance } from '../../domain/documents/acceptance';
-import { acceptedRow, storeParts, totalsView } from '../../services/documents/accept';
+import { stageDocument, totalsView } from '../../services/documents/accept';
 import { identityOf } from '../../services/receiving/participant-review';
 import type { Store } from '../../store';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
@@ -110,10 +110,8 @@ export async function partsStoredAsTheApiDoes(sender: TestAccount & { companyId:
     const conversion = convertDocument(input, company);
     if (!conversion.ok) throw new Error('fixture refused');
     const at = new Date(options.at ?? Date.now());
-    const id = newSortableId('document', at.getTime());
     const accepted = { document: conversion.document, totals: totalsView(calculate(conversion.document)), ubl: conversion.ubl, attachmentIds: [] };
-    await storeParts(store, id, accepted, at);
     const from = { accountId: sender.id, accountEmail: sender.email, keyPrefix: sender.prefix, environment: 'sandbox' as const };
-    return { row: acceptedRow(from, company, accepted, id, options.idempotencyKey), acceptedAt: at.toISOString(), charge: null, message: 'Accepted (test)' };
+    return stageDocument(store, from, company, accepted, { id: newSortableId('document', at.getTime()), idempotencyKey: options.idempotencyKey, now: at });
   });
 }
