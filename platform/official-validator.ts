@@ -24,6 +24,9 @@ import { validationDuration } from './metrics';
  * - `TransactionStatisticsReport` (TSR 1.0) / `EndUserStatisticsReport`
  *   (EUSR 1.1): `document_type` `tsr` / `eusr`, `rule_set` e.g.
  *   `eu.peppol.reporting:tsr:1.0.5`.
+ * - UN/CEFACT `CrossIndustryInvoice` (D16B, invoice or credit note by its
+ *   TypeCode): CEN's EN 16931 CII rules; `document_type` `cii`, `rule_set`
+ *   e.g. `eu.cen.en16931:cii:1.3.16`.
  * Anything else (another ApplicationResponse included) has `problem.code`
  * `not_ubl` and `document_type` null; not XML, `not_well_formed`. `valid` is
  * true when no finding is fatal; findings are `[rule] message (at location)`
@@ -31,7 +34,7 @@ import { validationDuration } from './metrics';
  */
 
 /** The document kinds the validator knows, as its reports name them. */
-export const OFFICIAL_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr'] as const;
+export const OFFICIAL_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr', 'cii'] as const;
 export type OfficialDocumentType = (typeof OFFICIAL_DOCUMENT_TYPES)[number];
 
 const findingSchema = z.object({

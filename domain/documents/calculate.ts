@@ -122,12 +122,21 @@ export function taxTreatment(item: TaxedItem): TaxTreatment {
 const sum = (values: Amount[]) => values.reduce((total, value) => total.plus(value), money(0));
 const groupKey = (tax: TaxTreatment) => `${tax.category}|${tax.rate ?? ''}`;
 
+/** Allowances or charges summed; one without an amount (a received document lacking it) adds nothing. */
+const sumOf = (entries: { amount?: Decimal.Value | undefined }[] | undefined) => sum((entries ?? []).map((entry) => money(entry.amount ?? 0)));
+
+/** BT-131, a line's net amount: round2(quantity × price) + charges − allowances (reference part A.16). */
+export function lineNet(line: { quantity?: Decimal.Value | undefined; unit_price?: Decimal.Value | undefined; allowances?: { amount?: Decimal.Value | undefined }[] | undefined; charges?: { amount?: Decimal.Value | undefined }[] | undefined }): Amount {
+  return round2(money(line.quantity ?? 0).times(line.unit_price ?? 0))
+    .plus(sumOf(line.charges))
+    .minus(sumOf(line.allowances));
+}
+
 export function calculate(document: DocumentInput): CalculatedDocument {
   const lines = document.lines.map((line): CalculatedLine => {
-    const allowanceTotal = sum((line.allowances ?? []).map((entry) => money(entry.amount)));
-    const chargeTotal = sum((line.charges ?? []).map((entry) => money(entry.amount)));
-    const net = round2(money(line.quantity).times(line.unit_price)).plus(chargeTotal).minus(allowanceTotal);
-    return { input: line, tax: taxTreatment(line), allowanceTotal, chargeTotal, net };
+    const allowanceTotal = sumOf(line.allowances);
+    const chargeTotal = sumOf(line.charges);
+    return { input: line, tax: taxTreatment(line), allowanceTotal, chargeTotal, net: lineNet(line) };
   });
   const allowancesCharges = [
     ...(document.allowances ?? []).map((input) => ({ input, isCharge: false })),

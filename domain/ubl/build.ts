@@ -42,8 +42,8 @@ type Node = XMLBuilder;
  * carry never get this far: the input schema refuses them, and `end` checks
  * well-formedness.)
  */
-const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r/g, '&#13;');
-const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
+export const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r/g, '&#13;');
+export const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
 /** A basic component, written only when it has a value (trimmed, unless asked to keep it as it is). */
 export function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>, untrimmed = false): void {

@@ -1,11 +1,10 @@
-import { money, round2, type Amount } from '../documents/calculate';
+import { lineNet } from '../documents/calculate';
 import type { XmlElement } from '../xml-tree';
 import type { DocumentJson, ReceivedAllowanceCharge, ReceivedLine, ReceivedUbl } from './received';
-import { amount, implied, stated, type Context, type JsonPath } from './reading';
+import { amount, implied, pricePerUnit, stated, type Context, type JsonPath } from './reading';
 
 /** Lines, allowances and charges, and the VAT of each, of a received UBL document (read.ts). */
 
-type LineAllowanceCharge = NonNullable<ReceivedLine['allowances']>[number];
 
 /** The VAT an item carries: category and rate as stated, the exemption from its category's breakdown. */
 function readTax(c: Context, category: XmlElement | undefined, at: JsonPath) {
@@ -55,10 +54,8 @@ export function documentAllowancesCharges(c: Context): Pick<DocumentJson, 'allow
   return stated({ allowances: allowances.length > 0 ? allowances : undefined, charges: charges.length > 0 ? charges : undefined });
 }
 
-/** Allowances or charges summed; one without an amount (the UBL lacks it) adds nothing, and the view does not parse. */
-const sum = (entries: LineAllowanceCharge[]): Amount => entries.reduce((total, entry) => (entry.amount === undefined ? total : total.plus(money(entry.amount))), money(0));
-
-export function readLine(c: Context, line: XmlElement, index: number, kind: ReceivedUbl['kind']): ReceivedLine {
+/** A line of the JSON view, and its net amount (BT-131) as the UBL states it. */
+export function readLine(c: Context, line: XmlElement, index: number, kind: ReceivedUbl['kind']): { line: ReceivedLine; net: string | undefined } {
   const { r } = c;
   const at = ['lines', index];
   const id = r.one(line, 'cbc:ID');
@@ -77,10 +74,10 @@ export function readLine(c: Context, line: XmlElement, index: number, kind: Rece
   const net = r.one(line, 'cbc:LineExtensionAmount');
   const statedNet = amount(c, net);
   if (net && statedNet !== undefined && quantity !== undefined && unitPrice !== undefined) {
-    const computed = round2(money(quantity).times(unitPrice)).plus(sum(charges)).minus(sum(allowances));
+    const computed = lineNet({ quantity, unit_price: unitPrice, allowances, charges });
     if (!computed.equals(statedNet)) r.remark(net, `${statedNet}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
   }
-  return stated({
+  const json: ReceivedLine = stated({
     description: r.text(r.one(item, 'cbc:Name'))!,
     quantity: quantity!,
     unit,
@@ -91,32 +88,13 @@ export function readLine(c: Context, line: XmlElement, index: number, kind: Rece
     allowances: allowances.length > 0 ? allowances : undefined,
     charges: charges.length > 0 ? charges : undefined,
   });
+  return { line: json, net: statedNet };
 }
 
-/** Decimals the JSON view keeps in a price (input.ts DECIMAL_PATTERN). */
-const PRICE_DECIMALS = 10;
-
-/**
- * The net price of one unit. A price stated per base quantity (BT-149, 12
- * months for 441.00) is divided by it, since the JSON view's price is always
- * per unit; when that needs more decimals than the view keeps, it is rounded
- * and named.
- */
+/** The net price of one unit (BT-146 per BT-149, pricePerUnit). */
 function readUnitPrice(c: Context, price: XmlElement | undefined, unit: string | undefined): string | undefined {
   const { r } = c;
-  const amountElement = r.one(price, 'cbc:PriceAmount');
-  const perBase = amount(c, amountElement);
   const baseElement = r.one(price, 'cbc:BaseQuantity');
-  const base = r.decimal(baseElement);
-  const baseUnit = r.attribute(baseElement, 'unitCode');
-  if (baseElement && baseUnit !== undefined && baseUnit !== unit) r.remark(baseElement, `unit ${baseUnit}, not the line's ${unit ?? '(none)'}`);
-  if (perBase === undefined || base === undefined || money(base).equals(1)) return perBase;
-  if (money(base).lessThanOrEqualTo(0)) {
-    r.remark(baseElement!, `${base} is not a quantity to divide the price by; the price is taken per unit`);
-    return perBase;
-  }
-  const perUnit = money(perBase).dividedBy(base);
-  if (perUnit.decimalPlaces() <= PRICE_DECIMALS) return perUnit.toFixed();
-  r.remark(baseElement!, `${perBase} per ${base} is rounded to ${PRICE_DECIMALS} decimals per unit`);
-  return perUnit.toDecimalPlaces(PRICE_DECIMALS).toFixed();
+  const base = baseElement && { element: baseElement, quantity: r.decimal(baseElement), unit: r.attribute(baseElement, 'unitCode') };
+  return pricePerUnit(r, amount(c, r.one(price, 'cbc:PriceAmount')), base, unit);
 }

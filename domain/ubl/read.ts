@@ -63,7 +63,8 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
   const invoiceReference = r.one(r.first(root, 'cac:BillingReference'), 'cac:InvoiceDocumentReference');
   const references = additionalReferences(c);
   const totals = r.one(root, 'cac:LegalMonetaryTotal');
-  const lines = r.all(root, isInvoice ? 'cac:InvoiceLine' : 'cac:CreditNoteLine').map((line, index) => readLine(c, line, index, kind));
+  const readLines = r.all(root, isInvoice ? 'cac:InvoiceLine' : 'cac:CreditNoteLine').map((line, index) => readLine(c, line, index, kind));
+  const lines = readLines.map(({ line }) => line);
   const attachments = references.attachments.flatMap(({ json }) => (json ? [json] : []));
 
   const document: DocumentJson = stated({
@@ -103,7 +104,8 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
 
   const statedTotals = readTotals(c, totals, taxTotal);
   dropWhatTheSchemaRefuses(r, document);
-  return { kind, document, stated_totals: statedTotals, attachments: references.attachments.map(({ received }) => received), unmapped: r.unmapped() };
+  const lineNets = readLines.map(({ net }) => net ?? null);
+  return { kind, document, stated_totals: statedTotals, stated_line_nets: lineNets, attachments: references.attachments.map(({ received }) => received), unmapped: r.unmapped() };
 }
 
 const nonZero = (value: string | undefined) => (value === undefined || money(value).isZero() ? undefined : value);
@@ -230,7 +232,7 @@ function readAttachment(c: Context, binary: XmlElement, id: XmlElement | undefin
  * (a VAT category it does not have, a required value missing) stays: the
  * view then says what the UBL says, and does not parse.
  */
-function dropWhatTheSchemaRefuses(r: Reading, document: DocumentJson): void {
+export function dropWhatTheSchemaRefuses(r: Reading, document: DocumentJson): void {
   for (;;) {
     const parsed = documentInputSchema.safeParse({ company_id: 'received', ...document });
     if (parsed.success) return;

@@ -1,30 +1,21 @@
+import { money } from '../documents/calculate';
 import type { XmlElement } from '../xml-tree';
 import { NS } from './build';
 
 /**
- * Reading a UBL tree while keeping account of what was read. Every element
+ * Reading a UBL (or CII) tree while keeping account of what was read. Every element
  * and attribute the mapping takes (or knows it need not take) is marked; at
  * the end everything left unmarked is what the JSON view does not carry,
- * named by its UBL path. So the list of what a received document loses
+ * named by its path. So the list of what a received document loses
  * cannot fall behind the mapping: nothing has to be listed by hand. Below
  * the class, the few helpers every part of the reading (read*.ts) shares.
  */
 
-const PREFIXES: Record<string, string> = {
-  [NS.cac]: 'cac',
-  [NS.cbc]: 'cbc',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext',
-};
-
-/** `cac:Party` → its namespace and local name. */
-function qualified(name: string): { namespace: string; local: string } {
-  const [prefix, local] = name.split(':') as ['cac' | 'cbc', string];
-  return { namespace: NS[prefix], local };
-}
-
-const nameOf = (element: XmlElement) => {
-  const prefix = PREFIXES[element.namespace];
-  return prefix ? `${prefix}:${element.name}` : `{${element.namespace}}${element.name}`;
+/** Prefix → namespace of the UBL a Reading reads unless it is given others (CII's, domain/cii/syntax.ts). */
+const UBL_NAMESPACES: Record<string, string> = {
+  cac: NS.cac,
+  cbc: NS.cbc,
+  ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
 };
 
 /** An XSD decimal (`+1.50`, `.5`, `-3.`) as a plain decimal string (`1.50`, `0.5`, `-3`); trailing zeros are kept. */
@@ -48,7 +39,17 @@ export class Reading {
   /** Elements a remark already accounts for, whole: not named again. */
   private readonly accounted = new Set<XmlElement>();
 
-  constructor(readonly root: XmlElement) {
+  private readonly prefixes: Map<string, string>;
+
+  constructor(
+    readonly root: XmlElement,
+    private readonly namespaces: Record<string, string> = UBL_NAMESPACES,
+  ) {
+    this.prefixes = new Map(Object.entries(namespaces).map(([prefix, uri]) => [uri, prefix]));
+    const nameOf = (element: XmlElement) => {
+      const prefix = this.prefixes.get(element.namespace);
+      return prefix ? `${prefix}:${element.name}` : `{${element.namespace}}${element.name}`;
+    };
     const index = (element: XmlElement, path: string) => {
       this.paths.set(element, path);
       for (const child of element.children) index(child, path ? `${path}/${nameOf(child)}` : nameOf(child));
@@ -58,7 +59,8 @@ export class Reading {
 
   /** Children with this qualified name (`cac:InvoiceLine`). */
   all(parent: XmlElement | undefined, name: string): XmlElement[] {
-    const { namespace, local } = qualified(name);
+    const [prefix, local] = name.split(':') as [string, string];
+    const namespace = this.namespaces[prefix];
     return parent?.children.filter((child) => child.namespace === namespace && child.name === local) ?? [];
   }
 
@@ -198,4 +200,33 @@ export function implied(r: Reading, element: XmlElement | undefined, value: stri
   if (!element) return;
   r.understood(element);
   if (element.text !== value) r.remark(element, `${element.text}, where the JSON view implies ${value}`);
+}
+
+/** Decimals the JSON view keeps in a price (input.ts DECIMAL_PATTERN). */
+const PRICE_DECIMALS = 10;
+
+/** A price's base quantity (BT-149) and its unit (BT-150), as stated. */
+export interface PriceBase {
+  element: XmlElement;
+  quantity: string | undefined;
+  unit: string | undefined;
+}
+
+/**
+ * The net price of one unit. A price stated per base quantity (BT-149, 12
+ * months for 441.00) is divided by it, since the JSON view's price is always
+ * per unit; when that needs more decimals than the view keeps, it is rounded
+ * and named.
+ */
+export function pricePerUnit(r: Reading, perBase: string | undefined, base: PriceBase | undefined, lineUnit: string | undefined): string | undefined {
+  if (base && base.unit !== undefined && base.unit !== lineUnit) r.remark(base.element, `unit ${base.unit}, not the line's ${lineUnit ?? '(none)'}`);
+  if (perBase === undefined || base?.quantity === undefined || money(base.quantity).equals(1)) return perBase;
+  if (money(base.quantity).lessThanOrEqualTo(0)) {
+    r.remark(base.element, `${base.quantity} is not a quantity to divide the price by; the price is taken per unit`);
+    return perBase;
+  }
+  const perUnit = money(perBase).dividedBy(base.quantity);
+  if (perUnit.decimalPlaces() <= PRICE_DECIMALS) return perUnit.toFixed();
+  r.remark(base.element, `${perBase} per ${base.quantity} is rounded to ${PRICE_DECIMALS} decimals per unit`);
+  return perUnit.toDecimalPlaces(PRICE_DECIMALS).toFixed();
 }

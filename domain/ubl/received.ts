@@ -51,6 +51,8 @@ export interface ReceivedUbl {
   /** The JSON a client could post (without company_id). */
   document: DocumentJson;
   stated_totals: StatedTotals;
+  /** Each line's net amount (BT-131) as stated, in the order of `document.lines`; null where none is. */
+  stated_line_nets: (string | null)[];
   attachments: ReceivedAttachment[];
   /** What the JSON view does not carry, by UBL path (with the reason where there is one). */
   unmapped: string[];

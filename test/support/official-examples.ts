@@ -22,8 +22,8 @@ function filesUnder(directory: string): string[] {
     .sort();
 }
 
-/** Every example of one set: `peppol-bis` (OpenPeppol BIS Billing 3.0) or `en16931` (CEN, EN 16931 core). */
-export function officialExamples(set: 'peppol-bis' | 'en16931'): OfficialExample[] {
+/** Every example of one set: `peppol-bis` (OpenPeppol BIS Billing 3.0), `en16931` (CEN, EN 16931 core, UBL) or `en16931-cii` (the same, CII). */
+export function officialExamples(set: 'peppol-bis' | 'en16931' | 'en16931-cii'): OfficialExample[] {
   return filesUnder(join(ROOT, set)).map((file) => ({ name: relative(ROOT, file), xml: readFileSync(file, 'utf8') }));
 }
 
@@ -50,6 +50,33 @@ export function totalsWritten(xml: string) {
     prepaid: amount('PrepaidAmount'),
     payable_rounding: amount('PayableRoundingAmount'),
     payable: amount('PayableAmount'),
+  };
+}
+
+const RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+const RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
+
+/** The totals a CII invoice states, read straight from its XML (not through the reader under test), named as totalsWritten names them. */
+export function ciiTotalsWritten(xml: string) {
+  const root = parseXml(xml);
+  const settlement = [['SupplyChainTradeTransaction', RSM], ['ApplicableHeaderTradeSettlement', RAM]].reduce<ReturnType<typeof parseXml> | undefined>(
+    (element, [name, namespace]) => element && childNamed(element, namespace!, name!),
+    root,
+  );
+  const currency = settlement && childNamed(settlement, RAM, 'InvoiceCurrencyCode')?.text;
+  const summation = settlement && childNamed(settlement, RAM, 'SpecifiedTradeSettlementHeaderMonetarySummation');
+  const amount = (name: string) => (summation && childNamed(summation, RAM, name)?.text) ?? null;
+  const tax = summation ? childrenNamed(summation, RAM, 'TaxTotalAmount').find((candidate) => candidate.attributes.currencyID === currency) : undefined;
+  return {
+    line_extension: amount('LineTotalAmount'),
+    allowance_total: amount('AllowanceTotalAmount'),
+    charge_total: amount('ChargeTotalAmount'),
+    tax_exclusive: amount('TaxBasisTotalAmount'),
+    tax: tax?.text ?? null,
+    tax_inclusive: amount('GrandTotalAmount'),
+    prepaid: amount('TotalPrepaidAmount'),
+    payable_rounding: amount('RoundingAmount'),
+    payable: amount('DuePayableAmount'),
   };
 }
 

@@ -27,6 +27,7 @@ import com.helger.phive.api.executorset.ValidationExecutorSetRegistry;
 import com.helger.phive.api.result.ValidationResult;
 import com.helger.phive.api.result.ValidationResultList;
 import com.helger.phive.api.validity.IValidityDeterminator;
+import com.helger.phive.en16931.EN16931Validation;
 import com.helger.phive.peppol.PeppolValidation;
 import com.helger.phive.xml.source.IValidationSourceXML;
 import com.helger.phive.xml.source.ValidationSourceXML;
@@ -36,7 +37,7 @@ import com.helger.phive.xml.source.ValidationSourceXML;
  * BIS Billing 3.0 for a UBL Invoice or CreditNote (UBL 2.1 XSD, CEN EN 16931 schematron, Peppol
  * schematron with the national rules); for a UBL ApplicationResponse, by its CustomizationID, the
  * Invoice Response (T111) or the Message Level Status set; the Transaction Statistics and End User
- * Statistics Report sets for those roots. Executor sets are read-only once built, so one instance
+ * Statistics Report sets for those roots; for a UN/CEFACT CrossIndustryInvoice, CEN's EN 16931 CII rules. Executor sets are read-only once built, so one instance
  * serves every request thread.
  */
 final class OfficialRules {
@@ -44,6 +45,7 @@ final class OfficialRules {
   private static final String UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
   private static final String UBL_APPLICATION_RESPONSE_NS = "urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2";
   private static final String UBL_CBC_NS = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
+  private static final String CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
   private static final String TSR_NS = "urn:fdc:peppol:transaction-statistics-report:1.0";
   private static final String EUSR_NS = "urn:fdc:peppol:end-user-statistics-report:1.1";
   /** BIS Invoice Response 3.x: PEPPOL-T111-R003 asks the CustomizationID to start with this. */
@@ -53,6 +55,7 @@ final class OfficialRules {
   private static final String BIS3_GROUP = "eu.peppol.bis3";
   private static final String MLS_GROUP = "org.peppol";
   private static final String REPORTING_GROUP = "eu.peppol.reporting";
+  private static final String EN16931_GROUP = "eu.cen.en16931";
   /** Findings the XSD step reports carry no rule id of their own. */
   private static final String SCHEMA_RULE = "UBL-XSD";
 
@@ -77,6 +80,7 @@ final class OfficialRules {
   private final IValidationExecutorSet<IValidationSourceXML> mlsSet;
   private final IValidationExecutorSet<IValidationSourceXML> tsrSet;
   private final IValidationExecutorSet<IValidationSourceXML> eusrSet;
+  private final IValidationExecutorSet<IValidationSourceXML> ciiSet;
   private final RuleSet ruleSet;
 
   OfficialRules() {
@@ -84,6 +88,9 @@ final class OfficialRules {
     // Registers every release phive knows; "newest" is resolved here rather than naming a release
     // class that goes stale with each upgrade of phive-rules-peppol.
     PeppolValidation.initStandard(registry);
+    // The CEN rules for the UN/CEFACT CII syntax (D16B XSD and the EN 16931 CII schematron): Peppol has no
+    // rules of its own for CII, so a CII invoice is judged by the newest CEN release.
+    EN16931Validation.initEN16931(registry);
     invoiceSet = newest(registry, BIS3_GROUP, "invoice");
     creditNoteSet = newest(registry, BIS3_GROUP, "creditnote");
     // T111 is registered as "invoice-message-response" in each PeppolValidation20xx release.
@@ -91,6 +98,7 @@ final class OfficialRules {
     mlsSet = newest(registry, MLS_GROUP, "mls");
     tsrSet = newest(registry, REPORTING_GROUP, "tsr");
     eusrSet = newest(registry, REPORTING_GROUP, "eusr");
+    ciiSet = newest(registry, EN16931_GROUP, "cii");
     String version = invoiceSet.getID().getVersionObj().getAsString();
     if (!version.equals(creditNoteSet.getID().getVersionObj().getAsString())) {
       throw new IllegalStateException("invoice and credit note rule sets are of different releases");
@@ -126,6 +134,7 @@ final class OfficialRules {
     if (UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name)) return new Kind("credit_note", creditNoteSet);
     if (TSR_NS.equals(namespace) && "TransactionStatisticsReport".equals(name)) return new Kind("tsr", tsrSet);
     if (EUSR_NS.equals(namespace) && "EndUserStatisticsReport".equals(name)) return new Kind("eusr", eusrSet);
+    if (CII_NS.equals(namespace) && "CrossIndustryInvoice".equals(name)) return new Kind("cii", ciiSet);
     if (UBL_APPLICATION_RESPONSE_NS.equals(namespace) && "ApplicationResponse".equals(name)) {
       String customization = customizationId(root);
       if (customization.startsWith(INVOICE_RESPONSE_CUSTOMIZATION)) return new Kind("invoice_response", invoiceResponseSet);
@@ -162,7 +171,7 @@ final class OfficialRules {
       String what = "ApplicationResponse".equals(root.getLocalName())
           ? "an ApplicationResponse whose CustomizationID is neither an Invoice Response (" + INVOICE_RESPONSE_CUSTOMIZATION
               + ") nor a Message Level Status (" + MLS_CUSTOMIZATION + ")"
-          : "neither a UBL 2.1 Invoice nor a CreditNote";
+          : "neither a UBL 2.1 Invoice nor a CreditNote nor a UN/CEFACT CII CrossIndustryInvoice";
       return new Report(null, null, new Problem("not_ubl", "the root element " + root.getLocalName() + " (" + namespace
           + ") is " + what), List.of());
     }

@@ -1,0 +1,123 @@
+import { decodeBase64 } from '../documents/attachments';
+import { EXEMPT_CATEGORIES, lineNet, money } from '../documents/calculate';
+import type { TaxCategory } from '../documents/input';
+import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from '../terms/document';
+import { TermReader } from '../terms/read';
+import { CUSTOMIZATION_ID } from '../ubl/build';
+import { dropWhatTheSchemaRefuses } from '../ubl/read';
+import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from '../ubl/received';
+import { nonEmpty, pricePerUnit, Reading, stated } from '../ubl/reading';
+import { boundsProblem, checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
+import { parseXml, XmlError, type XmlElement } from '../xml-tree';
+import { CII_NS, CII_SYNTAX } from './syntax';
+
+/**
+ * A UN/CEFACT CII CrossIndustryInvoice (EN 16931 CII syntax) read into the
+ * JSON a client posts, as domain/ubl/read.ts reads UBL: the terms the table
+ * maps (domain/terms/read.ts), the totals and breakdown as the document
+ * states them beside the view, its embedded files decoded, and what the
+ * view does not carry named by CII path in `unmapped`.
+ */
+
+type Json = Record<string, unknown>;
+
+export function readCii(xml: string | Buffer): UblReadResult {
+  const text = (typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, '');
+  const bounds = checkXmlBounds(text, UBL_BOUNDS);
+  if (!bounds.ok) return { unsupported: boundsProblem(bounds) };
+  let root: XmlElement;
+  try {
+    root = parseXml(text);
+  } catch (err) {
+    if (err instanceof XmlError) return { unsupported: `not well-formed XML: ${err.message}` };
+    throw err;
+  }
+  if (root.namespace !== CII_NS.rsm || root.name !== 'CrossIndustryInvoice') {
+    return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice` };
+  }
+  const r = new Reading(root, CII_NS);
+  const reader = new TermReader(CII_SYNTAX, r);
+  const terms = reader.group('document', root) as Partial<TermDocument>;
+  reader.companions(root);
+  for (const path of CII_SYNTAX.always) r.understood(r.one(root, path));
+  return viewOf(r, terms);
+}
+
+/** What the view implies (a Peppol BIS invoice, 380, or credit note, 381); another value is named. */
+function implied(r: Reading, path: string, value: string | undefined, expected: string[]): void {
+  const element = r.one(r.root, path);
+  if (element && value !== undefined && !expected.includes(value)) r.remark(element, `${value}, where the JSON view implies ${expected.join(' or ')}`);
+}
+
+/** The breakdown's exemption reason on each item of an exempt category, where the JSON view carries it. */
+function withExemption<T extends { tax_category?: string | undefined }>(item: T, breakdown: TermVatBreakdown[]): T {
+  const group = EXEMPT_CATEGORIES.has(item.tax_category as TaxCategory) ? breakdown.find((each) => each.category === item.tax_category) : undefined;
+  return group ? stated({ ...item, tax_exemption_reason: group.exemption_reason, tax_exemption_reason_code: group.exemption_reason_code }) : item;
+}
+
+function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
+  const kind = terms.type_code === '381' ? 'credit_note' : 'invoice';
+  implied(r, 'rsm:ExchangedDocument/ram:TypeCode', terms.type_code, ['380', '381']);
+  implied(r, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', terms.specification, [CUSTOMIZATION_ID]);
+  const breakdown = terms.vat_breakdown ?? [];
+  const totals = (terms.totals ?? {}) as Partial<TermDocument['totals']>;
+  const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) => lineView(r, line, index, breakdown));
+  const attachments = ((terms.attachments ?? []) as Partial<TermAttachment>[]).flatMap((attachment) => attachmentOf(attachment));
+  const { specification: _specification, process: _process, type_code: _typeCode, vat_breakdown: _breakdown, totals: _totals, ...rest } = terms;
+  const document: DocumentJson = stated({
+    ...(rest as Json),
+    type: kind,
+    lines: lines.map(({ line }) => line),
+    allowances: terms.allowances?.map((entry) => withExemption(entry, breakdown)),
+    charges: terms.charges?.map((entry) => withExemption(entry, breakdown)),
+    payment: nonEmpty({ ...terms.payment, prepaid_amount: totals.prepaid, rounding_amount: totals.payable_rounding && !money(totals.payable_rounding).isZero() ? totals.payable_rounding : undefined }),
+    attachments: attachments.flatMap(({ json }) => (json ? [json] : [])),
+  } as DocumentJson);
+  if (document.attachments?.length === 0) delete document.attachments;
+  dropWhatTheSchemaRefuses(r, document);
+  return {
+    kind,
+    document,
+    stated_totals: statedTotals(totals, breakdown),
+    stated_line_nets: lines.map(({ net }) => net ?? null),
+    attachments: attachments.map(({ received }) => received),
+    unmapped: r.unmapped(),
+  };
+}
+
+function lineView(r: Reading, line: Partial<TermLine>, index: number, breakdown: TermVatBreakdown[]) {
+  const { id, net, price_base_quantity: baseQuantity, price_base_unit: baseUnit, ...json } = line;
+  const element = r.all(r.one(r.root, 'rsm:SupplyChainTradeTransaction'), 'ram:IncludedSupplyChainTradeLineItem')[index];
+  const baseElement = r.one(element, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity');
+  json.unit_price = pricePerUnit(r, json.unit_price as string | undefined, baseElement && { element: baseElement, quantity: baseQuantity, unit: baseUnit }, json.unit);
+  if (id !== undefined && id !== String(index + 1) && element) r.remark(element, `line id ${id}; the JSON view numbers lines by position`);
+  // The JSON view's line net is computed (round2(quantity × price) + charges − allowances); say so when the stated one differs.
+  if (net !== undefined && json.quantity !== undefined && json.unit_price !== undefined && element) {
+    const computed = lineNet(json);
+    if (!computed.equals(money(net))) r.remark(element, `a line net of ${net}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
+  }
+  return { line: withExemption(json as DocumentJson['lines'][number], breakdown), net };
+}
+
+function attachmentOf(attachment: Partial<TermAttachment>): { json?: NonNullable<DocumentJson['attachments']>[number]; received: ReceivedAttachment }[] {
+  const content = attachment.content === undefined ? undefined : decodeBase64(attachment.content);
+  if (!content) return [];
+  const received: ReceivedAttachment = stated({ id: attachment.id ?? null, filename: attachment.filename ?? null, mime_code: attachment.mime_type ?? null, description: attachment.description, content });
+  if (!attachment.filename || !attachment.mime_type) return [{ received }];
+  return [{ json: stated({ filename: attachment.filename, mime_type: attachment.mime_type, content: attachment.content!.replace(/\s+/g, ''), description: attachment.description }), received }];
+}
+
+function statedTotals(totals: Partial<TermDocument['totals']>, breakdown: Partial<TermVatBreakdown>[]): StatedTotals {
+  return {
+    line_extension: totals.line_extension ?? null,
+    allowance_total: totals.allowance_total ?? null,
+    charge_total: totals.charge_total ?? null,
+    tax_exclusive: totals.tax_exclusive ?? null,
+    tax: totals.tax ?? null,
+    tax_inclusive: totals.tax_inclusive ?? null,
+    prepaid: totals.prepaid ?? null,
+    payable_rounding: totals.payable_rounding ?? null,
+    payable: totals.payable ?? null,
+    tax_breakdown: breakdown.map((group) => ({ category: group.category ?? null, rate: group.rate ?? null, taxable: group.taxable ?? null, tax: group.tax ?? null })),
+  };
+}

@@ -1,0 +1,26 @@
+import type { Term, TermGroup } from './table';
+
+/**
+ * What the term table's writer and reader need to know of one XML syntax:
+ * its namespaces and root, which of a row's paths is its own, how it writes
+ * a date, and the order its schema puts children in (the XSD sequences, for
+ * the elements the table uses).
+ */
+export interface XmlSyntax {
+  name: 'ubl' | 'cii';
+  /** Prefix → namespace URI; every prefix a path uses. */
+  namespaces: Record<string, string>;
+  /** The root element, qualified. */
+  root: string;
+  path(holder: Term | TermGroup): string;
+  fixed(group: TermGroup): Record<string, string>;
+  /** Element → children it always has, with their fixed values (the tax scheme VAT in every tax category). */
+  companions: Record<string, Record<string, string>>;
+  /** Elements the schema requires even when they hold nothing. */
+  always: readonly string[];
+  /** YYYY-MM-DD → the syntax's text, and back (undefined when the text is not a date of the syntax). */
+  date(value: string): string;
+  readDate(text: string): string | undefined;
+  /** Parent (qualified) → its children in schema order. */
+  sequences: Record<string, readonly string[]>;
+}
