@@ -1,9 +1,9 @@
 import { decodeBase64 } from '../documents/attachments';
 import { EXEMPT_CATEGORIES, lineNet, money } from '../documents/calculate';
 import type { TaxCategory } from '../documents/input';
-import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from '../terms/document';
+import type { TermAttachment, TermDocument, TermLine, TermParty, TermVatBreakdown } from '../terms/document';
 import { TermReader } from '../terms/read';
-import { CUSTOMIZATION_ID } from '../ubl/build';
+import { CUSTOMIZATION_ID } from '../ubl/xml';
 import { dropWhatTheSchemaRefuses } from '../ubl/read';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from '../ubl/received';
 import { nonEmpty, pricePerUnit, Reading, stated } from '../ubl/reading';
@@ -62,11 +62,13 @@ function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   const breakdown = terms.vat_breakdown ?? [];
   const totals = (terms.totals ?? {}) as Partial<TermDocument['totals']>;
   const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) => lineView(r, line, index, breakdown));
-  const attachments = ((terms.attachments ?? []) as Partial<TermAttachment>[]).flatMap((attachment) => attachmentOf(attachment));
-  const { specification: _specification, process: _process, type_code: _typeCode, vat_breakdown: _breakdown, totals: _totals, ...rest } = terms;
+  const attachments = ((terms.attachments ?? []) as Partial<TermAttachment>[]).flatMap((attachment) => attachmentOf(r, attachment));
+  const { specification: _specification, process: _process, type_code: _typeCode, vat_breakdown: _breakdown, totals: _totals, from, to, ...rest } = terms;
   const document: DocumentJson = stated({
     ...(rest as Json),
     type: kind,
+    from: from && partyView(r, from, 'SellerTradeParty'),
+    to: to && partyView(r, to, 'BuyerTradeParty'),
     lines: lines.map(({ line }) => line),
     allowances: terms.allowances?.map((entry) => withExemption(entry, breakdown)),
     charges: terms.charges?.map((entry) => withExemption(entry, breakdown)),
@@ -85,6 +87,14 @@ function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   };
 }
 
+/** The JSON view has one name for a party: a trading name that repeats it is understood, another one named. */
+function partyView(r: Reading, party: TermParty, element: string): DocumentJson['from'] {
+  const { trading_name: tradingName, ...view } = party;
+  const tradingElement = r.one(r.root, `rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:${element}/ram:SpecifiedLegalOrganization/ram:TradingBusinessName`);
+  if (tradingName !== undefined && tradingName !== party.name && tradingElement) r.remark(tradingElement, `a trading name other than the name (${party.name ?? 'none'}); the JSON view has one name`);
+  return view;
+}
+
 function lineView(r: Reading, line: Partial<TermLine>, index: number, breakdown: TermVatBreakdown[]) {
   const { id, net, price_base_quantity: baseQuantity, price_base_unit: baseUnit, ...json } = line;
   const element = r.all(r.one(r.root, 'rsm:SupplyChainTradeTransaction'), 'ram:IncludedSupplyChainTradeLineItem')[index];
@@ -99,9 +109,15 @@ function lineView(r: Reading, line: Partial<TermLine>, index: number, breakdown:
   return { line: withExemption(json as DocumentJson['lines'][number], breakdown), net };
 }
 
-function attachmentOf(attachment: Partial<TermAttachment>): { json?: NonNullable<DocumentJson['attachments']>[number]; received: ReceivedAttachment }[] {
+/** An embedded file (BG-24) as an attachment of the view (base64) and beside it (decoded); a reference without one is named. */
+function attachmentOf(r: Reading, attachment: Partial<TermAttachment>): { json?: NonNullable<DocumentJson['attachments']>[number]; received: ReceivedAttachment }[] {
   const content = attachment.content === undefined ? undefined : decodeBase64(attachment.content);
-  if (!content) return [];
+  if (!content) {
+    const element = r.all(r.one(r.root, 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement'), 'ram:AdditionalReferencedDocument').find((candidate) => r.one(candidate, 'ram:IssuerAssignedID')?.text === attachment.id);
+    const why = attachment.content === undefined ? 'a supporting document without an embedded file; the JSON view carries embedded files only' : 'the content is not base64';
+    if (element) r.remark(element, why);
+    return [];
+  }
   const received: ReceivedAttachment = stated({ id: attachment.id ?? null, filename: attachment.filename ?? null, mime_code: attachment.mime_type ?? null, description: attachment.description, content });
   if (!attachment.filename || !attachment.mime_type) return [{ received }];
   return [{ json: stated({ filename: attachment.filename, mime_type: attachment.mime_type, content: attachment.content!.replace(/\s+/g, ''), description: attachment.description }), received }];

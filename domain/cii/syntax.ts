@@ -33,9 +33,10 @@ const SEQUENCES: Record<string, readonly string[]> = {
   'ram:ApplicableHeaderTradeAgreement': ['ram:BuyerReference', 'ram:SellerTradeParty', 'ram:BuyerTradeParty', 'ram:BuyerOrderReferencedDocument', 'ram:AdditionalReferencedDocument'],
   'ram:SellerTradeParty': TRADE_PARTY,
   'ram:BuyerTradeParty': TRADE_PARTY,
+  'ram:SpecifiedLegalOrganization': ['ram:ID', 'ram:TradingBusinessName'],
   'ram:DefinedTradeContact': ['ram:PersonName', 'ram:TelephoneUniversalCommunication', 'ram:EmailURIUniversalCommunication'],
   'ram:PostalTradeAddress': ['ram:PostcodeCode', 'ram:LineOne', 'ram:CityName', 'ram:CountryID'],
-  'ram:AdditionalReferencedDocument': ['ram:IssuerAssignedID', 'ram:TypeCode', 'ram:Name', 'ram:AttachmentBinaryObject'],
+  'ram:AdditionalReferencedDocument': ['ram:IssuerAssignedID', 'ram:URIID', 'ram:TypeCode', 'ram:Name', 'ram:AttachmentBinaryObject'],
   'ram:ApplicableHeaderTradeDelivery': ['ram:ShipToTradeParty', 'ram:ActualDeliverySupplyChainEvent'],
   'ram:ApplicableHeaderTradeSettlement': [
     'ram:CreditorReferenceID',
@@ -69,7 +70,8 @@ const SEQUENCES: Record<string, readonly string[]> = {
 export const CII_SYNTAX: XmlSyntax = {
   name: 'cii',
   namespaces: CII_NS,
-  root: 'rsm:CrossIndustryInvoice',
+  // An invoice and a credit note are the same CrossIndustryInvoice, told apart by the type code (BT-3).
+  root: () => ({ name: 'rsm:CrossIndustryInvoice', namespace: CII_NS.rsm }),
   path: (holder) => holder.cii,
   fixed: (group) => group.fixed?.cii ?? {},
   companions: { 'ram:ApplicableTradeTax': { 'ram:TypeCode': 'VAT' }, 'ram:CategoryTradeTax': { 'ram:TypeCode': 'VAT' } },

@@ -1,4 +1,6 @@
-import { buildUbl, type UblAttachment } from '../ubl/build';
+import { termsOfInput } from '../terms/from-input';
+import { writeUbl } from '../ubl/write';
+import type { UblAttachment } from '../ubl/xml';
 import { calculate, type CalculatedDocument } from './calculate';
 import type { DocumentInput } from './input';
 import { checkDocument, type Violation } from './rules';
@@ -65,5 +67,5 @@ export function convertDocument(input: DocumentInput, company: SendingCompany, a
     ...attachment,
     id: attachmentIds[index] ?? `ATT-${index + 1}`,
   }));
-  return { ok: true, document, calculated, ubl: buildUbl(document, calculated, attachments) };
+  return { ok: true, document, calculated, ubl: writeUbl(termsOfInput(document, calculated, attachments)) };
 }

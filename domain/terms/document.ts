@@ -45,13 +45,18 @@ export type TermLine = ReceivedLine & {
   price_base_unit?: string | undefined;
 };
 
+/** A supporting document (BG-24): an embedded file (its content in base64), or a reference (the Greek MARK, an external URI). */
 export interface TermAttachment {
   id: string;
-  filename: string;
-  mime_type: string;
-  content: string;
   description?: string | undefined;
+  uri?: string | undefined;
+  filename?: string | undefined;
+  mime_type?: string | undefined;
+  content?: string | undefined;
 }
+
+/** A party; its trading name (BT-28, BT-45) is the service's, not in the JSON. */
+export type TermParty = Party & { trading_name?: string | undefined };
 
 export type TermDocument = Omit<DocumentJson, 'lines' | 'attachments' | 'from' | 'to' | 'currency'> & {
   /** BT-24: the specification the document claims to follow. */
@@ -61,8 +66,8 @@ export type TermDocument = Omit<DocumentJson, 'lines' | 'attachments' | 'from' |
   /** BT-3: 380 (commercial invoice) or 381 (credit note). */
   type_code: string;
   currency: string;
-  from: Party;
-  to: Party;
+  from: TermParty;
+  to: TermParty;
   lines: TermLine[];
   attachments?: TermAttachment[] | undefined;
   totals: TermTotals;

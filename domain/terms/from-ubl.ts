@@ -1,4 +1,4 @@
-import { CUSTOMIZATION_ID, PROFILE_ID } from '../ubl/build';
+import { CUSTOMIZATION_ID, PROFILE_ID } from '../ubl/xml';
 import type { ReceivedUbl } from '../ubl/received';
 import { lineNet, money } from '../documents/calculate';
 import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from './document';

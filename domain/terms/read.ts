@@ -3,7 +3,8 @@ import type { JsonPath, Reading } from '../ubl/reading';
 import type { XmlElement } from '../xml-tree';
 import { carriedValue, joinPaths, parsePath, setAt, valueAt, type ElementStep } from './paths';
 import type { XmlSyntax } from './syntax';
-import { childGroups, termsOf, type GroupName, type Term } from './table';
+import type { TermDocument } from './document';
+import { childGroups, termsOf, type GroupName, type Term, type TermGroup } from './table';
 
 /**
  * Reads a document's terms (document.ts) from one XML syntax, driven by the
@@ -22,7 +23,12 @@ export class TermReader {
   constructor(
     private readonly syntax: XmlSyntax,
     private readonly r: Reading,
+    private readonly type: TermDocument['type'] = 'invoice',
   ) {}
+
+  private pathOf(holder: Term | TermGroup): string {
+    return this.syntax.path(holder, this.type);
+  }
 
   private matchesCarried(element: XmlElement, step: ElementStep): boolean {
     return Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.currency));
@@ -51,7 +57,7 @@ export class TermReader {
 
   private decode(term: Term, element: XmlElement, attributeText: string | undefined, instance: Json): string | undefined {
     const { r } = this;
-    if (parsePath(this.syntax.path(term)).at(-1)?.kind === 'attribute') return attributeText;
+    if (parsePath(this.pathOf(term)).at(-1)?.kind === 'attribute') return attributeText;
     switch (term.kind) {
       case 'amount':
       case 'decimal':
@@ -102,7 +108,7 @@ export class TermReader {
     // Legal ids are read after the address, whose country names their scheme.
     const terms = [...termsOf(name)].sort((a, b) => Number(a.kind === 'legal-id') - Number(b.kind === 'legal-id'));
     for (const term of terms) {
-      const found = this.at(element, joinPaths(base, this.syntax.path(term)));
+      const found = this.at(element, joinPaths(base, this.pathOf(term)));
       if (!found) continue;
       const value = this.decode(term, found.element, found.text, instance);
       if (value === undefined) continue;
@@ -112,11 +118,11 @@ export class TermReader {
     }
     for (const child of childGroups(name)) {
       if (!child.repeats) {
-        const read = this.group(child.name, element, [...at, ...child.json.split('.')], joinPaths(base, this.syntax.path(child)));
+        const read = this.group(child.name, element, [...at, ...child.json.split('.')], joinPaths(base, this.pathOf(child)));
         if (Object.keys(read).length > 0) setAt(instance, child.json, read);
         continue;
       }
-      const read = this.instances(element, joinPaths(base, this.syntax.path(child)), this.syntax.fixed(child)).map((each, index) => this.group(child.name, each, [...at, child.json, index]));
+      const read = this.instances(element, joinPaths(base, this.pathOf(child)), this.syntax.fixed(child)).map((each, index) => this.group(child.name, each, [...at, child.json, index]));
       if (read.length > 0) setAt(instance, child.json, read);
     }
     return instance;

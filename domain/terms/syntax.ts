@@ -1,3 +1,4 @@
+import type { TermDocument } from './document';
 import type { Term, TermGroup } from './table';
 
 /**
@@ -10,9 +11,10 @@ export interface XmlSyntax {
   name: 'ubl' | 'cii';
   /** Prefix → namespace URI; every prefix a path uses. */
   namespaces: Record<string, string>;
-  /** The root element, qualified. */
-  root: string;
-  path(holder: Term | TermGroup): string;
+  /** The root element (its name as the sequences know it, and its namespace) of a document of this type. */
+  root(type: TermDocument['type']): { name: string; namespace: string };
+  /** The holder's path in this syntax, for a document of this type. */
+  path(holder: Term | TermGroup, type: TermDocument['type']): string;
   fixed(group: TermGroup): Record<string, string>;
   /** Element → children it always has, with their fixed values (the tax scheme VAT in every tax category). */
   companions: Record<string, Record<string, string>>;

@@ -89,7 +89,8 @@ export const TERM_GROUPS: readonly TermGroup[] = [
     cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`,
     fixed: { ubl: { 'cbc:ChargeIndicator': 'true' }, cii: { 'ram:ChargeIndicator/udt:Indicator': 'true' } },
   },
-  { name: 'totals', id: 'BG-22', title: 'Document totals', json: 'totals', repeats: false, ubl: 'cac:LegalMonetaryTotal', cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeSettlementHeaderMonetarySummation` },
+  // UBL keeps the VAT total (BT-110) apart from the others, so the group's UBL paths start at the root.
+  { name: 'totals', id: 'BG-22', title: 'Document totals', json: 'totals', repeats: false, ubl: '', cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeSettlementHeaderMonetarySummation` },
   {
     name: 'vat-breakdown',
     id: 'BG-23',
@@ -164,10 +165,12 @@ const DOCUMENT = inGroup('document', [
 ]);
 
 /** Seller and buyer: the same terms under two numbers (BT-27 is the seller's name, BT-44 the buyer's). */
-function partyTerms(group: 'seller' | 'buyer', ids: [string, string, string, string, string, string, string, string, string, string, string], example: string): Term[] {
-  const [name, endpoint, vat, legal, contact, phone, email, street, city, postcode, country] = ids;
+function partyTerms(group: 'seller' | 'buyer', ids: [string, string, string, string, string, string, string, string, string, string, string, string], example: string): Term[] {
+  const [name, tradingName, endpoint, vat, legal, contact, phone, email, street, city, postcode, country] = ids;
   return inGroup(group, [
     { id: name, name: `${group === 'seller' ? 'Seller' : 'Buyer'} name`, json: 'name', kind: 'text', required: true, ubl: 'cac:PartyLegalEntity/cbc:RegistrationName', cii: 'ram:Name', rules: [group === 'seller' ? 'BR-06' : 'BR-07'], example },
+    // Not in the JSON: the service states it (the legal name again) only where rules want it, for Greek sellers (GR-R-002, GR-R-005).
+    { id: tradingName, name: 'Trading name', json: 'trading_name', kind: 'text', ubl: 'cac:PartyName/cbc:Name', cii: 'ram:SpecifiedLegalOrganization/ram:TradingBusinessName', rules: [group === 'seller' ? 'GR-R-002' : 'GR-R-005'], example, computed: true },
     { id: endpoint, name: 'Electronic address', json: 'peppol_id', kind: 'participant', ubl: 'cbc:EndpointID', cii: 'ram:URIUniversalCommunication/ram:URIID', rules: [group === 'seller' ? 'PEPPOL-EN16931-R020' : 'PEPPOL-EN16931-R010', 'BR-62', 'BR-63'], example: '0208:0123456749' },
     { id: vat, name: 'VAT identifier', json: 'tax_id', kind: 'text', ubl: 'cac:PartyTaxScheme/cbc:CompanyID', cii: 'ram:SpecifiedTaxRegistration/ram:ID[@schemeID=VA]', rules: ['BR-CO-09'], example: 'BE0123456749' },
     { id: legal, name: 'Legal registration identifier', json: 'company_registration_id', kind: 'legal-id', ubl: 'cac:PartyLegalEntity/cbc:CompanyID', cii: 'ram:SpecifiedLegalOrganization/ram:ID', example: '0123456749' },
@@ -213,15 +216,15 @@ function documentAllowanceChargeTerms(group: 'document-allowance' | 'document-ch
 }
 
 const TOTALS = inGroup('totals', [
-  { id: 'BT-106', name: 'Sum of invoice line net amount', json: 'line_extension', kind: 'amount', required: true, ubl: 'cbc:LineExtensionAmount[@currencyID=$currency]', cii: 'ram:LineTotalAmount', rules: ['BR-12', 'BR-CO-10'], example: '100.00', computed: true },
-  { id: 'BT-108', name: 'Sum of charges on document level', json: 'charge_total', kind: 'amount', ubl: 'cbc:ChargeTotalAmount[@currencyID=$currency]', cii: 'ram:ChargeTotalAmount', rules: ['BR-CO-12'], example: '5.00', computed: true },
-  { id: 'BT-107', name: 'Sum of allowances on document level', json: 'allowance_total', kind: 'amount', ubl: 'cbc:AllowanceTotalAmount[@currencyID=$currency]', cii: 'ram:AllowanceTotalAmount', rules: ['BR-CO-11'], example: '10.00', computed: true },
-  { id: 'BT-109', name: 'Invoice total amount without VAT', json: 'tax_exclusive', kind: 'amount', required: true, ubl: 'cbc:TaxExclusiveAmount[@currencyID=$currency]', cii: 'ram:TaxBasisTotalAmount', rules: ['BR-13', 'BR-CO-13'], example: '95.00', computed: true },
-  { id: 'BT-110', name: 'Invoice total VAT amount', json: 'tax', kind: 'amount', ubl: 'cbc:TaxAmount[@currencyID=$currency]', cii: 'ram:TaxTotalAmount[@currencyID=$currency]', rules: ['BR-CO-14'], example: '19.95', computed: true },
-  { id: 'BT-114', name: 'Rounding amount', json: 'payable_rounding', kind: 'amount', ubl: 'cbc:PayableRoundingAmount[@currencyID=$currency]', cii: 'ram:RoundingAmount', rules: ['EINVOICE-BT114'], example: '0.05', computed: true },
-  { id: 'BT-112', name: 'Invoice total amount with VAT', json: 'tax_inclusive', kind: 'amount', required: true, ubl: 'cbc:TaxInclusiveAmount[@currencyID=$currency]', cii: 'ram:GrandTotalAmount', rules: ['BR-14', 'BR-CO-15'], example: '114.95', computed: true },
-  { id: 'BT-113', name: 'Paid amount', json: 'prepaid', kind: 'amount', ubl: 'cbc:PrepaidAmount[@currencyID=$currency]', cii: 'ram:TotalPrepaidAmount', example: '14.95' },
-  { id: 'BT-115', name: 'Amount due for payment', json: 'payable', kind: 'amount', required: true, ubl: 'cbc:PayableAmount[@currencyID=$currency]', cii: 'ram:DuePayableAmount', rules: ['BR-15', 'BR-CO-16'], example: '100.00', computed: true },
+  { id: 'BT-106', name: 'Sum of invoice line net amount', json: 'line_extension', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:LineExtensionAmount[@currencyID=$currency]', cii: 'ram:LineTotalAmount', rules: ['BR-12', 'BR-CO-10'], example: '100.00', computed: true },
+  { id: 'BT-108', name: 'Sum of charges on document level', json: 'charge_total', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:ChargeTotalAmount[@currencyID=$currency]', cii: 'ram:ChargeTotalAmount', rules: ['BR-CO-12'], example: '5.00', computed: true },
+  { id: 'BT-107', name: 'Sum of allowances on document level', json: 'allowance_total', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount[@currencyID=$currency]', cii: 'ram:AllowanceTotalAmount', rules: ['BR-CO-11'], example: '10.00', computed: true },
+  { id: 'BT-109', name: 'Invoice total amount without VAT', json: 'tax_exclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount[@currencyID=$currency]', cii: 'ram:TaxBasisTotalAmount', rules: ['BR-13', 'BR-CO-13'], example: '95.00', computed: true },
+  { id: 'BT-110', name: 'Invoice total VAT amount', json: 'tax', kind: 'amount', ubl: 'cac:TaxTotal/cbc:TaxAmount[@currencyID=$currency]', cii: 'ram:TaxTotalAmount[@currencyID=$currency]', rules: ['BR-CO-14'], example: '19.95', computed: true },
+  { id: 'BT-114', name: 'Rounding amount', json: 'payable_rounding', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount[@currencyID=$currency]', cii: 'ram:RoundingAmount', rules: ['EINVOICE-BT114'], example: '0.05', computed: true },
+  { id: 'BT-112', name: 'Invoice total amount with VAT', json: 'tax_inclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount[@currencyID=$currency]', cii: 'ram:GrandTotalAmount', rules: ['BR-14', 'BR-CO-15'], example: '114.95', computed: true },
+  { id: 'BT-113', name: 'Paid amount', json: 'prepaid', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PrepaidAmount[@currencyID=$currency]', cii: 'ram:TotalPrepaidAmount', example: '14.95' },
+  { id: 'BT-115', name: 'Amount due for payment', json: 'payable', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:PayableAmount[@currencyID=$currency]', cii: 'ram:DuePayableAmount', rules: ['BR-15', 'BR-CO-16'], example: '100.00', computed: true },
 ]);
 
 const VAT_BREAKDOWN = inGroup('vat-breakdown', [
@@ -236,6 +239,7 @@ const VAT_BREAKDOWN = inGroup('vat-breakdown', [
 const ATTACHMENT = inGroup('attachment', [
   { id: 'BT-122', name: 'Supporting document reference', json: 'id', kind: 'text', required: true, ubl: 'cbc:ID', cii: 'ram:IssuerAssignedID', rules: ['BR-52'], example: 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d', computed: true },
   { id: 'BT-123', name: 'Supporting document description', json: 'description', kind: 'text', ubl: 'cbc:DocumentDescription', cii: 'ram:Name', example: 'Timesheet' },
+  { id: 'BT-124', name: 'External document location', json: 'uri', kind: 'text', ubl: 'cac:Attachment/cac:ExternalReference/cbc:URI', cii: 'ram:URIID', rules: ['GR-S-008'], example: 'https://example.com/invoices/INV-2026-001' },
   { id: 'BT-125', name: 'Attached document', json: 'content', kind: 'binary', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject', cii: 'ram:AttachmentBinaryObject', example: 'JVBERi0xLjcK…' },
   { id: 'BT-125-1', name: 'Attached document mime code', json: 'mime_type', kind: 'code', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@mimeCode', cii: 'ram:AttachmentBinaryObject/@mimeCode', rules: ['BR-CL-24'], example: 'application/pdf' },
   { id: 'BT-125-2', name: 'Attached document filename', json: 'filename', kind: 'text', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@filename', cii: 'ram:AttachmentBinaryObject/@filename', example: 'timesheet.pdf' },
@@ -268,8 +272,8 @@ function lineAllowanceChargeTerms(group: 'line-allowance' | 'line-charge', ids: 
 
 export const TERMS: readonly Term[] = [
   ...DOCUMENT,
-  ...partyTerms('seller', ['BT-27', 'BT-34', 'BT-31', 'BT-30', 'BT-41', 'BT-42', 'BT-43', 'BT-35', 'BT-37', 'BT-38', 'BT-40'], 'Example Seller NV'),
-  ...partyTerms('buyer', ['BT-44', 'BT-49', 'BT-48', 'BT-47', 'BT-56', 'BT-57', 'BT-58', 'BT-50', 'BT-52', 'BT-53', 'BT-55'], 'Example Buyer BV'),
+  ...partyTerms('seller', ['BT-27', 'BT-28', 'BT-34', 'BT-31', 'BT-30', 'BT-41', 'BT-42', 'BT-43', 'BT-35', 'BT-37', 'BT-38', 'BT-40'], 'Example Seller NV'),
+  ...partyTerms('buyer', ['BT-44', 'BT-45', 'BT-49', 'BT-48', 'BT-47', 'BT-56', 'BT-57', 'BT-58', 'BT-50', 'BT-52', 'BT-53', 'BT-55'], 'Example Buyer BV'),
   ...DELIVERY,
   ...PAYMENT,
   ...documentAllowanceChargeTerms('document-allowance', ['BT-92', 'BT-95', 'BT-96', 'BT-97', 'BT-98'], ['BR-31', 'BR-32', 'BR-33']),

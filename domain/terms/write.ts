@@ -2,10 +2,10 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
 import { legalIdScheme } from '../documents/legal-id';
-import { literal, literalAttribute } from '../ubl/build';
+import { literal, literalAttribute } from '../ubl/xml';
 import type { TermDocument } from './document';
 import { carriedValue, joinPaths, parsePath, valueAt, type ElementStep } from './paths';
-import { childGroups, groupNamed, termsOf, type GroupName, type Term } from './table';
+import { childGroups, groupNamed, termsOf, type GroupName, type Term, type TermGroup } from './table';
 import type { XmlSyntax } from './syntax';
 
 /**
@@ -30,11 +30,15 @@ const qualified = (step: ElementStep) => `${step.prefix}:${step.local}`;
 class TermWriter {
   constructor(
     private readonly syntax: XmlSyntax,
-    private readonly currency: string,
+    private readonly document: TermDocument,
   ) {}
 
+  private pathOf(holder: Term | TermGroup): string {
+    return this.syntax.path(holder, this.document.type);
+  }
+
   private carried(step: ElementStep): Record<string, string> {
-    return Object.fromEntries(Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.currency)]));
+    return Object.fromEntries(Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.document.currency)]));
   }
 
   /** The child for this step, made when there is none yet (or, `fresh`, always). */
@@ -94,16 +98,17 @@ class TermWriter {
       const value = valueAt(instance, term.json);
       if (typeof value !== 'string' || value.trim() === '') continue;
       const { text, attributes } = this.encode(term, value, instance);
-      this.put(element, joinPaths(base, this.syntax.path(term)), text, attributes);
+      if (text.trim() === '') continue;
+      this.put(element, joinPaths(base, this.pathOf(term)), text, attributes);
     }
     for (const child of childGroups(name)) {
       const value = valueAt(instance, child.json);
       if (!child.repeats) {
-        if (value && typeof value === 'object') this.group(child.name, value as Record<string, unknown>, element, joinPaths(base, this.syntax.path(child)));
+        if (value && typeof value === 'object') this.group(child.name, value as Record<string, unknown>, element, joinPaths(base, this.pathOf(child)));
         continue;
       }
       for (const each of (value as Record<string, unknown>[] | undefined) ?? []) {
-        const made = this.element(element, joinPaths(base, this.syntax.path(child)), true);
+        const made = this.element(element, joinPaths(base, this.pathOf(child)), true);
         this.group(child.name, each, made);
         for (const [path, fixed] of Object.entries(this.syntax.fixed(child))) this.put(made, path, fixed);
       }
@@ -142,15 +147,15 @@ function serialise(node: Node, parent: XMLBuilder, syntax: XmlSyntax): void {
 }
 
 export function writeTerms(syntax: XmlSyntax, document: TermDocument): string {
-  const writer = new TermWriter(syntax, document.currency);
-  const root = newNode(syntax.root);
+  const writer = new TermWriter(syntax, document);
+  const rootElement = syntax.root(document.type);
+  const root = newNode(rootElement.name);
   writer.group(groupNamed('document').name, document, root);
   for (const path of syntax.always) writer.element(root, path);
   accompanied(root, writer, syntax);
   ordered(root, syntax);
-  const [prefix] = syntax.root.split(':');
   const declarations = Object.fromEntries(Object.entries(syntax.namespaces).map(([name, uri]) => [`xmlns:${name}`, uri]));
-  const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(syntax.namespaces[prefix!]!, syntax.root, declarations);
+  const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(rootElement.namespace, rootElement.name, declarations);
   for (const child of root.children) serialise(child, xml, syntax);
   return xml.end({ prettyPrint: true, wellFormed: true });
 }

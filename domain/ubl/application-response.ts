@@ -7,7 +7,7 @@ import {
   type ResponseCode,
 } from '../invoice-response';
 import { childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from '../xml-tree';
-import { aggregate, cbc, NS } from './build';
+import { aggregate, cbc, NS } from './xml';
 
 /**
  * The two UBL ApplicationResponse documents Peppol carries between access

@@ -3,7 +3,7 @@ import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
 import { boundsProblem, checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
 import { parseXml, XmlError, type XmlElement } from '../xml-tree';
-import { CUSTOMIZATION_ID, NS, PROFILE_ID } from './build';
+import { CUSTOMIZATION_ID, NS, PROFILE_ID } from './xml';
 import { documentAllowancesCharges, readLine } from './read-lines';
 import { readDelivery, readParty } from './read-parties';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from './received';
@@ -12,7 +12,7 @@ import { amount, implied, nonEmpty, Reading, stated, type Context } from './read
 /**
  * A received UBL Invoice or CreditNote (Peppol BIS Billing 3.0 or EN 16931
  * core) read into the JSON a client posts to POST /v1/documents: the inverse
- * of build.ts. Totals are not part of that JSON (the service computes them),
+ * of the UBL writer (write.ts). Totals are not part of that JSON (the service computes them),
  * so the UBL's own are given beside it as stated; so are the embedded
  * attachments, decoded. What the JSON cannot hold is listed by UBL path in
  * `unmapped`, never guessed at: a value is carried as it is or named there.
@@ -177,7 +177,7 @@ type AttachmentJson = NonNullable<DocumentJson['attachments']>[number];
 /**
  * AdditionalDocumentReference: embedded files (BG-24) become attachments
  * (in the JSON view as base64, beside it decoded); the Greek MARK and
- * invoice URL references (GR-R-004, GR-S-008) become `greece`, as build.ts
+ * invoice URL references (GR-R-004, GR-S-008) become `greece`, as the writer
  * writes them. Other references (an invoiced object, an external URI) are
  * named as unmapped.
  */

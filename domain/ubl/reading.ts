@@ -1,6 +1,6 @@
 import { money } from '../documents/calculate';
 import type { XmlElement } from '../xml-tree';
-import { NS } from './build';
+import { NS } from './xml';
 
 /**
  * Reading a UBL (or CII) tree while keeping account of what was read. Every element

@@ -5,6 +5,7 @@ import { writeCii } from '../../domain/cii/write';
 import { documentInputSchema } from '../../domain/documents/input';
 import { termsOfUbl } from '../../domain/terms/from-ubl';
 import { readUbl, type ReceivedUbl } from '../../domain/ubl/read';
+import { writeUbl } from '../../domain/ubl/write';
 import { EVERY_TERM } from '../support/every-term';
 import { ciiTotalsWritten, officialExamples, totalsWritten } from '../support/official-examples';
 import { validateUbl, type ValidationResult } from '../support/peppol-validator';
@@ -87,9 +88,14 @@ describe.each(officialExamples('en16931-cii').map(({ name, xml }) => ({ name, xm
   });
 });
 
-describe('a document with every term of the table, as CII', () => {
-  it('when it is validated with the EN 16931 CII rules, then nothing is fatal', async () => {
+describe('a document with every term of the table', () => {
+  it('when it is written as CII and validated with the EN 16931 CII rules, then nothing is fatal', async () => {
     const [result] = await validateUbl([{ name: 'every term', xml: writeCii(EVERY_TERM) }]);
+    expect(result?.fatal).toEqual([]);
+  });
+
+  it('when it is written as UBL and validated with the Peppol BIS rules, then nothing is fatal', async () => {
+    const [result] = await validateUbl([{ name: 'every term', xml: writeUbl(EVERY_TERM) }]);
     expect(result?.fatal).toEqual([]);
   });
 });

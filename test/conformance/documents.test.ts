@@ -2,7 +2,8 @@ import { calculate } from '../../domain/documents/calculate';
 import { convertDocument, withCompanyDefaults } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import type { SendingCompany } from '../../domain/documents/convert';
-import { buildUbl } from '../../domain/ubl/build';
+import { termsOfInput } from '../../domain/terms/from-input';
+import { writeUbl } from '../../domain/ubl/write';
 import {
   belgianSeller,
   danishSeller,
@@ -214,7 +215,7 @@ describe('conformance with the official Peppol BIS Billing 3.0 and EN 16931 arte
         const ours = convertDocument(input, company);
         expect({ name, ours: ours.ok ? [] : ours.violations.map((violation) => violation.rule) }).toEqual({ name, ours: expect.arrayContaining([rule]) });
         const attachments = (input.attachments ?? []).map((attachment, index) => ({ ...attachment, id: `ATT-${index + 1}` }));
-        return { name, xml: buildUbl(input, calculate(input), attachments) };
+        return { name, xml: writeUbl(termsOfInput(input, calculate(input), attachments)) };
       });
       const results = await validateUbl(forced);
       for (const [index, result] of results.entries()) {

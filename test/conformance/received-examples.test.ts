@@ -3,7 +3,8 @@ import Decimal from 'decimal.js';
 import { calculate } from '../../domain/documents/calculate';
 import { convertDocument, withCompanyDefaults, type SendingCompany } from '../../domain/documents/convert';
 import { documentInputSchema, type DocumentInput } from '../../domain/documents/input';
-import { buildUbl } from '../../domain/ubl/build';
+import { termsOfInput } from '../../domain/terms/from-input';
+import { writeUbl } from '../../domain/ubl/write';
 import { readUbl, type ReceivedUbl } from '../../domain/ubl/read';
 import { officialExamples, totalsWritten, REFUSED_BY_OUR_CHECKS } from '../support/official-examples';
 import { validateUbl, type ValidationResult } from '../support/peppol-validator';
@@ -45,7 +46,7 @@ function roundTrip(name: string, xml: string): RoundTrip {
     name,
     received,
     refused: conversion.violations.map(({ path, rule }) => (rule ? `${path} ${rule}` : path)),
-    ubl: buildUbl(withDefaults, calculate(withDefaults)),
+    ubl: writeUbl(termsOfInput(withDefaults, calculate(withDefaults))),
   };
 }
 

@@ -22,6 +22,7 @@ export const EVERY_TERM: TermDocument = {
   period: { start: '2026-11-01', end: '2026-11-30' },
   from: {
     name: 'Example Seller NV',
+    trading_name: 'Example Seller NV',
     peppol_id: '0208:0123456749',
     tax_id: 'BE0123456749',
     company_registration_id: '0123456749',
@@ -32,6 +33,7 @@ export const EVERY_TERM: TermDocument = {
   },
   to: {
     name: 'Example Buyer BV',
+    trading_name: 'Example Buyer BV',
     peppol_id: '0106:12345678',
     tax_id: 'NL123456789B01',
     company_registration_id: '12345678',
@@ -73,7 +75,10 @@ export const EVERY_TERM: TermDocument = {
     // Reverse charged: the breakdown's exemption reason is carried on the line in the JSON view.
     { id: '2', quantity: '1', unit: 'C62', net: '50.00', description: 'Licence', tax_category: 'AE', tax_rate: '0', tax_exemption_reason: 'Reverse charge', tax_exemption_reason_code: 'VATEX-EU-AE', unit_price: '50.00' },
   ],
-  attachments: [{ id: 'att_timesheet', description: 'Timesheet', filename: 'timesheet.csv', mime_type: 'text/csv', content: Buffer.from('day,hours\n1,8\n').toString('base64') }],
+  attachments: [
+    { id: 'DELIVERY-NOTE', description: 'Delivery note', uri: 'https://seller.example/notes/118' },
+    { id: 'att_timesheet', description: 'Timesheet', filename: 'timesheet.csv', mime_type: 'text/csv', content: Buffer.from('day,hours\n1,8\n').toString('base64') },
+  ],
   totals: {
     line_extension: '150.00',
     allowance_total: '10.00',
