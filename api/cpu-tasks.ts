@@ -1,3 +1,4 @@
+import { ciiOfUbl } from '../domain/cii/write';
 import { routingOf, RoutingError, type PeppolRouting } from '../domain/peppol-envelope';
 import { documentLines } from '../domain/rendering-bounds';
 import { checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-bounds';
@@ -10,6 +11,11 @@ import { checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../domain/xml-b
 export { convertForCompany, readDocumentBody } from './document-input';
 export { readPostedUbl } from './ubl-document-input';
 export { safeRenderedPage } from '../domain/rendering/safe-html';
+
+/** A stored document's UBL as CII (GET /v1/documents/{id}/cii): reading and writing grow with the document. */
+export function ciiOfStoredUbl({ xml }: { xml: Uint8Array }): { cii: string } | { unsupported: string } {
+  return ciiOfUbl(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
+}
 
 export function checkUblBounds({ xml }: { xml: Uint8Array }): XmlBoundsCheck {
   return checkXmlBounds(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), UBL_BOUNDS);

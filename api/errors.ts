@@ -63,6 +63,8 @@ const catalog = {
   ubl_not_available: { status: 404, type: 'not_found', retryable: false },
   // Only a stored document that is no UBL invoice or credit note (a received one, as it came) gets this.
   document_not_renderable: { status: 422, type: 'validation_error', retryable: false },
+  // Likewise: a received business document that is no UBL invoice or credit note cannot be written as CII.
+  document_not_convertible: { status: 422, type: 'validation_error', retryable: false },
   attachment_not_found: { status: 404, type: 'not_found', retryable: false },
   webhook_not_found: { status: 404, type: 'not_found', retryable: false },
   delivery_not_found: { status: 404, type: 'not_found', retryable: false },

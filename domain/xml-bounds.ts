@@ -1,4 +1,5 @@
 import { SaxesParser } from 'saxes';
+import { parseXml, XmlError, type XmlElement } from './xml-tree';
 
 /**
  * How much structure an XML document from outside may have before anything
@@ -94,4 +95,16 @@ export function boundsProblem(check: Exclude<XmlBoundsCheck, { ok: true }>): str
   if (check.problem === 'not_well_formed') return `not well-formed XML: ${check.message}`;
   if (check.problem === 'doctype') return `not accepted XML: ${check.message}`;
   return `the XML is ${check.problem === 'too_deep' ? 'nested deeper than' : 'made of more elements than'} ${check.limit} (line ${check.line}, column ${check.column})`;
+}
+
+/** XML from outside, measured against the bounds before it is parsed: its root, or why there is none to read. */
+export function parseBounded(xml: string, bounds: XmlBounds): { root: XmlElement } | { unsupported: string } {
+  const check = checkXmlBounds(xml, bounds);
+  if (!check.ok) return { unsupported: boundsProblem(check) };
+  try {
+    return { root: parseXml(xml) };
+  } catch (err) {
+    if (err instanceof XmlError) return { unsupported: `not well-formed XML: ${err.message}` };
+    throw err;
+  }
 }

@@ -57,13 +57,14 @@ export const TOOLS: readonly EinvoiceTool[] = [
   },
   {
     name: 'send_ubl',
-    title: 'Send a UBL invoice or credit note as it is',
+    title: 'Send a UBL (or CII) invoice or credit note as it is',
     description:
       'Sends a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) made elsewhere, for the company `company_id`, which must be its seller (its EndpointID is the company\'s peppol_id): ' +
       'the official Peppol rules judge it first, and a refused one comes back as a tool error listing their fatal findings (`violations`: rule id, XPath, message). ' +
-      'It is sent exactly as given; follow it with get_document. `idempotency_key` as for send_document.',
+      'It is sent exactly as given; follow it with get_document. A UN/CEFACT CII CrossIndustryInvoice (EN 16931) is taken too: judged by the CII rules, then sent as the UBL written from it. ' +
+      '`idempotency_key` as for send_document.',
     input: documentCompanyQuery.extend({
-      ubl: z.string().min(1).describe('The UBL document as XML text'),
+      ubl: z.string().min(1).describe('The UBL (or CII) document as XML text'),
       idempotency_key: documentInputSchema.shape.idempotency_key,
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -97,6 +98,21 @@ export const TOOLS: readonly EinvoiceTool[] = [
       const query = { ...(args.lang !== undefined && { lang: args.lang }), ...(args.company_id !== undefined && { company_id: args.company_id }) } as Query<'getDocumentPdf'>;
       const pdf = await client.documents.pdf(id, query);
       return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf', blob: Buffer.from(pdf).toString('base64') } }] };
+    },
+  },
+  {
+    name: 'get_document_xml',
+    title: 'Get a document as UBL or CII',
+    description:
+      'Any document, sent or received, as XML in the syntax asked for: `ubl` (Peppol BIS Billing 3.0, as it was sent or received) or `cii` (UN/CEFACT CII, EN 16931: as posted when it came as CII, ' +
+      'else written from its UBL with the amounts it states), answered as an embedded text resource (application/xml).',
+    input: documentParams.extend({ syntax: z.enum(['ubl', 'cii']).default('ubl').describe('`ubl` (default) or `cii`') }),
+    annotations: READ_ONLY,
+    run: async (client, args) => {
+      const id = args.id as string;
+      const syntax = args.syntax === 'cii' ? 'cii' : 'ubl';
+      const xml = syntax === 'cii' ? await client.documents.cii(id) : await client.documents.ubl(id);
+      return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.${syntax}.xml`, mimeType: 'application/xml', text: xml } }] };
     },
   },
   {

@@ -142,6 +142,8 @@ const contentSchema = new Schema(
     input: { type: Schema.Types.Mixed, default: null },
     /** The send-ready UBL; exactly these bytes are delivered and downloaded. A received document's UBL as received. */
     ubl: { type: String, required: true },
+    /** A document posted as CII: the CII exactly as posted (the UBL above was written from it); null otherwise. */
+    cii: { type: String, default: null },
     /** A received document's official validation report (findings as the public validator shows them). */
     validation: { type: Schema.Types.Mixed, default: null },
     /** A sandbox document's rendering, made once before delivery: the email carries it beside the UBL. */

@@ -11,14 +11,14 @@ import { requireLiveSending } from '../../services/credits/live-sending';
 import type { CompanyIdentity } from '../../domain/participant-proof';
 import { requireVerifiedSender } from '../../services/documents/verified-sender';
 import { eventsOfDocument } from '../../services/events';
-import { attachmentsOf, findAttachment, listDocuments, ublOf } from '../../services/documents/queries';
+import { attachmentsOf, findAttachment, listDocuments, postedCiiOf, ublOf } from '../../services/documents/queries';
 import { recipientOf } from '../../services/documents/accept';
-import { findReceivedMessage, receivedUbl } from '../../services/receiving/file';
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import { documentWarnings } from '../../services/documents/warnings';
 import type { RateLimiter } from '../../services/rate-limits';
 import { requireDocument, requireDocumentCompany, requireDocumentOf } from '../access';
+import { requireBusinessDocument } from '../business-document';
 import type { AuthContext } from '../authentication';
 import { documentRefused, documentTooLarge, MAX_BATCH, ublEntrySchema, type EntryReading } from '../document-input';
 import { invalidJson } from '../json-body';
@@ -59,7 +59,7 @@ export const optionalDocumentCompany = companyQuery
 export const documentOptionalCompanyQuery = z.object({ company_id: optionalDocumentCompany }).strict();
 /** A UBL document posted as the body has no JSON to name its company: the query does. */
 export const ublDocumentQuery = z
-  .object({ company_id: companyQuery.optional().openapi({ description: 'With a UBL body (`application/xml`) only, and then required: the sending company, which must be the UBL\'s seller' }) })
+  .object({ company_id: companyQuery.optional().openapi({ description: 'With an XML body (`application/xml`: UBL or CII) only, and then required: the sending company, which must be the document\'s seller' }) })
   .strict();
 export const documentListQuery = z
   .object({
@@ -212,12 +212,18 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       '`duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). ' +
       'A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company\'s `peppol_id` ' +
       '(else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), ' +
-      'and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; ' +
+      'and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. ' +
+      'A UN/CEFACT CII CrossIndustryInvoice (EN 16931 CII syntax, D16B; TypeCode 380 an invoice, 381 a credit note) is taken the same way: its seller (`ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID` with schemeID) must be the company, ' +
+      'CEN\'s EN 16931 CII rules judge it first (422 `document_invalid` at CII XPaths), then the UBL written from its terms, with the totals and VAT it states, is judged by the Peppol rules (422 with `details.sent_as` `ubl`, at UBL XPaths) and is what is sent; ' +
+      '`GET /v1/documents/{id}/cii` answers the CII byte for byte as posted, `/ubl` the UBL sent. Not well-formed: 400 `invalid_xml`; none of these kinds: 422 `not_ubl_document`; ' +
       'past the public validator\'s bounds: 422 `xml_too_complex`.',
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: documentInputSchema,
-    xmlBody: z.string().openapi({ description: 'A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) whose seller is the company `company_id` names', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    xmlBody: z.string().openapi({
+      description: 'A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0), or a UN/CEFACT CII CrossIndustryInvoice (EN 16931), whose seller is the company `company_id` names',
+      example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>',
+    }),
     query: ublDocumentQuery,
     bodyLimit: deps.maxBodyBytes,
     responses: {
@@ -421,15 +427,41 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     handler: async ({ auth, params, query, res }) => {
       const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       if (document.received) {
-        const message = await findReceivedMessage(store, document._id);
-        const received = message && receivedUbl(message);
-        if (!received) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
-        res.status(200).type('application/xml').send(received);
+        res.status(200).type('application/xml').send(await requireBusinessDocument(store, document));
         return;
       }
       const ubl = document.sent_at ? await ublOf(store, document._id) : null;
       if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} has not been sent yet (status ${document.status}).`);
       res.status(200).type('application/xml').send(ubl);
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/documents/{id}/cii',
+    operationId: 'getDocumentCii',
+    summary: 'The document as UN/CEFACT CII (EN 16931 CII syntax): as posted when it came as CII, else written from its UBL',
+    description:
+      'Any document, sent or received, from acceptance on: one posted as CII is answered byte for byte as posted; any other is its UBL (as `/ubl` gives it, or as it will be sent) ' +
+      'written as a CrossIndustryInvoice (D16B) by the same term table, with the totals, VAT breakdown and line amounts the UBL states, never computed again. ' +
+      'What the UBL carries that the JSON view does not (see `unmapped` of a received document) is not in the CII either. ' +
+      'A received message without a business document is 404 `ubl_not_available`; a received business document that is no UBL invoice or credit note to read is 422 `document_not_convertible`.',
+    tags: ['Documents'],
+    limitedKeys: true,
+    params: documentParams,
+    query: documentOptionalCompanyQuery,
+    responses: { 200: { description: 'UN/CEFACT CII CrossIndustryInvoice', schema: z.string(), contentType: 'application/xml' } },
+    errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_convertible'],
+    handler: async ({ auth, params, query, res }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
+      const posted = await postedCiiOf(store, document._id);
+      if (posted !== null) {
+        res.status(200).type('application/xml').send(posted);
+        return;
+      }
+      const written = await deps.cpu.run('ciiOfStoredUbl', { xml: await requireBusinessDocument(store, document) });
+      if ('unsupported' in written) throw new ApiError('document_not_convertible', `Document ${document._id} cannot be written as CII: ${written.unsupported}.`);
+      res.status(200).type('application/xml').send(written.cii);
     },
   });
 

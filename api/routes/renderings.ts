@@ -5,7 +5,8 @@ import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { fileStemOf } from '../../domain/text';
 import { boundsProblem } from '../../domain/xml-bounds';
 import { MAX_RENDERED_LINES } from '../../domain/rendering-bounds';
-import { claimRendering, keepRendering, keptRendering, renderableUblOf, renderingTag } from '../../services/documents/rendering';
+import { claimRendering, keepRendering, keptRendering, renderingTag } from '../../services/documents/rendering';
+import { requireBusinessDocument } from '../business-document';
 import type { Store } from '../../store';
 import { requireDocumentOf } from '../access';
 import { ApiError } from '../errors';
@@ -134,8 +135,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
       errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_renderable', 'rendering_in_progress', 'validator_unavailable'],
       handler: async ({ auth, params, query, req, res, signal }) => {
         const document = await requireDocumentOf(store, auth, params.id, query.company_id);
-        const ubl = await renderableUblOf(store, document);
-        if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
+        const ubl = await requireBusinessDocument(store, document);
         const tag = renderingTag(ubl, format, query.lang);
         res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
         if (req.headers['if-none-match']?.split(',').some((candidate) => candidate.trim() === tag)) {

@@ -7,8 +7,8 @@ import { CUSTOMIZATION_ID } from '../ubl/xml';
 import { dropWhatTheSchemaRefuses } from '../ubl/read';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from '../ubl/received';
 import { nonEmpty, pricePerUnit, Reading, stated } from '../ubl/reading';
-import { boundsProblem, checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
-import { parseXml, XmlError, type XmlElement } from '../xml-tree';
+import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
+import type { XmlElement } from '../xml-tree';
 import { CII_NS, CII_SYNTAX } from './syntax';
 
 /**
@@ -22,16 +22,12 @@ import { CII_NS, CII_SYNTAX } from './syntax';
 type Json = Record<string, unknown>;
 
 export function readCii(xml: string | Buffer): UblReadResult {
-  const text = (typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, '');
-  const bounds = checkXmlBounds(text, UBL_BOUNDS);
-  if (!bounds.ok) return { unsupported: boundsProblem(bounds) };
-  let root: XmlElement;
-  try {
-    root = parseXml(text);
-  } catch (err) {
-    if (err instanceof XmlError) return { unsupported: `not well-formed XML: ${err.message}` };
-    throw err;
-  }
+  const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
+  return 'root' in parsed ? readCiiTree(parsed.root) : parsed;
+}
+
+/** A parsed CrossIndustryInvoice (its root); another root is unsupported. */
+export function readCiiTree(root: XmlElement): UblReadResult {
   if (root.namespace !== CII_NS.rsm || root.name !== 'CrossIndustryInvoice') {
     return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice` };
   }

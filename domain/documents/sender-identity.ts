@@ -1,4 +1,5 @@
 import { sameValue, type CompanyIdentity } from '../participant-proof';
+import { termJsonPath, termNamed, termPathFromRoot } from '../terms/table';
 import type { Violation } from './violation';
 
 /**
@@ -17,35 +18,38 @@ interface SellerField {
   field: keyof CompanyIdentity;
   term: string;
   label: string;
-  json: string;
-  ubl: string;
 }
 
-const PARTY = 'cac:AccountingSupplierParty/cac:Party';
-
+/** Where each field sits in each syntax is the term table's (domain/terms/table.ts). */
 const SELLER_FIELDS: readonly SellerField[] = [
-  { field: 'peppol_id', term: 'BT-34', label: 'electronic address (Peppol id)', json: 'from.peppol_id', ubl: `${PARTY}/cbc:EndpointID` },
-  { field: 'name', term: 'BT-27', label: 'legal name', json: 'from.name', ubl: `${PARTY}/cac:PartyLegalEntity/cbc:RegistrationName` },
-  { field: 'tax_id', term: 'BT-31', label: 'VAT identifier', json: 'from.tax_id', ubl: `${PARTY}/cac:PartyTaxScheme/cbc:CompanyID` },
-  { field: 'company_registration_id', term: 'BT-30', label: 'legal registration identifier', json: 'from.company_registration_id', ubl: `${PARTY}/cac:PartyLegalEntity/cbc:CompanyID` },
+  { field: 'peppol_id', term: 'BT-34', label: 'electronic address (Peppol id)' },
+  { field: 'name', term: 'BT-27', label: 'legal name' },
+  { field: 'tax_id', term: 'BT-31', label: 'VAT identifier' },
+  { field: 'company_registration_id', term: 'BT-30', label: 'legal registration identifier' },
 ];
+
+const pathOf = (term: string, syntax: 'json' | 'ubl' | 'cii') => {
+  const row = termNamed('seller', term);
+  return syntax === 'json' ? termJsonPath(row) : termPathFromRoot(row, syntax);
+};
 
 /** What a document states of its seller, in the JSON view's words (`from`); undefined: not stated. */
 export type StatedSeller = Partial<Record<keyof CompanyIdentity, string | null | undefined>>;
 
 /** Every seller field a live document states otherwise than the verified identity, each named at its path in the syntax it came in. */
-export function sellerIdentityViolations(stated: StatedSeller, verified: CompanyIdentity, syntax: 'json' | 'ubl'): Violation[] {
-  return SELLER_FIELDS.flatMap(({ field, term, label, json, ubl }) => {
+export function sellerIdentityViolations(stated: StatedSeller, verified: CompanyIdentity, syntax: 'json' | 'ubl' | 'cii'): Violation[] {
+  return SELLER_FIELDS.flatMap(({ field, term, label }) => {
+    const path = pathOf(term, syntax);
     const value = stated[field];
     if (value === undefined || value === null || sameValue(field, value, verified[field])) return [];
     const ours = verified[field] === null ? 'none' : `"${verified[field]}"`;
     return [
       {
-        path: syntax === 'json' ? json : ubl,
+        path,
         rule: null,
         message:
           `A live document's seller is the sending company as verified: its ${label} (${term}) is ${ours}, not "${value}". ` +
-          (syntax === 'json' ? `Leave ${json} out to use the company's.` : 'State the verified value.') +
+          (syntax === 'json' ? `Leave ${path} out to use the company's.` : 'State the verified value.') +
           (field === 'name' ? ' A trading name (BT-28) may differ, and so may the address.' : ''),
       },
     ];

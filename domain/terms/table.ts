@@ -57,6 +57,10 @@ export interface Term {
   example: string;
   /** Set by the service, not sent: totals, the breakdown, positions. */
   computed?: true;
+  /** Where a client posts it, when not at `json` (the paid amount is `payment.prepaid_amount`). */
+  input?: string;
+  /** Read, not posted: the JSON view turns it into what it has a field for (a price per base quantity into one per unit). */
+  readOnly?: true;
 }
 
 const CII_AGREEMENT = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement';
@@ -152,7 +156,7 @@ const DOCUMENT = inGroup('document', [
   { id: 'BT-23', name: 'Business process type', json: 'process', kind: 'code', ubl: 'cbc:ProfileID', cii: 'rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID', rules: ['PEPPOL-EN16931-R001'], example: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', computed: true },
   { id: 'BT-1', name: 'Invoice number', json: 'number', kind: 'text', required: true, ubl: 'cbc:ID', cii: 'rsm:ExchangedDocument/ram:ID', rules: ['BR-02'], example: 'INV-2026-001' },
   { id: 'BT-2', name: 'Invoice issue date', json: 'issue_date', kind: 'date', required: true, ubl: 'cbc:IssueDate', cii: `rsm:ExchangedDocument/ram:IssueDateTime/${CII_DATE}`, rules: ['BR-03'], example: '2026-12-01' },
-  { id: 'BT-3', name: 'Invoice type code', json: 'type_code', kind: 'code', required: true, ubl: 'cbc:InvoiceTypeCode', cii: 'rsm:ExchangedDocument/ram:TypeCode', rules: ['BR-04', 'BR-CL-01'], example: '380', computed: true },
+  { id: 'BT-3', name: 'Invoice type code', json: 'type_code', input: 'type', kind: 'code', required: true, ubl: 'cbc:InvoiceTypeCode', cii: 'rsm:ExchangedDocument/ram:TypeCode', rules: ['BR-04', 'BR-CL-01'], example: '380' },
   { id: 'BT-22', name: 'Invoice note', json: 'note', kind: 'text', ubl: 'cbc:Note', cii: 'rsm:ExchangedDocument/ram:IncludedNote/ram:Content', example: 'Thank you for your order' },
   { id: 'BT-9', name: 'Payment due date', json: 'due_date', kind: 'date', ubl: 'cbc:DueDate', cii: `${CII_SETTLEMENT}/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime/${CII_DATE}`, rules: ['BR-CO-25'], example: '2026-12-31' },
   { id: 'BT-5', name: 'Invoice currency code', json: 'currency', kind: 'code', required: true, ubl: 'cbc:DocumentCurrencyCode', cii: `${CII_SETTLEMENT}/ram:InvoiceCurrencyCode`, rules: ['BR-05', 'BR-CL-04'], example: 'EUR' },
@@ -221,9 +225,9 @@ const TOTALS = inGroup('totals', [
   { id: 'BT-107', name: 'Sum of allowances on document level', json: 'allowance_total', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount[@currencyID=$currency]', cii: 'ram:AllowanceTotalAmount', rules: ['BR-CO-11'], example: '10.00', computed: true },
   { id: 'BT-109', name: 'Invoice total amount without VAT', json: 'tax_exclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount[@currencyID=$currency]', cii: 'ram:TaxBasisTotalAmount', rules: ['BR-13', 'BR-CO-13'], example: '95.00', computed: true },
   { id: 'BT-110', name: 'Invoice total VAT amount', json: 'tax', kind: 'amount', ubl: 'cac:TaxTotal/cbc:TaxAmount[@currencyID=$currency]', cii: 'ram:TaxTotalAmount[@currencyID=$currency]', rules: ['BR-CO-14'], example: '19.95', computed: true },
-  { id: 'BT-114', name: 'Rounding amount', json: 'payable_rounding', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount[@currencyID=$currency]', cii: 'ram:RoundingAmount', rules: ['EINVOICE-BT114'], example: '0.05', computed: true },
+  { id: 'BT-114', name: 'Rounding amount', json: 'payable_rounding', input: 'payment.rounding_amount', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount[@currencyID=$currency]', cii: 'ram:RoundingAmount', rules: ['EINVOICE-BT114'], example: '0.05' },
   { id: 'BT-112', name: 'Invoice total amount with VAT', json: 'tax_inclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount[@currencyID=$currency]', cii: 'ram:GrandTotalAmount', rules: ['BR-14', 'BR-CO-15'], example: '114.95', computed: true },
-  { id: 'BT-113', name: 'Paid amount', json: 'prepaid', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PrepaidAmount[@currencyID=$currency]', cii: 'ram:TotalPrepaidAmount', example: '14.95' },
+  { id: 'BT-113', name: 'Paid amount', json: 'prepaid', input: 'payment.prepaid_amount', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PrepaidAmount[@currencyID=$currency]', cii: 'ram:TotalPrepaidAmount', example: '14.95' },
   { id: 'BT-115', name: 'Amount due for payment', json: 'payable', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:PayableAmount[@currencyID=$currency]', cii: 'ram:DuePayableAmount', rules: ['BR-15', 'BR-CO-16'], example: '100.00', computed: true },
 ]);
 
@@ -255,8 +259,8 @@ const LINE = inGroup('line', [
   { id: 'BT-155', name: "Item Seller's identifier", json: 'item_id', kind: 'text', ubl: 'cac:Item/cac:SellersItemIdentification/cbc:ID', cii: 'ram:SpecifiedTradeProduct/ram:SellerAssignedID', example: 'SKU-118' },
   { id: 'BT-151', name: 'Invoiced item VAT category code', json: 'tax_category', kind: 'code', required: true, ubl: 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID', cii: 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:CategoryCode', rules: ['BR-CO-04'], example: 'S' },
   { id: 'BT-152', name: 'Invoiced item VAT rate', json: 'tax_rate', kind: 'decimal', ubl: 'cac:Item/cac:ClassifiedTaxCategory/cbc:Percent', cii: 'ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax/ram:RateApplicablePercent', rules: ['BR-S-05'], example: '21' },
-  { id: 'BT-149', name: 'Item price base quantity', json: 'price_base_quantity', kind: 'quantity', ubl: 'cac:Price/cbc:BaseQuantity', cii: 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity', example: '12' },
-  { id: 'BT-150', name: 'Item price base quantity unit of measure code', json: 'price_base_unit', kind: 'code', ubl: 'cac:Price/cbc:BaseQuantity/@unitCode', cii: 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity/@unitCode', example: 'MON' },
+  { id: 'BT-149', name: 'Item price base quantity', json: 'price_base_quantity', readOnly: true, kind: 'quantity', ubl: 'cac:Price/cbc:BaseQuantity', cii: 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity', example: '12' },
+  { id: 'BT-150', name: 'Item price base quantity unit of measure code', json: 'price_base_unit', readOnly: true, kind: 'code', ubl: 'cac:Price/cbc:BaseQuantity/@unitCode', cii: 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity/@unitCode', example: 'MON' },
   { id: 'BT-146', name: 'Item net price', json: 'unit_price', kind: 'decimal', required: true, ubl: 'cac:Price/cbc:PriceAmount[@currencyID=$currency]', cii: 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount', rules: ['BR-26', 'BR-27'], example: '25.00' },
 ]);
 
@@ -290,3 +294,25 @@ export const groupNamed = (name: GroupName): TermGroup => TERM_GROUPS.find((grou
 export const termsOf = (group: GroupName): Term[] => TERMS.filter((term) => term.group === group);
 export const childGroups = (parent: GroupName | undefined): TermGroup[] =>
   TERM_GROUPS.filter((group) => group.name !== 'document' && group.parent === (parent === 'document' ? undefined : parent));
+
+/** The group and its ancestors, outermost first. */
+export function lineage(group: TermGroup): TermGroup[] {
+  return group.parent ? [...lineage(groupNamed(group.parent)), group] : [group];
+}
+
+/** A term by its id within a group (BT-27 of the seller). */
+export const termNamed = (group: GroupName, id: string): Term => TERMS.find((term) => term.group === group && term.id === id)!;
+
+/** A term's path from the root in one syntax (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
+export function termPathFromRoot(term: Term, syntax: 'ubl' | 'cii'): string {
+  return [...lineage(groupNamed(term.group)).map((group) => group[syntax]), term[syntax]].filter((path) => path !== '').join('/');
+}
+
+/** A term's field in the JSON a client posts (`from.name`; `lines[].unit_price` for a repeating group). */
+export function termJsonPath(term: Term): string {
+  if (term.input) return term.input;
+  const groups = lineage(groupNamed(term.group))
+    .filter((group) => group.json !== '')
+    .map((group) => (group.repeats ? `${group.json}[]` : group.json));
+  return [...groups, term.json].join('.');
+}

@@ -1,8 +1,8 @@
 import { decodeBase64 } from '../documents/attachments';
 import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
-import { boundsProblem, checkXmlBounds, UBL_BOUNDS } from '../xml-bounds';
-import { parseXml, XmlError, type XmlElement } from '../xml-tree';
+import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
+import type { XmlElement } from '../xml-tree';
 import { CUSTOMIZATION_ID, NS, PROFILE_ID } from './xml';
 import { documentAllowancesCharges, readLine } from './read-lines';
 import { readDelivery, readParty } from './read-parties';
@@ -31,16 +31,12 @@ const ROOTS: Record<string, { name: string; kind: ReceivedUbl['kind'] }> = {
 };
 
 export function readUbl(xml: string | Buffer): UblReadResult {
-  const text = (typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, '');
-  const bounds = checkXmlBounds(text, UBL_BOUNDS);
-  if (!bounds.ok) return { unsupported: boundsProblem(bounds) };
-  let root: XmlElement;
-  try {
-    root = parseXml(text);
-  } catch (err) {
-    if (err instanceof XmlError) return { unsupported: `not well-formed XML: ${err.message}` };
-    throw err;
-  }
+  const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
+  return 'root' in parsed ? readUblTree(parsed.root) : parsed;
+}
+
+/** A parsed UBL Invoice or CreditNote (its root); another root is unsupported. */
+export function readUblTree(root: XmlElement): UblReadResult {
   const known = ROOTS[root.namespace];
   if (known?.name !== root.name) return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UBL 2.1 Invoice or CreditNote` };
   return readDocument(new Reading(root), known.kind);

@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document
-         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company's, and a different value in `from` (or in a posted UBL) is 422 `document_invalid` naming the field (a trading name and the address may differ); a company whose identity is not verified (a Peppol id set or changed since, or a changed name or number, waiting for the operator's review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; `duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` (else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. Not well-formed: 400 `invalid_xml`; not an Invoice or CreditNote: 422 `not_ubl_document`; past the public validator's bounds: 422 `xml_too_complex`.
+         * @description Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company's, and a different value in `from` (or in a posted UBL) is 422 `document_invalid` naming the field (a trading name and the address may differ); a company whose identity is not verified (a Peppol id set or changed since, or a changed name or number, waiting for the operator's review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; `duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` (else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. A UN/CEFACT CII CrossIndustryInvoice (EN 16931 CII syntax, D16B; TypeCode 380 an invoice, 381 a credit note) is taken the same way: its seller (`ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID` with schemeID) must be the company, CEN's EN 16931 CII rules judge it first (422 `document_invalid` at CII XPaths), then the UBL written from its terms, with the totals and VAT it states, is judged by the Peppol rules (422 with `details.sent_as` `ubl`, at UBL XPaths) and is what is sent; `GET /v1/documents/{id}/cii` answers the CII byte for byte as posted, `/ubl` the UBL sent. Not well-formed: 400 `invalid_xml`; none of these kinds: 422 `not_ubl_document`; past the public validator's bounds: 422 `xml_too_complex`.
          */
         post: operations["sendDocument"];
         delete?: never;
@@ -596,6 +596,26 @@ export interface paths {
         };
         /** The UBL exactly as it was sent (404 until sent), or as it was received */
         get: operations["getDocumentUbl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{id}/cii": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document as UN/CEFACT CII (EN 16931 CII syntax): as posted when it came as CII, else written from its UBL
+         * @description Any document, sent or received, from acceptance on: one posted as CII is answered byte for byte as posted; any other is its UBL (as `/ubl` gives it, or as it will be sent) written as a CrossIndustryInvoice (D16B) by the same term table, with the totals, VAT breakdown and line amounts the UBL states, never computed again. What the UBL carries that the JSON view does not (see `unmapped` of a received document) is not in the CII either. A received message without a business document is 404 `ubl_not_available`; a received business document that is no UBL invoice or credit note to read is 422 `document_not_convertible`.
+         */
+        get: operations["getDocumentCii"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6454,7 +6474,7 @@ export interface operations {
     sendDocument: {
         parameters: {
             query?: {
-                /** @description With a UBL body (`application/xml`) only, and then required: the sending company, which must be the UBL's seller */
+                /** @description With an XML body (`application/xml`: UBL or CII) only, and then required: the sending company, which must be the document's seller */
                 company_id?: string;
             };
             header?: never;
@@ -7074,6 +7094,106 @@ export interface operations {
             };
             /** @description Error: `document_not_found`, `ubl_not_available` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDocumentCii: {
+        parameters: {
+            query?: {
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UN/CEFACT CII CrossIndustryInvoice */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Error: `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found`, `ubl_not_available` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_convertible` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

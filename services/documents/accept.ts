@@ -44,6 +44,8 @@ export interface AcceptableDocument {
   document: DocumentInput;
   totals: DocumentTotals;
   ubl: string;
+  /** A document posted as CII: the CII as posted (the UBL was written from it). */
+  cii?: string;
   /** Attachment ids in the order of `document.attachments` (the UBL names them). */
   attachmentIds: string[];
 }
@@ -143,7 +145,7 @@ function acceptedRow(sender: Sender, company: { _id: string; workspace_id: strin
 /** The document's write-once parts, under its id. */
 async function storeParts(store: Store, id: string, accepted: AcceptableDocument, now = new Date()): Promise<void> {
   const { attachments = [] } = accepted.document;
-  const content = insertRow(store.contents, { _id: id, input: storedInput(accepted.document), ubl: accepted.ubl, submitted: true, created_at: now });
+  const content = insertRow(store.contents, { _id: id, input: storedInput(accepted.document), ubl: accepted.ubl, cii: accepted.cii ?? null, submitted: true, created_at: now });
   const files =
     attachments.length === 0
       ? undefined

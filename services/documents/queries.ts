@@ -54,6 +54,11 @@ export async function ublOf(store: Store, documentId: string): Promise<string | 
   return (await store.contents.findById(documentId, { ubl: 1 }).lean())?.ubl ?? null;
 }
 
+/** A document posted as CII: the CII as posted; null for any other. */
+export async function postedCiiOf(store: Store, documentId: string): Promise<string | null> {
+  return (await store.contents.findById(documentId, { cii: 1 }).lean())?.cii ?? null;
+}
+
 /** What a delivery attempt sends: the stored UBL and the parsed request as stored (company defaults applied), in one read. */
 export async function sendableContentOf(store: Store, documentId: string): Promise<{ ubl: string; input: Record<string, unknown> } | null> {
   const content = await store.contents.findById(documentId, { ubl: 1, input: 1 }).lean();

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { readCii } from '../../domain/cii/read';
 import { writeCii } from '../../domain/cii/write';
 import { documentInputSchema } from '../../domain/documents/input';
-import { termsOfUbl } from '../../domain/terms/from-ubl';
+import { termsOfReading } from '../../domain/terms/from-reading';
 import { readUbl, type ReceivedUbl } from '../../domain/ubl/read';
 import { writeUbl } from '../../domain/ubl/write';
 import { EVERY_TERM } from '../support/every-term';
@@ -42,7 +42,7 @@ function mustRead(name: string, read: ReturnType<typeof readUbl>): ReceivedUbl {
   return read;
 }
 
-describe.each([...officialExamples('peppol-bis'), ...officialExamples('en16931')].map(({ name, xml }) => ({ name, xml, cii: writeCii(termsOfUbl(mustRead(name, readUbl(xml)))) })))(
+describe.each([...officialExamples('peppol-bis'), ...officialExamples('en16931')].map(({ name, xml }) => ({ name, xml, cii: writeCii(termsOfReading(mustRead(name, readUbl(xml)))) })))(
   'the UBL example $name as CII',
   ({ name, xml, cii }) => {
     let result: ValidationResult | undefined;
@@ -61,7 +61,7 @@ describe.each([...officialExamples('peppol-bis'), ...officialExamples('en16931')
 );
 
 describe.each(officialExamples('en16931-cii').map(({ name, xml }) => ({ name, xml, read: mustRead(name, readCii(xml)) })))('the CII example $name, read', ({ name, xml, read }) => {
-  const again = writeCii(termsOfUbl(read));
+  const again = writeCii(termsOfReading(read));
   let results: ValidationResult[] = [];
   beforeAll(async () => {
     results = await validateUbl([

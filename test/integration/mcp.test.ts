@@ -74,7 +74,7 @@ describe('the MCP server over stdio against the running API', () => {
   it('when the tools are listed, then each takes the fields of the API operation it calls', async () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['get_document', 'get_document_pdf', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
+    expect([...byName.keys()].sort()).toEqual(['get_document', 'get_document_pdf', 'get_document_xml', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
     const fields = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
     expect(fields('send_document')).toEqual(Object.keys(documentInputSchema.shape));
     expect(fields('validate_document')).toEqual(Object.keys(documentInputSchema.shape));
@@ -83,6 +83,7 @@ describe('the MCP server over stdio against the running API', () => {
     expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
     expect(fields('get_document')).toEqual(['id', 'company_id']);
     expect(fields('get_document_pdf')).toEqual(['id', 'lang', 'company_id']);
+    expect(fields('get_document_xml')).toEqual(['id', 'syntax']);
     expect(fields('send_ubl')).toEqual(['company_id', 'ubl', 'idempotency_key']);
     expect(byName.get('send_ubl')!.inputSchema.required).toEqual(['company_id', 'ubl']);
     expect(fields('lookup_participant')).toEqual(['peppol_id']);
@@ -156,6 +157,11 @@ describe('the MCP server over stdio against the running API', () => {
     const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
     expect(await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000)).toMatchObject({ status: 'delivered', number: 'Snippet1' });
     expect(await api.documents.ubl(id)).toBe(xml);
+    // The same document as CII, for a client that reads that syntax.
+    const [cii] = (await call('get_document_xml', { id, syntax: 'cii' })).content as { resource: { uri: string; mimeType: string; text: string } }[];
+    expect(cii!.resource).toMatchObject({ uri: `einvoice://documents/${id}.cii.xml`, mimeType: 'application/xml' });
+    expect(cii!.resource.text).toContain('<ram:DuePayableAmount>1656.25</ram:DuePayableAmount>');
+    expect(await api.documents.cii(id)).toBe(cii!.resource.text);
 
     const foreign = await call('send_ubl', { company_id: companyId, ubl: clientMadeUbl('peppol-bis/base-example.xml', belgianBuyerCompany.peppol_id, 'mcp-ubl@example.com') });
     expect(foreign.isError).toBe(true);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { envelopedPayload } from '../../domain/peppol-envelope';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
-import { embeddedFileCount, officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
+import { ciiTotalsWritten, embeddedFileCount, officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
 import { liveReceiver, sendToUs } from '../support/receiving';
 import { until } from '../support/until';
 
@@ -105,6 +105,23 @@ describe('the CEN EN 16931 examples, received by AS4', () => {
       expect({ name, ubl }).toEqual({ name, ubl: envelopedPayload(xml).trim() });
       expect({ name, payable: document.totals?.payable }).toEqual({ name, payable: shownAs(totalsWritten(xml).payable) });
       for (const finding of [...document.received.validation.errors, ...document.received.validation.warnings]) expect(finding.rule).toMatch(/^[A-Za-z][\w.-]*$/);
+    }
+  });
+});
+
+describe('every example received, as CII', () => {
+  it('when each is asked for as CII, then it states the amount due, VAT and total without VAT its UBL states', async () => {
+    for (const { name, xml, document } of received) {
+      const cii = await callAs(receiver.liveKey, `/v1/documents/${document.id}/cii`, { host: LIVE });
+      const written = totalsWritten(xml);
+      const stated = ciiTotalsWritten(cii.text);
+      expect({ name, status: cii.status, payable: stated.payable, tax: stated.tax, tax_exclusive: stated.tax_exclusive }).toEqual({
+        name,
+        status: 200,
+        payable: written.payable,
+        tax: written.tax,
+        tax_exclusive: written.tax_exclusive,
+      });
     }
   });
 });

@@ -47,7 +47,9 @@ export function documents(api: Client<paths>) {
     send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options, body) })),
     /**
      * Accepts a UBL 2.1 Invoice or CreditNote the caller made (202), checked by the official Peppol rules first; it
-     * is sent, and `ubl()` answers it, as given (its text in UTF-8, a byte order mark kept).
+     * is sent, and `ubl()` answers it, as given (its text in UTF-8, a byte order mark kept). A UN/CEFACT CII
+     * CrossIndustryInvoice is taken too: checked by CEN's CII rules, sent as the UBL written from it, and `cii()`
+     * answers it as given.
      */
     sendUbl: (ubl: string, options: UblSendOptions) =>
       unwrap(
@@ -87,6 +89,8 @@ export function documents(api: Client<paths>) {
     history: (id: string) => unwrap(api.GET('/v1/documents/{id}/history', { params: { path: { id } } })),
     /** The UBL exactly as sent (or received), as text. */
     ubl: (id: string) => unwrap(api.GET('/v1/documents/{id}/ubl', { params: { path: { id } }, parseAs: 'text' })),
+    /** The document as UN/CEFACT CII (EN 16931), as text: as posted for one posted as CII, else written from its UBL with the amounts it states. */
+    cii: (id: string) => unwrap(api.GET('/v1/documents/{id}/cii', { params: { path: { id } }, parseAs: 'text' })),
     /** The document as a PDF a person reads (sent or received); `lang` `en` (default) or `de`. */
     pdf: async (id: string, query: Query<'getDocumentPdf'> = {}) =>
       new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/pdf', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),

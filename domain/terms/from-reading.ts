@@ -4,10 +4,10 @@ import { lineNet, money } from '../documents/calculate';
 import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from './document';
 
 /**
- * A UBL document, as read (domain/ubl/read.ts), as its terms: the JSON view
- * with the totals, the VAT breakdown and the line nets the UBL states, kept
+ * A document as read (domain/ubl/read.ts, domain/cii/read.ts) as its terms: the JSON view
+ * with the totals, the VAT breakdown and the line nets the document states, kept
  * as stated, never computed again. So a document converted to another
- * syntax states the amounts its UBL states, to the cent. Where the UBL
+ * syntax states the amounts it states, to the cent. Where it
  * states no line net (it must, BR-24), the JSON view's quantity × price
  * with the line's allowances and charges stands in.
  */
@@ -32,7 +32,7 @@ function breakdownOf(read: ReceivedUbl): TermVatBreakdown[] {
   });
 }
 
-export function termsOfUbl(read: ReceivedUbl): TermDocument {
+export function termsOfReading(read: ReceivedUbl): TermDocument {
   const { document, stated_totals: totals } = read;
   const lines = document.lines.map(
     (line, index): TermLine => ({ ...line, id: String(index + 1), net: read.stated_line_nets[index] ?? lineNet(line).toFixed(2), unit: line.unit ?? 'C62' }),
