@@ -303,9 +303,12 @@ export function lineage(group: TermGroup): TermGroup[] {
 /** A term by its id within a group (BT-27 of the seller). */
 export const termNamed = (group: GroupName, id: string): Term => TERMS.find((term) => term.group === group && term.id === id)!;
 
-/** A term's path from the root in one syntax (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
+/** A predicate as XPath writes it (`[@schemeID='VA']`); the document currency's is left out, as it names no fixed value. */
+const asXPath = (path: string) => path.replace(/\[@([A-Za-z]+)=([^\]]+)\]/g, (_, name: string, value: string) => (value.startsWith('$') ? '' : `[@${name}='${value}']`));
+
+/** A term's path from the root in one syntax, as XPath (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
 export function termPathFromRoot(term: Term, syntax: 'ubl' | 'cii'): string {
-  return [...lineage(groupNamed(term.group)).map((group) => group[syntax]), term[syntax]].filter((path) => path !== '').join('/');
+  return asXPath([...lineage(groupNamed(term.group)).map((group) => group[syntax]), term[syntax]].filter((path) => path !== '').join('/'));
 }
 
 /** A term's field in the JSON a client posts (`from.name`; `lines[].unit_price` for a repeating group). */

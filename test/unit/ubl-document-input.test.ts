@@ -39,8 +39,8 @@ describe('a UBL document the client made, read for sending', () => {
 
   it("when the seller's EndpointID is another participant's, or the company has no Peppol id, then it is refused naming the seller", () => {
     const official = officialExamples('peppol-bis').find((example) => example.name === 'peppol-bis/base-example.xml')!.xml;
-    expect(read(official)).toEqual({ ok: false, seller: '0088:9482348239847239874' });
-    expect(readPostedUbl({ xml: Buffer.from(invoice), company: { ...company, peppol_id: null } })).toEqual({ ok: false, seller: company.peppol_id });
+    expect(read(official)).toEqual({ ok: false, seller: '0088:9482348239847239874', syntax: 'ubl' });
+    expect(readPostedUbl({ xml: Buffer.from(invoice), company: { ...company, peppol_id: null } })).toEqual({ ok: false, seller: company.peppol_id, syntax: 'ubl' });
   });
 
   it('when it is not UTF-8, or not an Invoice or CreditNote, then it is refused saying so', () => {
