@@ -5,6 +5,8 @@ import { create } from 'xmlbuilder2';
 import { BIS_BILLING_PROCESS, type BillingDocument, type PeppolService } from './peppol-capabilities';
 import { PARTICIPANT_SCHEME } from './peppol-sml';
 import type { Identifier } from './peppol-smp';
+import { readCiiTree } from './cii/read';
+import { CII_NS } from './cii/syntax';
 import { childNamed, parseXml, XmlError, type XmlElement } from './xml-tree';
 
 /**
@@ -85,8 +87,43 @@ function parsedForRouting(ubl: string): XmlElement {
   }
 }
 
+/** The Peppol BIS Billing CII syntax's version in its document type identifier. */
+const CII_VERSION = 'D16B';
+
+/**
+ * A CII CrossIndustryInvoice's routing, from its terms as the term table reads them: sender and receiver their
+ * electronic addresses (BT-34, BT-49), C1's country the seller's, the document type Peppol BIS Billing's CII one.
+ */
+function ciiRoutingOf(root: XmlElement): PeppolRouting {
+  const read = readCiiTree(root);
+  if ('unsupported' in read) throw new RoutingError(read.unsupported);
+  const context = childNamed(root, CII_NS.rsm, 'ExchangedDocumentContext');
+  const contextId = (name: string) => (context && path(context, [[CII_NS.ram, name], [CII_NS.ram, 'ID']]))?.text;
+  const customization = contextId('GuidelineSpecifiedDocumentContextParameter');
+  const profile = contextId('BusinessProcessSpecifiedDocumentContextParameter');
+  if (!customization) throw new RoutingError('the document has no ram:GuidelineSpecifiedDocumentContextParameter/ram:ID');
+  if (!profile) throw new RoutingError('the document has no ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID');
+  const { from, to } = read.document;
+  const address = (who: string, party: 'SellerTradeParty' | 'BuyerTradeParty', peppolId: string | undefined) => {
+    if (!peppolId) throw new RoutingError(`the ${who} has no electronic address (ram:${party}/ram:URIUniversalCommunication/ram:URIID with @schemeID)`);
+    return peppolId;
+  };
+  if (!from.address?.country) throw new RoutingError("the seller's postal address has no country code");
+  return {
+    kind: read.kind,
+    root: { namespace: root.namespace, name: root.name },
+    documentType: { scheme: DOCUMENT_TYPE_SCHEME, value: `${root.namespace}::${root.name}##${customization}::${CII_VERSION}` },
+    process: { scheme: BIS_BILLING_PROCESS.scheme, value: profile },
+    sender: address('seller', 'SellerTradeParty', from.peppol_id),
+    receiver: address('buyer', 'BuyerTradeParty', to?.peppol_id),
+    countryC1: from.address.country,
+  };
+}
+
+/** The routing of a billing document, UBL or CII, from the document itself. */
 export function routingOf(ubl: string): PeppolRouting {
   const root = parsedForRouting(ubl);
+  if (root.namespace === CII_NS.rsm) return ciiRoutingOf(root);
   const kind = ROOTS[root.name];
   if (!kind || root.namespace !== `urn:oasis:names:specification:ubl:schema:xsd:${root.name}-2`) {
     throw new RoutingError(`the document is not a UBL Invoice or CreditNote (root {${root.namespace}}${root.name})`);

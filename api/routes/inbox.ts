@@ -102,14 +102,15 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     method: 'post',
     path: '/v1/sandbox/inbound',
     operationId: 'sandboxInbound',
-    summary: 'Receive a UBL document in the sandbox, as if it had arrived on Peppol',
+    summary: 'Receive a UBL or CII document in the sandbox, as if it had arrived on Peppol',
     description:
-      'Test keys only (403 `sandbox_only` with a live key). Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; it is addressed by its ' +
-      "buyer's `cbc:EndpointID` (`schemeID:value`) to one of this workspace's companies with that `peppol_id` (otherwise 422 `recipient_not_found`, naming the id found) " +
-      'and goes through the same receive workflow as a document arriving by AS4: official validation, the JSON view, the inbox, a `document.received` event and webhooks. ' +
+      'Test keys only (403 `sandbox_only` with a live key). Send a UBL 2.1 `Invoice` or `CreditNote`, or a UN/CEFACT CII `CrossIndustryInvoice`, as `application/xml`; it is addressed by its ' +
+      "buyer's electronic address (UBL `cbc:EndpointID`, CII `ram:URIUniversalCommunication/ram:URIID`, with its schemeID) to one of this workspace's companies with that `peppol_id` (otherwise 422 `recipient_not_found`, naming the id found) " +
+      'and goes through the same receive workflow as a document arriving by AS4: official validation (the CII rules for CII), the JSON view, the inbox, a `document.received` event and webhooks. ' +
+      'A CII document is kept as it came (`/cii`) beside the UBL written from it (`/ubl`, the renderings). ' +
       'The answer comes as soon as it is stored; the document (`GET /v1/documents/{id}`, the inbox) appears a moment later, once validated and filed.',
     tags: ['Inbox'],
-    xmlBody: z.string().openapi({ description: 'The UBL document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    xmlBody: z.string().openapi({ description: 'The UBL or CII document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
     bodyLimit: SANDBOX_INBOUND_MAX_BYTES,
     responses: {
       202: {

@@ -14,7 +14,10 @@ export const WANTED_DOCUMENT = 'a UBL 2.1 Invoice or CreditNote, or a UN/CEFACT 
  * (domain/ubl/read.ts) or, by its root, CII (domain/cii/read.ts). The
  * XML is measured and parsed once.
  */
-export function readBusinessDocument(xml: string | Buffer): (ReceivedUbl & { syntax: Syntax }) | { unsupported: string } {
+/** A business document as read: its JSON view and what comes with it, and its syntax; or why it is none. */
+export type ReadDocument = (ReceivedUbl & { syntax: Syntax }) | { unsupported: string };
+
+export function readBusinessDocument(xml: string | Buffer): ReadDocument {
   const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
   if (!('root' in parsed)) return parsed;
   const { root } = parsed;

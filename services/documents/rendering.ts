@@ -17,11 +17,13 @@ import { ublOf } from './queries';
  * The UBL a person's view of the document is made from: for a document sent
  * here, the stored UBL (from acceptance on; a PDF asked to be attached is in
  * it once the send workflow has embedded it); for a received one, the
- * business document of its envelope. Null when a received message carried
- * none.
+ * business document of its envelope, or, when that was CII, the UBL written
+ * from it when it was filed. Null when a received message carried none.
  */
 export async function renderableUblOf(store: Store, document: DocumentRow): Promise<Buffer | null> {
   if (document.received) {
+    const content = await store.contents.findById(document._id, { ubl: 1, cii: 1 }).lean();
+    if (content?.cii) return Buffer.from(content.ubl);
     const message = await findReceivedMessage(store, document._id);
     return (message && receivedUbl(message)) ?? null;
   }

@@ -6,7 +6,10 @@ import { ID_PREFIXES } from '../../domain/ids';
 import { sbdPayload } from '../../domain/received-payload';
 import { RoutingError, routingOf } from '../../domain/peppol-envelope';
 import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
-import { readUbl, type ReceivedUbl, type StatedTotals, type UblReadResult } from '../../domain/ubl/read';
+import type { ReceivedUbl, StatedTotals, UblReadResult } from '../../domain/ubl/read';
+import { readBusinessDocument, type ReadDocument } from '../../domain/terms/read-document';
+import { termsOfReading } from '../../domain/terms/from-reading';
+import { writeUbl } from '../../domain/ubl/write';
 import type { Logger } from '../../platform/logger';
 import { documentsReached, repliesDone } from '../../platform/metrics';
 import { boundsProblem, checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
@@ -216,7 +219,7 @@ export async function fileReceived(deps: FilingDependencies, documentId: string)
   const reply = bounds?.ok && readReply(ubl);
   if (reply) return fileReply(deps, message, reply, ubl);
   const validation = !ublBytes || !bounds ? unjudged('not_ubl', NO_DOCUMENT) : bounds.ok ? await judgeReceived(deps.validator, ublBytes) : outOfBounds(bounds);
-  const read = ublBytes && bounds?.ok ? readUbl(ublBytes) : { unsupported: bounds && !bounds.ok ? boundsProblem(bounds) : NO_DOCUMENT };
+  const read = ublBytes && bounds?.ok ? readBusinessDocument(ublBytes) : { unsupported: bounds && !bounds.ok ? boundsProblem(bounds) : NO_DOCUMENT };
   return fileDocument(deps.store, message, ubl, validation, read);
 }
 
@@ -233,13 +236,16 @@ export async function fileUnread(store: Store, documentId: string, why: string):
 }
 
 /** Stores the document row, its content and attachments, each under a key the message fixes. */
-async function fileDocument(store: Store, message: StoredMessage, ubl: string, validation: ReceivedValidation, read: UblReadResult): Promise<Filed> {
+async function fileDocument(store: Store, message: StoredMessage, ubl: string, validation: ReceivedValidation, read: UblReadResult | ReadDocument): Promise<Filed> {
   const documentId = message._id;
   const now = new Date();
   const document = 'unsupported' in read ? null : read.document;
 
   if (!('unsupported' in read)) await storeAttachments(store, documentId, read, now);
-  await insertOnce(() => insertRow(store.contents, { _id: documentId, input: document, ubl, validation, created_at: now }));
+  // A CII document is kept as it came, beside the UBL written from its terms, which its renderings and `/ubl` use.
+  const cii = 'syntax' in read && read.syntax === 'cii' ? ubl : null;
+  const businessUbl = cii !== null && !('unsupported' in read) ? writeUbl(termsOfReading(read)) : ubl;
+  await insertOnce(() => insertRow(store.contents, { _id: documentId, input: document, ubl: businessUbl, cii, validation, created_at: now }));
 
   const row: DocumentRow & { _id: string } = {
     _id: documentId,

@@ -4,7 +4,10 @@ import { newSortableId } from '../../domain/ids';
 import { verifySignatureV2 } from '../../domain/webhooks';
 import { createLogger } from '../../platform/logger';
 import { reconcileReceived } from '../../services/receiving/intake';
+import { writeCii } from '../../domain/cii/write';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
+import { EVERY_TERM } from '../support/every-term';
+import { pdfText } from '../support/rendering';
 import { callAs, withStore, type TestAccount } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount } from '../support/documents';
 import { callApi } from '../support/http';
@@ -112,6 +115,32 @@ describe('sandbox inbound', () => {
     const refused = await callAs(account.key, `/v1/documents/${sent.body.id}/acknowledge?company_id=${account.companyId}`, { method: 'POST' });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('not_received_document');
+  });
+
+  it('when a test key posts a CII invoice for one of its companies, then the CII rules judge it, it is filed with its JSON view and stated totals, kept as it came, and read as UBL, PDF and HTML', async () => {
+    const account = await buyerAccount();
+    const cii = writeCii({ ...EVERY_TERM, from: { ...EVERY_TERM.from, peppol_id: belgianSeller.peppol_id! }, to: { ...EVERY_TERM.to, peppol_id: buyerPeppolId } });
+    const posted = await postInbound(account.key, cii);
+    expect(posted.status).toBe(202);
+    const id: string = posted.body.id;
+    const document = await until('the document filed', () => callAs(account.key, `/v1/documents/${id}?company_id=${account.buyerId}`), (response) => response.body.status === 'received');
+    expect(document.body).toMatchObject({
+      type: 'invoice',
+      number: EVERY_TERM.number,
+      rule_set: expect.stringMatching(/^eu\.cen\.en16931:cii:/),
+      totals: { payable: '150.05', tax: '19.95', prepaid: '14.95', payable_rounding: '0.05' },
+      received: { sender_id: belgianSeller.peppol_id, receiver_id: buyerPeppolId, json_view_problem: null, validation: { valid: true, errors: [] } },
+    });
+    expect(document.body.received.json_view).toMatchObject({ number: EVERY_TERM.number, lines: [expect.objectContaining({ tax_category: 'S' }), expect.objectContaining({ tax_category: 'AE' })] });
+
+    expect((await callAs(account.key, `/v1/documents/${id}/cii`)).text).toBe(cii);
+    const ubl = (await callAs(account.key, `/v1/documents/${id}/ubl`)).text;
+    expect(ubl).toContain('<cbc:PayableAmount currencyID="EUR">150.05</cbc:PayableAmount>');
+    const pdf = await callAs(account.key, `/v1/documents/${id}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect(await pdfText(pdf.bytes)).toContain(EVERY_TERM.number);
+    const html = await callAs(account.key, `/v1/documents/${id}/html`);
+    expect([html.status, html.text.includes(EVERY_TERM.number)]).toEqual([200, true]);
   });
 
   it('when the buyer is none of the workspace\u2019s companies, then 422 names the id found; a live key is refused with 403', async () => {
