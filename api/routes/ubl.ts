@@ -12,11 +12,12 @@ import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-va
 export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
- * The UBL kinds the public validator judges: what a client sends or receives through this service. The
+ * The kinds the public validator judges: what a client sends or receives through this service (UBL, and CII
+ * invoices and credit notes). The
  * validator also knows the Peppol reports (TSR, EUSR), but they are no UBL and only an access point sends
  * them: the public endpoint answers them like any other non-UBL XML (422 `not_ubl_document`).
  */
-const PUBLIC_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls'] as const;
+const PUBLIC_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'cii'] as const;
 const isPublicDocumentType = (type: OfficialDocumentType | null): type is (typeof PUBLIC_DOCUMENT_TYPES)[number] =>
   (PUBLIC_DOCUMENT_TYPES as readonly (string | null)[]).includes(type);
 
@@ -24,7 +25,9 @@ const reportSchema = z
   .object({
     valid: z.boolean().openapi({ description: 'True when no finding is fatal: the document may be sent on the Peppol network' }),
     document_type: z.enum(PUBLIC_DOCUMENT_TYPES).openapi({
-      description: '`invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111) or `mls` (Peppol Message Level Status 1.0)',
+      description:
+        '`invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111), `mls` (Peppol Message Level Status 1.0) ' +
+        'or `cii` (a UN/CEFACT CII CrossIndustryInvoice, judged by CEN\'s EN 16931 CII rules: the D16B schema and the CII schematron)',
     }),
     rule_set: ruleSetIdSchema,
     errors: z.array(ublFindingSchema).openapi({ description: 'Fatal findings' }),
@@ -53,7 +56,7 @@ export function ublRoutes(routes: RouteTable, { validator, limiter, cpu, validat
       'Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): ' +
       'the same check every document passes before this service sends it. A UBL `ApplicationResponse` is judged by ' +
       'its `CustomizationID`: Peppol BIS Invoice Response 3 (T111) or Peppol Message Level Status 1.0 (`document_type` ' +
-      '`invoice_response` or `mls`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. ' +
+      '`invoice_response` or `mls`); a UN/CEFACT CII `CrossIndustryInvoice` by CEN\'s EN 16931 CII rules (`document_type` `cii`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. ' +
       `At most ${validationsPerHour} validations per IP address per hour; bodies up to ${limit} bytes, ` +
       `elements nested at most ${UBL_BOUNDS.maxDepth} deep and at most ${UBL_BOUNDS.maxElements} of them (422 \`xml_too_complex\` names the bound and where it was passed); ` +
       `a validation stops after ${INTERACTIVE_VALIDATION_MS / 1000} s (503 \`validator_unavailable\`).`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { officialValidator } from '../../platform/official-validator';
 import { fakeClientIp } from '../support/accounts';
 import { callApi } from '../support/http';
+import { officialExamples } from '../support/official-examples';
 import { sharedStack } from '../support/test-stack';
 
 /**
@@ -58,6 +59,14 @@ describe('POST /v1/ubl/validate with the new kinds', () => {
     expect(response.body.errors).toContainEqual(expect.objectContaining({ rule: 'PEPPOL-T111-R007' }));
     const mls = await validate(fixture('mls-rejected.xml'));
     expect(mls.body).toMatchObject({ valid: true, document_type: 'mls', errors: [] });
+  });
+
+  it('when a CII invoice is posted, then CEN’s EN 16931 CII rules judge it, naming their rules', async () => {
+    const example = officialExamples('en16931-cii').find(({ name }) => name === 'en16931-cii/CII_example1.xml')!.xml;
+    expect((await validate(Buffer.from(example))).body).toMatchObject({ valid: true, document_type: 'cii', rule_set: expect.stringMatching(/^eu\.cen\.en16931:cii:/), errors: [] });
+    const wrongTotal = await validate(Buffer.from(example.replace(/<ram:DuePayableAmount>[^<]*</, '<ram:DuePayableAmount>1.00<')));
+    expect(wrongTotal.body).toMatchObject({ valid: false, document_type: 'cii' });
+    expect(wrongTotal.body.errors).toContainEqual(expect.objectContaining({ rule: 'BR-CO-16' }));
   });
 
   it('when a Peppol report is posted, then it is no UBL: 422 not_ubl_document', async () => {
