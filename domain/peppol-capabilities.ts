@@ -19,6 +19,11 @@ export const BIS_BILLING_CREDIT_NOTE: Identifier = {
   scheme: 'busdox-docid-qns',
   value: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 };
+/** Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax: one document type for invoices and credit notes (TypeCode 380, 381). */
+export const BIS_BILLING_CII: Identifier = {
+  scheme: 'busdox-docid-qns',
+  value: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100::CrossIndustryInvoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::D16B',
+};
 /** The process this service sends under (its `cbc:ProfileID`). */
 export const BIS_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' };
 /** The only transport profile still active on Peppol. */

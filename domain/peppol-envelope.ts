@@ -202,11 +202,13 @@ export function nameBasedUuid(name: string): string {
  * keeps the header a self-contained element.) Any payload with its routing
  * goes the same way: the Peppol reports too (services/reporting/).
  */
+/** The syntax version of the payload (UBL 2.1, CII D16B, a report's 1.0): the end of its document type identifier, as the Peppol Envelope specification wants. */
+const typeVersionOf = (documentType: string) => documentType.slice(documentType.lastIndexOf('::') + 2);
+
 export function standardBusinessDocument(
   ubl: string,
   routing: EnvelopeRouting,
-  // `typeVersion`: the syntax version of the payload, UBL's 2.1 unless told (a Peppol report is 1.0 or 1.1).
-  envelope: { instanceId: string; createdAt: Date; typeVersion?: string; mls?: MlsRequest },
+  envelope: { instanceId: string; createdAt: Date; mls?: MlsRequest },
 ): string {
   const scopes = create()
     .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
@@ -215,7 +217,7 @@ export function standardBusinessDocument(
     .ele('Receiver').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.receiver).up().up()
     .ele('DocumentIdentification')
     .ele('Standard').txt(routing.root.namespace).up()
-    .ele('TypeVersion').txt(envelope.typeVersion ?? UBL_VERSION).up()
+    .ele('TypeVersion').txt(typeVersionOf(routing.documentType.value)).up()
     .ele('InstanceIdentifier').txt(envelope.instanceId).up()
     .ele('Type').txt(routing.root.name).up()
     .ele('CreationDateAndTime').txt(envelope.createdAt.toISOString()).up()

@@ -13,6 +13,7 @@ export interface CompanyFields {
   address?: { street?: string | undefined; city?: string | undefined; postal_code?: string | undefined } | null | undefined;
   peppol_id?: string | null | undefined;
   auto_acknowledge?: boolean | undefined;
+  receive_cii?: boolean | undefined;
   directory?: boolean | undefined;
 }
 

@@ -29,6 +29,8 @@ const companySchema = new Schema(
     peppol_id: { type: String, default: null },
     /** Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once. */
     auto_acknowledge: { type: Boolean, default: false },
+    /** Receive Peppol BIS Billing in CII too: our SMP publishes its CII document type beside the UBL ones. */
+    receive_cii: { type: Boolean, default: false },
     /** Listed in the Peppol Directory while registered as a receiver (its business card); false keeps it out. */
     directory: { type: Boolean, default: true },
     /**

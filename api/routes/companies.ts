@@ -19,6 +19,11 @@ const optionalFields = {
   address: address.nullable().optional(),
   peppol_id: peppolId.nullable().optional(),
   auto_acknowledge: z.boolean().optional().openapi({ description: 'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false' }),
+  receive_cii: z.boolean().optional().openapi({
+    description:
+      'Receive Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax as well: while the company is registered as a receiver, our SMP publishes the BIS Billing CII document type beside the UBL ones, ' +
+      'so senders that write CII can reach it; what arrives is judged by the CII rules and kept as it came (`GET /v1/documents/{id}/cii`) beside the UBL written from it. Default false',
+  }),
   migration_key: z
     .string()
     .min(MIGRATION_KEY_LENGTH.min)

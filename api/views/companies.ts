@@ -1,4 +1,5 @@
 import type { Company } from '../../services/companies';
+import { documentTypesOf } from '../../services/receiving/registration';
 import { z } from '../openapi';
 
 export const companySchema = z
@@ -18,6 +19,7 @@ export const companySchema = z
     iban: z.string().nullable(),
     peppol_id: z.string().nullable(),
     auto_acknowledge: z.boolean().openapi({ description: 'Every received invoice and credit note is answered with an Invoice Response `AB` at once' }),
+    receive_cii: z.boolean().openapi({ description: 'Our SMP publishes the BIS Billing CII document type for it too (see `receiving.document_types`)' }),
     receiving: z
       .object({
         status: z.enum(['registering', 'registered', 'unregistered', 'awaiting_review', 'failed']).openapi({
@@ -107,11 +109,12 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
     iban: company.iban ?? null,
     peppol_id: company.peppol_id ?? null,
     auto_acknowledge: company.auto_acknowledge ?? false,
+    receive_cii: company.receive_cii ?? false,
     receiving: company.receiving
       ? {
           status: company.receiving.status,
           participant_id: company.receiving.participant_id ?? null,
-          document_types: company.receiving.document_types,
+          document_types: company.receiving.status === 'unregistered' ? [] : documentTypesOf(company),
           error_message: company.receiving.error_message ?? null,
           updated_at: company.receiving.updated_at.toISOString(),
         }

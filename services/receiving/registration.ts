@@ -1,5 +1,5 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CII, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import type { Logger } from '../../platform/logger';
 import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
 import type { Store } from '../../store';
@@ -35,6 +35,9 @@ export interface RegistrationDependencies {
  * Invoice Response (BIS Invoice Response 3), so buyers can answer the invoices our companies send.
  */
 export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
+
+/** What our SMP publishes for a company: the UBL document types, and BIS Billing in CII when it asked for it (`receive_cii`). */
+export const documentTypesOf = (company: { receive_cii?: boolean | null } | null | undefined): string[] => [...RECEIVED_DOCUMENT_TYPES, ...(company?.receive_cii ? [fullIdentifier(BIS_BILLING_CII)] : [])];
 
 /** A participant already registered for another company, here or by another access point: no retry changes that. */
 export class RegistrationRefusedError extends Error {
@@ -210,15 +213,23 @@ export async function recordReceivingOutcome(
 /** The company a participant is registered for, when it receives `documentTypeId`: where an inbound message goes. */
 export async function servicedCompany(store: Store, participant: string, documentTypeId: string | null): Promise<{ companyId: string; workspaceId: string } | null> {
   const registration = await store.peppolRegistrations.findById(key(participant)).lean();
-  if (!registration || (documentTypeId !== null && !withCurrentTypes(registration.document_types).includes(documentTypeId))) return null;
+  if (!registration || (documentTypeId !== null && !(await currentTypes(store, registration)).includes(documentTypeId))) return null;
   return { companyId: registration.company_id, workspaceId: registration.workspace_id };
 }
 
 /** The document types our SMP publishes for a participant (its value lower-cased), while it is registered or being registered. */
 export async function publishedDocumentTypes(store: Store, participantValue: string): Promise<string[] | undefined> {
-  const registration = await store.peppolRegistrations.findById(key(participantValue), { document_types: 1 }).lean();
-  return registration ? withCurrentTypes(registration.document_types) : undefined;
+  const registration = await store.peppolRegistrations.findById(key(participantValue), { document_types: 1, company_id: 1 }).lean();
+  return registration ? currentTypes(store, registration) : undefined;
 }
 
-/** A registration made before a document type was added (the Invoice Response) serves it too, without registering again. */
-const withCurrentTypes = (stored: string[]) => [...new Set([...stored, ...RECEIVED_DOCUMENT_TYPES])];
+/**
+ * What a registration publishes now: what it was made with, and what was added since (the Invoice Response), without
+ * registering again; the CII type follows the company's `receive_cii` as it is at this moment, so switching it
+ * needs no step that could race a registration.
+ */
+async function currentTypes(store: Store, registration: { document_types: string[]; company_id: string }): Promise<string[]> {
+  const company = await store.companies.findById(registration.company_id, { receive_cii: 1 }).lean();
+  const cii = fullIdentifier(BIS_BILLING_CII);
+  return [...new Set([...registration.document_types.filter((type) => type !== cii), ...documentTypesOf(company)])];
+}

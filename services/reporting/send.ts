@@ -59,8 +59,8 @@ export interface ReportingOutcome {
 }
 
 const REPORTS = {
-  tsr: { service: TRANSACTION_STATISTICS_REPORT, root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' }, typeVersion: '1.0' },
-  eusr: { service: END_USER_STATISTICS_REPORT, root: { namespace: EUSR_NAMESPACE, name: 'EndUserStatisticsReport' }, typeVersion: '1.1' },
+  tsr: { service: TRANSACTION_STATISTICS_REPORT, root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' } },
+  eusr: { service: END_USER_STATISTICS_REPORT, root: { namespace: EUSR_NAMESPACE, name: 'EndUserStatisticsReport' } },
 } as const;
 
 /** One AS4 message id per month and report, whoever sends it and however often. */
@@ -137,7 +137,7 @@ async function sendReport(deps: ReportingSendDependencies, row: MonthRow, kind: 
       endpointUrl: endpoint.url,
       receiverCertificate: endpoint.certificate,
       // The same envelope on every attempt: its id and time come from the claim.
-      sbd: standardBusinessDocument(xml, routing, { instanceId: nameBasedUuid(messageId), createdAt: row.created_at, typeVersion: report.typeVersion }),
+      sbd: standardBusinessDocument(xml, routing, { instanceId: nameBasedUuid(messageId), createdAt: row.created_at }),
     },
     cancelled,
   );

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
-import { standardBusinessDocument, type PeppolRouting } from '../../domain/peppol-envelope';
+import { routingOf, standardBusinessDocument, type PeppolRouting } from '../../domain/peppol-envelope';
+import { CII_NS } from '../../domain/cii/syntax';
 import { parseXml } from '../../domain/xml-tree';
 import { peppolAccessPoint, sendRequest } from '../../platform/peppol-access-point';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
@@ -100,7 +101,7 @@ const sharedNetwork = (): LocalNetwork => {
 };
 
 /**
- * Sends a UBL document by AS4 from the stand-in's access point straight to
+ * Sends a UBL (or CII) document by AS4 from the stand-in's access point straight to
  * ours, the SBDH addressed to `receiver` for the BIS Billing 3.0 document
  * type of its root (what our SMP publishes): as a foreign access point that
  * found us through the SML would. Resolves with the receipt; an AS4 error
@@ -109,10 +110,20 @@ const sharedNetwork = (): LocalNetwork => {
 export async function sendToUs(ubl: string, receiver: string, messageId: string, network: LocalNetwork = sharedNetwork()) {
   const health = (await (await fetch(`${network.accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
   const certificate = (await readFile(path.join(network.dataDir, 'peppol-pki', 'sender-ap.pem'), 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+  const routing = routingToUs(ubl, receiver);
+  return peppolAccessPoint(network.standInUrl, 'the stand-in').send(sendRequest(routing, { messageId, endpoint: { url: health.inbound.endpointUrl, certificate }, sbd: standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }) }));
+}
+
+/**
+ * How a document is addressed to `receiver`: a CII one as the service addresses one (domain/peppol-envelope.ts); a
+ * UBL one as BIS Billing, from what it states, so that examples without a ProfileID or EndpointID travel too.
+ */
+function routingToUs(ubl: string, receiver: string): PeppolRouting {
   const root = parseXml(ubl);
+  if (root.namespace === CII_NS.rsm) return { ...routingOf(ubl), receiver };
   const kind = root.name === 'CreditNote' ? 'credit_note' : 'invoice';
   const endpoint = /<cac:AccountingSupplierParty>[\s\S]*?<cbc:EndpointID[^>]*schemeID="(\d{4})"[^>]*>([^<]+)</.exec(ubl);
-  const routing: PeppolRouting = {
+  return {
     kind,
     root: { namespace: root.namespace, name: root.name },
     documentType: kind === 'credit_note' ? BIS_BILLING_CREDIT_NOTE : BIS_BILLING_INVOICE,
@@ -121,5 +132,4 @@ export async function sendToUs(ubl: string, receiver: string, messageId: string,
     receiver,
     countryC1: /<cac:AccountingSupplierParty>[\s\S]*?<cbc:IdentificationCode>([A-Z]{2})</.exec(ubl)?.[1] ?? 'BE',
   };
-  return peppolAccessPoint(network.standInUrl, 'the stand-in').send(sendRequest(routing, { messageId, endpoint: { url: health.inbound.endpointUrl, certificate }, sbd: standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }) }));
 }
