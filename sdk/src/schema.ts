@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a UBL invoice, credit note, invoice response or message level status with the official Peppol rules
-         * @description No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): the same check every document passes before this service sends it. A UBL `ApplicationResponse` is judged by its `CustomizationID`: Peppol BIS Invoice Response 3 (T111) or Peppol Message Level Status 1.0 (`document_type` `invoice_response` or `mls`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. At most 100 validations per IP address per hour; bodies up to 5242880 bytes, elements nested at most 64 deep and at most 100000 of them (422 `xml_too_complex` names the bound and where it was passed); a validation stops after 20 s (503 `validator_unavailable`).
+         * @description No key needed. Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; the answer lists what the official Peppol BIS Billing 3.0 artefacts find (UBL 2.1 schema, EN 16931 and Peppol schematrons, national rules included): the same check every document passes before this service sends it. A UBL `ApplicationResponse` is judged by its `CustomizationID`: Peppol BIS Invoice Response 3 (T111) or Peppol Message Level Status 1.0 (`document_type` `invoice_response` or `mls`); a UN/CEFACT CII `CrossIndustryInvoice` by CEN's EN 16931 CII rules (`document_type` `cii`); any other is 422 `not_ubl_document`. 200 whether or not the document is valid. At most 100 validations per IP address per hour; bodies up to 5242880 bytes, elements nested at most 64 deep and at most 100000 of them (422 `xml_too_complex` names the bound and where it was passed); a validation stops after 20 s (503 `validator_unavailable`).
          */
         post: operations["validateUbl"];
         delete?: never;
@@ -748,8 +748,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a UBL document in the sandbox, as if it had arrived on Peppol
-         * @description Test keys only (403 `sandbox_only` with a live key). Send a UBL 2.1 `Invoice` or `CreditNote` as `application/xml`; it is addressed by its buyer's `cbc:EndpointID` (`schemeID:value`) to one of this workspace's companies with that `peppol_id` (otherwise 422 `recipient_not_found`, naming the id found) and goes through the same receive workflow as a document arriving by AS4: official validation, the JSON view, the inbox, a `document.received` event and webhooks. The answer comes as soon as it is stored; the document (`GET /v1/documents/{id}`, the inbox) appears a moment later, once validated and filed.
+         * Receive a UBL or CII document in the sandbox, as if it had arrived on Peppol
+         * @description Test keys only (403 `sandbox_only` with a live key). Send a UBL 2.1 `Invoice` or `CreditNote`, or a UN/CEFACT CII `CrossIndustryInvoice`, as `application/xml`; it is addressed by its buyer's electronic address (UBL `cbc:EndpointID`, CII `ram:URIUniversalCommunication/ram:URIID`, with its schemeID) to one of this workspace's companies with that `peppol_id` (otherwise 422 `recipient_not_found`, naming the id found) and goes through the same receive workflow as a document arriving by AS4: official validation (the CII rules for CII), the JSON view, the inbox, a `document.received` event and webhooks. A CII document is kept as it came (`/cii`) beside the UBL written from it (`/ubl`, the renderings). The answer comes as soon as it is stored; the document (`GET /v1/documents/{id}`, the inbox) appears a moment later, once validated and filed.
          */
         post: operations["sandboxInbound"];
         delete?: never;
@@ -1889,10 +1889,10 @@ export interface components {
             /** @description True when no finding is fatal: the document may be sent on the Peppol network */
             valid: boolean;
             /**
-             * @description `invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111) or `mls` (Peppol Message Level Status 1.0)
+             * @description `invoice` and `credit_note` (BIS Billing 3.0), `invoice_response` (BIS Invoice Response 3, T111), `mls` (Peppol Message Level Status 1.0) or `cii` (a UN/CEFACT CII CrossIndustryInvoice, judged by CEN's EN 16931 CII rules: the D16B schema and the CII schematron)
              * @enum {string}
              */
-            document_type: "invoice" | "credit_note" | "invoice_response" | "mls";
+            document_type: "invoice" | "credit_note" | "invoice_response" | "mls" | "cii";
             /**
              * @description The official rule set applied (phive id)
              * @example eu.peppol.bis3:2026.5
@@ -2267,6 +2267,8 @@ export interface components {
             peppol_id: string | null;
             /** @description Every received invoice and credit note is answered with an Invoice Response `AB` at once */
             auto_acknowledge: boolean;
+            /** @description Our SMP publishes the BIS Billing CII document type for it too (see `receiving.document_types`) */
+            receive_cii: boolean;
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
@@ -2370,6 +2372,8 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /** @description Receive Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax as well: while the company is registered as a receiver, our SMP publishes the BIS Billing CII document type beside the UBL ones, so senders that write CII can reach it; what arrives is judged by the CII rules and kept as it came (`GET /v1/documents/{id}/cii`) beside the UBL written from it. Default false */
+            receive_cii?: boolean;
             /**
              * @description Write-only. The SMP migration key your previous Peppol provider issued for this `peppol_id` (SML 1.3.0: 8 to 24 characters, at least two each of lower-case letters, upper-case letters, digits and `@#$%()[]{}*^-!~|+=`). When the company is registered as a receiver, the SML moves the participant from that provider’s SMP to ours instead of refusing it as registered elsewhere; the key is sealed at rest and dropped once used. See `peppol_migration.incoming_key_supplied_at`
              * @example k7#Qm2$Rx9!pL4@wZ3^tN8+v
@@ -2418,6 +2422,8 @@ export interface components {
             peppol_id: string | null;
             /** @description Every received invoice and credit note is answered with an Invoice Response `AB` at once */
             auto_acknowledge: boolean;
+            /** @description Our SMP publishes the BIS Billing CII document type for it too (see `receiving.document_types`) */
+            receive_cii: boolean;
             /** @description Where its registration as a Peppol receiver stands; null until the company first went live */
             receiving: {
                 /**
@@ -2521,6 +2527,8 @@ export interface components {
             peppol_id?: string | null;
             /** @description Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false */
             auto_acknowledge?: boolean;
+            /** @description Receive Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax as well: while the company is registered as a receiver, our SMP publishes the BIS Billing CII document type beside the UBL ones, so senders that write CII can reach it; what arrives is judged by the CII rules and kept as it came (`GET /v1/documents/{id}/cii`) beside the UBL written from it. Default false */
+            receive_cii?: boolean;
             /**
              * @description Write-only. The SMP migration key your previous Peppol provider issued for this `peppol_id` (SML 1.3.0: 8 to 24 characters, at least two each of lower-case letters, upper-case letters, digits and `@#$%()[]{}*^-!~|+=`). When the company is registered as a receiver, the SML moves the participant from that provider’s SMP to ours instead of refusing it as registered elsewhere; the key is sealed at rest and dropped once used. See `peppol_migration.incoming_key_supplied_at`
              * @example k7#Qm2$Rx9!pL4@wZ3^tN8+v
