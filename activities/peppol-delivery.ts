@@ -1,10 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
-import { PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
+import { ciiOfUbl } from '../domain/cii/write';
+import { BIS_BILLING_CII_SERVICE, PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
 import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
 import { as4Sends } from '../platform/metrics';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
+import { postedCiiOf } from '../services/documents/queries';
 import { liveSenderRefusal } from '../services/documents/verified-sender';
 import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
@@ -91,6 +93,33 @@ function receiptTime(receipt: As4Receipt): Date {
   return Number.isNaN(time.getTime()) ? new Date() : time;
 }
 
+/** What is sent: the payload, its routing, and what the receiver is looked up for. */
+interface Payload {
+  xml: string;
+  routing: PeppolRouting;
+  deliverable: Deliverable;
+}
+
+/**
+ * UBL, unless the receiver's SMP lists BIS Billing in CII and not the UBL document type: then CII, the one posted
+ * for a document that came as CII, else the one written from the UBL with its stated amounts. A receiver that
+ * takes neither is left to the UBL send, which refuses it naming what it takes.
+ */
+async function payloadFor({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, documentId: string, ubl: string, routing: PeppolRouting): Promise<Payload> {
+  const asUbl = { xml: ubl, routing, deliverable: routing.kind };
+  if (!('refusal' in (await endpointNow(peppol, routing.receiver, routing.kind)))) return asUbl;
+  if ('refusal' in (await endpointNow(peppol, routing.receiver, BIS_BILLING_CII_SERVICE))) return asUbl;
+  const cii = (await postedCiiOf(store, documentId)) ?? ciiWrittenFrom(ubl);
+  if (cii === null) return asUbl;
+  return { xml: cii, routing: { ...routingOf(cii), receiver: routing.receiver }, deliverable: BIS_BILLING_CII_SERVICE };
+}
+
+/** The stored UBL as CII; null when it is no invoice to read (the UBL send then refuses as it would). */
+function ciiWrittenFrom(ubl: string): string | null {
+  const written = ciiOfUbl(ubl);
+  return 'cii' in written ? written.cii : null;
+}
+
 export function peppolDeliveryActivities({ store, logger, peppol }: Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>) {
   const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
 
@@ -120,6 +149,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       const refusal = company ? liveSenderRefusal(company, routing.sender) : `Company ${document.company_id} does not exist.`;
       if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
 
+      const payload = await payloadFor({ store, peppol }, document._id, ubl, routing);
       const messageId = documentAs4MessageId(document._id);
       const instanceId = nameBasedUuid(document._id);
       // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
@@ -127,11 +157,11 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       let receipt;
       try {
         receipt = await sendByAs4({ store, peppol }, {
-          routing,
-          deliverable: routing.kind,
+          routing: payload.routing,
+          deliverable: payload.deliverable,
           messageId,
           // The envelope is the same for every attempt: its id and time come from the document.
-          sbd: standardBusinessDocument(ubl, routing, { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) }),
+          sbd: standardBusinessDocument(payload.xml, payload.routing, { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) }),
           what: 'document',
           endUserId: document.company_id,
         });
@@ -147,7 +177,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       return {
         messageId,
         sentAt: sentAt.toISOString(),
-        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat}); AS4 receipt ${receipt.receiptMessageId}`),
+        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat})${payload.deliverable === BIS_BILLING_CII_SERVICE ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`),
       };
     },
   };

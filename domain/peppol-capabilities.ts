@@ -45,6 +45,9 @@ const BILLING_SERVICES: Record<BillingDocument, PeppolService> = {
   credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 credit notes' },
 };
 
+/** BIS Billing 3.0 in CII, which a receiver may take instead of (or beside) UBL; one type for invoices and credit notes. */
+export const BIS_BILLING_CII_SERVICE: PeppolService = { documentType: BIS_BILLING_CII, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices and credit notes in CII' };
+
 /** Peppol BIS Invoice Response 3 (transaction T111), which a buyer sends to the seller of an invoice. */
 export const INVOICE_RESPONSE: PeppolService = {
   documentType: {

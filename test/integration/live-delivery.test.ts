@@ -20,6 +20,8 @@ const invoice = fixture('standard rate S, one line');
 const creditNote = fixture('credit note with invoice reference and due date');
 /** A buyer registered on the local network for invoices only. */
 const invoiceOnlyBuyer = fixture('reverse charge AE to a Dutch buyer (EAS 0106)').to;
+/** A buyer registered on the local network for BIS Billing in CII only (participants.json). */
+const ciiOnlyBuyer = { ...(invoice.to as Record<string, unknown>), name: 'CII Buyer NV', peppol_id: '0208:0841425906', tax_id: 'BE0841425906', company_registration_id: '0841425906' };
 
 const receiver = () => sharedStack().peppol.receivingAccessPoint;
 
@@ -71,6 +73,22 @@ describe('live delivery on the Peppol network', () => {
     expect(await description.staticSummary()).toContain('(live)');
     const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
     expect(metadata.currentDetails).toMatch(/^Delivered on the Peppol network by AS4; message id /);
+  });
+
+  it('when the receiver takes BIS Billing in CII only, then the document is delivered as the CII written from its UBL, with its amounts, and its history says so', async () => {
+    const sender = await fundedSender();
+    const posted = await postLive(sender.liveKey, { ...invoice, to: ciiOnlyBuyer, company_id: sender.companyId, number: 'LIVE-CII-1' });
+    expect(posted.status).toBe(202);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
+    expect(document).toMatchObject({ status: 'delivered', error_message: null });
+    expect((await liveHistory(sender.liveKey, posted.body.id)).find((step) => step.step === 'delivered')?.message).toContain('to 0208:0841425906 (access point PBE000002) as CII, the syntax it takes');
+
+    const [arrival] = await standInArrivals(`${posted.body.id}@einvoice`);
+    expect(arrival!.documentTypeId).toContain('CrossIndustryInvoice:100::CrossIndustryInvoice##');
+    const sbd = await (await fetch(`${receiver()}/inbox/${encodeURIComponent(arrival!.messageId)}.xml`)).text();
+    const cii = (await callAs(sender.liveKey, `/v1/documents/${posted.body.id}/cii`, { host: LIVE })).text;
+    expect(payloadOf(sbd)).toBe(withoutDeclaration(cii));
+    expect(cii).toContain(`<ram:DuePayableAmount>${document.totals.payable}</ram:DuePayableAmount>`);
   });
 
   it('when the receiver does not take the document type, then the document fails at once with that reason and its credits come back', async () => {
