@@ -3,7 +3,7 @@ import { EXEMPT_CATEGORIES, lineNet, money } from '../documents/calculate';
 import type { TaxCategory } from '../documents/input';
 import type { TermAttachment, TermDocument, TermLine, TermParty, TermVatBreakdown } from '../terms/document';
 import { TermReader } from '../terms/read';
-import { CUSTOMIZATION_ID } from '../ubl/xml';
+import { CUSTOMIZATION_ID, profileOf } from '../ubl/xml';
 import { dropWhatTheSchemaRefuses } from '../ubl/read';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from '../ubl/received';
 import { nonEmpty, pricePerUnit, Reading, stated } from '../ubl/reading';
@@ -54,7 +54,8 @@ function withExemption<T extends { tax_category?: string | undefined }>(item: T,
 function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   const kind = terms.type_code === '381' ? 'credit_note' : 'invoice';
   implied(r, 'rsm:ExchangedDocument/ram:TypeCode', terms.type_code, ['380', '381']);
-  implied(r, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', terms.specification, [CUSTOMIZATION_ID]);
+  const profile = profileOf(terms.specification);
+  if (!profile) implied(r, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', terms.specification, [CUSTOMIZATION_ID]);
   const breakdown = terms.vat_breakdown ?? [];
   const totals = (terms.totals ?? {}) as Partial<TermDocument['totals']>;
   const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) => lineView(r, line, index, breakdown));
@@ -63,6 +64,7 @@ function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   const document: DocumentJson = stated({
     ...(rest as Json),
     type: kind,
+    profile: profile === 'xrechnung' ? profile : undefined,
     from: from && partyView(r, from, 'SellerTradeParty'),
     to: to && partyView(r, to, 'BuyerTradeParty'),
     lines: lines.map(({ line }) => line),

@@ -205,6 +205,15 @@ export const documentInputSchema = z
       .strict()
       .optional()
       .meta({ description: 'Data Greek sellers must add (Peppol rules GR-R-*)' }),
+    profile: z
+      .enum(['peppol', 'xrechnung'])
+      .optional()
+      .meta({
+        description:
+          'The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector\'s CIUS of EN 16931: ' +
+          'it is written with XRechnung\'s CustomizationID, judged by KoSIT\'s XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller\'s contact and the payment instructions) ' +
+          'and sent on Peppol as the XRechnung document type',
+      }),
     attach_pdf: z
       .boolean()
       .optional()

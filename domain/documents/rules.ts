@@ -85,6 +85,9 @@ export function checkDocument(document: DocumentInput): Violation[] {
   if (!document.buyer_reference && !document.order_reference) {
     out.push({ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003', message: 'Send buyer_reference (the buyer’s reference) or order_reference (their purchase order number).' });
   }
+  if (document.profile === 'xrechnung' && !document.buyer_reference) {
+    out.push({ path: 'buyer_reference', rule: 'BR-DE-15', message: 'An XRechnung needs the buyer reference (BT-10): for a German public buyer, its Leitweg-ID.' });
+  }
   out.push(...currencyViolations(document.currency, 'currency'));
   if (document.period && document.period.end < document.period.start) out.push({ path: 'period.end', rule: 'BR-29', message: 'The period ends before it starts.' });
   checkParty(document.from, 'from', out);

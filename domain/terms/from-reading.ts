@@ -1,6 +1,7 @@
-import { CUSTOMIZATION_ID, PROFILE_ID } from '../ubl/xml';
+import { PROFILE_ID, specificationOf } from '../ubl/xml';
 import type { ReceivedUbl } from '../ubl/received';
 import { lineNet, money } from '../documents/calculate';
+import { paymentTermsNote } from '../documents/payment';
 import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from './document';
 
 /**
@@ -44,7 +45,9 @@ export function termsOfReading(read: ReceivedUbl): TermDocument {
   );
   return {
     ...document,
-    specification: CUSTOMIZATION_ID,
+    // A cash-discount statement ends with a line break (DE-R-018, BR-DE-18), which the view's trimmed text cannot hold.
+    payment: document.payment && { ...document.payment, terms: document.payment.terms && paymentTermsNote(document.payment.terms) },
+    specification: specificationOf(document.profile),
     process: PROFILE_ID,
     type_code: read.kind === 'invoice' ? '380' : '381',
     currency: document.currency ?? '',

@@ -152,7 +152,7 @@ type Row = Omit<Term, 'group' | 'required' | 'rules'> & { required?: boolean; ru
 const inGroup = (group: GroupName, rows: Row[]): Term[] => rows.map((row) => ({ ...row, group, required: row.required ?? false, rules: row.rules ?? [] }));
 
 const DOCUMENT = inGroup('document', [
-  { id: 'BT-24', name: 'Specification identifier', json: 'specification', kind: 'code', required: true, ubl: 'cbc:CustomizationID', cii: 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', rules: ['BR-01'], example: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0', computed: true },
+  { id: 'BT-24', name: 'Specification identifier', json: 'specification', input: 'profile', kind: 'code', required: true, ubl: 'cbc:CustomizationID', cii: 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', rules: ['BR-01', 'BR-DE-21'], example: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0' },
   { id: 'BT-23', name: 'Business process type', json: 'process', kind: 'code', ubl: 'cbc:ProfileID', cii: 'rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID', rules: ['PEPPOL-EN16931-R001'], example: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', computed: true },
   { id: 'BT-1', name: 'Invoice number', json: 'number', kind: 'text', required: true, ubl: 'cbc:ID', cii: 'rsm:ExchangedDocument/ram:ID', rules: ['BR-02'], example: 'INV-2026-001' },
   { id: 'BT-2', name: 'Invoice issue date', json: 'issue_date', kind: 'date', required: true, ubl: 'cbc:IssueDate', cii: `rsm:ExchangedDocument/ram:IssueDateTime/${CII_DATE}`, rules: ['BR-03'], example: '2026-12-01' },

@@ -3,7 +3,7 @@ import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
 import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
 import type { XmlElement } from '../xml-tree';
-import { CUSTOMIZATION_ID, NS, PROFILE_ID } from './xml';
+import { CUSTOMIZATION_ID, NS, PROFILE_ID, profileOf } from './xml';
 import { documentAllowancesCharges, readLine } from './read-lines';
 import { readDelivery, readParty } from './read-parties';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from './received';
@@ -48,7 +48,11 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
   const taxTotal = mainTaxTotal(r);
   const c: Context = { r, currency: r.text(r.one(root, 'cbc:DocumentCurrencyCode')), exemptions: exemptionsOf(r, taxTotal) };
   implied(r, r.one(root, 'cbc:UBLVersionID'), '2.1');
-  implied(r, r.one(root, 'cbc:CustomizationID'), CUSTOMIZATION_ID);
+  // Peppol BIS or XRechnung, which the view names as its profile; another specification is named.
+  const customization = r.one(root, 'cbc:CustomizationID');
+  const profile = profileOf(customization?.text);
+  if (profile) r.understood(customization);
+  else implied(r, customization, CUSTOMIZATION_ID);
   implied(r, r.one(root, 'cbc:ProfileID'), PROFILE_ID);
   implied(r, r.one(root, isInvoice ? 'cbc:InvoiceTypeCode' : 'cbc:CreditNoteTypeCode'), isInvoice ? '380' : '381');
 
@@ -65,6 +69,7 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
 
   const document: DocumentJson = stated({
     type: kind,
+    profile: profile === 'xrechnung' ? profile : undefined,
     number: r.text(r.one(root, 'cbc:ID'))!,
     issue_date: r.text(r.one(root, 'cbc:IssueDate'))!,
     due_date: r.field(isInvoice ? r.one(root, 'cbc:DueDate') : r.one(means, 'cbc:PaymentDueDate'), ['due_date']),

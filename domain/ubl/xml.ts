@@ -16,6 +16,13 @@ export const NS = {
 };
 export const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 export const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+/** XRechnung 3.0's specification identifier, for a document whose `profile` is `xrechnung`. */
+export const XRECHNUNG_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+
+/** The specification identifier (BT-24) of a document of this profile, and back (a claim of neither is none). */
+export const specificationOf = (profile: 'peppol' | 'xrechnung' | undefined) => (profile === 'xrechnung' ? XRECHNUNG_CUSTOMIZATION_ID : CUSTOMIZATION_ID);
+export const profileOf = (specification: string | undefined) =>
+  specification === XRECHNUNG_CUSTOMIZATION_ID ? ('xrechnung' as const) : specification === CUSTOMIZATION_ID ? ('peppol' as const) : undefined;
 
 export interface UblAttachment {
   id: string;

@@ -2902,6 +2902,11 @@ export interface components {
                  */
                 invoice_url?: string;
             };
+            /**
+             * @description The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector's CIUS of EN 16931: it is written with XRechnung's CustomizationID, judged by KoSIT's XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller's contact and the payment instructions) and sent on Peppol as the XRechnung document type
+             * @enum {string}
+             */
+            profile?: "peppol" | "xrechnung";
             /** @description Embed the document rendered as a PDF (what `GET /v1/documents/{id}/pdf` shows) as one more supporting document (BG-24, id `RENDERED-PDF`), so a buyer without an e-invoice viewer can read it; labels in German for sellers in DE, AT and LI, else English. Added before the official validation, so the UBL sent and validated carries it; default false */
             attach_pdf?: boolean;
             idempotency_key?: string;

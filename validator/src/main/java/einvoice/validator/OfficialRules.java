@@ -29,6 +29,7 @@ import com.helger.phive.api.result.ValidationResultList;
 import com.helger.phive.api.validity.IValidityDeterminator;
 import com.helger.phive.en16931.EN16931Validation;
 import com.helger.phive.peppol.PeppolValidation;
+import com.helger.phive.xrechnung.XRechnungValidation;
 import com.helger.phive.xml.source.IValidationSourceXML;
 import com.helger.phive.xml.source.ValidationSourceXML;
 
@@ -56,6 +57,10 @@ final class OfficialRules {
   private static final String MLS_GROUP = "org.peppol";
   private static final String REPORTING_GROUP = "eu.peppol.reporting";
   private static final String EN16931_GROUP = "eu.cen.en16931";
+  private static final String XRECHNUNG_GROUP = "de.xrechnung";
+  /** XRechnung 3.0's specification identifier (BT-24), which its documents carry as CustomizationID or guideline. */
+  private static final String XRECHNUNG_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
+  private static final String CII_RAM_NS = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
   /** Findings the XSD step reports carry no rule id of their own. */
   private static final String SCHEMA_RULE = "UBL-XSD";
 
@@ -81,6 +86,9 @@ final class OfficialRules {
   private final IValidationExecutorSet<IValidationSourceXML> tsrSet;
   private final IValidationExecutorSet<IValidationSourceXML> eusrSet;
   private final IValidationExecutorSet<IValidationSourceXML> ciiSet;
+  private final IValidationExecutorSet<IValidationSourceXML> xrechnungInvoiceSet;
+  private final IValidationExecutorSet<IValidationSourceXML> xrechnungCreditNoteSet;
+  private final IValidationExecutorSet<IValidationSourceXML> xrechnungCiiSet;
   private final RuleSet ruleSet;
 
   OfficialRules() {
@@ -91,6 +99,8 @@ final class OfficialRules {
     // The CEN rules for the UN/CEFACT CII syntax (D16B XSD and the EN 16931 CII schematron): Peppol has no
     // rules of its own for CII, so a CII invoice is judged by the newest CEN release.
     EN16931Validation.initEN16931(registry);
+    // A document that claims XRechnung 3.0 is judged by KoSIT's rules for it (which include EN 16931's).
+    XRechnungValidation.initXRechnung(registry);
     invoiceSet = newest(registry, BIS3_GROUP, "invoice");
     creditNoteSet = newest(registry, BIS3_GROUP, "creditnote");
     // T111 is registered as "invoice-message-response" in each PeppolValidation20xx release.
@@ -99,6 +109,9 @@ final class OfficialRules {
     tsrSet = newest(registry, REPORTING_GROUP, "tsr");
     eusrSet = newest(registry, REPORTING_GROUP, "eusr");
     ciiSet = newest(registry, EN16931_GROUP, "cii");
+    xrechnungInvoiceSet = newest(registry, XRECHNUNG_GROUP, "ubl-invoice");
+    xrechnungCreditNoteSet = newest(registry, XRECHNUNG_GROUP, "ubl-creditnote");
+    xrechnungCiiSet = newest(registry, XRECHNUNG_GROUP, "cii");
     String version = invoiceSet.getID().getVersionObj().getAsString();
     if (!version.equals(creditNoteSet.getID().getVersionObj().getAsString())) {
       throw new IllegalStateException("invoice and credit note rule sets are of different releases");
@@ -130,17 +143,30 @@ final class OfficialRules {
   private Kind kindOf(Element root) {
     String namespace = root.getNamespaceURI();
     String name = root.getLocalName();
-    if (UBL_INVOICE_NS.equals(namespace) && "Invoice".equals(name)) return new Kind("invoice", invoiceSet);
-    if (UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name)) return new Kind("credit_note", creditNoteSet);
+    boolean xrechnung = isXRechnung(root);
+    if (UBL_INVOICE_NS.equals(namespace) && "Invoice".equals(name)) return new Kind("invoice", xrechnung ? xrechnungInvoiceSet : invoiceSet);
+    if (UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name)) return new Kind("credit_note", xrechnung ? xrechnungCreditNoteSet : creditNoteSet);
     if (TSR_NS.equals(namespace) && "TransactionStatisticsReport".equals(name)) return new Kind("tsr", tsrSet);
     if (EUSR_NS.equals(namespace) && "EndUserStatisticsReport".equals(name)) return new Kind("eusr", eusrSet);
-    if (CII_NS.equals(namespace) && "CrossIndustryInvoice".equals(name)) return new Kind("cii", ciiSet);
+    if (CII_NS.equals(namespace) && "CrossIndustryInvoice".equals(name)) return new Kind("cii", xrechnung ? xrechnungCiiSet : ciiSet);
     if (UBL_APPLICATION_RESPONSE_NS.equals(namespace) && "ApplicationResponse".equals(name)) {
       String customization = customizationId(root);
       if (customization.startsWith(INVOICE_RESPONSE_CUSTOMIZATION)) return new Kind("invoice_response", invoiceResponseSet);
       if (customization.equals(MLS_CUSTOMIZATION)) return new Kind("mls", mlsSet);
     }
     return null;
+  }
+
+  /** Whether the document claims XRechnung 3.0: its UBL CustomizationID, or its CII guideline (BT-24). */
+  private static boolean isXRechnung(Element root) {
+    if (customizationId(root).startsWith(XRECHNUNG_CUSTOMIZATION)) return true;
+    var guidelines = root.getElementsByTagNameNS(CII_RAM_NS, "GuidelineSpecifiedDocumentContextParameter");
+    for (int index = 0; index < guidelines.getLength(); index++) {
+      for (var child = guidelines.item(index).getFirstChild(); child != null; child = child.getNextSibling()) {
+        if (child instanceof Element element && "ID".equals(element.getLocalName()) && element.getTextContent().trim().startsWith(XRECHNUNG_CUSTOMIZATION)) return true;
+      }
+    }
+    return false;
   }
 
   /** The ApplicationResponse's own cbc:CustomizationID (a direct child), trimmed; "" when it has none. */
