@@ -7,6 +7,7 @@ import { reconcileReceived } from '../../services/receiving/intake';
 import { writeCii } from '../../domain/cii/write';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
 import { EVERY_TERM } from '../support/every-term';
+import { officialExamples } from '../support/official-examples';
 import { pdfText } from '../support/rendering';
 import { callAs, withStore, type TestAccount } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount } from '../support/documents';
@@ -141,6 +142,21 @@ describe('sandbox inbound', () => {
     expect(await pdfText(pdf.bytes)).toContain(EVERY_TERM.number);
     const html = await callAs(account.key, `/v1/documents/${id}/html`);
     expect([html.status, html.text.includes(EVERY_TERM.number)]).toEqual([200, true]);
+  });
+
+  it('when a test key posts a PINT EU invoice, then the PINT EU rules judge it (routed by its CustomizationID) and it is filed with its JSON view', async () => {
+    const account = await buyerAccount();
+    const [scheme, id] = buyerPeppolId.split(':') as [string, string];
+    const pint = officialExamples('peppol-bis')
+      .find(({ name }) => name === 'peppol-bis/base-example.xml')!
+      .xml.replace(/<cbc:CustomizationID>[^<]*</, '<cbc:CustomizationID>urn:peppol:pint:billing-1@eu-1<')
+      .replace(/<cbc:ProfileID>[^<]*</, '<cbc:ProfileID>urn:peppol:bis:billing<')
+      .replace(/(<cac:AccountingCustomerParty>\s*<cac:Party>\s*)<cbc:EndpointID[^>]*>[^<]*<\/cbc:EndpointID>/, `$1<cbc:EndpointID schemeID="${scheme}">${id}</cbc:EndpointID>`);
+    const posted = await postInbound(account.key, pint);
+    expect(posted.status).toBe(202);
+    const document = await until('the document filed', () => callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${account.buyerId}`), (response) => response.body.status === 'received');
+    expect(document.body).toMatchObject({ rule_set: expect.stringMatching(/^org\.peppol\.pint\.eu:invoice:/), received: { validation: { valid: true }, json_view_problem: null } });
+    expect(document.body.received.json_view).toMatchObject({ number: 'Snippet1' });
   });
 
   it('when the buyer is none of the workspace\u2019s companies, then 422 names the id found; a live key is refused with 403', async () => {

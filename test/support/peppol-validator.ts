@@ -17,6 +17,8 @@ export interface Finding {
 export interface ValidationResult {
   name: string;
   valid: boolean;
+  /** The rule set that judged it, e.g. `eu.peppol.bis3:2026.5`. */
+  ruleSet: string;
   fatal: Finding[];
   warnings: Finding[];
 }
@@ -31,7 +33,7 @@ export async function validateUbl(documents: { name: string; xml: string }[]): P
       const report = await validator.validate(xml);
       if (report.problem) throw new Error(`"${name}" could not be validated: ${report.problem.code}: ${report.problem.message}`);
       const { fatal, warnings } = splitFindings(report.findings);
-      return { name, valid: report.valid, fatal: fatal.map(strip), warnings: warnings.map(strip) };
+      return { name, valid: report.valid, ruleSet: report.rule_set, fatal: fatal.map(strip), warnings: warnings.map(strip) };
     }),
   );
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,7 +39,8 @@ import com.helger.phive.xml.source.ValidationSourceXML;
  * BIS Billing 3.0 for a UBL Invoice or CreditNote (UBL 2.1 XSD, CEN EN 16931 schematron, Peppol
  * schematron with the national rules); for a UBL ApplicationResponse, by its CustomizationID, the
  * Invoice Response (T111) or the Message Level Status set; the Transaction Statistics and End User
- * Statistics Report sets for those roots; for a UN/CEFACT CrossIndustryInvoice, CEN's EN 16931 CII rules. Executor sets are read-only once built, so one instance
+ * Statistics Report sets for those roots; for a UN/CEFACT CrossIndustryInvoice, CEN's EN 16931 CII rules;
+ * for a billing document claiming XRechnung 3.0, KoSIT's rules, and claiming a PINT specialisation, its PINT rules. Executor sets are read-only once built, so one instance
  * serves every request thread.
  */
 final class OfficialRules {
@@ -61,6 +63,11 @@ final class OfficialRules {
   /** XRechnung 3.0's specification identifier (BT-24), which its documents carry as CustomizationID or guideline. */
   private static final String XRECHNUNG_CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
   private static final String CII_RAM_NS = "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100";
+  /** Peppol International (PINT) billing: its CustomizationID, then `@` and the jurisdiction's specialisation. */
+  private static final String PINT_BILLING = "urn:peppol:pint:billing-1";
+  /** The jurisdictions whose PINT rules phive-rules-peppol carries that this service routes to: specialisation → rule group. */
+  private static final Map<String, String> PINT_GROUPS = Map.of(
+      "eu-1", "org.peppol.pint.eu", "aunz-1", "org.peppol.pint.aunz", "sg-1", "org.peppol.pint.sg", "jp-1", "org.peppol.pint.jp", "my-1", "org.peppol.pint.my");
   /** Findings the XSD step reports carry no rule id of their own. */
   private static final String SCHEMA_RULE = "UBL-XSD";
 
@@ -90,9 +97,10 @@ final class OfficialRules {
   private final IValidationExecutorSet<IValidationSourceXML> xrechnungCreditNoteSet;
   private final IValidationExecutorSet<IValidationSourceXML> xrechnungCiiSet;
   private final RuleSet ruleSet;
+  private final ValidationExecutorSetRegistry<IValidationSourceXML> registry;
 
   OfficialRules() {
-    ValidationExecutorSetRegistry<IValidationSourceXML> registry = new ValidationExecutorSetRegistry<>();
+    registry = new ValidationExecutorSetRegistry<>();
     // Registers every release phive knows; "newest" is resolved here rather than naming a release
     // class that goes stale with each upgrade of phive-rules-peppol.
     PeppolValidation.initStandard(registry);
@@ -144,8 +152,14 @@ final class OfficialRules {
     String namespace = root.getNamespaceURI();
     String name = root.getLocalName();
     boolean xrechnung = isXRechnung(root);
-    if (UBL_INVOICE_NS.equals(namespace) && "Invoice".equals(name)) return new Kind("invoice", xrechnung ? xrechnungInvoiceSet : invoiceSet);
-    if (UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name)) return new Kind("credit_note", xrechnung ? xrechnungCreditNoteSet : creditNoteSet);
+    boolean invoice = UBL_INVOICE_NS.equals(namespace) && "Invoice".equals(name);
+    boolean creditNote = UBL_CREDIT_NOTE_NS.equals(namespace) && "CreditNote".equals(name);
+    if (invoice || creditNote) {
+      var pint = pintSet(customizationId(root), invoice);
+      if (pint != null) return new Kind(invoice ? "invoice" : "credit_note", pint);
+    }
+    if (invoice) return new Kind("invoice", xrechnung ? xrechnungInvoiceSet : invoiceSet);
+    if (creditNote) return new Kind("credit_note", xrechnung ? xrechnungCreditNoteSet : creditNoteSet);
     if (TSR_NS.equals(namespace) && "TransactionStatisticsReport".equals(name)) return new Kind("tsr", tsrSet);
     if (EUSR_NS.equals(namespace) && "EndUserStatisticsReport".equals(name)) return new Kind("eusr", eusrSet);
     if (CII_NS.equals(namespace) && "CrossIndustryInvoice".equals(name)) return new Kind("cii", xrechnung ? xrechnungCiiSet : ciiSet);
@@ -153,6 +167,22 @@ final class OfficialRules {
       String customization = customizationId(root);
       if (customization.startsWith(INVOICE_RESPONSE_CUSTOMIZATION)) return new Kind("invoice_response", invoiceResponseSet);
       if (customization.equals(MLS_CUSTOMIZATION)) return new Kind("mls", mlsSet);
+    }
+    return null;
+  }
+
+  /**
+   * The newest PINT rules for a billing document whose CustomizationID is a PINT specialisation this service routes
+   * (`urn:peppol:pint:billing-1@eu-1` …), as KoSIT's scenarios route by it; null for any other.
+   */
+  private IValidationExecutorSet<IValidationSourceXML> pintSet(String customization, boolean invoice) {
+    if (!customization.startsWith(PINT_BILLING + "@")) return null;
+    String group = PINT_GROUPS.get(customization.substring(PINT_BILLING.length() + 1));
+    if (group == null) return null;
+    // The groups spell a credit note's artifact two ways ("creditnote", and Japan's "credit-note").
+    for (String artifact : invoice ? List.of("invoice") : List.of("creditnote", "credit-note")) {
+      var set = registry.getLatestVersion(group, artifact, null);
+      if (set != null && !set.getStatus().isDeprecated()) return set;
     }
     return null;
   }
@@ -211,6 +241,9 @@ final class OfficialRules {
     for (ValidationResult result : results) {
       boolean fromXsd = result.getValidationArtefact().getValidationType().getBaseType().isXSD();
       for (IError error : result.getErrorList()) {
+        // A warning with no rule id is the XSLT compiler's about the stylesheet (Saxon on some PINT
+        // schematrons), not the document's: it is no finding.
+        if (!fromXsd && error.getErrorID() == null && !error.getErrorLevel().isGE(EErrorLevel.ERROR)) continue;
         findings.add(toFinding(error, fromXsd));
       }
     }
