@@ -23,13 +23,19 @@ export interface As4Message {
   what: string;
   /** Our company it is sent for: the end user of the Peppol reporting item. */
   endUserId: string;
+  /** Sent instead when the receiver takes this deliverable and not the message's (a document as CII): made only then. */
+  alternative?: { deliverable: Deliverable; make: () => Promise<{ routing: EnvelopeRouting; sbd: string } | null> };
 }
 
+/** The receipt, and whether the alternative was what went. */
+export type As4Sent = As4Receipt & { alternative: boolean };
+
 /**
- * The receiver's endpoint, from a kept lookup when there is one. A refusal ends the send for good, so it must
- * rest on what the SML and SMP say now: a kept answer that refuses is forgotten and asked again.
+ * The receiver's endpoint for the first of the deliverables it takes, from a kept lookup when there is one. A
+ * refusal ends the send for good, so it must rest on what the SML and SMP say now: a kept answer that refuses is
+ * forgotten and asked again.
  */
-async function endpointNow(peppol: ActivityDependencies['peppol'], receiver: string, deliverable: Deliverable) {
+async function endpointNow(peppol: ActivityDependencies['peppol'], receiver: string, deliverable: Deliverable[]) {
   const kept = peppol.lookup.holds(receiver);
   const endpoint = await receivingEndpoint(peppol.lookup, receiver, deliverable, new Date());
   if (!kept || !('refusal' in endpoint)) return endpoint;
@@ -40,20 +46,26 @@ async function endpointNow(peppol: ActivityDependencies['peppol'], receiver: str
 /**
  * The AS4 step every Peppol send shares (documents, the replies about
  * received ones): the receiver looked up for the deliverable (SML, then SMP,
- * kept for a while), then our access point sends the SBD and answers with the
- * receipt, which is counted for Peppol reporting. A receiver that cannot take
+ * kept for a while; for the alternative's, when the receiver takes only that),
+ * then our access point sends the SBD and answers with the receipt, which is counted for Peppol reporting. A receiver that cannot take
  * it, or an access point's final refusal, ends the send at once
  * (permanentDeliveryFailure); anything else is thrown as it is, for the
  * activity retry policy, and the receiver is looked up afresh next time.
  */
-export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, message: As4Message): Promise<As4Receipt> {
-  const { routing } = message;
+export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, message: As4Message): Promise<As4Sent> {
+  let routing = message.routing;
+  let alternative = false;
   let receipt: As4Receipt;
   try {
     receipt = await heartbeating(async () => {
-      const endpoint = await endpointNow(peppol, routing.receiver, message.deliverable);
+      const kinds = [message.deliverable, ...(message.alternative ? [message.alternative.deliverable] : [])];
+      const endpoint = await endpointNow(peppol, message.routing.receiver, kinds);
       if ('refusal' in endpoint) throw permanentDeliveryFailure(endpoint.refusal);
-      return peppol.accessPoint.send(sendRequest(routing, { messageId: message.messageId, endpoint, sbd: message.sbd }), Context.current().cancellationSignal);
+      const made = endpoint.chosen === 1 ? await message.alternative!.make() : null;
+      alternative = made !== null;
+      const sent = made ?? { routing: message.routing, sbd: message.sbd };
+      routing = sent.routing;
+      return peppol.accessPoint.send(sendRequest(routing, { messageId: message.messageId, endpoint, sbd: sent.sbd }), Context.current().cancellationSignal);
     });
   } catch (err) {
     as4Sends.inc({ outcome: failedSendOutcome(err) });
@@ -78,7 +90,7 @@ export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 's
     c4Country: null,
     endUserId: message.endUserId,
   });
-  return receipt;
+  return { ...receipt, alternative };
 }
 
 /** refused: the receiving access point's final no; no_endpoint: the lookup found none for the deliverable (ends the send); failed: tried again. */
@@ -93,29 +105,14 @@ function receiptTime(receipt: As4Receipt): Date {
   return Number.isNaN(time.getTime()) ? new Date() : time;
 }
 
-/** What is sent: the payload, its routing, and what the receiver is looked up for. */
-interface Payload {
-  xml: string;
-  routing: PeppolRouting;
-  deliverable: Deliverable;
-}
-
 /**
- * UBL, unless the receiver's SMP lists BIS Billing in CII and not the UBL document type: then CII, the one posted
- * for a document that came as CII, else the one written from the UBL with its stated amounts. A receiver that
- * takes neither is left to the UBL send, which refuses it naming what it takes.
+ * A document as CII, for a receiver whose SMP lists BIS Billing in CII and not in UBL: the CII posted, for a
+ * document that came as CII, else the one written from its UBL with the amounts it states. Null when the UBL is
+ * no invoice to read: the UBL is then sent, and the receiver refuses it as it would.
  */
-async function payloadFor({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, documentId: string, ubl: string, routing: PeppolRouting): Promise<Payload> {
-  const asUbl = { xml: ubl, routing, deliverable: routing.kind };
-  if (!('refusal' in (await endpointNow(peppol, routing.receiver, routing.kind)))) return asUbl;
-  if ('refusal' in (await endpointNow(peppol, routing.receiver, BIS_BILLING_CII_SERVICE))) return asUbl;
-  const cii = (await postedCiiOf(store, documentId)) ?? ciiWrittenFrom(ubl);
-  if (cii === null) return asUbl;
-  return { xml: cii, routing: { ...routingOf(cii), receiver: routing.receiver }, deliverable: BIS_BILLING_CII_SERVICE };
-}
-
-/** The stored UBL as CII; null when it is no invoice to read (the UBL send then refuses as it would). */
-function ciiWrittenFrom(ubl: string): string | null {
+async function ciiOf(store: ActivityDependencies['store'], documentId: string, ubl: string): Promise<string | null> {
+  const posted = await postedCiiOf(store, documentId);
+  if (posted !== null) return posted;
   const written = ciiOfUbl(ubl);
   return 'cii' in written ? written.cii : null;
 }
@@ -149,19 +146,28 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       const refusal = company ? liveSenderRefusal(company, routing.sender) : `Company ${document.company_id} does not exist.`;
       if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
 
-      const payload = await payloadFor({ store, peppol }, document._id, ubl, routing);
       const messageId = documentAs4MessageId(document._id);
       const instanceId = nameBasedUuid(document._id);
       // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
       await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });
+      // The envelope is the same for every attempt: its id and time come from the document.
+      const envelope = { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) };
       let receipt;
       try {
         receipt = await sendByAs4({ store, peppol }, {
-          routing: payload.routing,
-          deliverable: payload.deliverable,
+          routing,
+          deliverable: routing.kind,
           messageId,
-          // The envelope is the same for every attempt: its id and time come from the document.
-          sbd: standardBusinessDocument(payload.xml, payload.routing, { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) }),
+          sbd: standardBusinessDocument(ubl, routing, envelope),
+          alternative: {
+            deliverable: BIS_BILLING_CII_SERVICE,
+            make: async () => {
+              const cii = await ciiOf(store, document._id, ubl);
+              if (cii === null) return null;
+              const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
+              return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+            },
+          },
           what: 'document',
           endUserId: document.company_id,
         });
@@ -177,7 +183,7 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       return {
         messageId,
         sentAt: sentAt.toISOString(),
-        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat})${payload.deliverable === BIS_BILLING_CII_SERVICE ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`),
+        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat})${receipt.alternative ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`),
       };
     },
   };

@@ -350,19 +350,23 @@ export async function discoverParticipant(lookup: PeppolLookup, participantValue
 
 /**
  * Where a sender delivers a document of this kind to the participant, or why
- * it cannot (an answer that another try would not change). A DNS or SMP that
- * does not answer throws its step's error.
+ * it cannot (an answer that another try would not change). Given several
+ * kinds, the first the participant takes, and which (`chosen`, its index);
+ * the refusal names the first. A DNS or SMP that does not answer throws its
+ * step's error.
  */
 export async function receivingEndpoint(
   lookup: PeppolLookup,
   receiver: string,
-  what: Deliverable,
+  what: Deliverable | Deliverable[],
   now: Date,
-): Promise<{ url: string; certificate: string } | { refusal: string }> {
+): Promise<{ url: string; certificate: string; chosen: number } | { refusal: string }> {
+  const kinds = Array.isArray(what) ? what : [what];
   const discovery = await discoverParticipant(lookup, receiver, now);
   if (!discovery.found) return { refusal: `The receiver ${receiver} is not on the Peppol network: ${discovery.why}.` };
-  const endpoint = endpointFor(what, discovery.capabilities);
-  if (!endpoint) return { refusal: `The receiver ${receiver} ${cannotReceive(what, discovery.capabilities)}.` };
+  const chosen = kinds.findIndex((kind) => endpointFor(kind, discovery.capabilities) !== undefined);
+  if (chosen < 0) return { refusal: `The receiver ${receiver} ${cannotReceive(kinds[0]!, discovery.capabilities)}.` };
+  const endpoint = { ...endpointFor(kinds[chosen]!, discovery.capabilities)!, chosen };
   // The SMP chose this address: our access point would POST there, so it must be one the address rule allows.
   // A name that does not resolve now is left to the access point, whose failure is retried.
   const host = await checkHost(new URL(endpoint.url), lookup.accessPointAddresses);
