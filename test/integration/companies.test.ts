@@ -36,6 +36,7 @@ describe('companies', () => {
       receiving: null,
       participant_review: null,
       auto_acknowledge: false,
+      receive_cii: false,
       directory: true,
       directory_listing: null,
       peppol_migration: { incoming_key_supplied_at: null, outgoing: null },
