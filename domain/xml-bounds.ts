@@ -97,8 +97,9 @@ export function boundsProblem(check: Exclude<XmlBoundsCheck, { ok: true }>): str
   return `the XML is ${check.problem === 'too_deep' ? 'nested deeper than' : 'made of more elements than'} ${check.limit} (line ${check.line}, column ${check.column})`;
 }
 
-/** XML from outside, measured against the bounds before it is parsed: its root, or why there is none to read. */
-export function parseBounded(xml: string, bounds: XmlBounds): { root: XmlElement } | { unsupported: string } {
+/** XML from outside (text or UTF-8 bytes, a byte order mark left out), measured against the bounds before it is parsed: its root, or why there is none to read. */
+export function parseBounded(document: string | Buffer, bounds: XmlBounds): { root: XmlElement } | { unsupported: string } {
+  const xml = (typeof document === 'string' ? document : document.toString('utf8')).replace(/^\uFEFF/, '');
   const check = checkXmlBounds(xml, bounds);
   if (!check.ok) return { unsupported: boundsProblem(check) };
   try {

@@ -1,12 +1,12 @@
 import { decodeBase64 } from '../documents/attachments';
-import { EXEMPT_CATEGORIES, lineNet, money } from '../documents/calculate';
+import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import type { TaxCategory } from '../documents/input';
 import type { TermAttachment, TermDocument, TermLine, TermParty, TermVatBreakdown } from '../terms/document';
 import { TermReader } from '../terms/read';
 import { CUSTOMIZATION_ID, profileOf } from '../ubl/xml';
 import { dropWhatTheSchemaRefuses } from '../ubl/read';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from '../ubl/received';
-import { nonEmpty, pricePerUnit, Reading, stated } from '../ubl/reading';
+import { implied, nonEmpty, pricePerUnit, Reading, remarkOtherLineNet, stated } from '../ubl/reading';
 import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
 import type { XmlElement } from '../xml-tree';
 import { CII_NS, CII_SYNTAX } from './syntax';
@@ -22,7 +22,7 @@ import { CII_NS, CII_SYNTAX } from './syntax';
 type Json = Record<string, unknown>;
 
 export function readCii(xml: string | Buffer): UblReadResult {
-  const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
+  const parsed = parseBounded(xml, UBL_BOUNDS);
   return 'root' in parsed ? readCiiTree(parsed.root) : parsed;
 }
 
@@ -39,12 +39,6 @@ export function readCiiTree(root: XmlElement): UblReadResult {
   return viewOf(r, terms);
 }
 
-/** What the view implies (a Peppol BIS invoice, 380, or credit note, 381); another value is named. */
-function implied(r: Reading, path: string, value: string | undefined, expected: string[]): void {
-  const element = r.one(r.root, path);
-  if (element && value !== undefined && !expected.includes(value)) r.remark(element, `${value}, where the JSON view implies ${expected.join(' or ')}`);
-}
-
 /** The breakdown's exemption reason on each item of an exempt category, where the JSON view carries it. */
 function withExemption<T extends { tax_category?: string | undefined }>(item: T, breakdown: TermVatBreakdown[]): T {
   const group = EXEMPT_CATEGORIES.has(item.tax_category as TaxCategory) ? breakdown.find((each) => each.category === item.tax_category) : undefined;
@@ -53,9 +47,9 @@ function withExemption<T extends { tax_category?: string | undefined }>(item: T,
 
 function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   const kind = terms.type_code === '381' ? 'credit_note' : 'invoice';
-  implied(r, 'rsm:ExchangedDocument/ram:TypeCode', terms.type_code, ['380', '381']);
+  implied(r, r.one(r.root, 'rsm:ExchangedDocument/ram:TypeCode'), kind === 'invoice' ? '380' : '381');
   const profile = profileOf(terms.specification);
-  if (!profile) implied(r, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID', terms.specification, [CUSTOMIZATION_ID]);
+  if (!profile) implied(r, r.one(r.root, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID'), CUSTOMIZATION_ID);
   const breakdown = terms.vat_breakdown ?? [];
   const totals = (terms.totals ?? {}) as Partial<TermDocument['totals']>;
   const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) => lineView(r, line, index, breakdown));
@@ -99,11 +93,8 @@ function lineView(r: Reading, line: Partial<TermLine>, index: number, breakdown:
   const baseElement = r.one(element, 'ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity');
   json.unit_price = pricePerUnit(r, json.unit_price as string | undefined, baseElement && { element: baseElement, quantity: baseQuantity, unit: baseUnit }, json.unit);
   if (id !== undefined && id !== String(index + 1) && element) r.remark(element, `line id ${id}; the JSON view numbers lines by position`);
-  // The JSON view's line net is computed (round2(quantity × price) + charges − allowances); say so when the stated one differs.
-  if (net !== undefined && json.quantity !== undefined && json.unit_price !== undefined && element) {
-    const computed = lineNet(json);
-    if (!computed.equals(money(net))) r.remark(element, `a line net of ${net}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
-  }
+  const netElement = r.one(element, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount');
+  if (net !== undefined && json.quantity !== undefined && json.unit_price !== undefined && netElement) remarkOtherLineNet(r, netElement, net, json);
   return { line: withExemption(json as DocumentJson['lines'][number], breakdown), net };
 }
 

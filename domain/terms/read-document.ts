@@ -18,7 +18,7 @@ export const WANTED_DOCUMENT = 'a UBL 2.1 Invoice or CreditNote, or a UN/CEFACT 
 export type ReadDocument = (ReceivedUbl & { syntax: Syntax }) | { unsupported: string };
 
 export function readBusinessDocument(xml: string | Buffer): ReadDocument {
-  const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
+  const parsed = parseBounded(xml, UBL_BOUNDS);
   if (!('root' in parsed)) return parsed;
   const { root } = parsed;
   const syntax: Syntax = root.namespace === CII_NS.rsm ? 'cii' : 'ubl';

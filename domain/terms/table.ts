@@ -67,32 +67,30 @@ const CII_AGREEMENT = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTrade
 const CII_SETTLEMENT = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement';
 const CII_DATE = 'udt:DateTimeString[@format=102]';
 
+/** Allowances, or charges, of the document or of a line: the same element, told apart by its charge indicator. */
+function allowancesOrCharges(name: GroupName, id: string, title: string, isCharge: boolean, cii: string, parent?: GroupName): TermGroup {
+  const indicator = String(isCharge);
+  return {
+    name,
+    id,
+    title,
+    ...(parent && { parent }),
+    json: isCharge ? 'charges' : 'allowances',
+    repeats: true,
+    ubl: 'cac:AllowanceCharge',
+    cii,
+    fixed: { ubl: { 'cbc:ChargeIndicator': indicator }, cii: { 'ram:ChargeIndicator/udt:Indicator': indicator } },
+  };
+}
+
 export const TERM_GROUPS: readonly TermGroup[] = [
   { name: 'document', title: 'Invoice', json: '', repeats: false, ubl: '', cii: '' },
   { name: 'seller', id: 'BG-4', title: 'Seller', json: 'from', repeats: false, ubl: 'cac:AccountingSupplierParty/cac:Party', cii: `${CII_AGREEMENT}/ram:SellerTradeParty` },
   { name: 'buyer', id: 'BG-7', title: 'Buyer', json: 'to', repeats: false, ubl: 'cac:AccountingCustomerParty/cac:Party', cii: `${CII_AGREEMENT}/ram:BuyerTradeParty` },
   { name: 'delivery', id: 'BG-13', title: 'Delivery information', json: 'delivery', repeats: false, ubl: 'cac:Delivery', cii: 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeDelivery' },
   { name: 'payment', id: 'BG-16', title: 'Payment instructions', json: 'payment', repeats: false, ubl: '', cii: CII_SETTLEMENT },
-  {
-    name: 'document-allowance',
-    id: 'BG-20',
-    title: 'Document level allowances',
-    json: 'allowances',
-    repeats: true,
-    ubl: 'cac:AllowanceCharge',
-    cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`,
-    fixed: { ubl: { 'cbc:ChargeIndicator': 'false' }, cii: { 'ram:ChargeIndicator/udt:Indicator': 'false' } },
-  },
-  {
-    name: 'document-charge',
-    id: 'BG-21',
-    title: 'Document level charges',
-    json: 'charges',
-    repeats: true,
-    ubl: 'cac:AllowanceCharge',
-    cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`,
-    fixed: { ubl: { 'cbc:ChargeIndicator': 'true' }, cii: { 'ram:ChargeIndicator/udt:Indicator': 'true' } },
-  },
+  allowancesOrCharges('document-allowance', 'BG-20', 'Document level allowances', false, `${CII_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`),
+  allowancesOrCharges('document-charge', 'BG-21', 'Document level charges', true, `${CII_SETTLEMENT}/ram:SpecifiedTradeAllowanceCharge`),
   // UBL keeps the VAT total (BT-110) apart from the others, so the group's UBL paths start at the root.
   { name: 'totals', id: 'BG-22', title: 'Document totals', json: 'totals', repeats: false, ubl: '', cii: `${CII_SETTLEMENT}/ram:SpecifiedTradeSettlementHeaderMonetarySummation` },
   {
@@ -124,28 +122,8 @@ export const TERM_GROUPS: readonly TermGroup[] = [
     ubl: 'cac:InvoiceLine',
     cii: 'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem',
   },
-  {
-    name: 'line-allowance',
-    id: 'BG-27',
-    title: 'Invoice line allowances',
-    parent: 'line',
-    json: 'allowances',
-    repeats: true,
-    ubl: 'cac:AllowanceCharge',
-    cii: 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge',
-    fixed: { ubl: { 'cbc:ChargeIndicator': 'false' }, cii: { 'ram:ChargeIndicator/udt:Indicator': 'false' } },
-  },
-  {
-    name: 'line-charge',
-    id: 'BG-28',
-    title: 'Invoice line charges',
-    parent: 'line',
-    json: 'charges',
-    repeats: true,
-    ubl: 'cac:AllowanceCharge',
-    cii: 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge',
-    fixed: { ubl: { 'cbc:ChargeIndicator': 'true' }, cii: { 'ram:ChargeIndicator/udt:Indicator': 'true' } },
-  },
+  allowancesOrCharges('line-allowance', 'BG-27', 'Invoice line allowances', false, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge', 'line'),
+  allowancesOrCharges('line-charge', 'BG-28', 'Invoice line charges', true, 'ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge', 'line'),
 ];
 
 type Row = Omit<Term, 'group' | 'required' | 'rules'> & { required?: boolean; rules?: string[] };

@@ -1,7 +1,6 @@
-import { lineNet } from '../documents/calculate';
 import type { XmlElement } from '../xml-tree';
 import type { DocumentJson, ReceivedAllowanceCharge, ReceivedLine, ReceivedUbl } from './received';
-import { amount, implied, pricePerUnit, stated, type Context, type JsonPath } from './reading';
+import { amount, implied, pricePerUnit, remarkOtherLineNet, stated, type Context, type JsonPath } from './reading';
 
 /** Lines, allowances and charges, and the VAT of each, of a received UBL document (read.ts). */
 
@@ -70,13 +69,9 @@ export function readLine(c: Context, line: XmlElement, index: number, kind: Rece
   const { allowances, charges } = readAllowancesCharges(c, line, at, false);
   const unitPrice = readUnitPrice(c, r.one(line, 'cac:Price'), unit);
 
-  // The JSON view's line net is computed (round2(quantity × price) + charges − allowances, calculate.ts); say so when the UBL's differs.
   const net = r.one(line, 'cbc:LineExtensionAmount');
   const statedNet = amount(c, net);
-  if (net && statedNet !== undefined && quantity !== undefined && unitPrice !== undefined) {
-    const computed = lineNet({ quantity, unit_price: unitPrice, allowances, charges });
-    if (!computed.equals(statedNet)) r.remark(net, `${statedNet}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
-  }
+  if (net && statedNet !== undefined && quantity !== undefined && unitPrice !== undefined) remarkOtherLineNet(r, net, statedNet, { quantity, unit_price: unitPrice, allowances, charges });
   const json: ReceivedLine = stated({
     description: r.text(r.one(item, 'cbc:Name'))!,
     quantity: quantity!,

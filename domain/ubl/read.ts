@@ -31,7 +31,7 @@ const ROOTS: Record<string, { name: string; kind: ReceivedUbl['kind'] }> = {
 };
 
 export function readUbl(xml: string | Buffer): UblReadResult {
-  const parsed = parseBounded((typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, ''), UBL_BOUNDS);
+  const parsed = parseBounded(xml, UBL_BOUNDS);
   return 'root' in parsed ? readUblTree(parsed.root) : parsed;
 }
 

@@ -1,4 +1,4 @@
-import { money } from '../documents/calculate';
+import { lineNet, money } from '../documents/calculate';
 import type { XmlElement } from '../xml-tree';
 import { NS } from './xml';
 
@@ -200,6 +200,15 @@ export function implied(r: Reading, element: XmlElement | undefined, value: stri
   if (!element) return;
   r.understood(element);
   if (element.text !== value) r.remark(element, `${element.text}, where the JSON view implies ${value}`);
+}
+
+/**
+ * The JSON view's line net is computed (round2(quantity × price) + charges − allowances, calculate.ts): when the
+ * document states another, that is named on the element stating it.
+ */
+export function remarkOtherLineNet(r: Reading, element: XmlElement, statedNet: string, line: Parameters<typeof lineNet>[0]): void {
+  const computed = lineNet(line);
+  if (!computed.equals(money(statedNet))) r.remark(element, `${statedNet}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
 }
 
 /** Decimals the JSON view keeps in a price (input.ts DECIMAL_PATTERN). */
