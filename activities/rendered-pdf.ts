@@ -1,4 +1,5 @@
-import { renderingNoticeFor, SANDBOX_NOTICE, stampedPdf } from '../domain/rendering/sandbox-notice';
+import { ciiOfUbl } from '../domain/cii/write';
+import { renderingNoticeFor, SANDBOX_NOTICE } from '../domain/rendering/sandbox-notice';
 import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
 import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
@@ -14,10 +15,33 @@ export const READABLE_PDF_LIMIT_MS = 30_000;
 
 type RenderingDependencies = Pick<ActivityDependencies, 'store' | 'validator' | 'logger'>;
 
+interface PdfAsked {
+  ubl: string;
+  input: Record<string, unknown>;
+  /** Stamped on every page by the renderer. */
+  notice: string | undefined;
+  /** A Factur-X: the PDF/A-3 with the document's CII inside. */
+  facturx?: boolean;
+  limitMs?: number;
+}
+
 /** The two renderings a sent document can need: the one `attach_pdf` embeds, and the sandbox email's. */
 export function pdfRendering({ store, validator, logger }: RenderingDependencies) {
-  const render = (ubl: string, input: Record<string, unknown>, limitMs?: number) =>
-    validator.render(ubl, 'pdf', renderingLanguageOf((input.from as { country?: string } | undefined)?.country), { lane: 'render', ...(limitMs && { limitMs }) });
+  const render = ({ ubl, input, notice, facturx, limitMs }: PdfAsked) => {
+    const lang = renderingLanguageOf((input.from as { country?: string } | undefined)?.country);
+    const options = { lane: 'render', notice, ...(limitMs && { limitMs }) } as const;
+    if (!facturx) return validator.render(ubl, 'pdf', lang, options);
+    const written = ciiOfUbl(ubl, { facturx: true });
+    if ('unsupported' in written) throw new NotRenderableError(`it cannot be written as CII: ${written.unsupported}`);
+    return validator.render(written.cii, 'facturx', lang, options);
+  };
+
+  /** What the document's workspace wants its sandbox emails to carry: its PDF, or its Factur-X. */
+  const emailPdfOf = async (documentId: string) => {
+    const document = await store.documents.findById(documentId, { workspace_id: 1 }).lean();
+    const workspace = document && (await store.workspaces.findById(document.workspace_id, { sandbox_email_pdf: 1 }).lean());
+    return workspace?.sandbox_email_pdf ?? 'pdf';
+  };
 
   return {
     /**
@@ -33,13 +57,11 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
       if (hasRenderedPdf(content.ubl)) return;
       let pdf: Buffer;
       try {
-        pdf = await render(content.ubl, content.input);
+        pdf = await render({ ubl: content.ubl, input: content.input, notice: renderingNoticeFor(document.environment) });
       } catch (err) {
         if (err instanceof NotRenderableError) throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
         throw err;
       }
-      const notice = renderingNoticeFor(document.environment);
-      if (notice) pdf = await stampedPdf(pdf, notice);
       if (pdf.length > MAX_RENDERED_PDF_BYTES) {
         throw permanentDeliveryFailure(
           `The rendered PDF takes ${pdf.length} bytes, over the ${MAX_RENDERED_PDF_BYTES} a document keeps room for; send it without attach_pdf, or split it.`,
@@ -51,20 +73,22 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
 
     /**
      * The PDF the sandbox email carries beside the UBL, made in the validating step before delivery so
-     * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there);
-     * a document sent with `attach_pdf` gives the rendering it already embeds (stamped when it was
-     * made). A document the renderer refuses goes without one: the UBL is the invoice, the PDF only a
-     * reading of it. Only sandbox documents go by email, so a fresh rendering is stamped as from a
-     * sender nobody verified.
+     * that no delivery attempt is lengthened by a rendering. Stored once (a repeat finds it there). It is
+     * a Factur-X when the workspace asks for one (`sandbox_email_pdf`); else a document sent with
+     * `attach_pdf` gives the rendering it already embeds (stamped when it was made). A document the
+     * renderer refuses goes without one: the UBL is the invoice, the PDF only a reading of it. Only
+     * sandbox documents go by email, so a fresh rendering is stamped as from a sender nobody verified.
      */
     async renderReadablePdf(documentId: string): Promise<{ rendered: boolean }> {
       const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
       if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
       if (content.readable_pdf) return { rendered: true };
-      let pdf = renderedPdfIn(content.ubl);
+      const facturx = (await emailPdfOf(documentId)) === 'facturx';
+      let pdf = facturx ? null : renderedPdfIn(content.ubl);
       if (!pdf) {
         try {
-          pdf = await stampedPdf(await render(content.ubl, (content.input ?? {}) as Record<string, unknown>, READABLE_PDF_LIMIT_MS), SANDBOX_NOTICE);
+          const input = (content.input ?? {}) as Record<string, unknown>;
+          pdf = await render({ ubl: content.ubl, input, notice: SANDBOX_NOTICE, facturx, limitMs: READABLE_PDF_LIMIT_MS });
         } catch (err) {
           if (!(err instanceof NotRenderableError)) throw err;
           logger.warn({ documentId, reason: err.message }, 'the sandbox email goes without a PDF: the renderer refused the document');

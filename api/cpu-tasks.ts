@@ -12,9 +12,9 @@ export { convertForCompany, readDocumentBody } from './document-input';
 export { readPostedUbl } from './ubl-document-input';
 export { safeRenderedPage } from '../domain/rendering/safe-html';
 
-/** A stored document's UBL as CII (GET /v1/documents/{id}/cii): reading and writing grow with the document. */
-export function ciiOfStoredUbl({ xml }: { xml: Uint8Array }): { cii: string } | { unsupported: string } {
-  return ciiOfUbl(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
+/** A stored document's UBL as CII (GET /v1/documents/{id}/cii, and a Factur-X's XML): reading and writing grow with the document. */
+export function ciiOfStoredUbl({ xml, facturx }: { xml: Uint8Array; facturx?: boolean }): { cii: string } | { unsupported: string } {
+  return ciiOfUbl(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), { facturx });
 }
 
 export function checkUblBounds({ xml }: { xml: Uint8Array }): XmlBoundsCheck {

@@ -101,20 +101,31 @@ export interface ValidationOptions {
   signal?: AbortSignal;
 }
 
-/** Languages of the human-readable document, per format: the renderer's own (KoSIT's xrechnung-visualization). */
-export const RENDER_LANGUAGES = { html: ['en', 'de', 'fr'], pdf: ['en', 'de'] } as const;
+/** The languages the renderings' labels, numbers and dates are written in (the validator's render/labels.xml has a column for each). */
+const RENDERING_LANGUAGES = ['en', 'de', 'fr', 'nl'] as const;
+/** Languages of the human-readable document, per format; a Factur-X is a PDF. */
+export const RENDER_LANGUAGES = { html: RENDERING_LANGUAGES, pdf: RENDERING_LANGUAGES, facturx: RENDERING_LANGUAGES } as const;
 export type RenderFormat = keyof typeof RENDER_LANGUAGES;
 export type RenderLanguage<F extends RenderFormat = RenderFormat> = (typeof RENDER_LANGUAGES)[F][number];
 
-/** The renderer takes only a UBL Invoice or CreditNote; this is its answer to anything else. */
+/** What a rendering asks for besides a validation's options. */
+export interface RenderOptions extends ValidationOptions {
+  /** Stamped across the top of every page of a PDF (or Factur-X), by the renderer, in the layout's embedded font. */
+  notice?: string;
+}
+
+/** The renderer takes a UBL Invoice or CreditNote or a CII invoice (a Factur-X only CII); this is its answer to anything else. */
 export class NotRenderableError extends Error {
   override name = 'NotRenderableError';
 }
 
 export interface OfficialValidator {
   validate(xml: string | Buffer, options?: ValidationOptions): Promise<OfficialReport>;
-  /** The UBL invoice or credit note as a person reads it, under the same lanes, limits and cancelling as a validation. */
-  render(ubl: string | Buffer, format: RenderFormat, lang: RenderLanguage, options?: ValidationOptions): Promise<Buffer>;
+  /**
+   * The UBL invoice or credit note (or CII invoice) as a person reads it, under the same lanes, limits and
+   * cancelling as a validation; a `facturx` is the CII's PDF/A-3 with that CII embedded as `factur-x.xml`.
+   */
+  render(document: string | Buffer, format: RenderFormat, lang: RenderLanguage, options?: RenderOptions): Promise<Buffer>;
   /** The rule set it runs, or undefined when it does not answer (health). */
   ruleSet(timeoutMs?: number): Promise<RuleSet | undefined>;
 }
@@ -193,8 +204,8 @@ export function officialValidator(baseUrl: string): OfficialValidator {
       }
     },
 
-    async render(ubl, format, lang, options = {}) {
-      const { status, bytes } = await underLane('/render', { format, lang }, ubl, options);
+    async render(document, format, lang, { notice, ...options } = {}) {
+      const { status, bytes } = await underLane('/render', { format, lang, ...(notice && { notice }) }, document, options);
       if (status === 422) throw new NotRenderableError(z.object({ error: z.string() }).parse(JSON.parse(bytes.toString())).error);
       if (status !== 200) throw unavailable(status, bytes);
       return bytes;

@@ -55,9 +55,15 @@ export async function listWorkspaces(store: Store, accountId: string): Promise<W
   });
 }
 
-export async function renameWorkspace(store: Store, actor: Actor, workspaceId: string, name: string) {
-  const workspace = await store.workspaces.findOneAndUpdate({ _id: workspaceId, deleted_at: null }, { $set: { name } }, { returnDocument: 'after' }).lean();
-  await recordAudit(store, actor, { action: 'workspace.updated', workspaceId, target: { type: 'workspace', id: workspaceId }, details: { fields: ['name'] } });
+/** The settings a workspace's owners and admins change. */
+export interface WorkspaceSettings {
+  name?: string;
+  sandbox_email_pdf?: 'pdf' | 'facturx';
+}
+
+export async function updateWorkspace(store: Store, actor: Actor, workspaceId: string, settings: WorkspaceSettings) {
+  const workspace = await store.workspaces.findOneAndUpdate({ _id: workspaceId, deleted_at: null }, { $set: settings }, { returnDocument: 'after' }).lean();
+  await recordAudit(store, actor, { action: 'workspace.updated', workspaceId, target: { type: 'workspace', id: workspaceId }, details: { fields: Object.keys(settings) } });
   return workspace;
 }
 

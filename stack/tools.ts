@@ -26,7 +26,8 @@ interface Tool {
     | 'peppol-validator'
     | 'peppol-access-point'
     | 'peppol-oxalis'
-    | 'opentelemetry-javaagent';
+    | 'opentelemetry-javaagent'
+    | 'facturx-checker';
   version: string;
   /** File name of the built program in its cache directory. */
   file: string;
@@ -147,6 +148,7 @@ const ACCESS_POINT_SOURCE = path.resolve(__dirname, '..', 'access-point');
 const OXALIS_SOURCE = path.resolve(__dirname, '..', 'oxalis');
 
 const TEMPORAL_TEST_SERVER_SOURCE = path.resolve(__dirname, '..', 'temporal-test-server');
+const FACTURX_CHECKER_SOURCE = path.resolve(__dirname, '..', 'test', 'tools', 'facturx-checker');
 
 /** Digest of a Maven program's pom and sources (a pom alone packs a published program): a changed program is a new version, never a stale jar. */
 function mavenSourcesDigest(sourceDir: string): string {
@@ -223,6 +225,22 @@ export const TEMPORAL_TEST_SERVER: Tool = {
     await buildMavenJar(mvn, TEMPORAL_TEST_SERVER_SOURCE, 'temporal-test-server.jar', path.join(path.dirname(outputFile), 'temporal-test-server.jar'));
     // The SDK runs the program with the port (and its own options) as arguments.
     await writeFile(outputFile, '#!/bin/sh\nexec java -Xss1m -jar "$(dirname "$0")/temporal-test-server.jar" "$@"\n', { mode: 0o755 });
+  },
+};
+
+/**
+ * Mustangproject's Factur-X/ZUGFeRD validator (Maven Central: veraPDF for PDF/A, the Factur-X schemas and
+ * schematrons for the embedded XML) behind a one-class command (test/tools/facturx-checker): the tests'
+ * independent reader of the Factur-X the renderer makes. Only the tests use it.
+ */
+export const FACTURX_CHECKER: Tool = {
+  name: 'facturx-checker',
+  version: `2.16.3-${mavenSourcesDigest(FACTURX_CHECKER_SOURCE)}`,
+  file: 'facturx-checker.jar',
+  builder: MAVEN,
+  alternative: 'nothing (the Factur-X tests need it)',
+  async build(mvn, outputFile) {
+    await buildMavenJar(mvn, FACTURX_CHECKER_SOURCE, this.file, outputFile);
   },
 };
 

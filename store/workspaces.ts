@@ -23,6 +23,8 @@ const workspaceSchema = new Schema(
     credit_ops: { type: Schema.Types.Mixed, default: {} },
     /** The price of one live document for this workspace, when it differs from LIVE_DOCUMENT_PRICE. */
     document_price_units: { type: Number, default: null },
+    /** What a sandbox document's email carries besides its UBL: its PDF, or its Factur-X (the PDF/A-3 with the CII inside). */
+    sandbox_email_pdf: { type: String, enum: ['pdf', 'facturx'], default: 'pdf' },
     suspended: { type: Boolean, default: false },
     suspension_reason: { type: String, default: null },
     created_at: { type: Date, required: true },

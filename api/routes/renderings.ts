@@ -1,6 +1,7 @@
 import { RENDER_LANGUAGES, NotRenderableError, VIEW_RENDERING_MS, type OfficialValidator, type RenderFormat, type RenderLanguage } from '../../platform/official-validator';
 import type { Environment } from '../../domain/environment';
 import { finishedRendering } from '../../domain/rendering/finish';
+import { renderingNoticeFor } from '../../domain/rendering/sandbox-notice';
 import { VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
 import { fileStemOf } from '../../domain/text';
 import { boundsProblem } from '../../domain/xml-bounds';
@@ -22,9 +23,20 @@ import { documentParams, optionalDocumentCompany } from './documents';
  */
 const HTML_POLICY = `sandbox allow-scripts allow-downloads; default-src 'none'; style-src 'unsafe-inline'; script-src ${VIEWER_SCRIPT_SOURCE}; img-src data:`;
 
-const FORMATS: Record<RenderFormat, { contentType: string; name: string }> = {
-  pdf: { contentType: 'application/pdf', name: 'PDF' },
-  html: { contentType: 'text/html; charset=utf-8', name: 'HTML page' },
+const FORMATS: Record<RenderFormat, { contentType: string; name: string; operationId: string; extension: string }> = {
+  pdf: { contentType: 'application/pdf', name: 'PDF', operationId: 'getDocumentPdf', extension: 'pdf' },
+  html: { contentType: 'text/html; charset=utf-8', name: 'HTML page', operationId: 'getDocumentHtml', extension: 'html' },
+  facturx: { contentType: 'application/pdf', name: 'Factur-X (ZUGFeRD) PDF', operationId: 'getDocumentFacturX', extension: 'pdf' },
+};
+
+/** What each format adds to the routes' common description. */
+const FORMAT_NOTES: Record<RenderFormat, string> = {
+  pdf: '',
+  html: ' The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.',
+  facturx:
+    ' A Factur-X (ZUGFeRD 2, profile EN 16931) is that PDF as a PDF/A-3b with the invoice inside as `factur-x.xml`: the document as CII (as `/cii` writes it, ' +
+    'claiming EN 16931 itself, `urn:cen.eu:en16931:2017`, the identifier Factur-X readers know for the profile), an associated file of relationship `Alternative`, ' +
+    'named in the XMP metadata by the Factur-X schema. A person reads the pages; a program reads the XML.',
 };
 
 const languageQuery = (format: RenderFormat) =>
@@ -33,7 +45,7 @@ const languageQuery = (format: RenderFormat) =>
       lang: z
         .enum(RENDER_LANGUAGES[format])
         .default('en')
-        .openapi({ description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (the renderer's own; default \`en\`). The document's own text stays as written.` }),
+        .openapi({ description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (default \`en\`), with the language's number and date formats and country names. The document's own text stays as written.` }),
       company_id: optionalDocumentCompany,
     })
     .strict();
@@ -88,7 +100,12 @@ async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies
     });
   }
   try {
-    const made = await validator.render(asked.ubl, asked.format, asked.lang, { lane: 'view', limitMs: VIEW_RENDERING_MS, signal: asked.signal });
+    const made = await validator.render(await renderedDocumentOf(cpu, asked), asked.format, asked.lang, {
+      lane: 'view',
+      limitMs: VIEW_RENDERING_MS,
+      signal: asked.signal,
+      notice: renderingNoticeFor(asked.environment),
+    });
     const rendered = await finishedRendering(made, asked.format, asked.environment, (page) => cpu.run('safeRenderedPage', page));
     await keepRendering(store, asked.documentId, asked.tag, rendered);
     return rendered;
@@ -97,14 +114,22 @@ async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies
   }
 }
 
-/** `GET /v1/documents/{id}/pdf` and `/html`: every document, sent or received, as a person reads it. */
+/** What the renderer is given: the UBL, or for a Factur-X the CII it embeds, written from that UBL. */
+async function renderedDocumentOf(cpu: CpuPool, asked: RenderingAsked): Promise<Buffer> {
+  if (asked.format !== 'facturx') return asked.ubl;
+  const written = await cpu.run('ciiOfStoredUbl', { xml: asked.ubl, facturx: true });
+  if ('unsupported' in written) throw notRenderable(asked.documentId, `it cannot be written as CII: ${written.unsupported}`);
+  return Buffer.from(written.cii);
+}
+
+/** `GET /v1/documents/{id}/pdf`, `/html` and `/facturx`: every document, sent or received, as a person reads it. */
 export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: RenderingRouteDependencies): void {
-  for (const format of ['pdf', 'html'] as const) {
-    const { contentType, name } = FORMATS[format];
+  for (const format of ['pdf', 'html', 'facturx'] as const) {
+    const { contentType, name, operationId, extension } = FORMATS[format];
     routes.add({
       method: 'get',
       path: `/v1/documents/{id}/${format}`,
-      operationId: format === 'pdf' ? 'getDocumentPdf' : 'getDocumentHtml',
+      operationId,
       summary: `The document as a ${name} a person reads`,
       description:
         `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
@@ -115,7 +140,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
         `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
         `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
-        (format === 'html' ? ' The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.' : ''),
+        FORMAT_NOTES[format],
       tags: ['Documents'],
       limitedKeys: true,
       params: documentParams,
@@ -151,7 +176,7 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
           throw err;
         }
         if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
-        res.status(200).type(contentType).set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${format}"`).send(rendered);
+        res.status(200).type(contentType).set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${extension}"`).send(rendered);
       },
     });
   }

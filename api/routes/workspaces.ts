@@ -9,8 +9,8 @@ import {
   listMembers,
   listWorkspaces,
   removeMember,
-  renameWorkspace,
   transferOwnership,
+  updateWorkspace,
 } from '../../services/workspaces';
 import type { RateLimiter } from '../../services/rate-limits';
 import type { Store } from '../../store';
@@ -21,13 +21,21 @@ import { enforceLimits } from '../rate-limiting';
 import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { emailAddress, idParam, pageQuery, resourceId, role, text } from '../schemas';
-import { invalidField, missingField } from '../validation';
+import { invalidField, missingField, requireSomeField } from '../validation';
 import { auditEventView, auditPageSchema } from '../views/audit';
 import { memberSchema, memberView, workspaceSchema, workspaceView } from '../views/workspaces';
 
 const workspaceParams = z.object({ id: idParam('workspace', 'wsp_8bYt2LqX0mN4vR6sD1kP9wZc') });
 const memberParams = workspaceParams.extend({ accountId: idParam('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') });
-const nameBody = z.object({ name: text(200).openapi({ example: 'Acme finance' }) }).strict();
+const workspaceName = text(200).openapi({ example: 'Acme finance' });
+const nameBody = z.object({ name: workspaceName }).strict();
+const settingsBody = z
+  .object({
+    name: workspaceName.optional(),
+    sandbox_email_pdf: workspaceSchema.shape.sandbox_email_pdf.optional(),
+  })
+  .strict()
+  .openapi('UpdateWorkspaceRequest', { description: 'The settings to change; those left out stay as they are (at least one, else 400 `no_fields_to_update`).' });
 
 const inviteBody = z
   .object({
@@ -87,16 +95,17 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     method: 'patch',
     path: '/v1/workspaces/{id}',
     operationId: 'updateWorkspace',
-    summary: 'Rename a workspace (owner or admin)',
+    summary: 'Change a workspace\'s name or settings (owner or admin)',
     tags: ['Workspaces'],
     params: workspaceParams,
-    body: nameBody,
+    body: settingsBody,
     responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
-    errors: ['insufficient_role', 'workspace_not_found'],
+    errors: ['insufficient_role', 'workspace_not_found', 'no_fields_to_update'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'change workspace settings');
-      await renameWorkspace(store, auth.actor, params.id, body.name);
+      requireSomeField(body, settingsBody);
+      await updateWorkspace(store, auth.actor, params.id, body);
       return { status: 200, body: workspaceView(await requireMembership(store, auth, params.id), priceUnits) };
     },
   });

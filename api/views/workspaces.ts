@@ -15,6 +15,11 @@ export const workspaceSchema = z
       example: '12.30',
     }),
     document_price: z.string().openapi({ description: 'What one live document costs this workspace, in EUR', example: '0.10' }),
+    sandbox_email_pdf: z.enum(['pdf', 'facturx']).openapi({
+      description:
+        'What a sandbox document\'s email carries beside its UBL: `pdf`, the rendering a person reads (default), or `facturx`, a Factur-X (EN 16931 profile): ' +
+        'that rendering as a PDF/A-3 with the invoice as CII embedded as `factur-x.xml`, as `GET /v1/documents/{id}/facturx` gives it',
+    }),
     suspended: z.boolean().openapi({ description: 'A suspended workspace cannot send on the live network (403 `workspace_suspended`); sandbox works as before' }),
     suspension_reason: z.string().nullable().openapi({ description: 'Why the operator suspended it' }),
     created_at: z.string().openapi({ format: 'date-time' }),
@@ -29,6 +34,7 @@ export function workspaceView({ workspace, role: callerRole }: WorkspaceWithRole
     mode: workspace.mode,
     credit_balance: unitsToEuros(workspace.credit_balance_units),
     document_price: unitsToEuros(workspace.document_price_units ?? defaultPriceUnits),
+    sandbox_email_pdf: workspace.sandbox_email_pdf,
     suspended: workspace.suspended,
     suspension_reason: workspace.suspension_reason ?? null,
     created_at: workspace.created_at.toISOString(),

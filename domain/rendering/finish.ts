@@ -1,23 +1,24 @@
 import type { Environment } from '../environment';
 import type { safeRenderedPage } from './safe-html';
-import { renderingNoticeFor, stampedPdf } from './sandbox-notice';
+import { renderingNoticeFor } from './sandbox-notice';
 
 /**
  * Which way renderings are finished. It is part of a rendering's name (its ETag, and the key it is kept
  * under), so raise it whenever the finishing changes: a page finished the old way, perhaps not safe, is
  * then neither served from what was kept nor confirmed to a client holding it (304).
  */
-export const FINISHING_VERSION = 2;
+export const FINISHING_VERSION = 3;
 
 /** Runs {@link safeRenderedPage}, where the caller wants it run (the API: on a worker thread). */
 export type SafePageStep = (page: Parameters<typeof safeRenderedPage>[0]) => Promise<string> | string;
 
 /**
  * The renderer's answer as every reader gets it (the API, and through it the SDK and the MCP server):
- * HTML made safe to open anywhere, and a sandbox document's HTML or PDF saying its sender is unverified.
+ * HTML made safe to open anywhere, a sandbox document's saying its sender is unverified. A PDF (or
+ * Factur-X) is finished as it comes: the renderer stamps a sandbox one itself (asked with
+ * renderingNoticeFor), in the layout's embedded font, so a PDF/A stays one.
  */
-export async function finishedRendering(rendered: Buffer, format: 'html' | 'pdf', environment: Environment, safePage: SafePageStep): Promise<Buffer> {
-  const notice = renderingNoticeFor(environment);
-  if (format === 'html') return Buffer.from(await safePage({ html: rendered, notice }));
-  return notice ? stampedPdf(rendered, notice) : rendered;
+export async function finishedRendering(rendered: Buffer, format: 'html' | 'pdf' | 'facturx', environment: Environment, safePage: SafePageStep): Promise<Buffer> {
+  if (format !== 'html') return rendered;
+  return Buffer.from(await safePage({ html: rendered, notice: renderingNoticeFor(environment) }));
 }

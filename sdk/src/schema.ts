@@ -272,7 +272,7 @@ export interface paths {
         delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
-        /** Rename a workspace (owner or admin) */
+        /** Change a workspace's name or settings (owner or admin) */
         patch: operations["updateWorkspace"];
         trace?: never;
     };
@@ -690,6 +690,26 @@ export interface paths {
          * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) is answered from what was kept. A received document past the XML bounds, with more than 1,000 lines, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. One rendering at a time per API key: while one is being made, another that is not kept yet is 429 `rendering_in_progress` with `Retry-After`. A rendering stops after 60 s (503 `validator_unavailable`). The page is served under a sandboxing Content-Security-Policy: it loads nothing and reaches nothing.
          */
         get: operations["getDocumentHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{id}/facturx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document as a Factur-X (ZUGFeRD) PDF a person reads
+         * @description Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization (EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL that is (or will be) sent. The answer carries an `ETag`; with `If-None-Match` the same tag is answered 304 without rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) is answered from what was kept. A received document past the XML bounds, with more than 1,000 lines, or that is no UBL invoice or credit note, is 422 `document_not_renderable`. One rendering at a time per API key: while one is being made, another that is not kept yet is 429 `rendering_in_progress` with `Retry-After`. A rendering stops after 60 s (503 `validator_unavailable`). A Factur-X (ZUGFeRD 2, profile EN 16931) is that PDF as a PDF/A-3b with the invoice inside as `factur-x.xml`: the document as CII (as `/cii` writes it, claiming EN 16931 itself, `urn:cen.eu:en16931:2017`, the identifier Factur-X readers know for the profile), an associated file of relationship `Alternative`, named in the XMP metadata by the Factur-X schema. A person reads the pages; a program reads the XML.
+         */
+        get: operations["getDocumentFacturX"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2200,6 +2220,11 @@ export interface components {
              * @example 0.10
              */
             document_price: string;
+            /**
+             * @description What a sandbox document's email carries beside its UBL: `pdf`, the rendering a person reads (default), or `facturx`, a Factur-X (EN 16931 profile): that rendering as a PDF/A-3 with the invoice as CII embedded as `factur-x.xml`, as `GET /v1/documents/{id}/facturx` gives it
+             * @enum {string}
+             */
+            sandbox_email_pdf: "pdf" | "facturx";
             /** @description A suspended workspace cannot send on the live network (403 `workspace_suspended`); sandbox works as before */
             suspended: boolean;
             /** @description Why the operator suspended it */
@@ -2209,6 +2234,16 @@ export interface components {
         };
         WorkspaceList: {
             data: components["schemas"]["Workspace"][];
+        };
+        /** @description The settings to change; those left out stay as they are (at least one, else 400 `no_fields_to_update`). */
+        UpdateWorkspaceRequest: {
+            /** @example Acme finance */
+            name?: string;
+            /**
+             * @description What a sandbox document's email carries beside its UBL: `pdf`, the rendering a person reads (default), or `facturx`, a Factur-X (EN 16931 profile): that rendering as a PDF/A-3 with the invoice as CII embedded as `factur-x.xml`, as `GET /v1/documents/{id}/facturx` gives it
+             * @enum {string}
+             */
+            sandbox_email_pdf?: "pdf" | "facturx";
         };
         WorkspaceMemberList: {
             data: components["schemas"]["WorkspaceMember"][];
@@ -4639,10 +4674,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @example Acme finance */
-                    name: string;
-                };
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
             };
         };
         responses: {
@@ -4667,7 +4699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
-            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            /** @description Error: `no_fields_to_update`, `invalid_json`, `invalid_field`, `missing_field` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7420,8 +7452,8 @@ export interface operations {
     getDocumentPdf: {
         parameters: {
             query?: {
-                /** @description The labels' language: `en`, `de` (the renderer's own; default `en`). The document's own text stays as written. */
-                lang?: "en" | "de";
+                /** @description The labels' language: `en`, `de`, `fr`, `nl` (default `en`), with the language's number and date formats and country names. The document's own text stays as written. */
+                lang?: "en" | "de" | "fr" | "nl";
                 /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
                 company_id?: string;
             };
@@ -7545,8 +7577,8 @@ export interface operations {
     getDocumentHtml: {
         parameters: {
             query?: {
-                /** @description The labels' language: `en`, `de`, `fr` (the renderer's own; default `en`). The document's own text stays as written. */
-                lang?: "en" | "de" | "fr";
+                /** @description The labels' language: `en`, `de`, `fr`, `nl` (default `en`), with the language's number and date formats and country names. The document's own text stays as written. */
+                lang?: "en" | "de" | "fr" | "nl";
                 /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
                 company_id?: string;
             };
@@ -7581,6 +7613,131 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag names this rendering */
+            304: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found`, `ubl_not_available` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_renderable` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rendering_in_progress`, `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `validator_unavailable`, `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDocumentFacturX: {
+        parameters: {
+            query?: {
+                /** @description The labels' language: `en`, `de`, `fr`, `nl` (default `en`), with the language's number and date formats and country names. The document's own text stays as written. */
+                lang?: "en" | "de" | "fr" | "nl";
+                /** @description The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`) */
+                company_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Factur-X (ZUGFeRD) PDF */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Names this rendering (the UBL, format and language) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, and ask again with `If-None-Match` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified: the `If-None-Match` tag names this rendering */

@@ -91,10 +91,16 @@ export function documents(api: Client<paths>) {
     ubl: (id: string) => unwrap(api.GET('/v1/documents/{id}/ubl', { params: { path: { id } }, parseAs: 'text' })),
     /** The document as UN/CEFACT CII (EN 16931), as text: as posted for one posted as CII, else written from its UBL with the amounts it states. */
     cii: (id: string) => unwrap(api.GET('/v1/documents/{id}/cii', { params: { path: { id } }, parseAs: 'text' })),
-    /** The document as a PDF a person reads (sent or received); `lang` `en` (default) or `de`. */
+    /** The document as a PDF a person reads (sent or received); `lang` `en` (default), `de`, `fr` or `nl`. */
     pdf: async (id: string, query: Query<'getDocumentPdf'> = {}) =>
       new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/pdf', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),
-    /** The document as an HTML page a person reads; `lang` `en` (default), `de` or `fr`. */
+    /**
+     * The document as a Factur-X (ZUGFeRD 2, profile EN 16931): its PDF as a PDF/A-3 with the invoice as CII
+     * embedded as `factur-x.xml`; `lang` as for `pdf()`.
+     */
+    facturx: async (id: string, query: Query<'getDocumentFacturX'> = {}) =>
+      new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/facturx', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),
+    /** The document as an HTML page a person reads; `lang` `en` (default), `de`, `fr` or `nl`. */
     html: (id: string, query: Query<'getDocumentHtml'> = {}) =>
       unwrap(api.GET('/v1/documents/{id}/html', { params: { path: { id }, query }, parseAs: 'text' })),
   };

@@ -6,13 +6,14 @@ import java.io.IOException;
 
 /**
  * One piece of work as the service hands it to a {@link Worker} on the worker's stdin: a validation
- * ({@code format} and {@code lang} unused) or a rendering, with the document.
+ * ({@code format}, {@code lang} and {@code notice} unused) or a rendering, with the document.
  */
-record Job(WorkerPool.Kind kind, String format, String lang, byte[] document) {
+record Job(WorkerPool.Kind kind, String format, String lang, String notice, byte[] document) {
   void write(DataOutputStream out) throws IOException {
     out.writeUTF(kind.name());
     out.writeUTF(format);
     out.writeUTF(lang);
+    out.writeUTF(notice);
     out.writeInt(document.length);
     out.write(document);
     out.flush();
@@ -23,8 +24,9 @@ record Job(WorkerPool.Kind kind, String format, String lang, byte[] document) {
     WorkerPool.Kind kind = WorkerPool.Kind.valueOf(in.readUTF());
     String format = in.readUTF();
     String lang = in.readUTF();
+    String notice = in.readUTF();
     byte[] document = new byte[in.readInt()];
     in.readFully(document);
-    return new Job(kind, format, lang, document);
+    return new Job(kind, format, lang, notice, document);
   }
 }

@@ -41,8 +41,8 @@ import org.xml.sax.SAXException;
 import org.xml.sax.XMLReader;
 
 /**
- * A UBL invoice or credit note as a person reads it, by KoSIT's xrechnung-visualization stylesheets:
- * UBL to the XRechnung intermediate form (one stylesheet per document kind), then that to HTML, or to
+ * A UBL invoice or credit note, or a CII invoice, as a person reads it, by KoSIT's xrechnung-visualization
+ * stylesheets: the document to the XRechnung intermediate form (one stylesheet per document kind), then that to HTML, or to
  * XSL-FO which Apache FOP lays out as a PDF. Every stylesheet is compiled once, at start.
  *
  * <p>Languages are the renderer's own: the HTML has English, German and French; the PDF's labels
@@ -51,7 +51,9 @@ import org.xml.sax.XMLReader;
 final class Renderer {
   enum Format {
     HTML("text/html; charset=utf-8"),
-    PDF("application/pdf");
+    PDF("application/pdf"),
+    /** A PDF/A-3 with the invoice as CII inside it ({@link FacturX}); only a CII document can be one. */
+    FACTURX("application/pdf");
 
     final String contentType;
 
@@ -65,13 +67,13 @@ final class Renderer {
           return format;
         }
       }
-      throw new IllegalArgumentException("unknown format " + name + "; use html or pdf");
+      throw new IllegalArgumentException("unknown format " + name + "; use html, pdf or facturx");
     }
   }
 
   static final Map<Format, List<String>> LANGUAGES = Map.of(Format.HTML, List.of("en", "de", "fr"), Format.PDF, List.of("en", "de"));
 
-  /** A document the stylesheets cannot take: not XML, or not a UBL invoice or credit note. */
+  /** A document the stylesheets cannot take: not XML, or neither a UBL invoice or credit note nor a CII invoice. */
   static final class NotRenderable extends Exception {
     NotRenderable(String message) {
       super(message);
@@ -80,6 +82,7 @@ final class Renderer {
 
   private static final String UBL_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
   private static final String UBL_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
+  private static final String CII = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
   /** The fonts the PDF layout names, bundled beside the stylesheets. */
   private static final Set<String> FONTS = Set.of("SourceSansPro-Regular.ttf", "SourceSansPro-It.ttf", "SourceSansPro-Bold.ttf",
       "SourceSansPro-BoldIt.ttf", "SourceSerifPro-Regular.ttf", "SourceSerifPro-It.ttf", "SourceSerifPro-Bold.ttf", "SourceSerifPro-BoldIt.ttf");
@@ -87,6 +90,7 @@ final class Renderer {
   private final Processor processor = new Processor(false);
   private final XsltExecutable invoiceToXr;
   private final XsltExecutable creditNoteToXr;
+  private final XsltExecutable ciiToXr;
   private final Map<String, XsltExecutable> xrToHtml;
   private final XsltExecutable xrToFo;
   private final FopFactory fopFactory;
@@ -95,44 +99,58 @@ final class Renderer {
     XsltCompiler compiler = processor.newXsltCompiler();
     invoiceToXr = compile(compiler, "ubl-invoice-xr.xsl");
     creditNoteToXr = compile(compiler, "ubl-creditnote-xr.xsl");
+    ciiToXr = compile(compiler, "cii-xr.xsl");
     xrToHtml = Map.of("en", compile(compiler, "xrechnung-html.en.xsl"), "de", compile(compiler, "xrechnung-html.de.xsl"),
         "fr", compile(compiler, "xrechnung-html.fr.xsl"));
     xrToFo = compile(compiler, "xr-pdf.xsl");
     fopFactory = fopFactory();
   }
 
-  /** The document in {@code format} and {@code lang} (one of {@link #LANGUAGES}). */
-  byte[] render(byte[] ubl, Format format, String lang) throws NotRenderable, SaxonApiException, IOException, SAXException {
-    if (!LANGUAGES.get(format).contains(lang)) {
-      throw new IllegalArgumentException("no " + lang + " for " + format.name().toLowerCase() + "; use one of " + LANGUAGES.get(format));
+  /**
+   * The document in {@code format} and {@code lang} (one of {@link #LANGUAGES}; a Factur-X has the PDF's),
+   * a PDF with {@code notice} stamped on every page unless it is empty.
+   */
+  byte[] render(byte[] document, Format format, String lang, String notice) throws NotRenderable, SaxonApiException, IOException, SAXException {
+    List<String> languages = LANGUAGES.get(format == Format.FACTURX ? Format.PDF : format);
+    if (!languages.contains(lang)) {
+      throw new IllegalArgumentException("no " + lang + " for " + format.name().toLowerCase() + "; use one of " + languages);
     }
-    XdmNode xr = intermediate(ubl);
+    XdmNode xr = intermediate(document, format);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     if (format == Format.HTML) {
       Serializer serializer = processor.newSerializer(out);
       transform(xrToHtml.get(lang), xr, lang, serializer);
-    } else {
-      FOUserAgent agent = fopFactory.newFOUserAgent();
-      agent.setProducer("einvoice");
-      Fop fop = fopFactory.newFop(org.apache.xmlgraphics.util.MimeConstants.MIME_PDF, agent, out);
-      transform(xrToFo, xr, lang, new SAXDestination(fop.getDefaultHandler()));
+      return out.toByteArray();
     }
-    return out.toByteArray();
+    FOUserAgent agent = fopFactory.newFOUserAgent();
+    agent.setProducer("einvoice");
+    if (format == Format.FACTURX) {
+      // FOP checks as it lays out what PDF/A-3 forbids (a font not embedded, say) and writes its identification and output intent.
+      agent.getRendererOptions().put("pdf-a-mode", "PDF/A-3b");
+    }
+    Fop fop = fopFactory.newFop(org.apache.xmlgraphics.util.MimeConstants.MIME_PDF, agent, out);
+    transform(xrToFo, xr, lang, new SAXDestination(fop.getDefaultHandler()));
+    byte[] pdf = notice.isEmpty() ? out.toByteArray() : Notice.stamped(out.toByteArray(), notice);
+    return format == Format.FACTURX ? FacturX.attach(pdf, document) : pdf;
   }
 
-  /** The UBL in the XRechnung intermediate form, by the stylesheet of its kind. */
-  private XdmNode intermediate(byte[] ubl) throws NotRenderable, SaxonApiException {
+  /** The document in the XRechnung intermediate form, by the stylesheet of its kind (a Factur-X is made of CII only). */
+  private XdmNode intermediate(byte[] bytes, Format format) throws NotRenderable, SaxonApiException {
     XdmNode document;
     try {
-      document = processor.newDocumentBuilder().build(secureSource(ubl));
+      document = processor.newDocumentBuilder().build(secureSource(bytes));
     } catch (SaxonApiException e) {
       throw new NotRenderable("the document is not well-formed XML: " + e.getMessage());
     }
     String kind = document.children().iterator().hasNext() ? rootNamespace(document) : "";
+    if (format == Format.FACTURX && !kind.equals(CII)) {
+      throw new NotRenderable("a Factur-X is made of a CII CrossIndustryInvoice only");
+    }
     XsltExecutable toXr = switch (kind) {
       case UBL_INVOICE -> invoiceToXr;
       case UBL_CREDIT_NOTE -> creditNoteToXr;
-      default -> throw new NotRenderable("only a UBL Invoice or CreditNote can be rendered");
+      case CII -> ciiToXr;
+      default -> throw new NotRenderable("only a UBL Invoice or CreditNote or a CII CrossIndustryInvoice can be rendered");
     };
     XdmDestination xr = new XdmDestination();
     toXr.load30().transform(document.asSource(), xr);

@@ -29,7 +29,8 @@ import com.sun.net.httpserver.HttpServer;
  *                                "pools":{"validate":{"workers","idle","warming","started","retired","recycle_after","pids"},"render":…}}
  *   POST   /validate?lane=send|interactive|public|receive|render|view&id=…&limit_ms=…  (body: the XML)
  *                             → {"rule_set","document_type","problem","valid","findings":[…]}
- *   POST   /render?format=pdf|html&lang=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or CreditNote)
+ *   POST   /render?format=pdf|html|facturx&lang=…&notice=…&lane=…&id=…&limit_ms=…  (body: a UBL Invoice or
+ *                             CreditNote, or a CII invoice; a facturx only CII; a PDF's pages stamped with the notice, if any)
  *                             → the document as a person reads it ({@link Renderer}); 422 {"problem":"not_renderable"}
  *                               for anything else; the same lanes, limits and cancelling as /validate
  *   DELETE /validations/{id}  → 204 (stopped) or 404 (none runs under that id; renders included)
@@ -92,9 +93,10 @@ public final class ValidatorServer {
       }
       answer(exchange, Answer.json(200, health.end('}').end('}')));
     });
-    server.createContext("/validate", underLane(validations, (query, body) -> new Job(WorkerPool.Kind.VALIDATE, "", "", body)));
+    server.createContext("/validate", underLane(validations, (query, body) -> new Job(WorkerPool.Kind.VALIDATE, "", "", "", body)));
     server.createContext("/render", underLane(validations,
-        (query, body) -> new Job(WorkerPool.Kind.RENDER, query.getOrDefault("format", "pdf"), query.getOrDefault("lang", "en"), body)));
+        (query, body) -> new Job(WorkerPool.Kind.RENDER, query.getOrDefault("format", "pdf"), query.getOrDefault("lang", "en"),
+            query.getOrDefault("notice", ""), body)));
     server.createContext("/validations/", exchange -> {
       if (!exchange.getRequestMethod().equals("DELETE")) {
         answer(exchange, Answer.json(405, new Json().begin('{').key("error").value("method not allowed").end('}')));

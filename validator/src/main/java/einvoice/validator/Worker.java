@@ -98,7 +98,7 @@ public final class Worker {
         }
         Renderer.Format format = Renderer.Format.named(job.format());
         try {
-          return new Answer(200, format.contentType, renderer.render(job.document(), format, job.lang()));
+          return new Answer(200, format.contentType, renderer.render(job.document(), format, job.lang(), job.notice()));
         } catch (Renderer.NotRenderable e) {
           return Answer.json(422, new Json().begin('{').key("error").value(e.getMessage()).key("problem").value("not_renderable").end('}'));
         }
@@ -108,15 +108,22 @@ public final class Worker {
 
   /** The stylesheets, too, compile parts of themselves on first use: each format once, before the worker takes jobs. */
   private static void warmUp(Renderer renderer) throws IOException {
-    try (InputStream in = Worker.class.getResourceAsStream("/warm-up/invoice.xml")) {
-      byte[] document = in.readAllBytes();
+    try {
+      byte[] ubl = resourceBytes("/warm-up/invoice.xml");
+      byte[] cii = resourceBytes("/warm-up/invoice-cii.xml");
       for (Renderer.Format format : Renderer.Format.values()) {
-        renderer.render(document, format, "en");
+        renderer.render(format == Renderer.Format.FACTURX ? cii : ubl, format, "en", "");
       }
     } catch (IOException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException("the renderer failed on the warm-up invoice: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] resourceBytes(String path) throws IOException {
+    try (InputStream in = Worker.class.getResourceAsStream(path)) {
+      return in.readAllBytes();
     }
   }
 
