@@ -90,7 +90,7 @@ export const TOOLS: readonly EinvoiceTool[] = [
     title: 'Get a document as a PDF to show a person',
     description:
       'Any document, sent or received, rendered as a PDF a person reads (every business term, EN 16931 names), as an embedded resource (application/pdf) to hand to the user; ' +
-      '`lang` `en` (default) or `de` for the labels. To read its content yourself, get_document is the better tool.',
+      '`lang` `en` (default), `de`, `fr` or `nl` for the labels, numbers and dates. To read its content yourself, get_document is the better tool.',
     input: documentParams.extend(pdfQuery.shape),
     annotations: READ_ONLY,
     run: async (client, args) => {

@@ -3,11 +3,12 @@ import type { safeRenderedPage } from './safe-html';
 import { renderingNoticeFor } from './sandbox-notice';
 
 /**
- * Which way renderings are finished. It is part of a rendering's name (its ETag, and the key it is kept
- * under), so raise it whenever the finishing changes: a page finished the old way, perhaps not safe, is
- * then neither served from what was kept nor confirmed to a client holding it (304).
+ * Which way renderings are made and finished. It is part of a rendering's name (its ETag, and the key it is
+ * kept under), so raise it whenever the finishing changes, or what the validator's renderer draws (4: our
+ * labels, formats and tidied form over KoSIT's viewer): a page made or finished the old way, perhaps not safe
+ * or mislabelled, is then neither served from what was kept nor confirmed to a client holding it (304).
  */
-export const FINISHING_VERSION = 3;
+export const FINISHING_VERSION = 4;
 
 /** Runs {@link safeRenderedPage}, where the caller wants it run (the API: on a worker thread). */
 export type SafePageStep = (page: Parameters<typeof safeRenderedPage>[0]) => Promise<string> | string;

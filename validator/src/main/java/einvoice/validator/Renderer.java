@@ -45,8 +45,9 @@ import org.xml.sax.XMLReader;
  * stylesheets: the document to the XRechnung intermediate form (one stylesheet per document kind), then that to HTML, or to
  * XSL-FO which Apache FOP lays out as a PDF. Every stylesheet is compiled once, at start.
  *
- * <p>Languages are the renderer's own: the HTML has English, German and French; the PDF's labels
- * come from its localisation files, English and German.
+ * <p>The HTML and the PDF are the viewer's, with our labels, number and date formats in English, German,
+ * French and Dutch, and the intermediate form tidied for a reader (render/html.xsl and render/pdf.xsl over
+ * the viewer's stylesheets, render/labels.xml).
  */
 final class Renderer {
   enum Format {
@@ -71,7 +72,8 @@ final class Renderer {
     }
   }
 
-  static final Map<Format, List<String>> LANGUAGES = Map.of(Format.HTML, List.of("en", "de", "fr"), Format.PDF, List.of("en", "de"));
+  /** The languages render/labels.xml has a column for. */
+  static final Map<Format, List<String>> LANGUAGES = Map.of(Format.HTML, List.of("en", "de", "fr", "nl"), Format.PDF, List.of("en", "de", "fr", "nl"));
 
   /** A document the stylesheets cannot take: not XML, or neither a UBL invoice or credit note nor a CII invoice. */
   static final class NotRenderable extends Exception {
@@ -91,18 +93,18 @@ final class Renderer {
   private final XsltExecutable invoiceToXr;
   private final XsltExecutable creditNoteToXr;
   private final XsltExecutable ciiToXr;
-  private final Map<String, XsltExecutable> xrToHtml;
+  private final XsltExecutable xrToHtml;
   private final XsltExecutable xrToFo;
   private final FopFactory fopFactory;
 
   Renderer() throws SaxonApiException, IOException, SAXException {
+    processor.registerExtensionFunction(new CountryName());
     XsltCompiler compiler = processor.newXsltCompiler();
-    invoiceToXr = compile(compiler, "ubl-invoice-xr.xsl");
-    creditNoteToXr = compile(compiler, "ubl-creditnote-xr.xsl");
-    ciiToXr = compile(compiler, "cii-xr.xsl");
-    xrToHtml = Map.of("en", compile(compiler, "xrechnung-html.en.xsl"), "de", compile(compiler, "xrechnung-html.de.xsl"),
-        "fr", compile(compiler, "xrechnung-html.fr.xsl"));
-    xrToFo = compile(compiler, "xr-pdf.xsl");
+    invoiceToXr = compile(compiler, "/stylesheets/ubl-invoice-xr.xsl");
+    creditNoteToXr = compile(compiler, "/stylesheets/ubl-creditnote-xr.xsl");
+    ciiToXr = compile(compiler, "/stylesheets/cii-xr.xsl");
+    xrToHtml = compile(compiler, "/render/html.xsl");
+    xrToFo = compile(compiler, "/render/pdf.xsl");
     fopFactory = fopFactory();
   }
 
@@ -119,7 +121,7 @@ final class Renderer {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     if (format == Format.HTML) {
       Serializer serializer = processor.newSerializer(out);
-      transform(xrToHtml.get(lang), xr, lang, serializer);
+      transform(xrToHtml, xr, lang, serializer);
       return out.toByteArray();
     }
     FOUserAgent agent = fopFactory.newFOUserAgent();
@@ -187,9 +189,9 @@ final class Renderer {
     }
   }
 
-  private static XsltExecutable compile(XsltCompiler compiler, String name) throws SaxonApiException, IOException {
-    URL url = resource("/stylesheets/" + name);
-    // The stylesheet's own address as its base, so its imports and localisation files resolve beside it in the jar.
+  private static XsltExecutable compile(XsltCompiler compiler, String path) throws SaxonApiException, IOException {
+    URL url = resource(path);
+    // The stylesheet's own address as its base, so its imports, includes and label files resolve beside it in the jar.
     return compiler.compile(new StreamSource(url.openStream(), url.toExternalForm()));
   }
 
