@@ -71,6 +71,12 @@ const party = z
     name: text(200).optional(),
     tax_id: text(50).optional().meta({ description: 'VAT identifier with its country prefix, e.g. BE0123456749' }),
     company_registration_id: text(100).optional().meta({ description: 'Legal registration id (BT-30/BT-47)' }),
+    identifier: text(100).optional().meta({ description: 'The party\'s identifier (BT-29/BT-46), e.g. a GLN; a seller\'s SEPA creditor id is `payment.creditor_id`' }),
+    identifier_scheme: z
+      .string()
+      .regex(/^[0-9]{4}$/, 'an ISO 6523 ICD code: four digits (0088 for a GLN)')
+      .optional()
+      .meta({ description: 'The identifier\'s scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier`' }),
     peppol_id: text(140).optional().meta({ description: 'Peppol participant id, scheme:id' }),
     contact_name: text(200).optional().meta({ description: 'Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005)' }),
     phone: text(50).optional().meta({ description: 'Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006)' }),

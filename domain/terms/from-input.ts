@@ -32,6 +32,8 @@ function partyTerms(input: PartyInput, withTradingName: boolean): TermDocument['
     peppol_id: input.peppol_id,
     tax_id: input.tax_id,
     company_registration_id: input.company_registration_id,
+    identifier: input.identifier,
+    identifier_scheme: input.identifier && input.identifier_scheme,
     contact_name: input.contact_name,
     phone: input.phone,
     email: input.email,

@@ -1,7 +1,7 @@
 import { legalIdScheme } from '../documents/legal-id';
 import type { JsonPath, Reading } from '../ubl/reading';
 import type { XmlElement } from '../xml-tree';
-import { carriedValue, joinPaths, parsePath, setAt, valueAt, type ElementStep } from './paths';
+import { carriedValue, childrenSay, joinPaths, parsePath, setAt, valueAt, type ElementStep } from './paths';
 import type { XmlSyntax } from './syntax';
 import type { TermDocument } from './document';
 import { childGroups, termsOf, type GroupName, type Term, type TermGroup } from './table';
@@ -31,7 +31,10 @@ export class TermReader {
   }
 
   private matchesCarried(element: XmlElement, step: ElementStep): boolean {
-    return Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.currency));
+    return (
+      Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.currency)) &&
+      childrenSay(step, (child, attribute) => this.r.one(element, child)?.attributes[attribute])
+    );
   }
 
   /** The first element along the steps (each carrying its attributes, which are then read too). */

@@ -147,12 +147,16 @@ const DOCUMENT = inGroup('document', [
 ]);
 
 /** Seller and buyer: the same terms under two numbers (BT-27 is the seller's name, BT-44 the buyer's). */
-function partyTerms(group: 'seller' | 'buyer', ids: [string, string, string, string, string, string, string, string, string, string, string, string], example: string): Term[] {
-  const [name, tradingName, endpoint, vat, legal, contact, phone, email, street, city, postcode, country] = ids;
+function partyTerms(group: 'seller' | 'buyer', ids: [string, string, string, string, string, string, string, string, string, string, string, string, string], example: string): Term[] {
+  const [name, tradingName, identifier, endpoint, vat, legal, contact, phone, email, street, city, postcode, country] = ids;
+  // A UBL party identification in scheme SEPA is the creditor id (BT-90, in the payment group), not the party's identifier.
+  const identification = 'cac:PartyIdentification[cbc:ID@schemeID!=SEPA]/cbc:ID';
   return inGroup(group, [
     { id: name, name: `${group === 'seller' ? 'Seller' : 'Buyer'} name`, json: 'name', kind: 'text', required: true, ubl: 'cac:PartyLegalEntity/cbc:RegistrationName', cii: 'ram:Name', rules: [group === 'seller' ? 'BR-06' : 'BR-07'], example },
     // Not in the JSON: the service states it (the legal name again) only where rules want it, for Greek sellers (GR-R-002, GR-R-005).
     { id: tradingName, name: 'Trading name', json: 'trading_name', kind: 'text', ubl: 'cac:PartyName/cbc:Name', cii: 'ram:SpecifiedLegalOrganization/ram:TradingBusinessName', rules: [group === 'seller' ? 'GR-R-002' : 'GR-R-005'], example, computed: true },
+    { id: identifier, name: `${group === 'seller' ? 'Seller' : 'Buyer'} identifier`, json: 'identifier', kind: 'text', ubl: identification, cii: 'ram:ID', rules: group === 'seller' ? ['BR-CO-26'] : [], example: '7300010000001' },
+    { id: `${identifier}-1`, name: `${group === 'seller' ? 'Seller' : 'Buyer'} identifier scheme identifier`, json: 'identifier_scheme', kind: 'code', ubl: `${identification}/@schemeID`, cii: 'ram:ID/@schemeID', example: '0088' },
     { id: endpoint, name: 'Electronic address', json: 'peppol_id', kind: 'participant', ubl: 'cbc:EndpointID', cii: 'ram:URIUniversalCommunication/ram:URIID', rules: [group === 'seller' ? 'PEPPOL-EN16931-R020' : 'PEPPOL-EN16931-R010', 'BR-62', 'BR-63'], example: '0208:0123456749' },
     { id: vat, name: 'VAT identifier', json: 'tax_id', kind: 'text', ubl: 'cac:PartyTaxScheme/cbc:CompanyID', cii: 'ram:SpecifiedTaxRegistration/ram:ID[@schemeID=VA]', rules: ['BR-CO-09'], example: 'BE0123456749' },
     { id: legal, name: 'Legal registration identifier', json: 'company_registration_id', kind: 'legal-id', ubl: 'cac:PartyLegalEntity/cbc:CompanyID', cii: 'ram:SpecifiedLegalOrganization/ram:ID', example: '0123456749' },
@@ -181,7 +185,7 @@ const PAYMENT = inGroup('payment', [
   { id: 'BT-86', name: 'Payment service provider identifier', json: 'bic', kind: 'text', ubl: 'cac:PaymentMeans/cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID', cii: 'ram:SpecifiedTradeSettlementPaymentMeans/ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID', example: 'GKCCBEBB' },
   { id: 'BT-20', name: 'Payment terms', json: 'terms', kind: 'text', ubl: 'cac:PaymentTerms/cbc:Note', cii: 'ram:SpecifiedTradePaymentTerms/ram:Description', example: '30 days net' },
   { id: 'BT-89', name: 'Mandate reference identifier', json: 'mandate_reference', kind: 'text', ubl: 'cac:PaymentMeans/cac:PaymentMandate/cbc:ID', cii: 'ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID', rules: ['BR-61'], example: 'MANDATE-17' },
-  { id: 'BT-90', name: 'Bank assigned creditor identifier', json: 'creditor_id', kind: 'text', ubl: 'cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID[@schemeID=SEPA]', cii: 'ram:CreditorReferenceID', example: 'BE69ZZZ050D000000008' },
+  { id: 'BT-90', name: 'Bank assigned creditor identifier', json: 'creditor_id', kind: 'text', ubl: 'cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification[cbc:ID@schemeID=SEPA]/cbc:ID[@schemeID=SEPA]', cii: 'ram:CreditorReferenceID', example: 'BE69ZZZ050D000000008' },
   { id: 'BT-91', name: 'Debited account identifier', json: 'debited_account', kind: 'text', ubl: 'cac:PaymentMeans/cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID', cii: 'ram:SpecifiedTradeSettlementPaymentMeans/ram:PayerPartyDebtorFinancialAccount/ram:IBANID', example: 'BE71096123456769' },
 ]);
 
@@ -254,8 +258,8 @@ function lineAllowanceChargeTerms(group: 'line-allowance' | 'line-charge', ids: 
 
 export const TERMS: readonly Term[] = [
   ...DOCUMENT,
-  ...partyTerms('seller', ['BT-27', 'BT-28', 'BT-34', 'BT-31', 'BT-30', 'BT-41', 'BT-42', 'BT-43', 'BT-35', 'BT-37', 'BT-38', 'BT-40'], 'Example Seller NV'),
-  ...partyTerms('buyer', ['BT-44', 'BT-45', 'BT-49', 'BT-48', 'BT-47', 'BT-56', 'BT-57', 'BT-58', 'BT-50', 'BT-52', 'BT-53', 'BT-55'], 'Example Buyer BV'),
+  ...partyTerms('seller', ['BT-27', 'BT-28', 'BT-29', 'BT-34', 'BT-31', 'BT-30', 'BT-41', 'BT-42', 'BT-43', 'BT-35', 'BT-37', 'BT-38', 'BT-40'], 'Example Seller NV'),
+  ...partyTerms('buyer', ['BT-44', 'BT-45', 'BT-46', 'BT-49', 'BT-48', 'BT-47', 'BT-56', 'BT-57', 'BT-58', 'BT-50', 'BT-52', 'BT-53', 'BT-55'], 'Example Buyer BV'),
   ...DELIVERY,
   ...PAYMENT,
   ...documentAllowanceChargeTerms('document-allowance', ['BT-92', 'BT-95', 'BT-96', 'BT-97', 'BT-98'], ['BR-31', 'BR-32', 'BR-33']),
@@ -282,7 +286,12 @@ export function lineage(group: TermGroup): TermGroup[] {
 export const termNamed = (group: GroupName, id: string): Term => TERMS.find((term) => term.group === group && term.id === id)!;
 
 /** A predicate as XPath writes it (`[@schemeID='VA']`); the document currency's is left out, as it names no fixed value. */
-const asXPath = (path: string) => path.replace(/\[@([A-Za-z]+)=([^\]]+)\]/g, (_, name: string, value: string) => (value.startsWith('$') ? '' : `[@${name}='${value}']`));
+const asXPath = (path: string) =>
+  path
+    .replace(/\[@([A-Za-z]+)=([^\]]+)\]/g, (_, name: string, value: string) => (value.startsWith('$') ? '' : `[@${name}='${value}']`))
+    .replace(/\[([a-z]+:[A-Za-z]+)@([A-Za-z]+)(!?=)([^\]]+)\]/g, (_, child: string, name: string, test: string, value: string) =>
+      test === '=' ? `[${child}/@${name}='${value}']` : `[not(${child}/@${name}='${value}')]`,
+    );
 
 /** A term's path from the root in one syntax, as XPath (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
 export function termPathFromRoot(term: Term, syntax: 'ubl' | 'cii'): string {

@@ -4,7 +4,7 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { legalIdScheme } from '../documents/legal-id';
 import { literal, literalAttribute } from '../ubl/xml';
 import type { TermDocument } from './document';
-import { carriedValue, joinPaths, parsePath, valueAt, type ElementStep } from './paths';
+import { carriedValue, childrenSay, joinPaths, parsePath, valueAt, type ElementStep } from './paths';
 import { childGroups, groupNamed, termsOf, type GroupName, type Term, type TermGroup } from './table';
 import type { XmlSyntax } from './syntax';
 
@@ -45,7 +45,10 @@ class TermWriter {
   private child(parent: Node, step: ElementStep, fresh = false): Node {
     const name = qualified(step);
     const attributes = this.carried(step);
-    const matches = (node: Node) => node.name === name && Object.entries(attributes).every(([key, value]) => node.attributes[key] === value);
+    const matches = (node: Node) =>
+      node.name === name &&
+      Object.entries(attributes).every(([key, value]) => node.attributes[key] === value) &&
+      childrenSay(step, (child, attribute) => node.children.find((each) => each.name === child)?.attributes[attribute]);
     const existing = fresh ? undefined : parent.children.find(matches);
     if (existing) return existing;
     const made = newNode(name, attributes);

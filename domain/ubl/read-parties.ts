@@ -43,8 +43,14 @@ export function readParty(c: Context, party: XmlElement | undefined, at: 'from' 
     r.attribute(registration, 'schemeID');
   }
   const contact = r.one(party, 'cac:Contact');
+  // The first identification that is no SEPA creditor id (that one is BT-90, read with the payment); others are named.
+  const identifier = r.all(party, 'cac:PartyIdentification').map((identification) => r.one(identification, 'cbc:ID')).find((id) => id?.attributes.schemeID !== 'SEPA');
+  const identifierScheme = r.attribute(identifier, 'schemeID');
+  if (identifierScheme !== undefined) r.remember([at, 'identifier_scheme'], identifier!);
   return stated({
     name: r.field(registrationName ?? tradingName, [at, 'name']),
+    identifier: r.field(identifier, [at, 'identifier']),
+    identifier_scheme: identifierScheme,
     tax_id: r.field(r.one(vat, 'cbc:CompanyID'), [at, 'tax_id']),
     company_registration_id: registrationId,
     peppol_id: scheme && endpointId ? `${scheme}:${endpointId}` : undefined,

@@ -2765,6 +2765,10 @@ export interface components {
                 tax_id?: string;
                 /** @description Legal registration id (BT-30/BT-47) */
                 company_registration_id?: string;
+                /** @description The party's identifier (BT-29/BT-46), e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
+                identifier?: string;
+                /** @description The identifier's scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
+                identifier_scheme?: string;
                 /** @description Peppol participant id, scheme:id */
                 peppol_id?: string;
                 /** @description Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005) */
@@ -2786,6 +2790,10 @@ export interface components {
                 tax_id?: string;
                 /** @description Legal registration id (BT-30/BT-47) */
                 company_registration_id?: string;
+                /** @description The party's identifier (BT-29/BT-46), e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
+                identifier?: string;
+                /** @description The identifier's scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
+                identifier_scheme?: string;
                 /** @description Peppol participant id, scheme:id */
                 peppol_id?: string;
                 /** @description Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005) */

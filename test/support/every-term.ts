@@ -23,6 +23,8 @@ export const EVERY_TERM: TermDocument = {
   from: {
     name: 'Example Seller NV',
     trading_name: 'Example Seller NV',
+    identifier: '5790000435975',
+    identifier_scheme: '0088',
     peppol_id: '0208:0123456749',
     tax_id: 'BE0123456749',
     company_registration_id: '0123456749',
@@ -34,6 +36,8 @@ export const EVERY_TERM: TermDocument = {
   to: {
     name: 'Example Buyer BV',
     trading_name: 'Example Buyer BV',
+    identifier: '8712345678906',
+    identifier_scheme: '0088',
     peppol_id: '0106:12345678',
     tax_id: 'NL123456789B01',
     company_registration_id: '12345678',

@@ -113,7 +113,6 @@ describe('what the JSON view of a received document leaves out', () => {
     expect(unmapped).toEqual(
       expect.arrayContaining([
         'cbc:AccountingCost',
-        'cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification',
         'cac:AccountingSupplierParty/cac:Party/cac:PostalAddress/cbc:AdditionalStreetName',
         // Its buyer's legal id has scheme 0183, where the input takes the id alone (its scheme follows from the country).
         'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID/@schemeID',
@@ -122,6 +121,14 @@ describe('what the JSON view of a received document leaves out', () => {
       ]),
     );
     expect(new Set(unmapped).size).toBe(unmapped.length);
+  });
+
+  it('when the parties carry identifiers (BT-29, BT-46), then the view has each with its scheme', () => {
+    const { document, unmapped } = read('peppol-bis/base-example.xml');
+    expect(document.from).toMatchObject({ identifier: '99887766' });
+    expect(document.from.identifier_scheme).toBeUndefined();
+    expect(document.to).toMatchObject({ identifier: 'FR23342', identifier_scheme: '0002' });
+    expect(unmapped.filter((path) => path.includes('PartyIdentification'))).toEqual([]);
   });
 
   it('when the trading name differs from the registration name, then the view takes the registration name and names the trading one', () => {
