@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { ciiOfUbl } from '../domain/cii/write';
-import { BIS_BILLING_CII_SERVICE, PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
+import { billingDeliverable, BIS_BILLING_CII_SERVICE, PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
 import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
 import { as4Sends } from '../platform/metrics';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
@@ -152,22 +152,26 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });
       // The envelope is the same for every attempt: its id and time come from the document.
       const envelope = { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) };
+      const deliverable = billingDeliverable(routing);
       let receipt;
       try {
         receipt = await sendByAs4({ store, peppol }, {
           routing,
-          deliverable: routing.kind,
+          deliverable,
           messageId,
           sbd: standardBusinessDocument(ubl, routing, envelope),
-          alternative: {
-            deliverable: BIS_BILLING_CII_SERVICE,
-            make: async () => {
-              const cii = await ciiOf(store, document._id, ubl);
-              if (cii === null) return null;
-              const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
-              return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+          // BIS Billing in CII for a receiver that takes only that; a PINT document has no CII form to go as.
+          ...(deliverable === routing.kind && {
+            alternative: {
+              deliverable: BIS_BILLING_CII_SERVICE,
+              make: async () => {
+                const cii = await ciiOf(store, document._id, ubl);
+                if (cii === null) return null;
+                const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
+                return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+              },
             },
-          },
+          }),
           what: 'document',
           endUserId: document.company_id,
         });

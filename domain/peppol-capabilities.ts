@@ -48,6 +48,20 @@ const BILLING_SERVICES: Record<BillingDocument, PeppolService> = {
 /** BIS Billing 3.0 in CII, which a receiver may take instead of (or beside) UBL; one type for invoices and credit notes. */
 export const BIS_BILLING_CII_SERVICE: PeppolService = { documentType: BIS_BILLING_CII, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices and credit notes in CII' };
 
+/** The process every Peppol International (PINT) billing document is published and sent under. */
+export const PINT_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:bis:billing' };
+
+const pintAunz = (root: 'Invoice' | 'CreditNote'): Identifier => ({
+  scheme: 'busdox-docid-qns',
+  value: `urn:oasis:names:specification:ubl:schema:xsd:${root}-2::${root}##urn:peppol:pint:billing-1@aunz-1::2.1`,
+});
+
+/** PINT A-NZ, Peppol International billing as Australia and New Zealand specialise it: an invoice and a credit note. */
+export const PINT_AUNZ_SERVICES: Record<BillingDocument, PeppolService> = {
+  invoice: { documentType: pintAunz('Invoice'), process: PINT_BILLING_PROCESS, name: 'PINT A-NZ invoices' },
+  credit_note: { documentType: pintAunz('CreditNote'), process: PINT_BILLING_PROCESS, name: 'PINT A-NZ credit notes' },
+};
+
 /** Peppol BIS Invoice Response 3 (transaction T111), which a buyer sends to the seller of an invoice. */
 export const INVOICE_RESPONSE: PeppolService = {
   documentType: {
@@ -91,14 +105,23 @@ export const END_USER_STATISTICS_REPORT: PeppolService = {
   name: 'Peppol End User Statistics Reports',
 };
 
-/** The process a document type is published under: the Invoice Response's and MLS's own, billing for everything else. */
+/** The process a document type is published under: the Invoice Response's, MLS's and PINT's own, BIS Billing for everything else. */
 export function processOf(documentType: Identifier): Identifier {
-  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS].find((candidate) => candidate.documentType.scheme === documentType.scheme && candidate.documentType.value === documentType.value);
+  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, ...Object.values(PINT_AUNZ_SERVICES)].find((candidate) => candidate.documentType.scheme === documentType.scheme && candidate.documentType.value === documentType.value);
   return service ? service.process : BIS_BILLING_PROCESS;
 }
 
 /** What a send is looked up for: a billing document by its kind, or any service. */
 export type Deliverable = BillingDocument | PeppolService;
+
+/**
+ * What a billing document is looked up for: the BIS Billing service of its kind, or the PINT A-NZ one when it
+ * claims PINT A-NZ (its routing's document type), which a receiver publishes apart.
+ */
+export function billingDeliverable(routing: { kind: BillingDocument; documentType: Identifier }): Deliverable {
+  const pint = PINT_AUNZ_SERVICES[routing.kind];
+  return same(pint.documentType, routing.documentType) ? pint : routing.kind;
+}
 
 const serviceOf = (what: Deliverable): PeppolService => (typeof what === 'string' ? BILLING_SERVICES[what] : what);
 

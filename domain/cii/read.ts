@@ -58,7 +58,7 @@ function viewOf(r: Reading, terms: Partial<TermDocument>): ReceivedUbl {
   const document: DocumentJson = stated({
     ...(rest as Json),
     type: kind,
-    profile: profile === 'xrechnung' ? profile : undefined,
+    profile: profile === 'peppol' ? undefined : profile,
     from: from && partyView(r, from, 'SellerTradeParty'),
     to: to && partyView(r, to, 'BuyerTradeParty'),
     lines: lines.map(({ line }) => line),

@@ -212,13 +212,15 @@ export const documentInputSchema = z
       .optional()
       .meta({ description: 'Data Greek sellers must add (Peppol rules GR-R-*)' }),
     profile: z
-      .enum(['peppol', 'xrechnung'])
+      .enum(['peppol', 'xrechnung', 'pint'])
       .optional()
       .meta({
         description:
           'The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector\'s CIUS of EN 16931: ' +
           'it is written with XRechnung\'s CustomizationID, judged by KoSIT\'s XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller\'s contact and the payment instructions) ' +
-          'and sent on Peppol as the XRechnung document type',
+          'and sent on Peppol as the XRechnung document type; `pint`, Peppol International billing for a seller in Australia or New Zealand (PINT A-NZ, ' +
+          '`urn:peppol:pint:billing-1@aunz-1`, process `urn:peppol:bis:billing`): its tax categories are in the GST scheme, an Australian party\'s legal id is its ABN (scheme 0151), ' +
+          'it is judged by the PINT A-NZ rules and sent on Peppol as the PINT A-NZ document type, to a receiver that takes it',
       }),
     attach_pdf: z
       .boolean()

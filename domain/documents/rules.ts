@@ -8,6 +8,7 @@ import { legalIdScheme } from './legal-id';
 import { checkNationalRules } from './national';
 import { checkVat } from './vat-rules';
 import type { Violation } from './violation';
+import { PINT_AUNZ_COUNTRIES } from '../ubl/xml';
 
 export type { Violation } from './violation';
 
@@ -84,6 +85,10 @@ export function checkDocument(document: DocumentInput): Violation[] {
   const out: Violation[] = [];
   if (!document.buyer_reference && !document.order_reference) {
     out.push({ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003', message: 'Send buyer_reference (the buyer’s reference) or order_reference (their purchase order number).' });
+  }
+  const sellerCountry = document.from.address?.country;
+  if (document.profile === 'pint' && !PINT_AUNZ_COUNTRIES.includes(sellerCountry ?? '')) {
+    out.push({ path: 'profile', rule: null, message: `PINT is sent here in its A-NZ specialisation, for sellers in Australia or New Zealand; this seller is in ${sellerCountry ?? 'no country'}: send it as peppol.` });
   }
   if (document.profile === 'xrechnung' && !document.buyer_reference) {
     out.push({ path: 'buyer_reference', rule: 'BR-DE-15', message: 'An XRechnung needs the buyer reference (BT-10): for a German public buyer, its Leitweg-ID.' });

@@ -63,6 +63,8 @@ export type TermDocument = Omit<DocumentJson, 'lines' | 'attachments' | 'from' |
   specification: string;
   /** BT-23: the business process. */
   process: string;
+  /** The tax scheme of every tax category and tax registration: VAT, or GST for PINT A-NZ. */
+  taxScheme: string;
   /** BT-3: 380 (commercial invoice) or 381 (credit note). */
   type_code: string;
   currency: string;

@@ -1,7 +1,7 @@
 import { formatAmount, money, type CalculatedDocument, type TaxTreatment } from '../documents/calculate';
 import type { DocumentInput, PartyInput } from '../documents/input';
 import { paymentMeansCode, paymentTermsNote } from '../documents/payment';
-import { PROFILE_ID, specificationOf, type UblAttachment } from '../ubl/xml';
+import { profileIds, type UblAttachment } from '../ubl/xml';
 import type { TermAllowanceCharge, TermAttachment, TermDocument } from './document';
 
 /**
@@ -92,8 +92,7 @@ export function termsOfInput(document: DocumentInput, calculated: CalculatedDocu
       .map((entry): TermAllowanceCharge => ({ amount: formatAmount(entry.amount), reason: entry.input.reason, reason_code: entry.input.reason_code, ...taxOf(entry.tax) }));
   const references = [...greekReferences(document), ...attachments.map(({ id, filename, mime_type: mimeType, content, description }) => ({ id, filename, mime_type: mimeType, content, description }))];
   return {
-    specification: specificationOf(document.profile),
-    process: PROFILE_ID,
+    ...profileIds(document.profile),
     type: document.type,
     type_code: document.type === 'invoice' ? '380' : '381',
     number: document.number,

@@ -1,4 +1,4 @@
-import { PROFILE_ID, specificationOf } from '../ubl/xml';
+import { profileIds } from '../ubl/xml';
 import type { ReceivedUbl } from '../ubl/received';
 import { lineNet, money } from '../documents/calculate';
 import { paymentTermsNote } from '../documents/payment';
@@ -47,8 +47,7 @@ export function termsOfReading(read: ReceivedUbl): TermDocument {
     ...document,
     // A cash-discount statement ends with a line break (DE-R-018, BR-DE-18), which the view's trimmed text cannot hold.
     payment: document.payment && { ...document.payment, terms: document.payment.terms && paymentTermsNote(document.payment.terms) },
-    specification: specificationOf(document.profile),
-    process: PROFILE_ID,
+    ...profileIds(document.profile),
     type_code: read.kind === 'invoice' ? '380' : '381',
     currency: document.currency ?? '',
     lines,

@@ -16,7 +16,7 @@ export interface XmlSyntax {
   /** The holder's path in this syntax, for a document of this type. */
   path(holder: Term | TermGroup, type: TermDocument['type']): string;
   fixed(group: TermGroup): Record<string, string>;
-  /** Element → children it always has, with their fixed values (the tax scheme VAT in every tax category). */
+  /** Children every element of a kind has: path → text (`$taxScheme`: the document's tax scheme). */
   companions: Record<string, Record<string, string>>;
   /** Elements the schema requires even when they hold nothing. */
   always: readonly string[];

@@ -77,6 +77,11 @@ class TermWriter {
     Object.assign(node.attributes, attributes);
   }
 
+  /** A companion's text: as the syntax says it, the document's tax scheme for `$taxScheme`. */
+  companionText(value: string): string {
+    return value === '$taxScheme' ? this.document.taxScheme : value;
+  }
+
   /** A term's value as the syntax writes it: its text and the attributes that go with it. */
   encode(term: Term, value: string, instance: Record<string, unknown>): { text: string; attributes?: Record<string, string> } {
     switch (term.kind) {
@@ -122,7 +127,7 @@ class TermWriter {
 /** Adds the children every element of a kind has (companions), before ordering. */
 function accompanied(node: Node, writer: TermWriter, syntax: XmlSyntax): void {
   node.children.forEach((child) => accompanied(child, writer, syntax));
-  for (const [path, value] of Object.entries(syntax.companions[node.name] ?? {})) writer.put(node, path, value);
+  for (const [path, value] of Object.entries(syntax.companions[node.name] ?? {})) writer.put(node, path, writer.companionText(value));
 }
 
 /** Children in the order the syntax's schema sequences them; a pair the sequences do not order is a mistake in them. */

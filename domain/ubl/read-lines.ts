@@ -12,7 +12,7 @@ function readTax(c: Context, category: XmlElement | undefined, at: JsonPath) {
   // The code list the category comes from in any case; another scheme is named.
   if (id?.attributes.schemeID === 'UNCL5305') r.attribute(id, 'schemeID');
   const categoryCode = r.text(id);
-  implied(r, r.one(category, 'cac:TaxScheme/cbc:ID'), 'VAT');
+  implied(r, r.one(category, 'cac:TaxScheme/cbc:ID'), c.taxScheme);
   const exemption = categoryCode ? c.exemptions.get(categoryCode) : undefined;
   return {
     tax_rate: r.decimal(r.one(category, 'cbc:Percent')),

@@ -34,7 +34,7 @@ export function readParty(c: Context, party: XmlElement | undefined, at: 'from' 
   const address = readAddress(c, postal, [at, 'address']);
   if (postal && !address.country) r.remark(postal, 'an address without a country; the JSON view needs one for an address');
 
-  const vat = r.all(party, 'cac:PartyTaxScheme').find((scheme) => r.one(scheme, 'cac:TaxScheme/cbc:ID')?.text === 'VAT');
+  const vat = r.all(party, 'cac:PartyTaxScheme').find((scheme) => r.one(scheme, 'cac:TaxScheme/cbc:ID')?.text === c.taxScheme);
   r.understood(r.one(vat, 'cac:TaxScheme/cbc:ID'));
   const registration = r.one(legal, 'cbc:CompanyID');
   const registrationId = r.field(registration, [at, 'company_registration_id']);

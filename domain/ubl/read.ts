@@ -3,7 +3,7 @@ import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
 import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
 import type { XmlElement } from '../xml-tree';
-import { CUSTOMIZATION_ID, NS, PROFILE_ID, profileOf } from './xml';
+import { CUSTOMIZATION_ID, NS, profileIds, profileOf } from './xml';
 import { documentAllowancesCharges, readLine } from './read-lines';
 import { readDelivery, readParty } from './read-parties';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals, UblReadResult } from './received';
@@ -46,14 +46,15 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
   const root = r.root;
   const isInvoice = kind === 'invoice';
   const taxTotal = mainTaxTotal(r);
-  const c: Context = { r, currency: r.text(r.one(root, 'cbc:DocumentCurrencyCode')), exemptions: exemptionsOf(r, taxTotal) };
   implied(r, r.one(root, 'cbc:UBLVersionID'), '2.1');
-  // Peppol BIS or XRechnung, which the view names as its profile; another specification is named.
+  // Peppol BIS, XRechnung or PINT A-NZ, which the view names as its profile; another specification is named.
   const customization = r.one(root, 'cbc:CustomizationID');
   const profile = profileOf(customization?.text);
   if (profile) r.understood(customization);
   else implied(r, customization, CUSTOMIZATION_ID);
-  implied(r, r.one(root, 'cbc:ProfileID'), PROFILE_ID);
+  const { process, taxScheme } = profileIds(profile);
+  implied(r, r.one(root, 'cbc:ProfileID'), process);
+  const c: Context = { r, currency: r.text(r.one(root, 'cbc:DocumentCurrencyCode')), taxScheme, exemptions: exemptionsOf(r, taxTotal) };
   implied(r, r.one(root, isInvoice ? 'cbc:InvoiceTypeCode' : 'cbc:CreditNoteTypeCode'), isInvoice ? '380' : '381');
 
   const means = r.first(root, 'cac:PaymentMeans');
@@ -69,7 +70,7 @@ function readDocument(r: Reading, kind: ReceivedUbl['kind']): ReceivedUbl {
 
   const document: DocumentJson = stated({
     type: kind,
-    profile: profile === 'xrechnung' ? profile : undefined,
+    profile: profile === 'peppol' ? undefined : profile,
     number: r.text(r.one(root, 'cbc:ID'))!,
     issue_date: r.text(r.one(root, 'cbc:IssueDate'))!,
     due_date: r.field(isInvoice ? r.one(root, 'cbc:DueDate') : r.one(means, 'cbc:PaymentDueDate'), ['due_date']),
@@ -162,7 +163,7 @@ function readTotals(c: Context, totals: XmlElement | undefined, taxTotal: XmlEle
     payable: total('cbc:PayableAmount'),
     tax_breakdown: r.all(taxTotal, 'cac:TaxSubtotal').map((subtotal) => {
       const category = r.one(subtotal, 'cac:TaxCategory');
-      implied(r, r.one(category, 'cac:TaxScheme/cbc:ID'), 'VAT');
+      implied(r, r.one(category, 'cac:TaxScheme/cbc:ID'), c.taxScheme);
       return {
         category: r.text(r.one(category, 'cbc:ID')) ?? null,
         rate: r.decimal(r.one(category, 'cbc:Percent')) ?? null,

@@ -177,6 +177,8 @@ export class Reading {
 export interface Context {
   r: Reading;
   currency: string | undefined;
+  /** The tax scheme the document's profile writes (VAT; GST for PINT A-NZ): a tax category or registration in another is named. */
+  taxScheme: string;
   /** The breakdown's exemption reason and code per exempt category, which the JSON view puts on each item of it (each such category has one subtotal: BR-E-01, BR-AE-01 …). */
   exemptions: Map<string, { reason?: XmlElement | undefined; code?: XmlElement | undefined }>;
 }

@@ -93,7 +93,8 @@ const SEQUENCES: Record<string, readonly string[]> = {
   'cac:Price': ['cbc:PriceAmount', 'cbc:BaseQuantity'],
 };
 
-const VAT_SCHEME = { 'cac:TaxScheme/cbc:ID': 'VAT' };
+/** The document's tax scheme (TermDocument.taxScheme): VAT, GST for PINT A-NZ. */
+const VAT_SCHEME = { 'cac:TaxScheme/cbc:ID': '$taxScheme' };
 
 export const UBL_SYNTAX: XmlSyntax = {
   name: 'ubl',

@@ -18,11 +18,29 @@ export const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppo
 export const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 /** XRechnung 3.0's specification identifier, for a document whose `profile` is `xrechnung`. */
 export const XRECHNUNG_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
+/** Peppol International billing, Australia and New Zealand's specialisation (PINT A-NZ), for a document whose `profile` is `pint`. */
+export const PINT_AUNZ_CUSTOMIZATION_ID = 'urn:peppol:pint:billing-1@aunz-1';
+/** The business process every PINT billing document is sent under. */
+export const PINT_PROFILE_ID = 'urn:peppol:bis:billing';
+/** The sellers' countries PINT A-NZ is for. */
+export const PINT_AUNZ_COUNTRIES: readonly string[] = ['AU', 'NZ'];
 
-/** The specification identifier (BT-24) of a document of this profile, and back (a claim of neither is none). */
-export const specificationOf = (profile: 'peppol' | 'xrechnung' | undefined) => (profile === 'xrechnung' ? XRECHNUNG_CUSTOMIZATION_ID : CUSTOMIZATION_ID);
-export const profileOf = (specification: string | undefined) =>
-  specification === XRECHNUNG_CUSTOMIZATION_ID ? ('xrechnung' as const) : specification === CUSTOMIZATION_ID ? ('peppol' as const) : undefined;
+export type Profile = 'peppol' | 'xrechnung' | 'pint';
+
+/** What a document of a profile is written with: its specification (BT-24) and process (BT-23) identifiers, and the tax scheme of its tax categories. */
+export function profileIds(profile: Profile | undefined): { specification: string; process: string; taxScheme: string } {
+  if (profile === 'pint') return { specification: PINT_AUNZ_CUSTOMIZATION_ID, process: PINT_PROFILE_ID, taxScheme: 'GST' };
+  return { specification: profile === 'xrechnung' ? XRECHNUNG_CUSTOMIZATION_ID : CUSTOMIZATION_ID, process: PROFILE_ID, taxScheme: 'VAT' };
+}
+
+const PROFILES_BY_SPECIFICATION = new Map<string | undefined, Profile>([
+  [CUSTOMIZATION_ID, 'peppol'],
+  [XRECHNUNG_CUSTOMIZATION_ID, 'xrechnung'],
+  [PINT_AUNZ_CUSTOMIZATION_ID, 'pint'],
+]);
+
+/** The profile a specification identifier claims (a claim of none of ours is none). */
+export const profileOf = (specification: string | undefined): Profile | undefined => PROFILES_BY_SPECIFICATION.get(specification);
 
 export interface UblAttachment {
   id: string;

@@ -2946,10 +2946,10 @@ export interface components {
                 invoice_url?: string;
             };
             /**
-             * @description The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector's CIUS of EN 16931: it is written with XRechnung's CustomizationID, judged by KoSIT's XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller's contact and the payment instructions) and sent on Peppol as the XRechnung document type
+             * @description The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector's CIUS of EN 16931: it is written with XRechnung's CustomizationID, judged by KoSIT's XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller's contact and the payment instructions) and sent on Peppol as the XRechnung document type; `pint`, Peppol International billing for a seller in Australia or New Zealand (PINT A-NZ, `urn:peppol:pint:billing-1@aunz-1`, process `urn:peppol:bis:billing`): its tax categories are in the GST scheme, an Australian party's legal id is its ABN (scheme 0151), it is judged by the PINT A-NZ rules and sent on Peppol as the PINT A-NZ document type, to a receiver that takes it
              * @enum {string}
              */
-            profile?: "peppol" | "xrechnung";
+            profile?: "peppol" | "xrechnung" | "pint";
             /** @description Embed the document rendered as a PDF (what `GET /v1/documents/{id}/pdf` shows) as one more supporting document (BG-24, id `RENDERED-PDF`), so a buyer without an e-invoice viewer can read it; labels in German for sellers in DE, AT and LI, else English. Added before the official validation, so the UBL sent and validated carries it; default false */
             attach_pdf?: boolean;
             idempotency_key?: string;

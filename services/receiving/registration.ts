@@ -1,5 +1,6 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CII, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CII, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE, PINT_AUNZ_SERVICES } from '../../domain/peppol-capabilities';
+import { PINT_AUNZ_COUNTRIES } from '../../domain/ubl/xml';
 import type { Logger } from '../../platform/logger';
 import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
 import type { Store } from '../../store';
@@ -36,8 +37,15 @@ export interface RegistrationDependencies {
  */
 export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
 
-/** What our SMP publishes for a company: the UBL document types, and BIS Billing in CII when it asked for it (`receive_cii`). */
-export const documentTypesOf = (company: { receive_cii?: boolean | null } | null | undefined): string[] => [...RECEIVED_DOCUMENT_TYPES, ...(company?.receive_cii ? [fullIdentifier(BIS_BILLING_CII)] : [])];
+/**
+ * What our SMP publishes for a company: the UBL document types, BIS Billing in CII when it asked for it
+ * (`receive_cii`), and PINT A-NZ for a company in Australia or New Zealand, where senders write it.
+ */
+export const documentTypesOf = (company: { receive_cii?: boolean | null; country?: string | null } | null | undefined): string[] => [
+  ...RECEIVED_DOCUMENT_TYPES,
+  ...(company?.receive_cii ? [fullIdentifier(BIS_BILLING_CII)] : []),
+  ...(PINT_AUNZ_COUNTRIES.includes(company?.country ?? '') ? Object.values(PINT_AUNZ_SERVICES).map((service) => fullIdentifier(service.documentType)) : []),
+];
 
 /** A participant already registered for another company, here or by another access point: no retry changes that. */
 export class RegistrationRefusedError extends Error {
@@ -229,7 +237,7 @@ export async function publishedDocumentTypes(store: Store, participantValue: str
  * needs no step that could race a registration.
  */
 async function currentTypes(store: Store, registration: { document_types: string[]; company_id: string }): Promise<string[]> {
-  const company = await store.companies.findById(registration.company_id, { receive_cii: 1 }).lean();
+  const company = await store.companies.findById(registration.company_id, { receive_cii: 1, country: 1 }).lean();
   const cii = fullIdentifier(BIS_BILLING_CII);
   return [...new Set([...registration.document_types.filter((type) => type !== cii), ...documentTypesOf(company)])];
 }

@@ -21,8 +21,11 @@ const registrySchema = z.object({
         .string()
         .refine((id) => peppolIdProblem(id) === undefined || serviceProviderParticipantProblem(id) === undefined, 'expected a valid Peppol participant id such as 0208:0987654394, or 0242:<SPID>'),
       name: z.string().min(1),
-      /** BIS Billing 3.0 `invoice`, `credit_note`; replies `invoice_response`, `mls`; the Peppol reports `tsr`, `eusr` (for a reporting receiver such as OpenPeppol's). */
-      documents: z.array(z.enum(['invoice', 'credit_note', 'cii', 'invoice_response', 'mls', 'tsr', 'eusr'])).min(1),
+      /**
+       * BIS Billing 3.0 `invoice`, `credit_note` (and `cii`); PINT A-NZ `pint_invoice`, `pint_credit_note`; replies `invoice_response`,
+       * `mls`; the Peppol reports `tsr`, `eusr` (for a reporting receiver such as OpenPeppol's).
+       */
+      documents: z.array(z.enum(['invoice', 'credit_note', 'cii', 'pint_invoice', 'pint_credit_note', 'invoice_response', 'mls', 'tsr', 'eusr'])).min(1),
       /** Its access point refuses every message to it with PEPPOL:NOT_SERVICED: a final AS4 error, on purpose. */
       refusedByAccessPoint: z.boolean().default(false),
       /** Which access point serves it: the stand-in's (phase4, like ours) or the independent one (Oxalis). */

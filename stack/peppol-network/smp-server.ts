@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 
 import { smpRouter, type SmpDirectory } from '../../api/smp';
-import { BIS_BILLING_CII_SERVICE, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, TRANSACTION_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CII_SERVICE, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, PINT_AUNZ_SERVICES, TRANSACTION_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
 import type { SmpSigner } from '../../platform/smp-signature';
@@ -28,6 +28,8 @@ const SERVICES: Record<LocalParticipant['documents'][number], { documentType: Id
   invoice: { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS },
   credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS },
   cii: BIS_BILLING_CII_SERVICE,
+  pint_invoice: PINT_AUNZ_SERVICES.invoice,
+  pint_credit_note: PINT_AUNZ_SERVICES.credit_note,
   invoice_response: INVOICE_RESPONSE,
   mls: MESSAGE_LEVEL_STATUS,
   tsr: TRANSACTION_STATISTICS_REPORT,

@@ -1,6 +1,6 @@
 
 import { SEARCH_ATTRIBUTES, sendWorkflowId } from '../../workflows/shared';
-import { validFixtures } from '../fixtures/documents';
+import { australianSeller, pintInvoice, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { LIVE, liveHistory, liveSender, postLive, waitForStatus } from '../support/documents';
 import { ops } from '../support/ops';
@@ -33,8 +33,8 @@ function payloadOf(sbd: string): string {
 
 const withoutDeclaration = (ubl: string) => ubl.replace(/^<\?xml[^?]*\?>\n?/, '');
 
-async function fundedSender() {
-  const sender = await liveSender();
+async function fundedSender(seller?: typeof australianSeller) {
+  const sender = await liveSender(undefined, seller);
   expect((await ops('credits', 'add', sender.workspaceId, '5.00')).code).toBe(0);
   return sender;
 }
@@ -89,6 +89,22 @@ describe('live delivery on the Peppol network', () => {
     const cii = (await callAs(sender.liveKey, `/v1/documents/${posted.body.id}/cii`, { host: LIVE })).text;
     expect(payloadOf(sbd)).toBe(withoutDeclaration(cii));
     expect(cii).toContain(`<ram:DuePayableAmount>${document.totals.payable}</ram:DuePayableAmount>`);
+  });
+
+  it('when an Australian company sends a PINT A-NZ invoice, then the PINT rules pass it and it goes as the PINT A-NZ document type to a receiver that takes only that', async () => {
+    const sender = await fundedSender(australianSeller);
+    const posted = await postLive(sender.liveKey, { ...pintInvoice, company_id: sender.companyId, number: 'LIVE-PINT-1' });
+    expect(posted.status).toBe(202);
+    const document = await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, { host: LIVE });
+    expect(document).toMatchObject({ status: 'delivered', error_message: null });
+    const steps = await liveHistory(sender.liveKey, posted.body.id);
+    expect(steps.find((step) => step.step === 'delivered')?.message).toContain('to 0151:53004085616 (access point PBE000002); AS4 receipt');
+
+    const [arrival] = await standInArrivals(`${posted.body.id}@einvoice`);
+    expect(arrival!.documentTypeId).toContain('Invoice-2::Invoice##urn:peppol:pint:billing-1@aunz-1::2.1');
+    const sbd = await (await fetch(`${receiver()}/inbox/${encodeURIComponent(arrival!.messageId)}.xml`)).text();
+    expect(sbd).toContain('<Scope><Type>PROCESSID</Type><InstanceIdentifier>urn:peppol:bis:billing</InstanceIdentifier>');
+    expect(payloadOf(sbd)).toBe(withoutDeclaration((await callAs(sender.liveKey, `/v1/documents/${posted.body.id}/ubl`, { host: LIVE })).text));
   });
 
   it('when the receiver does not take the document type, then the document fails at once with that reason and its credits come back', async () => {

@@ -7,18 +7,19 @@ import type { DocumentAcceptance } from '../../domain/documents/acceptance';
 import { stageDocument, totalsView } from '../../services/documents/accept';
 import { identityOf } from '../../services/receiving/participant-review';
 import type { Store } from '../../store';
+import type { SendingCompany } from '../../domain/documents/convert';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, signUp, withStore, type CallOptions, type StackAddress, type TestAccount } from './accounts';
 import { sharedStack } from './test-stack';
 import { until } from './until';
 
 /** A fresh account with a company that can send (the validated example seller). */
-export async function sendingAccount(on?: StackAddress): Promise<TestAccount & { companyId: string }> {
+export async function sendingAccount(on?: StackAddress, seller: SendingCompany = belgianSeller): Promise<TestAccount & { companyId: string }> {
   const account = await signUp('sender', on?.apiUrl);
   const company = await callAs(account.key, '/v1/companies', {
     ...(on && { baseUrl: on.apiUrl }),
     method: 'POST',
-    body: { ...belgianSeller, address: { ...belgianSeller.address } },
+    body: { ...seller, address: { ...seller.address } },
   });
   if (company.status !== 201) throw new Error(`company: ${company.text}`);
   return { ...account, companyId: company.body.id };
@@ -31,8 +32,8 @@ export const LIVE = 'live.localhost';
 type Where = Pick<CallOptions, 'host' | 'baseUrl'>;
 
 /** A sender whose workspace is verified (as KYC approval leaves it: live, its company's identity verified), with a live key. */
-export async function liveSender(on?: StackAddress) {
-  const sender = await sendingAccount(on);
+export async function liveSender(on?: StackAddress, seller?: SendingCompany) {
+  const sender = await sendingAccount(on, seller);
   await withStore(async (store) => {
     await store.workspaces.updateOne({ _id: sender.workspaceId }, { $set: { mode: 'live' } });
     await verifyIdentity(store, sender.companyId);

@@ -8,6 +8,7 @@ import type { TermDocument } from '../../domain/terms/document';
  */
 export const EVERY_TERM: TermDocument = {
   specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+  taxScheme: 'VAT',
   process: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
   type: 'invoice',
   type_code: '380',

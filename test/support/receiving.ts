@@ -120,7 +120,8 @@ export async function sendToUs(ubl: string, receiver: string, messageId: string,
  */
 function routingToUs(ubl: string, receiver: string): PeppolRouting {
   const root = parseXml(ubl);
-  if (root.namespace === CII_NS.rsm) return { ...routingOf(ubl), receiver };
+  // CII and PINT go as the document types they claim; any other UBL (an example from anywhere) as BIS Billing.
+  if (root.namespace === CII_NS.rsm || /<cbc:CustomizationID>urn:peppol:pint:/.test(ubl)) return { ...routingOf(ubl), receiver };
   const kind = root.name === 'CreditNote' ? 'credit_note' : 'invoice';
   const endpoint = /<cac:AccountingSupplierParty>[\s\S]*?<cbc:EndpointID[^>]*schemeID="(\d{4})"[^>]*>([^<]+)</.exec(ubl);
   return {
