@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { emailAddress, xmlText as text } from '../fields';
+import { termsDescription } from '../terms/table';
 import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../text';
 
 /**
@@ -52,6 +53,14 @@ export const DOCUMENT_LIMITS = {
   attachments: 10,
 } as const;
 
+/**
+ * A field that carries EN 16931 terms, described by the term table: the terms posted at `paths` (their BT ids and
+ * names), then `note`. A unit test holds every term the table posts to a field described so.
+ */
+const carrying = <T extends z.ZodType>(schema: T, paths: readonly string[], note?: string): T => schema.meta({ description: termsDescription(paths, note) });
+const ofParties = (field: string) => [`from.${field}`, `to.${field}`];
+const ofAllowancesAndCharges = (field: string) => ['allowances[]', 'charges[]', 'lines[].allowances[]', 'lines[].charges[]'].map((at) => `${at}.${field}`);
+
 const atMost = (limit: number, what: string) => `at most ${limit.toLocaleString('en')} ${what} (this service's limit for one document)`;
 
 export const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
@@ -59,37 +68,37 @@ export type TaxCategory = (typeof TAX_CATEGORIES)[number];
 
 const address = z
   .object({
-    street: text(200).optional(),
-    city: text(100).optional(),
-    postal_code: text(20).optional(),
-    country: countryCode,
+    street: carrying(text(200).optional(), ofParties('address.street')),
+    city: carrying(text(100).optional(), ofParties('address.city')),
+    postal_code: carrying(text(20).optional(), ofParties('address.postal_code')),
+    country: carrying(countryCode, ofParties('address.country'), 'ISO 3166-1 alpha-2'),
   })
   .strict();
 
 const party = z
   .object({
-    name: text(200).optional(),
-    tax_id: text(50).optional().meta({ description: 'VAT identifier with its country prefix, e.g. BE0123456749' }),
-    company_registration_id: text(100).optional().meta({ description: 'Legal registration id (BT-30/BT-47)' }),
-    identifier: text(100).optional().meta({ description: 'The party\'s identifier (BT-29/BT-46), e.g. a GLN; a seller\'s SEPA creditor id is `payment.creditor_id`' }),
-    identifier_scheme: z
-      .string()
-      .regex(/^[0-9]{4}$/, 'an ISO 6523 ICD code: four digits (0088 for a GLN)')
-      .optional()
-      .meta({ description: 'The identifier\'s scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier`' }),
-    peppol_id: text(140).optional().meta({ description: 'Peppol participant id, scheme:id' }),
-    contact_name: text(200).optional().meta({ description: 'Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005)' }),
-    phone: text(50).optional().meta({ description: 'Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006)' }),
-    email: emailAddress.optional(),
+    name: carrying(text(200).optional(), ofParties('name'), 'the legal name'),
+    tax_id: carrying(text(50).optional(), ofParties('tax_id'), 'with its country prefix, e.g. BE0123456749'),
+    company_registration_id: carrying(text(100).optional(), ofParties('company_registration_id'), 'the id alone; its scheme follows from the country'),
+    identifier: carrying(text(100).optional(), ofParties('identifier'), "e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id`"),
+    identifier_scheme: carrying(
+      z.string().regex(/^[0-9]{4}$/, 'an ISO 6523 ICD code: four digits (0088 for a GLN)').optional(),
+      ofParties('identifier_scheme'),
+      'an ISO 6523 ICD code (`0088`, a GLN); needs `identifier`',
+    ),
+    peppol_id: carrying(text(140).optional(), ofParties('peppol_id'), 'the Peppol participant id, scheme:id'),
+    contact_name: carrying(text(200).optional(), ofParties('contact_name'), 'German domestic invoices need the seller’s (DE-R-005)'),
+    phone: carrying(text(50).optional(), ofParties('phone'), 'German domestic invoices need the seller’s (DE-R-006)'),
+    email: carrying(emailAddress.optional(), ofParties('email')),
     address: address.optional(),
   })
   .strict();
 
 const allowanceOrCharge = z
   .object({
-    amount: decimal('Amount in the document currency, at most 2 decimals'),
-    reason: text(200).optional().meta({ description: 'Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44)' }),
-    reason_code: text(10).optional().meta({ description: 'UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required' }),
+    amount: decimal(termsDescription(ofAllowancesAndCharges('amount'), 'in the document currency, at most 2 decimals')),
+    reason: carrying(text(200).optional(), ofAllowancesAndCharges('reason'), 'why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44)'),
+    reason_code: carrying(text(10).optional(), ofAllowancesAndCharges('reason_code'), 'UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required'),
   })
   .strict();
 
@@ -109,8 +118,8 @@ const hasRateOrIsO = (item: { tax_rate?: string | undefined; tax_category?: TaxC
 
 const documentAllowanceOrCharge = allowanceOrCharge
   .extend({
-    tax_rate: decimal('VAT rate in percent; left out for category O').optional(),
-    tax_category: z.enum(TAX_CATEGORIES).optional(),
+    tax_rate: decimal(termsDescription(['allowances[].tax_rate', 'charges[].tax_rate'], 'in percent; left out for category O')).optional(),
+    tax_category: carrying(z.enum(TAX_CATEGORIES).optional(), ['allowances[].tax_category', 'charges[].tax_category']),
     tax_exemption_reason: text(300).optional(),
     tax_exemption_reason_code: text(30).optional(),
   })
@@ -119,19 +128,16 @@ const documentAllowanceOrCharge = allowanceOrCharge
 
 const line = z
   .object({
-    description: text(1000).meta({ description: 'Item name shown to the buyer' }),
-    quantity: decimal('Quantity; negative on a negative invoice line'),
-    unit: z
-      .string()
-      .regex(/^[A-Z0-9]{2,3}$/, 'expected a UN/ECE Recommendation 20 unit code such as C62, HUR or KGM')
-      .default('C62'),
-    unit_price: decimal('Net price per unit, never negative'),
-    tax_rate: decimal('VAT rate in percent, e.g. 21; left out for category O (not subject to VAT)').optional(),
-    tax_category: z.enum(TAX_CATEGORIES).optional().meta({ description: 'VAT category; default S when the rate is above 0' }),
+    description: carrying(text(1000), ['lines[].description'], 'shown to the buyer'),
+    quantity: decimal(termsDescription(['lines[].quantity'], 'negative on a negative invoice line')),
+    unit: carrying(z.string().regex(/^[A-Z0-9]{2,3}$/, 'expected a UN/ECE Recommendation 20 unit code such as C62, HUR or KGM').default('C62'), ['lines[].unit'], 'UN/ECE Recommendation 20; default C62 (one)'),
+    unit_price: decimal(termsDescription(['lines[].unit_price'], 'per unit, never negative')),
+    tax_rate: decimal(termsDescription(['lines[].tax_rate'], 'in percent, e.g. 21; left out for category O (not subject to VAT)')).optional(),
+    tax_category: carrying(z.enum(TAX_CATEGORIES).optional(), ['lines[].tax_category'], 'default S when the rate is above 0'),
     tax_exemption_reason: text(300).optional(),
     tax_exemption_reason_code: text(30).optional().meta({ description: 'VATEX code, e.g. VATEX-EU-AE' }),
-    item_id: text(100).optional().meta({ description: "Seller's item identifier" }),
-    note: text(1000).optional(),
+    item_id: carrying(text(100).optional(), ['lines[].item_id']),
+    note: carrying(text(1000).optional(), ['lines[].note']),
     allowances: z.array(allowanceOrCharge).max(DOCUMENT_LIMITS.perLineAllowancesOrCharges, atMost(DOCUMENT_LIMITS.perLineAllowancesOrCharges, 'allowances per line')).optional(),
     charges: z.array(allowanceOrCharge).max(DOCUMENT_LIMITS.perLineAllowancesOrCharges, atMost(DOCUMENT_LIMITS.perLineAllowancesOrCharges, 'charges per line')).optional(),
   })
@@ -140,34 +146,37 @@ const line = z
 
 const attachment = z
   .object({
-    filename: text(200),
+    filename: carrying(text(200), ['attachments[].filename']),
     // Any type is parsed; the pre-send checks refuse one Peppol does not allow, naming BR-CL-24 (attachments.ts).
-    mime_type: text(127).meta({ description: 'MIME type; Peppol allows application/pdf, image/png, image/jpeg, text/csv and the xlsx and ods spreadsheet types' }),
-    content: z.string().min(1).meta({ description: 'Base64 of the file' }),
-    description: text(500).optional(),
+    mime_type: carrying(text(127), ['attachments[].mime_type'], 'Peppol allows application/pdf, image/png, image/jpeg, text/csv and the xlsx and ods spreadsheet types'),
+    content: carrying(z.string().min(1), ['attachments[].content'], 'base64 of the file'),
+    description: carrying(text(500).optional(), ['attachments[].description']),
   })
   .strict();
 
 export const documentInputSchema = z
   .object({
     company_id: z.string().min(1).max(40),
-    type: z.enum(['invoice', 'credit_note']).default('invoice'),
-    number: text(200),
-    issue_date: isoDate,
-    due_date: isoDate.optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR').default('EUR'),
-    buyer_reference: text(200).optional(),
-    order_reference: text(200).optional(),
-    note: text(2000).optional(),
-    invoice_reference: z.object({ number: text(200), issue_date: isoDate.optional() }).strict().optional(),
-    period: z.object({ start: isoDate, end: isoDate }).strict().optional(),
+    type: carrying(z.enum(['invoice', 'credit_note']).default('invoice'), ['type'], 'an invoice (380) or a credit note (381)'),
+    number: carrying(text(200), ['number']),
+    issue_date: carrying(isoDate, ['issue_date']),
+    due_date: carrying(isoDate.optional(), ['due_date']),
+    currency: carrying(z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as EUR').default('EUR'), ['currency']),
+    buyer_reference: carrying(text(200).optional(), ['buyer_reference']),
+    order_reference: carrying(text(200).optional(), ['order_reference']),
+    note: carrying(text(2000).optional(), ['note']),
+    invoice_reference: z
+      .object({ number: carrying(text(200), ['invoice_reference.number']), issue_date: carrying(isoDate.optional(), ['invoice_reference.issue_date']) })
+      .strict()
+      .optional(),
+    period: z.object({ start: carrying(isoDate, ['period.start']), end: carrying(isoDate, ['period.end']) }).strict().optional(),
     delivery: z
       .object({
-        date: isoDate.optional(),
-        street: text(200).optional(),
-        city: text(100).optional(),
-        postal_code: text(20).optional(),
-        country: countryCode.optional().meta({ description: 'Deliver-to country; required with any other part of the deliver-to address (BR-57)' }),
+        date: carrying(isoDate.optional(), ['delivery.date']),
+        street: carrying(text(200).optional(), ['delivery.street']),
+        city: carrying(text(100).optional(), ['delivery.city']),
+        postal_code: carrying(text(20).optional(), ['delivery.postal_code']),
+        country: carrying(countryCode.optional(), ['delivery.country'], 'required with any other part of the deliver-to address (BR-57)'),
       })
       .strict()
       .optional(),
@@ -185,20 +194,21 @@ export const documentInputSchema = z
     charges: z.array(documentAllowanceOrCharge).max(DOCUMENT_LIMITS.documentAllowancesOrCharges, atMost(DOCUMENT_LIMITS.documentAllowancesOrCharges, 'document charges')).optional(),
     payment: z
       .object({
-        iban: text(34).optional(),
-        bic: text(11).optional(),
-        reference: text(140).optional().meta({ description: 'Remittance information (structured communication)' }),
-        terms: text(500).optional(),
-        means_code: z.string().regex(/^(\d{1,3}|ZZZ)$/, 'expected a UNCL4461 code such as 30 or 58').optional(),
-        prepaid_amount: decimal('Amount already paid').optional(),
+        iban: carrying(text(34).optional(), ['payment.iban'], "the seller's account, e.g. an IBAN"),
+        bic: carrying(text(11).optional(), ['payment.bic']),
+        reference: carrying(text(140).optional(), ['payment.reference'], 'e.g. a structured communication'),
+        terms: carrying(text(500).optional(), ['payment.terms']),
+        means_code: carrying(z.string().regex(/^(\d{1,3}|ZZZ)$/, 'expected a UNCL4461 code such as 30 or 58').optional(), ['payment.means_code'], 'UNCL4461'),
+        prepaid_amount: decimal(termsDescription(['payment.prepaid_amount'], 'already paid')).optional(),
         rounding_amount: decimal(
-          'Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114',
+          termsDescription(
+            ['payment.rounding_amount'],
+            'added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114',
+          ),
         ).optional(),
-        mandate_reference: text(140)
-          .optional()
-          .meta({ description: 'Direct debit: the mandate reference (BT-89); required with means_code 49 or 59, and alone it means 59 (SEPA direct debit)' }),
-        creditor_id: text(35).optional().meta({ description: "Direct debit: the seller's bank-assigned creditor identifier (BT-90), e.g. a SEPA creditor identifier" }),
-        debited_account: text(34).optional().meta({ description: "Direct debit: the buyer's account to be debited (BT-91), e.g. an IBAN" }),
+        mandate_reference: carrying(text(140).optional(), ['payment.mandate_reference'], 'direct debit; required with means_code 49 or 59, and alone it means 59 (SEPA direct debit)'),
+        creditor_id: carrying(text(35).optional(), ['payment.creditor_id'], "direct debit: the seller's, e.g. a SEPA creditor identifier"),
+        debited_account: carrying(text(34).optional(), ['payment.debited_account'], "direct debit: the buyer's account, e.g. an IBAN"),
       })
       .strict()
       .optional(),
@@ -206,22 +216,20 @@ export const documentInputSchema = z
     greece: z
       .object({
         mark: text(50).meta({ description: 'MARK number the Greek tax authority (myDATA) gave the invoice; Greek sellers must send it (GR-R-004-1)' }),
-        invoice_url: z.url({ protocol: /^https?$/ }).max(1000).refine(isXmlSafe, XML_UNSAFE_MESSAGE).optional().meta({ description: 'Where the invoice can be viewed, http(s) (GR-S-008-1)' }),
+        invoice_url: carrying(z.url({ protocol: /^https?$/ }).max(1000).refine(isXmlSafe, XML_UNSAFE_MESSAGE).optional(), ['greece.invoice_url'], 'where the invoice can be viewed, http(s) (GR-S-008-1)'),
       })
       .strict()
       .optional()
       .meta({ description: 'Data Greek sellers must add (Peppol rules GR-R-*)' }),
-    profile: z
-      .enum(['peppol', 'xrechnung', 'pint'])
-      .optional()
-      .meta({
-        description:
-          'The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector\'s CIUS of EN 16931: ' +
+    profile: carrying(
+      z.enum(['peppol', 'xrechnung', 'pint']).optional(),
+      ['profile'],
+      'the specification the document follows: `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector\'s CIUS of EN 16931: ' +
           'it is written with XRechnung\'s CustomizationID, judged by KoSIT\'s XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller\'s contact and the payment instructions) ' +
           'and sent on Peppol as the XRechnung document type; `pint`, Peppol International billing for a seller in Australia or New Zealand (PINT A-NZ, ' +
           '`urn:peppol:pint:billing-1@aunz-1`, process `urn:peppol:bis:billing`): its tax categories are in the GST scheme, an Australian party\'s legal id is its ABN (scheme 0151), ' +
           'it is judged by the PINT A-NZ rules and sent on Peppol as the PINT A-NZ document type, to a receiver that takes it',
-      }),
+    ),
     attach_pdf: z
       .boolean()
       .optional()

@@ -225,7 +225,8 @@ const VAT_BREAKDOWN = inGroup('vat-breakdown', [
 const ATTACHMENT = inGroup('attachment', [
   { id: 'BT-122', name: 'Supporting document reference', json: 'id', kind: 'text', required: true, ubl: 'cbc:ID', cii: 'ram:IssuerAssignedID', rules: ['BR-52'], example: 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d', computed: true },
   { id: 'BT-123', name: 'Supporting document description', json: 'description', kind: 'text', ubl: 'cbc:DocumentDescription', cii: 'ram:Name', example: 'Timesheet' },
-  { id: 'BT-124', name: 'External document location', json: 'uri', kind: 'text', ubl: 'cac:Attachment/cac:ExternalReference/cbc:URI', cii: 'ram:URIID', rules: ['GR-S-008'], example: 'https://example.com/invoices/INV-2026-001' },
+  // Posted only as the Greek invoice's URL (GR-S-008); a supporting document a client posts is embedded.
+  { id: 'BT-124', name: 'External document location', json: 'uri', input: 'greece.invoice_url', kind: 'text', ubl: 'cac:Attachment/cac:ExternalReference/cbc:URI', cii: 'ram:URIID', rules: ['GR-S-008'], example: 'https://example.com/invoices/INV-2026-001' },
   { id: 'BT-125', name: 'Attached document', json: 'content', kind: 'binary', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject', cii: 'ram:AttachmentBinaryObject', example: 'JVBERi0xLjcK…' },
   { id: 'BT-125-1', name: 'Attached document mime code', json: 'mime_type', kind: 'code', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@mimeCode', cii: 'ram:AttachmentBinaryObject/@mimeCode', rules: ['BR-CL-24'], example: 'application/pdf' },
   { id: 'BT-125-2', name: 'Attached document filename', json: 'filename', kind: 'text', ubl: 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject/@filename', cii: 'ram:AttachmentBinaryObject/@filename', example: 'timesheet.pdf' },
@@ -296,6 +297,18 @@ const asXPath = (path: string) =>
 /** A term's path from the root in one syntax, as XPath (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
 export function termPathFromRoot(term: Term, syntax: 'ubl' | 'cii'): string {
   return asXPath([...lineage(groupNamed(term.group)).map((group) => group[syntax]), term[syntax]].filter((path) => path !== '').join('/'));
+}
+
+/**
+ * What an input field carries, for its description: the EN 16931 terms the table posts at any of `paths`
+ * (`BT-1 Invoice number`; a field several groups share, `BT-30/BT-47 Legal registration identifier`), then `note`.
+ */
+export function termsDescription(paths: readonly string[], note?: string): string {
+  const terms = TERMS.filter((term) => !term.computed && !term.readOnly && paths.includes(termJsonPath(term)));
+  if (terms.length === 0) throw new Error(`no term of the table is posted at ${paths.join(', ')}`);
+  const names = [...new Set(terms.map((term) => term.name))];
+  const label = names.length === 1 ? `${terms.map((term) => term.id).join('/')} ${names[0]}` : terms.map((term) => `${term.id} ${term.name}`).join(' / ');
+  return note ? `${label}: ${note}` : label;
 }
 
 /** A term's field in the JSON a client posts (`from.name`; `lines[].unit_price` for a repeating group). */

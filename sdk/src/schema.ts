@@ -2730,209 +2730,259 @@ export interface components {
         DocumentRequest: {
             company_id: string;
             /**
+             * @description BT-3 Invoice type code: an invoice (380) or a credit note (381)
              * @default invoice
              * @enum {string}
              */
             type?: "invoice" | "credit_note";
+            /** @description BT-1 Invoice number */
             number: string;
+            /** @description BT-2 Invoice issue date */
             issue_date: string;
+            /** @description BT-9 Payment due date */
             due_date?: string;
-            /** @default EUR */
+            /**
+             * @description BT-5 Invoice currency code
+             * @default EUR
+             */
             currency?: string;
+            /** @description BT-10 Buyer reference */
             buyer_reference?: string;
+            /** @description BT-13 Purchase order reference */
             order_reference?: string;
+            /** @description BT-22 Invoice note */
             note?: string;
             invoice_reference?: {
+                /** @description BT-25 Preceding invoice reference */
                 number: string;
+                /** @description BT-26 Preceding invoice issue date */
                 issue_date?: string;
             };
             period?: {
+                /** @description BT-73 Invoicing period start date */
                 start: string;
+                /** @description BT-74 Invoicing period end date */
                 end: string;
             };
             delivery?: {
+                /** @description BT-72 Actual delivery date */
                 date?: string;
+                /** @description BT-75 Deliver to address line 1 */
                 street?: string;
+                /** @description BT-77 Deliver to city */
                 city?: string;
+                /** @description BT-78 Deliver to post code */
                 postal_code?: string;
-                /** @description Deliver-to country; required with any other part of the deliver-to address (BR-57) */
+                /** @description BT-80 Deliver to country code: required with any other part of the deliver-to address (BR-57) */
                 country?: string;
             };
             /** @default {} */
             from?: {
+                /** @description BT-27 Seller name / BT-44 Buyer name: the legal name */
                 name?: string;
-                /** @description VAT identifier with its country prefix, e.g. BE0123456749 */
+                /** @description BT-31/BT-48 VAT identifier: with its country prefix, e.g. BE0123456749 */
                 tax_id?: string;
-                /** @description Legal registration id (BT-30/BT-47) */
+                /** @description BT-30/BT-47 Legal registration identifier: the id alone; its scheme follows from the country */
                 company_registration_id?: string;
-                /** @description The party's identifier (BT-29/BT-46), e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
+                /** @description BT-29 Seller identifier / BT-46 Buyer identifier: e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
                 identifier?: string;
-                /** @description The identifier's scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
+                /** @description BT-29-1 Seller identifier scheme identifier / BT-46-1 Buyer identifier scheme identifier: an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
                 identifier_scheme?: string;
-                /** @description Peppol participant id, scheme:id */
+                /** @description BT-34/BT-49 Electronic address: the Peppol participant id, scheme:id */
                 peppol_id?: string;
-                /** @description Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005) */
+                /** @description BT-41/BT-56 Contact point: German domestic invoices need the seller’s (DE-R-005) */
                 contact_name?: string;
-                /** @description Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006) */
+                /** @description BT-42/BT-57 Contact telephone number: German domestic invoices need the seller’s (DE-R-006) */
                 phone?: string;
-                /** Format: email */
+                /**
+                 * Format: email
+                 * @description BT-43/BT-58 Contact email address
+                 */
                 email?: string;
                 address?: {
+                    /** @description BT-35/BT-50 Address line 1 */
                     street?: string;
+                    /** @description BT-37/BT-52 City */
                     city?: string;
+                    /** @description BT-38/BT-53 Post code */
                     postal_code?: string;
+                    /** @description BT-40/BT-55 Country code: ISO 3166-1 alpha-2 */
                     country: string;
                 };
             };
             to: {
+                /** @description BT-27 Seller name / BT-44 Buyer name: the legal name */
                 name?: string;
-                /** @description VAT identifier with its country prefix, e.g. BE0123456749 */
+                /** @description BT-31/BT-48 VAT identifier: with its country prefix, e.g. BE0123456749 */
                 tax_id?: string;
-                /** @description Legal registration id (BT-30/BT-47) */
+                /** @description BT-30/BT-47 Legal registration identifier: the id alone; its scheme follows from the country */
                 company_registration_id?: string;
-                /** @description The party's identifier (BT-29/BT-46), e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
+                /** @description BT-29 Seller identifier / BT-46 Buyer identifier: e.g. a GLN; a seller's SEPA creditor id is `payment.creditor_id` */
                 identifier?: string;
-                /** @description The identifier's scheme (BT-29-1/BT-46-1), an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
+                /** @description BT-29-1 Seller identifier scheme identifier / BT-46-1 Buyer identifier scheme identifier: an ISO 6523 ICD code (`0088`, a GLN); needs `identifier` */
                 identifier_scheme?: string;
-                /** @description Peppol participant id, scheme:id */
+                /** @description BT-34/BT-49 Electronic address: the Peppol participant id, scheme:id */
                 peppol_id?: string;
-                /** @description Contact point (BT-41/BT-56); German domestic invoices need the seller’s (DE-R-005) */
+                /** @description BT-41/BT-56 Contact point: German domestic invoices need the seller’s (DE-R-005) */
                 contact_name?: string;
-                /** @description Contact telephone (BT-42/BT-57); German domestic invoices need the seller’s (DE-R-006) */
+                /** @description BT-42/BT-57 Contact telephone number: German domestic invoices need the seller’s (DE-R-006) */
                 phone?: string;
-                /** Format: email */
+                /**
+                 * Format: email
+                 * @description BT-43/BT-58 Contact email address
+                 */
                 email?: string;
                 address?: {
+                    /** @description BT-35/BT-50 Address line 1 */
                     street?: string;
+                    /** @description BT-37/BT-52 City */
                     city?: string;
+                    /** @description BT-38/BT-53 Post code */
                     postal_code?: string;
+                    /** @description BT-40/BT-55 Country code: ISO 3166-1 alpha-2 */
                     country: string;
                 };
             };
             lines: {
-                /** @description Item name shown to the buyer */
+                /** @description BT-153 Item name: shown to the buyer */
                 description: string;
                 /**
-                 * @description Quantity; negative on a negative invoice line
+                 * @description BT-129 Invoiced quantity: negative on a negative invoice line
                  * @example 12.50
                  */
                 quantity: number | string;
-                /** @default C62 */
+                /**
+                 * @description BT-130 Invoiced quantity unit of measure code: UN/ECE Recommendation 20; default C62 (one)
+                 * @default C62
+                 */
                 unit?: string;
                 /**
-                 * @description Net price per unit, never negative
+                 * @description BT-146 Item net price: per unit, never negative
                  * @example 12.50
                  */
                 unit_price: number | string;
                 /**
-                 * @description VAT rate in percent, e.g. 21; left out for category O (not subject to VAT)
+                 * @description BT-152 Invoiced item VAT rate: in percent, e.g. 21; left out for category O (not subject to VAT)
                  * @example 12.50
                  */
                 tax_rate?: number | string;
                 /**
-                 * @description VAT category; default S when the rate is above 0
+                 * @description BT-151 Invoiced item VAT category code: default S when the rate is above 0
                  * @enum {string}
                  */
                 tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O" | "L" | "M";
                 tax_exemption_reason?: string;
                 /** @description VATEX code, e.g. VATEX-EU-AE */
                 tax_exemption_reason_code?: string;
-                /** @description Seller's item identifier */
+                /** @description BT-155 Item Seller's identifier */
                 item_id?: string;
+                /** @description BT-127 Invoice line note */
                 note?: string;
                 allowances?: {
                     /**
-                     * @description Amount in the document currency, at most 2 decimals
+                     * @description BT-92/BT-99/BT-136/BT-141 Amount: in the document currency, at most 2 decimals
                      * @example 12.50
                      */
                     amount: number | string;
-                    /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                    /** @description BT-97/BT-104/BT-139/BT-144 Reason: why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
                     reason?: string;
-                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
+                    /** @description BT-98/BT-105/BT-140/BT-145 Reason code: UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                     reason_code?: string;
                 }[];
                 charges?: {
                     /**
-                     * @description Amount in the document currency, at most 2 decimals
+                     * @description BT-92/BT-99/BT-136/BT-141 Amount: in the document currency, at most 2 decimals
                      * @example 12.50
                      */
                     amount: number | string;
-                    /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                    /** @description BT-97/BT-104/BT-139/BT-144 Reason: why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
                     reason?: string;
-                    /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
+                    /** @description BT-98/BT-105/BT-140/BT-145 Reason code: UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                     reason_code?: string;
                 }[];
             }[];
             allowances?: {
                 /**
-                 * @description Amount in the document currency, at most 2 decimals
+                 * @description BT-92/BT-99/BT-136/BT-141 Amount: in the document currency, at most 2 decimals
                  * @example 12.50
                  */
                 amount: number | string;
-                /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                /** @description BT-97/BT-104/BT-139/BT-144 Reason: why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
                 reason?: string;
-                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
+                /** @description BT-98/BT-105/BT-140/BT-145 Reason code: UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                 reason_code?: string;
                 /**
-                 * @description VAT rate in percent; left out for category O
+                 * @description BT-96/BT-103 VAT rate: in percent; left out for category O
                  * @example 12.50
                  */
                 tax_rate?: number | string;
-                /** @enum {string} */
+                /**
+                 * @description BT-95/BT-102 VAT category code
+                 * @enum {string}
+                 */
                 tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O" | "L" | "M";
                 tax_exemption_reason?: string;
                 tax_exemption_reason_code?: string;
             }[];
             charges?: {
                 /**
-                 * @description Amount in the document currency, at most 2 decimals
+                 * @description BT-92/BT-99/BT-136/BT-141 Amount: in the document currency, at most 2 decimals
                  * @example 12.50
                  */
                 amount: number | string;
-                /** @description Why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
+                /** @description BT-97/BT-104/BT-139/BT-144 Reason: why, in words; this or reason_code is required (BR-33, BR-38, BR-42, BR-44) */
                 reason?: string;
-                /** @description UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
+                /** @description BT-98/BT-105/BT-140/BT-145 Reason code: UNCL5189 (allowances) or UNCL7161 (charges) code; this or reason is required */
                 reason_code?: string;
                 /**
-                 * @description VAT rate in percent; left out for category O
+                 * @description BT-96/BT-103 VAT rate: in percent; left out for category O
                  * @example 12.50
                  */
                 tax_rate?: number | string;
-                /** @enum {string} */
+                /**
+                 * @description BT-95/BT-102 VAT category code
+                 * @enum {string}
+                 */
                 tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O" | "L" | "M";
                 tax_exemption_reason?: string;
                 tax_exemption_reason_code?: string;
             }[];
             payment?: {
+                /** @description BT-84 Payment account identifier: the seller's account, e.g. an IBAN */
                 iban?: string;
+                /** @description BT-86 Payment service provider identifier */
                 bic?: string;
-                /** @description Remittance information (structured communication) */
+                /** @description BT-83 Remittance information: e.g. a structured communication */
                 reference?: string;
+                /** @description BT-20 Payment terms */
                 terms?: string;
+                /** @description BT-81 Payment means type code: UNCL4461 */
                 means_code?: string;
                 /**
-                 * @description Amount already paid
+                 * @description BT-113 Paid amount: already paid
                  * @example 12.50
                  */
                 prepaid_amount?: number | string;
                 /**
-                 * @description Payable rounding amount (BT-114): added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114
+                 * @description BT-114 Rounding amount: added to the amount due to make it a round figure, e.g. 0.01 or -0.02; less than 1 (one unit of the currency) either way, else 422 naming our rule EINVOICE-BT114
                  * @example 12.50
                  */
                 rounding_amount?: number | string;
-                /** @description Direct debit: the mandate reference (BT-89); required with means_code 49 or 59, and alone it means 59 (SEPA direct debit) */
+                /** @description BT-89 Mandate reference identifier: direct debit; required with means_code 49 or 59, and alone it means 59 (SEPA direct debit) */
                 mandate_reference?: string;
-                /** @description Direct debit: the seller's bank-assigned creditor identifier (BT-90), e.g. a SEPA creditor identifier */
+                /** @description BT-90 Bank assigned creditor identifier: direct debit: the seller's, e.g. a SEPA creditor identifier */
                 creditor_id?: string;
-                /** @description Direct debit: the buyer's account to be debited (BT-91), e.g. an IBAN */
+                /** @description BT-91 Debited account identifier: direct debit: the buyer's account, e.g. an IBAN */
                 debited_account?: string;
             };
             attachments?: {
+                /** @description BT-125-2 Attached document filename */
                 filename: string;
-                /** @description MIME type; Peppol allows application/pdf, image/png, image/jpeg, text/csv and the xlsx and ods spreadsheet types */
+                /** @description BT-125-1 Attached document mime code: Peppol allows application/pdf, image/png, image/jpeg, text/csv and the xlsx and ods spreadsheet types */
                 mime_type: string;
-                /** @description Base64 of the file */
+                /** @description BT-125 Attached document: base64 of the file */
                 content: string;
+                /** @description BT-123 Supporting document description */
                 description?: string;
             }[];
             /** @description Data Greek sellers must add (Peppol rules GR-R-*) */
@@ -2941,12 +2991,12 @@ export interface components {
                 mark: string;
                 /**
                  * Format: uri
-                 * @description Where the invoice can be viewed, http(s) (GR-S-008-1)
+                 * @description BT-124 External document location: where the invoice can be viewed, http(s) (GR-S-008-1)
                  */
                 invoice_url?: string;
             };
             /**
-             * @description The specification the document follows (BT-24): `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector's CIUS of EN 16931: it is written with XRechnung's CustomizationID, judged by KoSIT's XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller's contact and the payment instructions) and sent on Peppol as the XRechnung document type; `pint`, Peppol International billing for a seller in Australia or New Zealand (PINT A-NZ, `urn:peppol:pint:billing-1@aunz-1`, process `urn:peppol:bis:billing`): its tax categories are in the GST scheme, an Australian party's legal id is its ABN (scheme 0151), it is judged by the PINT A-NZ rules and sent on Peppol as the PINT A-NZ document type, to a receiver that takes it
+             * @description BT-24 Specification identifier: the specification the document follows: `peppol` (default), Peppol BIS Billing 3.0; `xrechnung`, XRechnung 3.0, the German public sector's CIUS of EN 16931: it is written with XRechnung's CustomizationID, judged by KoSIT's XRechnung rules (a buyer reference, BT-10, the Leitweg-ID, is required: BR-DE-15; so are the seller's contact and the payment instructions) and sent on Peppol as the XRechnung document type; `pint`, Peppol International billing for a seller in Australia or New Zealand (PINT A-NZ, `urn:peppol:pint:billing-1@aunz-1`, process `urn:peppol:bis:billing`): its tax categories are in the GST scheme, an Australian party's legal id is its ABN (scheme 0151), it is judged by the PINT A-NZ rules and sent on Peppol as the PINT A-NZ document type, to a receiver that takes it
              * @enum {string}
              */
             profile?: "peppol" | "xrechnung" | "pint";
