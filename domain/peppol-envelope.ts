@@ -5,7 +5,6 @@ import { create } from 'xmlbuilder2';
 import { BIS_BILLING_PROCESS, type BillingDocument, type PeppolService } from './peppol-capabilities';
 import { PARTICIPANT_SCHEME } from './peppol-sml';
 import type { Identifier } from './peppol-smp';
-import { readCiiTree } from './cii/read';
 import { CII_NS } from './cii/syntax';
 import { childNamed, parseXml, XmlError, type XmlElement } from './xml-tree';
 
@@ -70,12 +69,16 @@ function path(element: XmlElement, steps: [string, string][]): XmlElement | unde
   return current;
 }
 
-function endpointOf(root: XmlElement, partyRole: string, who: string): string {
-  const endpoint = path(root, [[CAC, partyRole], [CAC, 'Party'], [CBC, 'EndpointID']]);
+/** A party's electronic address (`schemeID:value`) at `steps`, which `described` names when it is missing. */
+function participantAt(root: XmlElement, steps: [string, string][], who: string, described: string): string {
+  const endpoint = path(root, steps);
   const scheme = endpoint?.attributes.schemeID;
-  if (!endpoint?.text || !scheme) throw new RoutingError(`the ${who} has no electronic address (cac:${partyRole}/cac:Party/cbc:EndpointID with @schemeID)`);
+  if (!endpoint?.text || !scheme) throw new RoutingError(`the ${who} has no electronic address (${described} with @schemeID)`);
   return `${scheme}:${endpoint.text}`;
 }
+
+const endpointOf = (root: XmlElement, partyRole: string, who: string): string =>
+  participantAt(root, [[CAC, partyRole], [CAC, 'Party'], [CBC, 'EndpointID']], who, `cac:${partyRole}/cac:Party/cbc:EndpointID`);
 
 /** The document's root element; XML that is not well-formed cannot be routed. */
 function parsedForRouting(ubl: string): XmlElement {
@@ -91,32 +94,34 @@ function parsedForRouting(ubl: string): XmlElement {
 const CII_VERSION = 'D16B';
 
 /**
- * A CII CrossIndustryInvoice's routing, from its terms as the term table reads them: sender and receiver their
- * electronic addresses (BT-34, BT-49), C1's country the seller's, the document type Peppol BIS Billing's CII one.
+ * A CII CrossIndustryInvoice's routing, read from the document as a UBL one's is: sender and receiver their
+ * electronic addresses (BT-34, BT-49), C1's country the seller's, the document type its guideline's (BIS
+ * Billing's CII one), the kind its type code's (381 a credit note).
  */
 function ciiRoutingOf(root: XmlElement): PeppolRouting {
-  const read = readCiiTree(root);
-  if ('unsupported' in read) throw new RoutingError(read.unsupported);
-  const context = childNamed(root, CII_NS.rsm, 'ExchangedDocumentContext');
-  const contextId = (name: string) => (context && path(context, [[CII_NS.ram, name], [CII_NS.ram, 'ID']]))?.text;
+  if (root.name !== 'CrossIndustryInvoice') throw new RoutingError(`the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice`);
+  const { rsm, ram } = CII_NS;
+  const agreement: [string, string][] = [[rsm, 'SupplyChainTradeTransaction'], [ram, 'ApplicableHeaderTradeAgreement']];
+  const address = (who: string, party: 'SellerTradeParty' | 'BuyerTradeParty') =>
+    participantAt(root, [...agreement, [ram, party], [ram, 'URIUniversalCommunication'], [ram, 'URIID']], who, `ram:${party}/ram:URIUniversalCommunication/ram:URIID`);
+  const context = childNamed(root, rsm, 'ExchangedDocumentContext');
+  const contextId = (name: string) => (context && path(context, [[ram, name], [ram, 'ID']]))?.text;
   const customization = contextId('GuidelineSpecifiedDocumentContextParameter');
   const profile = contextId('BusinessProcessSpecifiedDocumentContextParameter');
   if (!customization) throw new RoutingError('the document has no ram:GuidelineSpecifiedDocumentContextParameter/ram:ID');
   if (!profile) throw new RoutingError('the document has no ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID');
-  const { from, to } = read.document;
-  const address = (who: string, party: 'SellerTradeParty' | 'BuyerTradeParty', peppolId: string | undefined) => {
-    if (!peppolId) throw new RoutingError(`the ${who} has no electronic address (ram:${party}/ram:URIUniversalCommunication/ram:URIID with @schemeID)`);
-    return peppolId;
-  };
-  if (!from.address?.country) throw new RoutingError("the seller's postal address has no country code");
+  const countryC1 = path(root, [...agreement, [ram, 'SellerTradeParty'], [ram, 'PostalTradeAddress'], [ram, 'CountryID']])?.text;
+  if (!countryC1) throw new RoutingError("the seller's postal address has no country code");
+  const sender = address('seller', 'SellerTradeParty');
+  const receiver = address('buyer', 'BuyerTradeParty');
   return {
-    kind: read.kind,
+    kind: path(root, [[rsm, 'ExchangedDocument'], [ram, 'TypeCode']])?.text === '381' ? 'credit_note' : 'invoice',
     root: { namespace: root.namespace, name: root.name },
     documentType: { scheme: DOCUMENT_TYPE_SCHEME, value: `${root.namespace}::${root.name}##${customization}::${CII_VERSION}` },
     process: { scheme: BIS_BILLING_PROCESS.scheme, value: profile },
-    sender: address('seller', 'SellerTradeParty', from.peppol_id),
-    receiver: address('buyer', 'BuyerTradeParty', to?.peppol_id),
-    countryC1: from.address.country,
+    sender,
+    receiver,
+    countryC1,
   };
 }
 

@@ -364,9 +364,10 @@ export async function receivingEndpoint(
   const kinds = Array.isArray(what) ? what : [what];
   const discovery = await discoverParticipant(lookup, receiver, now);
   if (!discovery.found) return { refusal: `The receiver ${receiver} is not on the Peppol network: ${discovery.why}.` };
-  const chosen = kinds.findIndex((kind) => endpointFor(kind, discovery.capabilities) !== undefined);
+  const offered = kinds.map((kind) => endpointFor(kind, discovery.capabilities));
+  const chosen = offered.findIndex((candidate) => candidate !== undefined);
   if (chosen < 0) return { refusal: `The receiver ${receiver} ${cannotReceive(kinds[0]!, discovery.capabilities)}.` };
-  const endpoint = { ...endpointFor(kinds[chosen]!, discovery.capabilities)!, chosen };
+  const endpoint = { ...offered[chosen]!, chosen };
   // The SMP chose this address: our access point would POST there, so it must be one the address rule allows.
   // A name that does not resolve now is left to the access point, whose failure is retried.
   const host = await checkHost(new URL(endpoint.url), lookup.accessPointAddresses);
