@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 
 import { distinguishedName, trustProblem, type TrustAnchors } from './certificate-trust';
 import type { Endpoint, Identifier, ServiceMetadata } from './peppol-smp';
+import { PINT_AUNZ_CUSTOMIZATION_ID, PINT_PROFILE_ID } from './ubl/xml';
 
 /**
  * What a participant's SMP entries mean for a sender of BIS Billing 3.0:
@@ -48,12 +49,12 @@ const BILLING_SERVICES: Record<BillingDocument, PeppolService> = {
 /** BIS Billing 3.0 in CII, which a receiver may take instead of (or beside) UBL; one type for invoices and credit notes. */
 export const BIS_BILLING_CII_SERVICE: PeppolService = { documentType: BIS_BILLING_CII, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices and credit notes in CII' };
 
-/** The process every Peppol International (PINT) billing document is published and sent under. */
-export const PINT_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:bis:billing' };
+/** The process every Peppol International (PINT) billing document is published and sent under: its ProfileID. */
+const PINT_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: PINT_PROFILE_ID };
 
 const pintAunz = (root: 'Invoice' | 'CreditNote'): Identifier => ({
   scheme: 'busdox-docid-qns',
-  value: `urn:oasis:names:specification:ubl:schema:xsd:${root}-2::${root}##urn:peppol:pint:billing-1@aunz-1::2.1`,
+  value: `urn:oasis:names:specification:ubl:schema:xsd:${root}-2::${root}##${PINT_AUNZ_CUSTOMIZATION_ID}::2.1`,
 });
 
 /** PINT A-NZ, Peppol International billing as Australia and New Zealand specialise it: an invoice and a credit note. */
@@ -107,7 +108,7 @@ export const END_USER_STATISTICS_REPORT: PeppolService = {
 
 /** The process a document type is published under: the Invoice Response's, MLS's and PINT's own, BIS Billing for everything else. */
 export function processOf(documentType: Identifier): Identifier {
-  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, ...Object.values(PINT_AUNZ_SERVICES)].find((candidate) => candidate.documentType.scheme === documentType.scheme && candidate.documentType.value === documentType.value);
+  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, ...Object.values(PINT_AUNZ_SERVICES)].find((candidate) => same(candidate.documentType, documentType));
   return service ? service.process : BIS_BILLING_PROCESS;
 }
 

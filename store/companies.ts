@@ -108,7 +108,6 @@ const companySchema = new Schema(
         {
           status: { type: String, enum: ['registering', 'registered', 'unregistered', 'awaiting_review', 'failed'], required: true },
           participant_id: { type: String, default: null },
-          document_types: { type: [String], default: [] },
           error_message: { type: String, default: null },
           updated_at: { type: Date, required: true },
         },

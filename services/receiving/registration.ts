@@ -112,7 +112,7 @@ export async function planReceiving(store: Store, companyId: string): Promise<Re
 async function setReceiving(store: Store, companyId: string, receiving: { status: ReceivingStatus; participant_id: string | null; error_message?: string | null }): Promise<void> {
   await store.companies.updateOne(
     { _id: companyId },
-    { $set: { receiving: { document_types: receiving.status === 'unregistered' ? [] : RECEIVED_DOCUMENT_TYPES, error_message: null, ...receiving, updated_at: new Date() } } },
+    { $set: { receiving: { error_message: null, ...receiving, updated_at: new Date() } } },
   );
 }
 
@@ -233,11 +233,10 @@ export async function publishedDocumentTypes(store: Store, participantValue: str
 
 /**
  * What a registration publishes now: what it was made with, and what was added since (the Invoice Response), without
- * registering again; the CII type follows the company's `receive_cii` as it is at this moment, so switching it
- * needs no step that could race a registration.
+ * registering again; the CII and PINT types follow the company (`receive_cii`, its country) as it is at this moment,
+ * so changing them needs no step that could race a registration.
  */
 async function currentTypes(store: Store, registration: { document_types: string[]; company_id: string }): Promise<string[]> {
   const company = await store.companies.findById(registration.company_id, { receive_cii: 1, country: 1 }).lean();
-  const cii = fullIdentifier(BIS_BILLING_CII);
-  return [...new Set([...registration.document_types.filter((type) => type !== cii), ...documentTypesOf(company)])];
+  return [...new Set([...registration.document_types, ...documentTypesOf(company)])];
 }
