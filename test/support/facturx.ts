@@ -53,14 +53,14 @@ export interface FacturXCheck {
 
 export async function checkFacturX(pdf: Buffer): Promise<FacturXCheck> {
   const jar = await ensureTool(loadStackConfig().TOOLS_DIR, FACTURX_CHECKER, () => undefined);
-  return withPdfFile(pdf, async (file) => {
-    const checked = await run('java', ['-jar', jar, file], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).then(
+  return withPdfFile(pdf, (file) =>
+    run('java', ['-jar', jar, file], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).then(
       ({ stdout }) => ({ valid: true, report: stdout }),
+      // Exit 1 is the checker's "not completely valid", with its report; anything else is a failure to check.
       (err: { code?: number; stdout?: string }) => {
         if (err.code !== 1 || !err.stdout) throw err;
         return { valid: false, report: err.stdout };
       },
-    );
-    return checked;
-  });
+    ),
+  );
 }

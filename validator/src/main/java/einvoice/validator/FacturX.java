@@ -51,12 +51,14 @@ final class FacturX {
   private static final String PDFA_SCHEMA = "http://www.aiim.org/pdfa/ns/schema#";
   private static final String PDFA_PROPERTY = "http://www.aiim.org/pdfa/ns/property#";
 
-  /** The Factur-X schema's properties, as the extension schema describes them: name and description. */
-  private static final List<Map.Entry<String, String>> PROPERTIES = List.of(
-      Map.entry("DocumentFileName", "The name of the embedded XML invoice"),
-      Map.entry("DocumentType", "INVOICE"),
-      Map.entry("Version", "The version of the Factur-X XML schema"),
-      Map.entry("ConformanceLevel", "The profile of the embedded XML invoice"));
+  /** A property of the Factur-X schema: its value in our documents, and what the extension schema says of it. */
+  private record Property(String name, String value, String description) {}
+
+  private static final List<Property> PROPERTIES = List.of(
+      new Property("DocumentFileName", FILE_NAME, "The name of the embedded XML invoice"),
+      new Property("DocumentType", "INVOICE", "The kind of the embedded document"),
+      new Property("Version", "1.0", "The version of the Factur-X XML schema"),
+      new Property("ConformanceLevel", CONFORMANCE_LEVEL, "The profile of the embedded XML invoice"));
 
   private FacturX() {}
 
@@ -124,10 +126,8 @@ final class FacturX {
   private static Element facturXDescription(Document packet) {
     Element description = description(packet);
     description.setAttributeNS(XMLConstants.XMLNS_ATTRIBUTE_NS_URI, "xmlns:fx", FX);
-    Map<String, String> values = Map.of("DocumentFileName", FILE_NAME, "DocumentType", "INVOICE", "Version", "1.0",
-        "ConformanceLevel", CONFORMANCE_LEVEL);
-    for (Map.Entry<String, String> property : PROPERTIES) {
-      description.appendChild(text(packet, FX, "fx:" + property.getKey(), values.get(property.getKey())));
+    for (Property property : PROPERTIES) {
+      description.appendChild(text(packet, FX, "fx:" + property.name(), property.value()));
     }
     return description;
   }
@@ -144,12 +144,12 @@ final class FacturX {
     schema.appendChild(text(packet, PDFA_SCHEMA, "pdfaSchema:prefix", "fx"));
     Element properties = packet.createElementNS(PDFA_SCHEMA, "pdfaSchema:property");
     Element sequence = packet.createElementNS(RDF, "rdf:Seq");
-    for (Map.Entry<String, String> property : PROPERTIES) {
+    for (Property property : PROPERTIES) {
       Element item = resource(packet);
-      item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:name", property.getKey()));
+      item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:name", property.name()));
       item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:valueType", "Text"));
       item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:category", "external"));
-      item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:description", property.getValue()));
+      item.appendChild(text(packet, PDFA_PROPERTY, "pdfaProperty:description", property.description()));
       sequence.appendChild(item);
     }
     properties.appendChild(sequence);
