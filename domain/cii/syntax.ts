@@ -76,6 +76,7 @@ export const CII_SYNTAX: XmlSyntax = {
   fixed: (group) => group.fixed?.cii ?? {},
   companions: { 'ram:ApplicableTradeTax': { 'ram:TypeCode': 'VAT' }, 'ram:CategoryTradeTax': { 'ram:TypeCode': 'VAT' } },
   // The XSD requires the delivery aggregate, which an invoice without delivery information leaves empty.
+  implied: {},
   always: ['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeDelivery'],
   date: (value) => value.replace(/-/g, ''),
   readDate: (text) => (/^\d{8}$/.test(text) ? `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6)}` : undefined),

@@ -1,7 +1,8 @@
 import { legalIdScheme } from '../documents/legal-id';
 import type { JsonPath, Reading } from '../ubl/reading';
 import type { XmlElement } from '../xml-tree';
-import { carriedValue, childrenSay, joinPaths, parsePath, setAt, valueAt, type ElementStep } from './paths';
+import { profileIds, profileOf } from '../ubl/xml';
+import { carriedValue, childrenSay, joinPaths, parsePath, setAt, valueAt, type ElementStep, type PathValues } from './paths';
 import type { XmlSyntax } from './syntax';
 import type { TermDocument } from './document';
 import { childGroups, termsOf, type GroupName, type Term, type TermGroup } from './table';
@@ -18,7 +19,12 @@ import { childGroups, termsOf, type GroupName, type Term, type TermGroup } from 
 type Json = Record<string, unknown>;
 
 export class TermReader {
-  private currency: string | undefined;
+  /** The document's currency (BT-5) and tax scheme (from BT-24), once read: what `$currency` and `$taxScheme` stand for. */
+  private readonly values: PathValues = {};
+  /** Each value's and each group instance's element, by its place in the JSON (`lines.0.net`). */
+  private readonly elements = new Map<string, XmlElement>();
+  /** Every element a path went through: those whose companions (write.ts) are understood. */
+  private readonly visited = new Set<XmlElement>();
 
   constructor(
     private readonly syntax: XmlSyntax,
@@ -30,18 +36,36 @@ export class TermReader {
     return this.syntax.path(holder, this.type);
   }
 
+  /** The element a value or group instance of the JSON came from. */
+  elementAt(at: JsonPath): XmlElement | undefined {
+    return this.elements.get(at.join('.'));
+  }
+
   private matchesCarried(element: XmlElement, step: ElementStep): boolean {
     return (
-      Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.currency)) &&
-      childrenSay(step, (child, attribute) => this.r.one(element, child)?.attributes[attribute])
+      Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.values)) &&
+      childrenSay(step, this.values, (child, attribute) => {
+        const found = this.r.one(element, child);
+        return attribute === undefined ? found?.text : found?.attributes[attribute];
+      })
     );
   }
 
-  /** The first element along the steps (each carrying its attributes, which are then read too). */
+  /** The elements under `parent` that a step takes (its name, the attributes it carries, what its children say). */
+  private candidates(parent: XmlElement | undefined, step: ElementStep): XmlElement[] {
+    return this.r.all(parent, `${step.prefix}:${step.local}`).filter((child) => this.matchesCarried(child, step));
+  }
+
+  /**
+   * The first element along the steps (each carrying its attributes, which are then read too). Where a step
+   * finds several, the JSON view holds the first: the others are named.
+   */
   private locate(parent: XmlElement | undefined, steps: ElementStep[]): XmlElement | undefined {
     return steps.reduce<XmlElement | undefined>((element, step) => {
-      const found = this.r.all(element, `${step.prefix}:${step.local}`).find((child) => this.matchesCarried(child, step));
+      const [found, ...others] = this.candidates(element, step);
+      if (others.length > 0) this.r.account(others, `${others.length} more; the JSON view carries the first only`);
       for (const name of Object.keys(step.carries)) this.r.attribute(found, name);
+      if (found) this.visited.add(found);
       return found;
     }, parent);
   }
@@ -91,13 +115,20 @@ export class TermReader {
     }
   }
 
-  /** Marks the companions (write.ts) of every element read as understood, when they say what they always say. */
-  companions(element: XmlElement): void {
-    for (const child of element.children) this.companions(child);
-    const name = [...Object.entries(this.syntax.namespaces)].find(([, uri]) => uri === element.namespace)?.[0];
-    for (const [path, value] of Object.entries(this.syntax.companions[`${name}:${element.name}`] ?? {})) {
-      const companion = this.r.one(element, path);
-      if (companion?.text === value) this.r.understood(companion);
+  /**
+   * Marks as understood, on every element a path went through, its companions (write.ts) and what the syntax
+   * implies, when they say what they always say.
+   */
+  companions(): void {
+    for (const element of this.visited) {
+      const name = `${[...Object.entries(this.syntax.namespaces)].find(([, uri]) => uri === element.namespace)?.[0]}:${element.name}`;
+      for (const [path, value] of Object.entries({ ...this.syntax.companions[name], ...this.syntax.implied[name] })) {
+        const [steps, attribute] = path.split('/@') as [string, string | undefined];
+        const found = this.r.one(element, steps);
+        const expected = carriedValue(value, this.values);
+        if (attribute === undefined && found?.text === expected) this.r.understood(found);
+        if (attribute !== undefined && found?.attributes[attribute] === expected) this.r.attribute(found, attribute);
+      }
     }
   }
 
@@ -116,8 +147,12 @@ export class TermReader {
       const value = this.decode(term, found.element, found.text, instance);
       if (value === undefined) continue;
       setAt(instance, term.json, value);
-      this.r.remember([...at, ...term.json.split('.')], found.element);
-      if (term.id === 'BT-5') this.currency = value;
+      const place = [...at, ...term.json.split('.')];
+      // An optional value the input schema refuses may be left out of the view; a required one stays, and the view does not parse.
+      if (!term.required) this.r.remember(place, found.element);
+      this.elements.set(place.join('.'), found.element);
+      if (term.id === 'BT-5') this.values.currency = value;
+      if (term.id === 'BT-24') this.values.taxScheme = profileIds(profileOf(value)).taxScheme;
     }
     for (const child of childGroups(name)) {
       if (!child.repeats) {
@@ -125,7 +160,10 @@ export class TermReader {
         if (Object.keys(read).length > 0) setAt(instance, child.json, read);
         continue;
       }
-      const read = this.instances(element, joinPaths(base, this.pathOf(child)), this.syntax.fixed(child)).map((each, index) => this.group(child.name, each, [...at, child.json, index]));
+      const read = this.instances(element, joinPaths(base, this.pathOf(child)), this.syntax.fixed(child)).map((each, index) => {
+        this.elements.set([...at, child.json, index].join('.'), each);
+        return this.group(child.name, each, [...at, child.json, index]);
+      });
       if (read.length > 0) setAt(instance, child.json, read);
     }
     return instance;
@@ -136,18 +174,17 @@ export class TermReader {
     const steps = parsePath(path) as ElementStep[];
     const container = this.locate(parent, steps.slice(0, -1));
     const last = steps.at(-1)!;
-    return this.r
-      .all(container, `${last.prefix}:${last.local}`)
-      .filter((candidate) => this.matchesCarried(candidate, last))
-      .filter((candidate) =>
-        Object.entries(fixed).every(([fixedPath, value]) => {
-          const element = this.locate(candidate, parsePath(fixedPath) as ElementStep[]);
-          // An indicator is an xs:boolean: 1 and 0 say true and false too.
-          const text = element?.text === '1' ? 'true' : element?.text === '0' ? 'false' : element?.text;
-          if (text === value) this.r.understood(element);
-          // An indicator tells the groups apart, so it must be there; a fixed code (TypeCode VAT) may be left out.
-          return text === value || (element === undefined && !/Indicator$/.test(fixedPath));
-        }),
-      );
+    const found = this.candidates(container, last).filter((candidate) =>
+      Object.entries(fixed).every(([fixedPath, value]) => {
+        const element = this.locate(candidate, parsePath(fixedPath) as ElementStep[]);
+        // An indicator is an xs:boolean: 1 and 0 say true and false too.
+        const text = element?.text === '1' ? 'true' : element?.text === '0' ? 'false' : element?.text;
+        if (text === value) this.r.understood(element);
+        // An indicator tells the groups apart, so it must be there; a fixed code (TypeCode VAT) may be left out.
+        return text === value || (element === undefined && !/Indicator$/.test(fixedPath));
+      }),
+    );
+    for (const each of found) this.visited.add(each);
+    return found;
   }
 }

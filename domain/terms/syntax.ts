@@ -18,6 +18,8 @@ export interface XmlSyntax {
   fixed(group: TermGroup): Record<string, string>;
   /** Children every element of a kind has: path → text (`$taxScheme`: the document's tax scheme). */
   companions: Record<string, Record<string, string>>;
+  /** What a document may state besides, which says only what the view implies: read as understood when it says this (path, or path/@attribute → value). */
+  implied: Record<string, Record<string, string>>;
   /** Elements the schema requires even when they hold nothing. */
   always: readonly string[];
   /** YYYY-MM-DD → the syntax's text, and back (undefined when the text is not a date of the syntax). */

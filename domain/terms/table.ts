@@ -2,8 +2,8 @@
  * The EN 16931 business terms this service carries, one row each: where the
  * term sits in the document JSON (document.ts), in UBL 2.1 and in UN/CEFACT
  * CII D16B, how often it occurs, the rules that check it and an example.
- * The CII writer and reader are driven by it (domain/cii/), and the field
- * table of docs/documents.md is generated from it (`npm run docs:terms`).
+ * The UBL and CII writers and readers are driven by it (domain/terms/), and
+ * the field table of docs/documents.md is generated from it (`npm run docs:terms`).
  *
  * Paths are relative to their group's element and JSON object. A step may
  * name attributes the element must have (`ram:ID[@schemeID=VA]`: written,
@@ -66,6 +66,8 @@ export interface Term {
 const CII_AGREEMENT = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement';
 const CII_SETTLEMENT = 'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement';
 const CII_DATE = 'udt:DateTimeString[@format=102]';
+/** UBL's VAT total in the document currency (a second one, in the tax currency, BT-111, has no breakdown). */
+const UBL_VAT_TOTAL = 'cac:TaxTotal[cbc:TaxAmount@currencyID=$currency]';
 
 /** Allowances, or charges, of the document or of a line: the same element, told apart by its charge indicator. */
 function allowancesOrCharges(name: GroupName, id: string, title: string, isCharge: boolean, cii: string, parent?: GroupName): TermGroup {
@@ -99,7 +101,7 @@ export const TERM_GROUPS: readonly TermGroup[] = [
     title: 'VAT breakdown',
     json: 'vat_breakdown',
     repeats: true,
-    ubl: 'cac:TaxTotal/cac:TaxSubtotal',
+    ubl: `${UBL_VAT_TOTAL}/cac:TaxSubtotal`,
     cii: `${CII_SETTLEMENT}/ram:ApplicableTradeTax`,
   },
   {
@@ -158,7 +160,7 @@ function partyTerms(group: 'seller' | 'buyer', ids: [string, string, string, str
     { id: identifier, name: `${group === 'seller' ? 'Seller' : 'Buyer'} identifier`, json: 'identifier', kind: 'text', ubl: identification, cii: 'ram:ID', rules: group === 'seller' ? ['BR-CO-26'] : [], example: '7300010000001' },
     { id: `${identifier}-1`, name: `${group === 'seller' ? 'Seller' : 'Buyer'} identifier scheme identifier`, json: 'identifier_scheme', kind: 'code', ubl: `${identification}/@schemeID`, cii: 'ram:ID/@schemeID', example: '0088' },
     { id: endpoint, name: 'Electronic address', json: 'peppol_id', kind: 'participant', ubl: 'cbc:EndpointID', cii: 'ram:URIUniversalCommunication/ram:URIID', rules: [group === 'seller' ? 'PEPPOL-EN16931-R020' : 'PEPPOL-EN16931-R010', 'BR-62', 'BR-63'], example: '0208:0123456749' },
-    { id: vat, name: 'VAT identifier', json: 'tax_id', kind: 'text', ubl: 'cac:PartyTaxScheme/cbc:CompanyID', cii: 'ram:SpecifiedTaxRegistration/ram:ID[@schemeID=VA]', rules: ['BR-CO-09'], example: 'BE0123456749' },
+    { id: vat, name: 'VAT identifier', json: 'tax_id', kind: 'text', ubl: 'cac:PartyTaxScheme[cac:TaxScheme/cbc:ID=$taxScheme]/cbc:CompanyID', cii: 'ram:SpecifiedTaxRegistration[ram:ID@schemeID=VA]/ram:ID[@schemeID=VA]', rules: ['BR-CO-09'], example: 'BE0123456749' },
     { id: legal, name: 'Legal registration identifier', json: 'company_registration_id', kind: 'legal-id', ubl: 'cac:PartyLegalEntity/cbc:CompanyID', cii: 'ram:SpecifiedLegalOrganization/ram:ID', example: '0123456749' },
     { id: contact, name: 'Contact point', json: 'contact_name', kind: 'text', ubl: 'cac:Contact/cbc:Name', cii: 'ram:DefinedTradeContact/ram:PersonName', rules: group === 'seller' ? ['DE-R-005'] : [], example: 'Accounts receivable' },
     { id: phone, name: 'Contact telephone number', json: 'phone', kind: 'text', ubl: 'cac:Contact/cbc:Telephone', cii: 'ram:DefinedTradeContact/ram:TelephoneUniversalCommunication/ram:CompleteNumber', rules: group === 'seller' ? ['DE-R-006'] : [], example: '+32 2 555 01 01' },
@@ -206,7 +208,7 @@ const TOTALS = inGroup('totals', [
   { id: 'BT-108', name: 'Sum of charges on document level', json: 'charge_total', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:ChargeTotalAmount[@currencyID=$currency]', cii: 'ram:ChargeTotalAmount', rules: ['BR-CO-12'], example: '5.00', computed: true },
   { id: 'BT-107', name: 'Sum of allowances on document level', json: 'allowance_total', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:AllowanceTotalAmount[@currencyID=$currency]', cii: 'ram:AllowanceTotalAmount', rules: ['BR-CO-11'], example: '10.00', computed: true },
   { id: 'BT-109', name: 'Invoice total amount without VAT', json: 'tax_exclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxExclusiveAmount[@currencyID=$currency]', cii: 'ram:TaxBasisTotalAmount', rules: ['BR-13', 'BR-CO-13'], example: '95.00', computed: true },
-  { id: 'BT-110', name: 'Invoice total VAT amount', json: 'tax', kind: 'amount', ubl: 'cac:TaxTotal/cbc:TaxAmount[@currencyID=$currency]', cii: 'ram:TaxTotalAmount[@currencyID=$currency]', rules: ['BR-CO-14'], example: '19.95', computed: true },
+  { id: 'BT-110', name: 'Invoice total VAT amount', json: 'tax', kind: 'amount', ubl: `${UBL_VAT_TOTAL}/cbc:TaxAmount[@currencyID=$currency]`, cii: 'ram:TaxTotalAmount[@currencyID=$currency]', rules: ['BR-CO-14'], example: '19.95', computed: true },
   { id: 'BT-114', name: 'Rounding amount', json: 'payable_rounding', input: 'payment.rounding_amount', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PayableRoundingAmount[@currencyID=$currency]', cii: 'ram:RoundingAmount', rules: ['EINVOICE-BT114'], example: '0.05' },
   { id: 'BT-112', name: 'Invoice total amount with VAT', json: 'tax_inclusive', kind: 'amount', required: true, ubl: 'cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount[@currencyID=$currency]', cii: 'ram:GrandTotalAmount', rules: ['BR-14', 'BR-CO-15'], example: '114.95', computed: true },
   { id: 'BT-113', name: 'Paid amount', json: 'prepaid', input: 'payment.prepaid_amount', kind: 'amount', ubl: 'cac:LegalMonetaryTotal/cbc:PrepaidAmount[@currencyID=$currency]', cii: 'ram:TotalPrepaidAmount', example: '14.95' },
@@ -286,13 +288,14 @@ export function lineage(group: TermGroup): TermGroup[] {
 /** A term by its id within a group (BT-27 of the seller). */
 export const termNamed = (group: GroupName, id: string): Term => TERMS.find((term) => term.group === group && term.id === id)!;
 
-/** A predicate as XPath writes it (`[@schemeID='VA']`); the document currency's is left out, as it names no fixed value. */
+/** A predicate as XPath writes it (`[@schemeID='VA']`); one on the document's currency or tax scheme is left out, as it names no fixed value. */
 const asXPath = (path: string) =>
-  path
-    .replace(/\[@([A-Za-z]+)=([^\]]+)\]/g, (_, name: string, value: string) => (value.startsWith('$') ? '' : `[@${name}='${value}']`))
-    .replace(/\[([a-z]+:[A-Za-z]+)@([A-Za-z]+)(!?=)([^\]]+)\]/g, (_, child: string, name: string, test: string, value: string) =>
-      test === '=' ? `[${child}/@${name}='${value}']` : `[not(${child}/@${name}='${value}')]`,
-    );
+  path.replace(/\[(@?)([a-z]+:[A-Za-z/:]+|[A-Za-z]+)(?:@([A-Za-z]+))?(!?=)([^\]]+)\]/g, (_, at: string, name: string, attribute: string | undefined, test: string, value: string) => {
+    if (value.startsWith('$')) return '';
+    if (at) return `[@${name}='${value}']`;
+    const selected = attribute ? `${name}/@${attribute}` : name;
+    return test === '=' ? `[${selected}='${value}']` : `[not(${selected}='${value}')]`;
+  });
 
 /** A term's path from the root in one syntax, as XPath (an invoice's, for UBL); a repeating group's steps stand for each of its elements. */
 export function termPathFromRoot(term: Term, syntax: 'ubl' | 'cii'): string {

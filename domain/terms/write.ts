@@ -4,7 +4,7 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { legalIdScheme } from '../documents/legal-id';
 import { literal, literalAttribute } from '../ubl/xml';
 import type { TermDocument } from './document';
-import { carriedValue, childrenSay, joinPaths, parsePath, valueAt, type ElementStep } from './paths';
+import { carriedValue, childrenSay, joinPaths, parsePath, stepTexts, valueAt, type ElementStep } from './paths';
 import { childGroups, groupNamed, termsOf, type GroupName, type Term, type TermGroup } from './table';
 import type { XmlSyntax } from './syntax';
 
@@ -27,6 +27,10 @@ interface Node {
 const newNode = (name: string, attributes: Record<string, string> = {}): Node => ({ name, attributes, children: [] });
 const qualified = (step: ElementStep) => `${step.prefix}:${step.local}`;
 
+/** The first node along qualified names (`cac:TaxScheme/cbc:ID`) below `node`. */
+const descendant = (node: Node, path: string): Node | undefined =>
+  path.split('/').reduce<Node | undefined>((found, name) => found?.children.find((each) => each.name === name), node);
+
 class TermWriter {
   constructor(
     private readonly syntax: XmlSyntax,
@@ -38,7 +42,7 @@ class TermWriter {
   }
 
   private carried(step: ElementStep): Record<string, string> {
-    return Object.fromEntries(Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.document.currency)]));
+    return Object.fromEntries(Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.document)]));
   }
 
   /** The child for this step, made when there is none yet (or, `fresh`, always). */
@@ -48,7 +52,10 @@ class TermWriter {
     const matches = (node: Node) =>
       node.name === name &&
       Object.entries(attributes).every(([key, value]) => node.attributes[key] === value) &&
-      childrenSay(step, (child, attribute) => node.children.find((each) => each.name === child)?.attributes[attribute]);
+      childrenSay(step, this.document, (child, attribute) => {
+        const found = descendant(node, child);
+        return attribute === undefined ? found?.text : found?.attributes[attribute];
+      });
     const existing = fresh ? undefined : parent.children.find(matches);
     if (existing) return existing;
     const made = newNode(name, attributes);
@@ -69,7 +76,7 @@ class TermWriter {
     const steps = parsePath(path);
     const last = steps.at(-1);
     if (last?.kind === 'attribute') {
-      this.element(parent, joinPaths(...path.split('/').slice(0, -1))).attributes[last.name] = text;
+      this.element(parent, joinPaths(...stepTexts(path).slice(0, -1))).attributes[last.name] = text;
       return;
     }
     const node = this.element(parent, path);
@@ -79,7 +86,7 @@ class TermWriter {
 
   /** A companion's text: as the syntax says it, the document's tax scheme for `$taxScheme`. */
   companionText(value: string): string {
-    return value === '$taxScheme' ? this.document.taxScheme : value;
+    return carriedValue(value, this.document);
   }
 
   /** A term's value as the syntax writes it: its text and the attributes that go with it. */

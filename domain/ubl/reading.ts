@@ -69,13 +69,6 @@ export class Reading {
     return path.split('/').reduce<XmlElement | undefined>((element, name) => this.all(element, name)[0], parent);
   }
 
-  /** The first child of a kind the JSON view holds once; the others are named together. */
-  first(parent: XmlElement | undefined, name: string): XmlElement | undefined {
-    const [first, ...others] = this.all(parent, name);
-    if (others.length > 0) this.account(others, `${others.length} more; the JSON view carries the first only`);
-    return first;
-  }
-
   /** The element's text, now read; undefined when there is no element or it is empty. */
   text(element: XmlElement | undefined): string | undefined {
     if (!element) return undefined;
@@ -173,29 +166,12 @@ export class Reading {
   }
 }
 
-/** What every part of the reading needs. */
-export interface Context {
-  r: Reading;
-  currency: string | undefined;
-  /** The tax scheme the document's profile writes (VAT; GST for PINT A-NZ): a tax category or registration in another is named. */
-  taxScheme: string;
-  /** The breakdown's exemption reason and code per exempt category, which the JSON view puts on each item of it (each such category has one subtotal: BR-E-01, BR-AE-01 …). */
-  exemptions: Map<string, { reason?: XmlElement | undefined; code?: XmlElement | undefined }>;
-}
-
 /** Drops the keys whose value is undefined, so the JSON view holds only what the UBL says. */
 export function stated<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }
 
 export const nonEmpty = <T extends object>(value: T): T | undefined => (Object.keys(stated(value)).length > 0 ? stated(value) : undefined);
-
-/** An amount as stated; one in another currency than the document's is named. */
-export function amount(c: Context, element: XmlElement | undefined): string | undefined {
-  const currency = c.r.attribute(element, 'currencyID');
-  if (element && currency !== undefined && currency !== c.currency) c.r.remark(element, `an amount in ${currency}, not in the document currency ${c.currency}`);
-  return c.r.decimal(element);
-}
 
 /** A value the JSON view implies (its documents are Peppol BIS Billing 3.0 of type 380 or 381, its tax VAT); another one is named. */
 export function implied(r: Reading, element: XmlElement | undefined, value: string): void {

@@ -1,3 +1,4 @@
+import { stepTexts } from '../terms/paths';
 import type { XmlSyntax } from '../terms/syntax';
 import type { Term, TermGroup } from '../terms/table';
 import { NS } from './xml';
@@ -18,8 +19,7 @@ const CREDIT_NOTE_STEPS: Record<string, string> = {
 
 function pathFor(holder: Term | TermGroup, type: 'invoice' | 'credit_note'): string {
   if (type === 'invoice') return holder.ubl;
-  return holder.ubl
-    .split('/')
+  return stepTexts(holder.ubl)
     .map((step) => CREDIT_NOTE_STEPS[step] ?? step)
     .join('/');
 }
@@ -96,6 +96,8 @@ const SEQUENCES: Record<string, readonly string[]> = {
 /** The document's tax scheme (TermDocument.taxScheme): VAT, GST for PINT A-NZ. */
 const VAT_SCHEME = { 'cac:TaxScheme/cbc:ID': '$taxScheme' };
 
+const CATEGORY_LIST = { 'cbc:ID/@schemeID': 'UNCL5305' };
+
 export const UBL_SYNTAX: XmlSyntax = {
   name: 'ubl',
   namespaces: { cac: NS.cac, cbc: NS.cbc },
@@ -106,5 +108,7 @@ export const UBL_SYNTAX: XmlSyntax = {
   readDate: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) ? text : undefined),
   sequences: SEQUENCES,
   companions: { 'cac:PartyTaxScheme': VAT_SCHEME, 'cac:TaxCategory': VAT_SCHEME, 'cac:ClassifiedTaxCategory': VAT_SCHEME },
+  // The code list a VAT category comes from in any case.
+  implied: { 'cac:TaxCategory': CATEGORY_LIST, 'cac:ClassifiedTaxCategory': CATEGORY_LIST },
   always: [],
 };

@@ -88,7 +88,7 @@ describe('UBL written by the table', () => {
     expect(ubl.stated_totals).toEqual(cii.stated_totals);
     expect(ubl.stated_line_nets).toEqual(cii.stated_line_nets);
     // The reference without a file, which neither view has a field for.
-    expect(ubl.unmapped).toEqual(['cac:AdditionalDocumentReference']);
+    expect(ubl.unmapped).toEqual(['cac:AdditionalDocumentReference: a supporting document without an embedded file; the JSON view carries embedded files only']);
   });
 
   it('when a credit note is written, then its root, type code, lines, quantities and due date are a credit note’s', () => {

@@ -134,7 +134,7 @@ describe('what the JSON view of a received document leaves out', () => {
   it('when the trading name differs from the registration name, then the view takes the registration name and names the trading one', () => {
     const reading = read('peppol-bis/base-example.xml');
     expect(reading.document.from.name).toBe('SupplierOfficialName Ltd');
-    expect(reading.unmapped).toContain('cac:AccountingSupplierParty/cac:Party/cac:PartyName');
+    expect(reading.unmapped).toContain('cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name: a trading name other than the name (SupplierOfficialName Ltd); the JSON view has one name');
   });
 
   it('when a price is stated per base quantity, then the view gives the price of one unit', () => {
@@ -154,7 +154,8 @@ describe('what the JSON view of a received document leaves out', () => {
   it('when the tax currency differs, then the view keeps the VAT total in the document currency and names the second one', () => {
     const reading = read('peppol-bis/Allowance-example.xml');
     expect(reading.stated_totals.tax).toBe(totalsWritten(examples.find((example) => example.name === 'peppol-bis/Allowance-example.xml')!.xml).tax);
-    expect(reading.unmapped).toContainEqual(expect.stringMatching(/^cac:TaxTotal: a second VAT total/));
+    // The second (BT-111, in the tax currency) has no field in the view.
+    expect(reading.unmapped).toContain('cac:TaxTotal');
     expect(reading.unmapped).toContain('cbc:TaxCurrencyCode');
   });
 });
