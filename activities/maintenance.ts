@@ -1,6 +1,7 @@
 import { discardUnacceptedParts } from '../services/documents/accept';
 import { discardUnclaimedResponses } from '../services/replies/invoice-responses';
 import { deleteExpiredWindows } from '../services/rate-limits';
+import { deleteEndedSignIns } from '../services/sessions';
 import type { ActivityDependencies } from './dependencies';
 
 export function maintenanceActivities({ store, logger }: Pick<ActivityDependencies, 'store' | 'logger'>) {
@@ -9,6 +10,12 @@ export function maintenanceActivities({ store, logger }: Pick<ActivityDependenci
     async deleteExpiredRateWindows(): Promise<number> {
       const deleted = await deleteExpiredWindows(store);
       logger.info({ deleted }, 'expired rate-limit windows deleted');
+      return deleted;
+    },
+
+    async deleteEndedSignIns(): Promise<number> {
+      const deleted = await deleteEndedSignIns(store);
+      logger.info({ deleted }, 'ended sign-in links and sessions deleted');
       return deleted;
     },
 

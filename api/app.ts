@@ -31,6 +31,7 @@ import { kycRoutes } from './routes/kyc';
 import { lookupRoutes } from './routes/lookup';
 import { responseRoutes } from './routes/responses';
 import { plumbingRoutes, type HealthProbes } from './routes/plumbing';
+import { sessionRoutes } from './routes/sessions';
 import { signupRoutes } from './routes/signup';
 import { ublRoutes } from './routes/ubl';
 import { describeWebhookDeliveries, webhookRoutes } from './routes/webhooks';
@@ -96,6 +97,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const openApiDocument = openApiDocumentFactory(registry);
   plumbingRoutes(routes, openApiDocument, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
+  sessionRoutes(routes, { store, limiter, logger, smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, limits: { linksPerAddress: config.SIGN_IN_LINKS_PER_ADDRESS, perIp: config.SIGN_IN_LIMIT } });
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
   const lookup = peppolLookup({
     zone: config.PEPPOL_SML_ZONE,

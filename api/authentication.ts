@@ -4,7 +4,10 @@ import { API_KEY_PATTERN, environmentOfKey, hashApiKey } from '../domain/api-key
 import { addressBucket } from '../domain/client-address';
 import type { Environment } from '../domain/environment';
 import type { Config } from '../platform/config';
+import { cookieValue, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, WORKSPACE_HEADER } from '../domain/sessions';
 import { findKeyWithAccount } from '../services/api-keys';
+import { workspaceNotFound } from '../services/errors';
+import { findSession, sessionWorkspace } from '../services/sessions';
 import type { Actor } from '../services/audit';
 import type { RateLimiter } from '../services/rate-limits';
 import type { UsageCounters } from '../services/usage';
@@ -36,6 +39,12 @@ declare global {
   }
 }
 
+/** Methods that change nothing, which a session may use without its CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What the audit trail and a document's history name as the "key" of a change made in the web app. */
+export const SESSION_KEY_PREFIX = 'app';
+
 /**
  * The chain every non-public endpoint runs: who is calling (401/403), then
  * the per-key and per-account rate limits (429), then the day's API-call
@@ -43,7 +52,7 @@ declare global {
  * guessing keys or flooding with unknown ones is limited too.
  */
 export function authentication(store: Store, config: Config, limiter: RateLimiter, usage: UsageCounters): RequestHandler {
-  const failed = async (req: Request, res: Response, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key'>, message: string) => {
+  const failed = async (req: Request, res: Response, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key' | 'session_ended'>, message: string) => {
     await enforceLimits(
       limiter,
       res,
@@ -55,8 +64,45 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     });
   };
 
+  /**
+   * A request of the web app: its session cookie, in the environment it was opened in; every change carries the
+   * session's CSRF token, which a page of another site cannot read.
+   */
+  const sessionAuth = async (req: Request, res: Response, token: string): Promise<AuthContext> => {
+    const session = await findSession(store, token, req.environment);
+    if (!session) throw await failed(req, res, 'session_ended', 'This session has ended or was signed out; sign in again.');
+    if (!SAFE_METHODS.has(req.method) && !session.csrfMatches(req.get(CSRF_HEADER))) {
+      throw new ApiError('csrf_token_invalid', `A change made with a session must send the value of the ${CSRF_COOKIE} cookie as the ${CSRF_HEADER} header.`);
+    }
+    const account = await store.accounts.findById(session.accountId).lean();
+    if (account?.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
+    const named = req.get(WORKSPACE_HEADER);
+    const workspace = await sessionWorkspace(store, account._id, named);
+    if (!workspace) throw workspaceNotFound(named ?? '(none)');
+    const actor = { accountId: account._id, keyPrefix: SESSION_KEY_PREFIX };
+    return {
+      accountId: account._id,
+      email: account.email,
+      keyHash: `session:${session.hash}`,
+      keyPrefix: SESSION_KEY_PREFIX,
+      workspaceId: workspace.workspace._id,
+      companyId: null,
+      environment: req.environment,
+      actor,
+      perMinute: account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX),
+    };
+  };
+
   return async (req, res, next) => {
     const header = req.headers.authorization;
+    const sessionToken = header ? undefined : cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (sessionToken !== undefined) {
+      req.auth = await sessionAuth(req, res, sessionToken);
+      await enforceRequestLimits(limiter, req, res);
+      usage.count(req.auth.accountId, 'api_calls');
+      next();
+      return;
+    }
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!bearer) throw await failed(req, res, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
     const key = bearer[1]!;

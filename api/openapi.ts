@@ -22,6 +22,7 @@ export const errorEnvelopeSchema = z
   .openapi('ErrorEnvelope');
 
 export const BEARER_AUTH = 'bearerAuth';
+export const SESSION_AUTH = 'sessionCookie';
 
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
@@ -29,6 +30,12 @@ export function createRegistry(): OpenAPIRegistry {
     type: 'http',
     scheme: 'bearer',
     description: 'An API key: `ps_test_…` on the sandbox host, `ps_live_…` on the live host.',
+  });
+  registry.registerComponent('securitySchemes', SESSION_AUTH, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'einvoice_session',
+    description: 'The web app’s session (POST /v1/sessions); every change also sends the `einvoice_csrf` cookie’s value as `X-CSRF-Token`.',
   });
   registry.register('ErrorEnvelope', errorEnvelopeSchema);
   return registry;
@@ -50,7 +57,7 @@ export function openApiDocumentFactory(registry: OpenAPIRegistry): (servers: str
           'The sandbox host delivers by email; the live host delivers on the Peppol network. ' +
           'Every non-2xx response carries the ErrorEnvelope body.',
       },
-      security: [{ [BEARER_AUTH]: [] }],
+      security: [{ [BEARER_AUTH]: [] }, { [SESSION_AUTH]: [] }],
     });
     return { ...document, servers: [...new Set(servers)].map((url) => ({ url })) };
   };

@@ -5,7 +5,7 @@ import type { z, ZodObject, ZodType } from 'zod';
 import type { AuthContext } from './authentication';
 import { keyLimited, statusOf, type ErrorCode } from './errors';
 import { jsonBody, rawBody, refuseDeclaredOversize, SMALL_BODY_BYTES } from './json-body';
-import { BEARER_AUTH, errorEnvelopeSchema } from './openapi';
+import { BEARER_AUTH, errorEnvelopeSchema, SESSION_AUTH } from './openapi';
 import { parseInput, type InputOptions } from './validation';
 
 /**
@@ -102,7 +102,7 @@ const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '[^/]+')}$`);
 
 /** Codes every authenticated endpoint can answer with. */
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'wrong_environment', 'disabled_account', 'rate_limit_exceeded'];
+const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'session_ended', 'csrf_token_invalid', 'wrong_environment', 'disabled_account', 'rate_limit_exceeded'];
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type', 'invalid_field', 'missing_field'];
 const XML_BODY_ERRORS: ErrorCode[] = ['body_too_large', 'unsupported_media_type'];
 
@@ -240,7 +240,7 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
         ...(spec.description && { description: spec.description }),
         ...(spec.deprecated && { deprecated: true }),
         tags: spec.tags,
-        security: spec.public ? [] : [{ [BEARER_AUTH]: [] }],
+        security: spec.public ? [] : [{ [BEARER_AUTH]: [] }, { [SESSION_AUTH]: [] }],
         request: {
           ...(spec.params && { params: spec.params as unknown as ZodObject }),
           ...(spec.query && { query: spec.query as unknown as ZodObject }),

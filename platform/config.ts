@@ -259,6 +259,8 @@ export const serviceConfigShape = {
   RATE_LIMIT_SANDBOX: positiveInt(60).describe('Requests per sandbox key per minute'),
   RATE_LIMIT_LIVE: positiveInt(120).describe('Requests per live key per minute'),
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),
+  SIGN_IN_LINKS_PER_ADDRESS: positiveInt(5).describe('Web app sign-in links emailed per address per hour'),
+  SIGN_IN_LIMIT: positiveInt(30).describe('Web app sign-in requests (links asked for and spent) per IP address per hour'),
   AUTH_FAILURE_LIMIT: positiveInt(30).describe('Failed authentications (missing or invalid key) per client address per minute; past it, 429 instead of 401'),
   SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe("Distinct sandbox email recipients per account per UTC day, besides the account's own addresses"),
   INVITES_BY_EMAIL_PER_DAY: positiveInt(50).describe('Members an account may add by email per UTC day'),

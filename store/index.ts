@@ -15,6 +15,7 @@ import { messageLevelStatusModel } from './message-level-statuses';
 import { providerOrganisationModel, providerTenantModel } from './provider-tenants';
 import { enforceIndexedQueries, indexedQueriesOnly } from './query-shapes';
 import { rateSlotModel } from './rate-limits';
+import { sessionModel, signInLinkModel } from './sessions';
 import { peppolRegistrationModel, receivedMessageModel } from './receiving';
 import { renderingClaimModel, renderingModel } from './renderings';
 import { reportingItemModel, reportingMonthModel } from './reporting';
@@ -58,6 +59,8 @@ export function createStore(db: Connection) {
     messageLevelStatuses: messageLevelStatusModel(db),
     renderings: renderingModel(db),
     renderingClaims: renderingClaimModel(db),
+    signInLinks: signInLinkModel(db),
+    sessions: sessionModel(db),
   };
 }
 

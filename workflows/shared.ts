@@ -46,6 +46,8 @@ export const SEARCH_ATTRIBUTES = {
 export const CHORES = {
   // FerretDB has no TTL indexes: ended rate-limit windows are deleted here.
   'rate-window-cleanup': { activity: 'deleteExpiredRateWindows', every: '10 minutes', startToCloseTimeout: '1 minute' },
+  // Sign-in links and web app sessions a day after they stopped working.
+  'sign-in-cleanup': { activity: 'deleteEndedSignIns', every: '1 hour', startToCloseTimeout: '1 minute' },
   // The parts a request stored for a document its workflow never recorded (the request died before the start).
   'unaccepted-parts-cleanup': { activity: 'discardUnacceptedParts', every: '1 hour', startToCloseTimeout: '5 minutes' },
   // Every event reaches the webhooks subscribed to it, even when the process that recorded it could not fan it out.

@@ -82,6 +82,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sign-in-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a one-time link that signs in to the web app
+         * @description No key needed. The answer is the same whether or not an account uses the address, and comes before the email is sent. At most 5 links per address and 30 sign-in requests per IP address per hour. The link opens `/app/sign-in` on this host, with its token after `#token=`.
+         */
+        post: operations["requestSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend a sign-in link: a session cookie for the web app
+         * @description No key needed. A link works once: a second use is refused, as is one older than 15 minutes or one sent on the other host (sandbox or live). The session lasts 12 hours, in the `einvoice_session` cookie (HttpOnly, SameSite=Lax, Secure on HTTPS). With it, every route of this API answers as it does for a key of the account, in the workspace named by the `X-Workspace-Id` header (the account’s first without it); each request that changes something sends the `einvoice_csrf` cookie's value as `X-CSRF-Token`, or is refused with `csrf_token_invalid`.
+         */
+        post: operations["startSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out: end the session this request is made with
+         * @description Its cookies are removed. Called with an API key, nothing ends: a key is revoked with `DELETE /v1/account/keys/{prefix}`.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ubl/validate": {
         parameters: {
             query?: never;
@@ -1905,6 +1965,27 @@ export interface components {
             /** @example Ada Lovelace */
             name?: string;
         };
+        SignInLinkAnswer: {
+            message: string;
+        };
+        SignInLinkRequest: {
+            /**
+             * Format: email
+             * @example ap@example.com
+             */
+            email: string;
+        };
+        Session: {
+            account_id: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Also in the `einvoice_csrf` cookie: send it as the `X-CSRF-Token` header with every change */
+            csrf_token: string;
+        };
+        SessionRequest: {
+            /** @description The token of the emailed link (after `#token=`) */
+            token: string;
+        };
         UblValidationReport: {
             /** @description True when no finding is fatal: the document may be sent on the Peppol network */
             valid: boolean;
@@ -3717,6 +3798,219 @@ export interface operations {
             };
         };
     };
+    requestSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Asked for; a link follows when an account uses the address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInLinkAnswer"];
+                };
+            };
+            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `body_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookies are set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Error: `invalid_json`, `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `sign_in_link_invalid` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `body_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     validateUbl: {
         parameters: {
             query?: never;
@@ -3964,7 +4258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3973,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4045,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4054,7 +4348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `key_limited`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `insufficient_role`, `key_limited`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4164,7 +4458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4173,7 +4467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,7 +4549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +4558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4335,7 +4629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4344,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,7 +4697,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceList"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,7 +4706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,7 +4781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4496,7 +4790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4584,7 +4878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4593,7 +4887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4674,7 +4968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4683,7 +4977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4766,7 +5060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4775,7 +5069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4872,7 +5166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4881,7 +5175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4964,7 +5258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,7 +5267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5084,7 +5378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5093,7 +5387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5193,7 +5487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5202,7 +5496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5319,7 +5613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5328,7 +5622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5439,7 +5733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5448,7 +5742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5516,7 +5810,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyList"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5525,7 +5819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5606,7 +5900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5615,7 +5909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5712,7 +6006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,7 +6015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +6098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5813,7 +6107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5896,7 +6190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5905,7 +6199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6011,7 +6305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6020,7 +6314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6097,7 +6391,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycState"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6106,7 +6400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6187,7 +6481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6196,7 +6490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6315,7 +6609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6405,7 +6699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6414,7 +6708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6536,7 +6830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6545,7 +6839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6644,7 +6938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6662,7 +6956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6770,7 +7064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6788,7 +7082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6887,7 +7181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6896,7 +7190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `workspace_not_verified`, `workspace_suspended`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6995,7 +7289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7004,7 +7298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7095,7 +7389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7177,7 +7471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7186,7 +7480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7277,7 +7571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7368,7 +7662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7377,7 +7671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7460,7 +7754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7469,7 +7763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7576,7 +7870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7585,7 +7879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7701,7 +7995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7710,7 +8004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7826,7 +8120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +8129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7931,7 +8225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7940,7 +8234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8012,7 +8306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,7 +8315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,7 +8405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8120,7 +8414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `sandbox_only`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `sandbox_only`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8219,7 +8513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8228,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8313,7 +8607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8322,7 +8616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8452,7 +8746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8461,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `sandbox_only`, `not_company_member`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `sandbox_only`, `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8571,7 +8865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8580,7 +8874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8660,7 +8954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8669,7 +8963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `not_company_member`, `wrong_environment`, `disabled_account` */
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8737,7 +9031,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8746,7 +9040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8827,7 +9121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8836,7 +9130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8933,7 +9227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8942,7 +9236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9025,7 +9319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9034,7 +9328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9117,7 +9411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9126,7 +9420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9223,7 +9517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9232,7 +9526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9311,7 +9605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9320,7 +9614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9405,7 +9699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9414,7 +9708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9494,7 +9788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9503,7 +9797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `insufficient_role`, `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `insufficient_role`, `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9592,7 +9886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `missing_api_key`, `invalid_api_key` */
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +9895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: `wrong_environment`, `disabled_account`, `key_limited` */
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
             403: {
                 headers: {
                     [name: string]: unknown;
