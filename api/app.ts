@@ -36,6 +36,7 @@ import { signupRoutes } from './routes/signup';
 import { ublRoutes } from './routes/ubl';
 import { describeWebhookDeliveries, webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspaces';
+import { serveWebApp } from './web-app';
 
 export interface AppDependencies {
   config: Config;
@@ -136,6 +137,7 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   extraRoutes?.(routes);
   app.use(router);
   serveReferencePage(app);
+  serveWebApp(app);
 
   app.use(routeNotFound((path) => routes.allowedMethods(path)));
   app.use(errorHandler);

@@ -21,6 +21,7 @@ export function readyBanner(urls: StackUrls, config: StackConfig, cwd = process.
     '',
     'E-invoice delivery service is ready:',
     `  API              ${api}   (health: ${api}/v1/health, reference: ${api}/docs, OpenAPI: ${api}/v1/openapi.json)`,
+    `  Web app          ${api}/app   (sign in with your account's email; the link arrives in the mail inbox)`,
     `  Temporal Web UI  ${urls.temporalUi ?? `external server at ${urls.temporal}`}`,
     `  Mail inbox       ${urls.inbox ?? `external SMTP at ${urls.smtp}`}`,
     `  Validator        ${urls.validator}   (official Peppol rules; public: ${api}/v1/ubl/validate)`,

@@ -27,6 +27,7 @@ import { ACCESS_POINT_HEAP, accessPointEnvironment, accessPointTracing, ensureLo
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { devServerDynamicConfigArgs } from './temporal-dynamic-config';
 import { ensurePostgres, ensureTemporalServer, frontProxyArgs } from './production/engines';
+import { ensureWebAppBuilt } from './web-app';
 import { ensureTool, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
 
 /**
@@ -568,6 +569,7 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       if (production) {
         await component('front', process.execPath, () => frontProxyArgs(config), 'the front proxy', READY_TIMEOUT_MS.infrastructure, () => canConnect(config.PORT));
       }
+      if (await ensureWebAppBuilt()) log('web app    built into dist/app');
       await serviceComponent('api');
       log(
         `api        ${urls.api} (${processCount(config.API_PROCESSES)}; API_PROCESSES${production ? `; behind the front proxy, at 127.0.0.1:${config.API_BEHIND_FRONT_PORT}` : ''})`,

@@ -1,0 +1,117 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+
+import { answer, api, chosenWorkspace, statusOf } from './api';
+import { initialLanguage, LANGUAGES, localeOf, LocaleContext, rememberLanguage, useLocale, type Language } from './i18n';
+import { DocumentPage } from './pages/Document';
+import { Documents } from './pages/Documents';
+import { Inbox } from './pages/Inbox';
+import { SignIn } from './pages/SignIn';
+import { hrefOf, navigate, usePath } from './router';
+
+/** Signed in or not (the account answers, or 401), then the screen the path names. */
+export function App() {
+  const [language, setLanguage] = useState<Language>(initialLanguage);
+  const locale = useMemo(() => localeOf(language), [language]);
+  const path = usePath();
+  useEffect(() => {
+    document.documentElement.lang = language;
+    rememberLanguage(language);
+  }, [language]);
+  const account = useQuery({ queryKey: ['account'], queryFn: () => answer(api.GET('/v1/account')), enabled: path !== '/sign-in' });
+
+  let screen;
+  if (path === '/sign-in' || statusOf(account.error) === 401) screen = <SignIn />;
+  else if (account.isPending) screen = <p role="status">{locale.words.loading}</p>;
+  else if (account.error) screen = <p role="alert">{`${locale.words.failedToLoad} ${account.error.message}`}</p>;
+  else screen = <Shell email={account.data.email} path={path} />;
+
+  return (
+    <LocaleContext.Provider value={locale}>
+      <div className="page">
+        <LanguagePicker language={language} onChange={setLanguage} />
+        {screen}
+      </div>
+    </LocaleContext.Provider>
+  );
+}
+
+function LanguagePicker({ language, onChange }: { language: Language; onChange: (language: Language) => void }) {
+  const { words } = useLocale();
+  return (
+    <label className="language">
+      {words.language}{' '}
+      <select value={language} onChange={(event) => onChange(event.target.value as Language)}>
+        {Object.entries(LANGUAGES).map(([code, name]) => (
+          <option key={code} value={code} lang={code}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** What a signed-in person sees around every screen: the workspace, the menu, signing out. */
+function Shell({ email, path }: { email: string; path: string }) {
+  const { words } = useLocale();
+  const queryClient = useQueryClient();
+  const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: () => answer(api.GET('/v1/workspaces')) });
+  const [workspace, setWorkspace] = useState(chosenWorkspace.get());
+  const current = workspace ?? workspaces.data?.data[0]?.id ?? null;
+
+  const choose = (id: string) => {
+    chosenWorkspace.set(id);
+    setWorkspace(id);
+    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'workspaces' && query.queryKey[0] !== 'account' });
+  };
+  const signOut = async () => {
+    await answer(api.DELETE('/v1/sessions/current')).catch(() => undefined);
+    chosenWorkspace.clear();
+    queryClient.clear();
+    navigate('/sign-in');
+  };
+
+  return (
+    <>
+      <header className="bar">
+        <a className="brand" href={hrefOf('/documents')}>
+          {words.appName}
+        </a>
+        <nav aria-label={words.mainNavigation}>
+          {(['/documents', '/inbox'] as const).map((target) => (
+            <a key={target} href={hrefOf(target)} aria-current={path.startsWith(target) ? 'page' : undefined}>
+              {target === '/inbox' ? words.inbox : words.documents}
+            </a>
+          ))}
+        </nav>
+        {workspaces.data && workspaces.data.data.length > 1 && (
+          <label>
+            {words.workspace}{' '}
+            <select value={current ?? ''} onChange={(event) => choose(event.target.value)}>
+              {workspaces.data.data.map((each) => (
+                <option key={each.id} value={each.id}>
+                  {each.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="who">{email}</span>
+        <button type="button" onClick={() => void signOut()}>
+          {words.signOut}
+        </button>
+      </header>
+      <main>{current && <Screen path={path} workspaceId={current} />}</main>
+    </>
+  );
+}
+
+/** The screen a path names: a document (`/documents/{id}?company=…`), or the documents. */
+function Screen({ path, workspaceId }: { path: string; workspaceId: string }) {
+  const document = /^\/documents\/([^/]+)$/.exec(path);
+  const company = new URLSearchParams(window.location.search).get('company');
+  if (document && company) return <DocumentPage id={decodeURIComponent(document[1]!)} companyId={company} />;
+  if (path === '/inbox') return <Inbox workspaceId={workspaceId} />;
+  return <Documents workspaceId={workspaceId} />;
+}

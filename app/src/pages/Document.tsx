@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { answer, api } from '../api';
+import { useLocale, type Words } from '../i18n';
+import { hrefOf } from '../router';
+import { AnswerPanel } from './Answer';
+
+type Step = keyof Words & `step_${string}`;
+
+/**
+ * One document: what it is, its lifecycle as a timeline (each step with its time, a failure with its reason),
+ * the downloads, and the rendering a person reads, in the app's language.
+ */
+export function DocumentPage({ id, companyId }: { id: string; companyId: string }) {
+  const locale = useLocale();
+  const { words, language } = locale;
+  const document = useQuery({ queryKey: ['document', id], queryFn: () => answer(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })) });
+  const history = useQuery({ queryKey: ['history', id], queryFn: () => answer(api.GET('/v1/documents/{id}/history', { params: { path: { id }, query: { company_id: companyId } } })) });
+
+  if (document.isPending) return <p role="status">{words.loading}</p>;
+  if (document.error) return <p role="alert">{`${words.failedToLoad} ${document.error.message}`}</p>;
+  const shown = document.data;
+  const base = `/v1/documents/${encodeURIComponent(id)}`;
+
+  return (
+    <article aria-labelledby="document-title">
+      <p>
+        <a href={hrefOf('/documents')}>{`← ${words.back}`}</a>
+      </p>
+      <h1 id="document-title">{`${words[`type_${shown.type}`]} ${shown.number}`}</h1>
+      <dl className="facts">
+        <dt>{words.status}</dt>
+        <dd>
+          <span className={`status status-${shown.status}`}>{words[`status_${shown.status}`]}</span>
+        </dd>
+        <dt>{words.issued}</dt>
+        <dd>{locale.date(shown.issue_date)}</dd>
+        {shown.due_date && (
+          <>
+            <dt>{words.due}</dt>
+            <dd>{locale.date(shown.due_date)}</dd>
+          </>
+        )}
+        <dt>{words.amount}</dt>
+        <dd>{shown.payable === null ? '—' : locale.money(shown.payable, shown.currency)}</dd>
+      </dl>
+      {shown.error_message && (
+        <section className="problem" aria-labelledby="failed-title">
+          <h2 id="failed-title">{words.reasonFailed}</h2>
+          <p>{shown.error_message}</p>
+        </section>
+      )}
+      {shown.direction === 'received' && shown.received && <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />}
+      <section aria-labelledby="timeline-title">
+        <h2 id="timeline-title">{words.timeline}</h2>
+        {history.data ? (
+          <ol className="timeline">
+            {history.data.map((entry, index) => (
+              <li key={`${entry.step}-${index}`} className={`step-${entry.step}`}>
+                <time dateTime={entry.at}>{locale.dateTime(entry.at)}</time>
+                <strong>{words[`step_${entry.step}` as Step]}</strong>
+                {entry.attempt !== null && <span>{` (${words.attempt} ${entry.attempt})`}</span>}
+                {(entry.error_message ?? entry.message) && <p>{entry.error_message ?? entry.message}</p>}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p role="status">{words.loading}</p>
+        )}
+      </section>
+      <section aria-labelledby="downloads-title">
+        <h2 id="downloads-title">{words.download}</h2>
+        <ul className="downloads">
+          <li>
+            <a href={`${base}/pdf?lang=${language}`}>{words.pdf}</a>
+          </li>
+          <li>
+            <a href={`${base}/ubl`}>{words.ubl}</a>
+          </li>
+          <li>
+            <a href={`${base}/cii`}>{words.cii}</a>
+          </li>
+        </ul>
+      </section>
+      <section aria-labelledby="rendered-title">
+        <h2 id="rendered-title">{words.rendered}</h2>
+        <iframe className="rendered" title={`${words[`type_${shown.type}`]} ${shown.number}`} src={`${base}/html?lang=${language}`} sandbox="allow-scripts" />
+      </section>
+    </article>
+  );
+}

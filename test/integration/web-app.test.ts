@@ -1,0 +1,199 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+import { convertDocument } from '../../domain/documents/convert';
+import { documentInputSchema } from '../../domain/documents/input';
+import { callAs, type TestAccount } from '../support/accounts';
+import { callApi } from '../support/http';
+import { until } from '../support/until';
+import { describeInBrowser, launchChromium } from '../support/browser';
+import { sendingAccount, waitForStatus } from '../support/documents';
+import { signInLinksFor } from '../support/sessions';
+import { sharedStack } from '../support/test-stack';
+import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';
+
+/**
+ * The web app (issue 42) in Debian's Chromium, driven by playwright-core, against the shared stack: a person
+ * signs in by the link the mail sink received, and reads the company's documents; the page keeps to its
+ * Content-Security-Policy, axe-core finds nothing serious, and it is usable 375 px wide.
+ */
+
+const inBrowser = describeInBrowser('web-app');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is (run through the DevTools protocol, which the CSP does not govern). */
+async function seriousFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>('axe.run().then((results) => results.violations)');
+  return violations.filter(({ impact }) => impact === 'serious' || impact === 'critical').map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * With UPDATE_APP_SCREENSHOTS=1 (`npm run docs:app`), each screen as docs/app.md shows it: the whole page, with the
+ * rendering's frame drawn in where it sits (a page's screenshot leaves out what a frame of another origin draws).
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.UPDATE_APP_SCREENSHOTS) return;
+  const dir = path.join(__dirname, '..', '..', 'docs', 'app');
+  mkdirSync(dir, { recursive: true });
+  const whole = PNG.sync.read(await page.screenshot({ fullPage: true }));
+  const frame = page.locator('iframe.rendered');
+  if ((await frame.count()) > 0) {
+    await frame.scrollIntoViewIfNeeded();
+    const box = (await frame.boundingBox())!;
+    const at = { x: Math.round(box.x + (await page.evaluate<number>('window.scrollX'))), y: Math.round(box.y + (await page.evaluate<number>('window.scrollY'))) };
+    const width = Math.min(Math.round(box.width), whole.width - at.x);
+    const height = Math.min(Math.round(box.height), whole.height - at.y);
+    PNG.bitblt(PNG.sync.read(await frame.screenshot()), whole, 0, 0, width, height, at.x, at.y);
+  }
+  writeFileSync(path.join(dir, `${name}.png`), PNG.sync.write(whole));
+}
+
+/** What the page logged as a Content-Security-Policy violation: must stay empty. */
+function cspViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
+  });
+  return found;
+}
+
+/** Signs `email` in on `page` as a person does: the sign-in page, then the emailed link. */
+async function signIn(page: Page, app: string, email: string, words = { heading: 'Sign in', field: 'Email address', button: 'Send me a sign-in link' }): Promise<void> {
+  await page.goto(app);
+  await page.getByRole('heading', { name: words.heading }).waitFor();
+  await page.getByLabel(words.field).fill(email);
+  await page.getByRole('button', { name: words.button }).click();
+  const [link] = await signInLinksFor(email);
+  await page.goto(link!);
+}
+
+/** An invoice to the account's buyer company, received through the sandbox's inbound endpoint and filed. */
+async function receivedInSandbox(account: TestAccount, buyerId: string): Promise<string> {
+  const converted = convertDocument(documentInputSchema.parse(validFixtures[0]!.body), belgianSeller);
+  if (!converted.ok) throw new Error('the fixture is refused');
+  const posted = await callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' }, body: converted.ubl });
+  expect(posted.status).toBe(202);
+  await until('the filed document', () => callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${buyerId}`), (response) => response.status === 200);
+  return posted.body.id;
+}
+
+inBrowser('the web app in headless Chromium', () => {
+  let browser: Browser;
+  const app = `${sharedStack().apiUrl}/app`;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  let context: BrowserContext;
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  });
+  afterEach(() => context?.close());
+
+  it('when a person asks for a link and opens it, then the app shows their company’s documents; the link does not work twice; signing out ends the session', async () => {
+    const sender = await sendingAccount();
+    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    expect(posted.status).toBe(202);
+    await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
+
+    const page = await context.newPage();
+    const violations = cspViolations(page);
+    await page.goto(app);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, 'sign-in');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.getByLabel('Email address').fill(sender.email);
+    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+    await page.getByRole('status').filter({ hasText: 'a sign-in link is on its way' }).waitFor();
+
+    const [link] = await signInLinksFor(sender.email);
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Documents' }).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(validFixtures[0]!.body.number as string) });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/Invoice.*Sent.*Delivered/);
+    // The token left the address bar, and the session cookie is one no script can read.
+    expect(page.url()).toBe(`${app}/documents`);
+    const cookies = await context.cookies();
+    expect(cookies.find((cookie) => cookie.name === 'einvoice_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(await page.evaluate('document.cookie')).not.toContain('einvoice_session');
+    await screenshot(page, 'documents');
+    expect(await seriousFindings(page)).toEqual([]);
+
+    // Its page: the lifecycle as a timeline, the rendering inline, the PDF to download.
+    await row.getByRole('link').click();
+    await page.getByRole('heading', { name: `Invoice ${validFixtures[0]!.body.number as string}` }).waitFor();
+    const timeline = page.getByRole('list').filter({ hasText: 'Accepted' });
+    for (const step of ['Accepted', 'Checked against the official rules', 'Queued for sending', 'Being sent', 'Delivered']) await timeline.getByText(step, { exact: true }).waitFor();
+    await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
+    const pdf = await page.request.get(new URL(await page.getByRole('link', { name: 'PDF' }).getAttribute('href') ?? '', page.url()).toString());
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    await screenshot(page, 'document');
+    expect(await seriousFindings(page)).toEqual([]);
+
+    const again = await browser.newContext();
+    const second = await again.newPage();
+    await second.goto(link!);
+    await second.getByRole('alert').filter({ hasText: 'This sign-in link is unknown, was used already or has expired' }).waitFor();
+    await again.close();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const afterwards = await page.request.get(`${sharedStack().apiUrl}/v1/account`);
+    expect(afterwards.status()).toBe(401);
+    expect(violations).toEqual([]);
+  }, 120_000);
+
+  it('when the language is German and the screen 375 px wide, then the documents read in German and nothing runs off the side', async () => {
+    const sender = await sendingAccount();
+    await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    const narrow = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'de-DE' });
+    const page = await narrow.newPage();
+    await signIn(page, app, sender.email, { heading: 'Anmelden', field: 'E-Mail-Adresse', button: 'Anmeldelink senden' });
+    await page.getByRole('heading', { name: 'Dokumente' }).waitFor();
+    await page.getByText('Rechnung').first().waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('de');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(page, 'documents-de-375px');
+    expect(await seriousFindings(page)).toEqual([]);
+    await narrow.close();
+  }, 120_000);
+
+  it('when an invoice arrives, then it is in the inbox unread; accepted there, the answer shows on it and in its timeline, and it can be marked read', async () => {
+    const account = await sendingAccount();
+    const buyer = await callAs(account.key, '/v1/companies', { method: 'POST', body: belgianBuyerCompany });
+    expect(buyer.status).toBe(201);
+    const documentId = await receivedInSandbox(account, buyer.body.id);
+
+    const page = await context.newPage();
+    await signIn(page, app, account.email);
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.getByLabel('Company').selectOption(buyer.body.id);
+    const unread = page.locator('table').first();
+    await unread.getByRole('link', { name: validFixtures[0]!.body.number as string }).click();
+    await page.getByRole('heading', { name: 'Answer the seller' }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your answer is on its way to the seller.' }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Accepted' }).filter({ hasText: 'sent' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('list').filter({ hasText: 'Received' }).getByText('Answer sent', { exact: true }).waitFor();
+    const given = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${buyer.body.id}`);
+    expect(given.body.data).toEqual([expect.objectContaining({ code: 'AP', direction: 'sent' })]);
+
+    await page.getByRole('button', { name: 'Mark as read' }).click();
+    await page.getByRole('button', { name: 'Mark as read' }).waitFor({ state: 'detached' });
+    const read = await callAs(account.key, `/v1/documents/${documentId}?company_id=${buyer.body.id}`);
+    expect(read.body.received.acknowledged_at).not.toBeNull();
+    await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
+    await screenshot(page, 'received');
+  }, 120_000);
+});
