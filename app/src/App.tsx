@@ -6,6 +6,7 @@ import { initialLanguage, LANGUAGES, localeOf, LocaleContext, rememberLanguage, 
 import { DocumentPage } from './pages/Document';
 import { Documents } from './pages/Documents';
 import { Inbox } from './pages/Inbox';
+import { Keys } from './pages/Keys';
 import { SignIn } from './pages/SignIn';
 import { hrefOf, navigate, usePath } from './router';
 
@@ -52,6 +53,13 @@ function LanguagePicker({ language, onChange }: { language: Language; onChange: 
   );
 }
 
+/** The menu: each screen's path and the word that names it. */
+const SCREENS = [
+  { path: '/documents', name: 'documents' },
+  { path: '/inbox', name: 'inbox' },
+  { path: '/keys', name: 'apiKeys' },
+] as const;
+
 /** What a signed-in person sees around every screen: the workspace, the menu, signing out. */
 function Shell({ email, path }: { email: string; path: string }) {
   const { words } = useLocale();
@@ -79,9 +87,9 @@ function Shell({ email, path }: { email: string; path: string }) {
           {words.appName}
         </a>
         <nav aria-label={words.mainNavigation}>
-          {(['/documents', '/inbox'] as const).map((target) => (
+          {SCREENS.map(({ path: target, name }) => (
             <a key={target} href={hrefOf(target)} aria-current={path.startsWith(target) ? 'page' : undefined}>
-              {target === '/inbox' ? words.inbox : words.documents}
+              {words[name]}
             </a>
           ))}
         </nav>
@@ -113,5 +121,6 @@ function Screen({ path, workspaceId }: { path: string; workspaceId: string }) {
   const company = new URLSearchParams(window.location.search).get('company');
   if (document && company) return <DocumentPage id={decodeURIComponent(document[1]!)} companyId={company} />;
   if (path === '/inbox') return <Inbox workspaceId={workspaceId} />;
+  if (path === '/keys') return <Keys workspaceId={workspaceId} />;
   return <Documents workspaceId={workspaceId} />;
 }

@@ -113,6 +113,20 @@ const en = {
   answer_failed: 'not delivered',
   answer_received: 'received',
   answer_refused: 'refused',
+  apiKeys: 'API keys',
+  keysIntro: 'Keys let your billing software call the API for this account. A key is shown once, when it is made: store it then.',
+  keyLabel: 'Name of the key',
+  createKey: 'Create a key',
+  newKey: 'Your new key. Copy it now: it is not shown again.',
+  revoke: 'Revoke',
+  revoked: 'Revoked',
+  noKeys: 'This account has no active key.',
+  keyPrefix: 'Key',
+  keyCreated: 'Created',
+  keyKind: 'Kind',
+  sandboxKey: 'Sandbox',
+  liveKey: 'Live',
+  companyOnly: 'Limited to one company',
 } as const;
 
 export type Words = { [key in keyof typeof en]: string };
@@ -221,6 +235,20 @@ const de: Words = {
   answer_failed: 'nicht zugestellt',
   answer_received: 'empfangen',
   answer_refused: 'abgewiesen',
+  apiKeys: 'API-Schlüssel',
+  keysIntro: 'Mit Schlüsseln ruft Ihre Rechnungssoftware die API für dieses Konto auf. Ein Schlüssel wird nur einmal angezeigt, beim Erstellen: Speichern Sie ihn dann.',
+  keyLabel: 'Name des Schlüssels',
+  createKey: 'Schlüssel erstellen',
+  newKey: 'Ihr neuer Schlüssel. Kopieren Sie ihn jetzt: Er wird nicht wieder angezeigt.',
+  revoke: 'Widerrufen',
+  revoked: 'Widerrufen',
+  noKeys: 'Dieses Konto hat keinen aktiven Schlüssel.',
+  keyPrefix: 'Schlüssel',
+  keyCreated: 'Erstellt',
+  keyKind: 'Art',
+  sandboxKey: 'Sandbox',
+  liveKey: 'Live',
+  companyOnly: 'Auf ein Unternehmen beschränkt',
 };
 
 const fr: Words = {
@@ -327,6 +355,20 @@ const fr: Words = {
   answer_failed: 'non remise',
   answer_received: 'reçue',
   answer_refused: 'refusée',
+  apiKeys: 'Clés d’API',
+  keysIntro: 'Les clés permettent à votre logiciel de facturation d’appeler l’API pour ce compte. Une clé n’est affichée qu’une fois, à sa création : conservez-la alors.',
+  keyLabel: 'Nom de la clé',
+  createKey: 'Créer une clé',
+  newKey: 'Votre nouvelle clé. Copiez-la maintenant : elle ne sera plus affichée.',
+  revoke: 'Révoquer',
+  revoked: 'Révoquée',
+  noKeys: 'Ce compte n’a aucune clé active.',
+  keyPrefix: 'Clé',
+  keyCreated: 'Créée le',
+  keyKind: 'Type',
+  sandboxKey: 'Bac à sable',
+  liveKey: 'Production',
+  companyOnly: 'Limitée à une entreprise',
 };
 
 const nl: Words = {
@@ -433,6 +475,20 @@ const nl: Words = {
   answer_failed: 'niet afgeleverd',
   answer_received: 'ontvangen',
   answer_refused: 'geweigerd',
+  apiKeys: 'API-sleutels',
+  keysIntro: 'Met sleutels roept uw facturatiesoftware de API aan voor dit account. Een sleutel wordt één keer getoond, bij het aanmaken: bewaar hem dan.',
+  keyLabel: 'Naam van de sleutel',
+  createKey: 'Sleutel aanmaken',
+  newKey: 'Uw nieuwe sleutel. Kopieer hem nu: hij wordt niet opnieuw getoond.',
+  revoke: 'Intrekken',
+  revoked: 'Ingetrokken',
+  noKeys: 'Dit account heeft geen actieve sleutel.',
+  keyPrefix: 'Sleutel',
+  keyCreated: 'Aangemaakt',
+  keyKind: 'Soort',
+  sandboxKey: 'Sandbox',
+  liveKey: 'Live',
+  companyOnly: 'Beperkt tot één bedrijf',
 };
 
 export const WORDS: Record<Language, Words> = { en, de, fr, nl };

@@ -196,4 +196,28 @@ inBrowser('the web app in headless Chromium', () => {
     await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'received');
   }, 120_000);
+
+  it('when a key is created, then it is shown once and works; revoked, it is gone from the list and refused', async () => {
+    const account = await sendingAccount();
+    const page = await context.newPage();
+    await signIn(page, app, account.email);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Name of the key').fill('Billing export');
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    const shown = await page.getByRole('status').filter({ hasText: 'Copy it now' }).locator('code').textContent();
+    expect(shown).toMatch(/^ps_test_[0-9A-Za-z]{43}$/);
+    expect((await callAs(shown!, '/v1/account')).status).toBe(200);
+    const row = page.getByRole('row').filter({ hasText: 'Billing export' });
+    const prefix = (await row.locator('code').textContent())!;
+    expect(shown!.startsWith(prefix.replace('...', ''))).toBe(true);
+    await screenshot(page, 'keys');
+    expect(await seriousFindings(page)).toEqual([]);
+
+    await row.getByRole('button', { name: `Revoke ${prefix}` }).click();
+    await row.waitFor({ state: 'detached' });
+    const refused = await callAs(shown!, '/v1/account');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('invalid_api_key');
+  }, 120_000);
 });
