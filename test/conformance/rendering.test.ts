@@ -53,13 +53,17 @@ const converted = validFixtures.map(({ name, body, company }) => {
 });
 const documents = [...officialExamples('peppol-bis'), ...officialExamples('en16931'), ...converted];
 
-/** Renders two at a time: the validator's send lane has one permit per core. */
+/**
+ * Renders two at a time, in the validator's `view` lane (the renderings people ask for): never in the `send` lane,
+ * whose permits the shared stack's send workflows need for their validations, nor in the deliveries' `render` lane.
+ */
+const AS_VIEWED = { lane: 'view' } as const;
 async function renderAll(format: 'pdf' | 'html', lang: Language): Promise<Map<string, Buffer>> {
   const validator = officialValidator(sharedStack().validatorUrl);
   const rendered = new Map<string, Buffer>();
   const queue = [...documents];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) rendered.set(next.name, await validator.render(next.xml, format, lang));
+    for (let next = queue.shift(); next; next = queue.shift()) rendered.set(next.name, await validator.render(next.xml, format, lang, AS_VIEWED));
   };
   await Promise.all([worker(), worker()]);
   return rendered;
@@ -90,7 +94,7 @@ describe('every official example and every converted fixture renders to a readab
     const original = example('peppol-bis/base-example.xml');
     const sameName = original.replace('<cbc:Name>SupplierTradingName Ltd.</cbc:Name>', '<cbc:Name>SupplierOfficialName Ltd</cbc:Name>');
     expect(sameName).not.toBe(original);
-    const text = await pdfText(await officialValidator(sharedStack().validatorUrl).render(sameName, 'pdf', 'en'));
+    const text = await pdfText(await officialValidator(sharedStack().validatorUrl).render(sameName, 'pdf', 'en', AS_VIEWED));
     expect(text).not.toContain('Trading name: SupplierOfficialName Ltd');
     expect(text).toContain('Trading name: BuyerTradingName AS');
   });
@@ -111,19 +115,19 @@ describe.each(LANGUAGES)('in %s', (lang) => {
 
   it.each(['pdf', 'html'] as const)('when the base invoice and its credit note are rendered as %s, then each is numbered under its own label, with amounts, dates and countries as the language writes them', async (format) => {
     const validator = officialValidator(sharedStack().validatorUrl);
-    const invoice = await textOf(format, await validator.render(example('peppol-bis/base-example.xml'), format, lang));
+    const invoice = await textOf(format, await validator.render(example('peppol-bis/base-example.xml'), format, lang, AS_VIEWED));
     expect(invoice).toContain(`${says.invoiceNumber}: Snippet1`);
     expect(invoice).not.toContain(says.creditNoteNumber);
     for (const written of [says.amountDue, says.issueDate, says.buyerCountry]) expect(invoice).toContain(written);
 
-    const creditNote = await textOf(format, await validator.render(example('peppol-bis/base-creditnote-correction.xml'), format, lang));
+    const creditNote = await textOf(format, await validator.render(example('peppol-bis/base-creditnote-correction.xml'), format, lang, AS_VIEWED));
     expect(creditNote).toContain(`${says.creditNoteNumber}: Snippet1`);
     expect(creditNote).not.toContain(`${says.invoiceNumber}:`);
     expect(creditNote).toContain(says.amountDue);
   });
 
   it('when the page 1 of the base example\'s PDF is drawn, then it matches the reviewed picture in test/fixtures/rendering', async () => {
-    const pdf = await officialValidator(sharedStack().validatorUrl).render(example('peppol-bis/base-example.xml'), 'pdf', lang);
+    const pdf = await officialValidator(sharedStack().validatorUrl).render(example('peppol-bis/base-example.xml'), 'pdf', lang, AS_VIEWED);
     const page = PNG.sync.read(await pdfPage(pdf, 1, PAGE_DPI));
     const referencePath = join(REFERENCES, `base-example-page-1.${lang}.png`);
     if (process.env.UPDATE_RENDERING_REFERENCE === '1') {

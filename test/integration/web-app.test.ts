@@ -220,4 +220,16 @@ inBrowser('the web app in headless Chromium', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('invalid_api_key');
   }, 120_000);
+
+  it('when a signed-in person opens the address of another workspace’s document, then it is refused and nothing of it shows', async () => {
+    const [mine, theirs] = await Promise.all([sendingAccount(), sendingAccount()]);
+    const posted = await callAs(theirs.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, number: 'THEIRS-1', company_id: theirs.companyId } });
+    expect(posted.status).toBe(202);
+    const page = await context.newPage();
+    await signIn(page, app, mine.email);
+    await page.getByRole('heading', { name: 'Documents' }).waitFor();
+    await page.goto(`${app}/documents/${posted.body.id}?company=${theirs.companyId}`);
+    await page.getByRole('alert').filter({ hasText: 'is not a member of the workspace' }).waitFor();
+    expect(await page.getByText('THEIRS-1').count()).toBe(0);
+  }, 120_000);
 });
