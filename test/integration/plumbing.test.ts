@@ -99,7 +99,8 @@ describe('public plumbing endpoints on the real stack', () => {
         expect(operation.requestBody.content['application/json'].schema).toBeDefined();
       }
       if (path !== '/v1/signup') {
-        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+        // A key, or the web app's session cookie.
+        expect(operation.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
         expect(operation.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
         expect(operation.responses['429']).toBeDefined();
         expect(operation.responses[String(success)].headers['RateLimit-Remaining']).toBeDefined();
