@@ -39,6 +39,12 @@ declare global {
   }
 }
 
+/** The account, when it is active: a disabled account calls nothing. */
+function activeAccount<T extends { status: string }>(account: T | null | undefined): T {
+  if (account?.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
+  return account;
+}
+
 /** Methods that change nothing, which a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -64,6 +70,10 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     });
   };
 
+  /** An account's requests per minute: its own rate, else the environment's. */
+  const perMinuteOf = (req: Request, account: { rate_limit_per_minute?: number | null | undefined }): number =>
+    account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
+
   /**
    * A request of the web app: its session cookie, in the environment it was opened in; every change carries the
    * session's CSRF token, which a page of another site cannot read.
@@ -74,12 +84,10 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     if (!SAFE_METHODS.has(req.method) && !session.csrfMatches(req.get(CSRF_HEADER))) {
       throw new ApiError('csrf_token_invalid', `A change made with a session must send the value of the ${CSRF_COOKIE} cookie as the ${CSRF_HEADER} header.`);
     }
-    const account = await store.accounts.findById(session.accountId).lean();
-    if (account?.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
+    const account = activeAccount(await store.accounts.findById(session.accountId).lean());
     const named = req.get(WORKSPACE_HEADER);
     const workspace = await sessionWorkspace(store, account._id, named);
     if (!workspace) throw workspaceNotFound(named ?? '(none)');
-    const actor = { accountId: account._id, keyPrefix: SESSION_KEY_PREFIX };
     return {
       accountId: account._id,
       email: account.email,
@@ -88,21 +96,13 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
       workspaceId: workspace.workspace._id,
       companyId: null,
       environment: req.environment,
-      actor,
-      perMinute: account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX),
+      actor: { accountId: account._id, keyPrefix: SESSION_KEY_PREFIX },
+      perMinute: perMinuteOf(req, account),
     };
   };
 
-  return async (req, res, next) => {
-    const header = req.headers.authorization;
-    const sessionToken = header ? undefined : cookieValue(req.headers.cookie, SESSION_COOKIE);
-    if (sessionToken !== undefined) {
-      req.auth = await sessionAuth(req, res, sessionToken);
-      await enforceRequestLimits(limiter, req, res);
-      usage.count(req.auth.accountId, 'api_calls');
-      next();
-      return;
-    }
+  /** A request with an API key: `Authorization: Bearer <key>`, a key of this environment. */
+  const keyAuth = async (req: Request, res: Response, header: string | undefined): Promise<AuthContext> => {
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!bearer) throw await failed(req, res, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
     const key = bearer[1]!;
@@ -111,7 +111,7 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
     const keyHash = hashApiKey(key);
     const found = await findKeyWithAccount(store, keyHash);
     if (!found) throw await failed(req, res, 'invalid_api_key', 'This API key is unknown or has been revoked.');
-    const { key: record, account } = found;
+    const record = found.key;
     if (environmentOfKey(key) !== req.environment) {
       throw new ApiError(
         'wrong_environment',
@@ -120,10 +120,8 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
           : 'This is a live key (ps_live_); use it on the live host.',
       );
     }
-    if (account.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
-
-    const perMinute = account.rate_limit_per_minute ?? (req.environment === 'live' ? config.RATE_LIMIT_LIVE : config.RATE_LIMIT_SANDBOX);
-    req.auth = {
+    const account = activeAccount(found.account);
+    return {
       accountId: account._id,
       email: account.email,
       keyHash,
@@ -132,10 +130,17 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
       companyId: record.company_id ?? null,
       environment: req.environment,
       actor: { accountId: account._id, keyPrefix: record.prefix },
-      perMinute,
+      perMinute: perMinuteOf(req, account),
     };
+  };
+
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    // A key when one is sent; else the web app's session cookie.
+    const sessionToken = header ? undefined : cookieValue(req.headers.cookie, SESSION_COOKIE);
+    req.auth = sessionToken === undefined ? await keyAuth(req, res, header) : await sessionAuth(req, res, sessionToken);
     await enforceRequestLimits(limiter, req, res);
-    usage.count(account._id, 'api_calls');
+    usage.count(req.auth.accountId, 'api_calls');
     next();
   };
 }

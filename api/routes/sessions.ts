@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 import { CSRF_COOKIE, hashToken, SESSION_COOKIE, setCookie, SESSION_TTL_MS, SIGN_IN_LINK_TTL_MS } from '../../domain/sessions';
 import type { Logger } from '../../platform/logger';
@@ -37,8 +37,10 @@ const sessionAnswer = z
 
 const LINK_SENT = `If an account uses this address, a sign-in link is on its way to it. The link works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes.`;
 
-function setSessionCookies(res: Response, secure: boolean, session: { token: string; csrfToken: string } | null): void {
+/** The session's cookies set, or (null) removed; Secure where the public origin is HTTPS. */
+function setSessionCookies(req: Request, res: Response, session: { token: string; csrfToken: string } | null): void {
   const maxAgeMs = session ? SESSION_TTL_MS : 0;
+  const secure = req.origin.startsWith('https:');
   res.append('Set-Cookie', setCookie(SESSION_COOKIE, session?.token ?? '', { maxAgeMs, secure, httpOnly: true }));
   res.append('Set-Cookie', setCookie(CSRF_COOKIE, session?.csrfToken ?? '', { maxAgeMs, secure, httpOnly: false }));
 }
@@ -98,7 +100,7 @@ export function sessionRoutes(routes: RouteTable, deps: { store: Store; limiter:
     handler: async ({ body, req, res }) => {
       const session = await redeemSignInLink(store, body.token, req.environment);
       if (!session) throw new ApiError('sign_in_link_invalid', 'This sign-in link is unknown, was used already or has expired. Ask for a new one.', { param: 'token' });
-      setSessionCookies(res, req.origin.startsWith('https:'), session);
+      setSessionCookies(req, res, session);
       return { status: 201, body: { account_id: session.accountId, expires_at: session.expiresAt.toISOString(), csrf_token: session.csrfToken } };
     },
   });
@@ -113,7 +115,7 @@ export function sessionRoutes(routes: RouteTable, deps: { store: Store; limiter:
     responses: { 204: { description: 'Signed out' } },
     handler: async ({ auth, req, res }) => {
       if (auth.keyHash.startsWith('session:')) await endSession(store, auth.keyHash.slice('session:'.length));
-      setSessionCookies(res, req.origin.startsWith('https:'), null);
+      setSessionCookies(req, res, null);
       res.status(204).end();
     },
   });

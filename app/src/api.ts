@@ -44,8 +44,9 @@ api.use(sessionHeaders);
 /** An answer's data, or its error thrown (the envelope's `error`), so queries and mutations see failures as errors. */
 export async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) throw Object.assign(new Error((error as { error?: ApiError } | undefined)?.error?.message ?? response.statusText), { api: (error as { error?: ApiError } | undefined)?.error, status: response.status });
-  return data as T;
+  if (error === undefined && response.ok) return data as T;
+  const envelope = (error as { error?: ApiError } | undefined)?.error;
+  throw Object.assign(new Error(envelope?.message ?? response.statusText), { api: envelope, status: response.status });
 }
 
 export const statusOf = (err: unknown): number | undefined => (err as { status?: number } | null)?.status;

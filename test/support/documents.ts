@@ -79,6 +79,8 @@ export interface InboxMessage {
   subject: string;
   messageId: string;
   to: { address: string }[];
+  /** The plain-text body. */
+  text?: string;
   attachments?: { fileName: string; generatedFileName: string; contentType: string }[];
 }
 

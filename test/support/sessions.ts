@@ -16,7 +16,7 @@ export async function askForSignInLink(email: string, options: { host?: string; 
 /** The links the sink holds for `email`, oldest first, once there are `count`. */
 export async function signInLinksFor(email: string, count = 1): Promise<string[]> {
   const links = async () => {
-    const messages = (await inboxFor(email)) as unknown as { subject: string; text?: string }[];
+    const messages = await inboxFor(email);
     return messages.filter((message) => message.subject === 'Your sign-in link').flatMap((message) => /https?:\/\/\S+#token=[0-9A-Za-z]{43}/.exec(message.text ?? '') ?? []);
   };
   return until(`${count} sign-in link(s) for ${email}`, links, (found) => found.length >= count, 20_000, 200);

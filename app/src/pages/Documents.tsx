@@ -62,7 +62,7 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
 type DocumentPage = { data: Schemas['DocumentSummary'][]; has_more: boolean; next_cursor: string | null };
 
 /** A list of documents, newest first, a page at a time: those `fetchPage` gives (from the cursor, '' for the first page). */
-export function DocumentTable({ queryKey, fetchPage, empty }: { queryKey: unknown[]; fetchPage: (cursor: string) => Promise<DocumentPage>; empty?: string }) {
+export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fetchPage: (cursor: string) => Promise<DocumentPage> }) {
   const locale = useLocale();
   const { words } = locale;
   const pages = useInfiniteQuery({
@@ -75,7 +75,7 @@ export function DocumentTable({ queryKey, fetchPage, empty }: { queryKey: unknow
   if (pages.isPending) return <p role="status">{words.loading}</p>;
   if (pages.error) return <p role="alert">{`${words.failedToLoad} ${pages.error.message}`}</p>;
   const documents = pages.data.pages.flatMap((page) => page.data);
-  if (documents.length === 0) return <p>{empty ?? words.noDocuments}</p>;
+  if (documents.length === 0) return <p>{words.noDocuments}</p>;
 
   return (
     <>
