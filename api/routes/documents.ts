@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 
 import { mapConcurrently } from '../../domain/concurrently';
+import { calculate } from '../../domain/documents/calculate';
+import type { DocumentTotals } from '../../domain/documents/acceptance';
 import { documentInputSchema } from '../../domain/documents/input';
 import { DOCUMENT_STATUSES, TRANSITIONS } from '../../domain/documents/lifecycle';
 import { idPattern, newSortableId } from '../../domain/ids';
@@ -12,7 +14,7 @@ import type { CompanyIdentity } from '../../domain/participant-proof';
 import { requireVerifiedSender } from '../../services/documents/verified-sender';
 import { eventsOfDocument } from '../../services/events';
 import { attachmentsOf, findAttachment, listDocuments, postedCiiOf, ublOf } from '../../services/documents/queries';
-import { recipientOf } from '../../services/documents/accept';
+import { recipientOf, totalsView } from '../../services/documents/accept';
 import type { Company } from '../../services/companies';
 import { submitDocument, type SubmissionDependencies } from '../../services/documents/submit';
 import { documentWarnings } from '../../services/documents/warnings';
@@ -146,6 +148,11 @@ async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, 
   const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company, verifiedSender });
   if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
   return { company, livePriceUnits, prepared: conversion.prepared };
+}
+
+/** The totals of a JSON document our checks refused where its shape holds (every amount a number): computing them needs nothing more. */
+function totalsWhileRefused(entry: EntryReading): DocumentTotals | null {
+  return entry.object && 'shape' in entry && entry.shape.ok ? totalsView(calculate(entry.shape.input)) : null;
 }
 
 /** The one document of a POST: a UBL body as it came (its company in the query), or the JSON document read. */
@@ -331,7 +338,9 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
               .nullable()
               .openapi({ description: 'What the official rules found; null when the API\'s own checks refused the document first' }),
             ubl: z.string().nullable(),
-            totals: totalsSchema.nullable(),
+            totals: totalsSchema.nullable().openapi({
+              description: 'The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused',
+            }),
           })
           .openapi('DocumentValidation'),
       },
@@ -345,7 +354,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
         const violations = (err.options.details as { violations: unknown[] }).violations;
-        return { status: 200, body: { valid: false, violations, warnings: [], official: null, ubl: null, totals: null } };
+        return { status: 200, body: { valid: false, violations, warnings: [], official: null, ubl: null, totals: totalsWhileRefused(entry!) } };
       }
       const warnings = await documentWarnings(store, prepared.document, { companyId: company._id, environment: auth.environment });
       const report = await deps.validator.validate(prepared.ubl, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });

@@ -8,6 +8,7 @@ import { Documents } from './pages/Documents';
 import { Inbox } from './pages/Inbox';
 import { Keys } from './pages/Keys';
 import { SignIn } from './pages/SignIn';
+import { Send } from './send/Send';
 import { hrefOf, navigate, usePath } from './router';
 
 /** Signed in or not (the account answers, or 401), then the screen the path names. */
@@ -56,6 +57,7 @@ function LanguagePicker({ language, onChange }: { language: Language; onChange: 
 /** The menu: each screen's path and the word that names it. */
 const SCREENS = [
   { path: '/documents', name: 'documents' },
+  { path: '/send', name: 'send' },
   { path: '/inbox', name: 'inbox' },
   { path: '/keys', name: 'apiKeys' },
 ] as const;
@@ -122,5 +124,6 @@ function Screen({ path, workspaceId }: { path: string; workspaceId: string }) {
   if (document && company) return <DocumentPage id={decodeURIComponent(document[1]!)} companyId={company} />;
   if (path === '/inbox') return <Inbox workspaceId={workspaceId} />;
   if (path === '/keys') return <Keys workspaceId={workspaceId} />;
+  if (path === '/send') return <Send workspaceId={workspaceId} />;
   return <Documents workspaceId={workspaceId} />;
 }

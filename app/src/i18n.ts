@@ -23,6 +23,7 @@ const en = {
   workspace: 'Workspace',
   language: 'Language',
   documents: 'Documents',
+  send: 'Send',
   company: 'Company',
   noCompanies: 'This workspace has no company yet.',
   direction: 'Direction',
@@ -145,6 +146,7 @@ const de: Words = {
   workspace: 'Arbeitsbereich',
   language: 'Sprache',
   documents: 'Dokumente',
+  send: 'Senden',
   company: 'Unternehmen',
   noCompanies: 'Dieser Arbeitsbereich hat noch kein Unternehmen.',
   direction: 'Richtung',
@@ -265,6 +267,7 @@ const fr: Words = {
   workspace: 'Espace de travail',
   language: 'Langue',
   documents: 'Documents',
+  send: 'Envoyer',
   company: 'Entreprise',
   noCompanies: 'Cet espace de travail n’a pas encore d’entreprise.',
   direction: 'Sens',
@@ -385,6 +388,7 @@ const nl: Words = {
   workspace: 'Werkruimte',
   language: 'Taal',
   documents: 'Documenten',
+  send: 'Verzenden',
   company: 'Bedrijf',
   noCompanies: 'Deze werkruimte heeft nog geen bedrijf.',
   direction: 'Richting',
@@ -527,3 +531,11 @@ export function localeOf(language: Language): Locale {
 
 export const LocaleContext = createContext<Locale>(localeOf('en'));
 export const useLocale = () => useContext(LocaleContext);
+
+/** A screen's own words, in every language: English names the keys, the others must say each of them. */
+export type ScreenWords<T extends Record<string, string>> = { en: T } & { [language in Exclude<Language, 'en'>]: { [key in keyof T]: string } };
+
+/** The words of one screen (kept beside it, so this file stays the app's shared words) in the language chosen. */
+export function useScreenWords<T extends Record<string, string>>(table: ScreenWords<T>): { [key in keyof T]: string } {
+  return table[useLocale().language];
+}

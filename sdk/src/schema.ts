@@ -1022,7 +1022,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed delivery again (same id, same body, freshly signed), with 5 new attempts (owner or admin) */
+        /** Send a settled delivery again (failed, or succeeded and wanted again; same id, same body, freshly signed), with 5 new attempts (owner or admin) */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -3121,6 +3121,7 @@ export interface components {
             rule: string | null;
             message: string;
         };
+        /** @description The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused */
         DocumentTotals: {
             line_extension: string;
             allowance_total: string;

@@ -309,7 +309,10 @@ describe('documents on the real stack', () => {
     expect(valid.body.official.rule_set).toMatch(/^eu\.peppol\.bis3:/);
     expect(valid.body.ubl).toContain('<cbc:PayableAmount currencyID="EUR">1480.71</cbc:PayableAmount>');
     const invalid = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, buyer_reference: undefined, order_reference: undefined } });
-    expect(invalid.body).toMatchObject({ valid: false, ubl: null, official: null, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+    // Refused by meaning, its totals still come (the app's form shows them as it is filled in); a wrong shape has none.
+    expect(invalid.body).toMatchObject({ valid: false, ubl: null, official: null, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }], totals: { payable: '1480.71' } });
+    const shapeless = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, lines: [{ description: 'x', quantity: 'many', unit_price: '1', tax_rate: 21 }] } });
+    expect(shapeless.body).toMatchObject({ valid: false, totals: null, violations: [expect.objectContaining({ path: 'lines[0].quantity' })] });
     // Past our checks, the official rules have the last word, as before sending.
     const lines = ((body as Record<string, unknown>).lines as Record<string, unknown>[]).map((line) => ({ ...line, unit: 'QQQ' }));
     const officiallyRefused = await callAs(sender.key, '/v1/documents/validate', { method: 'POST', body: { ...body, lines } });

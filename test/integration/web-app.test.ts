@@ -8,6 +8,7 @@ import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { callAs, type TestAccount } from '../support/accounts';
 import { callApi } from '../support/http';
+import { clientMadeUbl } from '../support/official-examples';
 import { until } from '../support/until';
 import { describeInBrowser, launchChromium } from '../support/browser';
 import { sendingAccount, waitForStatus } from '../support/documents';
@@ -196,6 +197,61 @@ inBrowser('the web app in headless Chromium', () => {
     await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'received');
   }, 120_000);
+
+  it('when an invoice is filled in the form, then each problem names its field and rule as it is typed, the totals follow, the buyer is looked up, and sent it is delivered with its timeline and PDF; a UBL file dropped opens its own page', async () => {
+    const sender = await sendingAccount();
+    const page = await context.newPage();
+    const violations = cspViolations(page);
+    await signIn(page, app, sender.email);
+    await page.getByRole('link', { name: 'Send', exact: true }).click();
+    await page.getByRole('heading', { name: 'Send', exact: true }).waitFor();
+
+    const buyer = page.getByRole('group', { name: 'Buyer' });
+    await page.getByLabel('Number', { exact: true }).fill('FORM-2026-1');
+    await buyer.getByLabel('Name').fill('Example Buyer NV');
+    await buyer.getByLabel('Peppol id').fill('0208:0987654394');
+    await buyer.getByLabel('VAT number').fill('BE0987654394');
+    await buyer.getByLabel('Email').fill('ap@buyer.example');
+    await buyer.getByLabel('City').fill('Antwerpen');
+    await buyer.getByLabel('Country (2 letters)').fill('BE');
+    const line = page.getByRole('group', { name: 'Lines 1' });
+    await line.getByLabel('Description').fill('Consulting hours');
+    await line.getByLabel('Quantity').fill('12.5');
+    await line.getByLabel('Unit price').fill('100.00');
+
+    // No buyer reference nor order reference: the API's rule, on its field, in words.
+    const reference = page.getByLabel('Buyer reference');
+    await page.getByRole('alert').filter({ hasText: 'Buyer reference:' }).filter({ hasText: '(PEPPOL-EN16931-R003)' }).waitFor();
+    await expect(reference.getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByLabel('Totals').getByText('€1,512.50').waitFor();
+    await buyer.getByRole('button', { name: 'Look up on Peppol' }).click();
+    await buyer.getByRole('status').filter({ hasText: 'Receives invoices and credit notes on Peppol.' }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'send');
+
+    await reference.fill('DEPT-77');
+    await page.getByText('Ready to send: the Peppol rules find nothing wrong.').waitFor();
+    expect(await reference.getAttribute('aria-invalid')).toBeNull();
+    await line.getByLabel('Quantity').fill('10');
+    await page.getByLabel('Totals').getByText('€1,210.00').waitFor();
+    await page.getByRole('button', { name: 'Send the document' }).click();
+
+    await page.getByRole('heading', { name: 'Invoice FORM-2026-1' }).waitFor();
+    const timeline = page.getByRole('list').filter({ hasText: 'Accepted' });
+    await timeline.getByText('Delivered', { exact: true }).waitFor({ timeout: 60_000 });
+    const id = /\/documents\/([^?]+)/.exec(page.url())![1]!;
+    const sent = await callAs(sender.key, `/v1/documents/${id}?company_id=${sender.companyId}`);
+    expect(sent.body).toMatchObject({ number: 'FORM-2026-1', status: 'delivered', totals: expect.objectContaining({ payable: '1210.00' }) });
+    const pdf = await page.request.get(new URL(await page.getByRole('link', { name: 'PDF' }).getAttribute('href') ?? '', page.url()).toString());
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+
+    await page.getByRole('link', { name: 'Send', exact: true }).click();
+    await page.locator('#ubl-file').setInputFiles({ name: 'invoice.xml', mimeType: 'application/xml', buffer: Buffer.from(clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'ap@buyer.example')) });
+    await page.waitForURL(/\/documents\/(?!\w+$)[^/]+\?company=/);
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Invoice' }).waitFor();
+    expect(page.url()).not.toContain(id);
+    expect(violations).toEqual([]);
+  }, 180_000);
 
   it('when a key is created, then it is shown once and works; revoked, it is gone from the list and refused', async () => {
     const account = await sendingAccount();

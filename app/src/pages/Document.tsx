@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { answer, api } from '../api';
 import { useLocale, type Words } from '../i18n';
@@ -7,6 +7,9 @@ import { AnswerPanel } from './Answer';
 
 type Step = keyof Words & `step_${string}`;
 
+/** The statuses a sent document leaves by itself: while in one, its page reads it again every 2 s. */
+const UNSETTLED = new Set(['queued', 'sending']);
+
 /**
  * One document: what it is, its lifecycle as a timeline (each step with its time, a failure with its reason),
  * the downloads, and the rendering a person reads, in the app's language.
@@ -14,8 +17,17 @@ type Step = keyof Words & `step_${string}`;
 export function DocumentPage({ id, companyId }: { id: string; companyId: string }) {
   const locale = useLocale();
   const { words, language } = locale;
-  const document = useQuery({ queryKey: ['document', id], queryFn: () => answer(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })) });
-  const history = useQuery({ queryKey: ['history', id], queryFn: () => answer(api.GET('/v1/documents/{id}/history', { params: { path: { id }, query: { company_id: companyId } } })) });
+  const document = useQuery({
+    queryKey: ['document', id],
+    queryFn: () => answer(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
+    refetchInterval: (query) => (UNSETTLED.has(query.state.data?.status ?? '') ? 2000 : false),
+  });
+  // The timeline follows the document: read again whenever its status moves.
+  const history = useQuery({
+    queryKey: ['history', id, document.data?.status],
+    queryFn: () => answer(api.GET('/v1/documents/{id}/history', { params: { path: { id }, query: { company_id: companyId } } })),
+    placeholderData: keepPreviousData,
+  });
 
   if (document.isPending) return <p role="status">{words.loading}</p>;
   if (document.error) return <p role="alert">{`${words.failedToLoad} ${document.error.message}`}</p>;
