@@ -257,7 +257,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     method: 'post',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     operationId: 'redeliverWebhookDelivery',
-    summary: 'Send a failed delivery again (same id, same body, freshly signed), with 5 new attempts (owner or admin)',
+    summary: 'Send a settled delivery again (failed, or succeeded and wanted again; same id, same body, freshly signed), with 5 new attempts (owner or admin)',
     tags: ['Webhooks'],
     params: deliveryParams,
     responses: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },

@@ -9,6 +9,8 @@ import { Inbox } from './pages/Inbox';
 import { Keys } from './pages/Keys';
 import { SignIn } from './pages/SignIn';
 import { Send } from './send/Send';
+import { WebhookPage } from './webhooks/Webhook';
+import { Webhooks } from './webhooks/Webhooks';
 import { hrefOf, navigate, usePath } from './router';
 
 /** Signed in or not (the account answers, or 401), then the screen the path names. */
@@ -59,6 +61,7 @@ const SCREENS = [
   { path: '/documents', name: 'documents' },
   { path: '/send', name: 'send' },
   { path: '/inbox', name: 'inbox' },
+  { path: '/webhooks', name: 'webhooks' },
   { path: '/keys', name: 'apiKeys' },
 ] as const;
 
@@ -125,5 +128,8 @@ function Screen({ path, workspaceId }: { path: string; workspaceId: string }) {
   if (path === '/inbox') return <Inbox workspaceId={workspaceId} />;
   if (path === '/keys') return <Keys workspaceId={workspaceId} />;
   if (path === '/send') return <Send workspaceId={workspaceId} />;
+  const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
+  if (webhook) return <WebhookPage id={decodeURIComponent(webhook[1]!)} />;
+  if (path === '/webhooks') return <Webhooks />;
   return <Documents workspaceId={workspaceId} />;
 }

@@ -164,16 +164,17 @@ export async function listDeliveries(
 }
 
 /**
- * A failed delivery goes again (same id, same body), with five new attempts, once: of concurrent redeliveries
+ * A settled delivery goes again (same id, same body), with five new attempts, once: a failed one out of the
+ * dead-letter queue, or a succeeded one its receiver lost and wants again (a pending one is underway already); of concurrent redeliveries
  * one wins. Its endpoint is woken to probe at once: whoever redelivers says the endpoint is mended, so a pause
  * of its breaker ends.
  */
 export async function redeliver(deps: FanOutDependencies, delivery: DeliveryRow): Promise<DeliveryRow> {
   const now = new Date();
   const reopened = await deps.store.deliveries
-    .findOneAndUpdate({ _id: delivery._id, status: 'failed' }, { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, updated_at: now } }, { returnDocument: 'after' })
+    .findOneAndUpdate({ _id: delivery._id, status: { $in: ['failed', 'succeeded'] } }, { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, updated_at: now } }, { returnDocument: 'after' })
     .lean();
-  if (!reopened) throw new RuleError('delivery_not_redeliverable', `Delivery ${delivery._id} is ${delivery.status}; only a failed delivery can be sent again.`);
+  if (!reopened) throw new RuleError('delivery_not_redeliverable', `Delivery ${delivery._id} is ${delivery.status}; only a settled one (failed, or succeeded and wanted again) can be sent again.`);
   await wakeSoon(deps, reopened.webhook_id, true);
   return reopened;
 }

@@ -10,6 +10,7 @@ import { callAs, type TestAccount } from '../support/accounts';
 import { callApi } from '../support/http';
 import { clientMadeUbl } from '../support/official-examples';
 import { until } from '../support/until';
+import { receiversOfThisFile } from '../support/webhook-receiver';
 import { describeInBrowser, launchChromium } from '../support/browser';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { signInLinksFor } from '../support/sessions';
@@ -91,6 +92,7 @@ inBrowser('the web app in headless Chromium', () => {
   });
   afterAll(() => browser?.close());
 
+  const receiver = receiversOfThisFile();
   let context: BrowserContext;
   beforeEach(async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -252,6 +254,41 @@ inBrowser('the web app in headless Chromium', () => {
     expect(page.url()).not.toContain(id);
     expect(violations).toEqual([]);
   }, 180_000);
+
+  it('when a webhook\u2019s first attempt fails and the second succeeds, then its delivery shows both attempts; delivered again, a third under the same id; the dead-letter list is empty', async () => {
+    const account = await sendingAccount();
+    const hooks = (await receiver()).answer({ status: 500 });
+    const page = await context.newPage();
+    await signIn(page, app, account.email);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByLabel('Address (URL)').fill(hooks.url);
+    await page.getByLabel('Description').fill('Billing system');
+    await page.getByRole('button', { name: 'Add the webhook' }).click();
+    const secret = await page.getByRole('status').filter({ hasText: 'Copy it now' }).locator('code').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'webhooks');
+
+    await page.getByRole('link', { name: 'Billing system' }).click();
+    await page.getByRole('heading', { name: 'Billing system' }).waitFor();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const delivery = page.getByRole('region', { name: /^webhook\.test / });
+    const attempts = delivery.locator('tbody tr');
+    await attempts.nth(1).waitFor({ timeout: 30_000 });
+    await expect(attempts.nth(0).textContent()).resolves.toMatch(/Failed.*500.*not now/);
+    await expect(attempts.nth(1).textContent()).resolves.toMatch(/Delivered.*200.*ok/);
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'webhook');
+
+    const deliveryId = (await delivery.locator('p code').textContent())!;
+    await delivery.getByRole('button', { name: `Deliver again ${deliveryId}` }).click();
+    await attempts.nth(2).waitFor({ timeout: 30_000 });
+    await expect(attempts.nth(2).textContent()).resolves.toMatch(/Delivered.*200/);
+    expect(hooks.received.map((request) => request.headers['x-peppol-delivery-id'])).toEqual([deliveryId, deliveryId, deliveryId]);
+    await page.getByLabel('Show').selectOption('failed');
+    await page.getByText('No deliveries.').waitFor();
+  }, 120_000);
 
   it('when a key is created, then it is shown once and works; revoked, it is gone from the list and refused', async () => {
     const account = await sendingAccount();
