@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 
 import { answer, api, chosenWorkspace, statusOf } from './api';
-import { initialLanguage, LANGUAGES, localeOf, LocaleContext, rememberLanguage, useLocale, type Language } from './i18n';
+import { initialLanguage, LANGUAGES, localeOf, LocaleContext, rememberLanguage, useLocale, useScreenWords, type Language, type Words } from './i18n';
 import { DocumentPage } from './pages/Document';
 import { Documents } from './pages/Documents';
 import { Inbox } from './pages/Inbox';
@@ -11,6 +11,14 @@ import { SignIn } from './pages/SignIn';
 import { Send } from './send/Send';
 import { WebhookPage } from './webhooks/Webhook';
 import { Webhooks } from './webhooks/Webhooks';
+import { Audit } from './workspace/Audit';
+import { Companies } from './workspace/Companies';
+import { GoingLive } from './workspace/GoingLive';
+import { Members } from './workspace/Members';
+import { Usage } from './workspace/Usage';
+import { WORKSPACE_WORDS } from './workspace/words';
+
+type WorkspaceWords = (typeof WORKSPACE_WORDS)['en'];
 import { hrefOf, navigate, usePath } from './router';
 
 /** Signed in or not (the account answers, or 401), then the screen the path names. */
@@ -56,18 +64,24 @@ function LanguagePicker({ language, onChange }: { language: Language; onChange: 
   );
 }
 
-/** The menu: each screen's path and the word that names it. */
-const SCREENS = [
-  { path: '/documents', name: 'documents' },
-  { path: '/send', name: 'send' },
-  { path: '/inbox', name: 'inbox' },
-  { path: '/webhooks', name: 'webhooks' },
-  { path: '/keys', name: 'apiKeys' },
-] as const;
+/** The menu: each screen's path and the word that names it (the app's own, or the workspace screens'). */
+const SCREENS: { path: string; name: (words: Words, workspace: WorkspaceWords) => string }[] = [
+  { path: '/documents', name: (words) => words.documents },
+  { path: '/send', name: (words) => words.send },
+  { path: '/inbox', name: (words) => words.inbox },
+  { path: '/companies', name: (_, workspace) => workspace.companies },
+  { path: '/going-live', name: (_, workspace) => workspace.goingLive },
+  { path: '/webhooks', name: (words) => words.webhooks },
+  { path: '/keys', name: (words) => words.apiKeys },
+  { path: '/members', name: (_, workspace) => workspace.members },
+  { path: '/usage', name: (_, workspace) => workspace.usage },
+  { path: '/audit', name: (_, workspace) => workspace.audit },
+];
 
 /** What a signed-in person sees around every screen: the workspace, the menu, signing out. */
 function Shell({ email, path }: { email: string; path: string }) {
   const { words } = useLocale();
+  const workspaceWords = useScreenWords(WORKSPACE_WORDS);
   const queryClient = useQueryClient();
   const workspaces = useQuery({ queryKey: ['workspaces'], queryFn: () => answer(api.GET('/v1/workspaces')) });
   const [workspace, setWorkspace] = useState(chosenWorkspace.get());
@@ -94,7 +108,7 @@ function Shell({ email, path }: { email: string; path: string }) {
         <nav aria-label={words.mainNavigation}>
           {SCREENS.map(({ path: target, name }) => (
             <a key={target} href={hrefOf(target)} aria-current={path.startsWith(target) ? 'page' : undefined}>
-              {words[name]}
+              {name(words, workspaceWords)}
             </a>
           ))}
         </nav>
@@ -120,16 +134,33 @@ function Shell({ email, path }: { email: string; path: string }) {
   );
 }
 
-/** The screen a path names: a document (`/documents/{id}?company=…`), or the documents. */
+/** The screen a path names (`/documents/{id}?company=…` a document, `/webhooks/{id}` a webhook), the documents when none does. */
 function Screen({ path, workspaceId }: { path: string; workspaceId: string }) {
   const document = /^\/documents\/([^/]+)$/.exec(path);
   const company = new URLSearchParams(window.location.search).get('company');
   if (document && company) return <DocumentPage id={decodeURIComponent(document[1]!)} companyId={company} />;
-  if (path === '/inbox') return <Inbox workspaceId={workspaceId} />;
-  if (path === '/keys') return <Keys workspaceId={workspaceId} />;
-  if (path === '/send') return <Send workspaceId={workspaceId} />;
   const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
   if (webhook) return <WebhookPage id={decodeURIComponent(webhook[1]!)} />;
-  if (path === '/webhooks') return <Webhooks />;
-  return <Documents workspaceId={workspaceId} />;
+  switch (path) {
+    case '/send':
+      return <Send workspaceId={workspaceId} />;
+    case '/inbox':
+      return <Inbox workspaceId={workspaceId} />;
+    case '/companies':
+      return <Companies workspaceId={workspaceId} />;
+    case '/going-live':
+      return <GoingLive workspaceId={workspaceId} />;
+    case '/webhooks':
+      return <Webhooks />;
+    case '/keys':
+      return <Keys workspaceId={workspaceId} />;
+    case '/members':
+      return <Members workspaceId={workspaceId} />;
+    case '/usage':
+      return <Usage workspaceId={workspaceId} />;
+    case '/audit':
+      return <Audit workspaceId={workspaceId} />;
+    default:
+      return <Documents workspaceId={workspaceId} />;
+  }
 }

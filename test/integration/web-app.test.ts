@@ -6,7 +6,9 @@ import { PNG } from 'pngjs';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { callAs, type TestAccount } from '../support/accounts';
+import { callAs, signUp, type TestAccount } from '../support/accounts';
+import { files, waitForKyc } from '../support/kyc';
+import { ops } from '../support/ops';
 import { callApi } from '../support/http';
 import { clientMadeUbl } from '../support/official-examples';
 import { until } from '../support/until';
@@ -289,6 +291,72 @@ inBrowser('the web app in headless Chromium', () => {
     await page.getByLabel('Show').selectOption('failed');
     await page.getByText('No deliveries.').waitFor();
   }, 120_000);
+
+  it('when the owner adds a company, goes live with the documents and the attestation, adds and removes a member, then each screen shows it: the review pending and then approved, the credits, and the audit log of it all', async () => {
+    const owner = await signUp('app-owner');
+    const colleague = await signUp('app-colleague');
+    const page = await context.newPage();
+    await signIn(page, app, owner.email);
+
+    await page.getByRole('link', { name: 'Companies' }).click();
+    const adding = page.getByRole('group', { name: 'Add a company' });
+    await adding.getByLabel('Legal name').fill('Acme BV');
+    await adding.getByLabel('VAT number').fill('BE0123456749');
+    await adding.getByLabel('Registration number').fill('0123456749');
+    await adding.getByLabel('Peppol id').fill('0208:0123456749');
+    await adding.getByLabel('City').fill('Brussel');
+    await adding.getByRole('button', { name: 'Add a company' }).click();
+    const company = page.getByRole('region', { name: 'Acme BV' });
+    await company.getByText('0208:0123456749', { exact: true }).waitFor();
+    await company.getByText('Sandbox only').waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'companies');
+
+    await page.getByRole('link', { name: 'Going live' }).click();
+    await page.getByText('Not submitted yet').waitFor();
+    for (const type of ['Extract from the company register', 'Identity document of the representative', 'Proof of the authority to represent the company']) {
+      await page.getByLabel('Kind of document').selectOption({ label: type });
+      await page.getByLabel('File (PDF, PNG or JPEG)').setInputFiles({ name: 'proof.pdf', mimeType: 'application/pdf', buffer: files.pdf });
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('definition').filter({ hasText: `${type} (proof.pdf)` }).waitFor();
+    }
+    const attestation = page.getByRole('group', { name: 'Attestation' });
+    await attestation.getByLabel('The company\u2019s legal name').fill('Acme BV');
+    await attestation.getByLabel('Its enterprise number').fill('0123.456.749');
+    await attestation.getByLabel('Your name').fill('Ann Owner');
+    await attestation.getByLabel('Your role in the company').fill('Managing director');
+    await attestation.getByLabel('I attest the above, as written here.').check();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'going-live');
+    await attestation.getByRole('button', { name: 'Submit for review' }).click();
+    await page.getByText('Submitted: we are reviewing it').waitFor();
+    await waitForKyc(owner.key, (state) => state.status === 'pending');
+    expect((await ops('kyc', 'approve', owner.workspaceId)).code).toBe(0);
+    await page.getByText('Approved: the workspace is live').waitFor({ timeout: 30_000 });
+
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByLabel('Email').fill(colleague.email);
+    await page.getByLabel('Role').selectOption('admin');
+    await page.getByRole('button', { name: 'Add the member' }).click();
+    const row = page.getByRole('row').filter({ hasText: colleague.email });
+    await expect(row.textContent()).resolves.toBeDefined();
+    await row.getByText('Administrator').waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'members');
+    await row.getByRole('button', { name: `Remove ${colleague.email}` }).click();
+    await row.waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: 'Credits and usage' }).click();
+    await page.getByText('Credit balance').waitFor();
+    await page.getByRole('row').filter({ hasText: 'Last 30 days' }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'usage');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    for (const action of ['company.created', 'kyc.submitted', 'member.added', 'member.removed']) await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await screenshot(page, 'audit');
+  }, 180_000);
 
   it('when a key is created, then it is shown once and works; revoked, it is gone from the list and refused', async () => {
     const account = await sendingAccount();

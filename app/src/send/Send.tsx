@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 
 import { answer, api, statusOf, type ApiError, type Schemas } from '../api';
 import { CompanyPicker, useCompanies } from '../companies';
+import { Field as LabelledField } from '../field';
 import { useLocale, useScreenWords } from '../i18n';
 import { navigate } from '../router';
 import { emptyDraft, emptyLine, fieldOf, requestOf, type Draft, type LineDraft } from './draft';
@@ -149,22 +150,9 @@ interface Part {
   words: SendWords;
 }
 
-/** One labelled input, marked invalid (and described by the first problem) when a problem names its field. */
-function Field({ name, label, value, onChange, problems, type = 'text', children }: { name: string; label: string; value: string; onChange: (value: string) => void; problems: Problem[]; type?: string; children?: ReactNode }) {
-  const problem = problems.find((each) => each.field === name);
-  const id = `f-${name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} value={value} onChange={(event) => onChange(event.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} />
-      {problem && (
-        <span id={`${id}-problem`} className="field-problem">
-          {problem.text}
-        </span>
-      )}
-      {children}
-    </div>
-  );
+/** A field of the form, named by the path the API's violations give (`to.name`, `lines[0].quantity`). */
+function Field({ name, problems, ...rest }: { name: string; label: string; value: string; onChange: (value: string) => void; problems: Problem[]; type?: string; children?: ReactNode }) {
+  return <LabelledField id={`f-${name}`} problem={problems.find((each) => each.field === name)?.text} {...rest} />;
 }
 
 function DocumentFields({ draft, change, problems, words }: Part) {
