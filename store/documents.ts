@@ -58,6 +58,8 @@ const documentSchema = new Schema(
       default: null,
     },
     recipient_email: { type: String, default: null },
+    /** The other party's name, as the document states it: a sent document's buyer, a received one's seller (what the list's search reads). */
+    counterparty: { type: String, default: null },
     /** The sender asked for the rendered PDF to be embedded (`attach_pdf`); the send workflow embeds it before validating. */
     attach_pdf: { type: Boolean },
     /** Set once the delivery channel accepted the document (SMTP accepted the email). */
@@ -125,6 +127,8 @@ const documentSchema = new Schema(
   { versionKey: false, collection: 'documents' },
 );
 documentSchema.index({ company_id: 1, environment: 1, _id: -1 });
+/** Every company's documents of a workspace together (GET /v1/documents without company_id). */
+documentSchema.index({ workspace_id: 1, environment: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, status: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, _id: -1 });
 documentSchema.index({ company_id: 1, environment: 1, direction: 1, acknowledged_at: 1, _id: -1 });

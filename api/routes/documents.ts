@@ -65,9 +65,13 @@ export const ublDocumentQuery = z
   .strict();
 export const documentListQuery = z
   .object({
-    company_id: companyQuery,
+    company_id: companyQuery.optional().openapi({ description: "The company whose documents to list; absent: every company of the key's workspace (a key limited to one company: that one)" }),
     status: z.enum(DOCUMENT_STATUSES).optional(),
     direction: z.enum(['sent', 'received']).optional().openapi({ description: 'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)' }),
+    acknowledged: z.enum(['true', 'false']).optional().openapi({ description: 'Received documents only: `false`, those not yet acknowledged (unread); `true`, those acknowledged' }),
+    q: z.string().trim().min(1).max(100).optional().openapi({ description: "Part of the document's number or of the other party's name (a sent document's buyer, a received one's seller), any case" }),
+    issued_from: z.iso.date().optional().openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or later' }),
+    issued_to: z.iso.date().optional().openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or earlier' }),
     limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
     cursor: cursorParam,
   })
@@ -367,19 +371,24 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     method: 'get',
     path: '/v1/documents',
     operationId: 'listDocuments',
-    summary: "Documents of a company (of this key's environment), newest first",
+    summary: "Documents of a company, or of every company of the workspace (of this key's environment), newest first, filtered and searched",
     tags: ['Documents'],
     limitedKeys: true,
     query: documentListQuery,
     responses: { 200: { description: 'A page of documents', schema: pageSchema(documentSummarySchema, 'DocumentList') } },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
-      await requireDocumentCompany(store, auth, query.company_id);
+      if (query.company_id !== undefined) await requireDocumentCompany(store, auth, query.company_id);
+      const companyId = query.company_id ?? auth.companyId;
       const page = await listDocuments(store, {
-        companyId: query.company_id,
+        scope: companyId ? { companyId } : { workspaceId: auth.workspaceId },
         environment: auth.environment,
         status: query.status,
         direction: query.direction,
+        acknowledged: query.acknowledged === undefined ? undefined : query.acknowledged === 'true',
+        search: query.q,
+        issuedFrom: query.issued_from,
+        issuedTo: query.issued_to,
         limit: query.limit,
         before: decodeCursor(query.cursor, idPattern('document')),
       });

@@ -85,6 +85,7 @@ export const documentSummarySchema = z
     status: z.enum([...DOCUMENT_STATUSES, RECEIVED_STATUS]).openapi({ description: 'A sent document moves `queued → sending → delivered | failed`; a received one is `received`' }),
     currency: z.string(),
     payable: z.string().nullable().openapi({ description: 'Amount due, as a decimal string (null: a received document whose totals could not be read)' }),
+    counterparty: z.string().nullable().openapi({ description: "The other party's name as the document states it: a sent document's buyer, a received one's seller (null: none stated, or a document from before this field)" }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -160,6 +161,7 @@ export function documentSummary(document: DocumentRow): z.infer<typeof documentS
     status: document.status,
     currency: document.currency,
     payable: document.totals?.payable ?? null,
+    counterparty: document.counterparty ?? null,
     created_at: document.created_at.toISOString(),
     updated_at: document.updated_at.toISOString(),
   };

@@ -38,6 +38,7 @@ export interface AcceptedDocument {
   currency: string;
   totals: DocumentTotals;
   recipient_email: string;
+  counterparty: string | null;
   attach_pdf: boolean;
   sent_at: null;
   message_id: null;

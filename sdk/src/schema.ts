@@ -559,7 +559,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Documents of a company (of this key's environment), newest first */
+        /** Documents of a company, or of every company of the workspace (of this key's environment), newest first, filtered and searched */
         get: operations["listDocuments"];
         put?: never;
         /**
@@ -3165,6 +3165,8 @@ export interface components {
             currency: string;
             /** @description Amount due, as a decimal string (null: a received document whose totals could not be read) */
             payable: string | null;
+            /** @description The other party's name as the document states it: a sent document's buyer, a received one's seller (null: none stated, or a document from before this field) */
+            counterparty: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -6785,11 +6787,20 @@ export interface operations {
     };
     listDocuments: {
         parameters: {
-            query: {
-                company_id: string;
+            query?: {
+                /** @description The company whose documents to list; absent: every company of the key's workspace (a key limited to one company: that one) */
+                company_id?: string;
                 status?: "queued" | "sending" | "delivered" | "failed";
                 /** @description Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters) */
                 direction?: "sent" | "received";
+                /** @description Received documents only: `false`, those not yet acknowledged (unread); `true`, those acknowledged */
+                acknowledged?: "true" | "false";
+                /** @description Part of the document's number or of the other party's name (a sent document's buyer, a received one's seller), any case */
+                q?: string;
+                /** @description Only documents issued on this date (YYYY-MM-DD) or later */
+                issued_from?: string;
+                /** @description Only documents issued on this date (YYYY-MM-DD) or earlier */
+                issued_to?: string;
                 /** @description 1 to 100, default 20 */
                 limit?: number;
                 /** @description Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field` */

@@ -134,6 +134,7 @@ function acceptedRow(sender: Sender, company: { _id: string; workspace_id: strin
     currency: document.currency,
     totals: accepted.totals,
     recipient_email: recipientOf(document, company, sender.accountEmail),
+    counterparty: document.to.name ?? null,
     attach_pdf: document.attach_pdf === true,
     sent_at: null,
     message_id: null,

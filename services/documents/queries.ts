@@ -1,5 +1,6 @@
 import type { DocumentStatus } from '../../domain/documents/lifecycle';
 import type { Environment } from '../../domain/environment';
+import { sortableIdBound } from '../../domain/ids';
 import type { Store } from '../../store';
 import type { AttachmentRow, DocumentRow } from '../../store/documents';
 import { pageOf, type Page } from '../paging';
@@ -11,26 +12,48 @@ export async function findDocument(store: Store, documentId: string): Promise<Do
 }
 
 export interface DocumentListQuery {
-  companyId: string;
+  /** One company's documents, or those of every company of a workspace. */
+  scope: { companyId: string } | { workspaceId: string };
   environment: Environment;
   status?: DocumentStatus | undefined;
   direction?: 'sent' | 'received' | undefined;
+  /** Received documents only: true, those acknowledged; false, those not yet (the pull queue, the app's unread). */
+  acknowledged?: boolean | undefined;
+  createdAfter?: Date | undefined;
+  /** Part of the number or of the other party's name, any case. */
+  search?: string | undefined;
+  /** Issue dates (YYYY-MM-DD), both ends included. */
+  issuedFrom?: string | undefined;
+  issuedTo?: string | undefined;
   limit: number;
   /** Id of the last document of the previous page. */
   before?: string | undefined;
 }
 
-/** A company's documents of one environment, newest first. */
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Documents of one environment, newest first, as filtered. */
 export async function listDocuments(store: Store, query: DocumentListQuery): Promise<Page<DocumentRow>> {
+  const idRange = {
+    ...(query.before && { $lt: query.before }),
+    ...(query.createdAfter && { $gt: sortableIdBound('document', query.createdAfter.getTime()) }),
+  };
+  const issued = { ...(query.issuedFrom && { $gte: query.issuedFrom }), ...(query.issuedTo && { $lte: query.issuedTo }) };
+  const matching = query.search && { $regex: escapeRegex(query.search), $options: 'i' };
+  const received = query.direction === 'received' || query.acknowledged !== undefined;
   const rows = await store.documents
     .find({
-      company_id: query.companyId,
+      ...('companyId' in query.scope ? { company_id: query.scope.companyId } : { workspace_id: query.scope.workspaceId }),
       environment: query.environment,
       ...(query.status && { status: query.status }),
       // Rows from before receiving have no direction: every one of them was sent.
-      ...(query.direction === 'received' && { direction: 'received' }),
+      ...(received && { direction: 'received' }),
       ...(query.direction === 'sent' && { direction: { $ne: 'received' } }),
-      ...(query.before && { _id: { $lt: query.before } }),
+      ...(query.acknowledged === false && { acknowledged_at: null }),
+      ...(query.acknowledged === true && { acknowledged_at: { $ne: null } }),
+      ...(Object.keys(issued).length > 0 && { issue_date: issued }),
+      ...(matching && { $or: [{ number: matching }, { counterparty: matching }] }),
+      ...(Object.keys(idRange).length > 0 && { _id: idRange }),
     })
     .sort({ _id: -1 })
     .limit(query.limit + 1)

@@ -266,6 +266,7 @@ async function fileDocument(store: Store, message: StoredMessage, ubl: string, v
     currency: document?.currency ?? '',
     totals: 'unsupported' in read ? null : totalsOf(read.stated_totals),
     recipient_email: null,
+    counterparty: document?.from?.name ?? null,
     sent_at: null,
     message_id: message.message_id,
     error_message: null,

@@ -130,6 +130,11 @@ inBrowser('the web app in headless Chromium', () => {
     expect(await page.evaluate('document.cookie')).not.toContain('einvoice_session');
     await screenshot(page, 'documents');
     expect(await seriousFindings(page)).toEqual([]);
+    // Searched by the buyer's name (any case), found again; by something no document has, none.
+    await page.getByLabel('Number or party').fill('no-such-document');
+    await page.getByText('No documents match.').waitFor();
+    await page.getByLabel('Number or party').fill('example BUYER');
+    await row.waitFor();
 
     // Its page: the lifecycle as a timeline, the rendering inline, the PDF to download.
     await row.getByRole('link').click();
@@ -168,6 +173,15 @@ inBrowser('the web app in headless Chromium', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await screenshot(page, 'documents-de-375px');
     expect(await seriousFindings(page)).toEqual([]);
+    // Every other screen too: in German, within 375 px, nothing serious for axe.
+    for (const screen of ['send', 'inbox', 'companies', 'going-live', 'webhooks', 'keys', 'members', 'usage', 'audit']) {
+      await page.goto(`${app}/${screen}`);
+      await page.locator('h1').waitFor();
+      await page.waitForFunction("!document.body.innerText.includes('Wird geladen')");
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      if (width > 375) throw new Error(`/${screen} is ${width} px wide in a 375 px window`);
+      expect({ screen, findings: await seriousFindings(page) }).toEqual({ screen, findings: [] });
+    }
     await narrow.close();
   }, 120_000);
 

@@ -1,10 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { answer, api, type Schemas } from '../api';
-import { CompanyPicker, useCompanies } from '../companies';
 import { useLocale, type Words } from '../i18n';
 import { hrefOf } from '../router';
+import { useSettled } from '../settled';
 
 type Direction = 'sent' | 'received';
 type Status = Schemas['DocumentSummary']['status'];
@@ -12,23 +12,55 @@ type Status = Schemas['DocumentSummary']['status'];
 type SentStatus = Exclude<Status, 'received'>;
 const SENT_STATUSES: SentStatus[] = ['queued', 'sending', 'delivered', 'failed'];
 
-/** A company's documents, sent and received, newest first, a page at a time; filtered by direction and status. */
+/**
+ * The workspace's documents, sent and received together, newest first, a page at a time: of every company or one,
+ * filtered by direction, status, issue dates and unread, and searched by number or the other party's name.
+ */
 export function Documents({ workspaceId }: { workspaceId: string }) {
   const { words } = useLocale();
-  const picked = useCompanies(workspaceId);
-  const { companies, companyId } = picked;
+  const companies = useQuery({ queryKey: ['companies', workspaceId], queryFn: () => answer(api.GET('/v1/companies')) });
+  const [companyId, setCompanyId] = useState('');
   const [direction, setDirection] = useState<Direction | ''>('');
   const [status, setStatus] = useState<SentStatus | ''>('');
+  const [search, setSearch] = useState('');
+  const [issuedFrom, setIssuedFrom] = useState('');
+  const [issuedTo, setIssuedTo] = useState('');
+  const [unread, setUnread] = useState(false);
+  const q = useSettled(search.trim(), 300);
 
   if (companies.isPending) return <p role="status">{words.loading}</p>;
   if (companies.error) return <p role="alert">{`${words.failedToLoad} ${companies.error.message}`}</p>;
-  if (!companyId) return <p>{words.noCompanies}</p>;
+  if (companies.data.data.length === 0) return <p>{words.noCompanies}</p>;
 
+  const query = {
+    limit: 20,
+    ...(companyId && { company_id: companyId }),
+    ...(direction && { direction }),
+    ...(status && { status }),
+    ...(q && { q }),
+    ...(issuedFrom && { issued_from: issuedFrom }),
+    ...(issuedTo && { issued_to: issuedTo }),
+    ...(unread && { acknowledged: 'false' as const }),
+  };
   return (
     <section aria-labelledby="documents-title">
       <h1 id="documents-title">{words.documents}</h1>
       <div className="filters">
-        <CompanyPicker {...picked} />
+        <label>
+          {words.company}{' '}
+          <select value={companyId} onChange={(event) => setCompanyId(event.target.value)}>
+            <option value="">{words.allCompanies}</option>
+            {companies.data.data.map((company) => (
+              <option key={company.id} value={company.id}>
+                {company.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {words.search}{' '}
+          <input type="search" value={search} maxLength={100} onChange={(event) => setSearch(event.target.value)} />
+        </label>
         <label>
           {words.direction}{' '}
           <select value={direction} onChange={(event) => setDirection(event.target.value as Direction | '')}>
@@ -48,13 +80,19 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
             ))}
           </select>
         </label>
+        <label>
+          {words.issuedFrom}{' '}
+          <input type="date" value={issuedFrom} onChange={(event) => setIssuedFrom(event.target.value)} />
+        </label>
+        <label>
+          {words.issuedTo}{' '}
+          <input type="date" value={issuedTo} onChange={(event) => setIssuedTo(event.target.value)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={unread} onChange={(event) => setUnread(event.target.checked)} /> {words.unreadOnly}
+        </label>
       </div>
-      <DocumentTable
-        queryKey={['documents', companyId, direction, status]}
-        fetchPage={(cursor) =>
-          answer(api.GET('/v1/documents', { params: { query: { company_id: companyId, limit: 20, ...(direction && { direction }), ...(status && { status }), ...(cursor && { cursor }) } } }))
-        }
-      />
+      <DocumentTable queryKey={['documents', workspaceId, query]} fetchPage={(cursor) => answer(api.GET('/v1/documents', { params: { query: { ...query, ...(cursor && { cursor }) } } }))} />
     </section>
   );
 }
@@ -83,6 +121,7 @@ export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fe
         <thead>
           <tr>
             <th scope="col">{words.number}</th>
+            <th scope="col">{words.party}</th>
             <th scope="col">{words.type}</th>
             <th scope="col">{words.direction}</th>
             <th scope="col">{words.date}</th>
@@ -98,6 +137,7 @@ export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fe
               <td data-label={words.number}>
                 <a href={hrefOf(`/documents/${encodeURIComponent(document.id)}?company=${encodeURIComponent(document.company_id)}`)}>{document.number || '—'}</a>
               </td>
+              <td data-label={words.party}>{document.counterparty ?? '—'}</td>
               <td data-label={words.type}>{words[`type_${document.type}`]}</td>
               <td data-label={words.direction}>{words[`direction_${document.direction}`]}</td>
               <td data-label={words.date}>{locale.date(document.created_at)}</td>

@@ -6,21 +6,12 @@ import { CompanyPicker, useCompanies } from '../companies';
 import { Field as LabelledField } from '../field';
 import { useLocale, useScreenWords } from '../i18n';
 import { navigate } from '../router';
+import { useSettled } from '../settled';
 import { emptyDraft, emptyLine, fieldOf, requestOf, type Draft, type LineDraft } from './draft';
 import { SEND_WORDS } from './words';
 
 type SendWords = (typeof SEND_WORDS)['en'];
 type Problem = { field: string; text: string };
-
-/** `value`, once it has stayed the same for `ms`: the form is checked when the person pauses, not at every key. */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 const today = () => new Date().toLocaleDateString('sv-SE');
 
