@@ -119,10 +119,10 @@ export const TOOLS: readonly EinvoiceTool[] = [
     name: 'list_documents',
     title: 'List documents',
     description:
-      "One page of the company's documents, newest first, optionally by `status` or `direction`; when `has_more` is true, pass `next_cursor` as `cursor` for the next page.",
+      "One page of the documents of a company (`company_id`) or of every company of the workspace, newest first, optionally by `status`, `direction`, `acknowledged`, issue dates (`issued_from`, `issued_to`) or `q` (part of the number or of the other party's name); when `has_more` is true, pass `next_cursor` as `cursor` for the next page.",
     input: documentListQuery,
     annotations: READ_ONLY,
-    run: async (client, args) => answerResult(await client.documents.page(args as Query<'listDocuments'>)),
+    run: async (client, args) => answerResult(await client.documents.page(args)),
   },
   {
     name: 'lookup_participant',
