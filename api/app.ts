@@ -98,7 +98,15 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   const openApiDocument = openApiDocumentFactory(registry);
   plumbingRoutes(routes, openApiDocument, probes);
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
-  sessionRoutes(routes, { store, limiter, logger, smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, limits: { linksPerAddress: config.SIGN_IN_LINKS_PER_ADDRESS, perIp: config.SIGN_IN_LIMIT } });
+  sessionRoutes(routes, {
+    store,
+    limiter,
+    logger,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    limits: { linksPerAddress: config.SIGN_IN_LINKS_PER_ADDRESS, perIp: config.SIGN_IN_LIMIT },
+    origins: { sandbox: config.PUBLIC_SANDBOX_URL, live: config.PUBLIC_LIVE_URL },
+  });
   ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
   const lookup = peppolLookup({
     zone: config.PEPPOL_SML_ZONE,

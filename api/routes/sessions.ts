@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 
+import type { Environment } from '../../domain/environment';
 import { CSRF_COOKIE, hashToken, SESSION_COOKIE, setCookie, SESSION_TTL_MS, SIGN_IN_LINK_TTL_MS } from '../../domain/sessions';
 import type { Logger } from '../../platform/logger';
 import type { RateLimiter } from '../../services/rate-limits';
@@ -35,6 +36,18 @@ const sessionAnswer = z
   })
   .openapi('Session');
 
+const signedInAnswer = z
+  .object({
+    account_id: z.string(),
+    workspace_id: z.string().openapi({ description: 'The workspace the request acts in (a session: the one `X-Workspace-Id` names, else the account\u2019s first)' }),
+    environment: z.enum(['sandbox', 'live']).openapi({ description: 'The environment of this host: a session and a key each belong to one' }),
+    via: z.enum(['session', 'api_key']),
+    apps: z
+      .object({ sandbox: z.string().openapi({ format: 'uri' }), live: z.string().openapi({ format: 'uri' }) })
+      .openapi({ description: 'The web app of each environment; a session of one does not sign in to the other (each host has its own)' }),
+  })
+  .openapi('SignedIn');
+
 const LINK_SENT = `If an account uses this address, a sign-in link is on its way to it. The link works once, within ${SIGN_IN_LINK_TTL_MS / 60_000} minutes.`;
 
 /** The session's cookies set, or (null) removed; Secure where the public origin is HTTPS. */
@@ -45,7 +58,10 @@ function setSessionCookies(req: Request, res: Response, session: { token: string
   res.append('Set-Cookie', setCookie(CSRF_COOKIE, session?.csrfToken ?? '', { maxAgeMs, secure, httpOnly: false }));
 }
 
-export function sessionRoutes(routes: RouteTable, deps: { store: Store; limiter: RateLimiter; logger: Logger; smtpUrl: string | undefined; mailFrom: string; limits: SessionLimits }): void {
+export function sessionRoutes(
+  routes: RouteTable,
+  deps: { store: Store; limiter: RateLimiter; logger: Logger; smtpUrl: string | undefined; mailFrom: string; limits: SessionLimits; origins: Record<Environment, string> },
+): void {
   const { store, limiter, logger, limits } = deps;
   const perIp = perIpLimit(limiter, 'sign-in', limits.perIp, 3_600_000, 'sign-in requests per IP address per hour');
 
@@ -103,6 +119,26 @@ export function sessionRoutes(routes: RouteTable, deps: { store: Store; limiter:
       setSessionCookies(req, res, session);
       return { status: 201, body: { account_id: session.accountId, expires_at: session.expiresAt.toISOString(), csrf_token: session.csrfToken } };
     },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/sessions/current',
+    operationId: 'getSignedIn',
+    summary: 'Who and where this request is signed in: account, workspace, environment, and the web app of each environment',
+    description: 'Answers for a session and for an API key alike (`via`). The web app reads it to show the environment it is in and to offer the other one.',
+    tags: ['Sessions'],
+    responses: { 200: { description: 'Signed in', schema: signedInAnswer } },
+    handler: ({ auth }) => ({
+      status: 200,
+      body: {
+        account_id: auth.accountId,
+        workspace_id: auth.workspaceId,
+        environment: auth.environment,
+        via: auth.keyHash.startsWith('session:') ? ('session' as const) : ('api_key' as const),
+        apps: { sandbox: `${deps.origins.sandbox}/app`, live: `${deps.origins.live}/app` },
+      },
+    }),
   });
 
   routes.add({

@@ -124,6 +124,7 @@ function Shell({ email, path }: { email: string; path: string }) {
             </select>
           </label>
         )}
+        {workspaces.data && <EnvironmentSwitch live={workspaces.data.data.find((each) => each.id === current)?.mode === 'live'} />}
         <span className="who">{email}</span>
         <button type="button" onClick={() => void signOut()}>
           {words.signOut}
@@ -131,6 +132,31 @@ function Shell({ email, path }: { email: string; path: string }) {
       </header>
       <main>{current && <Screen path={path} workspaceId={current} />}</main>
     </>
+  );
+}
+
+/**
+ * Sandbox and live side by side: the environment this host serves, and the other one's app (each host signs in on
+ * its own); live only once the workspace is verified.
+ */
+function EnvironmentSwitch({ live }: { live: boolean }) {
+  const { words } = useLocale();
+  const signedIn = useQuery({ queryKey: ['signed-in'], queryFn: () => answer(api.GET('/v1/sessions/current')) });
+  if (!signedIn.data) return null;
+  const { environment, apps } = signedIn.data;
+  const choice = (target: 'sandbox' | 'live', name: string) =>
+    target === environment ? (
+      <a href={hrefOf('/documents')} aria-current="page">
+        {name}
+      </a>
+    ) : (
+      <a href={apps[target]}>{name}</a>
+    );
+  return (
+    <nav aria-label={words.environment} className="environments">
+      {choice('sandbox', words.sandboxKey)}
+      {live || environment === 'live' ? choice('live', words.liveKey) : <span className="muted">{words.liveLocked}</span>}
+    </nav>
   );
 }
 

@@ -129,7 +129,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Who and where this request is signed in: account, workspace, environment, and the web app of each environment
+         * @description Answers for a session and for an API key alike (`via`). The web app reads it to show the environment it is in and to offer the other one.
+         */
+        get: operations["getSignedIn"];
         put?: never;
         post?: never;
         /**
@@ -1985,6 +1989,25 @@ export interface components {
         SessionRequest: {
             /** @description The token of the emailed link (after `#token=`) */
             token: string;
+        };
+        SignedIn: {
+            account_id: string;
+            /** @description The workspace the request acts in (a session: the one `X-Workspace-Id` names, else the account’s first) */
+            workspace_id: string;
+            /**
+             * @description The environment of this host: a session and a key each belong to one
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /** @enum {string} */
+            via: "session" | "api_key";
+            /** @description The web app of each environment; a session of one does not sign in to the other (each host has its own) */
+            apps: {
+                /** Format: uri */
+                sandbox: string;
+                /** Format: uri */
+                live: string;
+            };
         };
         UblValidationReport: {
             /** @description True when no finding is fatal: the document may be sent on the Peppol network */
@@ -3921,6 +3944,74 @@ export interface operations {
             };
             /** @description Error: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSignedIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `csrf_token_invalid`, `wrong_environment`, `disabled_account`, `key_limited` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,6 +61,16 @@ describe('signing in to the web app', () => {
     expect(again.response.body.error).toMatchObject({ code: 'sign_in_link_invalid', param: 'token' });
   });
 
+  it('when a session or a key asks who it is, then each gets its account, workspace and environment, and both environments\u2019 apps', async () => {
+    const account = await signUp('signin');
+    const session = await signedIn(account.email);
+    const apps = { sandbox: `${sharedStack().apiUrl}/app`, live: expect.stringMatching(/^http:\/\/live\.localhost:\d+\/app$/) };
+    const bySession = await callWithSession(session, '/v1/sessions/current');
+    expect(bySession.body).toEqual({ account_id: account.id, workspace_id: account.workspaceId, environment: 'sandbox', via: 'session', apps });
+    const byKey = await callAs(account.key, '/v1/sessions/current');
+    expect(byKey.body).toEqual({ account_id: account.id, workspace_id: account.workspaceId, environment: 'sandbox', via: 'api_key', apps });
+  });
+
   it('when a link is spent at the same moment twice, then one session opens', async () => {
     const account = await signUp('signin');
     await askForSignInLink(account.email);

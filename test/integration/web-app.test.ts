@@ -177,7 +177,7 @@ inBrowser('the web app in headless Chromium', () => {
     for (const screen of ['send', 'inbox', 'companies', 'going-live', 'webhooks', 'keys', 'members', 'usage', 'audit']) {
       await page.goto(`${app}/${screen}`);
       await page.locator('h1').waitFor();
-      await page.waitForFunction("!document.body.innerText.includes('Wird geladen')");
+      await until(`/${screen} loaded`, () => page.evaluate<boolean>("document.body.innerText.includes('Wird geladen')"), (loading) => !loading, 10_000, 50);
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       if (width > 375) throw new Error(`/${screen} is ${width} px wide in a 375 px window`);
       expect({ screen, findings: await seriousFindings(page) }).toEqual({ screen, findings: [] });
@@ -326,6 +326,8 @@ inBrowser('the web app in headless Chromium', () => {
     expect(await seriousFindings(page)).toEqual([]);
     await screenshot(page, 'companies');
 
+    const environments = page.getByRole('navigation', { name: 'Environment' });
+    await environments.getByText('Live: once the workspace is verified').waitFor();
     await page.getByRole('link', { name: 'Going live' }).click();
     await page.getByText('Not submitted yet').waitFor();
     for (const type of ['Extract from the company register', 'Identity document of the representative', 'Proof of the authority to represent the company']) {
@@ -347,6 +349,8 @@ inBrowser('the web app in headless Chromium', () => {
     await waitForKyc(owner.key, (state) => state.status === 'pending');
     expect((await ops('kyc', 'approve', owner.workspaceId)).code).toBe(0);
     await page.getByText('Approved: the workspace is live').waitFor({ timeout: 30_000 });
+    await expect(environments.getByRole('link', { name: 'Live' }).getAttribute('href')).resolves.toMatch(/^http:\/\/live\.localhost:\d+\/app$/);
+    expect(await environments.getByRole('link', { name: 'Sandbox' }).getAttribute('aria-current')).toBe('page');
 
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByLabel('Email').fill(colleague.email);

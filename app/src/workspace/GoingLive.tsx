@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { CompanyPicker, useCompanies } from '../companies';
@@ -32,6 +32,12 @@ export function GoingLive({ workspaceId }: { workspaceId: string }) {
     queryFn: () => answer(api.GET('/v1/kyc')),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 5000 : false),
   });
+  // Approved, the workspace is live: the header's switch opens the live app.
+  const queryClient = useQueryClient();
+  const approved = kyc.data?.status === 'approved';
+  useEffect(() => {
+    if (approved) void queryClient.invalidateQueries({ queryKey: ['workspaces'] });
+  }, [approved, queryClient]);
   if (kyc.isPending) return <p role="status">{shared.loading}</p>;
   if (kyc.error) return <p role="alert">{`${shared.failedToLoad} ${kyc.error.message}`}</p>;
   const state = kyc.data;
