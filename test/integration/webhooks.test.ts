@@ -127,7 +127,8 @@ describe('webhooks', () => {
 
   it('when all 5 attempts fail, then the delivery is failed in the dead-letter queue, and a redelivery sends it again under the same id', async () => {
     const account = await signUp();
-    const hooks = (await receiver()).answer(...Array.from({ length: 5 }, () => ({ status: 500 })));
+    // The redelivery's attempt is answered late: the delivery is still underway when it is redelivered again (409).
+    const hooks = (await receiver()).answer(...Array.from({ length: 5 }, () => ({ status: 500 })), { delayMs: 3_000, status: 200 });
     const webhook = await registerWebhook(account.key, hooks.url);
     await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const [failed] = await until('the dead-letter queue', () => deliveries(account.key, webhook.id, '&status=failed'), (list) => list.length === 1);
@@ -140,6 +141,9 @@ describe('webhooks', () => {
     expect(arrived[5]!.headers['x-peppol-delivery-id']).toBe(failed.id);
     expect(arrived[5]!.raw).toBe(arrived[0]!.raw);
     await until('redelivered', () => deliveries(account.key, webhook.id), (list) => list[0]?.status === 'succeeded');
+    // Succeeded, it can be wanted again (a receiver that lost it): the same id once more.
+    expect((await callAs(account.key, `/v1/webhooks/${webhook.id}/deliveries/${failed.id}/redeliver`, { method: 'POST' })).status).toBe(202);
+    expect((await hooks.waitFor(7))[6]!.headers['x-peppol-delivery-id']).toBe(failed.id);
   }, 90_000);
 
   it('when the receiver redirects, then the redirect is not followed and the attempt counts as failed', async () => {

@@ -23,7 +23,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** One request on a connection of its own (the primary hands out connections, not requests). */
+/**
+ * One request on a connection of its own (the primary hands out connections, not requests). A connection handed to
+ * a copy that is dying may never be answered: after 3 s it counts as no answer, so the polling goes on.
+ */
 function get(port: number, urlPath = '/'): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
@@ -31,6 +34,7 @@ function get(port: number, urlPath = '/'): Promise<string> {
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve(body));
     });
+    req.setTimeout(3_000, () => req.destroy(new Error(`no answer on ${urlPath} within 3 s`)));
     req.on('error', reject);
     req.end();
   });
