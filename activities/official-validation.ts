@@ -13,6 +13,9 @@ export interface OfficialVerdict {
 /** The longest refusal text kept; a document broken everywhere would otherwise fill history and the row. */
 const MAX_REFUSAL_CHARS = 16_000;
 
+/** The most warnings kept on a document: enough to act on, bounded for a document that trips a rule per line. */
+const MAX_KEPT_WARNINGS = 50;
+
 /** Every fatal finding, rule id first, as one text for the failed document's error message and history. */
 export function describeRefusal(ruleSet: string, fatal: OfficialFinding[]): string {
   const findings = fatal.map((finding) => `[${finding.rule}] ${finding.message} (at ${finding.location})`).join('; ');
@@ -36,7 +39,12 @@ export function officialValidation({ store, validator }: Pick<ActivityDependenci
         // The service wrote this UBL itself: unreadable means a bug here, and it must not leave.
         return { ruleSet: report.rule_set, refusal: `The stored UBL could not be validated (${report.problem.code}): ${report.problem.message}` };
       }
-      const { fatal } = splitFindings(report.findings);
+      const { fatal, warnings } = splitFindings(report.findings);
+      // Kept on the document (not passed through history), for its page to list with their rule ids.
+      if (fatal.length === 0 && warnings.length > 0) {
+        const kept = warnings.slice(0, MAX_KEPT_WARNINGS).map(({ rule, message, location }) => ({ rule, message, location }));
+        await store.documents.updateOne({ _id: documentId }, { $set: { official_warnings: kept } });
+      }
       return { ruleSet: report.rule_set, refusal: fatal.length === 0 ? null : describeRefusal(report.rule_set, fatal) };
     },
   };

@@ -68,6 +68,8 @@ const documentSchema = new Schema(
     error_message: { type: String, default: null },
     /** The official rule set the document was validated against before sending (set by the send or fail move). */
     rule_set: { type: String, default: null },
+    /** What the official rules warned of (nothing fatal) when they judged the UBL before sending: at most 50, each with its rule id. */
+    official_warnings: { type: [new Schema({ rule: String, message: String, location: String }, { _id: false })], default: undefined },
     /** A received document: who sent it and how; null for a sent one. */
     received: {
       type: new Schema(

@@ -109,6 +109,9 @@ export const documentSchema = documentSummarySchema
       description: 'The official Peppol BIS Billing 3.0 rule set (phive id, e.g. `eu.peppol.bis3:2026.5`) the UBL was validated against before sending; null until validated',
       example: 'eu.peppol.bis3:2026.5',
     }),
+    official_warnings: z.array(ublFindingSchema).openapi({
+      description: 'What the official rules warned of (nothing fatal: it was sent) when they judged the UBL before sending, at most 50, each with its rule id; empty when they warned of nothing, or until validated',
+    }),
     idempotency_key: z.string().nullable(),
     sent_at: z.string().nullable().openapi({ format: 'date-time' }),
     message_id: z
@@ -202,6 +205,7 @@ export function documentView(document: DocumentRow, attachments: AttachmentMeta[
     received: receivedView(document, received),
     error_message: document.error_message ?? null,
     rule_set: document.rule_set ?? null,
+    official_warnings: (document.official_warnings ?? []).map(({ rule, message, location }) => ({ rule: rule ?? '', severity: 'warning' as const, location: location ?? '', message: message ?? '' })),
     idempotency_key: document.idempotency_key ?? null,
     sent_at: document.sent_at?.toISOString() ?? null,
     message_id: document.message_id ?? null,

@@ -816,7 +816,11 @@ export interface paths {
          * @description It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).
          */
         post: operations["acknowledgeDocument"];
-        delete?: never;
+        /**
+         * Mark a received document not processed again (unread)
+         * @description It is back in `GET /v1/inbox?acknowledged=false` (the web app’s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.
+         */
+        delete: operations["unacknowledgeDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3213,6 +3217,8 @@ export interface components {
              * @example eu.peppol.bis3:2026.5
              */
             rule_set: string | null;
+            /** @description What the official rules warned of (nothing fatal: it was sent) when they judged the UBL before sending, at most 50, each with its rule id; empty when they warned of nothing, or until validated */
+            official_warnings: components["schemas"]["UblFinding"][];
             idempotency_key: string | null;
             /** Format: date-time */
             sent_at: string | null;
@@ -8380,6 +8386,105 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The document, acknowledged */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Same as RateLimit-Limit (older form) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Same as RateLimit-Remaining (older form) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Error: `invalid_field`, `missing_field` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `missing_api_key`, `invalid_api_key`, `session_ended` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_company_member`, `csrf_token_invalid`, `wrong_environment`, `disabled_account` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `document_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `not_received_document` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unacknowledgeDocument: {
+        parameters: {
+            query: {
+                company_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, not acknowledged */
             200: {
                 headers: {
                     /** @description Requests allowed in the current window */

@@ -11,6 +11,15 @@ export function listInbox(store: Store, query: Omit<DocumentListQuery, 'scope' |
   return listDocuments(store, { ...filters, scope: { companyId }, direction: 'received' });
 }
 
+/** Marks a received document not processed again (a person's "unread"): it is back in the pull queue. Undoing again changes nothing. */
+export async function unacknowledgeDocument(store: Store, document: DocumentRow): Promise<DocumentRow> {
+  if (!document.acknowledged_at) return document;
+  const updated = await store.documents
+    .findOneAndUpdate({ _id: document._id, direction: 'received' }, { $set: { acknowledged_at: null, updated_at: new Date() } }, { returnDocument: 'after' })
+    .lean();
+  return updated ?? document;
+}
+
 /** Marks a received document processed (the first time counts; repeating it changes nothing). */
 export async function acknowledgeDocument(store: Store, document: DocumentRow): Promise<DocumentRow> {
   if (document.acknowledged_at) return document;

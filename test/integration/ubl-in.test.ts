@@ -84,6 +84,19 @@ describe('UBL documents the client made', () => {
     expect(await documentsOf(sender)).toHaveLength(1);
   });
 
+  it('when a client-made invoice carries what the official rules warn of, then it is sent all the same, and the document lists each warning with its rule id', async () => {
+    const sender = await sendingAccount();
+    const xml = clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient()).replace('<cbc:ID>Snippet1</cbc:ID>', '<cbc:ID>Snippet1</cbc:ID>\n  <cbc:UUID>6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f</cbc:UUID>');
+    const posted = await postUbl(sender, xml);
+    expect(posted.status).toBe(202);
+    const delivered = await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered', 'failed']);
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.official_warnings).toEqual(expect.arrayContaining([expect.objectContaining({ rule: expect.stringMatching(/^UBL-CR-\d+$/), severity: 'warning', message: expect.stringContaining('UUID') })]));
+    // A document the rules warn nothing of lists none.
+    const plain = await postUbl(sender, clientMadeUbl('peppol-bis/base-example.xml', SELLER, recipient()));
+    expect((await waitForStatus(sender.key, plain.body.id, sender.companyId, ['delivered', 'failed'])).official_warnings).toEqual([]);
+  });
+
   it("when the UBL's seller is not the company, then 422 seller_mismatch names both, and nothing is stored", async () => {
     const sender = await sendingAccount();
     const xml = clientMadeUbl('peppol-bis/base-example.xml', '0208:0987654394', recipient());

@@ -185,7 +185,7 @@ inBrowser('the web app in headless Chromium', () => {
     await narrow.close();
   }, 120_000);
 
-  it('when an invoice arrives, then it is in the inbox unread; accepted there, the answer shows on it and in its timeline, and it can be marked read', async () => {
+  it('when an invoice arrives, then it is in the inbox unread; accepted there, the answer shows on it and in its timeline, and it can be marked read and unread again', async () => {
     const account = await sendingAccount();
     const buyer = await callAs(account.key, '/v1/companies', { method: 'POST', body: belgianBuyerCompany });
     expect(buyer.status).toBe(201);
@@ -209,9 +209,14 @@ inBrowser('the web app in headless Chromium', () => {
     expect(given.body.data).toEqual([expect.objectContaining({ code: 'AP', direction: 'sent' })]);
 
     await page.getByRole('button', { name: 'Mark as read' }).click();
-    await page.getByRole('button', { name: 'Mark as read' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Mark as unread' }).waitFor();
     const read = await callAs(account.key, `/v1/documents/${documentId}?company_id=${buyer.body.id}`);
     expect(read.body.received.acknowledged_at).not.toBeNull();
+    // Unread again: back in the pull queue.
+    await page.getByRole('button', { name: 'Mark as unread' }).click();
+    await page.getByRole('button', { name: 'Mark as read' }).waitFor();
+    const queue = await callAs(account.key, `/v1/inbox?company_id=${buyer.body.id}&acknowledged=false`);
+    expect(queue.body.data.map((document: { id: string }) => document.id)).toEqual([documentId]);
     await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'received');
   }, 120_000);
@@ -264,9 +269,13 @@ inBrowser('the web app in headless Chromium', () => {
     expect(pdf.headers()['content-type']).toBe('application/pdf');
 
     await page.getByRole('link', { name: 'Send', exact: true }).click();
-    await page.locator('#ubl-file').setInputFiles({ name: 'invoice.xml', mimeType: 'application/xml', buffer: Buffer.from(clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'ap@buyer.example')) });
+    // A UUID, which the official rules warn of (UBL-CR-…): its page lists the warning under the official check.
+    const ubl = clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'ap@buyer.example').replace('<cbc:ID>Snippet1</cbc:ID>', '<cbc:ID>Snippet1</cbc:ID><cbc:UUID>6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f</cbc:UUID>');
+    await page.locator('#ubl-file').setInputFiles({ name: 'invoice.xml', mimeType: 'application/xml', buffer: Buffer.from(ubl) });
     await page.waitForURL(/\/documents\/(?!\w+$)[^/]+\?company=/);
     await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Invoice' }).waitFor();
+    await page.getByText('The official rules warned of (it was sent all the same):').waitFor({ timeout: 60_000 });
+    await expect(page.locator('.findings code').first().textContent()).resolves.toMatch(/^UBL-CR-\d+$/);
     expect(page.url()).not.toContain(id);
     expect(violations).toEqual([]);
   }, 180_000);

@@ -39,8 +39,12 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
       ),
     onSuccess: refresh,
   });
+  // Read marks it processed (it leaves the pull queue); unread puts it back.
   const acknowledge = useMutation({
-    mutationFn: () => answer(api.POST('/v1/documents/{id}/acknowledge', { params: { path: { id }, query: { company_id: companyId } } })),
+    mutationFn: (read: boolean) => {
+      const path = { params: { path: { id }, query: { company_id: companyId } } };
+      return answer(read ? api.POST('/v1/documents/{id}/acknowledge', path) : api.DELETE('/v1/documents/{id}/acknowledge', path));
+    },
     onSuccess: refresh,
   });
   const submit = (code: Code) => (event: FormEvent) => {
@@ -51,11 +55,9 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   return (
     <section aria-labelledby="answer-title">
       <h2 id="answer-title">{words.answer}</h2>
-      {!acknowledged && (
-        <button type="button" className="secondary" onClick={() => acknowledge.mutate()} disabled={acknowledge.isPending}>
-          {words.markRead}
-        </button>
-      )}
+      <button type="button" className="secondary" onClick={() => acknowledge.mutate(!acknowledged)} disabled={acknowledge.isPending}>
+        {acknowledged ? words.markUnread : words.markRead}
+      </button>
       <form className="answer" onSubmit={submit('AP')}>
         <button type="submit" disabled={respond.isPending}>
           {words.accept}

@@ -60,6 +60,7 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
         <section className="problem" aria-labelledby="failed-title">
           <h2 id="failed-title">{words.reasonFailed}</h2>
           <p>{shown.error_message}</p>
+          <p>{words.whatToDo}</p>
         </section>
       )}
       {shown.direction === 'received' && shown.received && <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />}
@@ -73,6 +74,18 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
                 <strong>{words[`step_${entry.step}` as Step]}</strong>
                 {entry.attempt !== null && <span>{` (${words.attempt} ${entry.attempt})`}</span>}
                 {(entry.error_message ?? entry.message) && <p>{entry.error_message ?? entry.message}</p>}
+                {entry.step === 'validated' && shown.official_warnings.length > 0 && (
+                  <>
+                    <p>{words.officialWarnings}</p>
+                    <ul className="findings">
+                      {shown.official_warnings.map((warning, at) => (
+                        <li key={at}>
+                          <code>{warning.rule}</code> {warning.message}
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                )}
               </li>
             ))}
           </ol>

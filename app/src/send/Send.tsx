@@ -49,6 +49,8 @@ export function Send({ workspaceId }: { workspaceId: string }) {
   const change = (next: Draft) => {
     setDraft(next);
     setTouched(true);
+    // A refusal was of what was sent: once changed, the checks speak again.
+    submit.reset();
   };
   const problems = problemsOf(submit.error ? undefined : check.data, (submit.error as { api?: ApiError } | null)?.api, send);
   const onSubmit = (event: FormEvent) => {
