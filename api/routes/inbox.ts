@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { idPattern } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
 import { listCompanies } from '../../services/companies';
-import { acknowledgeDocument, listInbox, unacknowledgeDocument } from '../../services/receiving/inbox';
+import { listInbox, markAcknowledged } from '../../services/receiving/inbox';
 import { takeInbound } from '../../services/receiving/intake';
 import type { Store } from '../../store';
 import { requireDocument, requireDocumentCompany, requireReceivedDocument } from '../access';
@@ -78,45 +78,48 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     },
   });
 
-  routes.add({
-    method: 'post',
-    path: '/v1/documents/{id}/acknowledge',
-    operationId: 'acknowledgeDocument',
-    summary: 'Mark a received document processed',
-    description: 'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
-    tags: ['Inbox'],
-    limitedKeys: true,
-    params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
-    query: z.object({ company_id: companyQuery }).strict(),
-    responses: { 200: { description: 'The document, acknowledged', schema: documentSchema } },
-    errors: ['not_company_member', 'document_not_found', 'not_received_document'],
-    handler: async ({ auth, params, query, req }) => {
-      await requireDocumentCompany(store, auth, query.company_id);
-      const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), 'acknowledged');
-      const acknowledged = await acknowledgeDocument(store, document);
-      return { status: 200, body: documentView(acknowledged, [], req.origin, await receivedContentOf(store, acknowledged)) };
+  // Acknowledging (POST) and undoing it (DELETE): one route each way, the same checks.
+  const acknowledging = [
+    {
+      method: 'post',
+      operationId: 'acknowledgeDocument',
+      summary: 'Mark a received document processed',
+      description: 'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
+      answered: 'The document, acknowledged',
+      what: 'acknowledged',
+      read: true,
     },
-  });
-
-  routes.add({
-    method: 'delete',
-    path: '/v1/documents/{id}/acknowledge',
-    operationId: 'unacknowledgeDocument',
-    summary: 'Mark a received document not processed again (unread)',
-    description: 'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
-    tags: ['Inbox'],
-    limitedKeys: true,
-    params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
-    query: z.object({ company_id: companyQuery }).strict(),
-    responses: { 200: { description: 'The document, not acknowledged', schema: documentSchema } },
-    errors: ['not_company_member', 'document_not_found', 'not_received_document'],
-    handler: async ({ auth, params, query, req }) => {
-      await requireDocumentCompany(store, auth, query.company_id);
-      const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), 'marked unread');
-      const unread = await unacknowledgeDocument(store, document);
-      return { status: 200, body: documentView(unread, [], req.origin, await receivedContentOf(store, unread)) };
+    {
+      method: 'delete',
+      operationId: 'unacknowledgeDocument',
+      summary: 'Mark a received document not processed again (unread)',
+      description: 'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
+      answered: 'The document, not acknowledged',
+      what: 'marked unread',
+      read: false,
     },
-  });
+  ] as const;
+  for (const { method, operationId, summary, description, answered, what, read } of acknowledging) {
+    routes.add({
+      method,
+      path: '/v1/documents/{id}/acknowledge',
+      operationId,
+      summary,
+      description,
+      tags: ['Inbox'],
+      limitedKeys: true,
+      params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
+      query: z.object({ company_id: companyQuery }).strict(),
+      responses: { 200: { description: answered, schema: documentSchema } },
+      errors: ['not_company_member', 'document_not_found', 'not_received_document'],
+      handler: async ({ auth, params, query, req }) => {
+        await requireDocumentCompany(store, auth, query.company_id);
+        const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), what);
+        const marked = await markAcknowledged(store, document, read);
+        return { status: 200, body: documentView(marked, [], req.origin, await receivedContentOf(store, marked)) };
+      },
+    });
+  }
 
   routes.add({
     method: 'post',

@@ -11,12 +11,14 @@ export function useCompanies(workspaceId: string) {
   return { companies, companyId: chosen ?? companies.data?.data[0]?.id ?? null, choose: setChosen };
 }
 
-export function CompanyPicker({ companies, companyId, choose }: ReturnType<typeof useCompanies>) {
+/** The company chosen among the workspace's; with `all`, an option of that name for every company (chosen as ''). */
+export function CompanyPicker({ companies, companyId, choose, all }: { companies: { data?: { data: { id: string; name: string }[] } }; companyId: string | null; choose: (id: string) => void; all?: string }) {
   const { words } = useLocale();
   return (
     <label>
       {words.company}{' '}
       <select value={companyId ?? ''} onChange={(event) => choose(event.target.value)}>
+        {all !== undefined && <option value="">{all}</option>}
         {companies.data?.data.map((company) => (
           <option key={company.id} value={company.id}>
             {company.name}

@@ -11,21 +11,20 @@ export function listInbox(store: Store, query: Omit<DocumentListQuery, 'scope' |
   return listDocuments(store, { ...filters, scope: { companyId }, direction: 'received' });
 }
 
-/** Marks a received document not processed again (a person's "unread"): it is back in the pull queue. Undoing again changes nothing. */
-export async function unacknowledgeDocument(store: Store, document: DocumentRow): Promise<DocumentRow> {
-  if (!document.acknowledged_at) return document;
-  const updated = await store.documents
-    .findOneAndUpdate({ _id: document._id, direction: 'received' }, { $set: { acknowledged_at: null, updated_at: new Date() } }, { returnDocument: 'after' })
-    .lean();
-  return updated ?? document;
-}
-
-/** Marks a received document processed (the first time counts; repeating it changes nothing). */
-export async function acknowledgeDocument(store: Store, document: DocumentRow): Promise<DocumentRow> {
-  if (document.acknowledged_at) return document;
+/**
+ * Marks a received document processed (`read`: it leaves the pull queue) or not processed again (a person's
+ * "unread": it is back). One conditional update makes the change, so of two at once the first counts; repeating it
+ * changes nothing and answers the row as it is.
+ */
+export async function markAcknowledged(store: Store, document: DocumentRow, read: boolean): Promise<DocumentRow> {
+  if (Boolean(document.acknowledged_at) === read) return document;
   const now = new Date();
   const updated = await store.documents
-    .findOneAndUpdate({ _id: document._id, direction: 'received', acknowledged_at: null }, { $set: { acknowledged_at: now, updated_at: now } }, { returnDocument: 'after' })
+    .findOneAndUpdate(
+      { _id: document._id, direction: 'received', acknowledged_at: read ? null : { $ne: null } },
+      { $set: { acknowledged_at: read ? now : null, updated_at: now } },
+      { returnDocument: 'after' },
+    )
     .lean();
   return updated ?? ((await store.documents.findById(document._id).lean()) as DocumentRow);
 }

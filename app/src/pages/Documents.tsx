@@ -3,6 +3,7 @@ import { useState } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, type Words } from '../i18n';
+import { CompanyPicker } from '../companies';
 import { hrefOf } from '../router';
 import { useSettled } from '../settled';
 
@@ -46,17 +47,7 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
     <section aria-labelledby="documents-title">
       <h1 id="documents-title">{words.documents}</h1>
       <div className="filters">
-        <label>
-          {words.company}{' '}
-          <select value={companyId} onChange={(event) => setCompanyId(event.target.value)}>
-            <option value="">{words.allCompanies}</option>
-            {companies.data.data.map((company) => (
-              <option key={company.id} value={company.id}>
-                {company.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CompanyPicker companies={companies} companyId={companyId} choose={setCompanyId} all={words.allCompanies} />
         <label>
           {words.search}{' '}
           <input type="search" value={search} maxLength={100} onChange={(event) => setSearch(event.target.value)} />

@@ -99,10 +99,10 @@ export function Send({ workspaceId }: { workspaceId: string }) {
 /** What to fix: the violations (each with its rule) and the official rules' errors, of the last check or of the refused send. */
 function problemsOf(validation: Schemas['DocumentValidation'] | undefined, refused: ApiError | undefined, words: SendWords): Problem[] {
   const details = refused?.details as { violations?: Schemas['DocumentViolation'][] } | undefined;
+  if (refused && !details?.violations) return [{ field: '', text: refused.message }];
   const violations = details?.violations ?? validation?.violations ?? [];
   const found = violations.map(({ path, rule, message }) => ({ field: fieldOf(path), text: `${labelOf(path, words)}: ${message}${rule ? ` (${rule})` : ''}` }));
   const official = (validation?.official?.errors ?? []).map(({ rule, message }) => ({ field: '', text: `${rule}: ${message}` }));
-  if (refused && !details?.violations) return [{ field: '', text: refused.message }];
   return [...found, ...official];
 }
 
