@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { sourcesDigest } from './digest';
 import { StackError } from './errors';
-import { applyEinvoiceChanges, FERRETDB_BUILD_TAG } from './ferretdb/build';
+import { FERRETDB_BUILD_TAG, FERRETDB_RELEASE, writeEinvoiceSource } from './ferretdb/build';
 
 /**
  * The embedded stack's programs that do not come from npm: two Go programs
@@ -112,9 +112,6 @@ export const TEMPORAL_UI: Tool = {
   },
 };
 
-/** The FerretDB release the einvoice build starts from. */
-const FERRETDB_RELEASE = 'v1.24.2';
-
 export const FERRETDB: Tool = {
   name: 'ferretdb',
   // Also the version FerretDB reports (it only requires the leading "v") and the cache directory's name,
@@ -124,20 +121,8 @@ export const FERRETDB: Tool = {
   builder: GO,
   alternative: 'MONGODB_URI',
   async build(go, outputFile) {
-    // `go install …@v1.24.2` cannot be used: the proxy refuses FerretDB's version
-    // list (needed for its deprecation check), and the module ships without the
-    // build/version/version.txt its own build task generates, so the binary
-    // panics at start. So: download the pinned module (checksum-verified against
-    // the Go sum database), add our changes (stack/ferretdb: indexed queries,
-    // filter and sort pushdown, atomic updates) and that one generated file, and
-    // build its command.
-    const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`])) as { Dir?: string };
-    if (!module.Dir) throw new StackError('go mod download did not report the module directory');
-    const moduleDir = module.Dir;
     await withScratchDir(outputFile, 'src-', async (source) => {
-      await cp(moduleDir, source, { recursive: true });
-      await applyEinvoiceChanges(source);
-      await writeFile(path.join(source, 'build', 'version', 'version.txt'), `${this.version}\n`);
+      await writeEinvoiceSource(go, source, this.version);
       await go(['build', '-trimpath', '-o', outputFile, './cmd/ferretdb'], { cwd: source });
     });
   },

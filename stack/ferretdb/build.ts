@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { sourcesDigest } from '../digest';
@@ -7,6 +7,12 @@ import { StackError } from '../errors';
 import { FERRETDB_EDITS, type SourceEdit } from './edits';
 
 const OVERLAY_DIR = path.join(__dirname, 'overlay');
+
+/** The FerretDB release the einvoice build starts from. */
+export const FERRETDB_RELEASE = 'v1.24.2';
+
+/** Runs `go` with these arguments (in cwd) and resolves to its standard output. */
+type GoRunner = (args: string[], options?: { cwd?: string }) => Promise<string>;
 
 /**
  * The einvoice build of FerretDB: the pinned release plus our own Go files
@@ -25,12 +31,27 @@ function changesDigest(): string {
 }
 
 /**
+ * Writes the einvoice FerretDB source tree into an empty directory: the pinned module, our changes and the one
+ * generated file its own build task would add. `go install …@v1.24.2` cannot be used: the proxy refuses
+ * FerretDB's version list (needed for its deprecation check), and the module ships without the
+ * build/version/version.txt its build task generates, so the binary (and every test binary) panics at start.
+ * The module is checksum-verified against the Go sum database by `go mod download`.
+ */
+export async function writeEinvoiceSource(go: GoRunner, sourceDir: string, version: string): Promise<void> {
+  const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`])) as { Dir?: string };
+  if (!module.Dir) throw new StackError('go mod download did not report the module directory');
+  await cp(module.Dir, sourceDir, { recursive: true });
+  await applyEinvoiceChanges(sourceDir);
+  await writeFile(path.join(sourceDir, 'build', 'version', 'version.txt'), `${version}\n`);
+}
+
+/**
  * Applies the einvoice changes to a copy of the FerretDB module. The Go module
  * cache makes its files and directories read-only, and the copy keeps those
  * modes: they are made writable first, so that the copy can be changed and,
  * by users other than root, removed again.
  */
-export async function applyEinvoiceChanges(sourceDir: string): Promise<void> {
+async function applyEinvoiceChanges(sourceDir: string): Promise<void> {
   await chmod(sourceDir, 0o755);
   for (const entry of await readdir(sourceDir, { recursive: true })) {
     const file = path.join(sourceDir, entry);
@@ -50,7 +71,7 @@ export async function applyEinvoiceChanges(sourceDir: string): Promise<void> {
 }
 
 /** Replaces the edit's text, which must occur exactly once. */
-export function applyEdit(text: string, edit: SourceEdit): string {
+function applyEdit(text: string, edit: SourceEdit): string {
   const count = text.split(edit.find).length - 1;
   if (count !== 1) {
     throw new StackError(

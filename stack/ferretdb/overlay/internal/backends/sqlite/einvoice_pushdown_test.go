@@ -1,6 +1,6 @@
 // einvoice build of FerretDB: tests of the pushdown, the indexed _id condition and compare-and-swap.
 // This file is not part of FerretDB; stack/tools.ts copies it into the module at build time
-// (`go test ./internal/backends/sqlite/` in a built module tree runs it).
+// (`npm run test:ferretdb` builds that tree and runs it).
 
 package sqlite
 
