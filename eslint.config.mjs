@@ -10,7 +10,16 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:$
 export default tseslint.config(
   {
     // sdk/src/schema.ts is generated (npm run sdk:generate); tsc still checks it.
-    ignores: ['node_modules/**', 'dist/**', 'sdk/dist/**', 'sdk/src/schema.ts', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs'],
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'sdk/dist/**',
+      'sdk/src/schema.ts',
+      'data/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -24,7 +24,12 @@ module.exports = {
       ...lane,
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bench/', '<rootDir>/test/production/', ...withoutServer],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '<rootDir>/test/bench/',
+        '<rootDir>/test/production/',
+        ...withoutServer,
+      ],
       globalSetup: path.join(__dirname, 'test/global-setup.ts'),
       globalTeardown: path.join(__dirname, 'test/global-teardown.ts'),
     },

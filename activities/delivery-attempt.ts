@@ -15,7 +15,8 @@ import { delayAfterAttempt, PERMANENT_DELIVERY_ERROR } from '../workflows/shared
  */
 
 /** Ends delivery at once: the workflow fails the document with this message. */
-export const permanentDeliveryFailure = (message: string) => ApplicationFailure.nonRetryable(message, PERMANENT_DELIVERY_ERROR);
+export const permanentDeliveryFailure = (message: string) =>
+  ApplicationFailure.nonRetryable(message, PERMANENT_DELIVERY_ERROR);
 
 /** Records that this attempt failed and another will follow (unless the delivery window ends first). */
 export async function recordRetry(store: Store, documentId: string, err: unknown, logger: Logger): Promise<void> {
@@ -24,7 +25,13 @@ export async function recordRetry(store: Store, documentId: string, err: unknown
   const windowEnds = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs;
   if (info.scheduleToCloseTimeoutMs > 0 && nextAttemptAt >= windowEnds) return;
   try {
-    await moveDocument(store, documentId, 'retry', { attempt: info.attempt, error_message: (err as Error).message }, logger);
+    await moveDocument(
+      store,
+      documentId,
+      'retry',
+      { attempt: info.attempt, error_message: (err as Error).message },
+      logger,
+    );
   } catch (recordError) {
     if (!(recordError instanceof IllegalMoveError)) throw recordError;
   }
@@ -51,11 +58,19 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
  * attempt still returns its receipt, which the workflow keeps in its history
  * and the deliver move writes to the row with retries of its own.
  */
-export async function noteSent(store: Store, documentId: string, sent: { sent_at: Date; message_id: string }, logger: Logger): Promise<void> {
+export async function noteSent(
+  store: Store,
+  documentId: string,
+  sent: { sent_at: Date; message_id: string },
+  logger: Logger,
+): Promise<void> {
   try {
     await heartbeating(() => recordSent(store, documentId, sent));
   } catch (err) {
-    logger.warn({ err, documentId }, 'the document was accepted, but noting the send on it failed; the deliver move records it');
+    logger.warn(
+      { err, documentId },
+      'the document was accepted, but noting the send on it failed; the deliver move records it',
+    );
   }
 }
 
@@ -68,8 +83,10 @@ export type DocumentToSend =
 export async function documentToSend(store: Store, documentId: string): Promise<DocumentToSend> {
   const document = await findDocument(store, documentId);
   if (!document) throw permanentDeliveryFailure(`Document ${documentId} does not exist.`);
-  if (document.sent_at && document.message_id) return { document, sent: { messageId: document.message_id, sentAt: document.sent_at.toISOString() } };
-  if (document.status !== TRANSITIONS.send.to) throw permanentDeliveryFailure(`Document ${documentId} is ${document.status}, not sending.`);
+  if (document.sent_at && document.message_id)
+    return { document, sent: { messageId: document.message_id, sentAt: document.sent_at.toISOString() } };
+  if (document.status !== TRANSITIONS.send.to)
+    throw permanentDeliveryFailure(`Document ${documentId} is ${document.status}, not sending.`);
   const content = await sendableContentOf(store, documentId);
   if (!content?.ubl) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
   return { document, ...content };

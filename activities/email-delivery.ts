@@ -27,7 +27,12 @@ function withTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
-export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Pick<ActivityDependencies, 'store' | 'smtpUrl' | 'mailFrom' | 'logger'>) {
+export function emailDeliveryActivities({
+  store,
+  smtpUrl,
+  mailFrom,
+  logger,
+}: Pick<ActivityDependencies, 'store' | 'smtpUrl' | 'mailFrom' | 'logger'>) {
   const transportUrl = withTimeouts(smtpUrl);
 
   return {
@@ -44,7 +49,8 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Pi
       if ('sent' in found) return found.sent;
       const { document, ubl, input } = found;
       const recipient = document.recipient_email;
-      if (!recipient) throw permanentDeliveryFailure('No recipient email: set to.email, or an email on the company or the account.');
+      if (!recipient)
+        throw permanentDeliveryFailure('No recipient email: set to.email, or an email on the company or the account.');
 
       const messageId = `<${document._id}@einvoice.localhost>`;
       const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
@@ -55,33 +61,44 @@ export function emailDeliveryActivities({ store, smtpUrl, mailFrom, logger }: Pi
       const stem = fileStemOf(document.number);
       const attachments = [
         { filename: `${stem}.xml`, content: ubl, contentType: 'application/xml' },
-        ...(readable?.readable_pdf ? [{ filename: `${stem}.pdf`, content: Buffer.from(readable.readable_pdf.buffer), contentType: 'application/pdf' }] : []),
+        ...(readable?.readable_pdf
+          ? [
+              {
+                filename: `${stem}.pdf`,
+                content: Buffer.from(readable.readable_pdf.buffer),
+                contentType: 'application/pdf',
+              },
+            ]
+          : []),
       ];
       const transport = createTransport(transportUrl);
       const context = Context.current();
       const onCancel = () => transport.close();
       context.cancellationSignal.addEventListener('abort', onCancel);
       try {
-        await heartbeating(() => transport.sendMail({
-          from: mailFrom,
-          to: recipient,
-          messageId,
-          // Sandbox keys are free and nobody checks who holds them: the seller is only what the sender wrote.
-          subject: `[Sandbox, sender not verified] ${kind} ${document.number} from ${seller}`,
-          text: [
-            SANDBOX_NOTICE,
-            '',
-            `${kind} ${document.number} from ${seller} (as the sender named itself).`,
-            `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
-            `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
-            '',
-            `The attached XML is the Peppol BIS Billing 3.0 document${attachments.length > 1 ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery from a sender whose identity nobody has verified: do not act on it as if it came from the business it names.`,
-          ].join('\n'),
-          attachments,
-        }));
+        await heartbeating(() =>
+          transport.sendMail({
+            from: mailFrom,
+            to: recipient,
+            messageId,
+            // Sandbox keys are free and nobody checks who holds them: the seller is only what the sender wrote.
+            subject: `[Sandbox, sender not verified] ${kind} ${document.number} from ${seller}`,
+            text: [
+              SANDBOX_NOTICE,
+              '',
+              `${kind} ${document.number} from ${seller} (as the sender named itself).`,
+              `Issue date: ${document.issue_date}${document.due_date ? `, due ${document.due_date}` : ''}.`,
+              `Amount payable: ${totals.payable} ${document.currency} (VAT ${totals.tax} ${document.currency}).`,
+              '',
+              `The attached XML is the Peppol BIS Billing 3.0 document${attachments.length > 1 ? '; the PDF shows it for reading' : ''}. This is a sandbox delivery from a sender whose identity nobody has verified: do not act on it as if it came from the business it names.`,
+            ].join('\n'),
+            attachments,
+          }),
+        );
       } catch (err) {
         if (context.cancellationSignal.aborted) throw err;
-        if (isPermanentSmtpFailure(err)) throw permanentDeliveryFailure(`The mail server refused the message: ${(err as Error).message}`);
+        if (isPermanentSmtpFailure(err))
+          throw permanentDeliveryFailure(`The mail server refused the message: ${(err as Error).message}`);
         logger.warn({ err, documentId, attempt: context.info.attempt }, 'email delivery attempt failed; retrying');
         await recordRetry(store, documentId, err, logger);
         throw err;

@@ -31,13 +31,21 @@ const FACTORIES = [
 ] as const;
 
 type ActivitiesOf<Factory> = Factory extends (deps: never) => infer Made ? Made : never;
-type NamesOf<Factories> = Factories extends readonly [infer First, ...infer Rest] ? keyof ActivitiesOf<First> | NamesOf<Rest> : never;
+type NamesOf<Factories> = Factories extends readonly [infer First, ...infer Rest]
+  ? keyof ActivitiesOf<First> | NamesOf<Rest>
+  : never;
 /** The names two factories both export: each factory's against all that follow it. */
-export type DuplicateActivityNames<Factories> = Factories extends readonly [infer First, ...infer Rest] ? (keyof ActivitiesOf<First> & NamesOf<Rest>) | DuplicateActivityNames<Rest> : never;
-type AllActivities<Factories> = Factories extends readonly [infer First, ...infer Rest] ? ActivitiesOf<First> & AllActivities<Rest> : unknown;
+export type DuplicateActivityNames<Factories> = Factories extends readonly [infer First, ...infer Rest]
+  ? (keyof ActivitiesOf<First> & NamesOf<Rest>) | DuplicateActivityNames<Rest>
+  : never;
+type AllActivities<Factories> = Factories extends readonly [infer First, ...infer Rest]
+  ? ActivitiesOf<First> & AllActivities<Rest>
+  : unknown;
 
 /** Compiles only while no activity name is exported twice; otherwise the error names the duplicates. */
-const noDuplicateNames: [DuplicateActivityNames<typeof FACTORIES>] extends [never] ? true : { duplicateActivityNames: DuplicateActivityNames<typeof FACTORIES> } = true;
+const noDuplicateNames: [DuplicateActivityNames<typeof FACTORIES>] extends [never]
+  ? true
+  : { duplicateActivityNames: DuplicateActivityNames<typeof FACTORIES> } = true;
 void noDuplicateNames;
 
 export type Activities = AllActivities<typeof FACTORIES>;

@@ -7,10 +7,21 @@ import { syncReceiving } from '../services/receiving/sync';
 import type { ActivityDependencies } from './dependencies';
 
 /** The KYC review's side effects: the outcome, onboarding, provisioning; each safe to repeat. */
-export function kycActivities({ store, temporal, logger, smtpUrl, mailFrom, operatorEmail }: Pick<ActivityDependencies, 'store' | 'temporal' | 'logger' | 'smtpUrl' | 'mailFrom' | 'operatorEmail'>) {
+export function kycActivities({
+  store,
+  temporal,
+  logger,
+  smtpUrl,
+  mailFrom,
+  operatorEmail,
+}: Pick<ActivityDependencies, 'store' | 'temporal' | 'logger' | 'smtpUrl' | 'mailFrom' | 'operatorEmail'>) {
   const provider = liveProvider();
   return {
-    async recordKycReview(workspaceId: string, submission: number, decision: KycDecision): Promise<{ status: ReviewStatus; rejectReason: string | null }> {
+    async recordKycReview(
+      workspaceId: string,
+      submission: number,
+      decision: KycDecision,
+    ): Promise<{ status: ReviewStatus; rejectReason: string | null }> {
       const recorded = await recordReviewOutcome(store, workspaceId, submission, decision);
       return { status: recorded.status, rejectReason: recorded.reject_reason ?? null };
     },

@@ -18,7 +18,12 @@ export interface DeliveryReceipt {
 }
 
 /** The send workflow's moves: each one call of the lifecycle operation, safe to retry. */
-export function lifecycleActivities({ store, usage, logger, fanOut }: Pick<ActivityDependencies, 'store' | 'usage' | 'logger' | 'fanOut'>) {
+export function lifecycleActivities({
+  store,
+  usage,
+  logger,
+  fanOut,
+}: Pick<ActivityDependencies, 'store' | 'usage' | 'logger' | 'fanOut'>) {
   /**
    * The move, then its event to the webhooks subscribed to it, also when the
    * move is a repeat (a retry after a crash between the two): deliveries are
@@ -47,7 +52,10 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: Pick<Activ
      */
     async markSending(documentId: string, ruleSet?: string): Promise<{ channel: DeliveryChannel }> {
       const { document } = await move(documentId, 'send', {
-        message: (moved) => (channelOf(moved.environment) === 'peppol' ? 'Sending on the Peppol network (AS4)' : 'Sending by email (sandbox)'),
+        message: (moved) =>
+          channelOf(moved.environment) === 'peppol'
+            ? 'Sending on the Peppol network (AS4)'
+            : 'Sending by email (sandbox)',
         ...(ruleSet && { set: { rule_set: ruleSet } }),
       });
       return { channel: channelOf(document.environment) };
@@ -64,7 +72,11 @@ export function lifecycleActivities({ store, usage, logger, fanOut }: Pick<Activ
 
     /** A live document's reservation goes back to the workspace (once, also when this is retried). */
     async markFailed(documentId: string, errorMessage: string, ruleSet?: string): Promise<void> {
-      const { document } = await move(documentId, 'fail', { error_message: errorMessage, message: errorMessage, ...(ruleSet && { set: { rule_set: ruleSet } }) });
+      const { document } = await move(documentId, 'fail', {
+        error_message: errorMessage,
+        message: errorMessage,
+        ...(ruleSet && { set: { rule_set: ruleSet } }),
+      });
       if (document.environment === 'live') await releaseReservation(store, document.workspace_id, document._id, logger);
     },
   };

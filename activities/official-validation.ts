@@ -37,12 +37,17 @@ export function officialValidation({ store, validator }: Pick<ActivityDependenci
       const report = await validator.validate(ubl);
       if (report.problem) {
         // The service wrote this UBL itself: unreadable means a bug here, and it must not leave.
-        return { ruleSet: report.rule_set, refusal: `The stored UBL could not be validated (${report.problem.code}): ${report.problem.message}` };
+        return {
+          ruleSet: report.rule_set,
+          refusal: `The stored UBL could not be validated (${report.problem.code}): ${report.problem.message}`,
+        };
       }
       const { fatal, warnings } = splitFindings(report.findings);
       // Kept on the document (not passed through history), for its page to list with their rule ids.
       if (fatal.length === 0 && warnings.length > 0) {
-        const kept = warnings.slice(0, MAX_KEPT_WARNINGS).map(({ rule, message, location }) => ({ rule, message, location }));
+        const kept = warnings
+          .slice(0, MAX_KEPT_WARNINGS)
+          .map(({ rule, message, location }) => ({ rule, message, location }));
         await store.documents.updateOne({ _id: documentId }, { $set: { official_warnings: kept } });
       }
       return { ruleSet: report.rule_set, refusal: fatal.length === 0 ? null : describeRefusal(report.rule_set, fatal) };

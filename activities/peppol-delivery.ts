@@ -1,8 +1,21 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { ciiOfUbl } from '../domain/cii/write';
-import { billingDeliverable, BIS_BILLING_CII_SERVICE, PEPPOL_AS4, type Deliverable } from '../domain/peppol-capabilities';
-import { documentAs4MessageId, nameBasedUuid, RoutingError, routingOf, standardBusinessDocument, type EnvelopeRouting, type PeppolRouting } from '../domain/peppol-envelope';
+import {
+  billingDeliverable,
+  BIS_BILLING_CII_SERVICE,
+  PEPPOL_AS4,
+  type Deliverable,
+} from '../domain/peppol-capabilities';
+import {
+  documentAs4MessageId,
+  nameBasedUuid,
+  RoutingError,
+  routingOf,
+  standardBusinessDocument,
+  type EnvelopeRouting,
+  type PeppolRouting,
+} from '../domain/peppol-envelope';
 import { as4Sends } from '../platform/metrics';
 import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
 import { receivingEndpoint } from '../platform/peppol-lookup';
@@ -52,7 +65,10 @@ async function endpointNow(peppol: ActivityDependencies['peppol'], receiver: str
  * (permanentDeliveryFailure); anything else is thrown as it is, for the
  * activity retry policy, and the receiver is looked up afresh next time.
  */
-export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>, message: As4Message): Promise<As4Sent> {
+export async function sendByAs4(
+  { store, peppol }: Pick<ActivityDependencies, 'store' | 'peppol'>,
+  message: As4Message,
+): Promise<As4Sent> {
   let routing = message.routing;
   let alternative = false;
   let receipt: As4Receipt;
@@ -65,13 +81,17 @@ export async function sendByAs4({ store, peppol }: Pick<ActivityDependencies, 's
       alternative = made !== null;
       const sent = made ?? { routing: message.routing, sbd: message.sbd };
       routing = sent.routing;
-      return peppol.accessPoint.send(sendRequest(routing, { messageId: message.messageId, endpoint, sbd: sent.sbd }), Context.current().cancellationSignal);
+      return peppol.accessPoint.send(
+        sendRequest(routing, { messageId: message.messageId, endpoint, sbd: sent.sbd }),
+        Context.current().cancellationSignal,
+      );
     });
   } catch (err) {
     as4Sends.inc({ outcome: failedSendOutcome(err) });
     // What the lookup kept may be what failed (an access point or certificate replaced since): the next try asks afresh.
     peppol.lookup.forget(routing.receiver);
-    if (err instanceof As4SendError && err.permanent) throw permanentDeliveryFailure(`The receiving access point refused the ${message.what}: ${err.message}`);
+    if (err instanceof As4SendError && err.permanent)
+      throw permanentDeliveryFailure(`The receiving access point refused the ${message.what}: ${err.message}`);
     throw err;
   }
   as4Sends.inc({ outcome: 'delivered' });
@@ -117,8 +137,13 @@ async function ciiOf(store: ActivityDependencies['store'], documentId: string, u
   return 'cii' in written ? written.cii : null;
 }
 
-export function peppolDeliveryActivities({ store, logger, peppol }: Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>) {
-  const described = (messageId: string, detail = '') => `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
+export function peppolDeliveryActivities({
+  store,
+  logger,
+  peppol,
+}: Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>) {
+  const described = (messageId: string, detail = '') =>
+    `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
 
   return {
     /**
@@ -138,12 +163,15 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       try {
         routing = routingOf(ubl);
       } catch (err) {
-        if (err instanceof RoutingError) throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
+        if (err instanceof RoutingError)
+          throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
         throw err;
       }
       // The envelope's sender is the one our certificate vouches for: the company's verified Peppol id, checked again here for a document accepted before a change.
       const company = await store.companies.findById(document.company_id).lean();
-      const refusal = company ? liveSenderRefusal(company, routing.sender) : `Company ${document.company_id} does not exist.`;
+      const refusal = company
+        ? liveSenderRefusal(company, routing.sender)
+        : `Company ${document.company_id} does not exist.`;
       if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
 
       const messageId = documentAs4MessageId(document._id);
@@ -155,39 +183,51 @@ export function peppolDeliveryActivities({ store, logger, peppol }: Pick<Activit
       const deliverable = billingDeliverable(routing);
       let receipt;
       try {
-        receipt = await sendByAs4({ store, peppol }, {
-          routing,
-          deliverable,
-          messageId,
-          sbd: standardBusinessDocument(ubl, routing, envelope),
-          // BIS Billing in CII for a receiver that takes only that; a PINT document has no CII form to go as.
-          ...(deliverable === routing.kind && {
-            alternative: {
-              deliverable: BIS_BILLING_CII_SERVICE,
-              make: async () => {
-                const cii = await ciiOf(store, document._id, ubl);
-                if (cii === null) return null;
-                const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
-                return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+        receipt = await sendByAs4(
+          { store, peppol },
+          {
+            routing,
+            deliverable,
+            messageId,
+            sbd: standardBusinessDocument(ubl, routing, envelope),
+            // BIS Billing in CII for a receiver that takes only that; a PINT document has no CII form to go as.
+            ...(deliverable === routing.kind && {
+              alternative: {
+                deliverable: BIS_BILLING_CII_SERVICE,
+                make: async () => {
+                  const cii = await ciiOf(store, document._id, ubl);
+                  if (cii === null) return null;
+                  const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
+                  return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+                },
               },
-            },
-          }),
-          what: 'document',
-          endUserId: document.company_id,
-        });
+            }),
+            what: 'document',
+            endUserId: document.company_id,
+          },
+        );
       } catch (err) {
         if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
-        logger.warn({ err, documentId, attempt: Context.current().info.attempt }, 'Peppol delivery attempt failed; retrying');
+        logger.warn(
+          { err, documentId, attempt: Context.current().info.attempt },
+          'Peppol delivery attempt failed; retrying',
+        );
         await recordRetry(store, documentId, err, logger);
         throw err;
       }
       const sentAt = receiptTime(receipt);
       await noteSent(store, documentId, { sent_at: sentAt, message_id: messageId }, logger);
-      logger.info({ documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver }, 'delivered on Peppol');
+      logger.info(
+        { documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver },
+        'delivered on Peppol',
+      );
       return {
         messageId,
         sentAt: sentAt.toISOString(),
-        description: described(messageId, ` to ${routing.receiver} (access point ${receipt.receiverSeat})${receipt.alternative ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`),
+        description: described(
+          messageId,
+          ` to ${routing.receiver} (access point ${receipt.receiverSeat})${receipt.alternative ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`,
+        ),
       };
     },
   };

@@ -1,7 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
 import { reconcileReceived } from '../services/receiving/intake';
-import { announceReceived, fileReceived, fileUnread, findReceivedMessage, markFiled, type Filed } from '../services/receiving/file';
+import {
+  announceReceived,
+  fileReceived,
+  fileUnread,
+  findReceivedMessage,
+  markFiled,
+  type Filed,
+} from '../services/receiving/file';
 import { announceReply, type FiledReply } from '../services/receiving/replies';
 import { recordReceivedTransaction } from '../services/reporting/items';
 import {
@@ -16,7 +23,11 @@ import { recordListingFailure, syncListing, type ListingStatus } from '../servic
 import { prepareOutgoingMigration, recordMigrationFailure } from '../services/receiving/migration';
 import type { CompanyIdentity } from '../domain/participant-proof';
 import { NetworkRegistrationError } from '../platform/network-registration';
-import { openParticipantReview, recordParticipantDecision, type ParticipantDecisionOutcome } from '../services/receiving/participant-review';
+import {
+  openParticipantReview,
+  recordParticipantDecision,
+  type ParticipantDecisionOutcome,
+} from '../services/receiving/participant-review';
 import { REGISTRATION_REFUSED, type KycDecision } from '../workflows/shared';
 import type { ActivityDependencies } from './dependencies';
 
@@ -26,14 +37,19 @@ async function refusalsFinal<T>(step: () => Promise<T>): Promise<T> {
     return await step();
   } catch (err) {
     if (err instanceof RegistrationRefusedError || (err instanceof NetworkRegistrationError && err.permanent)) {
-      throw ApplicationFailure.nonRetryable((err).message, REGISTRATION_REFUSED);
+      throw ApplicationFailure.nonRetryable(err.message, REGISTRATION_REFUSED);
     }
     throw err;
   }
 }
 
 /** The receive and registration workflows' side effects; each safe to repeat. */
-export function receivingActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'usage' | 'temporal' | 'fanOut' | 'peppol' | 'secretBox' | 'sml' | 'directory'>) {
+export function receivingActivities(
+  deps: Pick<
+    ActivityDependencies,
+    'store' | 'logger' | 'validator' | 'usage' | 'temporal' | 'fanOut' | 'peppol' | 'secretBox' | 'sml' | 'directory'
+  >,
+) {
   const { store, logger } = deps;
   return {
     /** Validates, converts and stores a received message as a document (once). */
@@ -74,12 +90,18 @@ export function receivingActivities(deps: Pick<ActivityDependencies, 'store' | '
       return openParticipantReview(store, companyId, identity, why);
     },
 
-    async recordParticipantDecision(companyId: string, identity: CompanyIdentity, decision: KycDecision): Promise<ParticipantDecisionOutcome> {
+    async recordParticipantDecision(
+      companyId: string,
+      identity: CompanyIdentity,
+      decision: KycDecision,
+    ): Promise<ParticipantDecisionOutcome> {
       return recordParticipantDecision(store, companyId, identity, decision);
     },
 
     async registerReceiver(companyId: string, participant: string): Promise<void> {
-      await refusalsFinal(() => registerParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant));
+      await refusalsFinal(() =>
+        registerParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant),
+      );
     },
 
     /** Our service provider participant (Message Level Status) in the SML; a refusal is final. */
@@ -89,7 +111,9 @@ export function receivingActivities(deps: Pick<ActivityDependencies, 'store' | '
     },
 
     async unregisterReceiver(companyId: string, participant: string): Promise<void> {
-      await refusalsFinal(() => unregisterParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant));
+      await refusalsFinal(() =>
+        unregisterParticipant({ store, sml: deps.sml, secretBox: deps.secretBox, logger }, companyId, participant),
+      );
     },
 
     /** The participant's Peppol Directory listing brought in line (its business card read, or dropped); a refusal is final. */
@@ -111,9 +135,19 @@ export function receivingActivities(deps: Pick<ActivityDependencies, 'store' | '
     },
 
     /** `step` names the workflow step, so a retry records the outcome's event once. */
-    async recordReceivingOutcome(companyId: string, outcome: Parameters<typeof recordReceivingOutcome>[2], step: number): Promise<void> {
+    async recordReceivingOutcome(
+      companyId: string,
+      outcome: Parameters<typeof recordReceivingOutcome>[2],
+      step: number,
+    ): Promise<void> {
       const { workflowExecution } = Context.current().info;
-      await recordReceivingOutcome(store, companyId, outcome, `${workflowExecution?.runId ?? companyId}:${step}`, logger);
+      await recordReceivingOutcome(
+        store,
+        companyId,
+        outcome,
+        `${workflowExecution?.runId ?? companyId}:${step}`,
+        logger,
+      );
     },
 
     /** Starts the receive workflow of every stored message the intake could not. */

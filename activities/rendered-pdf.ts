@@ -1,6 +1,12 @@
 import { ciiOfUbl } from '../domain/cii/write';
 import { renderingNoticeFor, SANDBOX_NOTICE } from '../domain/rendering/sandbox-notice';
-import { hasRenderedPdf, MAX_RENDERED_PDF_BYTES, renderedPdfIn, renderingLanguageOf, withRenderedPdf } from '../domain/ubl/rendered-pdf';
+import {
+  hasRenderedPdf,
+  MAX_RENDERED_PDF_BYTES,
+  renderedPdfIn,
+  renderingLanguageOf,
+  withRenderedPdf,
+} from '../domain/ubl/rendered-pdf';
 import { NotRenderableError } from '../platform/official-validator';
 import { sendableContentOf } from '../services/documents/queries';
 import { permanentDeliveryFailure } from './delivery-attempt';
@@ -39,7 +45,8 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
   /** What the document's workspace wants its sandbox emails to carry: its PDF, or its Factur-X. */
   const emailPdfOf = async (documentId: string) => {
     const document = await store.documents.findById(documentId, { workspace_id: 1 }).lean();
-    const workspace = document && (await store.workspaces.findById(document.workspace_id, { sandbox_email_pdf: 1 }).lean());
+    const workspace =
+      document && (await store.workspaces.findById(document.workspace_id, { sandbox_email_pdf: 1 }).lean());
     return workspace?.sandbox_email_pdf ?? 'pdf';
   };
 
@@ -57,9 +64,14 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
       if (hasRenderedPdf(content.ubl)) return;
       let pdf: Buffer;
       try {
-        pdf = await render({ ubl: content.ubl, input: content.input, notice: renderingNoticeFor(document.environment) });
+        pdf = await render({
+          ubl: content.ubl,
+          input: content.input,
+          notice: renderingNoticeFor(document.environment),
+        });
       } catch (err) {
-        if (err instanceof NotRenderableError) throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
+        if (err instanceof NotRenderableError)
+          throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
         throw err;
       }
       if (pdf.length > MAX_RENDERED_PDF_BYTES) {
@@ -68,7 +80,10 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
         );
       }
       const number = (content.input.number as string | undefined) ?? documentId;
-      await store.contents.updateOne({ _id: documentId, ubl: content.ubl }, { $set: { ubl: withRenderedPdf(content.ubl, pdf, number) } });
+      await store.contents.updateOne(
+        { _id: documentId, ubl: content.ubl },
+        { $set: { ubl: withRenderedPdf(content.ubl, pdf, number) } },
+      );
     },
 
     /**
@@ -88,10 +103,19 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
       if (!pdf) {
         try {
           const input = (content.input ?? {}) as Record<string, unknown>;
-          pdf = await render({ ubl: content.ubl, input, notice: SANDBOX_NOTICE, facturx, limitMs: READABLE_PDF_LIMIT_MS });
+          pdf = await render({
+            ubl: content.ubl,
+            input,
+            notice: SANDBOX_NOTICE,
+            facturx,
+            limitMs: READABLE_PDF_LIMIT_MS,
+          });
         } catch (err) {
           if (!(err instanceof NotRenderableError)) throw err;
-          logger.warn({ documentId, reason: err.message }, 'the sandbox email goes without a PDF: the renderer refused the document');
+          logger.warn(
+            { documentId, reason: err.message },
+            'the sandbox email goes without a PDF: the renderer refused the document',
+          );
           return { rendered: false };
         }
       }

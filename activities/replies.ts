@@ -6,7 +6,12 @@ import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';
 import { replySenderRefusal } from '../services/documents/verified-sender';
 import { RuleError } from '../services/errors';
-import { claimInvoiceResponse, draftInvoiceResponse, responseSendStart, type ResponseClaim } from '../services/replies/invoice-responses';
+import {
+  claimInvoiceResponse,
+  draftInvoiceResponse,
+  responseSendStart,
+  type ResponseClaim,
+} from '../services/replies/invoice-responses';
 import { planMessageLevelStatus } from '../services/replies/message-level-status';
 import { recordReplyOutcome, storedReply } from '../services/replies/outcomes';
 import { describeRefusal } from './official-validation';
@@ -26,12 +31,17 @@ export interface ReplyVerdict {
  * Responses and Message Level Statuses alike: validated with the official
  * rules, sent by the one AS4 step documents use, and their outcome recorded.
  */
-export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindows' | 'fanOut'>) {
+export function replyActivities(
+  deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'peppol' | 'deliveryWindows' | 'fanOut'>,
+) {
   const { store, logger, validator, peppol } = deps;
 
   const replyOf = async (reply: ReplyRef) => {
     const stored = await storedReply(store, reply);
-    if (!stored) throw permanentDeliveryFailure(`The ${reply.kind === 'mls' ? 'Message Level Status' : 'Invoice Response'} ${reply.id} does not exist.`);
+    if (!stored)
+      throw permanentDeliveryFailure(
+        `The ${reply.kind === 'mls' ? 'Message Level Status' : 'Invoice Response'} ${reply.id} does not exist.`,
+      );
     return stored;
   };
 
@@ -44,9 +54,17 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
     /** The send's first step: also refuses an Invoice Response its document was never given (it lost its race), whatever started its workflow. */
     async validateReply(reply: ReplyRef): Promise<ReplyVerdict> {
       const stored = await replyOf(reply);
-      if (!stored.given) return { refusal: `Invoice Response ${reply.id} was never given: another response was given for the document at the same moment, or its request failed before it was given`, channel: stored.channel };
+      if (!stored.given)
+        return {
+          refusal: `Invoice Response ${reply.id} was never given: another response was given for the document at the same moment, or its request failed before it was given`,
+          channel: stored.channel,
+        };
       const report = await validator.validate(stored.ubl);
-      if (report.problem) return { refusal: `The reply could not be validated (${report.problem.code}): ${report.problem.message}`, channel: stored.channel };
+      if (report.problem)
+        return {
+          refusal: `The reply could not be validated (${report.problem.code}): ${report.problem.message}`,
+          channel: stored.channel,
+        };
       const { fatal } = splitFindings(report.findings);
       return { refusal: fatal.length === 0 ? null : describeRefusal(report.rule_set, fatal), channel: stored.channel };
     },
@@ -55,33 +73,52 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
     async sendReplyOnPeppol(reply: ReplyRef): Promise<ReplyOutcome> {
       const stored = await replyOf(reply);
       const messageId = `${reply.id}@einvoice`;
-      if (stored.status === 'sent') return { status: 'sent', messageId: stored.as4MessageId ?? messageId, description: `Sent by AS4; message id ${messageId}` };
+      if (stored.status === 'sent')
+        return {
+          status: 'sent',
+          messageId: stored.as4MessageId ?? messageId,
+          description: `Sent by AS4; message id ${messageId}`,
+        };
       let routing;
       try {
         routing = replyRouting(stored.ubl, stored.service, stored.countryC1);
       } catch (err) {
-        if (err instanceof RoutingError) throw permanentDeliveryFailure(`The reply cannot be routed on Peppol: ${err.message}.`);
+        if (err instanceof RoutingError)
+          throw permanentDeliveryFailure(`The reply cannot be routed on Peppol: ${err.message}.`);
         throw err;
       }
       // An Invoice Response speaks for the company under our certificate (an MLS for our access point).
       if (reply.kind !== 'mls') {
         const company = await store.companies.findById(stored.companyId).lean();
-        const refusal = company ? replySenderRefusal(company, routing.sender) : `Company ${stored.companyId} does not exist.`;
+        const refusal = company
+          ? replySenderRefusal(company, routing.sender)
+          : `Company ${stored.companyId} does not exist.`;
         if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
       }
       try {
-        const receipt = await sendByAs4({ store, peppol }, {
-          routing,
-          deliverable: stored.service,
+        const receipt = await sendByAs4(
+          { store, peppol },
+          {
+            routing,
+            deliverable: stored.service,
+            messageId,
+            // The same envelope on every attempt: its id and time come from the reply.
+            sbd: standardBusinessDocument(stored.ubl, routing, {
+              instanceId: nameBasedUuid(reply.id),
+              createdAt: stored.createdAt,
+            }),
+            what: reply.kind === 'mls' ? 'Message Level Status' : 'Invoice Response',
+            endUserId: stored.companyId,
+          },
+        );
+        return {
+          status: 'sent',
           messageId,
-          // The same envelope on every attempt: its id and time come from the reply.
-          sbd: standardBusinessDocument(stored.ubl, routing, { instanceId: nameBasedUuid(reply.id), createdAt: stored.createdAt }),
-          what: reply.kind === 'mls' ? 'Message Level Status' : 'Invoice Response',
-          endUserId: stored.companyId,
-        });
-        return { status: 'sent', messageId, description: `Sent by AS4 to ${routing.receiver} (access point ${receipt.receiverSeat}); message id ${messageId}, receipt ${receipt.receiptMessageId}` };
+          description: `Sent by AS4 to ${routing.receiver} (access point ${receipt.receiverSeat}); message id ${messageId}, receipt ${receipt.receiptMessageId}`,
+        };
       } catch (err) {
-        if (!Context.current().cancellationSignal.aborted) logger.warn({ err, reply, attempt: Context.current().info.attempt }, 'reply send attempt failed');
+        if (!Context.current().cancellationSignal.aborted)
+          logger.warn({ err, reply, attempt: Context.current().info.attempt }, 'reply send attempt failed');
         throw err;
       }
     },
@@ -107,7 +144,12 @@ export function replyActivities(deps: Pick<ActivityDependencies, 'store' | 'logg
       const company = await findCompany(store, document.company_id);
       if (!company?.auto_acknowledge) return null;
       try {
-        const draft = await draftInvoiceResponse({ store, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live }, document, company, { code: 'AB', reasons: [], actions: [], note: null });
+        const draft = await draftInvoiceResponse(
+          { store, lookup: peppol.lookup, logger, deliveryWindowSeconds: deps.deliveryWindows.live },
+          document,
+          company,
+          { code: 'AB', reasons: [], actions: [], note: null },
+        );
         return responseSendStart(draft.row, draft.previousResponseId, deps.deliveryWindows.live);
       } catch (err) {
         if (!(err instanceof RuleError)) throw err;

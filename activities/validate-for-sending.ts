@@ -26,7 +26,8 @@ interface SendingPreparation {
 export function validateForSendingWith({ validate, deliversByEmail, renderReadablePdf, logger }: SendingPreparation) {
   return async (documentId: string): Promise<SendingVerdict> => {
     const verdict = await validate(documentId);
-    if (verdict.refusal !== null || !(await deliversByEmail(documentId))) return { ...verdict, readablePdf: 'not needed' };
+    if (verdict.refusal !== null || !(await deliversByEmail(documentId)))
+      return { ...verdict, readablePdf: 'not needed' };
     try {
       const { rendered } = await renderReadablePdf(documentId);
       return { ...verdict, readablePdf: rendered ? 'rendered' : 'without' };

@@ -70,7 +70,19 @@ export interface Api {
 }
 
 /** The app and its OpenAPI description, made from the same route declarations. */
-export function createApi({ config, logger, store, temporal, probes, usage, secretBox, kycBox, validator, cpu = cpuPool(config.API_WORKER_THREADS), extraRoutes }: AppDependencies): Api {
+export function createApi({
+  config,
+  logger,
+  store,
+  temporal,
+  probes,
+  usage,
+  secretBox,
+  kycBox,
+  validator,
+  cpu = cpuPool(config.API_WORKER_THREADS),
+  extraRoutes,
+}: AppDependencies): Api {
   const app = express();
   app.disable('x-powered-by');
   // Only the configured proxies may name the client address (X-Forwarded-For); by default none may.
@@ -107,7 +119,13 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
     limits: { linksPerAddress: config.SIGN_IN_LINKS_PER_ADDRESS, perIp: config.SIGN_IN_LIMIT },
     origins: { sandbox: config.PUBLIC_SANDBOX_URL, live: config.PUBLIC_LIVE_URL },
   });
-  ublRoutes(routes, { validator, limiter, cpu, validationsPerHour: config.UBL_VALIDATIONS_PER_IP, maxBodyBytes: config.MAX_BODY_BYTES });
+  ublRoutes(routes, {
+    validator,
+    limiter,
+    cpu,
+    validationsPerHour: config.UBL_VALIDATIONS_PER_IP,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+  });
   const lookup = peppolLookup({
     zone: config.PEPPOL_SML_ZONE,
     smlLookup: config.PEPPOL_SML_LOOKUP,
@@ -119,12 +137,21 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   });
   lookupRoutes(routes, lookup, limiter, config.LOOKUP_LIMIT);
   accountRoutes(routes, store, usage);
-  const credits = { priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE), lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD) };
+  const credits = {
+    priceUnits: eurosToUnits(config.LIVE_DOCUMENT_PRICE),
+    lowThresholdUnits: eurosToUnits(config.CREDITS_LOW_THRESHOLD),
+  };
   workspaceRoutes(routes, store, limiter, config.INVITES_BY_EMAIL_PER_DAY, credits.priceUnits);
   const provider = liveProvider();
   companyRoutes(routes, { store, provider, temporal, logger, secretBox });
   kycRoutes(routes, { store, temporal, logger, kycBox });
-  const fanOut = { store, temporal, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, disableAfterMs: config.WEBHOOK_DISABLE_AFTER, logger };
+  const fanOut = {
+    store,
+    temporal,
+    retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+    logger,
+  };
   documentRoutes(routes, {
     ...fanOut,
     deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
@@ -137,7 +164,13 @@ export function createApi({ config, logger, store, temporal, probes, usage, secr
   });
   renderingRoutes(routes, { store, validator, cpu });
   inboxRoutes(routes, { store, temporal, logger, cpu });
-  responseRoutes(routes, { store, temporal, lookup, logger, deliveryWindowSeconds: config.LIVE_DELIVERY_WINDOW_SECONDS });
+  responseRoutes(routes, {
+    store,
+    temporal,
+    lookup,
+    logger,
+    deliveryWindowSeconds: config.LIVE_DELIVERY_WINDOW_SECONDS,
+  });
   replyRoutes(routes, { store, temporal, logger });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });

@@ -41,7 +41,8 @@ declare global {
 
 /** The account, when it is active: a disabled account calls nothing. */
 function activeAccount<T extends { status: string }>(account: T | null | undefined): T {
-  if (account?.status !== 'active') throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
+  if (account?.status !== 'active')
+    throw new ApiError('disabled_account', 'This account is disabled. Contact support.');
   return account;
 }
 
@@ -57,12 +58,29 @@ export const SESSION_KEY_PREFIX = 'app';
  * counter. Failed authentications are counted per client address, so
  * guessing keys or flooding with unknown ones is limited too.
  */
-export function authentication(store: Store, config: Config, limiter: RateLimiter, usage: UsageCounters): RequestHandler {
-  const failed = async (req: Request, res: Response, code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key' | 'session_ended'>, message: string) => {
+export function authentication(
+  store: Store,
+  config: Config,
+  limiter: RateLimiter,
+  usage: UsageCounters,
+): RequestHandler {
+  const failed = async (
+    req: Request,
+    res: Response,
+    code: Extract<ErrorCode, 'missing_api_key' | 'invalid_api_key' | 'session_ended'>,
+    message: string,
+  ) => {
     await enforceLimits(
       limiter,
       res,
-      [{ subject: `auth-failure:${addressBucket(req.ip)}`, limit: config.AUTH_FAILURE_LIMIT, windowMs: 60_000, what: 'failed authentication per address' }],
+      [
+        {
+          subject: `auth-failure:${addressBucket(req.ip)}`,
+          limit: config.AUTH_FAILURE_LIMIT,
+          windowMs: 60_000,
+          what: 'failed authentication per address',
+        },
+      ],
       { headers: false },
     );
     return new ApiError(code, message, {
@@ -80,9 +98,13 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
    */
   const sessionAuth = async (req: Request, res: Response, token: string): Promise<AuthContext> => {
     const session = await findSession(store, token, req.environment);
-    if (!session) throw await failed(req, res, 'session_ended', 'This session has ended or was signed out; sign in again.');
+    if (!session)
+      throw await failed(req, res, 'session_ended', 'This session has ended or was signed out; sign in again.');
     if (!SAFE_METHODS.has(req.method) && !session.csrfMatches(req.get(CSRF_HEADER))) {
-      throw new ApiError('csrf_token_invalid', `A change made with a session must send the value of the ${CSRF_COOKIE} cookie as the ${CSRF_HEADER} header.`);
+      throw new ApiError(
+        'csrf_token_invalid',
+        `A change made with a session must send the value of the ${CSRF_COOKIE} cookie as the ${CSRF_HEADER} header.`,
+      );
     }
     const account = activeAccount(await store.accounts.findById(session.accountId).lean());
     const named = req.get(WORKSPACE_HEADER);
@@ -104,9 +126,11 @@ export function authentication(store: Store, config: Config, limiter: RateLimite
   /** A request with an API key: `Authorization: Bearer <key>`, a key of this environment. */
   const keyAuth = async (req: Request, res: Response, header: string | undefined): Promise<AuthContext> => {
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!bearer) throw await failed(req, res, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
+    if (!bearer)
+      throw await failed(req, res, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.');
     const key = bearer[1]!;
-    if (!API_KEY_PATTERN.test(key)) throw await failed(req, res, 'invalid_api_key', 'This is not an API key of this service.');
+    if (!API_KEY_PATTERN.test(key))
+      throw await failed(req, res, 'invalid_api_key', 'This is not an API key of this service.');
 
     const keyHash = hashApiKey(key);
     const found = await findKeyWithAccount(store, keyHash);
@@ -155,6 +179,11 @@ async function enforceRequestLimits(limiter: RateLimiter, req: Request, res: Res
   const auth = req.auth!;
   await enforceLimits(limiter, res, [
     { subject: `key:${auth.keyHash}`, limit: auth.perMinute, windowMs: 60_000, what: 'this API key' },
-    { subject: `account:${auth.accountId}:${auth.environment}`, limit: auth.perMinute * 2, windowMs: 60_000, what: 'this account (all its keys together)' },
+    {
+      subject: `account:${auth.accountId}:${auth.environment}`,
+      limit: auth.perMinute * 2,
+      windowMs: 60_000,
+      what: 'this account (all its keys together)',
+    },
   ]);
 }

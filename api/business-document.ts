@@ -10,6 +10,10 @@ import { ApiError } from './errors';
  */
 export async function requireBusinessDocument(store: Store, document: DocumentRow): Promise<Buffer> {
   const ubl = await renderableUblOf(store, document);
-  if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} was received without a business document in its envelope.`);
+  if (!ubl)
+    throw new ApiError(
+      'ubl_not_available',
+      `Document ${document._id} was received without a business document in its envelope.`,
+    );
   return ubl;
 }

@@ -13,7 +13,13 @@ export { readPostedUbl } from './ubl-document-input';
 export { safeRenderedPage } from '../domain/rendering/safe-html';
 
 /** A stored document's UBL as CII (GET /v1/documents/{id}/cii, and a Factur-X's XML): reading and writing grow with the document. */
-export function ciiOfStoredUbl({ xml, facturx }: { xml: Uint8Array; facturx?: boolean }): { cii: string } | { unsupported: string } {
+export function ciiOfStoredUbl({
+  xml,
+  facturx,
+}: {
+  xml: Uint8Array;
+  facturx?: boolean;
+}): { cii: string } | { unsupported: string } {
   return ciiOfUbl(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength), { facturx });
 }
 
@@ -28,7 +34,11 @@ export function measureForRendering({ xml }: { xml: Uint8Array }): { bounds: Xml
 }
 
 /** The routing of a UBL document within the bounds (sender, receiver, document type), or why it has none: parsing it is work that grows with the body. */
-export function routeUbl({ xml }: { xml: Uint8Array }): { ok: true; routing: PeppolRouting } | { ok: false; problem: string } {
+export function routeUbl({
+  xml,
+}: {
+  xml: Uint8Array;
+}): { ok: true; routing: PeppolRouting } | { ok: false; problem: string } {
   try {
     return { ok: true, routing: routingOf(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8')) };
   } catch (err) {

@@ -32,7 +32,11 @@ export function describeApi(servers: string[] = []): OpenApiDocument {
     logger,
     store,
     temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) }),
-    probes: { db: () => Promise.resolve(false), temporal: () => Promise.resolve(false), validator: () => Promise.resolve(undefined) },
+    probes: {
+      db: () => Promise.resolve(false),
+      temporal: () => Promise.resolve(false),
+      validator: () => Promise.resolve(undefined),
+    },
     usage: usageCounters(store, logger),
     secretBox: new SecretBox(newSecretKey()),
     kycBox: new SecretBox(newSecretKey()),

@@ -42,7 +42,10 @@ export const MAX_STORED_DOCUMENT_BYTES = 15 * 1024 * 1024;
 export const ublEntrySchema = z
   .object({
     company_id: documentInputSchema.shape.company_id,
-    ubl: z.string().min(1).openapi({ description: 'The UBL 2.1 Invoice or CreditNote, its bytes in base64: what `POST /v1/documents` takes as an `application/xml` body' }),
+    ubl: z.string().min(1).openapi({
+      description:
+        'The UBL 2.1 Invoice or CreditNote, its bytes in base64: what `POST /v1/documents` takes as an `application/xml` body',
+    }),
     idempotency_key: documentInputSchema.shape.idempotency_key,
   })
   .strict()
@@ -61,7 +64,8 @@ type Shape = { ok: true; input: DocumentInput } | { ok: false; violations: Viola
 /** A JSON document read (its `shape`), or the bytes of a UBL document, still to be read and judged. */
 export type EntryReading = { object: false } | (PostedEntry & { shape: Shape }) | (PostedEntry & { ubl: Uint8Array });
 
-export type BodyReading = { ok: false; invalidJson: string } | { ok: true; array: boolean; length: number; entries: EntryReading[] };
+export type BodyReading =
+  { ok: false; invalidJson: string } | { ok: true; array: boolean; length: number; entries: EntryReading[] };
 
 export type Conversion =
   | { ok: true; prepared: AcceptableDocument }
@@ -69,20 +73,31 @@ export type Conversion =
   | { ok: false; storedBytes: number };
 
 /** A parse's findings as violations, in our words with the field's rule (parse `schema` with `{ error: inputMessage }`). */
-export const shapeViolations = (error: zod.ZodError, schema: zod.ZodType): Violation[] => error.issues.flatMap((issue) => issueViolations(issue, schema));
+export const shapeViolations = (error: zod.ZodError, schema: zod.ZodType): Violation[] =>
+  error.issues.flatMap((issue) => issueViolations(issue, schema));
 
 /** A batch entry `{ubl}`: its bytes, or why the entry is refused as it stands. */
 function readUblEntry(body: object): { ubl: Uint8Array } | { shape: Shape } {
   const parsed = ublEntrySchema.safeParse(body, { error: inputMessage });
   if (!parsed.success) return { shape: { ok: false, violations: shapeViolations(parsed.error, ublEntrySchema) } };
   const bytes = decodeBase64(parsed.data.ubl);
-  return bytes ? { ubl: bytes } : { shape: { ok: false, violations: [{ path: 'ubl', rule: null, message: "ubl must be the UBL document's bytes in base64." }] } };
+  return bytes
+    ? { ubl: bytes }
+    : {
+        shape: {
+          ok: false,
+          violations: [{ path: 'ubl', rule: null, message: "ubl must be the UBL document's bytes in base64." }],
+        },
+      };
 }
 
 /** One document of a body; only a batch takes UBL entries (a single UBL document is the body itself). */
 function readEntry(body: unknown, batch: boolean): EntryReading {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { object: false };
-  const { company_id: companyId, idempotency_key: bodyKey } = body as { company_id?: unknown; idempotency_key?: unknown };
+  const { company_id: companyId, idempotency_key: bodyKey } = body as {
+    company_id?: unknown;
+    idempotency_key?: unknown;
+  };
   const posted = {
     object: true as const,
     companyId: companyId === undefined || typeof companyId === 'string' ? companyId : null,
@@ -90,7 +105,12 @@ function readEntry(body: unknown, batch: boolean): EntryReading {
   };
   if (batch && 'ubl' in body) return { ...posted, ...readUblEntry(body) };
   const parsed = documentInputSchema.safeParse(body, { error: inputMessage });
-  return { ...posted, shape: parsed.success ? { ok: true, input: parsed.data } : { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) } };
+  return {
+    ...posted,
+    shape: parsed.success
+      ? { ok: true, input: parsed.data }
+      : { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) },
+  };
 }
 
 /** Reads a body of one document, or of a batch (an array; its entries are read only when there are 1 to MAX_BATCH). */
@@ -98,19 +118,34 @@ export function readDocumentBody({ bytes, batch }: { bytes: Uint8Array; batch: b
   const json = readJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (!json.ok) return { ok: false, invalidJson: json.why };
   const body = json.value;
-  if (!batch || !Array.isArray(body)) return { ok: true, array: Array.isArray(body), length: 1, entries: batch ? [] : [readEntry(body, false)] };
+  if (!batch || !Array.isArray(body))
+    return { ok: true, array: Array.isArray(body), length: 1, entries: batch ? [] : [readEntry(body, false)] };
   const fits = body.length >= 1 && body.length <= MAX_BATCH;
-  return { ok: true, array: true, length: body.length, entries: fits ? body.map((entry) => readEntry(entry, true)) : [] };
+  return {
+    ok: true,
+    array: true,
+    length: body.length,
+    entries: fits ? body.map((entry) => readEntry(entry, true)) : [],
+  };
 }
 
 /** What a document's content row will hold: its UBL and its input (attachments are inside the UBL). */
-export const storedBytesOf = (ubl: string, document: DocumentInput) => Buffer.byteLength(ubl) + Buffer.byteLength(JSON.stringify(storedInput(document)));
+export const storedBytesOf = (ubl: string, document: DocumentInput) =>
+  Buffer.byteLength(ubl) + Buffer.byteLength(JSON.stringify(storedInput(document)));
 
 /**
  * Checks the meaning, computes the totals and writes the UBL for the company that sends it; a live document
  * (`verifiedSender` given) states no seller identity but the verified one.
  */
-export function convertForCompany({ input, company, verifiedSender }: { input: DocumentInput; company: SendingCompany; verifiedSender?: CompanyIdentity | undefined }): Conversion {
+export function convertForCompany({
+  input,
+  company,
+  verifiedSender,
+}: {
+  input: DocumentInput;
+  company: SendingCompany;
+  verifiedSender?: CompanyIdentity | undefined;
+}): Conversion {
   const impersonation = verifiedSender ? sellerIdentityViolations(input.from, verifiedSender, 'json') : [];
   if (impersonation.length > 0) return { ok: false, violations: impersonation };
   const attachmentIds = (input.attachments ?? []).map(() => newId('attachment'));
@@ -118,16 +153,28 @@ export function convertForCompany({ input, company, verifiedSender }: { input: D
   if (!conversion.ok) return { ok: false, violations: conversion.violations };
   const storedBytes = storedBytesOf(conversion.ubl, conversion.document);
   if (storedBytes > MAX_STORED_DOCUMENT_BYTES) return { ok: false, storedBytes };
-  return { ok: true, prepared: { document: conversion.document, totals: totalsView(conversion.calculated), ubl: conversion.ubl, attachmentIds } };
+  return {
+    ok: true,
+    prepared: {
+      document: conversion.document,
+      totals: totalsView(conversion.calculated),
+      ubl: conversion.ubl,
+      attachmentIds,
+    },
+  };
 }
 
 /** `more` adds to the details what else explains the refusal (the official rule set that judged a UBL document). */
 export function documentRefused(violations: Violation[], more: Record<string, unknown> = {}): ApiError {
   const [first] = violations;
-  return new ApiError('document_invalid', `The document was refused: ${violations.length} problem${violations.length === 1 ? '' : 's'}; see details.violations.`, {
-    ...(first?.path && { param: first.path }),
-    details: { ...listedProblems('violations', violations), ...more },
-  });
+  return new ApiError(
+    'document_invalid',
+    `The document was refused: ${violations.length} problem${violations.length === 1 ? '' : 's'}; see details.violations.`,
+    {
+      ...(first?.path && { param: first.path }),
+      details: { ...listedProblems('violations', violations), ...more },
+    },
+  );
 }
 
 export function documentTooLarge(storedBytes: number): ApiError {

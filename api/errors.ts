@@ -203,7 +203,9 @@ export function unsupportedMediaType(expected: string, got: string): ApiError {
 
 /** The one place an oversized body is refused, whether its declared length or its bytes gave it away. */
 export function bodyTooLarge(limitBytes: number | undefined): ApiError {
-  return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', { details: { limit_bytes: limitBytes } });
+  return new ApiError('body_too_large', 'The request body is larger than this endpoint accepts.', {
+    details: { limit_bytes: limitBytes },
+  });
 }
 
 /** Status codes the catalog can produce, for documenting error responses. */
@@ -213,10 +215,14 @@ export function statusOf(code: ErrorCode): number {
 
 /** The service's own parts are away: a retry soon is safe with the same idempotency key. */
 function serviceUnavailable(what: string, err: Error): ApiError {
-  return new ApiError('service_unavailable', `${what} Retry in a few seconds; with the same idempotency key a document is never created twice.`, {
-    headers: { 'Retry-After': '5' },
-    cause: err.message,
-  });
+  return new ApiError(
+    'service_unavailable',
+    `${what} Retry in a few seconds; with the same idempotency key a document is never created twice.`,
+    {
+      headers: { 'Retry-After': '5' },
+      cause: err.message,
+    },
+  );
 }
 
 /** Errors of known kinds become the envelope's codes here, and only here. */
@@ -224,36 +230,63 @@ function fromKnownError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof RuleError) return new ApiError(err.code, err.message, err.options);
   if (err instanceof InsufficientCreditsError) {
-    return new ApiError('insufficient_credits', `${err.message} Top up the workspace's credits, or send from the sandbox.`, {
-      details: { balance: unitsToEuros(err.balanceUnits), price: unitsToEuros(err.priceUnits) },
-    });
+    return new ApiError(
+      'insufficient_credits',
+      `${err.message} Top up the workspace's credits, or send from the sandbox.`,
+      {
+        details: { balance: unitsToEuros(err.balanceUnits), price: unitsToEuros(err.priceUnits) },
+      },
+    );
   }
   if (err instanceof ValidationTimeLimitError) {
-    return new ApiError('validator_unavailable', `The official validation did not finish within ${err.limitMs / 1000} s and was stopped; a document that takes that long is too large or too complex to validate here.`);
+    return new ApiError(
+      'validator_unavailable',
+      `The official validation did not finish within ${err.limitMs / 1000} s and was stopped; a document that takes that long is too large or too complex to validate here.`,
+    );
   }
-  if (err instanceof ValidatorUnavailableError) return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
-  if (isDatabaseUnavailable(err)) return serviceUnavailable('The service cannot reach its database right now.', err as Error);
+  if (err instanceof ValidatorUnavailableError)
+    return new ApiError('validator_unavailable', 'The official validator is not available right now; retry shortly.');
+  if (isDatabaseUnavailable(err))
+    return serviceUnavailable('The service cannot reach its database right now.', err as Error);
   if (err instanceof UnansweredUpdateError) {
-    return serviceUnavailable('What was sent was not confirmed in time (it may still be, a moment later): look for it (GET /v1/documents, or the document\'s responses) before sending it again.', err);
+    return serviceUnavailable(
+      "What was sent was not confirmed in time (it may still be, a moment later): look for it (GET /v1/documents, or the document's responses) before sending it again.",
+      err,
+    );
   }
   if (err instanceof ThreadPoolBusyError) {
-    return new ApiError('server_busy', 'Every worker for reading and converting documents is busy; retry in a second.', { headers: { 'Retry-After': '1' } });
+    return new ApiError(
+      'server_busy',
+      'Every worker for reading and converting documents is busy; retry in a second.',
+      { headers: { 'Retry-After': '1' } },
+    );
   }
   if (err instanceof DnsLookupError) {
-    return new ApiError('lookup_dns_failed', `The lookup failed at its first step (SML, DNS): ${err.message}. Retry later.`, {
-      details: { step: 'sml', dns_name: err.dnsName, reason: err.reason },
-    });
+    return new ApiError(
+      'lookup_dns_failed',
+      `The lookup failed at its first step (SML, DNS): ${err.message}. Retry later.`,
+      {
+        details: { step: 'sml', dns_name: err.dnsName, reason: err.reason },
+      },
+    );
   }
   if (err instanceof SmpLookupError) {
     // The reason in a fixed phrase: the detail would tell how another host answers.
-    return new ApiError('lookup_smp_failed', `The lookup failed at its second step (SMP, HTTP): the SMP ${err.reason} (${err.url}). Retry later.`, {
-      details: { step: 'smp', url: err.url, reason: err.reason },
-      cause: err.message,
-    });
+    return new ApiError(
+      'lookup_smp_failed',
+      `The lookup failed at its second step (SMP, HTTP): the SMP ${err.reason} (${err.url}). Retry later.`,
+      {
+        details: { step: 'smp', url: err.url, reason: err.reason },
+        cause: err.message,
+      },
+    );
   }
   // The router decodes each path parameter; a malformed percent-encoding (`%ff`) is the client's to fix.
   if (err instanceof URIError) {
-    return new ApiError('invalid_field', 'A path segment is not valid percent-encoding (UTF-8 bytes as %XX); send the id as it was given.');
+    return new ApiError(
+      'invalid_field',
+      'A path segment is not valid percent-encoding (UTF-8 bytes as %XX); send the id as it was given.',
+    );
   }
   // Express body-parser failures carry a `type`.
   if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
@@ -274,9 +307,13 @@ export function routeNotFound(allowedMethods: (path: string) => string[] = () =>
     const allowed = allowedMethods(req.path);
     if (allowed.length > 0) {
       next(
-        new ApiError('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allowed.join(', ')}.`, {
-          headers: { Allow: allowed.join(', ') },
-        }),
+        new ApiError(
+          'method_not_allowed',
+          `${req.method} is not supported on ${req.path}; use ${allowed.join(', ')}.`,
+          {
+            headers: { Allow: allowed.join(', ') },
+          },
+        ),
       );
       return;
     }
@@ -297,7 +334,10 @@ export function answerFor(err: unknown, req: Request): ApiError {
     return known;
   }
   req.log.error({ err }, 'unhandled error');
-  return new ApiError('internal_error', 'Something went wrong on our side. Retry later (with the same idempotency key); the request id identifies it for support.');
+  return new ApiError(
+    'internal_error',
+    'Something went wrong on our side. Retry later (with the same idempotency key); the request id identifies it for support.',
+  );
 }
 
 /** Last middleware: anything thrown is written as the envelope of its answer. */

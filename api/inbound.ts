@@ -60,11 +60,17 @@ export function inboundApp(options: InboundOptions): Express {
   // The token and the declared length are checked before any of the body is read: nothing unauthenticated or oversized costs a parse.
   const admit: express.RequestHandler = (req, res, next) => {
     if (!sameToken(req.get('authorization'), options.token)) {
-      res.set('Connection', 'close').status(401).json({ error: 'unauthorized', message: 'The intake wants the access point bearer token.' });
+      res
+        .set('Connection', 'close')
+        .status(401)
+        .json({ error: 'unauthorized', message: 'The intake wants the access point bearer token.' });
       return;
     }
     if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      res.set('Connection', 'close').status(413).json({ error: 'too_large', message: `The intake takes bodies up to ${MAX_BODY_BYTES} bytes.` });
+      res
+        .set('Connection', 'close')
+        .status(413)
+        .json({ error: 'too_large', message: `The intake takes bodies up to ${MAX_BODY_BYTES} bytes.` });
       return;
     }
     next();
@@ -72,7 +78,10 @@ export function inboundApp(options: InboundOptions): Express {
   app.post('/inbound', admit, express.json({ limit: MAX_BODY_BYTES }), async (req, res) => {
     const parsed = messageSchema.safeParse(req.body);
     if (!parsed.success) {
-      res.status(400).json({ error: 'invalid_message', message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
+      res.status(400).json({
+        error: 'invalid_message',
+        message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      });
       return;
     }
     const message = parsed.data;
@@ -80,11 +89,18 @@ export function inboundApp(options: InboundOptions): Express {
       // A company's participant (invoices, credit notes, Invoice Responses), or our service provider's (MLS, filed under the company whose document it names).
       const recipient =
         (await servicedCompany(store, message.receiverId, message.documentTypeId)) ??
-        (await mlsRecipient(store, options.serviceProvider, { receiverId: message.receiverId, documentTypeId: message.documentTypeId, sbd: Buffer.from(message.sbd, 'base64') }));
+        (await mlsRecipient(store, options.serviceProvider, {
+          receiverId: message.receiverId,
+          documentTypeId: message.documentTypeId,
+          sbd: Buffer.from(message.sbd, 'base64'),
+        }));
       if (!recipient) {
         as4Received.inc({ outcome: 'not_serviced' });
         logRefusal(logger, message);
-        res.status(422).json({ error: 'PEPPOL:NOT_SERVICED', message: `${message.receiverId} is not registered with us for ${message.documentTypeId}` });
+        res.status(422).json({
+          error: 'PEPPOL:NOT_SERVICED',
+          message: `${message.receiverId} is not registered with us for ${message.documentTypeId}`,
+        });
         return;
       }
       const intake = await takeInbound(
@@ -105,12 +121,18 @@ export function inboundApp(options: InboundOptions): Express {
         { ...recipient, environment: 'live' },
       );
       as4Received.inc({ outcome: intake.created ? 'stored' : 'repeated' });
-      logger.info({ documentId: intake.documentId, messageId: message.messageId, created: intake.created }, intake.created ? 'received a message' : 'received a message again; answered as before');
+      logger.info(
+        { documentId: intake.documentId, messageId: message.messageId, created: intake.created },
+        intake.created ? 'received a message' : 'received a message again; answered as before',
+      );
       res.status(200).json({ status: intake.created ? 'stored' : 'duplicate', document_id: intake.documentId });
     } catch (err) {
       if (err instanceof MessageIdReusedError) {
         as4Received.inc({ outcome: 'id_reused' });
-        logger.warn({ messageId: message.messageId, receiverId: message.receiverId }, 'refused a message whose id was used before for another message');
+        logger.warn(
+          { messageId: message.messageId, receiverId: message.receiverId },
+          'refused a message whose id was used before for another message',
+        );
         res.status(422).json({ error: MESSAGE_ID_REUSED, message: err.message });
         return;
       }
@@ -123,12 +145,25 @@ export function inboundApp(options: InboundOptions): Express {
     res.status(404).json({ error: 'not_found', message: 'The intake has POST /inbound only.' });
   });
   // A body too large or not JSON: not stored, said in JSON (express would answer HTML).
-  app.use((err: { status?: number; message?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(err.status === 413 ? 413 : 400).json({ error: err.status === 413 ? 'too_large' : 'invalid_message', message: err.message ?? 'unreadable body' });
-  });
+  app.use(
+    (
+      err: { status?: number; message?: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(err.status === 413 ? 413 : 400).json({
+        error: err.status === 413 ? 'too_large' : 'invalid_message',
+        message: err.message ?? 'unreadable body',
+      });
+    },
+  );
   return app;
 }
 
 function logRefusal(logger: Logger, message: z.infer<typeof messageSchema>): void {
-  logger.info({ messageId: message.messageId, receiverId: message.receiverId, documentTypeId: message.documentTypeId }, 'refused a message for a participant we do not serve');
+  logger.info(
+    { messageId: message.messageId, receiverId: message.receiverId, documentTypeId: message.documentTypeId },
+    'refused a message for a participant we do not serve',
+  );
 }

@@ -11,4 +11,5 @@ export type CpuPool = ThreadPool<typeof CpuTasks>;
 /** Tasks that may wait for a thread; beyond this a request is answered 503 `server_busy` at once. */
 const MAX_WAITING_TASKS = 64;
 
-export const cpuPool = (threads: number): CpuPool => threadPool<typeof CpuTasks>(require.resolve('./cpu-tasks'), { threads, maxQueue: MAX_WAITING_TASKS });
+export const cpuPool = (threads: number): CpuPool =>
+  threadPool<typeof CpuTasks>(require.resolve('./cpu-tasks'), { threads, maxQueue: MAX_WAITING_TASKS });

@@ -14,7 +14,9 @@ export const errorEnvelopeSchema = z
       type: z.string().openapi({ example: 'validation_error' }),
       code: z.string().openapi({ example: 'invalid_field' }),
       message: z.string().openapi({ description: 'What went wrong and how to fix it, for a person.' }),
-      retry: z.object({ retryable: z.boolean().openapi({ description: 'Whether the same request may succeed later.' }) }),
+      retry: z.object({
+        retryable: z.boolean().openapi({ description: 'Whether the same request may succeed later.' }),
+      }),
       param: z.string().optional().openapi({ description: 'The request field at fault, as a JSON path.' }),
       details: z.record(z.string(), z.unknown()).optional(),
     }),
@@ -35,7 +37,8 @@ export function createRegistry(): OpenAPIRegistry {
     type: 'apiKey',
     in: 'cookie',
     name: 'einvoice_session',
-    description: 'The web app’s session (POST /v1/sessions); every change also sends the `einvoice_csrf` cookie’s value as `X-CSRF-Token`.',
+    description:
+      'The web app’s session (POST /v1/sessions); every change also sends the `einvoice_csrf` cookie’s value as `X-CSRF-Token`.',
   });
   registry.register('ErrorEnvelope', errorEnvelopeSchema);
   return registry;

@@ -24,14 +24,26 @@ import { smpRouter, type SmpDirectory } from './smp';
  * registered, unless the company opted out (services/receiving/business-card.ts).
  */
 
-const SETTINGS = ['SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'] as const;
+const SETTINGS = [
+  'SMP_PUBLIC_URL',
+  'SMP_SIGNING_CERTIFICATE',
+  'SMP_SIGNING_KEY',
+  'ACCESS_POINT_ENDPOINT_URL',
+  'ACCESS_POINT_CERTIFICATE',
+] as const;
 
 function registeredReceivers(store: Store, serviceProvider: string | undefined): SmpDirectory {
   return {
     async servicesOf(participantValue) {
-      const documentTypes = serviceProviderDocumentTypes(serviceProvider, participantValue) ?? (await publishedDocumentTypes(store, participantValue));
+      const documentTypes =
+        serviceProviderDocumentTypes(serviceProvider, participantValue) ??
+        (await publishedDocumentTypes(store, participantValue));
       if (!documentTypes) return undefined;
-      return { services: documentTypes.flatMap((id) => identifierOfSegment(id) ?? []).map((documentType) => ({ documentType, process: processOf(documentType) })) };
+      return {
+        services: documentTypes
+          .flatMap((id) => identifierOfSegment(id) ?? [])
+          .map((documentType) => ({ documentType, process: processOf(documentType) })),
+      };
     },
     businessCardOf: (participantValue) => servedBusinessCard(store, participantValue),
   };
@@ -41,7 +53,10 @@ function registeredReceivers(store: Store, serviceProvider: string | undefined):
 export function ourSmpApp(config: Config, store: Store, logger: Logger): Express | undefined {
   if (!config.SMP_PORT) return undefined;
   const missing = SETTINGS.filter((name) => !config[name]);
-  if (missing.length > 0) throw new ConfigError(`SMP_PORT is set, so our SMP is served, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not`);
+  if (missing.length > 0)
+    throw new ConfigError(
+      `SMP_PORT is set, so our SMP is served, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not`,
+    );
   const app = express();
   app.disable('x-powered-by');
   app.use((req, res, next) => {

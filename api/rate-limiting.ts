@@ -25,7 +25,12 @@ export interface Limit extends Window {
  * with Retry-After past the first that is full. Sets the rate-limit headers
  * from the first limit unless told not to.
  */
-export async function enforceLimits(limiter: RateLimiter, res: Response, limits: readonly [Limit, ...Limit[]], options: { headers?: boolean } = {}): Promise<void> {
+export async function enforceLimits(
+  limiter: RateLimiter,
+  res: Response,
+  limits: readonly [Limit, ...Limit[]],
+  options: { headers?: boolean } = {},
+): Promise<void> {
   const now = Date.now();
   const states = await limiter.hit(limits, { now });
   if (options.headers !== false) applyHeaders(res, states[0]!, now);
@@ -33,10 +38,14 @@ export async function enforceLimits(limiter: RateLimiter, res: Response, limits:
   if (last.exceeded) {
     const limit = limits[states.length - 1]!;
     const retryAfter = Math.max(1, Math.ceil((last.resetAt - now) / 1000));
-    throw new ApiError('rate_limit_exceeded', `Too many requests: ${limit.what} allows ${limit.limit}. Retry in ${retryAfter} s.`, {
-      headers: { 'Retry-After': String(retryAfter) },
-      details: { limit: limit.limit, retry_after_seconds: retryAfter },
-    });
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `Too many requests: ${limit.what} allows ${limit.limit}. Retry in ${retryAfter} s.`,
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+        details: { limit: limit.limit, retry_after_seconds: retryAfter },
+      },
+    );
   }
 }
 
@@ -44,7 +53,13 @@ export async function enforceLimits(limiter: RateLimiter, res: Response, limits:
  * A per-client-address limit (signup, lookup); the address honours
  * X-Forwarded-For only from trusted proxies, and IPv6 counts by /64.
  */
-export function perIpLimit(limiter: RateLimiter, name: string, max: number, windowMs: number, what: string): RequestHandler {
+export function perIpLimit(
+  limiter: RateLimiter,
+  name: string,
+  max: number,
+  windowMs: number,
+  what: string,
+): RequestHandler {
   return async (req, res, next) => {
     await enforceLimits(limiter, res, [{ subject: `${name}:${addressBucket(req.ip)}`, limit: max, windowMs, what }]);
     next();

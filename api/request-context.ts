@@ -27,7 +27,10 @@ const acceptableIncomingId = /^[A-Za-z0-9._:-]{8,64}$/;
 /** A caller-supplied request id is kept when it is sane, so traces can span systems. */
 function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && acceptableIncomingId.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;
+  const id =
+    typeof incoming === 'string' && acceptableIncomingId.test(incoming)
+      ? incoming
+      : `req_${randomBytes(12).toString('hex')}`;
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }
@@ -45,7 +48,8 @@ export function requestLogging(logger: Logger): RequestHandler {
       const { auth } = req as Request;
       return auth ? { account_id: auth.accountId, key_prefix: auth.keyPrefix } : {};
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
@@ -57,7 +61,9 @@ export function requestLogging(logger: Logger): RequestHandler {
  * Resolves the environment (from the Host header) and the public origin (from
  * configuration, never from the request) once per request.
  */
-export function requestEnvironment(config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_LIVE_URL' | 'PUBLIC_SANDBOX_URL'>): RequestHandler {
+export function requestEnvironment(
+  config: Pick<Config, 'LIVE_HOSTS' | 'PUBLIC_LIVE_URL' | 'PUBLIC_SANDBOX_URL'>,
+): RequestHandler {
   return (req, _res, next) => {
     req.environment = environmentForHost(req.headers.host, config.LIVE_HOSTS);
     req.origin = req.environment === 'live' ? config.PUBLIC_LIVE_URL : config.PUBLIC_SANDBOX_URL;
@@ -76,7 +82,9 @@ export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'];
  * is fine (some actions take none); where no route has the method and path,
  * the router answers 404 or 405 whatever the body is.
  */
-export function requireBodyMediaType(bodyKinds: (method: string, path: string) => BodyKind[] | undefined): RequestHandler {
+export function requireBodyMediaType(
+  bodyKinds: (method: string, path: string) => BodyKind[] | undefined,
+): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     const kinds = bodyKinds(req.method, req.path);

@@ -102,8 +102,22 @@ const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '[^/]+')}$`);
 
 /** Codes every authenticated endpoint can answer with. */
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'session_ended', 'csrf_token_invalid', 'wrong_environment', 'disabled_account', 'rate_limit_exceeded'];
-const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type', 'invalid_field', 'missing_field'];
+const AUTH_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'session_ended',
+  'csrf_token_invalid',
+  'wrong_environment',
+  'disabled_account',
+  'rate_limit_exceeded',
+];
+const BODY_ERRORS: ErrorCode[] = [
+  'invalid_json',
+  'body_too_large',
+  'unsupported_media_type',
+  'invalid_field',
+  'missing_field',
+];
 const XML_BODY_ERRORS: ErrorCode[] = ['body_too_large', 'unsupported_media_type'];
 
 const RATE_LIMIT_HEADERS: ResponseSpec['headers'] = {
@@ -144,15 +158,22 @@ export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
 function documentedResponses(spec: AnyRoute): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {};
   for (const [status, response] of Object.entries(spec.responses)) {
-    const headers = { ...(spec.public ? {} : RATE_LIMIT_HEADERS), ...(spec.deprecated ? DEPRECATION_HEADERS : {}), ...response.headers };
+    const headers = {
+      ...(spec.public ? {} : RATE_LIMIT_HEADERS),
+      ...(spec.deprecated ? DEPRECATION_HEADERS : {}),
+      ...response.headers,
+    };
     responses[status] = {
       description: response.description,
       ...(Object.keys(headers).length > 0 && { headers }),
-      ...(response.schema && { content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }),
+      ...(response.schema && {
+        content: { [response.contentType ?? 'application/json']: { schema: response.schema } },
+      }),
     };
   }
   const errorsByStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(spec)) errorsByStatus.set(statusOf(code), [...(errorsByStatus.get(statusOf(code)) ?? []), code]);
+  for (const code of errorCodesOf(spec))
+    errorsByStatus.set(statusOf(code), [...(errorsByStatus.get(statusOf(code)) ?? []), code]);
   for (const [status, codes] of errorsByStatus) {
     responses[String(status)] ??= {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
@@ -192,7 +213,13 @@ function bodyKindsOf(spec: AnyRoute): BodyKind[] {
 }
 
 export interface RouteTable {
-  add<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<undefined>, P extends ZodType = ZodType<undefined>>(spec: RouteSpec<B, Q, P>): void;
+  add<
+    B extends ZodType = ZodType<unknown>,
+    Q extends ZodType = ZodType<undefined>,
+    P extends ZodType = ZodType<undefined>,
+  >(
+    spec: RouteSpec<B, Q, P>,
+  ): void;
   /** Methods declared for a concrete path, for 405 answers and OPTIONS. */
   allowedMethods(path: string): string[];
   /** The bodies the route at this method and path takes (XML, JSON or both), or none when no route is there (then 404 or 405 answer, not 415). */
@@ -208,7 +235,8 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
    * `/v1/documents/batch` is not the document `batch` for any method.
    */
   const concretePaths = new Set<string>();
-  const routesAt = (path: string) => declared.filter((route) => (concretePaths.has(path) ? route.path === path : route.pattern.test(path)));
+  const routesAt = (path: string) =>
+    declared.filter((route) => (concretePaths.has(path) ? route.path === path : route.pattern.test(path)));
   const skipShadowed: RequestHandler = (req, _res, next) => (concretePaths.has(req.path) ? next('route') : next());
 
   const refuseLimitedKeys: RequestHandler = (req, _res, next) => {
@@ -229,7 +257,12 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
 
     add(spec) {
       const generic = spec as unknown as AnyRoute;
-      declared.push({ path: spec.path, pattern: toPattern(spec.path), method: spec.method, bodyKinds: bodyKindsOf(generic) });
+      declared.push({
+        path: spec.path,
+        pattern: toPattern(spec.path),
+        method: spec.method,
+        bodyKinds: bodyKindsOf(generic),
+      });
       const templated = spec.path.includes('{');
       if (!templated) concretePaths.add(spec.path);
       registry.registerPath({
@@ -248,7 +281,9 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
             body: {
               required: true,
               content: {
-                ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && { 'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! } }),
+                ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && {
+                  'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! },
+                }),
                 ...(spec.xmlBody && { 'application/xml': { schema: spec.xmlBody } }),
               },
             },
@@ -280,17 +315,28 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       const deprecation: RequestHandler[] = spec.deprecated
         ? [
             (_req, res, next) => {
-              for (const [name, value] of Object.entries(deprecationHeaders(spec.deprecated!))) res.setHeader(name, value);
+              for (const [name, value] of Object.entries(deprecationHeaders(spec.deprecated!)))
+                res.setHeader(name, value);
               next();
             },
           ]
         : [];
       const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
       const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
-      const body = spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
+      const body =
+        spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
       // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
       const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
-      router[spec.method](toExpressPath(spec.path), ...(templated ? [skipShadowed] : []), ...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body, handle);
+      router[spec.method](
+        toExpressPath(spec.path),
+        ...(templated ? [skipShadowed] : []),
+        ...deprecation,
+        ...declaredSize,
+        ...access,
+        ...(spec.before ?? []),
+        ...body,
+        handle,
+      );
     },
   };
 }

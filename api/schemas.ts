@@ -21,7 +21,8 @@ export const resourceId = (kind: IdKind, example: string) =>
  * says so), however long (the routes check an id's shape before the database
  * sees it). The pattern tells clients what ids look like.
  */
-export const idParam = (kind: IdKind, example: string) => z.string().openapi({ pattern: idPattern(kind).source, example });
+export const idParam = (kind: IdKind, example: string) =>
+  z.string().openapi({ pattern: idPattern(kind).source, example });
 
 // `.meta`, not `.openapi`: emailField may be made before zod is extended for OpenAPI (domain/fields.ts knows nothing of it); the metadata adds to its own.
 export const emailAddress = emailField.meta({ example: 'ap@example.com' });
@@ -40,7 +41,11 @@ export const country = z
       });
     }
   })
-  .openapi({ description: 'ISO 3166-1 alpha-2 code, upper case, of a country with active Peppol use', example: 'BE', enum: [...peppolActiveCountries] });
+  .openapi({
+    description: 'ISO 3166-1 alpha-2 code, upper case, of a country with active Peppol use',
+    example: 'BE',
+    enum: [...peppolActiveCountries],
+  });
 
 export const peppolId = z
   .string()
@@ -48,11 +53,16 @@ export const peppolId = z
   .max(140)
   .superRefine((value, ctx) => {
     const problem = peppolIdProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `Invalid Peppol id: ${problem}.`, params: { code: 'invalid_peppol_id' } });
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Invalid Peppol id: ${problem}.`,
+        params: { code: 'invalid_peppol_id' },
+      });
   })
   .openapi({
     description:
-      'Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme\'s format (the pattern lists both). ' +
+      "Peppol participant id, `scheme:id`: a current EAS scheme and an identifier in that scheme's format (the pattern lists both). " +
       `The identifiers of schemes ${CHECK_DIGIT_SCHEMES.join(', ')} carry check digits, which must match too (else 400 \`invalid_peppol_id\`).`,
     example: '0208:0123456749',
     pattern: PEPPOL_ID_PATTERN,
@@ -64,7 +74,8 @@ export const iban = z
   .refine(isValidIban, 'not a valid IBAN (structure or check digits)')
   .transform(normalizeIban)
   .openapi({
-    description: 'IBAN, spaces and either case allowed; stored without spaces in upper case. Its check digits (ISO 7064 mod 97) must match too.',
+    description:
+      'IBAN, spaces and either case allowed; stored without spaces in upper case. Its check digits (ISO 7064 mod 97) must match too.',
     example: 'BE68539007547034',
     pattern: WRITTEN_IBAN.source,
   });
@@ -80,13 +91,21 @@ export const cursorParam = z
   .max(200)
   .regex(/^[A-Za-z0-9_-]+$/, 'not a next_cursor of this list')
   .optional()
-  .openapi({ description: 'Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field`' });
+  .openapi({
+    description: 'Opaque `next_cursor` of the previous page of this list; any other value is 400 `invalid_field`',
+  });
 
 /** `limit` and `cursor` of cursor-paginated lists. */
 export const pageQuery = (defaultLimit: number) =>
   z
     .object({
-      limit: z.coerce.number().int().min(1).max(100).default(defaultLimit).openapi({ description: `1 to 100, default ${defaultLimit}` }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .default(defaultLimit)
+        .openapi({ description: `1 to 100, default ${defaultLimit}` }),
       cursor: cursorParam,
     })
     .strict();

@@ -43,13 +43,21 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const usage = usageCounters(store, logger);
   const validator = officialValidator(addresses.validatorUrl);
   const cpu = cpuPool(config.API_WORKER_THREADS);
-  const temporalClient = new Client({ connection: temporal, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracing.clientInterceptors });
+  const temporalClient = new Client({
+    connection: temporal,
+    namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: tracing.clientInterceptors,
+  });
   const app = createApp({
     config,
     logger,
     store,
     temporal: temporalClient,
-    probes: { db: () => pingDatabase(db), temporal: () => pingTemporal(temporal), validator: () => validator.ruleSet() },
+    probes: {
+      db: () => pingDatabase(db),
+      temporal: () => pingTemporal(temporal),
+      validator: () => validator.ruleSet(),
+    },
     usage,
     secretBox: new SecretBox(addresses.webhookSecretKey),
     kycBox: new SecretBox(addresses.kycEncryptionKey),
@@ -89,15 +97,24 @@ async function main(config: Config, logger: Logger): Promise<void> {
 /** The intake for our access point; without INBOUND_TOKEN there is none (no message could be authenticated). */
 async function listenForInbound(config: Config, deps: IntakeDependencies): Promise<Server | undefined> {
   if (!config.INBOUND_TOKEN) {
-    deps.logger.warn('INBOUND_TOKEN is not set: the intake for received AS4 messages is not listening, so nothing is received');
+    deps.logger.warn(
+      'INBOUND_TOKEN is not set: the intake for received AS4 messages is not listening, so nothing is received',
+    );
     return undefined;
   }
-  const server = inboundApp({ ...deps, token: config.INBOUND_TOKEN, serviceProvider: config.PEPPOL_SEAT_ID && serviceProviderParticipant(config.PEPPOL_SEAT_ID) }).listen(config.INBOUND_PORT, config.INBOUND_BIND);
+  const server = inboundApp({
+    ...deps,
+    token: config.INBOUND_TOKEN,
+    serviceProvider: config.PEPPOL_SEAT_ID && serviceProviderParticipant(config.PEPPOL_SEAT_ID),
+  }).listen(config.INBOUND_PORT, config.INBOUND_BIND);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  deps.logger.info({ port: config.INBOUND_PORT, host: config.INBOUND_BIND }, 'intake for received AS4 messages listening');
+  deps.logger.info(
+    { port: config.INBOUND_PORT, host: config.INBOUND_BIND },
+    'intake for received AS4 messages listening',
+  );
   return server;
 }
 
@@ -136,7 +153,9 @@ try {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
   runCopies(config.API_PROCESSES, logger, () => main(config, logger), failed);
-  serveMetrics({ port: config.METRICS_PORT, host: config.METRICS_BIND, copies: config.API_PROCESSES }, logger).catch(failed);
+  serveMetrics({ port: config.METRICS_PORT, host: config.METRICS_BIND, copies: config.API_PROCESSES }, logger).catch(
+    failed,
+  );
 } catch (err) {
   failed(err);
 }

@@ -3,7 +3,14 @@ import express, { type Response, type Router } from 'express';
 import { businessCardXml, type BusinessCard } from '../domain/peppol-directory';
 import { PARTICIPANT_SCHEME } from '../domain/peppol-sml';
 import { identifierOfSegment, type Identifier } from '../domain/peppol-smp';
-import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml, type PublishedService, type SmpEndpoint } from '../domain/peppol-smp-publishing';
+import {
+  documentTypesOf,
+  processesFor,
+  serviceGroupXml,
+  serviceMetadataXml,
+  type PublishedService,
+  type SmpEndpoint,
+} from '../domain/peppol-smp-publishing';
 import { signServiceMetadata, type SmpSigner } from '../platform/smp-signature';
 
 /**
@@ -50,7 +57,9 @@ const notFound = (res: Response, what: string) => res.status(404).type('text/pla
 /** The participant a path segment names, when it is of the Peppol participant scheme. */
 function participantOf(segment: string): Identifier | undefined {
   const id = identifierOfSegment(segment);
-  return id && id.scheme.toLowerCase() === PARTICIPANT_SCHEME ? { scheme: PARTICIPANT_SCHEME, value: id.value.toLowerCase() } : undefined;
+  return id && id.scheme.toLowerCase() === PARTICIPANT_SCHEME
+    ? { scheme: PARTICIPANT_SCHEME, value: id.value.toLowerCase() }
+    : undefined;
 }
 
 /** The SMP's routes, with a 404 for every other path: mount it after anything else the server answers. */
@@ -83,9 +92,21 @@ export function smpRouter(options: SmpServerOptions): Router {
     const documentType = identifierOfSegment(req.params.documentType);
     const processes = documentType ? processesFor(entry.services, documentType) : [];
     if (!documentType || processes.length === 0) return notFound(res, 'Unknown document type for this participant.');
-    res.type(XML).send(signServiceMetadata(serviceMetadataXml(participant, documentType, processes, entry.endpoint ?? options.endpoint), options.signer));
+    res
+      .type(XML)
+      .send(
+        signServiceMetadata(
+          serviceMetadataXml(participant, documentType, processes, entry.endpoint ?? options.endpoint),
+          options.signer,
+        ),
+      );
   });
 
-  router.use((_req, res) => notFound(res, 'Not an SMP resource: GET /{participant id}, /{participant id}/services/{document type id} or /businesscard/{participant id}.'));
+  router.use((_req, res) =>
+    notFound(
+      res,
+      'Not an SMP resource: GET /{participant id}, /{participant id}/services/{document type id} or /businesscard/{participant id}.',
+    ),
+  );
   return router;
 }

@@ -9,20 +9,38 @@ import type { CpuPool } from './offload';
  * worker thread).
  */
 
-export const notWellFormedXml = (why: string) => new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
+export const notWellFormedXml = (why: string) =>
+  new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
 
 /** A body in another encoding than UTF-8 (`what` says which, or that the bytes are not UTF-8). */
-export const notUtf8Xml = (what: string) => new ApiError('invalid_xml', `The body is ${what}; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.`);
+export const notUtf8Xml = (what: string) =>
+  new ApiError(
+    'invalid_xml',
+    `The body is ${what}; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.`,
+  );
 
 /** XML that is none of the kinds the route takes; `wanted` names them ("a UBL 2.1 Invoice or CreditNote"). */
-export const notUblDocument = (why: string, wanted: string) => new ApiError('not_ubl_document', `${why}; send ${wanted}.`);
+export const notUblDocument = (why: string, wanted: string) =>
+  new ApiError('not_ubl_document', `${why}; send ${wanted}.`);
 
 /** Why a UBL document from outside is refused: the bound it passed, and where. */
 function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_many_elements' }>): ApiError {
-  const what = check.problem === 'too_deep' ? `nests elements deeper than ${check.limit} levels` : `holds more than ${check.limit} elements`;
-  return new ApiError('xml_too_complex', `The document ${what} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`, {
-    details: { limit: check.problem === 'too_deep' ? 'depth' : 'elements', maximum: check.limit, line: check.line, column: check.column },
-  });
+  const what =
+    check.problem === 'too_deep'
+      ? `nests elements deeper than ${check.limit} levels`
+      : `holds more than ${check.limit} elements`;
+  return new ApiError(
+    'xml_too_complex',
+    `The document ${what} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`,
+    {
+      details: {
+        limit: check.problem === 'too_deep' ? 'depth' : 'elements',
+        maximum: check.limit,
+        line: check.line,
+        column: check.column,
+      },
+    },
+  );
 }
 
 export async function requireMeasurableUbl(cpu: CpuPool, xml: Buffer): Promise<void> {
@@ -31,5 +49,7 @@ export async function requireMeasurableUbl(cpu: CpuPool, xml: Buffer): Promise<v
   if (encoding) throw notUtf8Xml(`encoded as ${encoding}`);
   const bounds = await cpu.run('checkUblBounds', { xml });
   if (bounds.ok) return;
-  throw bounds.problem === 'not_well_formed' || bounds.problem === 'doctype' ? notWellFormedXml(bounds.message) : tooComplex(bounds);
+  throw bounds.problem === 'not_well_formed' || bounds.problem === 'doctype'
+    ? notWellFormedXml(bounds.message)
+    : tooComplex(bounds);
 }

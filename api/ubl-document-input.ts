@@ -56,7 +56,8 @@ interface PostedUbl {
 }
 
 /** Where a term sits in the syntax a document came in (the term table's path). */
-const statedAt = (syntax: Syntax, group: 'document' | 'totals', id: string) => termPathFromRoot(termNamed(group, id), syntax);
+const statedAt = (syntax: Syntax, group: 'document' | 'totals', id: string) =>
+  termPathFromRoot(termNamed(group, id), syntax);
 
 export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: PostedUbl): UblReading {
   const text = decodeUtf8(xml);
@@ -68,14 +69,28 @@ export function readPostedUbl({ xml, company, idempotencyKey, verifiedSender }: 
   const unsendable = syntax === 'ubl' ? sendableXmlViolations(text) : [];
   if (unsendable.length > 0) return { ok: false, violations: unsendable };
   const seller = read.document.from.peppol_id ?? null;
-  if (!seller || !company.peppol_id || !sameParticipant(seller, company.peppol_id)) return { ok: false, seller, syntax };
+  if (!seller || !company.peppol_id || !sameParticipant(seller, company.peppol_id))
+    return { ok: false, seller, syntax };
   const impersonation = verifiedSender ? sellerIdentityViolations(read.document.from, verifiedSender, syntax) : [];
   if (impersonation.length > 0) return { ok: false, violations: impersonation };
   const totals = totalsOf(read.stated_totals);
   // EN 16931 requires the amount due; without it there are no totals to keep (the official rules name the same rule).
-  if (!totals) return { ok: false, violations: [{ path: statedAt(syntax, 'totals', 'BT-115'), rule: 'BR-09', message: 'The document states no amount due for payment (BT-115).' }] };
+  if (!totals)
+    return {
+      ok: false,
+      violations: [
+        {
+          path: statedAt(syntax, 'totals', 'BT-115'),
+          rule: 'BR-09',
+          message: 'The document states no amount due for payment (BT-115).',
+        },
+      ],
+    };
   // The view is held to the shape of a JSON document, as the same content posted as JSON would be.
-  const parsed = documentInputSchema.safeParse({ ...read.document, company_id: company._id, idempotency_key: idempotencyKey }, { error: inputMessage });
+  const parsed = documentInputSchema.safeParse(
+    { ...read.document, company_id: company._id, idempotency_key: idempotencyKey },
+    { error: inputMessage },
+  );
   if (!parsed.success) return { ok: false, violations: shapeViolations(parsed.error, documentInputSchema) };
   const document = parsed.data;
   // What the JSON path checks of the same terms, named where the document states them.

@@ -27,7 +27,9 @@ function sellerMismatch(stated: string | null, syntax: Syntax, company: Company)
   const why = !ours
     ? `company ${company._id} has no peppol_id to compare it with; set the company's peppol_id first`
     : `company ${company._id} (company_id) is ${ours}; a company sends only its own invoices`;
-  const seller = stated ? `The document's seller (${endpoint} with its schemeID) is ${stated}` : `The document's seller has no ${endpoint} with a schemeID`;
+  const seller = stated
+    ? `The document's seller (${endpoint} with its schemeID) is ${stated}`
+    : `The document's seller has no ${endpoint} with a schemeID`;
   return new ApiError('seller_mismatch', `${seller}, but ${why}.`, {
     param: endpoint,
     details: { seller_endpoint_id: stated, company_id: company._id, company_peppol_id: ours },
@@ -50,7 +52,11 @@ async function requireOfficiallyValid(validator: OfficialValidator, xml: Buffer,
   const report = await validator.validate(xml, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS });
   if (report.problem) throw notUblDocument(report.problem.message, WANTED_DOCUMENT);
   if (report.valid) return;
-  const violations = splitFindings(report.findings).fatal.map(({ rule, location, message }) => ({ path: location, rule, message }));
+  const violations = splitFindings(report.findings).fatal.map(({ rule, location, message }) => ({
+    path: location,
+    rule,
+    message,
+  }));
   throw documentRefused(violations, { rule_set: report.rule_set, ...(sentAs && { sent_as: sentAs }) });
 }
 
@@ -63,9 +69,15 @@ export async function prepareUblDocument(
 ): Promise<AcceptableDocument> {
   const xml = Buffer.from(entry.ubl.buffer, entry.ubl.byteOffset, entry.ubl.byteLength);
   await requireMeasurableUbl(deps.cpu, xml);
-  const reading = await deps.cpu.run('readPostedUbl', { xml, company: { _id: company._id, peppol_id: company.peppol_id }, idempotencyKey: entry.bodyKey, verifiedSender });
+  const reading = await deps.cpu.run('readPostedUbl', {
+    xml,
+    company: { _id: company._id, peppol_id: company.peppol_id },
+    idempotencyKey: entry.bodyKey,
+    verifiedSender,
+  });
   if (!reading.ok) throw refusal(reading, company);
   await requireOfficiallyValid(deps.validator, xml);
-  if (reading.prepared.cii !== undefined) await requireOfficiallyValid(deps.validator, Buffer.from(reading.prepared.ubl), 'ubl');
+  if (reading.prepared.cii !== undefined)
+    await requireOfficiallyValid(deps.validator, Buffer.from(reading.prepared.ubl), 'ubl');
   return reading.prepared;
 }

@@ -18,10 +18,19 @@ export interface InputOptions {
   missingCode?: Extract<ErrorCode, 'missing_field' | 'invalid_field'>;
 }
 
-const ISSUE_CODES: ReadonlySet<string> = new Set<ErrorCode>(['invalid_country', 'invalid_peppol_id', 'invalid_field', 'missing_field']);
+const ISSUE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'invalid_country',
+  'invalid_peppol_id',
+  'invalid_field',
+  'missing_field',
+]);
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[part] : undefined), data);
+  return path.reduce<unknown>(
+    (node, part) =>
+      node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[part] : undefined,
+    data,
+  );
 }
 
 interface Problem {
@@ -30,9 +39,19 @@ interface Problem {
   message: string;
 }
 
-function problemsOf(issue: z.core.$ZodIssue, schema: ZodType, data: unknown, location: InputLocation, options: InputOptions): Problem[] {
+function problemsOf(
+  issue: z.core.$ZodIssue,
+  schema: ZodType,
+  data: unknown,
+  location: InputLocation,
+  options: InputOptions,
+): Problem[] {
   if (issue.code === 'unrecognized_keys') {
-    return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({ code: 'invalid_field', param: path, message }));
+    return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({
+      code: 'invalid_field',
+      param: path,
+      message,
+    }));
   }
   const param = jsonPath(issue.path) || location;
   const message = namingField(issue.message, param);
@@ -51,7 +70,9 @@ export const missingField = (param: string, message: string) => new ApiError('mi
 /** An update must change something: an empty one is `no_fields_to_update`, naming the fields it could change. */
 export function requireSomeField(body: object, updatable: { shape: object }): void {
   if (Object.keys(body).length === 0) {
-    throw new ApiError('no_fields_to_update', 'Send at least one field to change.', { details: { fields: Object.keys(updatable.shape) } });
+    throw new ApiError('no_fields_to_update', 'Send at least one field to change.', {
+      details: { fields: Object.keys(updatable.shape) },
+    });
   }
 }
 
@@ -64,7 +85,12 @@ export function listedProblems<T>(name: string, problems: T[]): Record<string, u
   return { [name]: problems.slice(0, MAX_LISTED_PROBLEMS), ...(truncated && { total: problems.length, truncated }) };
 }
 
-export function parseInput<T extends ZodType>(schema: T, data: unknown, location: InputLocation, options: InputOptions = {}): z.output<T> {
+export function parseInput<T extends ZodType>(
+  schema: T,
+  data: unknown,
+  location: InputLocation,
+  options: InputOptions = {},
+): z.output<T> {
   const result = schema.safeParse(data, { error: inputMessage });
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((issue) => problemsOf(issue, schema, data, location, options));

@@ -18,7 +18,17 @@ import type { EmbeddedStack } from '../stack/embedded-stack';
 import { LOCAL_PKI_PASSWORD, localPkiFiles } from '../stack/peppol-access-points';
 import { ensureTool, PEPPOL_ACCESS_POINT } from '../stack/tools';
 import { validFixtures } from '../test/fixtures/documents';
-import { benchStack, cpuPerOperation, cpuView, envNumber, json, runBenchmark, say, signUpWithCompany, withCpu } from './harness';
+import {
+  benchStack,
+  cpuPerOperation,
+  cpuView,
+  envNumber,
+  json,
+  runBenchmark,
+  say,
+  signUpWithCompany,
+  withCpu,
+} from './harness';
 import { closedLoop, ms, singleClient, throughput, versus } from './support';
 
 /**
@@ -88,23 +98,47 @@ async function main(): Promise<void> {
         sendRequest(routing, {
           messageId: `bench-${run}-${i}@einvoice`,
           endpoint: await discoverKept(),
-          sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}-${i}`), createdAt: new Date() }),
+          sbd: standardBusinessDocument(converted.ubl, routing, {
+            instanceId: nameBasedUuid(`bench-${run}-${i}`),
+            createdAt: new Date(),
+          }),
         }),
       );
 
-    say(`stack: access point ${stack.urls.accessPoint}, receiving access point ${peppol.receivingAccessPoint}; a ${converted.ubl.length}-byte invoice`);
+    say(
+      `stack: access point ${stack.urls.accessPoint}, receiving access point ${peppol.receivingAccessPoint}; a ${converted.ubl.length}-byte invoice`,
+    );
     // Both JVMs compile their hot paths on the first sends: after 100 a send still cost each of them about twice
     // its CPU after 1,500 (48 against 25 ms one at a time), so the figures below are taken at the steady state.
     for (let i = 0; i < WARM_UP_SENDS; i += 1) await send(-1 - i);
-    const sbd = standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-${run}`), createdAt: new Date() });
+    const sbd = standardBusinessDocument(converted.ubl, routing, {
+      instanceId: nameBasedUuid(`bench-${run}`),
+      createdAt: new Date(),
+    });
     const plainPost = async () => {
-      const response = await fetch(endpoint.url, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: sbd });
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/xml' },
+        body: sbd,
+      });
       await response.arrayBuffer();
     };
     const smlOnly = () => lookup.sml(routing.receiver);
     const dnsAlone = await singleClient(REQUESTS, smlOnly);
-    say(versus('receiver lookup (SML by DNS, then the SMP), one at a time', await singleClient(REQUESTS, discover), dnsAlone));
-    say(versus('receiver lookup kept by the cache (within its TTL), one at a time', await singleClient(REQUESTS, discoverKept), dnsAlone));
+    say(
+      versus(
+        'receiver lookup (SML by DNS, then the SMP), one at a time',
+        await singleClient(REQUESTS, discover),
+        dnsAlone,
+      ),
+    );
+    say(
+      versus(
+        'receiver lookup kept by the cache (within its TTL), one at a time',
+        await singleClient(REQUESTS, discoverKept),
+        dnsAlone,
+      ),
+    );
     const plainOne = await singleClient(REQUESTS, plainPost);
     // Before the cache: every send looked the receiver up afresh.
     const freshSend = async (i: number) =>
@@ -112,22 +146,52 @@ async function main(): Promise<void> {
         sendRequest(routing, {
           messageId: `bench-fresh-${run}-${i}@einvoice`,
           endpoint: await discover(),
-          sbd: standardBusinessDocument(converted.ubl, routing, { instanceId: nameBasedUuid(`bench-fresh-${run}-${i}`), createdAt: new Date() }),
+          sbd: standardBusinessDocument(converted.ubl, routing, {
+            instanceId: nameBasedUuid(`bench-fresh-${run}-${i}`),
+            createdAt: new Date(),
+          }),
         }),
       );
-    const [oneSend, oneSendCpu] = await withCpu(stack, SENDING_COMPONENTS, () => singleClient(REQUESTS, (i) => send(i)), { benchProcess: true });
+    const [oneSend, oneSendCpu] = await withCpu(
+      stack,
+      SENDING_COMPONENTS,
+      () => singleClient(REQUESTS, (i) => send(i)),
+      { benchProcess: true },
+    );
     say(versus('live send (kept lookup, AS4 send with receipt), one at a time', oneSend, plainOne, LIVE_SEND_TARGET));
     say(`CPU per live send, one at a time: ${cpuView(oneSendCpu, REQUESTS)}`);
-    say(versus('live send looking the receiver up afresh each time (no cache), one at a time', await singleClient(REQUESTS / 2, freshSend), plainOne, LIVE_SEND_TARGET));
+    say(
+      versus(
+        'live send looking the receiver up afresh each time (no cache), one at a time',
+        await singleClient(REQUESTS / 2, freshSend),
+        plainOne,
+        LIVE_SEND_TARGET,
+      ),
+    );
     const plainMany = await closedLoop(REQUESTS, CONCURRENCY, plainPost);
-    const [sends, sendsCpu] = await withCpu(stack, SENDING_COMPONENTS, () => closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i)), { benchProcess: true });
-    say(versus(`live sends (kept lookup, AS4 sends with receipts), concurrency ${CONCURRENCY}`, sends, plainMany, LIVE_SEND_TARGET));
+    const [sends, sendsCpu] = await withCpu(
+      stack,
+      SENDING_COMPONENTS,
+      () => closedLoop(REQUESTS, CONCURRENCY, (i) => send(REQUESTS + i)),
+      { benchProcess: true },
+    );
+    say(
+      versus(
+        `live sends (kept lookup, AS4 sends with receipts), concurrency ${CONCURRENCY}`,
+        sends,
+        plainMany,
+        LIVE_SEND_TARGET,
+      ),
+    );
     say(`CPU per live send, concurrency ${CONCURRENCY}: ${cpuView(sendsCpu, REQUESTS)}`);
 
     const inbox = await receivingCompany(stack);
     try {
       const ours = (await json(`${stack.urls.accessPoint}/health`)).body as { inbound: { endpointUrl: string } };
-      const ourCertificate = (await readFile(stack.serviceEnv.ACCESS_POINT_CERTIFICATE!, 'utf8')).replace(/-----[A-Z ]+-----|\s+/g, '');
+      const ourCertificate = (await readFile(stack.serviceEnv.ACCESS_POINT_CERTIFICATE!, 'utf8')).replace(
+        /-----[A-Z ]+-----|\s+/g,
+        '',
+      );
       const standIn = peppolAccessPoint(peppol.receivingAccessPoint, 'the stand-in');
       const toUs = { ...routing, receiver: inbox.participant };
       const receive = (i: number) =>
@@ -135,7 +199,10 @@ async function main(): Promise<void> {
           sendRequest(toUs, {
             messageId: `bench-in-${run}-${i}@einvoice`,
             endpoint: { url: ours.inbound.endpointUrl, certificate: ourCertificate },
-            sbd: standardBusinessDocument(converted.ubl, toUs, { instanceId: nameBasedUuid(`bench-in-${run}-${i}`), createdAt: new Date() }),
+            sbd: standardBusinessDocument(converted.ubl, toUs, {
+              instanceId: nameBasedUuid(`bench-in-${run}-${i}`),
+              createdAt: new Date(),
+            }),
           }),
         );
       await closedLoop(WARM_UP_RECEIVES, CONCURRENCY, (i) => receive(-1 - i));
@@ -163,10 +230,28 @@ async function main(): Promise<void> {
             `the JDK alone doing its cryptography ${ms(least)}: ratio ${(spent / least).toFixed(1)}`,
         );
       }
-      const plainToOurs = await closedLoop(REQUESTS, CONCURRENCY, () => fetch(ours.inbound.endpointUrl, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: sbd }).then((response) => response.arrayBuffer()));
-      say(versus(`AS4 receive, receipts only (stored, not yet filed), concurrency ${CONCURRENCY}, vs our sends`, receipts, sends));
+      const plainToOurs = await closedLoop(REQUESTS, CONCURRENCY, () =>
+        fetch(ours.inbound.endpointUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/xml' },
+          body: sbd,
+        }).then((response) => response.arrayBuffer()),
+      );
+      say(
+        versus(
+          `AS4 receive, receipts only (stored, not yet filed), concurrency ${CONCURRENCY}, vs our sends`,
+          receipts,
+          sends,
+        ),
+      );
       say(versus(`AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs our sends`, received, sends, 0.8));
-      say(versus(`AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs the SBD posted to our AS4 endpoint as plain HTTP`, received, plainToOurs));
+      say(
+        versus(
+          `AS4 receive into the inbox, concurrency ${CONCURRENCY}, vs the SBD posted to our AS4 endpoint as plain HTTP`,
+          received,
+          plainToOurs,
+        ),
+      );
     } finally {
       await inbox.close();
     }
@@ -179,11 +264,23 @@ async function main(): Promise<void> {
  * The least one AS4 message can cost each way: the JDK doing the exchange's cryptography alone, on the local
  * PKI's two access point keys, for a payload of this size (access-point/.../CryptoFloor.java).
  */
-async function cryptoFloor(stack: EmbeddedStack, payloadBytes: number): Promise<{ send_ms: number; receive_ms: number }> {
+async function cryptoFloor(
+  stack: EmbeddedStack,
+  payloadBytes: number,
+): Promise<{ send_ms: number; receive_ms: number }> {
   const jar = await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined);
   const pki = localPkiFiles(path.dirname(stack.serviceEnv.ACCESS_POINT_CERTIFICATE!));
   const messages = String(Math.max(REQUESTS, 500));
-  const { stdout } = await promisify(execFile)('java', ['-jar', jar, 'crypto-floor', pki.senderKeystore, pki.receiverKeystore, LOCAL_PKI_PASSWORD, String(payloadBytes), messages]);
+  const { stdout } = await promisify(execFile)('java', [
+    '-jar',
+    jar,
+    'crypto-floor',
+    pki.senderKeystore,
+    pki.receiverKeystore,
+    LOCAL_PKI_PASSWORD,
+    String(payloadBytes),
+    messages,
+  ]);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { send_ms: number; receive_ms: number };
 }
 
@@ -194,14 +291,25 @@ const LIVE_SEND_TARGET = 0.3;
 const SENDING_COMPONENTS = ['access-point', 'peppol-receiver', 'peppol-network'] as const;
 
 /** What a received message costs, process by process (the stand-in's sending access point included). */
-const RECEIVING_COMPONENTS = ['peppol-receiver', 'access-point', 'api', 'temporal', 'worker', 'validator', 'ferretdb'] as const;
+const RECEIVING_COMPONENTS = [
+  'peppol-receiver',
+  'access-point',
+  'api',
+  'temporal',
+  'worker',
+  'validator',
+  'ferretdb',
+] as const;
 
 /**
  * A company registered as a receiver, as the registration workflow leaves it (the SML and KYC are not what is
  * measured), and a way to wait until `count` documents are filed for it.
  */
 async function receivingCompany(stack: EmbeddedStack) {
-  const { companyId, workspaceId } = await signUpWithCompany(stack.urls.api!, 'bench-receiver', { name: 'Bench Receiver NV', country: 'BE' });
+  const { companyId, workspaceId } = await signUpWithCompany(stack.urls.api!, 'bench-receiver', {
+    name: 'Bench Receiver NV',
+    country: 'BE',
+  });
   const participant = '0208:0677424046';
   const db = await mongoose.createConnection(stack.urls.mongodb).asPromise();
   const now = new Date();
@@ -218,7 +326,10 @@ async function receivingCompany(stack: EmbeddedStack) {
   return {
     participant,
     async filed(count: number) {
-      while ((await db.collection('documents').countDocuments({ company_id: companyId, direction: 'received' })) < count) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (
+        (await db.collection('documents').countDocuments({ company_id: companyId, direction: 'received' })) < count
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
     },
     close: () => db.close(),
   };

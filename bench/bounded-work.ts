@@ -3,7 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { convertDocument } from '../domain/documents/convert';
 import { DOCUMENT_LIMITS, documentInputSchema } from '../domain/documents/input';
 import { UBL_BOUNDS } from '../domain/xml-bounds';
-import { belgianBuyerCompany, belgianSeller, invoiceNearTheElementBound, largestInvoice, validFixtures } from '../test/fixtures/documents';
+import {
+  belgianBuyerCompany,
+  belgianSeller,
+  invoiceNearTheElementBound,
+  largestInvoice,
+  validFixtures,
+} from '../test/fixtures/documents';
 import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
 import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
 
@@ -27,7 +33,8 @@ import { closedLoop, ms, singleClient, summarize, type Measurement } from './sup
 const REQUESTS = envNumber('BENCH_REQUESTS', 20);
 const ATTACKERS = envNumber('BENCH_ATTACKERS', 4);
 
-const UBL_HEAD = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
+const UBL_HEAD =
+  '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
 const deeplyNested = `${UBL_HEAD}${'<cbc:Note>'.repeat(60_000)}x${'</cbc:Note>'.repeat(60_000)}</Invoice>`;
 
 /** A valid invoice to the fixtures' buyer of about 2 MB, within the bounds: 20,000 notes of 100 characters. */
@@ -71,54 +78,98 @@ async function main(): Promise<void> {
     const invoice = { ...validFixtures[0]!.body, company_id: sender.companyId };
 
     const sendAndWait = async () => {
-      const posted = await json(`${api}/v1/documents`, { method: 'POST', headers: sender.auth, body: JSON.stringify(invoice) });
+      const posted = await json(`${api}/v1/documents`, {
+        method: 'POST',
+        headers: sender.auth,
+        body: JSON.stringify(invoice),
+      });
       if (posted.status !== 202) throw new Error(`send answered ${posted.status}`);
       for (;;) {
-        const read = await json(`${api}/v1/documents/${String(posted.body.id)}?company_id=${sender.companyId}`, { headers: sender.auth });
+        const read = await json(`${api}/v1/documents/${String(posted.body.id)}?company_id=${sender.companyId}`, {
+          headers: sender.auth,
+        });
         if (read.body.status === 'delivered') return;
         if (read.body.status === 'failed') throw new Error('the document failed');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
     const publicValidation = (xml: string) => async () => {
-      const response = await fetch(`${api}/v1/ubl/validate`, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: xml });
+      const response = await fetch(`${api}/v1/ubl/validate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/xml' },
+        body: xml,
+      });
       await response.arrayBuffer();
       return response.status;
     };
 
-    say(`stack on ${api}; ${ATTACKERS} attacking clients; bounds: depth ${UBL_BOUNDS.maxDepth}, ${UBL_BOUNDS.maxElements} elements`);
+    say(
+      `stack on ${api}; ${ATTACKERS} attacking clients; bounds: depth ${UBL_BOUNDS.maxDepth}, ${UBL_BOUNDS.maxElements} elements`,
+    );
     await singleClient(3, sendAndWait);
     const sendsAlone = await singleClient(REQUESTS, sendAndWait);
     const deep = await during(ATTACKERS, publicValidation(deeplyNested), () => singleClient(REQUESTS, sendAndWait));
     say(line('POST → delivered during deeply nested public validations', deep.measured, sendsAlone));
-    say(`  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`);
+    say(
+      `  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`,
+    );
     const heavyXml = invoiceNearTheElementBound();
     const heavy = await during(ATTACKERS, publicValidation(heavyXml), () => singleClient(REQUESTS, sendAndWait));
-    say(line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone));
-    say(`  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`);
+    say(
+      line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone),
+    );
+    say(
+      `  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`,
+    );
 
     const receiver = await signUpWithCompany(api, 'bench-receiver', belgianBuyerCompany);
     const received = twoMegabytesReceived();
     const postReceived = async () => {
-      const response = await fetch(`${api}/v1/sandbox/inbound`, { method: 'POST', headers: { ...receiver.auth, 'Content-Type': 'application/xml' }, body: received });
+      const response = await fetch(`${api}/v1/sandbox/inbound`, {
+        method: 'POST',
+        headers: { ...receiver.auth, 'Content-Type': 'application/xml' },
+        body: received,
+      });
       await response.arrayBuffer();
       if (response.status !== 202) throw new Error(`sandbox inbound answered ${response.status}`);
     };
     // The security probe's load: a few large documents received at once, then another tenant's sends.
     await Promise.all(Array.from({ length: ATTACKERS }, postReceived));
     const afterReceiving = await singleClient(REQUESTS, sendAndWait);
-    say(line(`POST → delivered while another tenant's ${ATTACKERS} ${(received.length / 1e6).toFixed(1)} MB documents received at once are filed`, afterReceiving, sendsAlone));
+    say(
+      line(
+        `POST → delivered while another tenant's ${ATTACKERS} ${(received.length / 1e6).toFixed(1)} MB documents received at once are filed`,
+        afterReceiving,
+        sendsAlone,
+      ),
+    );
     // Past the probe: the same documents without pause, limited by no rate (what a flood costs the database and the cores).
     const receiving = await during(ATTACKERS, postReceived, () => singleClient(REQUESTS, sendAndWait));
-    say(line(`POST → delivered while another tenant receives ${(received.length / 1e6).toFixed(1)} MB documents without pause`, receiving.measured, sendsAlone));
-    say(`  each received document posted: p50 ${ms(receiving.attack.p50)}, p99 ${ms(receiving.attack.p99)}, ${receiving.attack.count} stored (filed afterwards, validated in the receive lane)`);
+    say(
+      line(
+        `POST → delivered while another tenant receives ${(received.length / 1e6).toFixed(1)} MB documents without pause`,
+        receiving.measured,
+        sendsAlone,
+      ),
+    );
+    say(
+      `  each received document posted: p50 ${ms(receiving.attack.p50)}, p99 ${ms(receiving.attack.p99)}, ${receiving.attack.count} stored (filed afterwards, validated in the receive lane)`,
+    );
 
-    const readAccount = () => fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
+    const readAccount = () =>
+      fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
     const large = JSON.stringify(largestInvoice(sender.companyId));
-    const validateLarge = () => json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
+    const validateLarge = () =>
+      json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
     const accountAlone = await closedLoop(200, 1, readAccount);
     const busy = await during(3, validateLarge, () => closedLoop(200, 1, readAccount));
-    say(line(`GET /v1/account while 3 clients validate ${DOCUMENT_LIMITS.lines}-line documents (${large.length} bytes)`, busy.measured, accountAlone));
+    say(
+      line(
+        `GET /v1/account while 3 clients validate ${DOCUMENT_LIMITS.lines}-line documents (${large.length} bytes)`,
+        busy.measured,
+        accountAlone,
+      ),
+    );
     say(`  each large validation: p50 ${ms(busy.attack.p50)}, p99 ${ms(busy.attack.p99)}`);
   } finally {
     await stop();

@@ -22,7 +22,19 @@ import { QueueWorkers } from '../worker/task-queues';
 import { cachedWorkflowBundle } from '../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../workflows/send-document';
 import { ACCEPT_UPDATE } from '../workflows/shared';
-import { benchStack, cpuPerOperation, cpuView, envNumber, json, postgresCpuByRole, runBenchmark, say, signUpWithCompany, withChildren, withCpu } from './harness';
+import {
+  benchStack,
+  cpuPerOperation,
+  cpuView,
+  envNumber,
+  json,
+  postgresCpuByRole,
+  runBenchmark,
+  say,
+  signUpWithCompany,
+  withChildren,
+  withCpu,
+} from './harness';
 import { closedLoop, ms, openLoop, singleClient, summarize, throughput, versus, type Measurement } from './support';
 
 /**
@@ -60,7 +72,9 @@ const SAMPLES = envNumber('BENCH_SAMPLES', 500);
 const WARM_UP = Math.min(50, SAMPLES);
 /** Documents through the pipeline before the deliver part measures it. */
 const WARM_DOCUMENTS = Math.min(envNumber('BENCH_WARM_DOCUMENTS', 200), REQUESTS);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,rendering,scale,volume,processes').split(','));
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? 'conversion,accept,deliver,validation,rendering,scale,volume,processes').split(','),
+);
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'development,production').split(',');
 /** The parts measured on the production shape too: what one document costs there, and what one more process adds. */
@@ -82,7 +96,13 @@ const invoice = (companyId: string, number: string, email = 'buyer@bench.example
   issue_date: '2026-11-20',
   due_date: '2026-12-20',
   buyer_reference: 'BENCH',
-  to: { name: 'Bench Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email, address: { city: 'Antwerpen', country: 'BE' } },
+  to: {
+    name: 'Bench Buyer NV',
+    tax_id: 'BE0987654394',
+    peppol_id: '0208:0987654394',
+    email,
+    address: { city: 'Antwerpen', country: 'BE' },
+  },
   lines: Array.from({ length: 10 }, (_, i) => ({
     description: `Item ${i + 1}`,
     quantity: (i % 4) + 1.5,
@@ -110,7 +130,10 @@ function conversion(): void {
   const tree = create(converted.ubl).end({ format: 'object' });
   const floor = run(() => void create(tree).end({ prettyPrint: true }));
   const measured = run(() => {
-    const result = convertDocument(documentInputSchema.parse(invoice('com_000000000000000000000000', 'BENCH-1')), company);
+    const result = convertDocument(
+      documentInputSchema.parse(invoice('com_000000000000000000000000', 'BENCH-1')),
+      company,
+    );
     if (!result.ok) throw new Error('refused');
   });
   say(versus('conversion of a 10-line invoice (parse, checks, totals, UBL)', measured, floor, 0.6));
@@ -125,11 +148,13 @@ interface Bench {
   db: mongoose.Connection;
 }
 
-const post = (bench: Bench, body: unknown) => json(`${bench.api}/v1/documents`, { method: 'POST', headers: bench.auth, body: JSON.stringify(body) });
+const post = (bench: Bench, body: unknown) =>
+  json(`${bench.api}/v1/documents`, { method: 'POST', headers: bench.auth, body: JSON.stringify(body) });
 
 async function expectStatus(promise: Promise<{ status: number; body: unknown }>, status: number): Promise<void> {
   const response = await promise;
-  if (response.status !== status) throw new Error(`answered ${response.status} instead of ${status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`answered ${response.status} instead of ${status}: ${JSON.stringify(response.body)}`);
 }
 
 /**
@@ -142,10 +167,15 @@ async function drained(bench: Bench, expected: number, giveUpMs = 30 * 60_000): 
   const started = performance.now();
   const store = createStore(bench.db);
   const company = { company_id: bench.companyId, environment: 'sandbox' as const };
-  const anyIn = (status: 'queued' | 'sending') => store.documents.findOne({ ...company, status }, { _id: 1 }).sort({ _id: -1 }).lean();
+  const anyIn = (status: 'queued' | 'sending') =>
+    store.documents
+      .findOne({ ...company, status }, { _id: 1 })
+      .sort({ _id: -1 })
+      .lean();
   for (;;) {
     const pending = (await Promise.all([anyIn('queued'), anyIn('sending')])).some((row) => row !== null);
-    if (!pending && (await store.documents.countDocuments(company)) >= expected) return (performance.now() - started) / 1000;
+    if (!pending && (await store.documents.countDocuments(company)) >= expected)
+      return (performance.now() - started) / 1000;
     if (performance.now() - started > giveUpMs) throw new Error('documents still pending');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -163,7 +193,11 @@ async function accept(bench: Bench): Promise<void> {
       closedLoop(REQUESTS, CONCURRENCY, async (i) => {
         const id = `floor-${Date.now()}-${i}`;
         await floorCollection.insertOne({ _id: id as unknown as mongoose.mongo.ObjectId, blob });
-        await bench.temporal.workflow.start('benchFloor', { taskQueue: 'bench-floor-unpolled', workflowId: id, args: [] });
+        await bench.temporal.workflow.start('benchFloor', {
+          taskQueue: 'bench-floor-unpolled',
+          workflowId: id,
+          args: [],
+        });
       }),
     { benchProcess: true },
   );
@@ -173,26 +207,40 @@ async function accept(bench: Bench): Promise<void> {
   // validating step and the rest of the pipeline does not share the two cores.
   await withValidatorPaused(bench, async () => {
     const [measured, cpu] = await withCpu(bench.stack, [...API, ...ENGINES, 'worker'], () =>
-      closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `ACC-${(n += 1)}`)), 202)),
+      closedLoop(REQUESTS, CONCURRENCY, () =>
+        expectStatus(post(bench, invoice(bench.companyId, `ACC-${(n += 1)}`)), 202),
+      ),
     );
     say(versus(`POST /v1/documents, concurrency ${CONCURRENCY}`, measured, floor, 0.8));
     // The floor's client makes the floor's two round trips in Node, as the API makes its own: what one costs in the driver.
-    say(`CPU per accepted document (the worker: its workflow's first step): ${cpuView(cpu, measured.count)}; the floor's engines and client ${cpuView(floorCpu, floor.count)}`);
+    say(
+      `CPU per accepted document (the worker: its workflow's first step): ${cpuView(cpu, measured.count)}; the floor's engines and client ${cpuView(floorCpu, floor.count)}`,
+    );
     const apiMs = cpu.api / measured.count;
     say(`the API's own CPU per accepted document: ${ms(apiMs)} (target ≤ 8 ms) ${apiMs <= 8 ? 'MET' : 'NOT MET'}`);
     const half = await openLoop(Math.min(REQUESTS, Math.round(measured.perSecond * 10)), measured.perSecond / 2, () =>
       expectStatus(post(bench, invoice(bench.companyId, `HALF-${(n += 1)}`)), 202),
     );
-    say(`POST /v1/documents at half that rate (${(measured.perSecond / 2).toFixed(1)}/s, open loop): p50 ${ms(half.p50)}, p99 ${ms(half.p99)} (target p99 ≤ 50 ms) ${half.p99 <= 50 ? 'MET' : 'NOT MET'}`);
+    say(
+      `POST /v1/documents at half that rate (${(measured.perSecond / 2).toFixed(1)}/s, open loop): p50 ${ms(half.p50)}, p99 ${ms(half.p99)} (target p99 ≤ 50 ms) ${half.p99 <= 50 ? 'MET' : 'NOT MET'}`,
+    );
 
     // The batch endpoint: a full batch (100 documents) in one request against the same number one request each.
     const size = Math.min(100, REQUESTS);
-    const documents = (prefix: string) => Array.from({ length: size }, () => invoice(bench.companyId, `${prefix}-${(n += 1)}`));
+    const documents = (prefix: string) =>
+      Array.from({ length: size }, () => invoice(bench.companyId, `${prefix}-${(n += 1)}`));
     const singles = documents('ONE');
-    const [single, singleCpu] = await withCpu(bench.stack, [...API, ...ENGINES], () => closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)));
+    const [single, singleCpu] = await withCpu(bench.stack, [...API, ...ENGINES], () =>
+      closedLoop(size, CONCURRENCY, (i) => expectStatus(post(bench, singles[i]), 202)),
+    );
     const batchBody = JSON.stringify(documents('BATCH'));
     const [batch, batchCpu] = await withCpu(bench.stack, [...API, ...ENGINES], () =>
-      singleClient(1, () => expectStatus(json(`${bench.api}/v1/documents/batch`, { method: 'POST', headers: bench.auth, body: batchBody }), 202)),
+      singleClient(1, () =>
+        expectStatus(
+          json(`${bench.api}/v1/documents/batch`, { method: 'POST', headers: bench.auth, body: batchBody }),
+          202,
+        ),
+      ),
     );
     say(
       `${size} documents: one batch request ${ms(batch.seconds * 1000)}, CPU per document ${cpuView(batchCpu, size)}; ` +
@@ -224,7 +272,10 @@ async function withValidatorPaused<T>(bench: Bench, measure: () => Promise<T>): 
  * do; typed by the real ones, so a changed activity cannot leave the floor
  * answering what the workflow no longer reads.
  */
-const noOpActivities: Pick<Activities, 'recordAcceptance' | 'validateForSending' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'> = {
+const noOpActivities: Pick<
+  Activities,
+  'recordAcceptance' | 'validateForSending' | 'markSending' | 'deliverByEmail' | 'markDelivered' | 'markFailed'
+> = {
   recordAcceptance: recordedAsAccepted,
   validateForSending: () => Promise.resolve({ ruleSet: 'none', refusal: null, readablePdf: 'rendered' }),
   markSending: () => Promise.resolve({ channel: 'email' }),
@@ -266,13 +317,22 @@ async function deliver(bench: Bench, address: string): Promise<void> {
         await closedLoop(REQUESTS, CONCURRENCY, (i) =>
           bench.temporal.workflow.executeUpdateWithStart(ACCEPT_UPDATE, {
             updateId: ACCEPT_UPDATE,
-            startWorkflowOperation: new WithStartWorkflowOperation<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-              taskQueue,
-              workflowId: `${taskQueue}-${i}`,
-              workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-              workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-              args: [{ documentId: `doc_bench${i}`, acceptance: stubAcceptance(`doc_bench${i}`), deliveryWindowSeconds: 600 }],
-            }),
+            startWorkflowOperation: new WithStartWorkflowOperation<typeof sendDocumentWorkflow>(
+              'sendDocumentWorkflow',
+              {
+                taskQueue,
+                workflowId: `${taskQueue}-${i}`,
+                workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+                workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+                args: [
+                  {
+                    documentId: `doc_bench${i}`,
+                    acceptance: stubAcceptance(`doc_bench${i}`),
+                    deliveryWindowSeconds: 600,
+                  },
+                ],
+              },
+            ),
           }),
         );
         await done;
@@ -297,7 +357,9 @@ async function deliver(bench: Bench, address: string): Promise<void> {
       `${(total / floorTotal).toFixed(2)}× the no-op floor's ${ms(floorTotal)}`,
   );
   if (Object.keys(postgresAfter).length > 0) {
-    const spent = Object.fromEntries(Object.entries(postgresAfter).map(([role, after]) => [role, after - (postgresBefore[role] ?? 0)]));
+    const spent = Object.fromEntries(
+      Object.entries(postgresAfter).map(([role, after]) => [role, after - (postgresBefore[role] ?? 0)]),
+    );
     say(`PostgreSQL's CPU per delivered document by the role it serves: ${cpuView(spent, delivered.count)}`);
   }
 }
@@ -307,9 +369,14 @@ const PIPELINE = ['front', 'api', 'worker', 'temporal', 'ferretdb', 'postgres', 
 
 /** `count` documents posted at the benchmark's concurrency, until all are delivered: the rate. */
 async function postToDelivered(bench: Bench, count: number, prefix: string): Promise<Measurement> {
-  const before = await createStore(bench.db).documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
+  const before = await createStore(bench.db).documents.countDocuments({
+    company_id: bench.companyId,
+    environment: 'sandbox',
+  });
   const started = performance.now();
-  await closedLoop(count, CONCURRENCY, (i) => expectStatus(post(bench, invoice(bench.companyId, `${prefix}-${i}`)), 202));
+  await closedLoop(count, CONCURRENCY, (i) =>
+    expectStatus(post(bench, invoice(bench.companyId, `${prefix}-${i}`)), 202),
+  );
   await drained(bench, before + count);
   return throughput(count, (performance.now() - started) / 1000);
 }
@@ -319,7 +386,9 @@ async function oneAtATime(bench: Bench, count: number): Promise<Measurement> {
   return singleClient(count, async (i) => {
     const posted = await post(bench, invoice(bench.companyId, `ONE-${i}`));
     for (;;) {
-      const document = await json(`${bench.api}/v1/documents/${String(posted.body.id)}?company_id=${bench.companyId}`, { headers: bench.auth });
+      const document = await json(`${bench.api}/v1/documents/${String(posted.body.id)}?company_id=${bench.companyId}`, {
+        headers: bench.auth,
+      });
       if (document.body.status === 'delivered') return;
       if (document.body.status === 'failed') throw new Error(`failed: ${String(document.body.error_message)}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -334,7 +403,13 @@ async function acceptingValidator(): Promise<{ url: string; close: () => Promise
     req.on('end', () => {
       res.setHeader('Content-Type', 'application/json');
       const ruleSet = { id: 'stand-in:accept-all', name: 'stand-in', valid_from: null };
-      res.end(JSON.stringify(req.url === '/health' ? { status: 'ok', rule_set: ruleSet } : { rule_set: ruleSet.id, document_type: 'invoice', problem: null, valid: true, findings: [] }));
+      res.end(
+        JSON.stringify(
+          req.url === '/health'
+            ? { status: 'ok', rule_set: ruleSet }
+            : { rule_set: ruleSet.id, document_type: 'invoice', problem: null, valid: true, findings: [] },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -349,10 +424,14 @@ async function validation(bench: Bench): Promise<void> {
   for (let i = 0; i < WARM_UP; i += 1) await validator.validate(converted.ubl);
   const alone = await singleClient(SAMPLES, () => validator.validate(converted.ubl));
   const parallel = await closedLoop(REQUESTS, 4, () => validator.validate(converted.ubl));
-  say(`official validation of a 10-line invoice: ${parallel.perSecond.toFixed(1)}/s at concurrency 4; one at a time p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}`);
+  say(
+    `official validation of a 10-line invoice: ${parallel.perSecond.toFixed(1)}/s at concurrency 4; one at a time p50 ${ms(alone.p50)}, p99 ${ms(alone.p99)}`,
+  );
 
   const single = await oneAtATime(bench, 50);
-  say(`one document at a time, POST → delivered p50 ${ms(single.p50)}: official validation is ${((100 * alone.p50) / single.p50).toFixed(0)} % of it`);
+  say(
+    `one document at a time, POST → delivered p50 ${ms(single.p50)}: official validation is ${((100 * alone.p50) / single.p50).toFixed(0)} % of it`,
+  );
 
   const withValidation = await postToDelivered(bench, REQUESTS, 'VALID');
   const standIn = await acceptingValidator();
@@ -362,7 +441,11 @@ async function validation(bench: Bench): Promise<void> {
     const { auth, companyId } = await signUpWithCompany(api, 'bench-novalidation', company);
     const db = await mongoose.createConnection(other.stack.urls.mongodb).asPromise();
     try {
-      const without = await postToDelivered({ ...bench, stack: other.stack, api, auth, companyId, db }, REQUESTS, 'NOVAL');
+      const without = await postToDelivered(
+        { ...bench, stack: other.stack, api, auth, companyId, db },
+        REQUESTS,
+        'NOVAL',
+      );
       const loss = 1 - withValidation.perSecond / without.perSecond;
       say(
         `POST → delivered with official validation ${withValidation.perSecond.toFixed(1)}/s, with a stand-in that accepts at once ${without.perSecond.toFixed(1)}/s: ` +
@@ -391,7 +474,9 @@ async function rendering(bench: Bench): Promise<void> {
   const renders = Math.max(4, Math.round(REQUESTS / 10));
   for (const format of ['pdf', 'html'] as const) {
     for (let i = 0; i < Math.min(WARM_UP, 20); i += 1) await validator.render(converted.ubl, format, 'en');
-    const [measured, cpu] = await withCpu(bench.stack, ['validator'], () => closedLoop(renders, 2, () => validator.render(converted.ubl, format, 'en')));
+    const [measured, cpu] = await withCpu(bench.stack, ['validator'], () =>
+      closedLoop(renders, 2, () => validator.render(converted.ubl, format, 'en')),
+    );
     const perRender = cpu.validator / renders;
     say(
       `rendering a 10-line invoice as ${format.toUpperCase()}: ${measured.perSecond.toFixed(1)}/s at concurrency 2 (p50 ${ms(measured.p50)}); ` +
@@ -404,16 +489,24 @@ async function rendering(bench: Bench): Promise<void> {
 async function seed(bench: Bench, total: number): Promise<void> {
   const store = createStore(bench.db);
   // One document through the API, as the template of the rows stored straight away.
-  if (!(await store.documents.findOne({ company_id: bench.companyId }).lean())) await expectStatus(post(bench, invoice(bench.companyId, 'TEMPLATE')), 202);
+  if (!(await store.documents.findOne({ company_id: bench.companyId }).lean()))
+    await expectStatus(post(bench, invoice(bench.companyId, 'TEMPLATE')), 202);
   const existing = await store.documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
   const template = (await store.documents.findOne({ company_id: bench.companyId }).lean())!;
-  for (let done = existing; done < total; ) {
+  for (let done = existing; done < total;) {
     const batch = Math.min(1_000, total - done);
     const now = Date.now();
     await store.documents.insertMany(
       Array.from({ length: batch }, () => {
         const id = newSortableId('document', now);
-        return { ...template, _id: id, number: `SEED-${id}`, idempotency_scope: `sandbox:${bench.companyId}:doc:${id}`, idempotency_key: null, status: 'delivered' };
+        return {
+          ...template,
+          _id: id,
+          number: `SEED-${id}`,
+          idempotency_scope: `sandbox:${bench.companyId}:doc:${id}`,
+          idempotency_key: null,
+          status: 'delivered',
+        };
       }),
       { lean: true },
     );
@@ -424,14 +517,50 @@ async function seed(bench: Bench, total: number): Promise<void> {
 async function scale(bench: Bench): Promise<void> {
   const measureAt = async (documents: number) => {
     await seed(bench, documents);
-    const list = await json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, { headers: bench.auth });
+    const list = await json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, {
+      headers: bench.auth,
+    });
     const cursor = String(list.body.next_cursor);
     const replayBody = invoice(bench.companyId, 'REPLAY-1');
-    await expectStatus(json(`${bench.api}/v1/documents`, { method: 'POST', headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' }, body: JSON.stringify(replayBody) }), 200).catch(() => undefined);
+    await expectStatus(
+      json(`${bench.api}/v1/documents`, {
+        method: 'POST',
+        headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' },
+        body: JSON.stringify(replayBody),
+      }),
+      200,
+    ).catch(() => undefined);
     const operations: [string, () => Promise<void>][] = [
-      ['first page', () => expectStatus(json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, { headers: bench.auth }), 200)],
-      ['cursor page', () => expectStatus(json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20&cursor=${cursor}`, { headers: bench.auth }), 200)],
-      ['idempotent replay', () => expectStatus(json(`${bench.api}/v1/documents`, { method: 'POST', headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' }, body: JSON.stringify(replayBody) }), 200)],
+      [
+        'first page',
+        () =>
+          expectStatus(
+            json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20`, { headers: bench.auth }),
+            200,
+          ),
+      ],
+      [
+        'cursor page',
+        () =>
+          expectStatus(
+            json(`${bench.api}/v1/documents?company_id=${bench.companyId}&limit=20&cursor=${cursor}`, {
+              headers: bench.auth,
+            }),
+            200,
+          ),
+      ],
+      [
+        'idempotent replay',
+        () =>
+          expectStatus(
+            json(`${bench.api}/v1/documents`, {
+              method: 'POST',
+              headers: { ...bench.auth, 'Idempotency-Key': 'bench-replay' },
+              body: JSON.stringify(replayBody),
+            }),
+            200,
+          ),
+      ],
       ['GET /v1/account', () => expectStatus(json(`${bench.api}/v1/account`, { headers: bench.auth }), 200)],
     ];
     // Let the database settle after the bulk insert (SQLite checkpoints its write-ahead log), and warm every path up.
@@ -455,7 +584,10 @@ async function scale(bench: Bench): Promise<void> {
 
 async function volume(bench: Bench): Promise<void> {
   const email = `volume-${Date.now()}@bench.example`;
-  const before = await createStore(bench.db).documents.countDocuments({ company_id: bench.companyId, environment: 'sandbox' });
+  const before = await createStore(bench.db).documents.countDocuments({
+    company_id: bench.companyId,
+    environment: 'sandbox',
+  });
   const ids: string[] = [];
   const started = performance.now();
   await closedLoop(VOLUME, CONCURRENCY, async (i) => {
@@ -465,11 +597,18 @@ async function volume(bench: Bench): Promise<void> {
   });
   await drained(bench, before + VOLUME);
   const seconds = (performance.now() - started) / 1000;
-  const statuses = await createStore(bench.db).documents.find({ _id: { $in: ids } }, { status: 1 }).lean();
+  const statuses = await createStore(bench.db)
+    .documents.find({ _id: { $in: ids } }, { status: 1 })
+    .lean();
   const delivered = statuses.filter((row) => row.status === 'delivered').length;
-  const inbox = (await (await fetch(`${bench.stack.urls.inbox}/email`)).json()) as { messageId: string; to: { address: string }[] }[];
+  const inbox = (await (await fetch(`${bench.stack.urls.inbox}/email`)).json()) as {
+    messageId: string;
+    to: { address: string }[];
+  }[];
   const copies = new Map<string, number>();
-  for (const message of inbox) if (message.to.some((to) => to.address === email)) copies.set(message.messageId, (copies.get(message.messageId) ?? 0) + 1);
+  for (const message of inbox)
+    if (message.to.some((to) => to.address === email))
+      copies.set(message.messageId, (copies.get(message.messageId) ?? 0) + 1);
   const lost = ids.filter((id) => !copies.has(`${id}@einvoice.localhost`)).length;
   const twice = [...copies.values()].filter((count) => count > 1).length;
   say(
@@ -486,23 +625,37 @@ async function volume(bench: Bench): Promise<void> {
 async function processes(bench: Bench): Promise<void> {
   const cores = availableParallelism();
   const perCore = (measurement: Measurement) => `${(measurement.perSecond / cores).toFixed(1)}/s per core of ${cores}`;
-  say(`load average before: ${loadavg().map((load) => load.toFixed(2)).join(' ')} (this machine is shared)`);
+  say(
+    `load average before: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')} (this machine is shared)`,
+  );
   const rates = new Map<number, { accept: number; delivered: number }>();
   let n = 0;
   for (const count of PROCESS_COUNTS) {
     await bench.stack.startService('worker', { WORKER_PROCESSES: String(count) });
     await bench.stack.startService('api', { API_PROCESSES: String(count) });
     // Every copy warm (each loads its modules and connects on its first requests) before anything is timed.
-    await closedLoop(Math.max(CONCURRENCY, 4 * count), CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `WARM-${count}-${(n += 1)}`)), 202));
+    await closedLoop(Math.max(CONCURRENCY, 4 * count), CONCURRENCY, () =>
+      expectStatus(post(bench, invoice(bench.companyId, `WARM-${count}-${(n += 1)}`)), 202),
+    );
     await drained(bench, 0);
     const label = `with ${count} API and ${count} worker process${count === 1 ? '' : 'es'}`;
     const [accepted, acceptCpu] = await withCpu(bench.stack, PIPELINE, () =>
-      closedLoop(REQUESTS, CONCURRENCY, () => expectStatus(post(bench, invoice(bench.companyId, `PROC-${count}-${(n += 1)}`)), 202)),
+      closedLoop(REQUESTS, CONCURRENCY, () =>
+        expectStatus(post(bench, invoice(bench.companyId, `PROC-${count}-${(n += 1)}`)), 202),
+      ),
     );
-    say(`${label}: POST /v1/documents ${accepted.perSecond.toFixed(1)}/s (${perCore(accepted)}); CPU per document: ${cpuView(acceptCpu, accepted.count, accepted.seconds)}`);
+    say(
+      `${label}: POST /v1/documents ${accepted.perSecond.toFixed(1)}/s (${perCore(accepted)}); CPU per document: ${cpuView(acceptCpu, accepted.count, accepted.seconds)}`,
+    );
     await drained(bench, 0);
-    const [delivered, deliverCpu] = await withCpu(bench.stack, PIPELINE, () => postToDelivered(bench, REQUESTS, `PIPE-${count}`));
-    say(`${label}: POST → delivered ${delivered.perSecond.toFixed(1)}/s (${perCore(delivered)}); CPU per document: ${cpuView(deliverCpu, delivered.count, delivered.seconds)}`);
+    const [delivered, deliverCpu] = await withCpu(bench.stack, PIPELINE, () =>
+      postToDelivered(bench, REQUESTS, `PIPE-${count}`),
+    );
+    say(
+      `${label}: POST → delivered ${delivered.perSecond.toFixed(1)}/s (${perCore(delivered)}); CPU per document: ${cpuView(deliverCpu, delivered.count, delivered.seconds)}`,
+    );
     rates.set(count, { accept: accepted.perSecond, delivered: delivered.perSecond });
   }
   const [first, ...more] = PROCESS_COUNTS;
@@ -511,7 +664,9 @@ async function processes(bench: Bench): Promise<void> {
       const ratio = rates.get(count)![figure] / rates.get(first!)![figure];
       return `×${ratio.toFixed(2)} (${ratio >= 1 ? '+' : ''}${(100 * (ratio - 1)).toFixed(0)} %)`;
     };
-    say(`${count} processes of each vs ${first}: accept ${gain('accept')}, POST → delivered ${gain('delivered')} (load average after: ${loadavg()[0]!.toFixed(2)})`);
+    say(
+      `${count} processes of each vs ${first}: accept ${gain('accept')}, POST → delivered ${gain('delivered')} (load average after: ${loadavg()[0]!.toFixed(2)})`,
+    );
   }
 }
 
@@ -534,7 +689,9 @@ async function onShape(parts: Set<string>, overrides: Record<string, string>): P
     // Last: it leaves the API and worker restarted with the last count.
     if (parts.has('processes')) await processes(bench);
   } catch (err) {
-    say(`the API's last output:\n${stack.process('api')?.tail() ?? ''}\nthe worker's:\n${stack.process('worker')?.tail() ?? ''}`);
+    say(
+      `the API's last output:\n${stack.process('api')?.tail() ?? ''}\nthe worker's:\n${stack.process('worker')?.tail() ?? ''}`,
+    );
     throw err;
   } finally {
     await db.close();
@@ -548,7 +705,11 @@ async function main(): Promise<void> {
   if ([...PARTS].every((part) => part === 'conversion')) return;
 
   if (process.env.BENCH_AGAINST === 'compose') {
-    await onShape(PARTS, { MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench?directConnection=true', TEMPORAL_ADDRESS: '127.0.0.1:7233', SMTP_URL: 'smtp://127.0.0.1:1025' });
+    await onShape(PARTS, {
+      MONGODB_URI: 'mongodb://127.0.0.1:27017/einvoice_bench?directConnection=true',
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      SMTP_URL: 'smtp://127.0.0.1:1025',
+    });
     return;
   }
   if (SHAPES.includes('development')) {
@@ -557,7 +718,9 @@ async function main(): Promise<void> {
   }
   const production = new Set([...PARTS].filter((part) => PRODUCTION_PARTS.has(part)));
   if (SHAPES.includes('production') && production.size > 0) {
-    say('== the production shape: the Temporal server and FerretDB on PostgreSQL, two API and two worker processes behind the front proxy');
+    say(
+      '== the production shape: the Temporal server and FerretDB on PostgreSQL, two API and two worker processes behind the front proxy',
+    );
     await onShape(production, { STACK_SHAPE: 'production' });
   }
 }

@@ -21,11 +21,14 @@ export function runBenchmark(main: () => Promise<void>): void {
 
 /** Ctrl-C or SIGTERM cleans up first (nothing left running, no data left behind), then exits 130. */
 export function cleanUpOnInterrupt(cleanUp: () => Promise<unknown>): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 }
 
 /** An embedded stack of the benchmark's own; `stop` (or an interrupt) stops it and removes its data. */
-export async function benchStack(overrides: Record<string, string>): Promise<{ stack: EmbeddedStack; stop: () => Promise<void> }> {
+export async function benchStack(
+  overrides: Record<string, string>,
+): Promise<{ stack: EmbeddedStack; stop: () => Promise<void> }> {
   const config = await isolatedStackConfig({ RATE_LIMIT_SANDBOX: '10000000', LOG_LEVEL: 'error', ...overrides });
   const stack = await startStack({ config });
   const stop = () => stack.stop().then(() => rm(config.DATA_DIR, { recursive: true, force: true }));
@@ -40,8 +43,15 @@ export async function json(url: string, init: RequestInit = {}) {
 }
 
 /** A new account (`<label>-<time>@example.com`) with the given company: its authorization header, the company's id and its workspace's. */
-export async function signUpWithCompany(api: string, label: string, company: object): Promise<{ auth: Record<string, string>; companyId: string; workspaceId: string }> {
-  const signup = await json(`${api}/v1/signup`, { method: 'POST', body: JSON.stringify({ email: `${label}-${Date.now()}@example.com` }) });
+export async function signUpWithCompany(
+  api: string,
+  label: string,
+  company: object,
+): Promise<{ auth: Record<string, string>; companyId: string; workspaceId: string }> {
+  const signup = await json(`${api}/v1/signup`, {
+    method: 'POST',
+    body: JSON.stringify({ email: `${label}-${Date.now()}@example.com` }),
+  });
   const auth = { Authorization: `Bearer ${String(signup.body.api_key)}` };
   const created = await json(`${api}/v1/companies`, { method: 'POST', headers: auth, body: JSON.stringify(company) });
   return { auth, companyId: String(created.body.id), workspaceId: String(signup.body.workspace_id) };
@@ -66,10 +76,14 @@ function processTable(): { pid: number; ppid: number; ticks: number }[] {
 }
 
 /** A process and its children: the copies of an API or worker run as several (platform/process-copies.ts). */
-export const withChildren = (pid: number, processes = processTable()): number[] => processes.filter((entry) => entry.pid === pid || entry.ppid === pid).map((entry) => entry.pid);
+export const withChildren = (pid: number, processes = processTable()): number[] =>
+  processes.filter((entry) => entry.pid === pid || entry.ppid === pid).map((entry) => entry.pid);
 
 /** CPU time (user + system, ms) each named component of the stack has used so far, its copies included. */
-export function componentCpuMs<Name extends ComponentName>(stack: EmbeddedStack, names: readonly Name[]): Record<Name, number> {
+export function componentCpuMs<Name extends ComponentName>(
+  stack: EmbeddedStack,
+  names: readonly Name[],
+): Record<Name, number> {
   const processes = processTable();
   const ticksOf = new Map(processes.map((entry) => [entry.pid, entry.ticks]));
   return Object.fromEntries(
@@ -130,10 +144,14 @@ export async function withCpu<T, Name extends ComponentName>(
 }
 
 /** CPU per operation summed over the components (ms). */
-export const cpuPerOperation = (cpu: Record<string, number>, operations: number) => Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations;
+export const cpuPerOperation = (cpu: Record<string, number>, operations: number) =>
+  Object.values(cpu).reduce((sum, total) => sum + total, 0) / operations;
 
 /** CPU per operation of each component, and their sum; over `seconds`, also each one's share of a core (the busiest saturates first). */
 export const cpuView = (cpu: Record<string, number>, operations: number, seconds?: number) =>
   `${Object.entries(cpu)
-    .map(([name, total]) => `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`)
+    .map(
+      ([name, total]) =>
+        `${name} ${ms(total / operations)}${seconds ? ` (${((100 * total) / (seconds * 1000)).toFixed(0)} % of a core)` : ''}`,
+    )
     .join(', ')}; ${ms(cpuPerOperation(cpu, operations))} in all`;

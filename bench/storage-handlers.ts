@@ -46,12 +46,21 @@ async function startFerretdb(dir: string, backend: FerretdbBackend): Promise<Ser
   const port = await freePort();
   for (const part of ['state', 'sqlite']) await mkdir(path.join(dir, part), { recursive: true });
   const args = ferretdbArgs(dir, port, backend);
-  const ferretdb = new ManagedProcess('ferretdb', binary, args, { env: process.env, logFile: path.join(dir, 'ferretdb.log') });
+  const ferretdb = new ManagedProcess('ferretdb', binary, args, {
+    env: process.env,
+    logFile: path.join(dir, 'ferretdb.log'),
+  });
   ferretdb.start();
   const url = `mongodb://127.0.0.1:${port}/bench`;
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + 30_000; ;) {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 500 });
-    const up = await client.db('bench').command({ ping: 1 }).then(() => true, () => false);
+    const up = await client
+      .db('bench')
+      .command({ ping: 1 })
+      .then(
+        () => true,
+        () => false,
+      );
     await client.close();
     if (up) return { url, stop: () => ferretdb.close() };
     if (!ferretdb.running || Date.now() > deadline) throw new Error(`FerretDB did not start:\n${ferretdb.tail()}`);
@@ -87,7 +96,10 @@ async function postgresql(dir: string): Promise<Server> {
   await pg.initialise().finally(() => process.umask(umask));
   await pg.start();
   await pg.createDatabase('ferretdb');
-  const ferretdb = await startFerretdb(dir, { handler: 'postgresql', url: `postgres://ferretdb:ferretdb@127.0.0.1:${port}/ferretdb` }).catch(async (err: unknown) => {
+  const ferretdb = await startFerretdb(dir, {
+    handler: 'postgresql',
+    url: `postgres://ferretdb:ferretdb@127.0.0.1:${port}/ferretdb`,
+  }).catch(async (err: unknown) => {
     await pg.stop();
     throw err;
   });
@@ -95,7 +107,9 @@ async function postgresql(dir: string): Promise<Server> {
     const client = pg.getPgClient('ferretdb');
     await client.connect();
     try {
-      const { rows } = await client.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'bench' AND tablename NOT LIKE '\\_ferretdb%' ORDER BY indexname`);
+      const { rows } = await client.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = 'bench' AND tablename NOT LIKE '\\_ferretdb%' ORDER BY indexname`,
+      );
       return rows.map((row) => row.indexdef.replace(/ ON \S+/, '')).join('; ');
     } finally {
       await client.end();
@@ -124,7 +138,16 @@ function row(i: number, now: number): Row & Document {
     currency: 'EUR',
     idempotency_scope: `sandbox:${company}:doc:${id}`,
     idempotency_key: null,
-    totals: { line_extension: amount, allowance_total: '0.00', charge_total: '0.00', tax_exclusive: amount, tax: '0.00', tax_inclusive: amount, prepaid: '0.00', payable: amount },
+    totals: {
+      line_extension: amount,
+      allowance_total: '0.00',
+      charge_total: '0.00',
+      tax_exclusive: amount,
+      tax: '0.00',
+      tax_inclusive: amount,
+      prepaid: '0.00',
+      payable: amount,
+    },
     recipient_email: `buyer-${i % 300}@bench.example`,
     sent_at: new Date(now),
     message_id: `<${id}@einvoice.localhost>`,
@@ -136,12 +159,14 @@ function row(i: number, now: number): Row & Document {
 }
 
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
-const latency = (m: Measurement, of = '') => `p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${m.count < 200 && of ? ` (${m.count}${of} in the cap)` : ''}`;
+const latency = (m: Measurement, of = '') =>
+  `p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${m.count < 200 && of ? ` (${m.count}${of} in the cap)` : ''}`;
 
 /** The plan in FerretDB's explain: SQLite's EXPLAIN QUERY PLAN lines, or the nodes of PostgreSQL's EXPLAIN (FORMAT JSON). */
 function plan(queryPlanner: Document): string {
   const lines = queryPlanner.Plan as unknown;
-  if (Array.isArray(lines) && lines.every((line) => typeof line === 'string')) return lines.map((line) => line.replace(/^.*detail=/, '')).join('; ');
+  if (Array.isArray(lines) && lines.every((line) => typeof line === 'string'))
+    return lines.map((line) => line.replace(/^.*detail=/, '')).join('; ');
   const nodes: string[] = [];
   const walk = (node: unknown): void => {
     if (typeof node !== 'object' || node === null) return;
@@ -154,7 +179,10 @@ function plan(queryPlanner: Document): string {
 }
 
 async function explain(documents: Collection<Row>, find: Document): Promise<string> {
-  const answer = await documents.db.command({ explain: { find: documents.collectionName, ...find }, verbosity: 'queryPlanner' });
+  const answer = await documents.db.command({
+    explain: { find: documents.collectionName, ...find },
+    verbosity: 'queryPlanner',
+  });
   return `filter pushdown ${String(answer.filterPushdown)}, sort pushdown ${String(answer.sortPushdown)}: ${plan(answer.queryPlanner as Document)}`;
 }
 
@@ -175,18 +203,34 @@ async function measure(documents: Collection<Row>): Promise<Map<string, string>>
   }
   const seeded = rows.length;
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  results.set('bulk insert', `${(seeded / seedSeconds).toFixed(0)} docs/s${seeded < DOCS ? ` (${seeded} in the cap)` : ''}`);
+  results.set(
+    'bulk insert',
+    `${(seeded / seedSeconds).toFixed(0)} docs/s${seeded < DOCS ? ` (${seeded} in the cap)` : ''}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 2_000)); // let a WAL checkpoint / autovacuum settle
 
   // 2. The status update a worker activity makes, by _id, at concurrency 16.
-  const updates = await closedLoop(Number.POSITIVE_INFINITY, 16, () => documents.updateOne({ _id: pick(rows)._id }, { $set: { status: 'sending', updated_at: new Date() } }), SECONDS);
+  const updates = await closedLoop(
+    Number.POSITIVE_INFINITY,
+    16,
+    () => documents.updateOne({ _id: pick(rows)._id }, { $set: { status: 'sending', updated_at: new Date() } }),
+    SECONDS,
+  );
   results.set('updateOne by _id, concurrency 16', `${updates.perSecond.toFixed(0)}/s, ${latency(updates)}`);
 
   // 3.–4. A list page and the idempotent replay's lookup, from one client after a warm-up.
-  const page = () => documents.find({ company_id: pick(rows).company_id }).sort({ _id: -1 }).limit(21).toArray();
+  const page = () =>
+    documents
+      .find({ company_id: pick(rows).company_id })
+      .sort({ _id: -1 })
+      .limit(21)
+      .toArray();
   const lookup = () => documents.findOne({ idempotency_scope: pick(rows).idempotency_scope });
   for (let i = 0; i < 10; i += 1) await Promise.all([page(), lookup()]);
-  results.set('page: find company, sort _id -1, limit 21', latency(await closedLoop(200, 1, page, CAP_MS / 1000), ' runs'));
+  results.set(
+    'page: find company, sort _id -1, limit 21',
+    latency(await closedLoop(200, 1, page, CAP_MS / 1000), ' runs'),
+  );
   results.set('findOne by unique idempotency_scope', latency(await closedLoop(200, 1, lookup, CAP_MS / 1000), ' runs'));
 
   // 5.–6. Races on one document, three rounds each: concurrent $inc (lost updates show as a final n below
@@ -196,23 +240,41 @@ async function measure(documents: Collection<Row>): Promise<Map<string, string>>
     await documents.insertOne({ _id, company_id: 'race', idempotency_scope: `race:${_id}`, status: 'queued', n: 0 });
     const outcomes = await Promise.allSettled(Array.from({ length: RACERS }, () => update(_id)));
     const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
-    if (failed.length > 0) say(`  ${round}: ${failed.length} updates failed, e.g. ${String((failed[0] as PromiseRejectedResult).reason)}`);
-    const modified = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.modifiedCount === 1).length;
+    if (failed.length > 0)
+      say(`  ${round}: ${failed.length} updates failed, e.g. ${String((failed[0] as PromiseRejectedResult).reason)}`);
+    const modified = outcomes.filter(
+      (outcome) => outcome.status === 'fulfilled' && outcome.value.modifiedCount === 1,
+    ).length;
     return { n: (await documents.findOne({ _id }))?.n ?? 0, modified };
   };
   const incs: number[] = [];
   const claims: number[] = [];
   for (let round = 0; round < 3; round += 1) {
     incs.push((await race(`inc${round}`, (_id) => documents.updateOne({ _id }, { $inc: { n: 1 } }))).n);
-    claims.push((await race(`claim${round}`, (_id) => documents.updateOne({ _id, status: 'queued' }, { $set: { status: 'sending' } }))).modified);
+    claims.push(
+      (
+        await race(`claim${round}`, (_id) =>
+          documents.updateOne({ _id, status: 'queued' }, { $set: { status: 'sending' } }),
+        )
+      ).modified,
+    );
   }
   results.set(`${RACERS} concurrent $inc of one document: final n`, `${incs.join(', ')} (of ${RACERS})`);
   results.set(`${RACERS} concurrent claims of one document: winners`, `${claims.join(', ')} (should be 1)`);
 
   // 7. What each handler does with the reads above.
-  results.set('explain page', await explain(documents, { filter: { company_id: rows[0]!.company_id }, sort: { _id: -1 }, limit: 21 }));
-  results.set('explain find by _id (each update reads so)', await explain(documents, { filter: { _id: rows[0]!._id }, limit: 1 }));
-  results.set('explain unique lookup', await explain(documents, { filter: { idempotency_scope: rows[0]!.idempotency_scope }, limit: 1 }));
+  results.set(
+    'explain page',
+    await explain(documents, { filter: { company_id: rows[0]!.company_id }, sort: { _id: -1 }, limit: 21 }),
+  );
+  results.set(
+    'explain find by _id (each update reads so)',
+    await explain(documents, { filter: { _id: rows[0]!._id }, limit: 1 }),
+  );
+  results.set(
+    'explain unique lookup',
+    await explain(documents, { filter: { idempotency_scope: rows[0]!.idempotency_scope }, limit: 1 }),
+  );
   return results;
 }
 
@@ -230,7 +292,10 @@ async function main(): Promise<void> {
 
   const columns = new Map<string, Map<string, string>>();
   try {
-    for (const [name, start] of [['sqlite', sqlite], ['postgresql', postgresql]] as const) {
+    for (const [name, start] of [
+      ['sqlite', sqlite],
+      ['postgresql', postgresql],
+    ] as const) {
       say(`${name}: starting, then ${DOCS} documents …`);
       await mkdir(path.join(root, name));
       const server = (running = await start(path.join(root, name)));
@@ -251,10 +316,16 @@ async function main(): Promise<void> {
   say(`\nFerretDB ${FERRETDB.version}, ${DOCS} documents of ~2 KB over ${COMPANIES} companies\n`);
   const [sqliteResults, pgResults] = [columns.get('sqlite')!, columns.get('postgresql')!];
   const labels = [...sqliteResults.keys()].filter((label) => !label.startsWith('explain'));
-  const widths = [Math.max(...labels.map((label) => label.length)), Math.max(...labels.map((label) => sqliteResults.get(label)!.length))];
+  const widths = [
+    Math.max(...labels.map((label) => label.length)),
+    Math.max(...labels.map((label) => sqliteResults.get(label)!.length)),
+  ];
   say(`${''.padEnd(widths[0]!)}  ${'sqlite'.padEnd(widths[1]!)}  postgresql`);
-  for (const label of labels) say(`${label.padEnd(widths[0]!)}  ${sqliteResults.get(label)!.padEnd(widths[1]!)}  ${pgResults.get(label) ?? '-'}`);
-  for (const label of new Set([...sqliteResults.keys(), ...pgResults.keys()].filter((label) => label.startsWith('explain')))) {
+  for (const label of labels)
+    say(`${label.padEnd(widths[0]!)}  ${sqliteResults.get(label)!.padEnd(widths[1]!)}  ${pgResults.get(label) ?? '-'}`);
+  for (const label of new Set(
+    [...sqliteResults.keys(), ...pgResults.keys()].filter((label) => label.startsWith('explain')),
+  )) {
     say(`\n${label}:`);
     for (const [name, results] of columns) if (results.has(label)) say(`  ${name.padEnd(10)}  ${results.get(label)}`);
   }

@@ -10,11 +10,18 @@ export interface Measurement {
   p99: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 export function summarize(latencies: number[], seconds: number): Measurement {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { count: sorted.length, seconds, perSecond: sorted.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  return {
+    count: sorted.length,
+    seconds,
+    perSecond: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
 }
 
 /** A rate only: `count` operations took `seconds` (latencies unknown). */
@@ -51,7 +58,11 @@ export async function closedLoop(
 }
 
 /** Operations started at a fixed rate (open loop), whatever the answers' latency. */
-export async function openLoop(operations: number, perSecond: number, operation: (index: number) => Promise<void>): Promise<Measurement> {
+export async function openLoop(
+  operations: number,
+  perSecond: number,
+  operation: (index: number) => Promise<void>,
+): Promise<Measurement> {
   const latencies: number[] = [];
   const started = performance.now();
   const runs: Promise<void>[] = [];
@@ -67,7 +78,10 @@ export async function openLoop(operations: number, perSecond: number, operation:
 }
 
 /** Sequential calls from a single client. */
-export async function singleClient(operations: number, operation: (index: number) => Promise<unknown>): Promise<Measurement> {
+export async function singleClient(
+  operations: number,
+  operation: (index: number) => Promise<unknown>,
+): Promise<Measurement> {
   return closedLoop(operations, 1, operation);
 }
 

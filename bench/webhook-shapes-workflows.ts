@@ -8,7 +8,9 @@ import { proxyLocalActivities } from '@temporalio/workflow';
  */
 export { webhookEndpointWorkflow } from '../workflows/webhook-endpoint';
 
-const { attemptWebhookDelivery } = proxyLocalActivities<{ attemptWebhookDelivery(deliveryId: string): Promise<string> }>({
+const { attemptWebhookDelivery } = proxyLocalActivities<{
+  attemptWebhookDelivery(deliveryId: string): Promise<string>;
+}>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5 },
   localRetryThreshold: 0,

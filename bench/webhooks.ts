@@ -97,11 +97,17 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
   const native = await NativeConnection.connect({ address });
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./webhook-shapes-workflows'), logger: SILENT_BUNDLER });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./webhook-shapes-workflows'),
+    logger: SILENT_BUNDLER,
+  });
   let attempted = 0;
   let allAttempted = () => {};
   const waiting: string[] = [];
-  const measure = async (name: string, start: (taskQueue: string, i: number) => Promise<unknown>): Promise<ShapeFloor> => {
+  const measure = async (
+    name: string,
+    start: (taskQueue: string, i: number) => Promise<unknown>,
+  ): Promise<ShapeFloor> => {
     const taskQueue = `bench-webhooks-${name}-${Date.now()}`;
     attempted = 0;
     const done = new Promise<void>((resolve) => (allAttempted = resolve));
@@ -113,7 +119,8 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
       workflowBundle: { code },
       workerDeploymentOptions: deploymentOptions(version),
       activities: {
-        takeDueWebhookDeliveries: (_webhookId: string, limit: number) => Promise.resolve({ endpoint: 'active', due: waiting.splice(0, limit), nextDueAt: null }),
+        takeDueWebhookDeliveries: (_webhookId: string, limit: number) =>
+          Promise.resolve({ endpoint: 'active', due: waiting.splice(0, limit), nextDueAt: null }),
         attemptWebhookDelivery: () => {
           if ((attempted += 1) === EVENTS) allAttempted();
           return Promise.resolve('succeeded');
@@ -125,7 +132,13 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
       ['temporal'],
       () =>
         worker.runUntil(async () => {
-          await takeOverIfNewest(connection, 'default', version, { info: () => undefined, debug: () => undefined }, new AbortController().signal);
+          await takeOverIfNewest(
+            connection,
+            'default',
+            version,
+            { info: () => undefined, debug: () => undefined },
+            new AbortController().signal,
+          );
           const started = performance.now();
           await closedLoop(EVENTS, 8, (i) => start(taskQueue, i));
           await done;
@@ -136,7 +149,13 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
     return { rate, cpuMs: cpuPerOperation(cpu, EVENTS), view: cpuView(cpu, EVENTS) };
   };
   try {
-    const perDelivery = await measure('per-delivery', (taskQueue, i) => client.workflow.start('perDeliveryWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [`whd_bench${i}`] }));
+    const perDelivery = await measure('per-delivery', (taskQueue, i) =>
+      client.workflow.start('perDeliveryWorkflow', {
+        taskQueue,
+        workflowId: `${taskQueue}-${i}`,
+        args: [`whd_bench${i}`],
+      }),
+    );
     const perEndpoint = await measure('per-endpoint', (taskQueue, i) => {
       // As the fan-out does: the delivery stored (here, listed), then its endpoint woken.
       waiting.push(`whd_bench${i}`);
@@ -156,10 +175,14 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
 }
 
 /** From each event to its first successful delivery (ms). */
-const lagsOf = (...receivers: Receiver[]) => receivers.flatMap((target) => [...target.succeeded.values()].map(({ at, eventAt }) => at - eventAt));
+const lagsOf = (...receivers: Receiver[]) =>
+  receivers.flatMap((target) => [...target.succeeded.values()].map(({ at, eventAt }) => at - eventAt));
 
 async function main(): Promise<void> {
-  const { stack, stop } = await benchStack({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_INITIAL_INTERVAL: '1s' });
+  const { stack, stop } = await benchStack({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+  });
   const [steady, flaky] = [await receiver(false), await receiver(true)];
   try {
     const api = stack.urls.api!;
@@ -171,7 +194,11 @@ async function main(): Promise<void> {
       email: 'bench@seller.example',
     });
     for (const target of [steady, flaky]) {
-      const created = await json(`${api}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: target.url, events: ['*'] }) });
+      const created = await json(`${api}/v1/webhooks`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: target.url, events: ['*'] }),
+      });
       if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
     }
     // Three deliverable events a document: queued, sending, delivered.
@@ -189,7 +216,13 @@ async function main(): Promise<void> {
             number: `HOOK-${(n += 1)}`,
             issue_date: '2026-11-20',
             buyer_reference: 'BENCH',
-            to: { name: 'Buyer NV', tax_id: 'BE0987654394', peppol_id: '0208:0987654394', email: 'bench@seller.example', address: { country: 'BE' } },
+            to: {
+              name: 'Buyer NV',
+              tax_id: 'BE0987654394',
+              peppol_id: '0208:0987654394',
+              email: 'bench@seller.example',
+              address: { country: 'BE' },
+            },
             lines: [{ description: 'Item', quantity: 1, unit_price: '10.00', tax_rate: 21 }],
           }),
         });
@@ -210,7 +243,11 @@ async function main(): Promise<void> {
     // The deliveries alone: test events to a webhook of their own, nothing else running.
     const alone = await receiver(false);
     try {
-      const created = await json(`${api}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: alone.url, events: ['*'] }) });
+      const created = await json(`${api}/v1/webhooks`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: alone.url, events: ['*'] }),
+      });
       if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
       const testUrl = `${api}/v1/webhooks/${String(created.body.id)}/test`;
       const aloneStarted = performance.now();

@@ -19,7 +19,8 @@ export type TrustAnchors =
 /** A distinguished name as one line, `C=BE, O=…, CN=…`. */
 export const distinguishedName = (text: string) => text.split('\n').join(', ');
 
-const isValidAt = (certificate: X509Certificate, now: Date) => new Date(certificate.validFrom) <= now && now <= new Date(certificate.validTo);
+const isValidAt = (certificate: X509Certificate, now: Date) =>
+  new Date(certificate.validFrom) <= now && now <= new Date(certificate.validTo);
 
 /** Why the certificate cannot be trusted now, for a person; undefined when it can. */
 export function trustProblem(certificate: X509Certificate, anchors: TrustAnchors, now: Date): string | undefined {
@@ -29,8 +30,12 @@ export function trustProblem(certificate: X509Certificate, anchors: TrustAnchors
   if (validFrom > now) return `it is valid only from ${validFrom.toISOString()}`;
   if (validTo < now) return `it expired on ${validTo.toISOString()}`;
   // Name and key identifiers, then the signature itself: a CA of the same name but another key does not count.
-  const issuer = anchors.certificates.find((ca) => ca.ca && certificate.checkIssued(ca) && certificate.verify(ca.publicKey));
-  if (!issuer) return `it is not issued by a CA in ${anchors.setting} (its issuer is ${distinguishedName(certificate.issuer)})`;
-  if (!isValidAt(issuer, now)) return `its issuer ${distinguishedName(issuer.subject)} is not valid now (${issuer.validFrom} to ${issuer.validTo})`;
+  const issuer = anchors.certificates.find(
+    (ca) => ca.ca && certificate.checkIssued(ca) && certificate.verify(ca.publicKey),
+  );
+  if (!issuer)
+    return `it is not issued by a CA in ${anchors.setting} (its issuer is ${distinguishedName(certificate.issuer)})`;
+  if (!isValidAt(issuer, now))
+    return `its issuer ${distinguishedName(issuer.subject)} is not valid now (${issuer.validFrom} to ${issuer.validTo})`;
   return undefined;
 }

@@ -16,7 +16,8 @@ export function eurosToUnits(euros: string): number {
   } catch {
     throw new RangeError(`${euros} is not an amount of euros such as 25.00`);
   }
-  if (!amount.isFinite() || amount.isNegative() || amount.greaterThan(MAX_EUROS)) throw new RangeError(`${euros} is not an amount between 0 and ${MAX_EUROS.toString()} euros`);
+  if (!amount.isFinite() || amount.isNegative() || amount.greaterThan(MAX_EUROS))
+    throw new RangeError(`${euros} is not an amount between 0 and ${MAX_EUROS.toString()} euros`);
   const units = amount.times(UNITS_PER_EUR);
   if (!units.isInteger()) throw new RangeError(`${euros} has more than 4 decimals`);
   return units.toNumber();
@@ -29,4 +30,5 @@ export function unitsToEuros(units: number): string {
 }
 
 /** Whether going from `before` to `after` crosses below `threshold` (the one moment `credits.low` is raised). */
-export const crossesBelow = (before: number, after: number, threshold: number): boolean => before >= threshold && after < threshold;
+export const crossesBelow = (before: number, after: number, threshold: number): boolean =>
+  before >= threshold && after < threshold;

@@ -45,7 +45,8 @@ export class ExpiringCache<V> {
         // Forgotten (or replaced) while loading: this answer may be the stale one that made a caller forget.
         if (this.loading.get(key) === loaded) {
           this.loading.delete(key);
-          if (keepUntil !== undefined && keepUntil > this.now() && this.maxEntries > 0) this.keep(key, value, keepUntil);
+          if (keepUntil !== undefined && keepUntil > this.now() && this.maxEntries > 0)
+            this.keep(key, value, keepUntil);
         }
         return value;
       },

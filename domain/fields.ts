@@ -27,10 +27,14 @@ export const xmlText = (max: number) =>
  * A local part has at most 64 characters and a domain label at most 63, as
  * SMTP (RFC 5321, 4.5.3.1) and DNS (RFC 1035, 2.3.4) allow.
  */
-export const EMAIL_ADDRESS = /^(?=[^@]{1,64}@)[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+export const EMAIL_ADDRESS =
+  /^(?=[^@]{1,64}@)[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 export const emailAddress = z
   .string()
   .max(254)
-  .regex(EMAIL_ADDRESS, 'not an email address such as ap@example.com (letters, digits and _ \' + - before the @, a domain name after it)')
+  .regex(
+    EMAIL_ADDRESS,
+    "not an email address such as ap@example.com (letters, digits and _ ' + - before the @, a domain name after it)",
+  )
   .meta({ format: 'email' });

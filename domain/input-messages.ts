@@ -14,11 +14,15 @@ import { nearestWord } from './nearest';
 type RawIssue = z.core.$ZodRawIssue;
 
 export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 /** Our sentences name their field already; a schema's own message, a fragment ("expected a date YYYY-MM-DD"), gets it put before it. */
-export const namingField = (message: string, field: string) => (message.startsWith(`${field} `) ? message : `${field}: ${message}`);
+export const namingField = (message: string, field: string) =>
+  message.startsWith(`${field} `) ? message : `${field}: ${message}`;
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -28,16 +32,35 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-const EXPECTED: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false', date: 'a date' };
+const EXPECTED: Record<string, string> = {
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  date: 'a date',
+};
 
 interface SchemaNode {
-  _zod?: { def?: { type?: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; element?: unknown; valueType?: unknown; options?: unknown[] } };
+  _zod?: {
+    def?: {
+      type?: string;
+      shape?: Record<string, unknown>;
+      innerType?: unknown;
+      in?: unknown;
+      element?: unknown;
+      valueType?: unknown;
+      options?: unknown[];
+    };
+  };
 }
 
 /** Wrappers that hold the schema of the value itself: optional, default, a pipe's input and their kin. */
 function unwrapped(schema: unknown): SchemaNode | undefined {
   let node = schema as SchemaNode | undefined;
-  for (let def = node?._zod?.def; def && (def.innerType ?? def.in) !== undefined; def = node?._zod?.def) node = (def.innerType ?? def.in) as SchemaNode;
+  for (let def = node?._zod?.def; def && (def.innerType ?? def.in) !== undefined; def = node?._zod?.def)
+    node = (def.innerType ?? def.in) as SchemaNode;
   return node;
 }
 
@@ -57,11 +80,18 @@ export function fieldsAt(schema: unknown, path: readonly PropertyKey[]): string[
 }
 
 /** One sentence per unknown key of the object at `at`, each naming the nearest known field when one is near. */
-export function unknownFields(at: readonly PropertyKey[], keys: readonly string[], known: readonly string[]): { path: string; message: string }[] {
+export function unknownFields(
+  at: readonly PropertyKey[],
+  keys: readonly string[],
+  known: readonly string[],
+): { path: string; message: string }[] {
   return keys.map((key) => {
     const path = jsonPath([...at, key]);
     const suggestion = nearestWord(key, known);
-    return { path, message: `${path} is not a field${at.length > 0 ? ` of ${jsonPath(at)}` : ''}${suggestion ? `; did you mean ${suggestion}?` : '.'}` };
+    return {
+      path,
+      message: `${path} is not a field${at.length > 0 ? ` of ${jsonPath(at)}` : ''}${suggestion ? `; did you mean ${suggestion}?` : '.'}`,
+    };
   });
 }
 
@@ -84,7 +114,11 @@ function sizeLimit(issue: RawIssue & { code: 'too_small' | 'too_big' }, field: s
 
 /** Which types a union takes, when every branch refused the value for its type alone. */
 function unionTypes(issue: RawIssue & { code: 'invalid_union' }): string | undefined {
-  const expected = issue.errors.map((branch) => (branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0].path.length === 0 ? branch[0].expected : undefined));
+  const expected = issue.errors.map((branch) =>
+    branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0].path.length === 0
+      ? branch[0].expected
+      : undefined,
+  );
   if (expected.some((type) => type === undefined)) return undefined;
   return [...new Set(expected.map((type) => EXPECTED[type!] ?? type!))].join(' or ');
 }
@@ -105,12 +139,16 @@ export function inputMessage(issue: RawIssue): string {
     case 'too_big':
       return sizeLimit(issue, field);
     case 'invalid_value':
-      return issue.values.length === 1 ? `${field} must be ${JSON.stringify(issue.values[0])}.` : `${field} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}.`;
+      return issue.values.length === 1
+        ? `${field} must be ${JSON.stringify(issue.values[0])}.`
+        : `${field} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}.`;
     case 'invalid_format':
       return `${field} is not a valid ${issue.format === 'regex' ? 'value here' : issue.format}.`;
     case 'invalid_union': {
       const types = unionTypes(issue);
-      return types ? `${field} must be ${types}, not ${kindOf(issue.input)}.` : `${field} does not match any form this field takes.`;
+      return types
+        ? `${field} must be ${types}, not ${kindOf(issue.input)}.`
+        : `${field} does not match any form this field takes.`;
     }
     case 'not_multiple_of':
       return `${field} must be a multiple of ${issue.divisor}.`;

@@ -87,28 +87,49 @@ export interface ContentProblem {
 export function contentProblems(content: InvoiceResponseContent): ContentProblem[] {
   const problems: ContentProblem[] = [];
   if (NEEDS_REASON.includes(content.code) && content.reasons.length === 0) {
-    problems.push({ field: 'reasons', rule: 'PEPPOL-T111-R001', message: `A response with code ${content.code} (${RESPONSE_CODE_NAMES[content.code]}) must give at least one status reason` });
+    problems.push({
+      field: 'reasons',
+      rule: 'PEPPOL-T111-R001',
+      message: `A response with code ${content.code} (${RESPONSE_CODE_NAMES[content.code]}) must give at least one status reason`,
+    });
   }
   content.reasons.forEach((reason, index) => {
     if (reason.code === 'PPD' && content.code !== 'PD') {
-      problems.push({ field: `reasons[${index}].code`, rule: 'PEPPOL-T111-R005', message: 'Status reason PPD (partially paid) is only for code PD' });
+      problems.push({
+        field: `reasons[${index}].code`,
+        rule: 'PEPPOL-T111-R005',
+        message: 'Status reason PPD (partially paid) is only for code PD',
+      });
     }
     if (reason.code === 'PPD' && !reason.text) {
-      problems.push({ field: `reasons[${index}].text`, rule: 'PEPPOL-T111-R004', message: 'Status reason PPD (partially paid) needs a text saying what was paid' });
+      problems.push({
+        field: `reasons[${index}].text`,
+        rule: 'PEPPOL-T111-R004',
+        message: 'Status reason PPD (partially paid) needs a text saying what was paid',
+      });
     }
   });
   return problems;
 }
 
 /** Why `next` may not follow the responses already given (oldest first), naming the process rule; undefined when it may. */
-export function followUpRefusal(given: readonly ResponseCode[], next: ResponseCode): { rule: string; message: string } | undefined {
+export function followUpRefusal(
+  given: readonly ResponseCode[],
+  next: ResponseCode,
+): { rule: string; message: string } | undefined {
   const last = given.at(-1);
   if (!last) return undefined;
   if (FINAL_CODES.includes(last)) {
-    return { rule: 'OP-BR111-R004', message: `The document was given the final status ${last} (${RESPONSE_CODE_NAMES[last]}); no further Invoice Response may be sent for it` };
+    return {
+      rule: 'OP-BR111-R004',
+      message: `The document was given the final status ${last} (${RESPONSE_CODE_NAMES[last]}); no further Invoice Response may be sent for it`,
+    };
   }
   if (last === 'AP' && next !== 'PD') {
-    return { rule: 'OP-BR111-R005', message: `The document was given status AP (Accepted), which may only be followed by PD (Paid), not ${next}` };
+    return {
+      rule: 'OP-BR111-R005',
+      message: `The document was given status AP (Accepted), which may only be followed by PD (Paid), not ${next}`,
+    };
   }
   if (RESPONSE_CODES.indexOf(next) < RESPONSE_CODES.indexOf(last)) {
     return {

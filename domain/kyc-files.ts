@@ -16,7 +16,8 @@ export const KYC_MIME_TYPES = {
 
 export type KycFileKind = keyof typeof KYC_MIME_TYPES;
 
-const startsWith = (bytes: Buffer, signature: number[]) => bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte);
+const startsWith = (bytes: Buffer, signature: number[]) =>
+  bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte);
 
 const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -38,7 +39,10 @@ export function zipEntryNames(bytes: Buffer): string[] | undefined {
   const lowest = Math.max(0, bytes.length - END_OF_DIRECTORY_SIZE - MAX_COMMENT);
   let end = -1;
   for (let at = bytes.length - END_OF_DIRECTORY_SIZE; at >= lowest; at -= 1) {
-    if (bytes.readUInt32LE(at) === END_OF_DIRECTORY && at + END_OF_DIRECTORY_SIZE + bytes.readUInt16LE(at + 20) === bytes.length) {
+    if (
+      bytes.readUInt32LE(at) === END_OF_DIRECTORY &&
+      at + END_OF_DIRECTORY_SIZE + bytes.readUInt16LE(at + 20) === bytes.length
+    ) {
       end = at;
       break;
     }

@@ -29,24 +29,50 @@ type Gate = (input: KycSubmitInput, facts: SubmissionFacts) => KycRefusal | unde
 
 const GATES: Gate[] = [
   (_input, facts) =>
-    facts.companyIds.size === 0 ? { code: 'kyc_no_companies', message: 'Create the workspace’s own company first (POST /v1/companies).' } : undefined,
+    facts.companyIds.size === 0
+      ? { code: 'kyc_no_companies', message: 'Create the workspace’s own company first (POST /v1/companies).' }
+      : undefined,
   (input) =>
-    blank(input.company_id) ? { code: 'kyc_no_own_company', message: 'company_id must name the workspace’s own company.', param: 'company_id' } : undefined,
+    blank(input.company_id)
+      ? {
+          code: 'kyc_no_own_company',
+          message: 'company_id must name the workspace’s own company.',
+          param: 'company_id',
+        }
+      : undefined,
   (input, facts) =>
     facts.companyIds.has(input.company_id!.trim())
       ? undefined
-      : { code: 'kyc_invalid_company', message: `${input.company_id} is not a company of this workspace.`, param: 'company_id' },
+      : {
+          code: 'kyc_invalid_company',
+          message: `${input.company_id} is not a company of this workspace.`,
+          param: 'company_id',
+        },
   (_input, facts) => {
     const missing = missingWorkspaceDocTypes(facts.uploadedDocTypes);
     return missing.length === 0
       ? undefined
-      : { code: 'kyc_missing_documents', message: `Upload these documents first (POST /v1/kyc/documents): ${missing.join(', ')}.`, details: { missing } };
+      : {
+          code: 'kyc_missing_documents',
+          message: `Upload these documents first (POST /v1/kyc/documents): ${missing.join(', ')}.`,
+          details: { missing },
+        };
   },
   (input) =>
-    blank(input.kyc_legal_name) ? { code: 'kyc_missing_legal_name', message: 'kyc_legal_name must be the entity’s legal name.', param: 'kyc_legal_name' } : undefined,
+    blank(input.kyc_legal_name)
+      ? {
+          code: 'kyc_missing_legal_name',
+          message: 'kyc_legal_name must be the entity’s legal name.',
+          param: 'kyc_legal_name',
+        }
+      : undefined,
   (input) =>
     blank(input.kyc_enterprise_number)
-      ? { code: 'kyc_missing_enterprise_number', message: 'kyc_enterprise_number must be the entity’s registration number.', param: 'kyc_enterprise_number' }
+      ? {
+          code: 'kyc_missing_enterprise_number',
+          message: 'kyc_enterprise_number must be the entity’s registration number.',
+          param: 'kyc_enterprise_number',
+        }
       : undefined,
   (input) =>
     blank(input.attestation_name) || blank(input.attestation_role)
@@ -57,7 +83,13 @@ const GATES: Gate[] = [
         }
       : undefined,
   (input) =>
-    input.attested === true ? undefined : { code: 'kyc_attestation_not_accepted', message: 'Read the attestation text and send attested: true.', param: 'attested' },
+    input.attested === true
+      ? undefined
+      : {
+          code: 'kyc_attestation_not_accepted',
+          message: 'Read the attestation text and send attested: true.',
+          param: 'attested',
+        },
   (input) =>
     input.attestation_version === ATTESTATION_VERSION
       ? undefined

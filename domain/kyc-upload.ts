@@ -34,7 +34,11 @@ const ACCEPTED = Object.values(KYC_MIME_TYPES);
 const present = (value: string | null | undefined): value is string => typeof value === 'string' && value.trim() !== '';
 const isDocType = (value: unknown): value is KycDocType => (KYC_DOC_TYPES as readonly unknown[]).includes(value);
 
-function pairingRefusal(docType: KycDocType, companyId: string | null | undefined, grantor: string | null | undefined): KycRefusal | undefined {
+function pairingRefusal(
+  docType: KycDocType,
+  companyId: string | null | undefined,
+  grantor: string | null | undefined,
+): KycRefusal | undefined {
   if (docType === 'mandate') {
     if (present(companyId) && present(grantor)) return undefined;
     return {
@@ -59,7 +63,11 @@ function decode(content: unknown): Buffer | KycRefusal {
   // Line breaks, as MIME encoders insert them, are not part of the data.
   const compact = typeof content === 'string' ? content.replace(/\s+/g, '') : undefined;
   if (compact === undefined || !BASE64.test(compact) || compact.length % 4 !== 0) {
-    return { code: 'kyc_invalid_encoding', message: 'content is not valid base64 (standard alphabet, padded to a multiple of 4 characters).', param: FILE };
+    return {
+      code: 'kyc_invalid_encoding',
+      message: 'content is not valid base64 (standard alphabet, padded to a multiple of 4 characters).',
+      param: FILE,
+    };
   }
   const size = (compact.length / 4) * 3 - (compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0);
   if (size > MAX_KYC_DOCUMENT_BYTES) {
@@ -75,7 +83,13 @@ function decode(content: unknown): Buffer | KycRefusal {
 
 export function checkKycUpload(input: KycUploadInput): { upload: KycUpload } | { refusal: KycRefusal } {
   if (!isDocType(input.doc_type)) {
-    return { refusal: { code: 'kyc_invalid_doc_type', message: `doc_type must be one of ${KYC_DOC_TYPES.join(', ')}.`, param: 'doc_type' } };
+    return {
+      refusal: {
+        code: 'kyc_invalid_doc_type',
+        message: `doc_type must be one of ${KYC_DOC_TYPES.join(', ')}.`,
+        param: 'doc_type',
+      },
+    };
   }
   const docType = input.doc_type;
   const pairing = pairingRefusal(docType, input.company_id, input.mandate_grantor_name);
@@ -85,7 +99,12 @@ export function checkKycUpload(input: KycUploadInput): { upload: KycUpload } | {
   const kind = sniffKycFile(bytes);
   if (!kind) {
     return {
-      refusal: { code: 'kyc_unsupported_type', message: 'The file is not a PDF, PNG, JPEG or XLSX (judged by its content, not its name).', param: FILE, details: { accepted: ACCEPTED } },
+      refusal: {
+        code: 'kyc_unsupported_type',
+        message: 'The file is not a PDF, PNG, JPEG or XLSX (judged by its content, not its name).',
+        param: FILE,
+        details: { accepted: ACCEPTED },
+      },
     };
   }
   const mimeType = KYC_MIME_TYPES[kind];

@@ -8,7 +8,11 @@ export const KYC_DOC_TYPES = ['registry_extract', 'representative_id', 'authorit
 export type KycDocType = (typeof KYC_DOC_TYPES)[number];
 
 /** Uploaded once for the workspace (no company); every one of them is needed to submit. */
-export const WORKSPACE_DOC_TYPES = ['registry_extract', 'representative_id', 'authority_proof'] as const satisfies readonly KycDocType[];
+export const WORKSPACE_DOC_TYPES = [
+  'registry_extract',
+  'representative_id',
+  'authority_proof',
+] as const satisfies readonly KycDocType[];
 export type WorkspaceDocType = (typeof WORKSPACE_DOC_TYPES)[number];
 
 /** `none` is the absence of a submission; a submission is `pending` until the operator decides. */
@@ -64,7 +68,9 @@ export function mandateCoverage(
   documents: readonly { doc_type: string; company_id?: string | null }[],
   ownCompanyId: string | null,
 ): { companies_with_mandate: number; total_companies: number } {
-  const mandated = new Set(documents.filter((document) => document.doc_type === 'mandate').map((document) => document.company_id));
+  const mandated = new Set(
+    documents.filter((document) => document.doc_type === 'mandate').map((document) => document.company_id),
+  );
   return {
     companies_with_mandate: companyIds.filter((id) => id === ownCompanyId || mandated.has(id)).length,
     total_companies: companyIds.length,

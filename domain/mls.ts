@@ -64,7 +64,8 @@ export function mlsAskedIn(sbd: Buffer): MlsAsked | undefined {
 }
 
 /** Where the status goes: MLS_TO when valid, else the sending access point's SPID from its seat id; undefined when neither is known. */
-export const mlsAddressee = (asked: MlsAsked, sendingSeat: string | null): string | undefined => asked.to ?? (sendingSeat ? serviceProviderId(sendingSeat) : undefined);
+export const mlsAddressee = (asked: MlsAsked, sendingSeat: string | null): string | undefined =>
+  asked.to ?? (sendingSeat ? serviceProviderId(sendingSeat) : undefined);
 
 /**
  * The SBDH's COUNTRY_C1 of our MLS: the receiving company's country (the end user the status speaks for).
@@ -72,11 +73,14 @@ export const mlsAddressee = (asked: MlsAsked, sendingSeat: string | null): strin
  */
 export function mlsCountryC1(companyId: string, company: { country?: string | null } | null): string {
   if (company?.country) return company.country;
-  throw new Error(`No Message Level Status can be addressed for company ${companyId}: ${company ? 'it has no country' : 'it is not stored'}, and the status's envelope names the company's country (COUNTRY_C1)`);
+  throw new Error(
+    `No Message Level Status can be addressed for company ${companyId}: ${company ? 'it has no country' : 'it is not stored'}, and the status's envelope names the company's country (COUNTRY_C1)`,
+  );
 }
 
 /** Whether a received message of this document type is answered with an MLS at all. */
-export const answersWithMls = (documentTypeId: string | null): boolean => !documentTypeId?.includes(MLS_DOCUMENT_TYPE_MARK);
+export const answersWithMls = (documentTypeId: string | null): boolean =>
+  !documentTypeId?.includes(MLS_DOCUMENT_TYPE_MARK);
 
 /** A fatal finding of the official rules, as the validation report of a received document keeps it. */
 export interface FatalFinding {
@@ -103,16 +107,26 @@ const MAX_LINES = 50;
  * confirmation), RE with one BV or SV line per fatal finding otherwise.
  * Undefined when FAILURE_ONLY was asked and nothing failed.
  */
-export function mlsVerdict(asked: Pick<MlsAsked, 'type'>, validation: { valid: boolean; errors: FatalFinding[] }): MlsVerdict | undefined {
+export function mlsVerdict(
+  asked: Pick<MlsAsked, 'type'>,
+  validation: { valid: boolean; errors: FatalFinding[] },
+): MlsVerdict | undefined {
   if (validation.valid) return asked.type === 'ALWAYS_SEND' ? { code: 'AB', description: null, lines: [] } : undefined;
-  const findings = validation.errors.length > 0 ? validation.errors : [{ rule: 'unknown', location: '', message: 'The document was refused without a finding' }];
+  const findings =
+    validation.errors.length > 0
+      ? validation.errors
+      : [{ rule: 'unknown', location: '', message: 'The document was refused without a finding' }];
   const lines: MlsLine[] = findings.slice(0, MAX_LINES).map((finding) => ({
     reason: SYNTAX_RULES.has(finding.rule) ? 'SV' : 'BV',
     description: `[${finding.rule}] ${finding.message}`.trim(),
     lineId: finding.location.trim() || 'NA',
   }));
   if (findings.length > MAX_LINES) {
-    lines.push({ reason: 'BV', description: `${findings.length - MAX_LINES} more fatal findings are not listed`, lineId: 'NA' });
+    lines.push({
+      reason: 'BV',
+      description: `${findings.length - MAX_LINES} more fatal findings are not listed`,
+      lineId: 'NA',
+    });
   }
   return { code: 'RE', description: 'Rejected due to validation errors', lines };
 }

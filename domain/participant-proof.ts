@@ -86,8 +86,10 @@ export function participantProof(peppolId: string, verified: CompanyIdentity | n
   const source = SCHEMES[scheme];
   const id = normaliseNumber(value);
   if (!source || !id) return null;
-  if (writtenAs(source.registration_id, id, normaliseNumber(verified.company_registration_id))) return { by: 'company_registration_id', scheme, register: source.name };
-  if (writtenAs(source.tax_id, id, normaliseNumber(verified.tax_id))) return { by: 'tax_id', scheme, register: source.name };
+  if (writtenAs(source.registration_id, id, normaliseNumber(verified.company_registration_id)))
+    return { by: 'company_registration_id', scheme, register: source.name };
+  if (writtenAs(source.tax_id, id, normaliseNumber(verified.tax_id)))
+    return { by: 'tax_id', scheme, register: source.name };
   return null;
 }
 
@@ -108,32 +110,47 @@ const DETAILS = { name: 'legal name', company_registration_id: 'company_registra
 
 /** What of `current` is not what was verified, besides the participant id; a legal name verified before names were kept counts. */
 function changedDetails(current: CompanyIdentity, verified: CompanyIdentity): string[] {
-  const differs = (field: keyof typeof DETAILS) => (field === 'name' && verified.name === null) || !sameValue(field, current[field], verified[field]);
+  const differs = (field: keyof typeof DETAILS) =>
+    (field === 'name' && verified.name === null) || !sameValue(field, current[field], verified[field]);
   return (Object.keys(DETAILS) as (keyof typeof DETAILS)[]).filter(differs).map((field) => DETAILS[field]);
 }
 
 /** Whether two identities are the same, as the company would be registered: participant ids case-insensitively, numbers and names normalised. */
 export function sameIdentity(a: CompanyIdentity, b: CompanyIdentity): boolean {
-  return (['peppol_id', 'name', 'company_registration_id', 'tax_id'] as const).every((field) => sameValue(field, a[field], b[field]));
+  return (['peppol_id', 'name', 'company_registration_id', 'tax_id'] as const).every((field) =>
+    sameValue(field, a[field], b[field]),
+  );
 }
 
 /** Why an operator must look at this identity, in the words the company and the operator read. */
-function whyReview(current: CompanyIdentity & { peppol_id: string }, verified: CompanyIdentity | null, proof: ParticipantProof | null): string {
-  if (!verified) return `the company was not part of an approved KYC review, so nothing proves that ${current.peppol_id} is its own`;
+function whyReview(
+  current: CompanyIdentity & { peppol_id: string },
+  verified: CompanyIdentity | null,
+  proof: ParticipantProof | null,
+): string {
+  if (!verified)
+    return `the company was not part of an approved KYC review, so nothing proves that ${current.peppol_id} is its own`;
   const changed = changedDetails(current, verified);
   if (proof) return `its ${changed.join(' and ')} changed after verification`;
   const scheme = current.peppol_id.split(':')[0]!;
-  const carries = SCHEMES[scheme] ? `the company's verified registration id or VAT number` : `a number a KYC review verifies (scheme ${scheme} names no business register or VAT number)`;
+  const carries = SCHEMES[scheme]
+    ? `the company's verified registration id or VAT number`
+    : `a number a KYC review verifies (scheme ${scheme} names no business register or VAT number)`;
   return `${current.peppol_id} is not ${carries}${changed.length ? `, and its ${changed.join(' and ')} changed after verification` : ''}`;
 }
 
 /** Where the company's participant id stands: proven, waiting for a review, or refused by one. */
-export function identityStanding(current: CompanyIdentity, verified: CompanyIdentity | null, review: ParticipantReview | null): IdentityStanding {
+export function identityStanding(
+  current: CompanyIdentity,
+  verified: CompanyIdentity | null,
+  review: ParticipantReview | null,
+): IdentityStanding {
   const peppolId = current.peppol_id;
   if (!peppolId) return { status: 'none' };
   const proof = participantProof(peppolId, verified);
   if (proof && verified && changedDetails(current, verified).length === 0) return { status: 'verified', proof };
-  if (review?.status === 'rejected' && sameIdentity(review.identity, current)) return { status: 'rejected', reason: review.reason ?? 'refused by the review', proof };
+  if (review?.status === 'rejected' && sameIdentity(review.identity, current))
+    return { status: 'rejected', reason: review.reason ?? 'refused by the review', proof };
   return { status: 'review', why: whyReview({ ...current, peppol_id: peppolId }, verified, proof), proof };
 }
 

@@ -14,25 +14,34 @@ import { PINT_AUNZ_CUSTOMIZATION_ID, PINT_PROFILE_ID } from './ubl/xml';
 
 export const BIS_BILLING_INVOICE: Identifier = {
   scheme: 'busdox-docid-qns',
-  value: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+  value:
+    'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 };
 export const BIS_BILLING_CREDIT_NOTE: Identifier = {
   scheme: 'busdox-docid-qns',
-  value: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+  value:
+    'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 };
 /** Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax: one document type for invoices and credit notes (TypeCode 380, 381). */
 export const BIS_BILLING_CII: Identifier = {
   scheme: 'busdox-docid-qns',
-  value: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100::CrossIndustryInvoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::D16B',
+  value:
+    'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100::CrossIndustryInvoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::D16B',
 };
 /** The process this service sends under (its `cbc:ProfileID`). */
-export const BIS_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' };
+export const BIS_BILLING_PROCESS: Identifier = {
+  scheme: 'cenbii-procid-ubl',
+  value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+};
 /** The only transport profile still active on Peppol. */
 export const PEPPOL_AS4 = 'peppol-transport-as4-v2_0';
 
 export type BillingDocument = 'invoice' | 'credit_note';
 
-const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = { invoice: BIS_BILLING_INVOICE, credit_note: BIS_BILLING_CREDIT_NOTE };
+const BILLING_DOCUMENTS: Record<BillingDocument, Identifier> = {
+  invoice: BIS_BILLING_INVOICE,
+  credit_note: BIS_BILLING_CREDIT_NOTE,
+};
 
 /** A document type under its process: what a sender looks a receiver up for. `name` says it for a person, in the plural. */
 export interface PeppolService {
@@ -43,11 +52,19 @@ export interface PeppolService {
 
 const BILLING_SERVICES: Record<BillingDocument, PeppolService> = {
   invoice: { documentType: BIS_BILLING_INVOICE, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices' },
-  credit_note: { documentType: BIS_BILLING_CREDIT_NOTE, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 credit notes' },
+  credit_note: {
+    documentType: BIS_BILLING_CREDIT_NOTE,
+    process: BIS_BILLING_PROCESS,
+    name: 'BIS Billing 3.0 credit notes',
+  },
 };
 
 /** BIS Billing 3.0 in CII, which a receiver may take instead of (or beside) UBL; one type for invoices and credit notes. */
-export const BIS_BILLING_CII_SERVICE: PeppolService = { documentType: BIS_BILLING_CII, process: BIS_BILLING_PROCESS, name: 'BIS Billing 3.0 invoices and credit notes in CII' };
+export const BIS_BILLING_CII_SERVICE: PeppolService = {
+  documentType: BIS_BILLING_CII,
+  process: BIS_BILLING_PROCESS,
+  name: 'BIS Billing 3.0 invoices and credit notes in CII',
+};
 
 /** The process every Peppol International (PINT) billing document is published and sent under: its ProfileID. */
 const PINT_BILLING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: PINT_PROFILE_ID };
@@ -67,7 +84,8 @@ export const PINT_AUNZ_SERVICES: Record<BillingDocument, PeppolService> = {
 export const INVOICE_RESPONSE: PeppolService = {
   documentType: {
     scheme: 'busdox-docid-qns',
-    value: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:invoice_response:3::2.1',
+    value:
+      'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:invoice_response:3::2.1',
   },
   process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3' },
   name: 'Peppol Invoice Responses',
@@ -77,20 +95,25 @@ export const INVOICE_RESPONSE: PeppolService = {
 export const MESSAGE_LEVEL_STATUS: PeppolService = {
   documentType: {
     scheme: 'busdox-docid-qns',
-    value: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:peppol:edec:mls:1.0::2.1',
+    value:
+      'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:peppol:edec:mls:1.0::2.1',
   },
   process: { scheme: 'cenbii-procid-ubl', value: 'urn:peppol:edec:mls' },
   name: 'Peppol Message Level Status messages',
 };
 
 /** The process both Peppol reports are sent under. */
-const REPORTING_PROCESS: Identifier = { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:edec:bis:reporting:1.0' };
+const REPORTING_PROCESS: Identifier = {
+  scheme: 'cenbii-procid-ubl',
+  value: 'urn:fdc:peppol.eu:edec:bis:reporting:1.0',
+};
 
 /** Peppol Reporting's monthly Transaction Statistics Report 1.0 (2.2.1), sent to OpenPeppol's reporting receiver. */
 export const TRANSACTION_STATISTICS_REPORT: PeppolService = {
   documentType: {
     scheme: 'busdox-docid-qns',
-    value: 'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
+    value:
+      'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
   },
   process: REPORTING_PROCESS,
   name: 'Peppol Transaction Statistics Reports',
@@ -100,7 +123,8 @@ export const TRANSACTION_STATISTICS_REPORT: PeppolService = {
 export const END_USER_STATISTICS_REPORT: PeppolService = {
   documentType: {
     scheme: 'busdox-docid-qns',
-    value: 'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
+    value:
+      'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
   },
   process: REPORTING_PROCESS,
   name: 'Peppol End User Statistics Reports',
@@ -108,7 +132,9 @@ export const END_USER_STATISTICS_REPORT: PeppolService = {
 
 /** The process a document type is published under: the Invoice Response's, MLS's and PINT's own, BIS Billing for everything else. */
 export function processOf(documentType: Identifier): Identifier {
-  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, ...Object.values(PINT_AUNZ_SERVICES)].find((candidate) => same(candidate.documentType, documentType));
+  const service = [INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, ...Object.values(PINT_AUNZ_SERVICES)].find((candidate) =>
+    same(candidate.documentType, documentType),
+  );
   return service ? service.process : BIS_BILLING_PROCESS;
 }
 
@@ -202,25 +228,42 @@ function describedCertificate(certificate: X509Certificate, chainVerified: boole
   };
 }
 
-function capability(documentType: Identifier, process: Identifier, endpoint: Endpoint, { signature, accessPointTrust, now }: CapabilityContext): Capability {
+function capability(
+  documentType: Identifier,
+  process: Identifier,
+  endpoint: Endpoint,
+  { signature, accessPointTrust, now }: CapabilityContext,
+): Capability {
   const problems: string[] = [];
   // First: without the SMP's signature nothing else in the metadata is vouched for.
   if (!signature.verified) problems.push(`the SMP's signature is not verified: ${signature.problem}`);
-  if (endpoint.transportProfile !== PEPPOL_AS4) problems.push(`transport profile ${endpoint.transportProfile || '(none)'} is not ${PEPPOL_AS4}`);
+  if (endpoint.transportProfile !== PEPPOL_AS4)
+    problems.push(`transport profile ${endpoint.transportProfile || '(none)'} is not ${PEPPOL_AS4}`);
   const read = endpoint.certificate ? readCertificate(endpoint.certificate) : undefined;
   const untrusted = read && trustProblem(read, accessPointTrust, now);
   const certificate = read && describedCertificate(read, untrusted === undefined);
-  if (!certificate) problems.push(endpoint.certificate ? 'the access point certificate is not a readable X.509 certificate' : 'no access point certificate is published');
-  else if (certificate.validFrom > now) problems.push(`the access point certificate is valid only from ${certificate.validFrom.toISOString()}`);
-  else if (certificate.validTo < now) problems.push(`the access point certificate expired on ${certificate.validTo.toISOString()}`);
+  if (!certificate)
+    problems.push(
+      endpoint.certificate
+        ? 'the access point certificate is not a readable X.509 certificate'
+        : 'no access point certificate is published',
+    );
+  else if (certificate.validFrom > now)
+    problems.push(`the access point certificate is valid only from ${certificate.validFrom.toISOString()}`);
+  else if (certificate.validTo < now)
+    problems.push(`the access point certificate expired on ${certificate.validTo.toISOString()}`);
   else if (untrusted) problems.push(`the access point certificate is not trusted: ${untrusted}`);
   const activation = endpoint.activation === undefined ? undefined : dateTime(endpoint.activation);
   const expiration = endpoint.expiration === undefined ? undefined : dateTime(endpoint.expiration);
-  if (endpoint.activation !== undefined && !activation) problems.push(`the service activation date ${endpoint.activation} is not a date`);
-  if (endpoint.expiration !== undefined && !expiration) problems.push(`the service expiration date ${endpoint.expiration} is not a date`);
+  if (endpoint.activation !== undefined && !activation)
+    problems.push(`the service activation date ${endpoint.activation} is not a date`);
+  if (endpoint.expiration !== undefined && !expiration)
+    problems.push(`the service expiration date ${endpoint.expiration} is not a date`);
   if (activation && activation > now) problems.push(`the service is active only from ${activation.toISOString()}`);
   if (expiration && expiration < now) problems.push(`the service expired on ${expiration.toISOString()}`);
-  const billingDocument = (Object.keys(BILLING_DOCUMENTS) as BillingDocument[]).find((kind) => same(BILLING_DOCUMENTS[kind], documentType));
+  const billingDocument = (Object.keys(BILLING_DOCUMENTS) as BillingDocument[]).find((kind) =>
+    same(BILLING_DOCUMENTS[kind], documentType),
+  );
   return {
     documentType,
     ...(billingDocument && { billingDocument }),
@@ -242,7 +285,9 @@ export function capabilitiesOf(found: SignedMetadata[], now: Date, accessPointTr
   return found.flatMap(({ metadata, signature }) =>
     metadata.kind === 'metadata'
       ? metadata.processes.flatMap(({ process, endpoints }) =>
-          endpoints.map((endpoint) => capability(metadata.documentType, process, endpoint, { signature, accessPointTrust, now })),
+          endpoints.map((endpoint) =>
+            capability(metadata.documentType, process, endpoint, { signature, accessPointTrust, now }),
+          ),
         )
       : [],
   );
@@ -250,7 +295,11 @@ export function capabilitiesOf(found: SignedMetadata[], now: Date, accessPointTr
 
 function serves(entry: Capability, what: Deliverable): boolean {
   const service = serviceOf(what);
-  return same(entry.documentType, service.documentType) && same(entry.process, service.process) && entry.problems.length === 0;
+  return (
+    same(entry.documentType, service.documentType) &&
+    same(entry.process, service.process) &&
+    entry.problems.length === 0
+  );
 }
 
 /**
@@ -260,11 +309,17 @@ function serves(entry: Capability, what: Deliverable): boolean {
  * certificate a trusted CA issued, valid now.
  */
 export function canReceive(capabilities: Capability[]): Record<BillingDocument, boolean> {
-  return { invoice: capabilities.some((entry) => serves(entry, 'invoice')), credit_note: capabilities.some((entry) => serves(entry, 'credit_note')) };
+  return {
+    invoice: capabilities.some((entry) => serves(entry, 'invoice')),
+    credit_note: capabilities.some((entry) => serves(entry, 'credit_note')),
+  };
 }
 
 /** Where a document of this kind is sent now: the endpoint and the certificate to encrypt to; undefined when it cannot be. */
-export function endpointFor(what: Deliverable, capabilities: Capability[]): { url: string; certificate: string } | undefined {
+export function endpointFor(
+  what: Deliverable,
+  capabilities: Capability[],
+): { url: string; certificate: string } | undefined {
   const entry = capabilities.find((candidate) => serves(candidate, what));
   // An entry that serves has a readable certificate (a missing one is among its problems).
   return entry?.certificateData ? { url: entry.endpointUrl, certificate: entry.certificateData } : undefined;
@@ -290,7 +345,11 @@ export const cannotReceive = (what: Deliverable, capabilities: Capability[]): st
 export function receiveSummary(participant: string, capabilities: Capability[]): string {
   const can = canReceive(capabilities);
   const yes = (['invoice', 'credit_note'] as const).filter((kind) => can[kind]);
-  const endpoints = [...new Set(capabilities.filter((entry) => yes.some((kind) => serves(entry, kind))).map((entry) => entry.endpointUrl))];
+  const endpoints = [
+    ...new Set(
+      capabilities.filter((entry) => yes.some((kind) => serves(entry, kind))).map((entry) => entry.endpointUrl),
+    ),
+  ];
   const no = (['invoice', 'credit_note'] as const).filter((kind) => !can[kind]);
   const refused = no.map((kind) => `${PLURAL[kind]} (${whyNot(kind, capabilities)})`).join(' or ');
   if (yes.length === 0) return `${participant} is on Peppol but cannot receive BIS Billing 3.0 ${refused}.`;

@@ -34,20 +34,25 @@ export function businessCardXml(card: BusinessCard): string {
   const entity = root.ele('BusinessEntity', card.registrationDate ? { registrationDate: card.registrationDate } : {});
   entity.ele('Name').txt(card.name);
   entity.ele('CountryCode').txt(card.country);
-  for (const identifier of card.identifiers) entity.ele('Identifier', { scheme: identifier.scheme }).txt(identifier.value);
+  for (const identifier of card.identifiers)
+    entity.ele('Identifier', { scheme: identifier.scheme }).txt(identifier.value);
   return root.end({ prettyPrint: true });
 }
 
 /** Reads a business card as the Directory indexes it: the participant and each entity's first name, country and identifiers. */
 export function readBusinessCard(xml: string): BusinessCard[] {
   const root = parseXml(xml);
-  if (root.namespace !== BUSINESS_CARD_NAMESPACE || root.name !== 'BusinessCard') throw new Error(`not a business card (root {${root.namespace}}${root.name})`);
+  if (root.namespace !== BUSINESS_CARD_NAMESPACE || root.name !== 'BusinessCard')
+    throw new Error(`not a business card (root {${root.namespace}}${root.name})`);
   const participant = childNamed(root, BUSINESS_CARD_NAMESPACE, 'ParticipantIdentifier')?.text ?? '';
   return childrenNamed(root, BUSINESS_CARD_NAMESPACE, 'BusinessEntity').map((entity) => ({
     participant,
     name: childNamed(entity, BUSINESS_CARD_NAMESPACE, 'Name')?.text ?? '',
     country: childNamed(entity, BUSINESS_CARD_NAMESPACE, 'CountryCode')?.text ?? '',
-    identifiers: childrenNamed(entity, BUSINESS_CARD_NAMESPACE, 'Identifier').map((identifier) => ({ scheme: identifier.attributes.scheme ?? '', value: identifier.text })),
+    identifiers: childrenNamed(entity, BUSINESS_CARD_NAMESPACE, 'Identifier').map((identifier) => ({
+      scheme: identifier.attributes.scheme ?? '',
+      value: identifier.text,
+    })),
     ...(entity.attributes.registrationDate && { registrationDate: entity.attributes.registrationDate }),
   }));
 }
@@ -78,4 +83,5 @@ export function companyBusinessCard(company: CardholderFields, participant: stri
 }
 
 /** Tells whether the card the Directory has is the current one: the SHA-256 of the card as served. */
-export const businessCardFingerprint = (card: BusinessCard) => createHash('sha256').update(businessCardXml(card)).digest('hex');
+export const businessCardFingerprint = (card: BusinessCard) =>
+  createHash('sha256').update(businessCardXml(card)).digest('hex');

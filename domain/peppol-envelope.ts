@@ -73,12 +73,22 @@ function path(element: XmlElement, steps: [string, string][]): XmlElement | unde
 function participantAt(root: XmlElement, steps: [string, string][], who: string, described: string): string {
   const endpoint = path(root, steps);
   const scheme = endpoint?.attributes.schemeID;
-  if (!endpoint?.text || !scheme) throw new RoutingError(`the ${who} has no electronic address (${described} with @schemeID)`);
+  if (!endpoint?.text || !scheme)
+    throw new RoutingError(`the ${who} has no electronic address (${described} with @schemeID)`);
   return `${scheme}:${endpoint.text}`;
 }
 
 const endpointOf = (root: XmlElement, partyRole: string, who: string): string =>
-  participantAt(root, [[CAC, partyRole], [CAC, 'Party'], [CBC, 'EndpointID']], who, `cac:${partyRole}/cac:Party/cbc:EndpointID`);
+  participantAt(
+    root,
+    [
+      [CAC, partyRole],
+      [CAC, 'Party'],
+      [CBC, 'EndpointID'],
+    ],
+    who,
+    `cac:${partyRole}/cac:Party/cbc:EndpointID`,
+  );
 
 /** The document's root element; XML that is not well-formed cannot be routed. */
 function parsedForRouting(ubl: string): XmlElement {
@@ -99,25 +109,59 @@ const CII_VERSION = 'D16B';
  * Billing's CII one), the kind its type code's (381 a credit note).
  */
 function ciiRoutingOf(root: XmlElement): PeppolRouting {
-  if (root.name !== 'CrossIndustryInvoice') throw new RoutingError(`the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice`);
+  if (root.name !== 'CrossIndustryInvoice')
+    throw new RoutingError(
+      `the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice`,
+    );
   const { rsm, ram } = CII_NS;
-  const agreement: [string, string][] = [[rsm, 'SupplyChainTradeTransaction'], [ram, 'ApplicableHeaderTradeAgreement']];
+  const agreement: [string, string][] = [
+    [rsm, 'SupplyChainTradeTransaction'],
+    [ram, 'ApplicableHeaderTradeAgreement'],
+  ];
   const address = (who: string, party: 'SellerTradeParty' | 'BuyerTradeParty') =>
-    participantAt(root, [...agreement, [ram, party], [ram, 'URIUniversalCommunication'], [ram, 'URIID']], who, `ram:${party}/ram:URIUniversalCommunication/ram:URIID`);
+    participantAt(
+      root,
+      [...agreement, [ram, party], [ram, 'URIUniversalCommunication'], [ram, 'URIID']],
+      who,
+      `ram:${party}/ram:URIUniversalCommunication/ram:URIID`,
+    );
   const context = childNamed(root, rsm, 'ExchangedDocumentContext');
-  const contextId = (name: string) => (context && path(context, [[ram, name], [ram, 'ID']]))?.text;
+  const contextId = (name: string) =>
+    (
+      context &&
+      path(context, [
+        [ram, name],
+        [ram, 'ID'],
+      ])
+    )?.text;
   const customization = contextId('GuidelineSpecifiedDocumentContextParameter');
   const profile = contextId('BusinessProcessSpecifiedDocumentContextParameter');
-  if (!customization) throw new RoutingError('the document has no ram:GuidelineSpecifiedDocumentContextParameter/ram:ID');
-  if (!profile) throw new RoutingError('the document has no ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID');
-  const countryC1 = path(root, [...agreement, [ram, 'SellerTradeParty'], [ram, 'PostalTradeAddress'], [ram, 'CountryID']])?.text;
+  if (!customization)
+    throw new RoutingError('the document has no ram:GuidelineSpecifiedDocumentContextParameter/ram:ID');
+  if (!profile)
+    throw new RoutingError('the document has no ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID');
+  const countryC1 = path(root, [
+    ...agreement,
+    [ram, 'SellerTradeParty'],
+    [ram, 'PostalTradeAddress'],
+    [ram, 'CountryID'],
+  ])?.text;
   if (!countryC1) throw new RoutingError("the seller's postal address has no country code");
   const sender = address('seller', 'SellerTradeParty');
   const receiver = address('buyer', 'BuyerTradeParty');
   return {
-    kind: path(root, [[rsm, 'ExchangedDocument'], [ram, 'TypeCode']])?.text === '381' ? 'credit_note' : 'invoice',
+    kind:
+      path(root, [
+        [rsm, 'ExchangedDocument'],
+        [ram, 'TypeCode'],
+      ])?.text === '381'
+        ? 'credit_note'
+        : 'invoice',
     root: { namespace: root.namespace, name: root.name },
-    documentType: { scheme: DOCUMENT_TYPE_SCHEME, value: `${root.namespace}::${root.name}##${customization}::${CII_VERSION}` },
+    documentType: {
+      scheme: DOCUMENT_TYPE_SCHEME,
+      value: `${root.namespace}::${root.name}##${customization}::${CII_VERSION}`,
+    },
     process: { scheme: BIS_BILLING_PROCESS.scheme, value: profile },
     sender,
     receiver,
@@ -137,12 +181,21 @@ export function routingOf(ubl: string): PeppolRouting {
   const profile = childNamed(root, CBC, 'ProfileID')?.text;
   if (!customization) throw new RoutingError('the document has no cbc:CustomizationID');
   if (!profile) throw new RoutingError('the document has no cbc:ProfileID');
-  const countryC1 = path(root, [[CAC, 'AccountingSupplierParty'], [CAC, 'Party'], [CAC, 'PostalAddress'], [CAC, 'Country'], [CBC, 'IdentificationCode']])?.text;
+  const countryC1 = path(root, [
+    [CAC, 'AccountingSupplierParty'],
+    [CAC, 'Party'],
+    [CAC, 'PostalAddress'],
+    [CAC, 'Country'],
+    [CBC, 'IdentificationCode'],
+  ])?.text;
   if (!countryC1) throw new RoutingError("the seller's postal address has no country code");
   return {
     kind,
     root: { namespace: root.namespace, name: root.name },
-    documentType: { scheme: DOCUMENT_TYPE_SCHEME, value: `${root.namespace}::${root.name}##${customization}::${UBL_VERSION}` },
+    documentType: {
+      scheme: DOCUMENT_TYPE_SCHEME,
+      value: `${root.namespace}::${root.name}##${customization}::${UBL_VERSION}`,
+    },
     process: { scheme: BIS_BILLING_PROCESS.scheme, value: profile },
     sender: endpointOf(root, 'AccountingSupplierParty', 'seller'),
     receiver: endpointOf(root, 'AccountingCustomerParty', 'buyer'),
@@ -154,9 +207,13 @@ const APPLICATION_RESPONSE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema
 
 /** A party of an ApplicationResponse by its EndpointID (`schemeID:value`). */
 function responsePartyOf(root: XmlElement, role: 'SenderParty' | 'ReceiverParty'): string {
-  const endpoint = path(root, [[CAC, role], [CBC, 'EndpointID']]);
+  const endpoint = path(root, [
+    [CAC, role],
+    [CBC, 'EndpointID'],
+  ]);
   const scheme = endpoint?.attributes.schemeID;
-  if (!endpoint?.text || !scheme) throw new RoutingError(`the ApplicationResponse has no cac:${role}/cbc:EndpointID with @schemeID`);
+  if (!endpoint?.text || !scheme)
+    throw new RoutingError(`the ApplicationResponse has no cac:${role}/cbc:EndpointID with @schemeID`);
   return `${scheme}:${endpoint.text}`;
 }
 
@@ -217,23 +274,81 @@ export function standardBusinessDocument(
 ): string {
   const scopes = create()
     .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
-    .ele('HeaderVersion').txt('1.0').up()
-    .ele('Sender').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.sender).up().up()
-    .ele('Receiver').ele('Identifier', { Authority: PARTICIPANT_SCHEME }).txt(routing.receiver).up().up()
+    .ele('HeaderVersion')
+    .txt('1.0')
+    .up()
+    .ele('Sender')
+    .ele('Identifier', { Authority: PARTICIPANT_SCHEME })
+    .txt(routing.sender)
+    .up()
+    .up()
+    .ele('Receiver')
+    .ele('Identifier', { Authority: PARTICIPANT_SCHEME })
+    .txt(routing.receiver)
+    .up()
+    .up()
     .ele('DocumentIdentification')
-    .ele('Standard').txt(routing.root.namespace).up()
-    .ele('TypeVersion').txt(typeVersionOf(routing.documentType.value)).up()
-    .ele('InstanceIdentifier').txt(envelope.instanceId).up()
-    .ele('Type').txt(routing.root.name).up()
-    .ele('CreationDateAndTime').txt(envelope.createdAt.toISOString()).up()
+    .ele('Standard')
+    .txt(routing.root.namespace)
+    .up()
+    .ele('TypeVersion')
+    .txt(typeVersionOf(routing.documentType.value))
+    .up()
+    .ele('InstanceIdentifier')
+    .txt(envelope.instanceId)
+    .up()
+    .ele('Type')
+    .txt(routing.root.name)
+    .up()
+    .ele('CreationDateAndTime')
+    .txt(envelope.createdAt.toISOString())
+    .up()
     .up()
     .ele('BusinessScope')
-    .ele('Scope').ele('Type').txt('DOCUMENTID').up().ele('InstanceIdentifier').txt(routing.documentType.value).up().ele('Identifier').txt(routing.documentType.scheme).up().up()
-    .ele('Scope').ele('Type').txt('PROCESSID').up().ele('InstanceIdentifier').txt(routing.process.value).up().ele('Identifier').txt(routing.process.scheme).up().up()
-    .ele('Scope').ele('Type').txt('COUNTRY_C1').up().ele('InstanceIdentifier').txt(routing.countryC1).up().up();
+    .ele('Scope')
+    .ele('Type')
+    .txt('DOCUMENTID')
+    .up()
+    .ele('InstanceIdentifier')
+    .txt(routing.documentType.value)
+    .up()
+    .ele('Identifier')
+    .txt(routing.documentType.scheme)
+    .up()
+    .up()
+    .ele('Scope')
+    .ele('Type')
+    .txt('PROCESSID')
+    .up()
+    .ele('InstanceIdentifier')
+    .txt(routing.process.value)
+    .up()
+    .ele('Identifier')
+    .txt(routing.process.scheme)
+    .up()
+    .up()
+    .ele('Scope')
+    .ele('Type')
+    .txt('COUNTRY_C1')
+    .up()
+    .ele('InstanceIdentifier')
+    .txt(routing.countryC1)
+    .up()
+    .up();
   // Scopes of the MLS specification (section on the SBDH), only when a status is asked for.
   if (envelope.mls) {
-    if (envelope.mls.to) scopes.ele('Scope').ele('Type').txt('MLS_TO').up().ele('InstanceIdentifier').txt(envelope.mls.to).up().ele('Identifier').txt(PARTICIPANT_SCHEME).up();
+    if (envelope.mls.to)
+      scopes
+        .ele('Scope')
+        .ele('Type')
+        .txt('MLS_TO')
+        .up()
+        .ele('InstanceIdentifier')
+        .txt(envelope.mls.to)
+        .up()
+        .ele('Identifier')
+        .txt(PARTICIPANT_SCHEME)
+        .up();
     scopes.ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up();
   }
   const header = scopes.up().end({ headless: true });

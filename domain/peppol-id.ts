@@ -88,7 +88,11 @@ interface SchemeRule {
 
 /** Format and check rules of part B.3; schemes not listed need only a non-empty value. */
 const rules: Record<string, SchemeRule> = {
-  '0208': { format: /^[01]\d{9}$/, describe: '10 digits starting with 0 or 1, mod 97 check', check: belgianEnterpriseNumber },
+  '0208': {
+    format: /^[01]\d{9}$/,
+    describe: '10 digits starting with 0 or 1, mod 97 check',
+    check: belgianEnterpriseNumber,
+  },
   '0088': { format: /^\d{13}$/, describe: 'a 13-digit GLN with its GS1 check digit', check: gln },
   '0192': {
     format: /^\d{9}$/,
@@ -100,7 +104,11 @@ const rules: Record<string, SchemeRule> = {
   '0151': { format: /^\d{11}$/, describe: 'an 11-digit ABN with its mod 89 check', check: australianBusinessNumber },
   '0201': { format: /^[A-Za-z0-9]{6}$/, describe: '6 letters or digits' },
   '0210': { format: /^([A-Za-z0-9]{16}|\d{11})$/, describe: '16 letters or digits, or 11 digits' },
-  '0211': { format: /^IT\d{11}$/, describe: 'IT and 11 digits with a Luhn check digit', check: (v) => luhn(v.slice(2)) },
+  '0211': {
+    format: /^IT\d{11}$/,
+    describe: 'IT and 11 digits with a Luhn check digit',
+    check: (v) => luhn(v.slice(2)),
+  },
   '0196': {
     format: /^\d{10}$/,
     describe: '10 digits with a mod 11 check digit',
@@ -118,10 +126,17 @@ const rules: Record<string, SchemeRule> = {
   '0190': { format: /^\d{20}$/, describe: 'a 20-digit OIN' },
   '0106': { format: /^\d{8}$/, describe: 'an 8-digit KvK number' },
   '0235': { format: /^1\d{9}$/, describe: '10 digits starting with 1' },
-  '0246': { format: /^DE\d{9}(-\d{5})?(\.[0-9A-Z]{1,8})?$/, describe: 'DE and 9 digits, optionally -5 digits and .suffix' },
+  '0246': {
+    format: /^DE\d{9}(-\d{5})?(\.[0-9A-Z]{1,8})?$/,
+    describe: 'DE and 9 digits, optionally -5 digits and .suffix',
+  },
   '0248': { format: /^OM\d{10}$/, describe: 'OM and 10 digits' },
   // Unlike the other 99xx schemes, Greece's is addressed by the bare TIN (the Greek rules GR-R-009/010).
-  '9933': { format: /^\d{9}$/, describe: 'the 9-digit Greek TIN (AFM) with its check digit, without EL', check: isGreekTin },
+  '9933': {
+    format: /^\d{9}$/,
+    describe: 'the 9-digit Greek TIN (AFM) with its check digit, without EL',
+    check: isGreekTin,
+  },
   '9925': {
     format: /^BE[01]\d{9}$/,
     describe: 'BE and the 10-digit enterprise number (mod 97 check)',
@@ -131,14 +146,41 @@ const rules: Record<string, SchemeRule> = {
 
 /** National VAT schemes: the value is the VAT number with its country prefix. */
 const vatSchemeCountry: Record<string, string> = {
-  '9910': 'HU', '9914': 'AT', '9920': 'ES', '9957': 'FR',
-  '9922': 'AD', '9923': 'AL', '9924': 'BA', '9926': 'BG', '9927': 'CH', '9928': 'CY', '9929': 'CZ',
-  '9930': 'DE', '9931': 'EE', '9932': 'GB', '9934': 'HR', '9935': 'IE', '9936': 'LI',
-  '9937': 'LT', '9938': 'LU', '9939': 'LV', '9940': 'MC', '9941': 'ME', '9942': 'MK', '9943': 'MT',
-  '9944': 'NL', '9945': 'PL', '9946': 'PT', '9947': 'RO', '9948': 'RS', '9949': 'SI', '9950': 'SK',
-  '9951': 'SM', '9952': 'TR', '9953': 'VA',
+  '9910': 'HU',
+  '9914': 'AT',
+  '9920': 'ES',
+  '9957': 'FR',
+  '9922': 'AD',
+  '9923': 'AL',
+  '9924': 'BA',
+  '9926': 'BG',
+  '9927': 'CH',
+  '9928': 'CY',
+  '9929': 'CZ',
+  '9930': 'DE',
+  '9931': 'EE',
+  '9932': 'GB',
+  '9934': 'HR',
+  '9935': 'IE',
+  '9936': 'LI',
+  '9937': 'LT',
+  '9938': 'LU',
+  '9939': 'LV',
+  '9940': 'MC',
+  '9941': 'ME',
+  '9942': 'MK',
+  '9943': 'MT',
+  '9944': 'NL',
+  '9945': 'PL',
+  '9946': 'PT',
+  '9947': 'RO',
+  '9948': 'RS',
+  '9949': 'SI',
+  '9950': 'SK',
+  '9951': 'SM',
+  '9952': 'TR',
+  '9953': 'VA',
 };
-
 
 /** A scheme's identifier format, as a regular expression body (its own anchors taken off). */
 function valueFormat(scheme: string): string {
@@ -158,7 +200,9 @@ function valueFormat(scheme: string): string {
 export const PEPPOL_ID_PATTERN = `^(?:${[...currentSchemes].map((scheme) => `${scheme}:(?:${valueFormat(scheme)})`).join('|')})$`;
 
 /** The schemes whose identifiers carry check digits (a well-shaped id of these can still be refused). */
-export const CHECK_DIGIT_SCHEMES: readonly string[] = Object.keys(rules).filter((scheme) => rules[scheme]!.check !== undefined);
+export const CHECK_DIGIT_SCHEMES: readonly string[] = Object.keys(rules).filter(
+  (scheme) => rules[scheme]!.check !== undefined,
+);
 
 /** Why a Peppol id is not acceptable, or undefined when it is. */
 export function peppolIdProblem(raw: string): string | undefined {
@@ -167,7 +211,8 @@ export function peppolIdProblem(raw: string): string | undefined {
   const [, scheme, value] = match as unknown as [string, string, string];
   if (!currentSchemes.has(scheme)) return `${scheme} is not a current Peppol EAS code`;
   if (value.length > MAX_VALUE_LENGTH) return `the identifier is longer than ${MAX_VALUE_LENGTH} characters`;
-  if (!PARTICIPANT_VALUE_CHARACTERS.test(value)) return 'the identifier may hold only printable ASCII characters other than space and < > & " \'';
+  if (!PARTICIPANT_VALUE_CHARACTERS.test(value))
+    return 'the identifier may hold only printable ASCII characters other than space and < > & " \'';
   const rule = rules[scheme];
   if (rule) {
     if (!rule.format.test(value)) return `scheme ${scheme} expects ${rule.describe}`;
@@ -190,7 +235,9 @@ export const serviceProviderId = (seat: string): string | undefined => /^[A-Z]{3
 
 /** Why a participant id is not a service provider's (`0242:<SPID>`, SPIS section 3.4), or undefined when it is. */
 export function serviceProviderParticipantProblem(raw: string): string | undefined {
-  return /^0242:[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i.test(raw) ? undefined : 'expected 0242: and a Peppol service provider id such as 000002';
+  return /^0242:[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i.test(raw)
+    ? undefined
+    : 'expected 0242: and a Peppol service provider id such as 000002';
 }
 
 /** The participant (`0242:<SPID>`) under which a service provider receives Message Level Status (MLS 1.0, receiving.md 4.4). */

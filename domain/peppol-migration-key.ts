@@ -31,7 +31,9 @@ export function migrationKeyProblem(key: string): string | undefined {
   }
   if (/\s/.test(key)) return 'a migration key has no whitespace';
   const short = CLASSES.filter(([pattern]) => (key.match(pattern) ?? []).length < 2).map(([, name]) => name);
-  return short.length > 0 ? `a migration key has at least two of each character class, and too few ${short.join(', ')}` : undefined;
+  return short.length > 0
+    ? `a migration key has at least two of each character class, and too few ${short.join(', ')}`
+    : undefined;
 }
 
 /** A new key of the greatest length, each class twice and the rest from all of them, shuffled (letters and digits that look alike left out). */

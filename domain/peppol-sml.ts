@@ -62,7 +62,8 @@ export function smlCnameDnsName(participantValue: string, zone: string): string 
 export const CNAME_SMP_PORT = 80;
 
 /** The SMP base URL of the legacy scheme; another port only for local stand-in networks (PEPPOL_SML_CNAME_SMP_PORT). */
-export const cnameSmpUrl = (dnsName: string, port = CNAME_SMP_PORT) => `http://${dnsName}${port === CNAME_SMP_PORT ? '' : `:${port}`}`;
+export const cnameSmpUrl = (dnsName: string, port = CNAME_SMP_PORT) =>
+  `http://${dnsName}${port === CNAME_SMP_PORT ? '' : `:${port}`}`;
 
 /** A NAPTR record as node:dns returns it. */
 export interface NaptrRecord {
@@ -114,7 +115,9 @@ const WHOLE_NAME_PATTERNS = ['.*', '^.*$'];
  * SMP paths join with `/`.
  */
 export function smpUrlFromRegexp(regexp: string): { url: string } | { problem: string } {
-  const unusable = { problem: `the NAPTR regexp ${JSON.stringify(regexp)} is not of the form !.*!URL! or !^.*$!URL!, the forms the SML publishes` };
+  const unusable = {
+    problem: `the NAPTR regexp ${JSON.stringify(regexp)} is not of the form !.*!URL! or !^.*$!URL!, the forms the SML publishes`,
+  };
   const delimiter = regexp[0];
   if (!delimiter || /[\d\\i]/.test(delimiter)) return unusable;
   const parts = splitUnescaped(regexp.slice(1), delimiter);
@@ -132,6 +135,7 @@ export function smpUrlFromRegexp(regexp: string): { url: string } | { problem: s
   } catch {
     return { problem: `the NAPTR regexp yields ${JSON.stringify(output)}, which is not a URL` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `the NAPTR regexp yields ${output}, which is not an http(s) URL` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { problem: `the NAPTR regexp yields ${output}, which is not an http(s) URL` };
   return { url: url.href.replace(/\/+$/, '') };
 }

@@ -36,22 +36,29 @@ const sameIdentifier = (a: Identifier, b: Identifier) => a.scheme === b.scheme &
 /** The document types of these services, each once, in their first order. */
 export function documentTypesOf(services: PublishedService[]): Identifier[] {
   const types: Identifier[] = [];
-  for (const { documentType } of services) if (!types.some((known) => sameIdentifier(known, documentType))) types.push(documentType);
+  for (const { documentType } of services)
+    if (!types.some((known) => sameIdentifier(known, documentType))) types.push(documentType);
   return types;
 }
 
 /** The processes under which this document type is received (document type ids compare exactly, B.1). */
 export function processesFor(services: PublishedService[], documentType: Identifier): Identifier[] {
-  return services.filter((service) => sameIdentifier(service.documentType, documentType)).map((service) => service.process);
+  return services
+    .filter((service) => sameIdentifier(service.documentType, documentType))
+    .map((service) => service.process);
 }
 
 /** The ServiceGroup: the participant and the full URL of each document type's service metadata on this SMP. */
 export function serviceGroupXml(smpUrl: string, participant: Identifier, documentTypes: Identifier[]): string {
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SMP_NAMESPACE, 'smp:ServiceGroup').att(XMLNS, 'xmlns:id', IDS_NAMESPACE);
+  const root = create({ version: '1.0', encoding: 'UTF-8' })
+    .ele(SMP_NAMESPACE, 'smp:ServiceGroup')
+    .att(XMLNS, 'xmlns:id', IDS_NAMESPACE);
   root.ele(IDS_NAMESPACE, 'id:ParticipantIdentifier').att('scheme', participant.scheme).txt(participant.value);
   const references = root.ele(SMP_NAMESPACE, 'smp:ServiceMetadataReferenceCollection');
   for (const documentType of documentTypes) {
-    references.ele(SMP_NAMESPACE, 'smp:ServiceMetadataReference').att('href', serviceMetadataUrl(smpUrl, participant, documentType));
+    references
+      .ele(SMP_NAMESPACE, 'smp:ServiceMetadataReference')
+      .att('href', serviceMetadataUrl(smpUrl, participant, documentType));
   }
   return root.end({ prettyPrint: true });
 }
@@ -62,9 +69,16 @@ export function serviceGroupXml(smpUrl: string, participant: Identifier, documen
  * activation or expiration date: the service holds from now on (SMP 1.2.0:
  * a missing date means "since forever" / "for ever").
  */
-export function serviceMetadataXml(participant: Identifier, documentType: Identifier, processes: Identifier[], endpoint: SmpEndpoint): string {
+export function serviceMetadataXml(
+  participant: Identifier,
+  documentType: Identifier,
+  processes: Identifier[],
+  endpoint: SmpEndpoint,
+): string {
   const certificate = endpoint.certificate.replace(/-----[A-Z ]+-----|\s+/g, '');
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SMP_NAMESPACE, 'SignedServiceMetadata').att(XMLNS, 'xmlns:ids', IDS_NAMESPACE);
+  const root = create({ version: '1.0', encoding: 'UTF-8' })
+    .ele(SMP_NAMESPACE, 'SignedServiceMetadata')
+    .att(XMLNS, 'xmlns:ids', IDS_NAMESPACE);
   const information = root.ele(SMP_NAMESPACE, 'ServiceMetadata').ele(SMP_NAMESPACE, 'ServiceInformation');
   information.ele(IDS_NAMESPACE, 'ids:ParticipantIdentifier').att('scheme', participant.scheme).txt(participant.value);
   information.ele(IDS_NAMESPACE, 'ids:DocumentIdentifier').att('scheme', documentType.scheme).txt(documentType.value);
@@ -72,7 +86,10 @@ export function serviceMetadataXml(participant: Identifier, documentType: Identi
   for (const process of processes) {
     const entry = processList.ele(SMP_NAMESPACE, 'Process');
     entry.ele(IDS_NAMESPACE, 'ids:ProcessIdentifier').att('scheme', process.scheme).txt(process.value);
-    const target = entry.ele(SMP_NAMESPACE, 'ServiceEndpointList').ele(SMP_NAMESPACE, 'Endpoint').att('transportProfile', PEPPOL_AS4);
+    const target = entry
+      .ele(SMP_NAMESPACE, 'ServiceEndpointList')
+      .ele(SMP_NAMESPACE, 'Endpoint')
+      .att('transportProfile', PEPPOL_AS4);
     target.ele(WSA_NAMESPACE, 'EndpointReference').ele(WSA_NAMESPACE, 'Address').txt(endpoint.url);
     target.ele(SMP_NAMESPACE, 'RequireBusinessLevelSignature').txt('false');
     target.ele(SMP_NAMESPACE, 'Certificate').txt(certificate);

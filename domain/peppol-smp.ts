@@ -21,7 +21,8 @@ export interface Identifier {
 export const fullIdentifier = (id: Identifier) => `${id.scheme}::${id.value}`;
 
 /** Each full identifier is one path segment, percent-encoded (`:` → %3A, `#` → %23). */
-export const serviceGroupUrl = (smpUrl: string, participant: Identifier) => `${smpUrl}/${encodeURIComponent(fullIdentifier(participant))}`;
+export const serviceGroupUrl = (smpUrl: string, participant: Identifier) =>
+  `${smpUrl}/${encodeURIComponent(fullIdentifier(participant))}`;
 
 export const serviceMetadataUrl = (smpUrl: string, participant: Identifier, documentType: Identifier) =>
   `${serviceGroupUrl(smpUrl, participant)}/services/${encodeURIComponent(fullIdentifier(documentType))}`;
@@ -99,7 +100,8 @@ function documentTypeOfReference(href: string): Identifier {
     // Broken percent-encoding: reported below like a missing segment.
   }
   const documentType = identifierOfSegment(full);
-  if (!documentType) throw new SmpFormatError(`the ServiceMetadataReference ${href} does not end in /services/{scheme::document type}`);
+  if (!documentType)
+    throw new SmpFormatError(`the ServiceMetadataReference ${href} does not end in /services/{scheme::document type}`);
   return documentType;
 }
 
@@ -131,7 +133,11 @@ export function parseServiceMetadata(xml: string): ServiceMetadata {
   const metadata = required(root(xml, 'SignedServiceMetadata'), SMP_NAMESPACE, 'ServiceMetadata');
   const redirect = childNamed(metadata, SMP_NAMESPACE, 'Redirect');
   if (redirect) {
-    return { kind: 'redirect', href: redirect.attributes.href ?? '', certificateUid: childNamed(redirect, SMP_NAMESPACE, 'CertificateUID')?.text ?? '' };
+    return {
+      kind: 'redirect',
+      href: redirect.attributes.href ?? '',
+      certificateUid: childNamed(redirect, SMP_NAMESPACE, 'CertificateUID')?.text ?? '',
+    };
   }
   const information = required(metadata, SMP_NAMESPACE, 'ServiceInformation');
   const processList = childNamed(information, SMP_NAMESPACE, 'ProcessList');

@@ -45,7 +45,9 @@ export function sbdhFacts(sbd: Buffer | string): SbdhFacts | undefined {
   const prefix = /^<([A-Za-z_][\w.-]*):/.exec(header)?.[1];
   const declaration = prefix ? `xmlns:${prefix}` : 'xmlns';
   const startTag = header.slice(0, header.indexOf('>'));
-  const declared = startTag.includes(`${declaration}=`) ? header : header.replace(/^<([^\s>]+)/, `<$1 ${declaration}="${SBDH}"`);
+  const declared = startTag.includes(`${declaration}=`)
+    ? header
+    : header.replace(/^<([^\s>]+)/, `<$1 ${declaration}="${SBDH}"`);
   let root;
   try {
     root = parseXml(declared);
@@ -56,7 +58,9 @@ export function sbdhFacts(sbd: Buffer | string): SbdhFacts | undefined {
   const text_ = (element: XmlElement | undefined) => element?.text || null;
   const identification = childNamed(root, SBDH, 'DocumentIdentification');
   const scope = (type: string) =>
-    childrenNamed(childNamed(root, SBDH, 'BusinessScope') ?? root, SBDH, 'Scope').find((entry) => text_(childNamed(entry, SBDH, 'Type')) === type);
+    childrenNamed(childNamed(root, SBDH, 'BusinessScope') ?? root, SBDH, 'Scope').find(
+      (entry) => text_(childNamed(entry, SBDH, 'Type')) === type,
+    );
   const instance = (type: string) => {
     const found = scope(type);
     return found ? text_(childNamed(found, SBDH, 'InstanceIdentifier')) : null;

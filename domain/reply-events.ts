@@ -23,4 +23,5 @@ export interface ReplyRef {
 }
 
 /** How a reply's send ended; `sent` carries the AS4 message id (null when no network was involved: the sandbox). */
-export type ReplyOutcome = { status: 'sent'; messageId: string | null; description: string } | { status: 'failed'; error: string };
+export type ReplyOutcome =
+  { status: 'sent'; messageId: string | null; description: string } | { status: 'failed'; error: string };

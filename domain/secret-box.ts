@@ -35,7 +35,11 @@ function encrypt(key: Buffer, plain: Buffer, context?: string) {
   return { nonce, tag: cipher.getAuthTag(), ciphertext };
 }
 
-function decrypt(key: Buffer, { nonce, tag, ciphertext }: { nonce: Buffer; tag: Buffer; ciphertext: Buffer }, context?: string): Buffer {
+function decrypt(
+  key: Buffer,
+  { nonce, tag, ciphertext }: { nonce: Buffer; tag: Buffer; ciphertext: Buffer },
+  context?: string,
+): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', key, nonce);
   if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(tag);
@@ -69,7 +73,11 @@ export class SecretBox {
   open(sealed: string): string {
     const [version, nonce, tag, ciphertext] = sealed.split(':');
     if (version !== 'v1' || !nonce || !tag || ciphertext === undefined) throw new Error('not a sealed secret');
-    const parts = { nonce: Buffer.from(nonce, 'base64url'), tag: Buffer.from(tag, 'base64url'), ciphertext: Buffer.from(ciphertext, 'base64url') };
+    const parts = {
+      nonce: Buffer.from(nonce, 'base64url'),
+      tag: Buffer.from(tag, 'base64url'),
+      ciphertext: Buffer.from(ciphertext, 'base64url'),
+    };
     return decrypt(this.key, parts).toString('utf8');
   }
 
@@ -89,7 +97,11 @@ export class SecretBox {
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`sealed under key ${keyId}, which is neither the current nor the previous key`);
     if (sealed.length < NONCE_BYTES + TAG_BYTES) throw new Error('not sealed bytes');
-    const parts = { nonce: sealed.subarray(0, NONCE_BYTES), tag: sealed.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES), ciphertext: sealed.subarray(NONCE_BYTES + TAG_BYTES) };
+    const parts = {
+      nonce: sealed.subarray(0, NONCE_BYTES),
+      tag: sealed.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES),
+      ciphertext: sealed.subarray(NONCE_BYTES + TAG_BYTES),
+    };
     return decrypt(key, parts, context);
   }
 }

@@ -46,7 +46,11 @@ export function cookieValue(header: string | undefined, name: string): string | 
 }
 
 /** A Set-Cookie value for the app's cookies: host-only, for the whole origin, Secure on HTTPS; `maxAgeMs` 0 removes it. */
-export function setCookie(name: string, value: string, { maxAgeMs, secure, httpOnly }: { maxAgeMs: number; secure: boolean; httpOnly: boolean }): string {
+export function setCookie(
+  name: string,
+  value: string,
+  { maxAgeMs, secure, httpOnly }: { maxAgeMs: number; secure: boolean; httpOnly: boolean },
+): string {
   return [
     `${name}=${value}`,
     'Path=/',

@@ -33,7 +33,8 @@ export const SINGLE_LINE = only(XML_FORBIDDEN + LINE_BREAKING);
 
 /** Free text a field requires: XML-safe and not blank. */
 export const XML_TEXT = nonBlank(XML_FORBIDDEN);
-export const XML_TEXT_MESSAGE = 'must hold a character other than white space, and none XML cannot carry (a control character other than tab, CR and LF, U+FFFE/U+FFFF, an unpaired surrogate)';
+export const XML_TEXT_MESSAGE =
+  'must hold a character other than white space, and none XML cannot carry (a control character other than tab, CR and LF, U+FFFE/U+FFFF, an unpaired surrogate)';
 
 /** One line of text a field requires: single-line as above and not blank. */
 export const SINGLE_LINE_TEXT = nonBlank(XML_FORBIDDEN + LINE_BREAKING);
@@ -42,13 +43,15 @@ export function isXmlSafe(text: string): boolean {
   return XML_SAFE.test(text);
 }
 
-export const XML_UNSAFE_MESSAGE = 'contains a character XML cannot carry (a control character, U+FFFE/U+FFFF or an unpaired surrogate)';
+export const XML_UNSAFE_MESSAGE =
+  'contains a character XML cannot carry (a control character, U+FFFE/U+FFFF or an unpaired surrogate)';
 
 export function isSingleLineText(text: string): boolean {
   return SINGLE_LINE.test(text);
 }
 
-export const NOT_SINGLE_LINE_MESSAGE = 'must be one line: no control character but tab, no line separator, nothing XML cannot carry (U+FFFE/U+FFFF, an unpaired surrogate)';
+export const NOT_SINGLE_LINE_MESSAGE =
+  'must be one line: no control character but tab, no line separator, nothing XML cannot carry (U+FFFE/U+FFFF, an unpaired surrogate)';
 
 /** Length as JSON Schema's `maxLength` counts it: in characters (code points), not UTF-16 units. */
 export const characterCount = (text: string): number => [...text].length;
@@ -66,8 +69,11 @@ export const characterCount = (text: string): number => [...text].length;
 const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
 
 export function escapeForTerminal(text: string): string {
-  return text.replace(TERMINAL_UNSAFE, (char) => (char === '\n' ? '\\n' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(TERMINAL_UNSAFE, (char) =>
+    char === '\n' ? '\\n' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A document number as the stem of a file name any mail client or file system takes. */
-export const fileStemOf = (number: string): string => number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'document';
+export const fileStemOf = (number: string): string =>
+  number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'document';

@@ -40,7 +40,11 @@ export function breakerStep(state: BreakerState, now: number): BreakerStep {
 }
 
 /** After a round of attempts: a success closes it; failures count, and open it (again) at the threshold. */
-export function afterAttempts(state: BreakerState, outcomes: readonly ('succeeded' | 'failed')[], now: number): BreakerState {
+export function afterAttempts(
+  state: BreakerState,
+  outcomes: readonly ('succeeded' | 'failed')[],
+  now: number,
+): BreakerState {
   if (outcomes.includes('succeeded')) return CLOSED;
   const failed = outcomes.length;
   if (failed === 0) return state;
@@ -49,7 +53,8 @@ export function afterAttempts(state: BreakerState, outcomes: readonly ('succeede
   if (failures < BREAKER_THRESHOLD) return { ...state, failures, failingSince };
   // Attempts that were in flight when it opened end during the pause: they count, and change nothing else.
   if (breakerStep(state, now) === 'paused') return { ...state, failures, failingSince };
-  const pauseMs = state.lastPauseMs === 0 ? BREAKER_FIRST_PAUSE_MS : Math.min(BREAKER_MAX_PAUSE_MS, state.lastPauseMs * 2);
+  const pauseMs =
+    state.lastPauseMs === 0 ? BREAKER_FIRST_PAUSE_MS : Math.min(BREAKER_MAX_PAUSE_MS, state.lastPauseMs * 2);
   return { failures, failingSince, pausedUntil: now + pauseMs, lastPauseMs: pauseMs };
 }
 

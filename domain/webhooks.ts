@@ -33,7 +33,8 @@ export const isDeliverable = (type: string) => (SUBSCRIBABLE_EVENTS as readonly 
 
 export const newWebhookSecret = () => `whsec_${randomBase62(40)}`;
 
-const hmac = (secret: string, payload: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload, 'utf8').digest('hex');
+const hmac = (secret: string, payload: string) =>
+  createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload, 'utf8').digest('hex');
 
 export interface SignatureHeaders {
   'X-Peppol-Signature-V2': string;
@@ -46,22 +47,38 @@ export interface SignatureHeaders {
  * `<timestamp>.<body>` once per active secret, newest first; the legacy one
  * signs the body alone with the newest secret.
  */
-export function signatureHeaders(body: string, timestamp: number, secretsNewestFirst: readonly string[]): SignatureHeaders {
+export function signatureHeaders(
+  body: string,
+  timestamp: number,
+  secretsNewestFirst: readonly string[],
+): SignatureHeaders {
   const [newest] = secretsNewestFirst;
   if (!newest) throw new Error('a webhook has at least one active secret');
   const t = String(timestamp);
   return {
-    'X-Peppol-Signature-V2': [`t=${t}`, ...secretsNewestFirst.map((secret) => `v1=${hmac(secret, `${t}.${body}`)}`)].join(','),
+    'X-Peppol-Signature-V2': [
+      `t=${t}`,
+      ...secretsNewestFirst.map((secret) => `v1=${hmac(secret, `${t}.${body}`)}`),
+    ].join(','),
     'X-Peppol-Signature': hmac(newest, body),
     'X-Peppol-Timestamp': t,
   };
 }
 
 /** What a receiver does (and the tests do): any `v1=` matches, compared in constant time, the timestamp within the tolerance. */
-export function verifySignatureV2(header: string, body: string, secret: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignatureV2(
+  header: string,
+  body: string,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = header.split(',').map((part) => part.split('=') as [string, string]);
   const t = Number(parts.find(([key]) => key === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
   const expected = Buffer.from(hmac(secret, `${t}.${body}`), 'hex');
-  return parts.some(([key, value]) => key === 'v1' && value.length === expected.length * 2 && timingSafeEqual(Buffer.from(value, 'hex'), expected));
+  return parts.some(
+    ([key, value]) =>
+      key === 'v1' && value.length === expected.length * 2 && timingSafeEqual(Buffer.from(value, 'hex'), expected),
+  );
 }

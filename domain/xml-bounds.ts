@@ -60,13 +60,28 @@ export function checkXmlBounds(xml: string | Buffer, bounds: XmlBounds): XmlBoun
   try {
     parser.write(typeof xml === 'string' ? xml : xml.toString('utf8')).close();
   } catch (err) {
-    if (passed === 'doctype') return { ok: false, problem: 'doctype', message: `line ${parser.line}, column ${parser.column}: a DOCTYPE declaration; UBL takes no DTD, entity or external reference` };
+    if (passed === 'doctype')
+      return {
+        ok: false,
+        problem: 'doctype',
+        message: `line ${parser.line}, column ${parser.column}: a DOCTYPE declaration; UBL takes no DTD, entity or external reference`,
+      };
     if (passed) {
-      return { ok: false, problem: passed, limit: passed === 'too_deep' ? bounds.maxDepth : bounds.maxElements, line: parser.line, column: parser.column };
+      return {
+        ok: false,
+        problem: passed,
+        limit: passed === 'too_deep' ? bounds.maxDepth : bounds.maxElements,
+        line: parser.line,
+        column: parser.column,
+      };
     }
     // saxes prefixes "line:column: "; said in words, as the validator's own answer says it.
     const message = (err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
-    return { ok: false, problem: 'not_well_formed', message: `line ${parser.line}, column ${parser.column}: ${message}` };
+    return {
+      ok: false,
+      problem: 'not_well_formed',
+      message: `line ${parser.line}, column ${parser.column}: ${message}`,
+    };
   }
   return { ok: true, elements, depth: deepest };
 }
@@ -86,7 +101,9 @@ const BYTE_ORDER_MARKS: [string, number[]][] = [
 export function foreignEncoding(bytes: Uint8Array): string | undefined {
   const marked = BYTE_ORDER_MARKS.find(([, mark]) => mark.every((byte, index) => bytes[index] === byte));
   if (marked) return marked[0];
-  const declared = /^(?:\xEF\xBB\xBF)?<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(Buffer.from(bytes.subarray(0, 200)).toString('latin1'))?.[1];
+  const declared = /^(?:\xEF\xBB\xBF)?<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(
+    Buffer.from(bytes.subarray(0, 200)).toString('latin1'),
+  )?.[1];
   return declared && !/^utf-?8$/i.test(declared) ? declared : undefined;
 }
 
@@ -98,7 +115,10 @@ export function boundsProblem(check: Exclude<XmlBoundsCheck, { ok: true }>): str
 }
 
 /** XML from outside (text or UTF-8 bytes, a byte order mark left out), measured against the bounds before it is parsed: its root, or why there is none to read. */
-export function parseBounded(document: string | Buffer, bounds: XmlBounds): { root: XmlElement } | { unsupported: string } {
+export function parseBounded(
+  document: string | Buffer,
+  bounds: XmlBounds,
+): { root: XmlElement } | { unsupported: string } {
   const xml = (typeof document === 'string' ? document : document.toString('utf8')).replace(/^\uFEFF/, '');
   const check = checkXmlBounds(xml, bounds);
   if (!check.ok) return { unsupported: boundsProblem(check) };

@@ -60,4 +60,5 @@ export function parseXml(xml: string): XmlElement {
 export const childrenNamed = (element: XmlElement, namespace: string, name: string): XmlElement[] =>
   element.children.filter((child) => child.namespace === namespace && child.name === name);
 
-export const childNamed = (element: XmlElement, namespace: string, name: string): XmlElement | undefined => childrenNamed(element, namespace, name)[0];
+export const childNamed = (element: XmlElement, namespace: string, name: string): XmlElement | undefined =>
+  childrenNamed(element, namespace, name)[0];

@@ -17,7 +17,11 @@ export function toolInputSchema(schema: ZodObject): Tool['inputSchema'] {
     override: ({ zodSchema, jsonSchema }) => {
       const documented = zodSchema instanceof z.ZodType ? getOpenApiMetadata(zodSchema) : undefined;
       if (!documented) return;
-      const { description, pattern, example } = documented as { description?: unknown; pattern?: unknown; example?: unknown };
+      const { description, pattern, example } = documented as {
+        description?: unknown;
+        pattern?: unknown;
+        example?: unknown;
+      };
       if (typeof description === 'string' && !jsonSchema.description) jsonSchema.description = description;
       if (typeof pattern === 'string' && !jsonSchema.pattern) jsonSchema.pattern = pattern;
       if (example !== undefined && !jsonSchema.examples) jsonSchema.examples = [example];
@@ -26,5 +30,9 @@ export function toolInputSchema(schema: ZodObject): Tool['inputSchema'] {
   const rootName = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
   if (!rootName) return json as Tool['inputSchema'];
   const { $ref: _root, $defs: { [rootName]: root, ...otherDefs } = {}, ...rest } = json;
-  return { ...rest, ...(root as object), ...(Object.keys(otherDefs).length > 0 && { $defs: otherDefs }) } as Tool['inputSchema'];
+  return {
+    ...rest,
+    ...(root as object),
+    ...(Object.keys(otherDefs).length > 0 && { $defs: otherDefs }),
+  } as Tool['inputSchema'];
 }

@@ -25,7 +25,10 @@ export function apiErrorResult(error: ApiError): CallToolResult {
         type: error.type,
         code: error.code,
         message: error.message,
-        retry: { retryable: error.retryable, ...(error.retryAfterSeconds !== undefined && { after_seconds: error.retryAfterSeconds }) },
+        retry: {
+          retryable: error.retryable,
+          ...(error.retryAfterSeconds !== undefined && { after_seconds: error.retryAfterSeconds }),
+        },
         ...(error.param !== undefined && { param: error.param }),
         ...(error.details !== undefined && { details: error.details }),
         status: error.status,
@@ -39,6 +42,9 @@ export function apiErrorResult(error: ApiError): CallToolResult {
 /** A failure of the call itself: an API error, or no answer at all (the API unreachable). */
 export function failureResult(error: unknown, baseUrl: string): CallToolResult {
   if (error instanceof ApiError) return apiErrorResult(error);
-  const cause = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error);
+  const cause =
+    error instanceof Error
+      ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}`
+      : String(error);
   return asText({ error: { message: withoutCredentials(`No answer from the API at ${baseUrl} (${cause}).`) } }, true);
 }

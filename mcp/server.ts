@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import packageJson from '../package.json';
 import type { EinvoiceClient } from '../sdk/src';
@@ -20,7 +26,10 @@ const INSTRUCTIONS =
  * API's own (see input-schema.ts).
  */
 export function einvoiceMcpServer(client: EinvoiceClient, baseUrl: string): Server {
-  const server = new Server({ name: 'einvoice', title: 'E-invoice delivery', version: packageJson.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'einvoice', title: 'E-invoice delivery', version: packageJson.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const listed: Tool[] = TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -32,7 +41,11 @@ export function einvoiceMcpServer(client: EinvoiceClient, baseUrl: string): Serv
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; the tools are ${TOOLS.map((known) => known.name).join(', ')}.`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `No tool ${request.params.name}; the tools are ${TOOLS.map((known) => known.name).join(', ')}.`,
+      );
     try {
       return await tool.run(client, request.params.arguments ?? {});
     } catch (error) {

@@ -27,11 +27,14 @@ export const withoutCredentials = (text: string) => text.replace(/\/\/[^/?#@\s]*
 export function settingsFrom(env: Record<string, string | undefined>): McpSettings {
   const apiKey = env.EINVOICE_API_KEY?.trim();
   if (!apiKey) {
-    throw new SettingsError('EINVOICE_API_KEY is not set: give the server an API key of the account it acts for (ps_test_… for the sandbox host, ps_live_… for the live host).');
+    throw new SettingsError(
+      'EINVOICE_API_KEY is not set: give the server an API key of the account it acts for (ps_test_… for the sandbox host, ps_live_… for the live host).',
+    );
   }
   const baseUrl = origin('EINVOICE_BASE_URL', env.EINVOICE_BASE_URL?.trim() || DEFAULT_BASE_URL);
   // Unset with no base URL either: the local run's live host, so either key works there as it is.
-  const live = env.EINVOICE_LIVE_BASE_URL?.trim() || (env.EINVOICE_BASE_URL?.trim() ? undefined : DEFAULT_LIVE_BASE_URL);
+  const live =
+    env.EINVOICE_LIVE_BASE_URL?.trim() || (env.EINVOICE_BASE_URL?.trim() ? undefined : DEFAULT_LIVE_BASE_URL);
   return { apiKey, baseUrl, ...(live && { liveBaseUrl: origin('EINVOICE_LIVE_BASE_URL', live) }) };
 }
 
@@ -41,11 +44,16 @@ function origin(name: string, value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new SettingsError(`${name} is not a URL: ${withoutCredentials(value)} (expected the API's origin, e.g. https://api.example.com).`);
+    throw new SettingsError(
+      `${name} is not a URL: ${withoutCredentials(value)} (expected the API's origin, e.g. https://api.example.com).`,
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SettingsError(`${name} must be an http(s) URL, not ${withoutCredentials(value)}.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new SettingsError(`${name} must be an http(s) URL, not ${withoutCredentials(value)}.`);
   if (url.username || url.password) {
-    throw new SettingsError(`${name} holds credentials (${withoutCredentials(value)}): give the API's origin alone; the server authenticates with EINVOICE_API_KEY.`);
+    throw new SettingsError(
+      `${name} holds credentials (${withoutCredentials(value)}): give the API's origin alone; the server authenticates with EINVOICE_API_KEY.`,
+    );
   }
   return value;
 }

@@ -36,7 +36,7 @@ export const TOOLS: readonly EinvoiceTool[] = [
     description:
       'Runs every check of send_document (the JSON document, its conversion to Peppol BIS Billing 3.0 UBL, the official Peppol rules) without sending or storing anything. ' +
       'A document that would be refused comes back as a tool error whose `violations` (JSON path of the field, rule id, message) and `official.errors` say what to fix; a valid one comes back with its UBL and totals. ' +
-      '`warnings` (code, message, path) name what sending would accept but looks like a mistake: `vat_rate_unusual` (a rate the seller\'s country does not use), `duplicate_number` (a number the company already used); ask the user before sending such a document.',
+      "`warnings` (code, message, path) name what sending would accept but looks like a mistake: `vat_rate_unusual` (a rate the seller's country does not use), `duplicate_number` (a number the company already used); ask the user before sending such a document.",
     input: documentInputSchema,
     annotations: READ_ONLY,
     run: async (client, args) => {
@@ -50,7 +50,7 @@ export const TOOLS: readonly EinvoiceTool[] = [
     description:
       'Sends the document for the company `company_id` (sandbox key: by email; live key: on the Peppol network). The answer is the document id and status `queued`; ' +
       'delivery follows asynchronously: follow it with get_document. Set `idempotency_key` to make a repeated call answer the first document instead of sending twice. ' +
-      'The answer\'s `warnings` (code, message, path) say what was sent although it looks like a mistake (`vat_rate_unusual`, `duplicate_number`): tell the user.',
+      "The answer's `warnings` (code, message, path) say what was sent although it looks like a mistake (`vat_rate_unusual`, `duplicate_number`): tell the user.",
     input: documentInputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     run: async (client, args) => answerResult(await client.documents.send(args as JsonBody<'sendDocument'>)),
@@ -59,7 +59,7 @@ export const TOOLS: readonly EinvoiceTool[] = [
     name: 'send_ubl',
     title: 'Send a UBL (or CII) invoice or credit note as it is',
     description:
-      'Sends a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) made elsewhere, for the company `company_id`, which must be its seller (its EndpointID is the company\'s peppol_id): ' +
+      "Sends a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) made elsewhere, for the company `company_id`, which must be its seller (its EndpointID is the company's peppol_id): " +
       'the official Peppol rules judge it first, and a refused one comes back as a tool error listing their fatal findings (`violations`: rule id, XPath, message). ' +
       'It is sent exactly as given; follow it with get_document. A UN/CEFACT CII CrossIndustryInvoice (EN 16931) is taken too: judged by the CII rules, then sent as the UBL written from it. ' +
       '`idempotency_key` as for send_document.',
@@ -95,9 +95,23 @@ export const TOOLS: readonly EinvoiceTool[] = [
     annotations: READ_ONLY,
     run: async (client, args) => {
       const id = args.id as string;
-      const query = { ...(args.lang !== undefined && { lang: args.lang }), ...(args.company_id !== undefined && { company_id: args.company_id }) } as Query<'getDocumentPdf'>;
+      const query = {
+        ...(args.lang !== undefined && { lang: args.lang }),
+        ...(args.company_id !== undefined && { company_id: args.company_id }),
+      } as Query<'getDocumentPdf'>;
       const pdf = await client.documents.pdf(id, query);
-      return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf', blob: Buffer.from(pdf).toString('base64') } }] };
+      return {
+        content: [
+          {
+            type: 'resource',
+            resource: {
+              uri: `einvoice://documents/${id}.pdf`,
+              mimeType: 'application/pdf',
+              blob: Buffer.from(pdf).toString('base64'),
+            },
+          },
+        ],
+      };
     },
   },
   {
@@ -106,13 +120,22 @@ export const TOOLS: readonly EinvoiceTool[] = [
     description:
       'Any document, sent or received, as XML in the syntax asked for: `ubl` (Peppol BIS Billing 3.0, as it was sent or received) or `cii` (UN/CEFACT CII, EN 16931: as posted when it came as CII, ' +
       'else written from its UBL with the amounts it states), answered as an embedded text resource (application/xml).',
-    input: documentParams.extend({ syntax: z.enum(['ubl', 'cii']).default('ubl').describe('`ubl` (default) or `cii`') }),
+    input: documentParams.extend({
+      syntax: z.enum(['ubl', 'cii']).default('ubl').describe('`ubl` (default) or `cii`'),
+    }),
     annotations: READ_ONLY,
     run: async (client, args) => {
       const id = args.id as string;
       const syntax = args.syntax === 'cii' ? 'cii' : 'ubl';
       const xml = syntax === 'cii' ? await client.documents.cii(id) : await client.documents.ubl(id);
-      return { content: [{ type: 'resource', resource: { uri: `einvoice://documents/${id}.${syntax}.xml`, mimeType: 'application/xml', text: xml } }] };
+      return {
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: `einvoice://documents/${id}.${syntax}.xml`, mimeType: 'application/xml', text: xml },
+          },
+        ],
+      };
     },
   },
   {

@@ -10,8 +10,17 @@ export const COMMAND_OPTIONS: Record<string, OptionSpec> = {
   'kyc list': { status: { type: 'string' } },
   stuck: { 'older-than': { type: 'string' } },
   reporting: { send: { type: 'boolean' }, out: { type: 'string' } },
-  'network send': { via: { type: 'string' }, 'message-id': { type: 'string' }, mls: { type: 'string' }, 'mls-to': { type: 'string' } },
-  'network respond': { reason: { type: 'string', multiple: true }, action: { type: 'string', multiple: true }, note: { type: 'string' } },
+  'network send': {
+    via: { type: 'string' },
+    'message-id': { type: 'string' },
+    mls: { type: 'string' },
+    'mls-to': { type: 'string' },
+  },
+  'network respond': {
+    reason: { type: 'string', multiple: true },
+    action: { type: 'string', multiple: true },
+    note: { type: 'string' },
+  },
 };
 
 export type CommandOptions = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -28,7 +37,12 @@ export interface CommandLine {
  */
 export function commandLine(command: string, words: string[]): CommandLine {
   try {
-    const { positionals, values } = parseArgs({ args: words, options: COMMAND_OPTIONS[command] ?? {}, allowPositionals: true, strict: true });
+    const { positionals, values } = parseArgs({
+      args: words,
+      options: COMMAND_OPTIONS[command] ?? {},
+      allowPositionals: true,
+      strict: true,
+    });
     return { args: positionals, options: values };
   } catch (err) {
     throw new UsageError((err as Error).message);

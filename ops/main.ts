@@ -10,7 +10,17 @@ import { SecretBox } from '../domain/secret-box';
 import { ConfigError } from '../platform/config';
 import { readKyc, type KycSubmission } from '../services/kyc';
 import { readKycDocument, resealKycContent } from '../services/kyc-content';
-import { OperatorError, addCredits, existingWorkspace, operatorActor, setAccountRateLimit, setAccountStatus, setDocumentPrice, setSuspension, showCredits } from '../services/operator';
+import {
+  OperatorError,
+  addCredits,
+  existingWorkspace,
+  operatorActor,
+  setAccountRateLimit,
+  setAccountStatus,
+  setDocumentPrice,
+  setSuspension,
+  showCredits,
+} from '../services/operator';
 import { participantProof, type CompanyIdentity } from '../domain/participant-proof';
 import type { Company } from '../services/companies';
 import { decide, decideParticipant, listSubmissions } from '../services/operator-kyc';
@@ -123,14 +133,17 @@ const identityLine = (identity: CompanyIdentity) =>
 function peppolIdIs(company: Company): string | null {
   if (!company.peppol_id) return null;
   const proof = participantProof(company.peppol_id, { ...identityOf(company), peppol_id: null });
-  return proof?.by === 'company_registration_id' || proof?.by === 'tax_id' ? `its ${proof.by} (${proof.register})` : 'not its registration id or VAT number: check the documents back it';
+  return proof?.by === 'company_registration_id' || proof?.by === 'tax_id'
+    ? `its ${proof.by} (${proof.register})`
+    : 'not its registration id or VAT number: check the documents back it';
 }
 
 /** `--older-than <seconds>`, a whole number of seconds; the default threshold without it. */
 function olderThanMs(olderThan: string | undefined): number {
   if (olderThan === undefined) return STUCK_AFTER_MS;
   const seconds = Number(olderThan);
-  if (olderThan.trim() === '' || !Number.isInteger(seconds) || seconds < 0) throw new UsageError('stuck takes --older-than <seconds>, a whole number');
+  if (olderThan.trim() === '' || !Number.isInteger(seconds) || seconds < 0)
+    throw new UsageError('stuck takes --older-than <seconds>, a whole number');
   return seconds * 1000;
 }
 
@@ -145,24 +158,70 @@ function stuckReport({ items, counts }: StuckWork, olderThan: number): string {
     `${counts.document} documents, ${counts.invoice_response} Invoice Responses, ${counts.mls} Message Level Statuses, ${counts.webhook_delivery} webhook deliveries ` +
     `have not moved for over ${olderThan / 1000} s${total > items.length ? ` (the ${items.length} longest waiting listed)` : ''}`;
   if (total === 0) return summary;
-  const rows = items.map((item) => tableRow(item.kind.padEnd(16), item.id, item.status.padEnd(9), item.since.toISOString(), waited(item.since).padStart(11), item.workflowId, item.workspaceId));
+  const rows = items.map((item) =>
+    tableRow(
+      item.kind.padEnd(16),
+      item.id,
+      item.status.padEnd(9),
+      item.since.toISOString(),
+      waited(item.since).padStart(11),
+      item.workflowId,
+      item.workspaceId,
+    ),
+  );
   return [...rows, `${summary}; open each workflow id in the Temporal Web UI`].join('\n');
 }
 
 function deliveryReport({ delivery, webhook, workflowId, endpoint }: DeliveryInspection): string {
-  const webhookState = !webhook ? 'gone' : webhook.deleted_at ? 'deleted' : webhook.enabled ? 'enabled' : `disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`;
+  const webhookState = !webhook
+    ? 'gone'
+    : webhook.deleted_at
+      ? 'deleted'
+      : webhook.enabled
+        ? 'enabled'
+        : `disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`;
   const breaker = endpoint?.breaker;
-  const pause = breaker?.pausedUntil && breaker.pausedUntil > Date.now() ? `paused until ${new Date(breaker.pausedUntil).toISOString()}` : breaker && breaker.failures >= BREAKER_THRESHOLD ? 'half-open (probing)' : 'closed';
+  const pause =
+    breaker?.pausedUntil && breaker.pausedUntil > Date.now()
+      ? `paused until ${new Date(breaker.pausedUntil).toISOString()}`
+      : breaker && breaker.failures >= BREAKER_THRESHOLD
+        ? 'half-open (probing)'
+        : 'closed';
   return [
-    tableRow('delivery', delivery._id, delivery.event_type, delivery.event_id, 'to', delivery.webhook_id, webhook?.url ?? '-', `(${webhookState})`),
-    tableRow('status', delivery.status, delivery.status === 'pending' && delivery.next_attempt_at ? `next attempt due ${delivery.next_attempt_at.toISOString()}` : ''),
+    tableRow(
+      'delivery',
+      delivery._id,
+      delivery.event_type,
+      delivery.event_id,
+      'to',
+      delivery.webhook_id,
+      webhook?.url ?? '-',
+      `(${webhookState})`,
+    ),
+    tableRow(
+      'status',
+      delivery.status,
+      delivery.status === 'pending' && delivery.next_attempt_at
+        ? `next attempt due ${delivery.next_attempt_at.toISOString()}`
+        : '',
+    ),
     ...delivery.attempts.map((attempt) =>
-      tableRow(`attempt ${attempt.number}`, attempt.at.toISOString(), attempt.outcome.padEnd(9), String(attempt.status_code ?? '-'), `${Math.round(attempt.duration_ms)} ms`, attempt.error ?? '', attempt.response_excerpt ? JSON.stringify(attempt.response_excerpt) : ''),
+      tableRow(
+        `attempt ${attempt.number}`,
+        attempt.at.toISOString(),
+        attempt.outcome.padEnd(9),
+        String(attempt.status_code ?? '-'),
+        `${Math.round(attempt.duration_ms)} ms`,
+        attempt.error ?? '',
+        attempt.response_excerpt ? JSON.stringify(attempt.response_excerpt) : '',
+      ),
     ),
     tableRow(
       'endpoint',
       workflowId,
-      endpoint && breaker ? `running; breaker ${pause}, ${breaker.failures} failed in a row` : 'no open run (its webhook deleted or disabled, or nothing to deliver yet)',
+      endpoint && breaker
+        ? `running; breaker ${pause}, ${breaker.failures} failed in a row`
+        : 'no open run (its webhook deleted or disabled, or nothing to deliver yet)',
     ),
   ].join('\n');
 }
@@ -180,7 +239,13 @@ const COMMANDS: Record<string, Command> = {
       {
         status,
         submission,
-        documents: documents.map(({ _id, doc_type, filename, mime_type, size_bytes }) => ({ id: _id, doc_type, filename, mime_type, size_bytes })),
+        documents: documents.map(({ _id, doc_type, filename, mime_type, size_bytes }) => ({
+          id: _id,
+          doc_type,
+          filename,
+          mime_type,
+          size_bytes,
+        })),
         companies: companies.map((company) => ({
           id: company._id,
           name: company.name,
@@ -191,7 +256,9 @@ const COMMANDS: Record<string, Command> = {
           // What approving vouches for: whether the Peppol id is the company's own number on file, or an id only the documents can back.
           peppol_id_is: peppolIdIs(company),
           // Whether it receives, and why not (an id another access point registers shows here after approval).
-          receiving: company.receiving ? { status: company.receiving.status, error_message: company.receiving.error_message ?? null } : null,
+          receiving: company.receiving
+            ? { status: company.receiving.status, error_message: company.receiving.error_message ?? null }
+            : null,
         })),
       },
       null,
@@ -220,7 +287,9 @@ const COMMANDS: Record<string, Command> = {
     const { resealed, current, left } = await resealKycContent(store, box, operator);
     const summary = `KYC content under key ${box.keyId}: ${resealed} sealed now, ${current} already`;
     if (left.length === 0) return summary;
-    throw new OperatorError(`${summary}; ${left.length} left:\n${left.map(({ id, reason }) => `  ${id}: ${reason}`).join('\n')}`);
+    throw new OperatorError(
+      `${summary}; ${left.length} left:\n${left.map(({ id, reason }) => `  ${id}: ${reason}`).join('\n')}`,
+    );
   },
   'kyc approve': async ({ store, operator, temporal }, args) => {
     const [workspace] = needs(args, 1);
@@ -233,7 +302,11 @@ const COMMANDS: Record<string, Command> = {
     const [workspace, ...reason] = needs(args, 2);
     const client = await temporal();
     doing(`signalling the review workflow of ${workspace!} and waiting until it records the decision`);
-    const recorded = await decide(store, client, workspace!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    const recorded = await decide(store, client, workspace!, {
+      decision: 'reject',
+      reason: reason.join(' '),
+      operator: operator.accountId,
+    });
     return `workspace ${recorded.workspace_id}: ${recorded.status} (${recorded.reject_reason ?? ''})`;
   },
   participants: async ({ store }) => {
@@ -244,7 +317,10 @@ const COMMANDS: Record<string, Command> = {
         [
           tableRow(review.company_id, review.workspace_id, review.requested_at.toISOString(), review.name),
           tableRow('  under review:', identityLine(review.identity)),
-          tableRow('  verified:    ', review.verified ? identityLine(review.verified) : 'nothing (not part of an approved KYC review)'),
+          tableRow(
+            '  verified:    ',
+            review.verified ? identityLine(review.verified) : 'nothing (not part of an approved KYC review)',
+          ),
           tableRow('  why:         ', review.why),
         ].join('\n'),
       )
@@ -254,14 +330,21 @@ const COMMANDS: Record<string, Command> = {
     const [company] = needs(args, 1);
     const client = await temporal();
     doing(`signalling the receiving workflow of ${company!} and waiting until it records the decision`);
-    const decided = await decideParticipant(store, client, company!, { decision: 'approve', operator: operator.accountId });
+    const decided = await decideParticipant(store, client, company!, {
+      decision: 'approve',
+      operator: operator.accountId,
+    });
     return `company ${args[0]!}: ${decided.peppol_id ?? ''} ${decided.status}; its receiving workflow registers it`;
   },
   'participants reject': async ({ store, operator, temporal }, args) => {
     const [company, ...reason] = needs(args, 2);
     const client = await temporal();
     doing(`signalling the receiving workflow of ${company!} and waiting until it records the decision`);
-    const decided = await decideParticipant(store, client, company!, { decision: 'reject', reason: reason.join(' '), operator: operator.accountId });
+    const decided = await decideParticipant(store, client, company!, {
+      decision: 'reject',
+      reason: reason.join(' '),
+      operator: operator.accountId,
+    });
     return `company ${company!}: ${decided.peppol_id ?? ''} ${decided.status}`;
   },
   'credits add': async ({ store, operator }, args) => {
@@ -272,7 +355,8 @@ const COMMANDS: Record<string, Command> = {
     const olderThan = olderThanMs(textOption(options, 'older-than'));
     return stuckReport(await stuckWork(store, { olderThanMs: olderThan }), olderThan);
   },
-  'webhook delivery': async ({ store, temporal }, args) => deliveryReport(await inspectDelivery(store, await temporal(), needs(args, 1)[0]!)),
+  'webhook delivery': async ({ store, temporal }, args) =>
+    deliveryReport(await inspectDelivery(store, await temporal(), needs(args, 1)[0]!)),
   'mls unmatched': async ({ store }) => {
     const rows = await unmatchedMessageLevelStatuses(store);
     return rows.length === 0 ? 'no unmatched Message Level Status' : rows.map((row) => JSON.stringify(row)).join('\n');
@@ -300,7 +384,10 @@ const COMMANDS: Record<string, Command> = {
     return `account ${args[0]!} disabled`;
   },
   reporting: async ({ store, temporal, stack }, args, options) =>
-    reportingCommand({ store, temporal, stack }, needs(args, 1)[0]!, { send: options.send === true, out: textOption(options, 'out') }),
+    reportingCommand({ store, temporal, stack }, needs(args, 1)[0]!, {
+      send: options.send === true,
+      out: textOption(options, 'out'),
+    }),
   'account enable': async ({ store, operator }, args) => {
     await setAccountStatus(store, operator, needs(args, 1)[0]!, 'active');
     return `account ${args[0]!} enabled`;
@@ -313,18 +400,23 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Commands on the running embedded stack's local Peppol network: no database, no Temporal. */
-const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[], options: CommandOptions) => Promise<string>> = {
+const NETWORK_COMMANDS: Record<
+  string,
+  (stack: StackConfig, args: string[], options: CommandOptions) => Promise<string>
+> = {
   'network send': async (stack, args, options) => {
     const [receiver, file, ...rest] = needs(args, 2);
     if (rest.length > 0) throw new UsageError(`unexpected: ${rest.join(' ')}`);
     const mls = textOption(options, 'mls');
-    if (mls !== undefined && mls !== 'always' && mls !== 'failure') throw new UsageError('--mls takes always or failure');
+    if (mls !== undefined && mls !== 'always' && mls !== 'failure')
+      throw new UsageError('--mls takes always or failure');
     const mlsTo = textOption(options, 'mls-to');
     if (mlsTo !== undefined && mls === undefined) throw new UsageError('--mls-to needs --mls');
     const messageId = textOption(options, 'message-id');
     const via = textOption(options, 'via') ?? 'stand-in';
     if (via !== 'stand-in' && via !== 'oxalis') throw new UsageError('--via takes stand-in or oxalis');
-    if (via === 'oxalis' && messageId) throw new UsageError('--message-id is for the stand-in access point: Oxalis chooses its own message ids');
+    if (via === 'oxalis' && messageId)
+      throw new UsageError('--message-id is for the stand-in access point: Oxalis chooses its own message ids');
     return networkSend(stack, {
       receiver: receiver!,
       file: file!,
@@ -336,7 +428,13 @@ const NETWORK_COMMANDS: Record<string, (stack: StackConfig, args: string[], opti
   'network respond': async (stack, args, options) => {
     const [document, code, ...rest] = needs(args, 2);
     if (rest.length > 0) throw new UsageError(`unexpected: ${rest.join(' ')}`);
-    return networkRespond(stack, { document: document!, code: code!, reasons: textOptions(options, 'reason'), actions: textOptions(options, 'action'), note: textOption(options, 'note') });
+    return networkRespond(stack, {
+      document: document!,
+      code: code!,
+      reasons: textOptions(options, 'reason'),
+      actions: textOptions(options, 'action'),
+      note: textOption(options, 'note'),
+    });
   },
 };
 
@@ -362,17 +460,26 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   doing('connecting to the database');
-  const db = await mongoose.createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, { serverSelectionTimeoutMS: 5_000 }).asPromise();
+  const db = await mongoose
+    .createConnection(process.env.MONGODB_URI || `mongodb://127.0.0.1:${stack.FERRETDB_PORT}/einvoice`, {
+      serverSelectionTimeoutMS: 5_000,
+    })
+    .asPromise();
   let connection: Connection | undefined;
   const temporal = async () => {
     doing('connecting to Temporal');
-    connection ??= await Connection.connect({ address: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${stack.TEMPORAL_PORT}`, connectTimeout: 5_000 });
+    connection ??= await Connection.connect({
+      address: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${stack.TEMPORAL_PORT}`,
+      connectTimeout: 5_000,
+    });
     return new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || stack.TEMPORAL_NAMESPACE });
   };
   try {
     const operator = operatorActor(process.env.OPERATOR || os.userInfo().username);
     doing(`working on ${name}`);
-    process.stdout.write(`${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, args, options))}\n`);
+    process.stdout.write(
+      `${forTerminal(await command!({ store: createStore(db), stack, operator, temporal, kycBox: () => kycBox(stack) }, args, options))}\n`,
+    );
     return 0;
   } finally {
     await db.close();
@@ -382,7 +489,10 @@ async function main(argv: string[]): Promise<number> {
 
 async function kycBox(stack: StackConfig): Promise<SecretBox> {
   const key = stack.KYC_ENCRYPTION_KEY ?? (await readKeyFile(stack.KEYS_DIR, KYC_KEY_FILE));
-  if (!key) throw new ConfigError(`KYC_ENCRYPTION_KEY not set, and the embedded stack has made none in KEYS_DIR (${stack.KEYS_DIR})`);
+  if (!key)
+    throw new ConfigError(
+      `KYC_ENCRYPTION_KEY not set, and the embedded stack has made none in KEYS_DIR (${stack.KEYS_DIR})`,
+    );
   return new SecretBox(key, stack.KYC_ENCRYPTION_KEY_PREVIOUS);
 }
 

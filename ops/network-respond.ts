@@ -1,6 +1,16 @@
 import path from 'node:path';
 
-import { contentProblems, RESPONSE_CODES, STATUS_ACTIONS, STATUS_REASONS, type Clarification, type InvoiceResponseContent, type ResponseCode, type StatusAction, type StatusReason } from '../domain/invoice-response';
+import {
+  contentProblems,
+  RESPONSE_CODES,
+  STATUS_ACTIONS,
+  STATUS_REASONS,
+  type Clarification,
+  type InvoiceResponseContent,
+  type ResponseCode,
+  type StatusAction,
+  type StatusReason,
+} from '../domain/invoice-response';
 import type { StackConfig } from '../stack/config';
 import { inboxEntries, readBusinessDocument, sendInvoiceResponse } from '../stack/peppol-network/responder';
 import { NetworkSendError } from '../stack/peppol-network/standin-send';
@@ -36,7 +46,8 @@ function clarification<C extends string>(value: string, codes: Record<C, string>
 
 /** The response the arguments describe, or why they do not describe one. */
 export function responseOf({ code, reasons, actions, note }: ResponseWords): InvoiceResponseContent {
-  if (!(RESPONSE_CODES as readonly string[]).includes(code)) throw new NetworkSendError(`response code ${code} is not one of ${RESPONSE_CODES.join(', ')}`);
+  if (!(RESPONSE_CODES as readonly string[]).includes(code))
+    throw new NetworkSendError(`response code ${code} is not one of ${RESPONSE_CODES.join(', ')}`);
   const content: InvoiceResponseContent = {
     code: code as ResponseCode,
     reasons: reasons.map((reason) => clarification<StatusReason>(reason, STATUS_REASONS, 'status reason')),
@@ -44,7 +55,8 @@ export function responseOf({ code, reasons, actions, note }: ResponseWords): Inv
     note: note ?? null,
   };
   const problems = contentProblems(content);
-  if (problems.length > 0) throw new NetworkSendError(problems.map((problem) => `[${problem.rule}] ${problem.message}`).join('; '));
+  if (problems.length > 0)
+    throw new NetworkSendError(problems.map((problem) => `[${problem.rule}] ${problem.message}`).join('; '));
   return content;
 }
 
@@ -53,7 +65,10 @@ export async function networkRespond(stack: StackConfig, { document, ...words }:
   const inboxDir = path.join(stack.DATA_DIR, 'peppol-network', 'inbox');
   for (const entry of await inboxEntries(inboxDir)) {
     const received = await readBusinessDocument(inboxDir, entry);
-    if (received && (entry.messageId === document || received.number === document)) return sendInvoiceResponse(standInOf(stack), received, content);
+    if (received && (entry.messageId === document || received.number === document))
+      return sendInvoiceResponse(standInOf(stack), received, content);
   }
-  throw new NetworkSendError(`the stand-in's access point received no invoice or credit note numbered ${document} or with that AS4 message id (see its /inbox)`);
+  throw new NetworkSendError(
+    `the stand-in's access point received no invoice or credit note numbered ${document} or with that AS4 message id (see its /inbox)`,
+  );
 }

@@ -4,7 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { RoutingError, routingOf, type MlsRequest } from '../domain/peppol-envelope';
 import { peppolIdProblem } from '../domain/peppol-id';
 import type { StackConfig } from '../stack/config';
-import { NetworkSendError, sendFromStandIn, type SendingAccessPoint, type StandIn } from '../stack/peppol-network/standin-send';
+import {
+  NetworkSendError,
+  sendFromStandIn,
+  type SendingAccessPoint,
+  type StandIn,
+} from '../stack/peppol-network/standin-send';
 
 export { NetworkSendError };
 
@@ -39,7 +44,10 @@ export const standInOf = (stack: StackConfig): StandIn => ({
   toolsDir: stack.TOOLS_DIR,
 });
 
-export async function networkSend(stack: StackConfig, { receiver, file, messageId = `${randomUUID()}@peppol-standin`, mls, via = 'stand-in' }: NetworkSendOptions): Promise<string> {
+export async function networkSend(
+  stack: StackConfig,
+  { receiver, file, messageId = `${randomUUID()}@peppol-standin`, mls, via = 'stand-in' }: NetworkSendOptions,
+): Promise<string> {
   const problem = peppolIdProblem(receiver);
   if (problem) throw new NetworkSendError(`${receiver} is not a Peppol participant id: ${problem}`);
   let ubl: string;
@@ -55,7 +63,15 @@ export async function networkSend(stack: StackConfig, { receiver, file, messageI
     if (err instanceof RoutingError) throw new NetworkSendError(`${file} cannot be sent on Peppol: ${err.message}`);
     throw err;
   }
-  const { receipt, endpointUrl } = await sendFromStandIn(standInOf(stack), { ubl, routing, service: routing.kind, messageId, instanceId: randomUUID(), via, ...(mls && { mls }) });
+  const { receipt, endpointUrl } = await sendFromStandIn(standInOf(stack), {
+    ubl,
+    routing,
+    service: routing.kind,
+    messageId,
+    instanceId: randomUUID(),
+    via,
+    ...(mls && { mls }),
+  });
   return [
     `delivered${via === 'oxalis' ? ' by Oxalis' : ''}: ${routing.kind.replace('_', ' ')} from ${routing.sender} to ${receiver} at ${endpointUrl} (access point ${receipt.receiverSeat})`,
     `AS4 message id ${receipt.messageId}; receipt ${receipt.receiptMessageId} at ${receipt.receiptTimestamp}`,

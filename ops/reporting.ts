@@ -32,7 +32,10 @@ export interface ReportingCommandContext {
   stack: StackConfig;
 }
 
-const files = (dir: string, month: string) => ({ tsr: path.resolve(dir, `peppol-tsr-${month}.xml`), eusr: path.resolve(dir, `peppol-eusr-${month}.xml`) });
+const files = (dir: string, month: string) => ({
+  tsr: path.resolve(dir, `peppol-tsr-${month}.xml`),
+  eusr: path.resolve(dir, `peppol-eusr-${month}.xml`),
+});
 
 async function writeReports(dir: string, month: string, xml: { tsr: string; eusr: string }): Promise<string> {
   const target = files(dir, month);
@@ -46,13 +49,20 @@ async function buildOnly({ store, stack }: ReportingCommandContext, month: strin
   const accessPoint = peppolAccessPoint(stack.ACCESS_POINT_URL ?? `http://127.0.0.1:${stack.ACCESS_POINT_PORT}`);
   doing(`building the reports for ${month} and validating them with the official rules`);
   const reports = await buildMonthReports({ store, validator, seat: () => accessPoint.seat() }, month);
-  const claimed = await store.reportingMonths.findById(month, { claimed_by: 1, tsr_sent_at: 1, eusr_sent_at: 1 }).lean();
+  const claimed = await store.reportingMonths
+    .findById(month, { claimed_by: 1, tsr_sent_at: 1, eusr_sent_at: 1 })
+    .lean();
   const state = !claimed
     ? 'not sent yet (--send sends them)'
     : claimed.tsr_sent_at && claimed.eusr_sent_at
       ? `already sent (by ${claimed.claimed_by}, ${claimed.eusr_sent_at.toISOString()}); these are built again from today's data, not sent`
       : `being sent by ${claimed.claimed_by}`;
-  const output = [reportSummary(month, reports.tsr.statistics, reports.eusr.statistics), validationSummary(reports), await writeReports(dir, month, { tsr: reports.tsr.xml, eusr: reports.eusr.xml }), state].join('\n');
+  const output = [
+    reportSummary(month, reports.tsr.statistics, reports.eusr.statistics),
+    validationSummary(reports),
+    await writeReports(dir, month, { tsr: reports.tsr.xml, eusr: reports.eusr.xml }),
+    state,
+  ].join('\n');
   if (!reports.tsr.validation.valid || !reports.eusr.validation.valid) throw new OperatorError(output);
   return output;
 }
@@ -71,7 +81,10 @@ async function send({ store, temporal }: ReportingCommandContext, month: string,
   try {
     outcome = (await client.workflow.getHandle(workflowId).result()) as ReportingOutcome;
   } catch (err) {
-    if (err instanceof WorkflowFailedError) throw new OperatorError(`the reports for ${month} were not sent (workflow ${workflowId}): ${innermostMessage(err)}`);
+    if (err instanceof WorkflowFailedError)
+      throw new OperatorError(
+        `the reports for ${month} were not sent (workflow ${workflowId}): ${innermostMessage(err)}`,
+      );
     throw err;
   }
   const sentBefore = !started || outcome.status === 'already_sent' || outcome.claimedBy !== 'ops';
@@ -79,7 +92,9 @@ async function send({ store, temporal }: ReportingCommandContext, month: string,
   const head = sentBefore
     ? `the reports for ${month} were sent already, to ${outcome.receiver} (claimed by ${outcome.claimedBy}, EUSR sent ${outcome.eusrSentAt}); not sent again`
     : `sent to ${outcome.receiver}: TSR ${outcome.tsrSentAt}, EUSR ${outcome.eusrSentAt} (workflow ${workflowId})`;
-  return [head, outcome.summary, row ? await writeReports(dir, month, { tsr: row.tsr_xml, eusr: row.eusr_xml }) : ''].filter(Boolean).join('\n');
+  return [head, outcome.summary, row ? await writeReports(dir, month, { tsr: row.tsr_xml, eusr: row.eusr_xml }) : '']
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** What the service said: a workflow's failure wraps the activity's, which wraps the refusal itself ("… has not ended yet"). */
@@ -89,7 +104,11 @@ function innermostMessage(err: Error): string {
   return innermost.message;
 }
 
-export async function reportingCommand(context: ReportingCommandContext, month: string, options: { send: boolean; out?: string }): Promise<string> {
+export async function reportingCommand(
+  context: ReportingCommandContext,
+  month: string,
+  options: { send: boolean; out?: string },
+): Promise<string> {
   try {
     monthPeriod(month);
   } catch (err) {

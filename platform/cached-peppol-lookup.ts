@@ -51,15 +51,21 @@ const aboutParticipant = (participantValue: string) => {
 /** Until when an SMP answer may be relied on: never when any of its metadata is unverified or it holds none. */
 function smpKeepUntil(answer: SmpAnswer | undefined, now: number, maxUntil: number): number | undefined {
   if (!answer) return undefined;
-  const found = answer.services.flatMap(({ metadata, signature }) => (metadata && signature ? [{ metadata, signature }] : []));
-  if (found.length === 0 || found.length !== answer.services.filter((service) => service.metadata).length) return undefined;
+  const found = answer.services.flatMap(({ metadata, signature }) =>
+    metadata && signature ? [{ metadata, signature }] : [],
+  );
+  if (found.length === 0 || found.length !== answer.services.filter((service) => service.metadata).length)
+    return undefined;
   const ends: number[] = [maxUntil];
   for (const { signature } of found) {
     if (!signature.verified) return undefined;
     ends.push(signature.signerValidTo.getTime());
   }
   // Only the dates of what each endpoint publishes are read here; trust is judged at each use.
-  for (const capability of capabilitiesOf(found, new Date(now), { setting: 'PEPPOL_AP_CA', problem: 'not judged when kept' })) {
+  for (const capability of capabilitiesOf(found, new Date(now), {
+    setting: 'PEPPOL_AP_CA',
+    problem: 'not judged when kept',
+  })) {
     if (capability.certificate) ends.push(capability.certificate.validTo.getTime());
     if (capability.expiration) ends.push(capability.expiration.getTime());
   }
@@ -81,7 +87,9 @@ export function cachedPeppolLookup(lookup: PeppolLookup, options: LookupCacheOpt
       return (await cache.get(smlKey(participantValue), async (): Promise<Loaded<Answer>> => {
         const answer = await lookup.sml(participantValue);
         const usable = answer.smpUrl !== undefined && answer.ttlSeconds !== undefined && answer.ttlSeconds > 0;
-        return usable ? { value: answer, keepUntil: now() + Math.min(answer.ttlSeconds! * 1000, maxMs) } : { value: answer };
+        return usable
+          ? { value: answer, keepUntil: now() + Math.min(answer.ttlSeconds! * 1000, maxMs) }
+          : { value: answer };
       })) as SmlAnswer;
     },
 

@@ -18,9 +18,11 @@ export interface AddressPolicy {
   resolve?: (host: string) => Promise<string[]>;
 }
 
-export type HostCheck = { ok: true; addresses: string[] } | { ok: false; problem: 'unresolved' | 'not_public'; reason: string };
+export type HostCheck =
+  { ok: true; addresses: string[] } | { ok: false; problem: 'unresolved' | 'not_public'; reason: string };
 
-const systemResolve = async (host: string) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolve = async (host: string) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The addresses of the URL's host, when every one of them is allowed. */
 export async function checkHost(url: URL, policy: AddressPolicy): Promise<HostCheck> {
@@ -32,13 +34,21 @@ export async function checkHost(url: URL, policy: AddressPolicy): Promise<HostCh
     try {
       addresses = await (policy.resolve ?? systemResolve)(host);
     } catch (err) {
-      return { ok: false, problem: 'unresolved', reason: `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'no answer'})` };
+      return {
+        ok: false,
+        problem: 'unresolved',
+        reason: `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'no answer'})`,
+      };
     }
   }
   if (addresses.length === 0) return { ok: false, problem: 'unresolved', reason: `${host} does not resolve` };
   const refused = policy.allowPrivate ? [] : addresses.filter((address) => !isPublicAddress(address));
   if (refused.length > 0) {
-    return { ok: false, problem: 'not_public', reason: `${host} resolves to ${refused.join(', ')}, a loopback, private, link-local or otherwise internal address` };
+    return {
+      ok: false,
+      problem: 'not_public',
+      reason: `${host} resolves to ${refused.join(', ')}, a loopback, private, link-local or otherwise internal address`,
+    };
   }
   return { ok: true, addresses };
 }

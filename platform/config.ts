@@ -33,7 +33,10 @@ const mongodbUri = optional(
     const match = /^mongodb(\+srv)?:\/\/(?:[^@/]+@)?([^/?#@]+)(?:\/[^?#]*)?(?:\?[^#]*)?$/.exec(value);
     if (!match) return false;
     const hosts = match[2]!.split(',');
-    return (match[1] ? hosts.length === 1 : true) && hosts.every((host) => /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host));
+    return (
+      (match[1] ? hosts.length === 1 : true) &&
+      hosts.every((host) => /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host))
+    );
   }, 'expected a MongoDB connection string such as mongodb://host:27017/einvoice or mongodb://a:27017,b:27017,c:27017/einvoice?replicaSet=rs0'),
 );
 /**
@@ -61,7 +64,10 @@ export const duration = (fallback: string) =>
         ctx.addIssue({ code: 'custom', message: 'expected a duration such as 500ms, 30s, 5m, 1h or 5d' });
         return z.NEVER;
       }
-      return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h' | 'd'];
+      return (
+        Number(match[1]) *
+        { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h' | 'd']
+      );
     });
 
 /** An amount of euros such as `0.10` (at most 4 decimals), kept as its decimal string. */
@@ -84,7 +90,10 @@ const dnsZone = (fallback: string) =>
     .string()
     .default(fallback)
     .transform((value) => value.trim().toLowerCase().replace(/\.$/, ''))
-    .refine((value) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value), 'expected a DNS zone such as participant.sml.prod.tech.peppol.org');
+    .refine(
+      (value) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value),
+      'expected a DNS zone such as participant.sml.prod.tech.peppol.org',
+    );
 
 /** What node:dns accepts as a server: an IP address, with a port after an IPv4 address or a bracketed IPv6 one. */
 function isResolverAddress(value: string): boolean {
@@ -124,7 +133,11 @@ const trustedProxies = z.preprocess(
         .filter((entry) => entry.length > 0);
       if (entries.length === 1 && entries[0] === 'none') return [];
       if (entries.length === 0 || !entries.every(isProxyEntry)) {
-        ctx.addIssue({ code: 'custom', message: 'expected none, or a comma list of IP addresses, CIDR ranges (10.0.0.0/8) and loopback, linklocal, uniquelocal' });
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'expected none, or a comma list of IP addresses, CIDR ranges (10.0.0.0/8) and loopback, linklocal, uniquelocal',
+        });
         return z.NEVER;
       }
       return entries;
@@ -144,7 +157,10 @@ const taskQueueList = z.preprocess(
       const names = value.split(',').map((name) => name.trim());
       const unknown = names.filter((name) => !(RESOURCE_NAMES as string[]).includes(name));
       if (unknown.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `unknown task queue ${unknown.map((name) => JSON.stringify(name)).join(', ')}; expected some of ${RESOURCE_NAMES.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown task queue ${unknown.map((name) => JSON.stringify(name)).join(', ')}; expected some of ${RESOURCE_NAMES.join(', ')}`,
+        });
         return z.NEVER;
       }
       return [...new Set(names)] as Resource[];
@@ -152,7 +168,9 @@ const taskQueueList = z.preprocess(
 );
 
 /** A key of domain/secret-box.ts: 32 random bytes, base64. */
-const sealingKey = optional(z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'));
+const sealingKey = optional(
+  z.string().refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64-encoded'),
+);
 
 const flag = (fallback: 'true' | 'false') =>
   z
@@ -163,40 +181,77 @@ const flag = (fallback: 'true' | 'false') =>
 /** OpenPeppol's participant for Peppol reporting (peppol-reporting's CPeppolReporting.OPENPEPPOL_PARTICIPANT_ID). */
 export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
 /** Participant values are case-insensitive (OpenPeppol writes its own in lower case; the checks expect BE in upper case). */
-const participantId = z.string().refine((value) => [value, value.toUpperCase()].some((form) => peppolIdProblem(form) === undefined), 'expected a Peppol participant id such as 9925:be0848934496');
+const participantId = z
+  .string()
+  .refine(
+    (value) => [value, value.toUpperCase()].some((form) => peppolIdProblem(form) === undefined),
+    'expected a Peppol participant id such as 9925:be0848934496',
+  );
 
 export const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
-  MONGODB_URI: mongodbUri.describe("MongoDB connection string; a replica set's members comma-separated with replicaSet="),
-  TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe('Temporal frontend host:port'),
+  MONGODB_URI: mongodbUri.describe(
+    "MongoDB connection string; a replica set's members comma-separated with replicaSet=",
+  ),
+  TEMPORAL_ADDRESS: optional(z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port')).describe(
+    'Temporal frontend host:port',
+  ),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SMTP_URL: optionalUrl.describe('SMTP server for sandbox deliveries'),
   VALIDATOR_URL: optionalUrl.describe('The official Peppol validator service (validator/), e.g. http://validator:8081'),
-  ACCESS_POINT_URL: optionalUrl.describe('Our Peppol AS4 access point (access-point/), which sends live documents, e.g. http://access-point:8089'),
-  INBOUND_PORT: port(3001).describe("Port of the API process's intake for messages our access point received (POST /inbound); keep it unreachable from outside"),
-  INBOUND_BIND: z.string().default('127.0.0.1').describe('Interface the intake listens on: only our access point calls it (in compose, the internal network)'),
+  ACCESS_POINT_URL: optionalUrl.describe(
+    'Our Peppol AS4 access point (access-point/), which sends live documents, e.g. http://access-point:8089',
+  ),
+  INBOUND_PORT: port(3001).describe(
+    "Port of the API process's intake for messages our access point received (POST /inbound); keep it unreachable from outside",
+  ),
+  INBOUND_BIND: z
+    .string()
+    .default('127.0.0.1')
+    .describe('Interface the intake listens on: only our access point calls it (in compose, the internal network)'),
   INBOUND_TOKEN: optional(z.string().min(32, 'expected at least 32 characters')).describe(
     'Bearer token our access point presents to the intake (its AP_INBOUND_TOKEN); the embedded stack makes one',
   ),
   SMP_PORT: optional(z.coerce.number().int().min(1).max(65535)).describe(
-    "Port of our SMP (Peppol SMP 1.x, read-only), served by the API process from the companies registered as receivers; unset: not served",
+    'Port of our SMP (Peppol SMP 1.x, read-only), served by the API process from the companies registered as receivers; unset: not served',
   ),
-  SMP_PUBLIC_URL: optionalUrl.describe("Our SMP's public URL, as the SML publishes it for our participants (https:// in production)"),
-  SMP_SIGNING_CERTIFICATE: optional(z.string()).describe('PEM file of the SMP certificate (issued by the Peppol SMP CA) that signs its service metadata'),
+  SMP_PUBLIC_URL: optionalUrl.describe(
+    "Our SMP's public URL, as the SML publishes it for our participants (https:// in production)",
+  ),
+  SMP_SIGNING_CERTIFICATE: optional(z.string()).describe(
+    'PEM file of the SMP certificate (issued by the Peppol SMP CA) that signs its service metadata',
+  ),
   SMP_SIGNING_KEY: optional(z.string()).describe('PEM file (unencrypted PKCS#8) of its private key'),
-  ACCESS_POINT_ENDPOINT_URL: optionalUrl.describe("Our access point's public AS4 URL (its AP_ENDPOINT_URL), which our SMP publishes"),
-  ACCESS_POINT_CERTIFICATE: optional(z.string()).describe('PEM file of our access point certificate, which our SMP publishes'),
-  PEPPOL_SEAT_ID: optional(z.string().regex(/^[A-Z]{3}[0-9]{6}$/i, 'expected a Peppol seat id such as PBE000001')).describe(
+  ACCESS_POINT_ENDPOINT_URL: optionalUrl.describe(
+    "Our access point's public AS4 URL (its AP_ENDPOINT_URL), which our SMP publishes",
+  ),
+  ACCESS_POINT_CERTIFICATE: optional(z.string()).describe(
+    'PEM file of our access point certificate, which our SMP publishes',
+  ),
+  PEPPOL_SEAT_ID: optional(
+    z.string().regex(/^[A-Z]{3}[0-9]{6}$/i, 'expected a Peppol seat id such as PBE000001'),
+  ).describe(
     "Our access point's seat id (its certificate's CN): its service provider id (0242:<SPID>) receives Message Level Status, so our SMP publishes it and our envelopes name it in MLS_TO; unset, neither",
   ),
-  PEPPOL_MLS_TYPE: z.enum(['ALWAYS_SEND', 'FAILURE_ONLY']).default('ALWAYS_SEND').describe(
-    'The Message Level Status our envelopes ask for (MLS_TYPE): ALWAYS_SEND also brings the positive status a document shows as mls, FAILURE_ONLY (the network default) only failures',
+  PEPPOL_MLS_TYPE: z
+    .enum(['ALWAYS_SEND', 'FAILURE_ONLY'])
+    .default('ALWAYS_SEND')
+    .describe(
+      'The Message Level Status our envelopes ask for (MLS_TYPE): ALWAYS_SEND also brings the positive status a document shows as mls, FAILURE_ONLY (the network default) only failures',
+    ),
+  LIVE_DOCUMENT_PRICE: euros('0.10').describe(
+    'What one live document costs, in EUR (a workspace may have its own price)',
   ),
-  LIVE_DOCUMENT_PRICE: euros('0.10').describe('What one live document costs, in EUR (a workspace may have its own price)'),
-  CREDITS_LOW_THRESHOLD: euros('5.00').describe('Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing'),
-  UBL_VALIDATIONS_PER_IP: positiveInt(100).describe('Public UBL validations (POST /v1/ubl/validate) per IP address per hour'),
-  LOOKUP_LIMIT: positiveInt(100).describe('Public participant lookups per IP address per hour, for each of the two lookup endpoints'),
+  CREDITS_LOW_THRESHOLD: euros('5.00').describe(
+    'Below this balance (EUR) responses carry X-Credits-Remaining and credits.low is raised once per crossing',
+  ),
+  UBL_VALIDATIONS_PER_IP: positiveInt(100).describe(
+    'Public UBL validations (POST /v1/ubl/validate) per IP address per hour',
+  ),
+  LOOKUP_LIMIT: positiveInt(100).describe(
+    'Public participant lookups per IP address per hour, for each of the two lookup endpoints',
+  ),
   PEPPOL_SML_ZONE: dnsZone(PRODUCTION_SML_ZONE).describe('DNS zone of the Peppol SML that participant lookups query'),
   PEPPOL_SML_LOOKUP: z
     .enum(SML_LOOKUPS)
@@ -204,10 +259,17 @@ export const serviceConfigShape = {
     .describe(
       "How participant lookups ask the SML: naptr, the U-NAPTR record at the Base32 SHA-256 of the participant (Peppol's scheme), or cname, the legacy BusDox scheme (the name B-<MD5 of the participant>, the SMP at http://<that name>) that OpenPeppol retired for its production network and older or private networks still publish",
     ),
-  PEPPOL_SML_CNAME_SMP_PORT: port(CNAME_SMP_PORT).describe('Port of the SMP that the cname lookup asks; for local stand-in networks only, the legacy scheme fixes port 80'),
-  PEPPOL_DNS_SERVER: optional(z.string().refine(isResolverAddress, 'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53')).describe(
-    'DNS server for participant lookups; default the system resolver',
+  PEPPOL_SML_CNAME_SMP_PORT: port(CNAME_SMP_PORT).describe(
+    'Port of the SMP that the cname lookup asks; for local stand-in networks only, the legacy scheme fixes port 80',
   ),
+  PEPPOL_DNS_SERVER: optional(
+    z
+      .string()
+      .refine(
+        isResolverAddress,
+        'expected an IP address with an optional port: 192.0.2.53, 192.0.2.53:53 or [2001:db8::53]:53',
+      ),
+  ).describe('DNS server for participant lookups; default the system resolver'),
   PEPPOL_ALLOW_HTTP_SMP: flag('false').describe(
     'Whether an SML may name an http SMP; on Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0), so only for a local or private network',
   ),
@@ -219,26 +281,48 @@ export const serviceConfigShape = {
     .int()
     .min(0)
     .default(300)
-    .describe("The longest a sending worker keeps a receiver's lookup (the SML's NAPTR answer for at most its DNS TTL, the verified SMP answer); 0 keeps none"),
-  PEPPOL_LOOKUP_CACHE_ENTRIES: positiveInt(1000).describe('How many lookup answers (SML and SMP, each one) a sending worker keeps at most'),
+    .describe(
+      "The longest a sending worker keeps a receiver's lookup (the SML's NAPTR answer for at most its DNS TTL, the verified SMP answer); 0 keeps none",
+    ),
+  PEPPOL_LOOKUP_CACHE_ENTRIES: positiveInt(1000).describe(
+    'How many lookup answers (SML and SMP, each one) a sending worker keeps at most',
+  ),
   PEPPOL_SMP_CA: optional(z.string()).describe(
     'PEM file of the CAs that issue SMP certificates (Peppol: the SMP CA): service metadata counts only when signed by a certificate one of them issued; unset, none counts',
   ),
   PEPPOL_AP_CA: optional(z.string()).describe(
     'PEM file of the CAs that issue access point certificates (Peppol: the AP CA): an endpoint counts only when its certificate one of them issued; unset, none counts',
   ),
-  PEPPOL_REPORTING_RECEIVER: participantId.default(OPENPEPPOL_REPORTING_RECEIVER).describe(
-    "Participant the monthly Peppol reports (TSR, EUSR) are sent to; OpenPeppol's in production (the embedded stack: the same id on its local network)",
+  PEPPOL_REPORTING_RECEIVER: participantId
+    .default(OPENPEPPOL_REPORTING_RECEIVER)
+    .describe(
+      "Participant the monthly Peppol reports (TSR, EUSR) are sent to; OpenPeppol's in production (the embedded stack: the same id on its local network)",
+    ),
+  PEPPOL_REPORTING_SENDER: optional(participantId).describe(
+    "Our participant id as the reports' sender; default 0242 and our seat's number (Peppol SPIS: PBE000001 is 0242:000001)",
   ),
-  PEPPOL_REPORTING_SENDER: optional(participantId).describe("Our participant id as the reports' sender; default 0242 and our seat's number (Peppol SPIS: PBE000001 is 0242:000001)"),
-  PEPPOL_REPORTING_COUNTRY: optional(z.string().regex(/^[A-Z]{2}$/, 'expected a country code such as BE')).describe("Our country (C1) in the reports' envelope; default the one in our seat id (PBE000001: BE)"),
-  TRUSTED_PROXIES: trustedProxies.describe('Proxies in front of the API whose X-Forwarded-For gives the client address; none by default'),
+  PEPPOL_REPORTING_COUNTRY: optional(z.string().regex(/^[A-Z]{2}$/, 'expected a country code such as BE')).describe(
+    "Our country (C1) in the reports' envelope; default the one in our seat id (PBE000001: BE)",
+  ),
+  TRUSTED_PROXIES: trustedProxies.describe(
+    'Proxies in front of the API whose X-Forwarded-For gives the client address; none by default',
+  ),
   LIVE_HOSTS: hostList.describe('Hosts served as the live environment; all others are sandbox'),
   PUBLIC_SANDBOX_URL: optionalUrl.describe('Public origin of the sandbox host; default http://127.0.0.1:PORT'),
   PUBLIC_LIVE_URL: optionalUrl.describe('Public origin of the live host; default http://live.localhost:PORT'),
-  MAIL_FROM: z.string().min(3).default('E-invoice sandbox <sandbox@einvoice.localhost>').describe('Sender of sandbox delivery emails'),
-  OPERATOR_EMAIL: z.string().min(3).default('Operators <operators@einvoice.localhost>').describe('Where the worker reminds the operators of KYC reviews still waiting (every day a review waits)'),
-  DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe('How long a sandbox delivery (email) is retried before the document fails'),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('E-invoice sandbox <sandbox@einvoice.localhost>')
+    .describe('Sender of sandbox delivery emails'),
+  OPERATOR_EMAIL: z
+    .string()
+    .min(3)
+    .default('Operators <operators@einvoice.localhost>')
+    .describe('Where the worker reminds the operators of KYC reviews still waiting (every day a review waits)'),
+  DELIVERY_WINDOW_SECONDS: positiveInt(3600).describe(
+    'How long a sandbox delivery (email) is retried before the document fails',
+  ),
   LIVE_DELIVERY_WINDOW_SECONDS: positiveInt(3 * 24 * 3600).describe(
     "How long a live delivery (Peppol AS4) and an Invoice Response are retried before they fail: a receiver's access point away for a weekend's maintenance still gets the document",
   ),
@@ -260,44 +344,85 @@ export const serviceConfigShape = {
   RATE_LIMIT_LIVE: positiveInt(120).describe('Requests per live key per minute'),
   SIGNUP_LIMIT: positiveInt(10).describe('Signups per IP address per hour'),
   SIGN_IN_LINKS_PER_ADDRESS: positiveInt(5).describe('Web app sign-in links emailed per address per hour'),
-  SIGN_IN_LIMIT: positiveInt(30).describe('Web app sign-in requests (links asked for and spent) per IP address per hour'),
-  AUTH_FAILURE_LIMIT: positiveInt(30).describe('Failed authentications (missing or invalid key) per client address per minute; past it, 429 instead of 401'),
-  SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe("Distinct sandbox email recipients per account per UTC day, besides the account's own addresses"),
+  SIGN_IN_LIMIT: positiveInt(30).describe(
+    'Web app sign-in requests (links asked for and spent) per IP address per hour',
+  ),
+  AUTH_FAILURE_LIMIT: positiveInt(30).describe(
+    'Failed authentications (missing or invalid key) per client address per minute; past it, 429 instead of 401',
+  ),
+  SANDBOX_RECIPIENTS_PER_DAY: positiveInt(20).describe(
+    "Distinct sandbox email recipients per account per UTC day, besides the account's own addresses",
+  ),
   INVITES_BY_EMAIL_PER_DAY: positiveInt(50).describe('Members an account may add by email per UTC day'),
-  STRICT_QUERY_SHAPES: flag('false').describe('Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)'),
-  WEBHOOK_SECRET_KEY: sealingKey.describe('Key that encrypts webhook signing secrets at rest (32 bytes, base64); required by the API and the worker'),
-  KYC_ENCRYPTION_KEY: sealingKey.describe('Key that encrypts KYC document content at rest (32 bytes, base64); required by the API and the ops CLI (the worker does not need it)'),
-  KYC_ENCRYPTION_KEY_PREVIOUS: sealingKey.describe('The KYC key before a rotation: the ops CLI opens what it sealed and `kyc reseal` seals that again under KYC_ENCRYPTION_KEY'),
-  WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe('Wait before the second webhook delivery attempt; it doubles for each next one'),
+  STRICT_QUERY_SHAPES: flag('false').describe(
+    'Refuse every database query that no declared index serves (the embedded stack and the tests turn it on)',
+  ),
+  WEBHOOK_SECRET_KEY: sealingKey.describe(
+    'Key that encrypts webhook signing secrets at rest (32 bytes, base64); required by the API and the worker',
+  ),
+  KYC_ENCRYPTION_KEY: sealingKey.describe(
+    'Key that encrypts KYC document content at rest (32 bytes, base64); required by the API and the ops CLI (the worker does not need it)',
+  ),
+  KYC_ENCRYPTION_KEY_PREVIOUS: sealingKey.describe(
+    'The KYC key before a rotation: the ops CLI opens what it sealed and `kyc reseal` seals that again under KYC_ENCRYPTION_KEY',
+  ),
+  WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s').describe(
+    'Wait before the second webhook delivery attempt; it doubles for each next one',
+  ),
   WEBHOOK_DISABLE_AFTER: duration('5d').describe(
     'A webhook whose endpoint has answered no delivery successfully for this long is disabled, its pending deliveries failed (redeliverable), with a webhook.disabled event and an email to the workspace owners',
   ),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe('Let webhooks reach loopback and private addresses (local development and tests only)'),
-  WORKFLOW_BUNDLE: optional(z.string()).describe('Bundled workflow code; default workflow-bundle.js beside the compiled worker'),
-  WORKER_BUILD_ID: optional(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected letters, digits, dot, dash or underscore (at most 64)')).describe(
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false').describe(
+    'Let webhooks reach loopback and private addresses (local development and tests only)',
+  ),
+  WORKFLOW_BUNDLE: optional(z.string()).describe(
+    'Bundled workflow code; default workflow-bundle.js beside the compiled worker',
+  ),
+  WORKER_BUILD_ID: optional(
+    z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected letters, digits, dot, dash or underscore (at most 64)'),
+  ).describe(
     "The worker's build in its Temporal worker deployment `einvoice`: the workflows it starts stay on it (default: a hash of the workflow bundle, so a change of workflow code is a new build)",
   ),
   METRICS_BIND: z
     .string()
     .default('127.0.0.1')
     .refine((value) => isIP(value) !== 0, 'expected an IP address such as 127.0.0.1 or 0.0.0.0')
-    .describe("Interface the metrics listeners (API's, worker's, Temporal SDK's) listen on: an internal network only, never the public one"),
-  METRICS_PORT: port(9464).describe("Port of the API's Prometheus metrics (GET /metrics), every API process's together"),
+    .describe(
+      "Interface the metrics listeners (API's, worker's, Temporal SDK's) listen on: an internal network only, never the public one",
+    ),
+  METRICS_PORT: port(9464).describe(
+    "Port of the API's Prometheus metrics (GET /metrics), every API process's together",
+  ),
   WORKER_TASK_QUEUES: taskQueueList.describe(
     `The task queues a worker process polls, by resource (${RESOURCE_NAMES.join(', ')}; docs/architecture.md, Task queues): a deployment may run a process per queue; every queue needs at least one process polling it`,
   ),
   VALIDATION_TASK_SLOTS: optional(z.coerce.number().int().positive()).describe(
     "Validations and renderings each worker process runs at once (default: the validator's `send` lane permits, shared among the WORKER_PROCESSES, at least one each)",
   ),
-  AS4_TASK_SLOTS: positiveInt(8).describe("AS4 sends each worker process hands our access point at once (its control API serves eight at a time)"),
-  EMAIL_TASK_SLOTS: positiveInt(4).describe('Sandbox emails each worker process sends at once, each on an SMTP connection of its own'),
+  AS4_TASK_SLOTS: positiveInt(8).describe(
+    'AS4 sends each worker process hands our access point at once (its control API serves eight at a time)',
+  ),
+  EMAIL_TASK_SLOTS: positiveInt(4).describe(
+    'Sandbox emails each worker process sends at once, each on an SMTP connection of its own',
+  ),
   WEBHOOK_TASK_SLOTS: positiveInt(16).describe('Webhook requests each worker process has in flight at once'),
-  WORKER_METRICS_PORT: port(9465).describe("Port of the worker's Prometheus metrics (GET /metrics), every worker process's together"),
-  TEMPORAL_METRICS_PORT: port(9466).describe("Port of the Temporal SDK's own worker metrics (GET /metrics) of the first worker process; each further copy the next port"),
+  WORKER_METRICS_PORT: port(9465).describe(
+    "Port of the worker's Prometheus metrics (GET /metrics), every worker process's together",
+  ),
+  TEMPORAL_METRICS_PORT: port(9466).describe(
+    "Port of the Temporal SDK's own worker metrics (GET /metrics) of the first worker process; each further copy the next port",
+  ),
 };
 
 /** Variables whose value may carry credentials: named in errors, never printed. */
-const SECRET_VARIABLES = new Set(['MONGODB_URI', 'SMTP_URL', 'INBOUND_TOKEN', 'WEBHOOK_SECRET_KEY', 'KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS']);
+const SECRET_VARIABLES = new Set([
+  'MONGODB_URI',
+  'SMTP_URL',
+  'INBOUND_TOKEN',
+  'WEBHOOK_SECRET_KEY',
+  'KYC_ENCRYPTION_KEY',
+  'KYC_ENCRYPTION_KEY_PREVIOUS',
+]);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -310,13 +435,17 @@ export function parseEnvironment<S extends z.ZodRawShape>(shape: S, env: NodeJS.
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0]);
-    return SECRET_VARIABLES.has(name) ? `${name}: ${issue.message}` : `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    return SECRET_VARIABLES.has(name)
+      ? `${name}: ${issue.message}`
+      : `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
 
 /** The inverse of parsing: variables that reproduce these values in a child process. */
-export function toEnvironment(values: Record<string, string | number | boolean | string[] | undefined>): Record<string, string> {
+export function toEnvironment(
+  values: Record<string, string | number | boolean | string[] | undefined>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
@@ -338,7 +467,22 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
 /** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
-export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = ['KYC_ENCRYPTION_KEY', 'KYC_ENCRYPTION_KEY_PREVIOUS', 'API_PROCESSES', 'API_WORKER_THREADS', 'METRICS_PORT', 'INBOUND_PORT', 'INBOUND_BIND', 'INBOUND_TOKEN', 'SMP_PORT', 'SMP_PUBLIC_URL', 'SMP_SIGNING_CERTIFICATE', 'SMP_SIGNING_KEY', 'ACCESS_POINT_ENDPOINT_URL', 'ACCESS_POINT_CERTIFICATE'];
+export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
+  'KYC_ENCRYPTION_KEY',
+  'KYC_ENCRYPTION_KEY_PREVIOUS',
+  'API_PROCESSES',
+  'API_WORKER_THREADS',
+  'METRICS_PORT',
+  'INBOUND_PORT',
+  'INBOUND_BIND',
+  'INBOUND_TOKEN',
+  'SMP_PORT',
+  'SMP_PUBLIC_URL',
+  'SMP_SIGNING_CERTIFICATE',
+  'SMP_SIGNING_KEY',
+  'ACCESS_POINT_ENDPOINT_URL',
+  'ACCESS_POINT_CERTIFICATE',
+];
 
 /** Variables only the worker reads: the API has no use for them. */
 export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
@@ -358,7 +502,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...parsed,
     // Several API processes share the cores: each gets its part of the threads instead of one less than all of them.
-    API_WORKER_THREADS: parsed.API_WORKER_THREADS ?? Math.max(1, Math.floor(defaultThreadCount() / parsed.API_PROCESSES)),
+    API_WORKER_THREADS:
+      parsed.API_WORKER_THREADS ?? Math.max(1, Math.floor(defaultThreadCount() / parsed.API_PROCESSES)),
     PUBLIC_SANDBOX_URL: new URL(parsed.PUBLIC_SANDBOX_URL ?? `http://127.0.0.1:${parsed.PORT}`).origin,
     PUBLIC_LIVE_URL: new URL(parsed.PUBLIC_LIVE_URL ?? `http://live.localhost:${parsed.PORT}`).origin,
   };

@@ -67,7 +67,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   // The driver lets a write to a socket the database closed escape unwrapped (Node's EPIPE, ECONNRESET): its own frames tell.
   const { code } = err as NodeJS.ErrnoException;
-  if ((code === 'EPIPE' || code === 'ECONNRESET') && /[\\/]node_modules[\\/]mongodb[\\/]/.test(err.stack ?? '')) return true;
+  if ((code === 'EPIPE' || code === 'ECONNRESET') && /[\\/]node_modules[\\/]mongodb[\\/]/.test(err.stack ?? ''))
+    return true;
   // Mongoose holds operations while its connection is down, then gives up with this.
   return err.name === 'MongooseError' && /buffering timed out/.test(err.message);
 }
@@ -82,7 +83,13 @@ export interface DatabaseWatch {
  * hold no socket at all for minutes after the database restarted), and `onStuck` ends the process so that its
  * supervisor starts a new one. While the database itself is away, nothing is done: the driver reconnects.
  */
-export function watchDatabase(connection: Connection, uri: string, logger: Logger, onStuck: () => void, options: { everyMs?: number; stuckAfterMs?: number } = {}): DatabaseWatch {
+export function watchDatabase(
+  connection: Connection,
+  uri: string,
+  logger: Logger,
+  onStuck: () => void,
+  options: { everyMs?: number; stuckAfterMs?: number } = {},
+): DatabaseWatch {
   const everyMs = options.everyMs ?? 2_000;
   const stuckAfterMs = options.stuckAfterMs ?? 15_000;
   let failingSince: number | undefined;
@@ -92,13 +99,17 @@ export function watchDatabase(connection: Connection, uri: string, logger: Logge
     checking = true;
     try {
       if (await pingDatabase(connection)) {
-        if (failingSince !== undefined) logger.info({ downForMs: Date.now() - failingSince }, 'the database answers again');
+        if (failingSince !== undefined)
+          logger.info({ downForMs: Date.now() - failingSince }, 'the database answers again');
         failingSince = undefined;
         return;
       }
       failingSince ??= Date.now();
       if (Date.now() - failingSince < stuckAfterMs || !(await freshConnectionAnswers(uri))) return;
-      logger.error({ failingForMs: Date.now() - failingSince }, 'the database answers a fresh connection but not this process’s: exiting, for the supervisor to start a new process');
+      logger.error(
+        { failingForMs: Date.now() - failingSince },
+        'the database answers a fresh connection but not this process’s: exiting, for the supervisor to start a new process',
+      );
       onStuck();
     } finally {
       checking = false;

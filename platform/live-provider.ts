@@ -59,13 +59,20 @@ export function embeddedLiveProvider(): LiveProvider {
 
     provisionCompany(_organisationId, company) {
       if (refuses(company.name)) {
-        return Promise.reject(new ProviderError(`the embedded provider refuses company ${company.companyId} (its name contains "${EMBEDDED_REFUSAL_MARKER}")`));
+        return Promise.reject(
+          new ProviderError(
+            `the embedded provider refuses company ${company.companyId} (its name contains "${EMBEDDED_REFUSAL_MARKER}")`,
+          ),
+        );
       }
       return Promise.resolve({ tenantId: `emb-ten-${company.companyId}` });
     },
 
     updateParticipant(tenantId, peppolId) {
-      if (refuses(peppolId)) return Promise.reject(new ProviderError(`the embedded provider refuses participant id ${peppolId} for ${tenantId}`));
+      if (refuses(peppolId))
+        return Promise.reject(
+          new ProviderError(`the embedded provider refuses participant id ${peppolId} for ${tenantId}`),
+        );
       return Promise.resolve();
     },
   };

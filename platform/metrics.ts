@@ -129,7 +129,12 @@ export function observeWork(read: () => Promise<WorkReading>, logger: Logger): v
     }
     return last.reading;
   };
-  const gauge = <L extends string>(name: string, help: string, label: L, values: (reading: WorkReading) => { key: string; value: number }[]) =>
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    label: L,
+    values: (reading: WorkReading) => { key: string; value: number }[],
+  ) =>
     new Gauge({
       name: `${PREFIX}${name}`,
       help,
@@ -141,17 +146,33 @@ export function observeWork(read: () => Promise<WorkReading>, logger: Logger): v
         for (const { key, value } of now ? values(now) : []) this.set({ [label]: key } as Record<L, string>, value);
       },
     });
-  gauge('documents_in_progress', 'Documents in a status that moves on: queued, sending, receiving (received, not yet filed)', 'status', (now) =>
-    now.inProgress.map(({ status, count }) => ({ key: status, value: count })),
+  gauge(
+    'documents_in_progress',
+    'Documents in a status that moves on: queued, sending, receiving (received, not yet filed)',
+    'status',
+    (now) => now.inProgress.map(({ status, count }) => ({ key: status, value: count })),
   );
-  gauge('documents_oldest_age_seconds', 'How long the document waiting longest in the status has been in it (0: none waits)', 'status', (now) =>
-    now.inProgress.map(({ status, oldestSeconds }) => ({ key: status, value: oldestSeconds })),
+  gauge(
+    'documents_oldest_age_seconds',
+    'How long the document waiting longest in the status has been in it (0: none waits)',
+    'status',
+    (now) => now.inProgress.map(({ status, oldestSeconds }) => ({ key: status, value: oldestSeconds })),
   );
-  gauge('stuck_work', 'Documents, Invoice Responses, Message Level Statuses and webhook deliveries that have not moved for longer than the stuck threshold (ops stuck lists them)', 'kind', (now) =>
-    now.stuck.map(({ kind, count }) => ({ key: kind, value: count })),
+  gauge(
+    'stuck_work',
+    'Documents, Invoice Responses, Message Level Statuses and webhook deliveries that have not moved for longer than the stuck threshold (ops stuck lists them)',
+    'kind',
+    (now) => now.stuck.map(({ kind, count }) => ({ key: kind, value: count })),
   );
-  gauge('validator_lane_permits', "The official validator's permits per lane: validations it runs at once", 'lane', (now) => now.lanes.map(({ lane, permits }) => ({ key: lane, value: permits })));
-  gauge('validator_lane_running', "The official validator's validations running per lane", 'lane', (now) => now.lanes.map(({ lane, running }) => ({ key: lane, value: running })));
+  gauge(
+    'validator_lane_permits',
+    "The official validator's permits per lane: validations it runs at once",
+    'lane',
+    (now) => now.lanes.map(({ lane, permits }) => ({ key: lane, value: permits })),
+  );
+  gauge('validator_lane_running', "The official validator's validations running per lane", 'lane', (now) =>
+    now.lanes.map(({ lane, running }) => ({ key: lane, value: running })),
+  );
   new Counter({
     name: `${PREFIX}validator_lane_jobs_total`,
     help: "The official validator's jobs per lane since it started, by how they ended: completed (answered), stopped (its worker killed at the time limit or on cancel) or lost (its worker died without an answer)",
@@ -177,7 +198,10 @@ export function bindAddress(host: string, port: number): string {
  * moment this is called (at start, before its work connects anywhere, so a starting copy never holds up a
  * scrape). A process whose metrics are exposed adds Node's own (CPU, memory, event loop, garbage collection).
  */
-export async function serveMetrics(options: { port: number; host: string; copies: number }, logger: Logger): Promise<Server | undefined> {
+export async function serveMetrics(
+  options: { port: number; host: string; copies: number },
+  logger: Logger,
+): Promise<Server | undefined> {
   const primary = cluster.isPrimary && options.copies > 1;
   if (!primary) collectDefaultMetrics({ prefix: PREFIX });
   // Constructing it is what makes a copy answer its primary (prom-client adds its listener then).

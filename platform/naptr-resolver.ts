@@ -49,7 +49,8 @@ const RCODE_ERRORS: Record<number, string> = { 2: 'ESERVFAIL', 3: 'ENOTFOUND', 5
 /** What we tell the server we can take over UDP (EDNS0), the size DNS flag day 2020 recommends. */
 const UDP_PAYLOAD_SIZE = 1232;
 
-const dnsError = (code: string, question: Question) => Object.assign(new Error(`${question.type} ${question.name}: ${code}`), { code });
+const dnsError = (code: string, question: Question) =>
+  Object.assign(new Error(`${question.type} ${question.name}: ${code}`), { code });
 
 /** `192.0.2.53`, `192.0.2.53:53`, `2001:db8::53` or `[2001:db8::53]:53` as host and port. */
 export function serverAddress(server: string): { host: string; port: number } {
@@ -68,7 +69,8 @@ function answersOf(response: dnsPacket.Packet, question: Question): dnsPacket.An
 }
 
 // A CNAME on the way counts too: the answer is as fresh as its shortest-lived part.
-const smallestTtl = (answers: dnsPacket.Answer[]) => Math.min(...answers.map((answer) => ('ttl' in answer && answer.ttl !== undefined ? answer.ttl : 0)));
+const smallestTtl = (answers: dnsPacket.Answer[]) =>
+  Math.min(...answers.map((answer) => ('ttl' in answer && answer.ttl !== undefined ? answer.ttl : 0)));
 
 function naptrAnswerOf(response: dnsPacket.Packet, question: Question): NaptrAnswer {
   const answers = answersOf(response, question);
@@ -76,7 +78,14 @@ function naptrAnswerOf(response: dnsPacket.Packet, question: Question): NaptrAns
   if (naptr.length === 0) throw dnsError('ENODATA', question);
   return {
     // The root as replacement (none: the regexp applies) reads '' as node:dns gives it.
-    records: naptr.map(({ data }) => ({ order: data.order, preference: data.preference, flags: data.flags, service: data.services, regexp: data.regexp, replacement: data.replacement === '.' ? '' : data.replacement })),
+    records: naptr.map(({ data }) => ({
+      order: data.order,
+      preference: data.preference,
+      flags: data.flags,
+      service: data.services,
+      regexp: data.regexp,
+      replacement: data.replacement === '.' ? '' : data.replacement,
+    })),
     ttlSeconds: smallestTtl(answers),
   };
 }
@@ -97,7 +106,13 @@ const answersQuestion = (response: dnsPacket.Packet, id: number, question: Quest
   response.questions?.[0]?.type === question.type &&
   response.questions[0].name.toLowerCase() === question.name.toLowerCase();
 
-function overUdp(server: { host: string; port: number }, query: Buffer, id: number, question: Question, timeoutMs: number): Promise<dnsPacket.Packet> {
+function overUdp(
+  server: { host: string; port: number },
+  query: Buffer,
+  id: number,
+  question: Question,
+  timeoutMs: number,
+): Promise<dnsPacket.Packet> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
     const done = (settle: () => void) => {
@@ -121,7 +136,12 @@ function overUdp(server: { host: string; port: number }, query: Buffer, id: numb
   });
 }
 
-function overTcp(server: { host: string; port: number }, id: number, question: Question, timeoutMs: number): Promise<dnsPacket.Packet> {
+function overTcp(
+  server: { host: string; port: number },
+  id: number,
+  question: Question,
+  timeoutMs: number,
+): Promise<dnsPacket.Packet> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: server.host, port: server.port, timeout: timeoutMs });
     let received = Buffer.alloc(0);
@@ -151,7 +171,18 @@ const packetFor = (id: number, question: Question): dnsPacket.Packet => ({
   id,
   flags: dnsPacket.RECURSION_DESIRED,
   questions: [question],
-  additionals: [{ type: 'OPT', name: '.', udpPayloadSize: UDP_PAYLOAD_SIZE, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+  additionals: [
+    {
+      type: 'OPT',
+      name: '.',
+      udpPayloadSize: UDP_PAYLOAD_SIZE,
+      extendedRcode: 0,
+      ednsVersion: 0,
+      flags: 0,
+      flag_do: false,
+      options: [],
+    },
+  ],
 });
 
 /** `server`: one address (PEPPOL_DNS_SERVER); default the system's resolvers, asked in turn. */
@@ -163,8 +194,16 @@ export function naptrResolver(options: { server?: string; timeoutMs: number; tri
       for (const server of servers) {
         const id = randomInt(0x10000);
         try {
-          const response = await overUdp(server, dnsPacket.encode(packetFor(id, question)), id, question, options.timeoutMs);
-          return ((response.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0 ? await overTcp(server, id, question, options.timeoutMs) : response;
+          const response = await overUdp(
+            server,
+            dnsPacket.encode(packetFor(id, question)),
+            id,
+            question,
+            options.timeoutMs,
+          );
+          return ((response.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) !== 0
+            ? await overTcp(server, id, question, options.timeoutMs)
+            : response;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           // Only silence or no connection tries again: an answer (NXDOMAIN, no data, a refusal, a failure) is final.

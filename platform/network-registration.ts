@@ -59,14 +59,18 @@ async function askAccessPoint<Status extends string>(
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (err) {
-    throw new NetworkRegistrationError(`${what}: our access point at ${accessPointUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
+    throw new NetworkRegistrationError(
+      `${what}: our access point at ${accessPointUrl} could not be reached (${String((err as Error).cause ?? err)})`,
+      false,
+    );
   }
   const body = (await response.json().catch(() => ({}))) as { status?: string; error?: string; permanent?: boolean };
   const status = expected.find((candidate) => candidate === body.status);
   if (response.status === 200 && status) return status;
   const reason = body.error ?? `our access point answered HTTP ${response.status}`;
   // 400: the value is not a Peppol participant value, which no retry mends; 422: a final refusal of the SML or the Directory.
-  const permanent = response.status === 400 || response.status === 422 || (response.status !== 503 && body.permanent === true);
+  const permanent =
+    response.status === 400 || response.status === 422 || (response.status !== 503 && body.permanent === true);
   throw new NetworkRegistrationError(`${what}: ${reason}`, permanent);
 }
 
@@ -74,14 +78,33 @@ export function smlRegistration(accessPointUrl: string): SmlRegistration {
   const path = (participant: string) => `/sml/participants/${encodeURIComponent(participant)}`;
   return {
     register: async (participant, migrationKey) => {
-      const request = { method: 'PUT', path: path(participant), ...(migrationKey !== undefined && { body: { migrationKey } }) } as const;
-      await askAccessPoint(accessPointUrl, request, `${migrationKey === undefined ? 'registering' : 'migrating'} ${participant} in the SML`, ['registered']);
+      const request = {
+        method: 'PUT',
+        path: path(participant),
+        ...(migrationKey !== undefined && { body: { migrationKey } }),
+      } as const;
+      await askAccessPoint(
+        accessPointUrl,
+        request,
+        `${migrationKey === undefined ? 'registering' : 'migrating'} ${participant} in the SML`,
+        ['registered'],
+      );
     },
     unregister: async (participant) => {
-      await askAccessPoint(accessPointUrl, { method: 'DELETE', path: path(participant) }, `unregistering ${participant} in the SML`, ['unregistered']);
+      await askAccessPoint(
+        accessPointUrl,
+        { method: 'DELETE', path: path(participant) },
+        `unregistering ${participant} in the SML`,
+        ['unregistered'],
+      );
     },
     prepareMigration: async (participant, migrationKey) => {
-      await askAccessPoint(accessPointUrl, { method: 'PUT', path: `${path(participant)}/migration-key`, body: { migrationKey } }, `preparing the migration of ${participant} in the SML`, ['prepared']);
+      await askAccessPoint(
+        accessPointUrl,
+        { method: 'PUT', path: `${path(participant)}/migration-key`, body: { migrationKey } },
+        `preparing the migration of ${participant} in the SML`,
+        ['prepared'],
+      );
     },
   };
 }
@@ -90,8 +113,18 @@ export function businessCardPublishing(accessPointUrl: string): BusinessCardPubl
   const path = (participant: string) => `/directory/participants/${encodeURIComponent(participant)}`;
   return {
     publish: (participant) =>
-      askAccessPoint(accessPointUrl, { method: 'PUT', path: path(participant) }, `publishing the business card of ${participant} in the Peppol Directory`, ['published', 'skipped']),
+      askAccessPoint(
+        accessPointUrl,
+        { method: 'PUT', path: path(participant) },
+        `publishing the business card of ${participant} in the Peppol Directory`,
+        ['published', 'skipped'],
+      ),
     withdraw: (participant) =>
-      askAccessPoint(accessPointUrl, { method: 'DELETE', path: path(participant) }, `removing the business card of ${participant} from the Peppol Directory`, ['removed', 'skipped']),
+      askAccessPoint(
+        accessPointUrl,
+        { method: 'DELETE', path: path(participant) },
+        `removing the business card of ${participant} from the Peppol Directory`,
+        ['removed', 'skipped'],
+      ),
   };
 }

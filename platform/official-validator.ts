@@ -34,7 +34,15 @@ import { validationDuration } from './metrics';
  */
 
 /** The document kinds the validator knows, as its reports name them. */
-export const OFFICIAL_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr', 'cii'] as const;
+export const OFFICIAL_DOCUMENT_TYPES = [
+  'invoice',
+  'credit_note',
+  'invoice_response',
+  'mls',
+  'tsr',
+  'eusr',
+  'cii',
+] as const;
 export type OfficialDocumentType = (typeof OFFICIAL_DOCUMENT_TYPES)[number];
 
 const findingSchema = z.object({
@@ -54,7 +62,13 @@ const reportSchema = z.object({
 
 const ruleSetSchema = z.object({ id: z.string(), name: z.string(), valid_from: z.string().nullable() });
 const healthSchema = z.object({ status: z.literal('ok'), rule_set: ruleSetSchema });
-const laneCountsSchema = z.object({ permits: z.number(), running: z.number(), completed: z.number(), stopped: z.number(), lost: z.number() });
+const laneCountsSchema = z.object({
+  permits: z.number(),
+  running: z.number(),
+  completed: z.number(),
+  stopped: z.number(),
+  lost: z.number(),
+});
 const lanesSchema = z.object({ lanes: z.record(z.string(), laneCountsSchema) });
 
 export type OfficialFinding = z.output<typeof findingSchema>;
@@ -63,7 +77,10 @@ export type RuleSet = z.output<typeof ruleSetSchema>;
 
 /** Fatal findings (the document may not be sent) and warnings, apart. */
 export function splitFindings(findings: OfficialFinding[]): { fatal: OfficialFinding[]; warnings: OfficialFinding[] } {
-  return { fatal: findings.filter((finding) => finding.severity === 'fatal'), warnings: findings.filter((finding) => finding.severity === 'warning') };
+  return {
+    fatal: findings.filter((finding) => finding.severity === 'fatal'),
+    warnings: findings.filter((finding) => finding.severity === 'warning'),
+  };
 }
 
 /** The validator could not give a verdict (down, overloaded, or failing): try again later, never treat as a verdict. */
@@ -104,7 +121,11 @@ export interface ValidationOptions {
 /** The languages the renderings' labels, numbers and dates are written in (the validator's render/labels.xml has a column for each). */
 const RENDERING_LANGUAGES = ['en', 'de', 'fr', 'nl'] as const;
 /** Languages of the human-readable document, per format; a Factur-X is a PDF. */
-export const RENDER_LANGUAGES = { html: RENDERING_LANGUAGES, pdf: RENDERING_LANGUAGES, facturx: RENDERING_LANGUAGES } as const;
+export const RENDER_LANGUAGES = {
+  html: RENDERING_LANGUAGES,
+  pdf: RENDERING_LANGUAGES,
+  facturx: RENDERING_LANGUAGES,
+} as const;
 export type RenderFormat = keyof typeof RENDER_LANGUAGES;
 export type RenderLanguage<F extends RenderFormat = RenderFormat> = (typeof RENDER_LANGUAGES)[F][number];
 
@@ -125,7 +146,12 @@ export interface OfficialValidator {
    * The UBL invoice or credit note (or CII invoice) as a person reads it, under the same lanes, limits and
    * cancelling as a validation; a `facturx` is the CII's PDF/A-3 with that CII embedded as `factur-x.xml`.
    */
-  render(document: string | Buffer, format: RenderFormat, lang: RenderLanguage, options?: RenderOptions): Promise<Buffer>;
+  render(
+    document: string | Buffer,
+    format: RenderFormat,
+    lang: RenderLanguage,
+    options?: RenderOptions,
+  ): Promise<Buffer>;
   /** The rule set it runs, or undefined when it does not answer (health). */
   ruleSet(timeoutMs?: number): Promise<RuleSet | undefined>;
 }
@@ -149,12 +175,19 @@ export function officialValidator(baseUrl: string): OfficialValidator {
    * One piece of work under a lane: posted with an id of its own, so a caller that goes away
    * stops it in the validator too; answered by the validator's own time limit.
    */
-  async function underLane(path: string, query: Record<string, string>, body: string | Buffer, { lane = 'send', limitMs = MAX_VALIDATION_MS, signal }: ValidationOptions) {
+  async function underLane(
+    path: string,
+    query: Record<string, string>,
+    body: string | Buffer,
+    { lane = 'send', limitMs = MAX_VALIDATION_MS, signal }: ValidationOptions,
+  ) {
     const limit = Math.min(limitMs, MAX_VALIDATION_MS);
     const id = randomUUID();
     const cancel = () => {
       // The caller is gone: stop the work in the validator, so its permit comes back now.
-      void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+      void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(
+        () => undefined,
+      );
     };
     signal?.addEventListener('abort', cancel, { once: true });
     try {
@@ -168,26 +201,36 @@ export function officialValidator(baseUrl: string): OfficialValidator {
       });
       const bytes = Buffer.from(await response.arrayBuffer());
       if (response.status === 503 && bytes.includes('"stopped":"time_limit"')) {
-        throw new ValidationTimeLimitError(`the official validator stopped the work at its time limit: ${bytes.subarray(0, 500).toString()}`, limit);
+        throw new ValidationTimeLimitError(
+          `the official validator stopped the work at its time limit: ${bytes.subarray(0, 500).toString()}`,
+          limit,
+        );
       }
       return { status: response.status, bytes };
     } catch (err) {
       if (err instanceof ValidatorUnavailableError) throw err;
       if (!signal?.aborted) cancel();
-      throw new ValidatorUnavailableError(`the official validator at ${baseUrl} did not answer: ${(err as Error).message}`, { cause: err });
+      throw new ValidatorUnavailableError(
+        `the official validator at ${baseUrl} did not answer: ${(err as Error).message}`,
+        { cause: err },
+      );
     } finally {
       signal?.removeEventListener('abort', cancel);
     }
   }
 
-  const unavailable = (status: number, bytes: Buffer) => new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
+  const unavailable = (status: number, bytes: Buffer) =>
+    new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
 
   async function validateUnderLane(xml: string | Buffer, options: ValidationOptions): Promise<OfficialReport> {
     const { status, bytes } = await underLane('/validate', {}, xml, options);
     if (status !== 200) throw unavailable(status, bytes);
     // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
     const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
-    if (!parsed.success) throw new ValidatorUnavailableError(`the official validator answered in an unknown shape: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new ValidatorUnavailableError(
+        `the official validator answered in an unknown shape: ${parsed.error.message}`,
+      );
     return parsed.data;
   }
 
@@ -205,8 +248,14 @@ export function officialValidator(baseUrl: string): OfficialValidator {
     },
 
     async render(document, format, lang, { notice, ...options } = {}) {
-      const { status, bytes } = await underLane('/render', { format, lang, ...(notice && { notice }) }, document, options);
-      if (status === 422) throw new NotRenderableError(z.object({ error: z.string() }).parse(JSON.parse(bytes.toString())).error);
+      const { status, bytes } = await underLane(
+        '/render',
+        { format, lang, ...(notice && { notice }) },
+        document,
+        options,
+      );
+      if (status === 422)
+        throw new NotRenderableError(z.object({ error: z.string() }).parse(JSON.parse(bytes.toString())).error);
       if (status !== 200) throw unavailable(status, bytes);
       return bytes;
     },
@@ -225,7 +274,9 @@ export type LaneReading = { lane: string } & z.output<typeof laneCountsSchema>;
 
 /** What each lane of the validator at `baseUrl` is doing, from its health answer; none when it does not answer. */
 export async function validatorLanes(baseUrl: string, timeoutMs = 2_000): Promise<LaneReading[]> {
-  const response = await fetch(new URL('/health', baseUrl), { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+  const response = await fetch(new URL('/health', baseUrl), { signal: AbortSignal.timeout(timeoutMs) }).catch(
+    () => undefined,
+  );
   const parsed = lanesSchema.safeParse(response?.ok ? await response.json().catch(() => undefined) : undefined);
   return parsed.success ? Object.entries(parsed.data.lanes).map(([lane, counts]) => ({ lane, ...counts })) : [];
 }

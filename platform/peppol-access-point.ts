@@ -28,7 +28,10 @@ export interface As4SendRequest {
 }
 
 /** The send request for a routed document (parties, ids and country from its routing) to the endpoint its receiver's SMP names. */
-export function sendRequest(routing: EnvelopeRouting, message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string }): As4SendRequest {
+export function sendRequest(
+  routing: EnvelopeRouting,
+  message: { messageId: string; endpoint: { url: string; certificate: string }; sbd: string },
+): As4SendRequest {
   return {
     messageId: message.messageId,
     senderId: routing.sender,
@@ -78,7 +81,8 @@ export interface PeppolAccessPoint {
  */
 const REQUEST_TIMEOUT_MS = 45_000;
 
-const pem = (base64: string) => `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+const pem = (base64: string) =>
+  `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 
 const healthSchema = z.object({ seat: z.string().regex(/^P[A-Z]{2}[0-9]{6}$/, 'a Peppol seat id such as PBE000001') });
 
@@ -92,13 +96,25 @@ export function peppolAccessPoint(baseUrl: string, name = 'our access point'): P
         response = await fetch(`${baseUrl}/send`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ...request, receiverCertificate: pem(request.receiverCertificate), sbd: Buffer.from(request.sbd, 'utf8').toString('base64') }),
-          signal: cancelled ? AbortSignal.any([cancelled, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          body: JSON.stringify({
+            ...request,
+            receiverCertificate: pem(request.receiverCertificate),
+            sbd: Buffer.from(request.sbd, 'utf8').toString('base64'),
+          }),
+          signal: cancelled
+            ? AbortSignal.any([cancelled, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+            : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
       } catch (err) {
-        throw new As4SendError(`${name} at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`, false);
+        throw new As4SendError(
+          `${name} at ${baseUrl} could not be reached (${String((err as Error).cause ?? err)})`,
+          false,
+        );
       }
-      const body = (await response.json().catch(() => ({}))) as Partial<As4Receipt> & { error?: string; permanent?: boolean };
+      const body = (await response.json().catch(() => ({}))) as Partial<As4Receipt> & {
+        error?: string;
+        permanent?: boolean;
+      };
       if (response.status === 200 && body.receiptMessageId) return body as As4Receipt;
       const reason = body.error ?? `HTTP ${response.status}`;
       // 400: our request was malformed, which no retry mends; 422: the receiver's final answer.
@@ -116,7 +132,8 @@ export function peppolAccessPoint(baseUrl: string, name = 'our access point'): P
         throw new Error(`${name} at ${baseUrl} did not name its seat id: ${(err as Error).message}`, { cause: err });
       }
       const parsed = healthSchema.safeParse(body);
-      if (!parsed.success) throw new Error(`${name} at ${baseUrl} named no usable seat id: ${parsed.error.issues[0]?.message ?? ''}`);
+      if (!parsed.success)
+        throw new Error(`${name} at ${baseUrl} named no usable seat id: ${parsed.error.issues[0]?.message ?? ''}`);
       seat = parsed.data.seat;
       return seat;
     },

@@ -2,8 +2,24 @@ import http from 'node:http';
 import https from 'node:https';
 
 import type { TrustAnchors } from '../domain/certificate-trust';
-import { cannotReceive, capabilitiesOf, endpointFor, type Capability, type Deliverable, type SignatureCheck } from '../domain/peppol-capabilities';
-import { cnameSmpUrl, PARTICIPANT_SCHEME, smlCnameDnsName, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord, type SmlLookup } from '../domain/peppol-sml';
+import {
+  cannotReceive,
+  capabilitiesOf,
+  endpointFor,
+  type Capability,
+  type Deliverable,
+  type SignatureCheck,
+} from '../domain/peppol-capabilities';
+import {
+  cnameSmpUrl,
+  PARTICIPANT_SCHEME,
+  smlCnameDnsName,
+  smlDnsName,
+  smpRecord,
+  smpUrlFromRegexp,
+  type NaptrRecord,
+  type SmlLookup,
+} from '../domain/peppol-sml';
 import {
   fullIdentifier,
   parseServiceGroup,
@@ -155,7 +171,8 @@ function getXml(url: string, addresses: string[], agent: http.Agent): Promise<st
   const signal = AbortSignal.timeout(SMP_TIMEOUT_MS);
   const timedOut = `did not answer within ${SMP_TIMEOUT_MS / 1000} s`;
   return new Promise((resolve, reject) => {
-    const fail = (failure: keyof typeof SMP_FAILURES, detail: string) => reject(new SmpLookupError(url, failure, detail));
+    const fail = (failure: keyof typeof SMP_FAILURES, detail: string) =>
+      reject(new SmpLookupError(url, failure, detail));
     const request = (target.protocol === 'https:' ? https : http).get(
       target,
       { agent, headers: { Accept: 'application/xml, text/xml' }, lookup: pinnedLookup(addresses), signal },
@@ -182,7 +199,9 @@ function getXml(url: string, addresses: string[], agent: http.Agent): Promise<st
         });
         response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
         // After the end, or a failure already told, these change nothing.
-        response.on('error', (err) => fail('noAnswer', signal.aborted ? timedOut : `stopped answering (${err.message})`));
+        response.on('error', (err) =>
+          fail('noAnswer', signal.aborted ? timedOut : `stopped answering (${err.message})`),
+        );
         response.on('close', () => fail('noAnswer', signal.aborted ? timedOut : 'stopped answering'));
       },
     );
@@ -194,7 +213,8 @@ function parsed<T>(url: string, parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof SmpFormatError) throw new SmpLookupError(url, 'notSmp', `answered with something other than Peppol SMP 1.x XML: ${err.message}`);
+    if (err instanceof SmpFormatError)
+      throw new SmpLookupError(url, 'notSmp', `answered with something other than Peppol SMP 1.x XML: ${err.message}`);
     throw err;
   }
 }
@@ -219,7 +239,8 @@ async function boundedMap<T, R>(items: T[], limit: number, work: (item: T) => Pr
   return results;
 }
 
-const sameParticipant = (a: Identifier, b: Identifier) => a.scheme.toLowerCase() === b.scheme.toLowerCase() && a.value.toLowerCase() === b.value.toLowerCase();
+const sameParticipant = (a: Identifier, b: Identifier) =>
+  a.scheme.toLowerCase() === b.scheme.toLowerCase() && a.value.toLowerCase() === b.value.toLowerCase();
 
 export interface PeppolLookupOptions {
   zone: string;
@@ -243,15 +264,24 @@ export interface PeppolLookupOptions {
 }
 
 export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
-  const resolver = naptrResolver({ ...(options.dnsServer && { server: options.dnsServer }), timeoutMs: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  const resolver = naptrResolver({
+    ...(options.dnsServer && { server: options.dnsServer }),
+    timeoutMs: DNS_TIMEOUT_MS,
+    tries: DNS_TRIES,
+  });
   const cname = options.smlLookup === 'cname';
   // The legacy scheme's SMP host is the SML's own name: where a DNS server is configured (a network of its own), only it knows that name.
   const smpAddresses: AddressPolicy =
-    cname && options.dnsServer ? { resolve: async (host) => (await resolver.resolveAddresses(host)).addresses, ...options.smpAddresses } : options.smpAddresses;
+    cname && options.dnsServer
+      ? { resolve: async (host) => (await resolver.resolveAddresses(host)).addresses, ...options.smpAddresses }
+      : options.smpAddresses;
 
   const naptrSml = async (participant: Identifier): Promise<SmlAnswer> => {
     const dnsName = smlDnsName(participant.value, options.zone);
-    const { records, ttlSeconds } = (await querySml(dnsName, () => resolver.resolveNaptr(dnsName))) ?? { records: [], ttlSeconds: undefined };
+    const { records, ttlSeconds } = (await querySml(dnsName, () => resolver.resolveNaptr(dnsName))) ?? {
+      records: [],
+      ttlSeconds: undefined,
+    };
     const record = smpRecord(records);
     const answer: SmlAnswer = {
       participant,
@@ -264,7 +294,11 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
     if (!record) return answer;
     const result = smpUrlFromRegexp(record.regexp);
     if (!('url' in result)) return { ...answer, problem: result.problem };
-    if (result.url.startsWith('http:') && !options.httpSmp) return { ...answer, problem: `the NAPTR record names ${result.url}, but Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0)` };
+    if (result.url.startsWith('http:') && !options.httpSmp)
+      return {
+        ...answer,
+        problem: `the NAPTR record names ${result.url}, but Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0)`,
+      };
     return { ...answer, smpUrl: result.url };
   };
 
@@ -272,16 +306,32 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
     const dnsName = smlCnameDnsName(participant.value, options.zone);
     const resolved = await querySml(dnsName, () => resolver.resolveAddresses(dnsName));
     const answer: SmlAnswer = { participant, zone: options.zone, dnsName, records: [], smlLookup: 'cname' };
-    return resolved ? { ...answer, smpUrl: cnameSmpUrl(dnsName, options.cnameSmpPort), ttlSeconds: resolved.ttlSeconds } : answer;
+    return resolved
+      ? { ...answer, smpUrl: cnameSmpUrl(dnsName, options.cnameSmpPort), ttlSeconds: resolved.ttlSeconds }
+      : answer;
   };
 
-  const readService = async (smpUrl: string, addresses: string[], agent: http.Agent, participant: Identifier, documentType: Identifier): Promise<ServiceRead> => {
+  const readService = async (
+    smpUrl: string,
+    addresses: string[],
+    agent: http.Agent,
+    participant: Identifier,
+    documentType: Identifier,
+  ): Promise<ServiceRead> => {
     const url = serviceMetadataUrl(smpUrl, participant, documentType);
     const xml = await getXml(url, addresses, agent);
     if (xml === undefined) return { documentType, url };
     const metadata = parsed(url, () => parseServiceMetadata(xml));
-    if (metadata.kind === 'metadata' && (!sameParticipant(metadata.participant, participant) || fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))) {
-      throw new SmpLookupError(url, 'notSmp', `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`);
+    if (
+      metadata.kind === 'metadata' &&
+      (!sameParticipant(metadata.participant, participant) ||
+        fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))
+    ) {
+      throw new SmpLookupError(
+        url,
+        'notSmp',
+        `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`,
+      );
     }
     return { documentType, url, metadata, signature: verifyServiceMetadata(xml, options.trust.smp, new Date()) };
   };
@@ -311,10 +361,16 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
         if (xml === undefined) return undefined;
         const serviceGroup = parsed(url, () => parseServiceGroup(xml));
         if (!sameParticipant(serviceGroup.participant, participant)) {
-          throw new SmpLookupError(url, 'notSmp', `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`);
+          throw new SmpLookupError(
+            url,
+            'notSmp',
+            `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`,
+          );
         }
-        const services = await boundedMap(serviceGroup.documentTypes.slice(0, MAX_SERVICES), SMP_CONCURRENCY, (documentType) =>
-          readService(smpUrl, host.addresses, agent, participant, documentType),
+        const services = await boundedMap(
+          serviceGroup.documentTypes.slice(0, MAX_SERVICES),
+          SMP_CONCURRENCY,
+          (documentType) => readService(smpUrl, host.addresses, agent, participant, documentType),
         );
         return { url, serviceGroup, services };
       } finally {
@@ -334,7 +390,11 @@ export type Discovery =
  * the participant's endpoints as capabilities, or why it is not on Peppol.
  * A DNS or SMP that does not answer throws its step's error.
  */
-export async function discoverParticipant(lookup: PeppolLookup, participantValue: string, now: Date): Promise<Discovery> {
+export async function discoverParticipant(
+  lookup: PeppolLookup,
+  participantValue: string,
+  now: Date,
+): Promise<Discovery> {
   const sml = await lookup.sml(participantValue);
   if (!sml.smpUrl) {
     // The legacy scheme has no records to read: a name that resolves names its SMP.
@@ -344,7 +404,9 @@ export async function discoverParticipant(lookup: PeppolLookup, participantValue
   }
   const smp = await lookup.smp(sml.smpUrl, sml.participant);
   if (!smp) return { found: false, sml, why: `its SMP ${sml.smpUrl} does not know it (404)` };
-  const found = smp.services.flatMap(({ metadata, signature }) => (metadata && signature ? [{ metadata, signature }] : []));
+  const found = smp.services.flatMap(({ metadata, signature }) =>
+    metadata && signature ? [{ metadata, signature }] : [],
+  );
   return { found: true, sml, smp, capabilities: capabilitiesOf(found, now, lookup.accessPointTrust) };
 }
 
@@ -372,7 +434,9 @@ export async function receivingEndpoint(
   // A name that does not resolve now is left to the access point, whose failure is retried.
   const host = await checkHost(new URL(endpoint.url), lookup.accessPointAddresses);
   if (!host.ok && host.problem === 'not_public') {
-    return { refusal: `The receiver ${receiver}'s SMP names an access point this service does not send to (${endpoint.url}): ${host.reason}.` };
+    return {
+      refusal: `The receiver ${receiver}'s SMP names an access point this service does not send to (${endpoint.url}): ${host.reason}.`,
+    };
   }
   return endpoint;
 }

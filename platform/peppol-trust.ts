@@ -30,10 +30,13 @@ export function readTrustAnchors(setting: string, file: string | undefined): Tru
     try {
       return new X509Certificate(block);
     } catch (err) {
-      throw new ConfigError(`${setting}=${JSON.stringify(file)}: certificate ${index + 1} cannot be read (${(err as Error).message})`);
+      throw new ConfigError(
+        `${setting}=${JSON.stringify(file)}: certificate ${index + 1} cannot be read (${(err as Error).message})`,
+      );
     }
   });
-  if (!certificates.some((certificate) => certificate.ca)) throw new ConfigError(`${setting}=${JSON.stringify(file)}: holds no CA certificate (PEM)`);
+  if (!certificates.some((certificate) => certificate.ca))
+    throw new ConfigError(`${setting}=${JSON.stringify(file)}: holds no CA certificate (PEM)`);
   return { setting, certificates };
 }
 

@@ -25,7 +25,12 @@ export function defaultProcessCount(cores = availableParallelism()): number {
 const CRASH_LIMIT = { count: 5, periodMs: 60_000 };
 const RESTART_DELAY_MS = 1_000;
 
-export function runCopies(count: number, logger: Logger, main: () => Promise<void>, onFailure: (err: unknown) => void): void {
+export function runCopies(
+  count: number,
+  logger: Logger,
+  main: () => Promise<void>,
+  onFailure: (err: unknown) => void,
+): void {
   // A copy needs no watch: node:cluster ends it when its channel to the primary closes.
   if (cluster.isPrimary) stopWithParent();
   if (cluster.isWorker) {

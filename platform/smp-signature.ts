@@ -36,9 +36,17 @@ export interface SmpSignatureRules {
 }
 
 /** SMP 1.3.0 (OpenPeppol, November 2023; every SMP by the end of May 2024): SHA-256 in place of SHA-1. What a lookup asks of an answer today. */
-export const SMP_1_3: SmpSignatureRules = { name: 'Peppol SMP 1.3.0', signatureMethod: RSA_SHA256, digestMethod: SHA256 };
+export const SMP_1_3: SmpSignatureRules = {
+  name: 'Peppol SMP 1.3.0',
+  signatureMethod: RSA_SHA256,
+  digestMethod: SHA256,
+};
 /** SMP 1.2.0, before it: what answers recorded from real SMPs until 2024 carry (the tests read such recordings). */
-export const SMP_1_2: SmpSignatureRules = { name: 'Peppol SMP 1.2.0', signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1', digestMethod: 'http://www.w3.org/2000/09/xmldsig#sha1' };
+export const SMP_1_2: SmpSignatureRules = {
+  name: 'Peppol SMP 1.2.0',
+  signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+  digestMethod: 'http://www.w3.org/2000/09/xmldsig#sha1',
+};
 const ENVELOPED_SIGNATURE = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 
 /** The few DOM members read here, of the document xml-crypto's own parser (xmldom) builds. */
@@ -60,7 +68,9 @@ interface DomDocument {
 type ParseError = (message: string) => void;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- xmldom's typings reference the DOM library, which would change the globals of every file (fetch, Response) for one parser
 const { DOMParser } = require('@xmldom/xmldom') as {
-  DOMParser: new (options: { errorHandler: { warning: ParseError; error: ParseError; fatalError: ParseError } }) => { parseFromString(xml: string, mimeType: string): DomDocument };
+  DOMParser: new (options: { errorHandler: { warning: ParseError; error: ParseError; fatalError: ParseError } }) => {
+    parseFromString(xml: string, mimeType: string): DomDocument;
+  };
 };
 
 /** The SMP's signing certificate and its key, both PEM (the key PKCS#8, unencrypted). */
@@ -101,7 +111,9 @@ export function readSmpSigner(certificateFile: string, keyFile: string): SmpSign
   try {
     certificate = new X509Certificate(signer.certificate);
   } catch (err) {
-    throw new Error(`the SMP signing certificate ${certificateFile} is not a PEM certificate: ${(err as Error).message}`);
+    throw new Error(
+      `the SMP signing certificate ${certificateFile} is not a PEM certificate: ${(err as Error).message}`,
+    );
   }
   let key: ReturnType<typeof createPrivateKey>;
   try {
@@ -109,14 +121,18 @@ export function readSmpSigner(certificateFile: string, keyFile: string): SmpSign
   } catch (err) {
     throw new Error(`the SMP signing key ${keyFile} is not an unencrypted PEM private key: ${(err as Error).message}`);
   }
-  if (!certificate.checkPrivateKey(key)) throw new Error(`the SMP signing key ${keyFile} does not belong to the certificate ${certificateFile}`);
+  if (!certificate.checkPrivateKey(key))
+    throw new Error(`the SMP signing key ${keyFile} does not belong to the certificate ${certificateFile}`);
   return signer;
 }
 
 const childElements = (parent: DomElement, name: string): DomElement[] =>
-  Array.from(parent.childNodes).filter((node) => node.nodeType === 1 && node.namespaceURI === DSIG_NAMESPACE && node.localName === name);
+  Array.from(parent.childNodes).filter(
+    (node) => node.nodeType === 1 && node.namespaceURI === DSIG_NAMESPACE && node.localName === name,
+  );
 
-const algorithmOf = (parent: DomElement, name: string) => childElements(parent, name)[0]?.getAttribute('Algorithm') ?? '(none)';
+const algorithmOf = (parent: DomElement, name: string) =>
+  childElements(parent, name)[0]?.getAttribute('Algorithm') ?? '(none)';
 
 /** Why the signature is not in the Peppol form, or undefined when it is. */
 function formProblem(root: DomElement, signature: DomElement, rules: SmpSignatureRules): string | undefined {
@@ -125,9 +141,11 @@ function formProblem(root: DomElement, signature: DomElement, rules: SmpSignatur
   const signedInfo = childElements(signature, 'SignedInfo');
   if (signedInfo.length !== 1) return 'its ds:Signature does not have exactly one SignedInfo';
   const canonicalization = algorithmOf(signedInfo[0]!, 'CanonicalizationMethod');
-  if (canonicalization !== INCLUSIVE_C14N && canonicalization !== EXCLUSIVE_C14N) return `it is canonicalised by ${canonicalization}, not C14N 1.0 (${INCLUSIVE_C14N}, or exclusive)`;
+  if (canonicalization !== INCLUSIVE_C14N && canonicalization !== EXCLUSIVE_C14N)
+    return `it is canonicalised by ${canonicalization}, not C14N 1.0 (${INCLUSIVE_C14N}, or exclusive)`;
   const method = algorithmOf(signedInfo[0]!, 'SignatureMethod');
-  if (method !== rules.signatureMethod) return `it is signed by ${method}, not ${rules.signatureMethod} as ${rules.name} prescribes`;
+  if (method !== rules.signatureMethod)
+    return `it is signed by ${method}, not ${rules.signatureMethod} as ${rules.name} prescribes`;
   const references = childElements(signedInfo[0]!, 'Reference');
   if (references.length !== 1) return `it signs ${references.length} references, not the one document`;
   const reference = references[0]!;
@@ -135,10 +153,14 @@ function formProblem(root: DomElement, signature: DomElement, rules: SmpSignatur
   if (!reference.hasAttribute('URI') || reference.getAttribute('URI') !== '') {
     return `its reference is URI="${reference.getAttribute('URI') ?? ''}", not the whole document (URI="")`;
   }
-  const transforms = childElements(reference, 'Transforms').flatMap((list) => childElements(list, 'Transform').map((transform) => transform.getAttribute('Algorithm')));
-  if (transforms.length !== 1 || transforms[0] !== ENVELOPED_SIGNATURE) return `its transforms are ${transforms.join(', ') || '(none)'}, not the enveloped-signature transform alone`;
+  const transforms = childElements(reference, 'Transforms').flatMap((list) =>
+    childElements(list, 'Transform').map((transform) => transform.getAttribute('Algorithm')),
+  );
+  if (transforms.length !== 1 || transforms[0] !== ENVELOPED_SIGNATURE)
+    return `its transforms are ${transforms.join(', ') || '(none)'}, not the enveloped-signature transform alone`;
   const digest = algorithmOf(reference, 'DigestMethod');
-  if (digest !== rules.digestMethod) return `its digest is ${digest}, not ${rules.digestMethod} as ${rules.name} prescribes`;
+  if (digest !== rules.digestMethod)
+    return `its digest is ${digest}, not ${rules.digestMethod} as ${rules.name} prescribes`;
   return undefined;
 }
 
@@ -159,7 +181,12 @@ function signerCertificate(signature: DomElement): X509Certificate | undefined {
  * now. The caller reads the same text it passed here (parsed strictly apart,
  * domain/peppol-smp.ts), so what it reads is what was signed.
  */
-export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Date, rules: SmpSignatureRules = SMP_1_3): SignatureCheck {
+export function verifyServiceMetadata(
+  xml: string,
+  trust: TrustAnchors,
+  now: Date,
+  rules: SmpSignatureRules = SMP_1_3,
+): SignatureCheck {
   const refused = (problem: string, signer?: X509Certificate): SignatureCheck => ({
     verified: false,
     problem,
@@ -169,12 +196,16 @@ export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Dat
   const failed = (message: string) => {
     parseErrors.push(message);
   };
-  const document = new DOMParser({ errorHandler: { warning: () => undefined, error: failed, fatalError: failed } }).parseFromString(xml, 'text/xml');
+  const document = new DOMParser({
+    errorHandler: { warning: () => undefined, error: failed, fatalError: failed },
+  }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
-  if (parseErrors.length > 0 || !root) return refused(`it is not well-formed XML: ${parseErrors[0] ?? 'no root element'}`);
+  if (parseErrors.length > 0 || !root)
+    return refused(`it is not well-formed XML: ${parseErrors[0] ?? 'no root element'}`);
   // SMP answers never carry a DTD; one could declare what two parsers read differently.
   if (document.doctype) return refused('it has a DOCTYPE');
-  if (root.namespaceURI !== SMP_NAMESPACE || root.localName !== 'SignedServiceMetadata') return refused('it is not a SignedServiceMetadata');
+  if (root.namespaceURI !== SMP_NAMESPACE || root.localName !== 'SignedServiceMetadata')
+    return refused('it is not a SignedServiceMetadata');
   const signatures = Array.from(document.getElementsByTagNameNS(DSIG_NAMESPACE, 'Signature'));
   if (signatures.length === 0) return refused('it is not signed (no ds:Signature)');
   if (signatures.length > 1) return refused(`it has ${signatures.length} ds:Signature elements, not one`);
@@ -191,7 +222,8 @@ export function verifyServiceMetadata(xml: string, trust: TrustAnchors, now: Dat
   const verifier = new SignedXml({ publicCert: signer.publicKey, getCertFromKeyInfo: () => null });
   verifier.loadSignature(signature);
   try {
-    if (!verifier.checkSignature(xml)) return refused('the document was changed after it was signed (its digest does not match)', signer);
+    if (!verifier.checkSignature(xml))
+      return refused('the document was changed after it was signed (its digest does not match)', signer);
   } catch (err) {
     return refused(`the signature does not verify: ${(err as Error).message}`, signer);
   }

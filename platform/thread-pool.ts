@@ -68,7 +68,8 @@ export function threadPool<M extends TaskModule>(modulePath: string, options: Th
       const job = busy.get(worker);
       busy.delete(worker);
       if (job) {
-        if (message.error !== undefined) job.reject(new Error(`task ${job.task} failed in a worker thread: ${message.error}`));
+        if (message.error !== undefined)
+          job.reject(new Error(`task ${job.task} failed in a worker thread: ${message.error}`));
         else job.resolve(message.value as never);
       }
       idle.push(worker);
@@ -109,7 +110,11 @@ export function threadPool<M extends TaskModule>(modulePath: string, options: Th
     run(task, input) {
       if (closed) return Promise.reject(new Error('the thread pool is closed'));
       if (queue.length >= options.maxQueue) {
-        return Promise.reject(new ThreadPoolBusyError(`${queue.length} tasks are already waiting for ${size} worker thread${size === 1 ? '' : 's'}`));
+        return Promise.reject(
+          new ThreadPoolBusyError(
+            `${queue.length} tasks are already waiting for ${size} worker thread${size === 1 ? '' : 's'}`,
+          ),
+        );
       }
       return new Promise((resolve, reject) => {
         queue.push({ task, input, resolve: resolve, reject });

@@ -10,7 +10,11 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { ClientInterceptors } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import type { InjectedSinks, WorkerOptions } from '@temporalio/worker';
 
@@ -44,7 +48,11 @@ export interface Tracing {
  */
 const droppedWorkflowSpans: InjectedSinks<OpenTelemetrySinks> = { exporter: { export: { fn: () => undefined } } };
 
-const OFF: Tracing = { clientInterceptors: {}, worker: { sinks: droppedWorkflowSpans }, shutdown: () => Promise.resolve() };
+const OFF: Tracing = {
+  clientInterceptors: {},
+  worker: { sinks: droppedWorkflowSpans },
+  shutdown: () => Promise.resolve(),
+};
 
 /**
  * Starts tracing for the process when OTEL_EXPORTER_OTLP_ENDPOINT is set. Called before the process imports
@@ -61,7 +69,8 @@ export function startTracing(service: keyof typeof SERVICE_NAMES, env: NodeJS.Pr
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.has(new URL(request.url ?? '/', 'http://path.only').pathname),
+        ignoreIncomingRequestHook: (request: IncomingMessage) =>
+          UNTRACED_PATHS.has(new URL(request.url ?? '/', 'http://path.only').pathname),
         // A call outside any trace (a start-up check) would be a trace of one span.
         requireParentforOutgoingSpans: true,
       }),
@@ -74,7 +83,12 @@ export function startTracing(service: keyof typeof SERVICE_NAMES, env: NodeJS.Pr
     clientInterceptors: { workflow: [clientInterceptor] },
     worker: {
       interceptors: {
-        activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+        activity: [
+          (ctx) => ({
+            inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+            outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+          }),
+        ],
       },
       sinks: { exporter: makeWorkflowExporter(spans, resource) },
     },

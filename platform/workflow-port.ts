@@ -1,4 +1,9 @@
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  type Client,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 
 import { workflowQueueOf, type StartedWorkflowInputs } from '../workflows/shared';
@@ -10,10 +15,17 @@ import { workflowQueueOf, type StartedWorkflowInputs } from '../workflows/shared
  * (services → platform → workflows/shared).
  */
 
-export type StartOptions<Name extends keyof StartedWorkflowInputs> = Omit<WorkflowStartOptions, 'args' | 'taskQueue'> & { input: StartedWorkflowInputs[Name] };
+export type StartOptions<Name extends keyof StartedWorkflowInputs> = Omit<
+  WorkflowStartOptions,
+  'args' | 'taskQueue'
+> & { input: StartedWorkflowInputs[Name] };
 
 /** Starts the workflow; false when one with that id already runs (or ran, as the reuse policy says), which a business-keyed start treats as done. */
-export async function startWorkflow<Name extends keyof StartedWorkflowInputs>(temporal: Client, type: Name, { input, ...options }: StartOptions<Name>): Promise<boolean> {
+export async function startWorkflow<Name extends keyof StartedWorkflowInputs>(
+  temporal: Client,
+  type: Name,
+  { input, ...options }: StartOptions<Name>,
+): Promise<boolean> {
   try {
     await temporal.workflow.start(type, { ...options, taskQueue: workflowQueueOf(type), args: [input] });
     return true;
@@ -35,7 +47,13 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
   { input, ...options }: StartOptions<Name>,
   signalArgs: unknown[] = [],
 ): Promise<void> {
-  await temporal.workflow.signalWithStart(type, { ...options, taskQueue: workflowQueueOf(type), args: [input], signal, signalArgs });
+  await temporal.workflow.signalWithStart(type, {
+    ...options,
+    taskQueue: workflowQueueOf(type),
+    args: [input],
+    signal,
+    signalArgs,
+  });
 }
 
 /**
@@ -54,7 +72,12 @@ export class UnansweredUpdateError extends Error {
  * most UPDATE_ANSWER_WAIT_MS. While the workflow runs, a repeat joins it (the update's id is its name, so it is
  * answered once, with the first answer); a finished one's id follows the reuse policy given.
  */
-export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, Result>(temporal: Client, type: Name, update: string, { input, ...options }: StartOptions<Name>): Promise<Result> {
+export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, Result>(
+  temporal: Client,
+  type: Name,
+  update: string,
+  { input, ...options }: StartOptions<Name>,
+): Promise<Result> {
   const startWorkflowOperation = new WithStartWorkflowOperation(type, {
     ...options,
     taskQueue: workflowQueueOf(type),
@@ -62,8 +85,13 @@ export async function startWithUpdate<Name extends keyof StartedWorkflowInputs, 
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
   });
   try {
-    return await temporal.withDeadline(Date.now() + UPDATE_ANSWER_WAIT_MS, () => temporal.workflow.executeUpdateWithStart(update, { updateId: update, startWorkflowOperation }));
+    return await temporal.withDeadline(Date.now() + UPDATE_ANSWER_WAIT_MS, () =>
+      temporal.workflow.executeUpdateWithStart(update, { updateId: update, startWorkflowOperation }),
+    );
   } catch (err) {
-    throw new UnansweredUpdateError(`The ${type} ${options.workflowId} did not answer its ${update} update: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new UnansweredUpdateError(
+      `The ${type} ${options.workflowId} did not answer its ${update} update: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }

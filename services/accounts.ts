@@ -31,14 +31,25 @@ export async function signup(store: Store, input: { email: string; name?: string
       created_at: now,
     });
   } catch (err) {
-    if (isDuplicateKey(err)) throw new RuleError('email_taken', 'An account with this email exists already.', { param: 'email' });
+    if (isDuplicateKey(err))
+      throw new RuleError('email_taken', 'An account with this email exists already.', { param: 'email' });
     throw err;
   }
   try {
     const actor = { accountId, keyPrefix: null };
     await createWorkspace(store, actor, input.name ? `${input.name}'s workspace` : 'Personal workspace', workspaceId);
-    const key = await issueApiKey(store, actor, { accountId, workspaceId, environment: 'sandbox', companyId: null, label: 'signup' });
-    return { account: { id: accountId, email: input.email, name: input.name ?? null, status: 'active' }, workspaceId, key };
+    const key = await issueApiKey(store, actor, {
+      accountId,
+      workspaceId,
+      environment: 'sandbox',
+      companyId: null,
+      label: 'signup',
+    });
+    return {
+      account: { id: accountId, email: input.email, name: input.name ?? null, status: 'active' },
+      workspaceId,
+      key,
+    };
   } catch (err) {
     await Promise.allSettled([
       store.apiKeys.deleteMany({ account_id: accountId }),

@@ -24,11 +24,20 @@ export interface NewApiKey {
 export async function issueApiKey(
   store: Store,
   actor: Actor,
-  options: { accountId: string; workspaceId: string; environment: Environment; companyId: string | null; label: string },
+  options: {
+    accountId: string;
+    workspaceId: string;
+    environment: Environment;
+    companyId: string | null;
+    label: string;
+  },
 ): Promise<NewApiKey> {
   // Checked before the insert, so two concurrent creations may pass one over the cap; the per-account rate limit bounds what that buys.
   if ((await store.apiKeys.countDocuments({ account_id: options.accountId, revoked_at: null })) >= MAX_ACTIVE_KEYS) {
-    throw new RuleError('key_limit_reached', `An account holds at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+    throw new RuleError(
+      'key_limit_reached',
+      `An account holds at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`,
+    );
   }
   const account = await store.accounts.findById(options.accountId).lean();
   if (!account) throw new Error(`account ${options.accountId} does not exist`);
@@ -76,7 +85,12 @@ export async function issueApiKey(
  * conditional update decides: of concurrent revocations one wins, and only
  * it writes the audit event.
  */
-export async function revokeApiKey(store: Store, actor: Actor, prefix: string, onlyCompanyId: string | null = null): Promise<boolean> {
+export async function revokeApiKey(
+  store: Store,
+  actor: Actor,
+  prefix: string,
+  onlyCompanyId: string | null = null,
+): Promise<boolean> {
   const revoked = await store.apiKeys.findOneAndUpdate(
     { prefix, account_id: actor.accountId, revoked_at: null, ...(onlyCompanyId && { company_id: onlyCompanyId }) },
     { $set: { revoked_at: new Date() } },
@@ -120,7 +134,12 @@ const callerAccount = (account: { email: string; status: string; rate_limit_per_
  * A change made after this read found the key in place (it updates every key
  * of the account after the account), so either way the key ends current.
  */
-async function settleKeyAccount(store: Store, keyHash: string, accountId: string, copied: CallerAccount): Promise<void> {
+async function settleKeyAccount(
+  store: Store,
+  keyHash: string,
+  accountId: string,
+  copied: CallerAccount,
+): Promise<void> {
   const now = await store.accounts.findById(accountId).lean();
   if (now && JSON.stringify(callerAccount(now)) !== JSON.stringify(copied)) {
     await store.apiKeys.updateOne({ _id: keyHash }, { $set: { account: callerAccount(now) } });
@@ -134,7 +153,13 @@ export async function refreshKeysOfAccount(store: Store, accountId: string): Pro
 }
 
 /** The key with this hash and what a request needs of its account, when the key is not revoked: one read (two for keys older than the copy). */
-export async function findKeyWithAccount(store: Store, keyHash: string): Promise<{ key: { prefix: string; workspace_id: string; company_id?: string | null; account_id: string }; account: CallerAccount & { _id: string } } | null> {
+export async function findKeyWithAccount(
+  store: Store,
+  keyHash: string,
+): Promise<{
+  key: { prefix: string; workspace_id: string; company_id?: string | null; account_id: string };
+  account: CallerAccount & { _id: string };
+} | null> {
   const key = await store.apiKeys.findById(keyHash).lean();
   if (!key || key.revoked_at) return null;
   const account = key.account ?? (await store.accounts.findById(key.account_id).lean());

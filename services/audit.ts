@@ -56,7 +56,10 @@ export interface Actor {
 export interface AuditEntry {
   action: AuditAction;
   workspaceId: string;
-  target: { type: 'api_key' | 'account' | 'workspace' | 'company' | 'webhook' | 'kyc_document' | 'kyc_submission'; id: string };
+  target: {
+    type: 'api_key' | 'account' | 'workspace' | 'company' | 'webhook' | 'kyc_document' | 'kyc_submission';
+    id: string;
+  };
   details?: Record<string, unknown>;
 }
 
@@ -83,7 +86,12 @@ export async function recordAudit(store: Store, actor: Actor, entry: AuditEntry)
  * existed before it, whatever is inserted meanwhile (new events land before
  * page one).
  */
-export async function listAudit(store: Store, workspaceIds: string[], limit: number, before: string | undefined): Promise<Page<AuditEventRow>> {
+export async function listAudit(
+  store: Store,
+  workspaceIds: string[],
+  limit: number,
+  before: string | undefined,
+): Promise<Page<AuditEventRow>> {
   const perWorkspace = await Promise.all(
     workspaceIds.map((workspaceId) =>
       store.auditEvents

@@ -10,7 +10,8 @@ export interface CompanyFields {
   tax_id?: string | null | undefined;
   email?: string | null | undefined;
   iban?: string | null | undefined;
-  address?: { street?: string | undefined; city?: string | undefined; postal_code?: string | undefined } | null | undefined;
+  address?:
+    { street?: string | undefined; city?: string | undefined; postal_code?: string | undefined } | null | undefined;
   peppol_id?: string | null | undefined;
   auto_acknowledge?: boolean | undefined;
   receive_cii?: boolean | undefined;
@@ -19,9 +20,20 @@ export interface CompanyFields {
 
 export type Company = CompanyRow & { _id: string };
 
-export async function createCompany(store: Store, actor: Actor, workspaceId: string, fields: CompanyFields): Promise<Company> {
+export async function createCompany(
+  store: Store,
+  actor: Actor,
+  workspaceId: string,
+  fields: CompanyFields,
+): Promise<Company> {
   const now = new Date();
-  const company = await store.companies.create({ _id: newSortableId('company', now.getTime()), workspace_id: workspaceId, ...fields, created_at: now, updated_at: now });
+  const company = await store.companies.create({
+    _id: newSortableId('company', now.getTime()),
+    workspace_id: workspaceId,
+    ...fields,
+    created_at: now,
+    updated_at: now,
+  });
   await recordAudit(store, actor, {
     action: 'company.created',
     workspaceId,
@@ -32,7 +44,11 @@ export async function createCompany(store: Store, actor: Actor, workspaceId: str
 }
 
 /** The workspace's companies, newest first; a key limited to one company sees only that one. */
-export async function listCompanies(store: Store, workspaceId: string, onlyCompanyId: string | null): Promise<Company[]> {
+export async function listCompanies(
+  store: Store,
+  workspaceId: string,
+  onlyCompanyId: string | null,
+): Promise<Company[]> {
   if (onlyCompanyId) {
     const company = await findCompany(store, onlyCompanyId);
     return company && company.workspace_id === workspaceId ? [company] : [];
@@ -53,9 +69,18 @@ export async function findCompany(store: Store, companyId: string): Promise<Comp
  * not at all). Null when the company is gone. The audit event lists the
  * fields that actually changed.
  */
-export async function updateCompany(store: Store, actor: Actor, current: Company, changes: Partial<CompanyFields>): Promise<Company | null> {
+export async function updateCompany(
+  store: Store,
+  actor: Actor,
+  current: Company,
+  changes: Partial<CompanyFields>,
+): Promise<Company | null> {
   const updated = await store.companies
-    .findOneAndUpdate({ _id: current._id, deleted_at: null }, { $set: { ...changes, updated_at: new Date() } }, { returnDocument: 'after' })
+    .findOneAndUpdate(
+      { _id: current._id, deleted_at: null },
+      { $set: { ...changes, updated_at: new Date() } },
+      { returnDocument: 'after' },
+    )
     .lean();
   if (!updated) return null;
   const changed = (Object.keys(changes) as (keyof CompanyFields)[]).filter(
@@ -72,8 +97,15 @@ export async function updateCompany(store: Store, actor: Actor, current: Company
 
 /** Marks the company deleted (its documents stay for the record); false when it was gone already. */
 export async function deleteCompany(store: Store, actor: Actor, company: Company): Promise<boolean> {
-  const { modifiedCount } = await store.companies.updateOne({ _id: company._id, deleted_at: null }, { $set: { deleted_at: new Date() } });
+  const { modifiedCount } = await store.companies.updateOne(
+    { _id: company._id, deleted_at: null },
+    { $set: { deleted_at: new Date() } },
+  );
   if (modifiedCount === 0) return false;
-  await recordAudit(store, actor, { action: 'company.deleted', workspaceId: company.workspace_id, target: { type: 'company', id: company._id } });
+  await recordAudit(store, actor, {
+    action: 'company.deleted',
+    workspaceId: company.workspace_id,
+    target: { type: 'company', id: company._id },
+  });
   return true;
 }

@@ -31,12 +31,17 @@ export type RuleCode =
 
 /** The one place the role rule's refusal is worded (the API's authorization and the workspace rules both use it). */
 export function insufficientRole(role: string, allowed: readonly string[], action: string): RuleError {
-  return new RuleError('insufficient_role', `Only ${allowed.join(' or ')} may ${action}; your role in this workspace is ${role}.`);
+  return new RuleError(
+    'insufficient_role',
+    `Only ${allowed.join(' or ')} may ${action}; your role in this workspace is ${role}.`,
+  );
 }
 
 /** The one place a workspace is not found: gone, or not visible to the caller, answer alike. */
 export function workspaceNotFound(workspaceId: string): RuleError {
-  return new RuleError('workspace_not_found', `No workspace ${workspaceId} is visible to this account.`, { param: 'id' });
+  return new RuleError('workspace_not_found', `No workspace ${workspaceId} is visible to this account.`, {
+    param: 'id',
+  });
 }
 
 export class RuleError extends Error {
@@ -57,6 +62,11 @@ export interface RuleRefusal {
   options: { param?: string; details?: Record<string, unknown> };
 }
 
-export const refusalOf = (err: RuleError): RuleRefusal => ({ code: err.code, message: err.message, options: err.options });
+export const refusalOf = (err: RuleError): RuleRefusal => ({
+  code: err.code,
+  message: err.message,
+  options: err.options,
+});
 
-export const ruleErrorFrom = (refusal: RuleRefusal): RuleError => new RuleError(refusal.code, refusal.message, refusal.options);
+export const ruleErrorFrom = (refusal: RuleRefusal): RuleError =>
+  new RuleError(refusal.code, refusal.message, refusal.options);

@@ -58,7 +58,11 @@ export async function recordEvent(store: Store, event: NewEvent, logger?: Logger
     return { event: existing, created: false };
   }
   const took = Date.now() - createdAt;
-  if (took >= FEED_DELAY_MS) logger?.error({ eventId: row._id, took }, 'an event was written after the feed delay; a feed cursor may have passed it');
+  if (took >= FEED_DELAY_MS)
+    logger?.error(
+      { eventId: row._id, took },
+      'an event was written after the feed delay; a feed cursor may have passed it',
+    );
   return { event: row, created: true };
 }
 
@@ -108,9 +112,18 @@ export interface EventFilter {
 }
 
 /** A page of a workspace's events, oldest first, after the event id `after`. */
-export async function listEvents(store: Store, filter: EventFilter, limit: number, after: string | undefined, now = Date.now()): Promise<Page<EventRow>> {
+export async function listEvents(
+  store: Store,
+  filter: EventFilter,
+  limit: number,
+  after: string | undefined,
+  now = Date.now(),
+): Promise<Page<EventRow>> {
   const settled = sortableIdBound('event', Math.min(now - FEED_DELAY_MS, filter.to?.getTime() ?? Infinity));
-  const lower = [after && { $gt: after }, filter.from && { $gte: sortableIdBound('event', filter.from.getTime()) }].filter(Boolean);
+  const lower = [
+    after && { $gt: after },
+    filter.from && { $gte: sortableIdBound('event', filter.from.getTime()) },
+  ].filter(Boolean);
   const idRange = Object.assign({ $lt: settled }, ...lower) as Record<string, string>;
   const query = {
     workspace_id: filter.workspaceId,
@@ -120,7 +133,11 @@ export async function listEvents(store: Store, filter: EventFilter, limit: numbe
     ...(filter.documentId && { document_id: filter.documentId }),
     _id: idRange,
   };
-  const rows = await store.events.find(query).sort({ _id: 1 }).limit(limit + 1).lean();
+  const rows = await store.events
+    .find(query)
+    .sort({ _id: 1 })
+    .limit(limit + 1)
+    .lean();
   return pageOf(rows, limit);
 }
 

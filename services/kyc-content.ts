@@ -23,25 +23,43 @@ const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('h
 
 /** The row of new content under `storageKey`: its hash and size, and its bytes sealed under the box's key. */
 export function sealedBlob(box: SecretBox, storageKey: string, bytes: Buffer, now: Date): KycBlobRow & { _id: string } {
-  return { _id: storageKey, sha256: sha256Of(bytes), size_bytes: bytes.length, content: box.sealBytes(bytes, storageKey), key_id: box.keyId, created_at: now };
+  return {
+    _id: storageKey,
+    sha256: sha256Of(bytes),
+    size_bytes: bytes.length,
+    content: box.sealBytes(bytes, storageKey),
+    key_id: box.keyId,
+    created_at: now,
+  };
 }
 
 /** The plain bytes of a blob, checked against their SHA-256. */
 function openBlob(box: SecretBox, blob: StoredBlob): Buffer {
   const stored = Buffer.from(blob.content.value());
-  const bytes = blob.key_id === null || blob.key_id === undefined ? stored : box.openBytes(stored, blob.key_id, blob._id);
+  const bytes =
+    blob.key_id === null || blob.key_id === undefined ? stored : box.openBytes(stored, blob.key_id, blob._id);
   if (sha256Of(bytes) !== blob.sha256) throw new Error(`the content of ${blob._id} does not match its SHA-256`);
   return bytes;
 }
 
 /** A KYC document and its bytes, for the operator's review; the reading is in the workspace's audit trail. */
-export async function readKycDocument(store: Store, box: SecretBox, operator: Actor, documentId: string): Promise<{ document: KycDocumentRow; bytes: Buffer }> {
+export async function readKycDocument(
+  store: Store,
+  box: SecretBox,
+  operator: Actor,
+  documentId: string,
+): Promise<{ document: KycDocumentRow; bytes: Buffer }> {
   const document = await store.kycDocuments.findById(documentId).lean();
   if (!document) throw new OperatorError(`no KYC document ${documentId}`);
   const blob = await store.kycBlobs.findById(document.storage_key).lean();
   if (!blob) throw new OperatorError(`the content of KYC document ${documentId} is missing`);
   const bytes = openBlob(box, blob);
-  await recordAudit(store, operator, { action: 'kyc.document_read', workspaceId: document.workspace_id, target: { type: 'kyc_document', id: documentId }, details: { doc_type: document.doc_type } });
+  await recordAudit(store, operator, {
+    action: 'kyc.document_read',
+    workspaceId: document.workspace_id,
+    target: { type: 'kyc_document', id: documentId },
+    details: { doc_type: document.doc_type },
+  });
   return { document, bytes };
 }
 
@@ -93,7 +111,10 @@ async function resealBlob(store: Store, box: SecretBox, operator: Actor, id: str
   const blob = await store.kycBlobs.findById(id).lean();
   if (!blob || blob.key_id === box.keyId) return false;
   const bytes = openBlob(box, blob);
-  const sealed = await store.kycBlobs.updateOne({ _id: id, key_id: blob.key_id ?? null }, { $set: { content: box.sealBytes(bytes, id), key_id: box.keyId } });
+  const sealed = await store.kycBlobs.updateOne(
+    { _id: id, key_id: blob.key_id ?? null },
+    { $set: { content: box.sealBytes(bytes, id), key_id: box.keyId } },
+  );
   if (sealed.modifiedCount === 0) return false;
   // A blob nobody points at (an upload that crashed half-way) has no workspace to tell.
   const document = await store.kycDocuments.findOne({ storage_key: id }).lean();

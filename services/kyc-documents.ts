@@ -32,7 +32,13 @@ async function requireOpen(store: Store, workspaceId: string): Promise<void> {
  * An upload racing a submission can land after it; the submission lists the
  * documents it was made with (document_ids), so the review is not changed by it.
  */
-export async function uploadKycDocument(store: Store, box: SecretBox, actor: Actor, workspaceId: string, upload: KycUpload): Promise<KycDocument> {
+export async function uploadKycDocument(
+  store: Store,
+  box: SecretBox,
+  actor: Actor,
+  workspaceId: string,
+  upload: KycUpload,
+): Promise<KycDocument> {
   await requireOpen(store, workspaceId);
   const now = new Date();
   const storageKey = `kyb_${randomBase62(24)}`;
@@ -57,7 +63,12 @@ export async function uploadKycDocument(store: Store, box: SecretBox, actor: Act
     action: 'kyc.document_uploaded',
     workspaceId,
     target: { type: 'kyc_document', id: row._id },
-    details: { doc_type: row.doc_type, company_id: row.company_id, size_bytes: row.size_bytes, mime_type: row.mime_type },
+    details: {
+      doc_type: row.doc_type,
+      company_id: row.company_id,
+      size_bytes: row.size_bytes,
+      mime_type: row.mime_type,
+    },
   });
   return row;
 }
@@ -67,10 +78,21 @@ export async function uploadKycDocument(store: Store, box: SecretBox, actor: Act
  * row is marked deleted by one conditional update, so of two deletes one answers; its sealed content is kept, since
  * a submission made at the same moment may name it. Another workspace's document is not found, as a missing one.
  */
-export async function deleteKycDocument(store: Store, actor: Actor, workspaceId: string, documentId: string): Promise<void> {
+export async function deleteKycDocument(
+  store: Store,
+  actor: Actor,
+  workspaceId: string,
+  documentId: string,
+): Promise<void> {
   await requireOpen(store, workspaceId);
-  const deleted = await store.kycDocuments.findOneAndUpdate({ _id: documentId, workspace_id: workspaceId, deleted_at: null }, { $set: { deleted_at: new Date() } }).lean();
-  if (!deleted) throw new RuleError('kyc_document_not_found', `No KYC document ${documentId} in this workspace.`, { param: 'id' });
+  const deleted = await store.kycDocuments
+    .findOneAndUpdate(
+      { _id: documentId, workspace_id: workspaceId, deleted_at: null },
+      { $set: { deleted_at: new Date() } },
+    )
+    .lean();
+  if (!deleted)
+    throw new RuleError('kyc_document_not_found', `No KYC document ${documentId} in this workspace.`, { param: 'id' });
   await recordAudit(store, actor, {
     action: 'kyc.document_deleted',
     workspaceId,

@@ -19,10 +19,14 @@ import type { KycSubmission } from './kyc';
  */
 
 /** Who the audit trail names for a decision: the operator the signal names (the ops CLI does), else the review itself. */
-const reviewer = (operator: string | undefined): Actor => ({ accountId: operator?.trim().slice(0, 100) || 'operator:kyc-review', keyPrefix: null });
+const reviewer = (operator: string | undefined): Actor => ({
+  accountId: operator?.trim().slice(0, 100) || 'operator:kyc-review',
+  keyPrefix: null,
+});
 
 /** Quoted by the customer and the operator alike: the workflow id and the submission. */
-export const reviewReference = (workspaceId: string, submission: number) => `${kycWorkflowId(workspaceId)}#${submission}`;
+export const reviewReference = (workspaceId: string, submission: number) =>
+  `${kycWorkflowId(workspaceId)}#${submission}`;
 
 /** The previous run may still be closing right after it recorded a rejection: ask again this often. */
 const START_ATTEMPTS = 10;
@@ -57,7 +61,8 @@ export async function startKycReview(temporal: Client, submission: KycSubmission
     if (started) return;
     const running = await temporal.workflow.getHandle(workflowId).describe();
     if (running.memo?.submission === submission.number) return;
-    if (attempt === START_ATTEMPTS) throw new Error(`the review of an earlier submission of ${submission.workspace_id} is still running`);
+    if (attempt === START_ATTEMPTS)
+      throw new Error(`the review of an earlier submission of ${submission.workspace_id} is still running`);
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }
@@ -72,7 +77,9 @@ export async function remindReviewers(
   number: number,
   daysWaiting: number,
 ): Promise<void> {
-  const submission = await deps.store.kycSubmissions.findById(kycSubmissionId(workspaceId, number)).lean<KycSubmission>();
+  const submission = await deps.store.kycSubmissions
+    .findById(kycSubmissionId(workspaceId, number))
+    .lean<KycSubmission>();
   if (submission?.status !== 'pending') return;
   const reference = reviewReference(workspaceId, number);
   await createTransport(deps.smtpUrl).sendMail({
@@ -100,18 +107,33 @@ const MAX_REASON_LENGTH = 1000;
  * `live` mode. Repeating it (a retried activity) changes nothing more; the audit
  * event is written by the call that made the change.
  */
-export async function recordReviewOutcome(store: Store, workspaceId: string, number: number, { decision, reason, operator }: KycDecision): Promise<KycSubmission> {
+export async function recordReviewOutcome(
+  store: Store,
+  workspaceId: string,
+  number: number,
+  { decision, reason, operator }: KycDecision,
+): Promise<KycSubmission> {
   const status: ReviewStatus = decision === 'approve' ? 'approved' : 'rejected';
-  const rejectReason = status === 'rejected' ? reason?.trim().slice(0, MAX_REASON_LENGTH) || DEFAULT_REJECT_REASON : null;
+  const rejectReason =
+    status === 'rejected' ? reason?.trim().slice(0, MAX_REASON_LENGTH) || DEFAULT_REJECT_REASON : null;
   const id = kycSubmissionId(workspaceId, number);
   const decided = await store.kycSubmissions
-    .findOneAndUpdate({ _id: id, status: 'pending' }, { $set: { status, reviewed_at: new Date(), reject_reason: rejectReason } }, { returnDocument: 'after' })
+    .findOneAndUpdate(
+      { _id: id, status: 'pending' },
+      { $set: { status, reviewed_at: new Date(), reject_reason: rejectReason } },
+      { returnDocument: 'after' },
+    )
     .lean<KycSubmission>();
   const submission = decided ?? (await store.kycSubmissions.findById(id).lean<KycSubmission>());
   if (!submission) throw new Error(`no KYC submission ${id}`);
   // Also on a repeat: a crash between the writes is repaired by the retry.
   if (submission.status === 'approved') {
-    await recordVerifiedAtApproval(store, workspaceId, submission.reviewed_at ?? new Date(), submission.company_identities ?? undefined);
+    await recordVerifiedAtApproval(
+      store,
+      workspaceId,
+      submission.reviewed_at ?? new Date(),
+      submission.company_identities ?? undefined,
+    );
     await store.workspaces.updateOne({ _id: workspaceId }, { $set: { mode: 'live' } });
   }
   if (decided) {
@@ -132,7 +154,12 @@ const START_GRACE_MS = 30_000;
  * The reconciler's pass: every pending submission has a running review,
  * also when the API stored it and then could not reach Temporal.
  */
-export async function reconcileKycReviews(store: Store, temporal: Client, logger: Logger, now = Date.now()): Promise<number> {
+export async function reconcileKycReviews(
+  store: Store,
+  temporal: Client,
+  logger: Logger,
+  now = Date.now(),
+): Promise<number> {
   const pending = await store.kycSubmissions
     .find({ status: 'pending', submitted_at: { $lt: new Date(now - START_GRACE_MS) } })
     .sort({ submitted_at: 1 })

@@ -23,7 +23,9 @@ export interface KycSubmitDependencies {
 const notSubmittable = (status: KycStatus) =>
   new RuleError(
     'kyc_not_submittable',
-    status === 'approved' ? 'The workspace is verified already.' : 'The workspace’s KYC is under review; wait for the decision (GET /v1/kyc).',
+    status === 'approved'
+      ? 'The workspace is verified already.'
+      : 'The workspace’s KYC is under review; wait for the decision (GET /v1/kyc).',
     { details: { status } },
   );
 
@@ -36,13 +38,24 @@ const notSubmittable = (status: KycStatus) =>
  * Temporal cannot be reached, the submission stays pending and the
  * reconciler starts its review.
  */
-export async function submitKyc(deps: KycSubmitDependencies, actor: Actor, workspaceId: string, input: KycSubmitInput): Promise<KycSubmission> {
+export async function submitKyc(
+  deps: KycSubmitDependencies,
+  actor: Actor,
+  workspaceId: string,
+  input: KycSubmitInput,
+): Promise<KycSubmission> {
   const { store } = deps;
   const latest = await latestSubmission(store, workspaceId);
   const from = latest?.status ?? 'none';
   if (!isOpen(from)) throw notSubmittable(from);
-  const [companies, documents] = await Promise.all([listCompanies(store, workspaceId, null), listKycDocuments(store, workspaceId)]);
-  const refusal = firstFailedGate(input, { companyIds: new Set(companies.map((company) => company._id)), uploadedDocTypes: documents.map((document) => document.doc_type) });
+  const [companies, documents] = await Promise.all([
+    listCompanies(store, workspaceId, null),
+    listKycDocuments(store, workspaceId),
+  ]);
+  const refusal = firstFailedGate(input, {
+    companyIds: new Set(companies.map((company) => company._id)),
+    uploadedDocTypes: documents.map((document) => document.doc_type),
+  });
   if (refusal) throw refusalError(refusal);
 
   const number = (latest?.number ?? 0) + 1;
@@ -74,7 +87,12 @@ export async function submitKyc(deps: KycSubmitDependencies, actor: Actor, works
     action: 'kyc.submitted',
     workspaceId,
     target: { type: 'kyc_submission', id: reviewReference(workspaceId, number) },
-    details: { submission: number, from, company_id: submission.company_id, attestation_version: submission.attestation_version },
+    details: {
+      submission: number,
+      from,
+      company_id: submission.company_id,
+      attestation_version: submission.attestation_version,
+    },
   });
   try {
     await startKycReview(deps.temporal, submission);

@@ -14,7 +14,10 @@ import { RuleError } from './errors';
 
 /** Each company's identity when the workspace submitted (store/kyc-submissions.ts). */
 export type SubmittedIdentity = CompanyIdentity & { company_id: string };
-export type KycSubmission = Omit<KycSubmissionRow, 'company_identities'> & { _id: string; company_identities?: SubmittedIdentity[] | null };
+export type KycSubmission = Omit<KycSubmissionRow, 'company_identities'> & {
+  _id: string;
+  company_identities?: SubmittedIdentity[] | null;
+};
 export type KycDocument = KycDocumentRow & { _id: string };
 
 /** A KYC rule's refusal (domain/kyc-upload.ts, domain/kyc-gates.ts), to be answered with its code. */

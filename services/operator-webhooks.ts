@@ -25,7 +25,8 @@ export async function inspectDelivery(store: Store, temporal: Client, deliveryId
   let endpoint: WebhookEndpointState | null = null;
   try {
     const handle = temporal.workflow.getHandle(workflowId);
-    if ((await handle.describe()).status.name === 'RUNNING') endpoint = await handle.query<WebhookEndpointState>(WEBHOOK_BREAKER_QUERY);
+    if ((await handle.describe()).status.name === 'RUNNING')
+      endpoint = await handle.query<WebhookEndpointState>(WEBHOOK_BREAKER_QUERY);
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }

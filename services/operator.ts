@@ -36,8 +36,18 @@ export async function addCredits(store: Store, operator: Actor, workspaceId: str
   }
   if (units === 0) throw new OperatorError('the amount must be above 0');
   const id = `topup:${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
-  const result = await applyCreditOperation(store, workspaceId, { id, kind: 'top_up', amountUnits: units, actor: operator.accountId });
-  await recordAudit(store, operator, { action: 'credits.added', workspaceId, target: { type: 'workspace', id: workspaceId }, details: { amount: unitsToEuros(units), ledger_id: id } });
+  const result = await applyCreditOperation(store, workspaceId, {
+    id,
+    kind: 'top_up',
+    amountUnits: units,
+    actor: operator.accountId,
+  });
+  await recordAudit(store, operator, {
+    action: 'credits.added',
+    workspaceId,
+    target: { type: 'workspace', id: workspaceId },
+    details: { amount: unitsToEuros(units), ledger_id: id },
+  });
   return unitsToEuros(result.balanceUnits);
 }
 
@@ -50,12 +60,20 @@ export async function showCredits(store: Store, workspaceId: string) {
     ledger_total: unitsToEuros(totals.ledgerUnits),
     ledger_entries: totals.entries,
     consistent: totals.ledgerUnits === totals.balanceUnits,
-    document_price: workspace.document_price_units === null || workspace.document_price_units === undefined ? null : unitsToEuros(workspace.document_price_units),
+    document_price:
+      workspace.document_price_units === null || workspace.document_price_units === undefined
+        ? null
+        : unitsToEuros(workspace.document_price_units),
   };
 }
 
 /** The workspace's own price of a live document; `default` goes back to LIVE_DOCUMENT_PRICE. */
-export async function setDocumentPrice(store: Store, operator: Actor, workspaceId: string, euros: string): Promise<void> {
+export async function setDocumentPrice(
+  store: Store,
+  operator: Actor,
+  workspaceId: string,
+  euros: string,
+): Promise<void> {
   await existingWorkspace(store, workspaceId);
   let units: number | null = null;
   if (euros !== 'default') {
@@ -74,12 +92,22 @@ export async function setDocumentPrice(store: Store, operator: Actor, workspaceI
   });
 }
 
-export async function setSuspension(store: Store, operator: Actor, workspaceId: string, suspended: boolean, reason: string): Promise<void> {
+export async function setSuspension(
+  store: Store,
+  operator: Actor,
+  workspaceId: string,
+  suspended: boolean,
+  reason: string,
+): Promise<void> {
   const workspace = await existingWorkspace(store, workspaceId);
-  if (workspace.suspended === suspended) throw new OperatorError(`workspace ${workspaceId} is ${suspended ? 'suspended' : 'not suspended'} already`);
+  if (workspace.suspended === suspended)
+    throw new OperatorError(`workspace ${workspaceId} is ${suspended ? 'suspended' : 'not suspended'} already`);
   if (!reason.trim()) throw new OperatorError('give a reason');
   // One field pair, one writer (the operator); no other code changes it.
-  await store.workspaces.updateOne({ _id: workspaceId }, { $set: { suspended, suspension_reason: suspended ? reason : null } });
+  await store.workspaces.updateOne(
+    { _id: workspaceId },
+    { $set: { suspended, suspension_reason: suspended ? reason : null } },
+  );
   await recordAudit(store, operator, {
     action: suspended ? 'workspace.suspended' : 'workspace.resumed',
     workspaceId,
@@ -88,18 +116,37 @@ export async function setSuspension(store: Store, operator: Actor, workspaceId: 
   });
 }
 
-export async function setAccountStatus(store: Store, operator: Actor, accountId: string, status: 'active' | 'disabled'): Promise<void> {
+export async function setAccountStatus(
+  store: Store,
+  operator: Actor,
+  accountId: string,
+  status: 'active' | 'disabled',
+): Promise<void> {
   const account = await store.accounts.findById(accountId).lean();
   if (!account) throw new OperatorError(`no account ${accountId}`);
   if (account.status === status) throw new OperatorError(`account ${accountId} is ${status} already`);
-  await changeAccount(store, operator, accountId, { status }, status === 'disabled' ? 'account.disabled' : 'account.enabled');
+  await changeAccount(
+    store,
+    operator,
+    accountId,
+    { status },
+    status === 'disabled' ? 'account.disabled' : 'account.enabled',
+  );
 }
 
 /** Support's request budget for one account (null: the environment's default); its keys' budget is the same, the account's twice it. */
-export async function setAccountRateLimit(store: Store, operator: Actor, accountId: string, perMinute: number | null): Promise<void> {
-  if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute >= 1)) throw new OperatorError('a rate limit is a whole number of requests per minute, at least 1 (or "default")');
+export async function setAccountRateLimit(
+  store: Store,
+  operator: Actor,
+  accountId: string,
+  perMinute: number | null,
+): Promise<void> {
+  if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute >= 1))
+    throw new OperatorError('a rate limit is a whole number of requests per minute, at least 1 (or "default")');
   if (!(await store.accounts.exists({ _id: accountId }))) throw new OperatorError(`no account ${accountId}`);
-  await changeAccount(store, operator, accountId, { rate_limit_per_minute: perMinute }, 'account.rate_limit_set', { rate_limit_per_minute: perMinute });
+  await changeAccount(store, operator, accountId, { rate_limit_per_minute: perMinute }, 'account.rate_limit_set', {
+    rate_limit_per_minute: perMinute,
+  });
 }
 
 /**
@@ -119,6 +166,11 @@ async function changeAccount(
   await refreshKeysOfAccount(store, accountId);
   const memberships = await store.memberships.find({ account_id: accountId }, { workspace_id: 1 }).lean();
   for (const { workspace_id: workspaceId } of memberships) {
-    await recordAudit(store, operator, { action, workspaceId, target: { type: 'account', id: accountId }, ...(details && { details }) });
+    await recordAudit(store, operator, {
+      action,
+      workspaceId,
+      target: { type: 'account', id: accountId },
+      ...(details && { details }),
+    });
   }
 }

@@ -35,10 +35,19 @@ export async function ensureOrganisation(store: Store, provider: LiveProvider, w
   const existing = await store.providerOrganisations.findById(workspaceId).lean();
   if (existing) return existing.organisation_id;
   const submission = await latestSubmission(store, workspaceId);
-  if (submission?.status !== 'approved') throw new Error(`workspace ${workspaceId} is not KYC-approved; it cannot be onboarded`);
-  const { organisationId } = await provider.onboardWorkspace({ workspaceId, legalName: submission.legal_name, enterpriseNumber: submission.enterprise_number });
+  if (submission?.status !== 'approved')
+    throw new Error(`workspace ${workspaceId} is not KYC-approved; it cannot be onboarded`);
+  const { organisationId } = await provider.onboardWorkspace({
+    workspaceId,
+    legalName: submission.legal_name,
+    enterpriseNumber: submission.enterprise_number,
+  });
   try {
-    await store.providerOrganisations.create({ _id: workspaceId, organisation_id: organisationId, created_at: new Date() });
+    await store.providerOrganisations.create({
+      _id: workspaceId,
+      organisation_id: organisationId,
+      created_at: new Date(),
+    });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
@@ -72,7 +81,12 @@ export async function provisionCompany(store: Store, provider: LiveProvider, com
     if (isDuplicateKey(err)) return true;
     throw err;
   }
-  await recordAudit(store, PROVISIONING, { action: 'company.provisioned', workspaceId: company.workspace_id, target: { type: 'company', id: companyId }, details: { tenant_id: tenantId } });
+  await recordAudit(store, PROVISIONING, {
+    action: 'company.provisioned',
+    workspaceId: company.workspace_id,
+    target: { type: 'company', id: companyId },
+    details: { tenant_id: tenantId },
+  });
   return true;
 }
 
@@ -117,14 +131,20 @@ export async function provisionOnCreate(deps: ProvisioningDependencies, company:
   } catch (err) {
     deps.logger.warn({ err, companyId: company._id }, 'provisioning a new company failed; its workflow retries');
     await startProvisionWorkflow(deps.temporal, company).catch((startErr: unknown) =>
-      deps.logger.error({ err: startErr, companyId: company._id }, 'could not start the provisioning workflow of a new company'),
+      deps.logger.error(
+        { err: startErr, companyId: company._id },
+        'could not start the provisioning workflow of a new company',
+      ),
     );
     return false;
   }
 }
 
 /** Best effort: the company's receiver registration follows a change (a failed signal is logged; the next change repairs it). */
-export async function changedForReceiving(deps: ProvisioningDependencies, company: Pick<Company, '_id' | 'workspace_id'>): Promise<void> {
+export async function changedForReceiving(
+  deps: ProvisioningDependencies,
+  company: Pick<Company, '_id' | 'workspace_id'>,
+): Promise<void> {
   await syncReceiving(deps.temporal, company).catch((err: unknown) =>
     deps.logger.error({ err, companyId: company._id }, 'could not signal the receiver registration workflow'),
   );
@@ -136,7 +156,11 @@ export async function changedForReceiving(deps: ProvisioningDependencies, compan
  * (502 provider_update_failed) and nothing changes. A company without a
  * tenant has nothing to push.
  */
-export async function pushParticipantChange(deps: ProvisioningDependencies, companyId: string, peppolId: string | null): Promise<void> {
+export async function pushParticipantChange(
+  deps: ProvisioningDependencies,
+  companyId: string,
+  peppolId: string | null,
+): Promise<void> {
   const tenant = await deps.store.providerTenants.findById(companyId).lean();
   if (!tenant || tenant.participant_id === peppolId) return;
   try {
@@ -144,9 +168,16 @@ export async function pushParticipantChange(deps: ProvisioningDependencies, comp
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     deps.logger.warn({ err, companyId }, 'the live provider refused a participant id change');
-    throw new RuleError('provider_update_failed', 'The live provider did not take the new peppol_id, so nothing was changed. Try again later; if it persists, contact support.', {
-      param: 'peppol_id',
-    });
+    throw new RuleError(
+      'provider_update_failed',
+      'The live provider did not take the new peppol_id, so nothing was changed. Try again later; if it persists, contact support.',
+      {
+        param: 'peppol_id',
+      },
+    );
   }
-  await deps.store.providerTenants.updateOne({ _id: companyId }, { $set: { participant_id: peppolId, updated_at: new Date() } });
+  await deps.store.providerTenants.updateOne(
+    { _id: companyId },
+    { $set: { participant_id: peppolId, updated_at: new Date() } },
+  );
 }

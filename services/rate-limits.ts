@@ -59,15 +59,28 @@ export function rateLimiter(store: Store): RateLimiter {
   /** Per subject: the window last used and the highest slot seen taken in it. */
   const lastSeen = new Map<string, { window: string; taken: number }>();
   const count = (window: string) => store.rateSlots.countDocuments({ window });
-  const slot = (claim: Claim) => ({ _id: `${claim.window}#${claim.taken + 1}`, window: claim.window, expires_at: new Date(claim.resetAt) });
-  const state = (claim: Claim, exceeded: boolean): WindowState => ({ limit: claim.limit, remaining: Math.max(0, claim.limit - claim.taken), resetAt: claim.resetAt, exceeded });
+  const slot = (claim: Claim) => ({
+    _id: `${claim.window}#${claim.taken + 1}`,
+    window: claim.window,
+    expires_at: new Date(claim.resetAt),
+  });
+  const state = (claim: Claim, exceeded: boolean): WindowState => ({
+    limit: claim.limit,
+    remaining: Math.max(0, claim.limit - claim.taken),
+    resetAt: claim.resetAt,
+    exceeded,
+  });
 
   /** Slots of the windows that have room, all in one write: the claims another process beat to their slot. */
   async function insertSlots(claims: Claim[]): Promise<Set<Claim>> {
-    if (claims.length === 1) return insertRow(store.rateSlots, slot(claims[0]!)).then(() => new Set(), (err: unknown) => {
-      if (!isDuplicateKey(err)) throw err;
-      return new Set(claims);
-    });
+    if (claims.length === 1)
+      return insertRow(store.rateSlots, slot(claims[0]!)).then(
+        () => new Set(),
+        (err: unknown) => {
+          if (!isDuplicateKey(err)) throw err;
+          return new Set(claims);
+        },
+      );
     try {
       await insertRows(store.rateSlots, claims.map(slot));
       return new Set();
@@ -152,4 +165,3 @@ export async function deleteExpiredWindows(store: Store, now = new Date()): Prom
   const { deletedCount } = await store.rateSlots.deleteMany({ expires_at: { $lt: now } });
   return deletedCount;
 }
-

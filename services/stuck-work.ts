@@ -49,7 +49,10 @@ interface WaitingRow {
 
 /** The part of a mongoose model the queries use: one collection's rows that wait. */
 interface WaitingCollection {
-  find(filter: object, projection: object): { sort(order: Record<string, 1>): { limit(n: number): { lean(): PromiseLike<unknown[]> } } };
+  find(
+    filter: object,
+    projection: object,
+  ): { sort(order: Record<string, 1>): { limit(n: number): { lean(): PromiseLike<unknown[]> } } };
   countDocuments(filter: object): { exec(): Promise<number> };
 }
 
@@ -69,17 +72,53 @@ interface WaitingWork {
 }
 
 const WAITING: WaitingWork[] = [
-  { kind: 'document', collection: (store) => store.documents, waiting: (cutoff) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => sendWorkflowId(row._id) },
-  { kind: 'document', collection: (store) => store.receivedMessages, waiting: (cutoff) => ({ filed: false, received_at: { $lt: cutoff } }), sinceField: 'received_at', status: RECEIVING, workflowId: (row) => receiveWorkflowId(row._id) },
-  { kind: 'invoice_response', collection: (store) => store.invoiceResponses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => responseWorkflowId(row._id) },
+  {
+    kind: 'document',
+    collection: (store) => store.documents,
+    waiting: (cutoff) => ({ status: { $in: MOVING_STATUSES }, updated_at: { $lt: cutoff } }),
+    sinceField: 'updated_at',
+    workflowId: (row) => sendWorkflowId(row._id),
+  },
+  {
+    kind: 'document',
+    collection: (store) => store.receivedMessages,
+    waiting: (cutoff) => ({ filed: false, received_at: { $lt: cutoff } }),
+    sinceField: 'received_at',
+    status: RECEIVING,
+    workflowId: (row) => receiveWorkflowId(row._id),
+  },
+  {
+    kind: 'invoice_response',
+    collection: (store) => store.invoiceResponses,
+    waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }),
+    sinceField: 'updated_at',
+    workflowId: (row) => responseWorkflowId(row._id),
+  },
   // A Message Level Status leaves under the receive workflow of the message it answers (same id).
-  { kind: 'mls', collection: (store) => store.messageLevelStatuses, waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => receiveWorkflowId(row._id) },
-  { kind: 'webhook_delivery', collection: (store) => store.deliveries, waiting: (cutoff) => ({ status: 'pending', updated_at: { $lt: cutoff } }), sinceField: 'updated_at', workflowId: (row) => webhookEndpointWorkflowId(row.webhook_id!) },
+  {
+    kind: 'mls',
+    collection: (store) => store.messageLevelStatuses,
+    waiting: (cutoff) => ({ status: 'queued', updated_at: { $lt: cutoff } }),
+    sinceField: 'updated_at',
+    workflowId: (row) => receiveWorkflowId(row._id),
+  },
+  {
+    kind: 'webhook_delivery',
+    collection: (store) => store.deliveries,
+    waiting: (cutoff) => ({ status: 'pending', updated_at: { $lt: cutoff } }),
+    sinceField: 'updated_at',
+    workflowId: (row) => webhookEndpointWorkflowId(row.webhook_id!),
+  },
 ];
 
 async function waitingRows(work: WaitingWork, store: Store, cutoff: Date, limit: number): Promise<StuckItem[]> {
   const projection = { workspace_id: 1, status: 1, webhook_id: 1, [work.sinceField]: 1 };
-  const rows = (await work.collection(store).find(work.waiting(cutoff), projection).sort({ [work.sinceField]: 1 }).limit(limit).lean()) as WaitingRow[];
+  const rows = (await work
+    .collection(store)
+    .find(work.waiting(cutoff), projection)
+    .sort({ [work.sinceField]: 1 })
+    .limit(limit)
+    .lean()) as WaitingRow[];
   return rows.map((row) => ({
     kind: work.kind,
     id: row._id,
@@ -98,15 +137,32 @@ export interface StuckWork {
 }
 
 /** Work that has not moved for longer than `olderThanMs`. */
-export async function stuckWork(store: Store, options: { olderThanMs?: number; limit?: number; now?: Date } = {}): Promise<StuckWork> {
+export async function stuckWork(
+  store: Store,
+  options: { olderThanMs?: number; limit?: number; now?: Date } = {},
+): Promise<StuckWork> {
   const { olderThanMs = STUCK_AFTER_MS, limit = 100, now = new Date() } = options;
   const cutoff = new Date(now.getTime() - olderThanMs);
-  const [rows, counts] = await Promise.all([Promise.all(WAITING.map((work) => waitingRows(work, store, cutoff, limit))), stuckCounts(store, cutoff)]);
-  return { items: rows.flat().sort((a, b) => a.since.getTime() - b.since.getTime()).slice(0, limit), counts };
+  const [rows, counts] = await Promise.all([
+    Promise.all(WAITING.map((work) => waitingRows(work, store, cutoff, limit))),
+    stuckCounts(store, cutoff),
+  ]);
+  return {
+    items: rows
+      .flat()
+      .sort((a, b) => a.since.getTime() - b.since.getTime())
+      .slice(0, limit),
+    counts,
+  };
 }
 
 async function stuckCounts(store: Store, cutoff: Date): Promise<Record<StuckKind, number>> {
-  const counted = await Promise.all(WAITING.map(async (work) => ({ kind: work.kind, count: await work.collection(store).countDocuments(work.waiting(cutoff)).exec() })));
+  const counted = await Promise.all(
+    WAITING.map(async (work) => ({
+      kind: work.kind,
+      count: await work.collection(store).countDocuments(work.waiting(cutoff)).exec(),
+    })),
+  );
   const counts: Record<StuckKind, number> = { document: 0, invoice_response: 0, mls: 0, webhook_delivery: 0 };
   for (const { kind, count } of counted) counts[kind] += count;
   return counts;
@@ -116,11 +172,17 @@ async function stuckCounts(store: Store, cutoff: Date): Promise<Record<StuckKind
 async function inProgress(store: Store, now: Date): Promise<WorkReading['inProgress']> {
   const ageOf = (since: Date | undefined) => (since ? Math.max(0, (now.getTime() - since.getTime()) / 1000) : 0);
   const sent = MOVING_STATUSES.map(async (status) => {
-    const [count, oldest] = await Promise.all([store.documents.countDocuments({ status }), store.documents.findOne({ status }, { updated_at: 1 }).sort({ updated_at: 1 }).lean()]);
+    const [count, oldest] = await Promise.all([
+      store.documents.countDocuments({ status }),
+      store.documents.findOne({ status }, { updated_at: 1 }).sort({ updated_at: 1 }).lean(),
+    ]);
     return { status, count, oldestSeconds: ageOf(oldest?.updated_at) };
   });
   const receiving = (async () => {
-    const [count, oldest] = await Promise.all([store.receivedMessages.countDocuments({ filed: false }), store.receivedMessages.findOne({ filed: false }, { received_at: 1 }).sort({ received_at: 1 }).lean()]);
+    const [count, oldest] = await Promise.all([
+      store.receivedMessages.countDocuments({ filed: false }),
+      store.receivedMessages.findOne({ filed: false }, { received_at: 1 }).sort({ received_at: 1 }).lean(),
+    ]);
     return { status: RECEIVING, count, oldestSeconds: ageOf(oldest?.received_at) };
   })();
   return Promise.all([...sent, receiving]);
@@ -128,6 +190,10 @@ async function inProgress(store: Store, now: Date): Promise<WorkReading['inProgr
 
 /** What the API's metrics read at each scrape: work in progress, stuck work (by the default threshold) and the validator's lanes. */
 export async function readWork(store: Store, validatorUrl: string, now = new Date()): Promise<WorkReading> {
-  const [progress, stuck, lanes] = await Promise.all([inProgress(store, now), stuckCounts(store, new Date(now.getTime() - STUCK_AFTER_MS)), validatorLanes(validatorUrl)]);
+  const [progress, stuck, lanes] = await Promise.all([
+    inProgress(store, now),
+    stuckCounts(store, new Date(now.getTime() - STUCK_AFTER_MS)),
+    validatorLanes(validatorUrl),
+  ]);
   return { inProgress: progress, stuck: Object.entries(stuck).map(([kind, count]) => ({ kind, count })), lanes };
 }

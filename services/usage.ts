@@ -28,17 +28,30 @@ export function usageCounters(store: Store, logger: Logger): UsageCounters {
   type Count = { accountId: string; counter: UsageCounter; day: string };
 
   async function write(counts: Count[]): Promise<void> {
-    const days = new Map<string, { account_id: string; day: string; api_calls: number; documents_sent: number; documents_received: number }>();
+    const days = new Map<
+      string,
+      { account_id: string; day: string; api_calls: number; documents_sent: number; documents_received: number }
+    >();
     for (const { accountId, counter, day } of counts) {
       const id = dayId(accountId, day);
-      const entry = days.get(id) ?? { account_id: accountId, day, api_calls: 0, documents_sent: 0, documents_received: 0 };
+      const entry = days.get(id) ?? {
+        account_id: accountId,
+        day,
+        api_calls: 0,
+        documents_sent: 0,
+        documents_received: 0,
+      };
       entry[counter] += 1;
       days.set(id, entry);
     }
     for (const [id, { account_id, day, api_calls, documents_sent, documents_received }] of days) {
       const increment = { $inc: { api_calls, documents_sent, documents_received } };
       try {
-        await store.usageDays.updateOne({ _id: id }, { ...increment, $setOnInsert: { account_id, day } }, { upsert: true });
+        await store.usageDays.updateOne(
+          { _id: id },
+          { ...increment, $setOnInsert: { account_id, day } },
+          { upsert: true },
+        );
       } catch (err) {
         // Another process created the day's counter at the same moment: it exists now.
         if (!isDuplicateKey(err)) throw err;
@@ -47,7 +60,9 @@ export function usageCounters(store: Store, logger: Logger): UsageCounters {
     }
   }
 
-  const counts = writeBehind(write, (err, batch) => logger.error({ err, counts: batch.length }, 'usage counters could not be written'));
+  const counts = writeBehind(write, (err, batch) =>
+    logger.error({ err, counts: batch.length }, 'usage counters could not be written'),
+  );
   return {
     count: (accountId, counter, now = new Date()) => counts.add({ accountId, counter, day: dayOf(now) }),
     flush: () => counts.flush(),
@@ -63,9 +78,18 @@ export interface UsageReport {
 }
 
 /** The last `days` UTC days, today included, every day present (zeros where nothing happened). */
-export async function usageReport(store: Store, accountId: string, days: number, now = new Date()): Promise<UsageReport> {
-  const dates = Array.from({ length: days }, (_, index) => dayOf(new Date(now.getTime() - (days - 1 - index) * 86_400_000)));
-  const rows = await store.usageDays.find({ account_id: accountId, day: { $gte: dates[0], $lte: dates[dates.length - 1] } }).lean();
+export async function usageReport(
+  store: Store,
+  accountId: string,
+  days: number,
+  now = new Date(),
+): Promise<UsageReport> {
+  const dates = Array.from({ length: days }, (_, index) =>
+    dayOf(new Date(now.getTime() - (days - 1 - index) * 86_400_000)),
+  );
+  const rows = await store.usageDays
+    .find({ account_id: accountId, day: { $gte: dates[0], $lte: dates[dates.length - 1] } })
+    .lean();
   const byDay = new Map(rows.map((row) => [row.day, row]));
   const data = dates.map((date) => ({
     date,

@@ -21,7 +21,11 @@ export interface WriteBehind<Item> {
  */
 const DEFAULT_LINGER_MS = 250;
 
-export function writeBehind<Item>(write: (items: Item[]) => Promise<void>, onFailure: (err: unknown, items: Item[]) => void, options: { lingerMs?: number } = {}): WriteBehind<Item> {
+export function writeBehind<Item>(
+  write: (items: Item[]) => Promise<void>,
+  onFailure: (err: unknown, items: Item[]) => void,
+  options: { lingerMs?: number } = {},
+): WriteBehind<Item> {
   const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
   let pending: Item[] = [];
   let writing: Promise<void> | undefined;

@@ -24,7 +24,9 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-        throw new StackError(`DATA_DIR ${dataDir} is in use by a running stack (pid ${holder}). Stop it first, or set DATA_DIR to another directory.`);
+        throw new StackError(
+          `DATA_DIR ${dataDir} is in use by a running stack (pid ${holder}). Stop it first, or set DATA_DIR to another directory.`,
+        );
       }
       await rm(lockFile, { force: true });
     }

@@ -23,12 +23,29 @@ import { oxalisDirs, oxalisHome, oxalisServerCommand } from './peppol-network/ox
 import { peppolNetworkReady } from './peppol-network/probe';
 import { readParticipants } from './peppol-network/registry';
 import { canConnect, isPortFree } from './ports';
-import { ACCESS_POINT_HEAP, accessPointEnvironment, accessPointTracing, ensureLocalPki, type AccessPointTracing, LOCAL_RECEIVER_SEAT, LOCAL_SENDER_SEAT, localPkiFiles } from './peppol-access-points';
+import {
+  ACCESS_POINT_HEAP,
+  accessPointEnvironment,
+  accessPointTracing,
+  ensureLocalPki,
+  type AccessPointTracing,
+  LOCAL_RECEIVER_SEAT,
+  LOCAL_SENDER_SEAT,
+  localPkiFiles,
+} from './peppol-access-points';
 import { createFilesPrivately, privateDirectory } from './private-files';
 import { devServerDynamicConfigArgs } from './temporal-dynamic-config';
 import { ensurePostgres, ensureTemporalServer, frontProxyArgs } from './production/engines';
 import { ensureWebAppBuilt } from './web-app';
-import { ensureTool, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI } from './tools';
+import {
+  ensureTool,
+  FERRETDB,
+  OPENTELEMETRY_JAVA_AGENT,
+  PEPPOL_ACCESS_POINT,
+  PEPPOL_OXALIS,
+  PEPPOL_VALIDATOR,
+  TEMPORAL_CLI,
+} from './tools';
 
 /**
  * The whole service on one machine from real components: the Temporal dev
@@ -46,7 +63,19 @@ import { ensureTool, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PE
  */
 
 export type ServiceName = 'api' | 'worker';
-export type ComponentName = 'postgres' | 'temporal' | 'temporal-ui' | 'ferretdb' | 'front' | 'mail' | 'validator' | 'peppol-receiver' | 'oxalis' | 'peppol-network' | 'access-point' | ServiceName;
+export type ComponentName =
+  | 'postgres'
+  | 'temporal'
+  | 'temporal-ui'
+  | 'ferretdb'
+  | 'front'
+  | 'mail'
+  | 'validator'
+  | 'peppol-receiver'
+  | 'oxalis'
+  | 'peppol-network'
+  | 'access-point'
+  | ServiceName;
 
 export interface StackOptions {
   config: StackConfig;
@@ -80,7 +109,15 @@ export interface StackUrls {
    * at `/send`, what it sent at `/sent`), and the local test PKI's CA (PEM file), which its SMP signer and access
    * points chain to.
    */
-  peppol?: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; oxalis: string; ca: string };
+  peppol?: {
+    dnsServer: string;
+    zone: string;
+    sml: string;
+    smp: string;
+    receivingAccessPoint: string;
+    oxalis: string;
+    ca: string;
+  };
   /** Prometheus metrics (internal listeners): the API's, the worker's, and the Temporal SDK's of the first worker process (each further one on the next port). */
   metrics: { api?: string; worker?: string; temporalWorker?: string };
 }
@@ -178,7 +215,11 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
   const apiPort = production ? config.API_BEHIND_FRONT_PORT : config.PORT;
   // The intake token goes to our access point and, once the others have started, to the API and worker only.
   // Our SMP is served only beside the access point the stack runs (its settings are added there), never with ACCESS_POINT_URL's.
-  const { INBOUND_TOKEN: _heldBack, SMP_PORT: _servedWithOurAccessPoint, ...inherited } = { ...process.env, ...serviceEnvironment(config) };
+  const {
+    INBOUND_TOKEN: _heldBack,
+    SMP_PORT: _servedWithOurAccessPoint,
+    ...inherited
+  } = { ...process.env, ...serviceEnvironment(config) };
   const serviceEnv: NodeJS.ProcessEnv = {
     ...inherited,
     MONGODB_URI: urls.mongodb,
@@ -212,7 +253,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       if (await ready()) return;
       if (Date.now() >= nextProgress) {
         // A JVM compiling its rules takes tens of seconds, more on a busy machine: say it is not stuck.
-        log(`still waiting for ${what} (${Math.round((Date.now() - startedAt) / 1000)} s; at most ${timeoutMs / 1000} s)`);
+        log(
+          `still waiting for ${what} (${Math.round((Date.now() - startedAt) / 1000)} s; at most ${timeoutMs / 1000} s)`,
+        );
         nextProgress += PROGRESS_EVERY_MS;
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -227,16 +270,19 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       const recent = [...(crashes.get(name) ?? []), now].filter((at) => at > now - CRASH_LIMIT.periodMs);
       crashes.set(name, recent);
       if (recent.length > CRASH_LIMIT.count) {
-        log(`${name} crashed ${recent.length} times within ${CRASH_LIMIT.periodMs / 1000} s; giving up (see ${path.join(logsDir, `${name}.log`)})`);
+        log(
+          `${name} crashed ${recent.length} times within ${CRASH_LIMIT.periodMs / 1000} s; giving up (see ${path.join(logsDir, `${name}.log`)})`,
+        );
         options.onGiveUp?.(name);
         return;
       }
       const delay = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** (recent.length - 1));
-      log(`${name} exited unexpectedly (code ${code}); restarting in ${delay / 1000} s (restart ${recent.length} of at most ${CRASH_LIMIT.count} per minute)`);
+      log(
+        `${name} exited unexpectedly (code ${code}); restarting in ${delay / 1000} s (restart ${recent.length} of at most ${CRASH_LIMIT.count} per minute)`,
+      );
       setTimeout(() => {
         if (stopping) return;
-        starters
-          .get(name)!()
+        starters.get(name)!()
           .then(() => {
             log(`${name} restarted`);
             for (const resolve of restartWaiters.get(name) ?? []) resolve();
@@ -258,7 +304,13 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     what: string,
     timeoutMs: number,
     ready: (managed: ManagedProcess) => Promise<boolean>,
-    extras: { echo?: (line: string) => void; env?: Record<string, string>; user?: { uid: number; gid: number }; stopSignal?: NodeJS.Signals; logFilter?: (line: string) => string[] } = {},
+    extras: {
+      echo?: (line: string) => void;
+      env?: Record<string, string>;
+      user?: { uid: number; gid: number };
+      stopSignal?: NodeJS.Signals;
+      logFilter?: (line: string) => string[];
+    } = {},
   ) => {
     const { echo, env, user, stopSignal, logFilter } = extras;
     const start = async () => {
@@ -304,10 +356,18 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             }
           }
         : async () => (await fetch(`http://127.0.0.1:${apiPort}/v1/health`).catch(() => undefined))?.status === 200;
-    await component(name, process.execPath, () => ['--import', 'tsx', entry], name === 'api' ? 'the API' : 'the worker', READY_TIMEOUT_MS[name], ready, {
-      echo: (line) => options.echo?.(name, line),
-      env: name === 'api' ? { PORT: String(apiPort), ...env } : env,
-    });
+    await component(
+      name,
+      process.execPath,
+      () => ['--import', 'tsx', entry],
+      name === 'api' ? 'the API' : 'the worker',
+      READY_TIMEOUT_MS[name],
+      ready,
+      {
+        echo: (line) => options.echo?.(name, line),
+        env: name === 'api' ? { PORT: String(apiPort), ...env } : env,
+      },
+    );
   };
 
   const startService = async (name: ServiceName, env?: Record<string, string>) => {
@@ -327,17 +387,41 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     await checkPortsFree(config, { ...runs, postgres: runsPostgres, production }, services);
     if (runsPostgres) {
       const postgres = await ensurePostgres(config);
-      await component('postgres', postgres.binary, () => postgres.args, 'PostgreSQL', READY_TIMEOUT_MS.infrastructure, postgres.ready, {
-        ...(postgres.user && { user: postgres.user }),
-        stopSignal: 'SIGINT',
-      });
+      await component(
+        'postgres',
+        postgres.binary,
+        () => postgres.args,
+        'PostgreSQL',
+        READY_TIMEOUT_MS.infrastructure,
+        postgres.ready,
+        {
+          ...(postgres.user && { user: postgres.user }),
+          stopSignal: 'SIGINT',
+        },
+      );
       await postgres.afterStart();
-      log(`postgres   127.0.0.1:${config.POSTGRES_PORT} (PostgreSQL ${postgres.version}, data in ${postgres.dataDir}; Temporal's and FerretDB's databases)`);
+      log(
+        `postgres   127.0.0.1:${config.POSTGRES_PORT} (PostgreSQL ${postgres.version}, data in ${postgres.dataDir}; Temporal's and FerretDB's databases)`,
+      );
     }
     if (runs.temporal && production) {
       const server = await ensureTemporalServer(config, log);
-      await component('temporal', server.binary, () => server.args, 'the Temporal server', READY_TIMEOUT_MS.infrastructure, server.ready);
-      await component('temporal-ui', server.ui.binary, () => server.ui.args, 'the Temporal Web UI', READY_TIMEOUT_MS.infrastructure, () => httpOk(urls.temporalUi!));
+      await component(
+        'temporal',
+        server.binary,
+        () => server.args,
+        'the Temporal server',
+        READY_TIMEOUT_MS.infrastructure,
+        server.ready,
+      );
+      await component(
+        'temporal-ui',
+        server.ui.binary,
+        () => server.ui.args,
+        'the Temporal Web UI',
+        READY_TIMEOUT_MS.infrastructure,
+        () => httpOk(urls.temporalUi!),
+      );
       log(
         `temporal   ${urls.temporal} (Temporal server ${server.version} on PostgreSQL, ${config.TEMPORAL_HISTORY_SHARDS} history shards, ` +
           `advanced visibility on PostgreSQL; Web UI ${urls.temporalUi})`,
@@ -370,7 +454,10 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           '--log-level',
           'warn',
           ...devServerDynamicConfigArgs(),
-          ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+          ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => [
+            '--search-attribute',
+            `${name}=${type}`,
+          ]),
         ],
         'the Temporal dev server',
         READY_TIMEOUT_MS.infrastructure,
@@ -383,7 +470,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
           }
         },
       );
-      log(`temporal   ${urls.temporal} (state in ${path.join(config.DATA_DIR, 'temporal')}; Web UI ${urls.temporalUi})`);
+      log(
+        `temporal   ${urls.temporal} (state in ${path.join(config.DATA_DIR, 'temporal')}; Web UI ${urls.temporalUi})`,
+      );
     }
     if (runs.ferretdb) {
       const ferretdbBinary = await ensureTool(config.TOOLS_DIR, FERRETDB, log);
@@ -393,7 +482,21 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await component(
         'ferretdb',
         ferretdbBinary,
-        () => ferretdbArgs(dbDir, config.FERRETDB_PORT, production ? { handler: 'postgresql', url: postgresUrl(config.POSTGRES_PORT, POSTGRES_DATABASES.ferretdb, POSTGRES_DATABASES.ferretdb.database) } : { handler: 'sqlite' }),
+        () =>
+          ferretdbArgs(
+            dbDir,
+            config.FERRETDB_PORT,
+            production
+              ? {
+                  handler: 'postgresql',
+                  url: postgresUrl(
+                    config.POSTGRES_PORT,
+                    POSTGRES_DATABASES.ferretdb,
+                    POSTGRES_DATABASES.ferretdb.database,
+                  ),
+                }
+              : { handler: 'sqlite' },
+          ),
         'FerretDB',
         READY_TIMEOUT_MS.infrastructure,
         async () => {
@@ -408,7 +511,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         // Without the failed responses every start and every closed connection makes as a matter of course.
         { logFilter: ferretdbLogFilter() },
       );
-      log(`mongodb    ${urls.mongodb} (FerretDB on ${production ? `PostgreSQL, database ${POSTGRES_DATABASES.ferretdb.database}` : `SQLite in ${dbDir}`})`);
+      log(
+        `mongodb    ${urls.mongodb} (FerretDB on ${production ? `PostgreSQL, database ${POSTGRES_DATABASES.ferretdb.database}` : `SQLite in ${dbDir}`})`,
+      );
     }
     if (runs.mail) {
       const mailDir = path.join(config.DATA_DIR, 'mail');
@@ -416,7 +521,17 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       await component(
         'mail',
         process.execPath,
-        () => [require.resolve('maildev/bin/maildev'), '--ip', '127.0.0.1', '--smtp', String(config.SMTP_PORT), '--web', String(config.MAIL_UI_PORT), '--mail-directory', mailDir],
+        () => [
+          require.resolve('maildev/bin/maildev'),
+          '--ip',
+          '127.0.0.1',
+          '--smtp',
+          String(config.SMTP_PORT),
+          '--web',
+          String(config.MAIL_UI_PORT),
+          '--mail-directory',
+          mailDir,
+        ],
         'the mail sink',
         READY_TIMEOUT_MS.infrastructure,
         async () => (await canConnect(config.SMTP_PORT)) && httpOk(urls.inbox!),
@@ -447,17 +562,34 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
         READY_TIMEOUT_MS.validator,
         async () => httpOk(`${urls.validator}/health`),
       );
-      log(`validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`);
+      log(
+        `validator  ${urls.validator} (official Peppol BIS Billing 3.0 rules, ${PEPPOL_VALIDATOR.name} ${PEPPOL_VALIDATOR.version})`,
+      );
     }
     // Our access point presents it and the API checks it; no other process gets it (the stand-in plays foreign parties).
     const inboundToken = config.INBOUND_TOKEN ?? (await stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE));
     if (runs.accessPoint || urls.peppol) {
       const jar = await ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log);
       const pki = await ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki'));
-      const accessPoint = async (name: 'peppol-receiver' | 'access-point', role: 'receiver' | 'sender', url: string, env: Record<string, string>, what: string, tracing?: AccessPointTracing) => {
-        await component(name, 'java', () => [ACCESS_POINT_HEAP, ...(tracing?.jvmArgs ?? []), '-jar', jar, role], what, READY_TIMEOUT_MS.infrastructure, async () => httpOk(`${url}/health`), {
-          env: { ...env, ...tracing?.env },
-        });
+      const accessPoint = async (
+        name: 'peppol-receiver' | 'access-point',
+        role: 'receiver' | 'sender',
+        url: string,
+        env: Record<string, string>,
+        what: string,
+        tracing?: AccessPointTracing,
+      ) => {
+        await component(
+          name,
+          'java',
+          () => [ACCESS_POINT_HEAP, ...(tracing?.jvmArgs ?? []), '-jar', jar, role],
+          what,
+          READY_TIMEOUT_MS.infrastructure,
+          async () => httpOk(`${url}/health`),
+          {
+            env: { ...env, ...tracing?.env },
+          },
+        );
       };
       if (urls.peppol) {
         const peppol = urls.peppol;
@@ -472,7 +604,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             truststore: pki.truststore,
             dataDir: path.join(receiverDir, 'access-point'),
             inboxDir: path.join(receiverDir, 'inbox'),
-            refusedReceivers: (await readParticipants()).filter((participant) => participant.refusedByAccessPoint).map((participant) => participant.id),
+            refusedReceivers: (await readParticipants())
+              .filter((participant) => participant.refusedByAccessPoint)
+              .map((participant) => participant.id),
           }),
           "the local Peppol network's receiving access point",
         );
@@ -486,9 +620,17 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             server: { port: config.OXALIS_PORT, inboundDir: oxalisDir.inbound },
           }),
         );
-        await component('oxalis', 'java', () => oxalisServer.args, "the local Peppol network's independent access point (Oxalis)", READY_TIMEOUT_MS.infrastructure, async () => httpOk(`http://127.0.0.1:${config.OXALIS_PORT}/status`), {
-          env: oxalisServer.env,
-        });
+        await component(
+          'oxalis',
+          'java',
+          () => oxalisServer.args,
+          "the local Peppol network's independent access point (Oxalis)",
+          READY_TIMEOUT_MS.infrastructure,
+          async () => httpOk(`http://127.0.0.1:${config.OXALIS_PORT}/status`),
+          {
+            env: oxalisServer.env,
+          },
+        );
         await component(
           'peppol-network',
           process.execPath,
@@ -496,13 +638,36 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             '--import',
             'tsx',
             path.join(projectRoot, 'stack/peppol-network/main.ts'),
-            ...['--zone', peppol.zone, '--dns-port', String(config.SML_DNS_PORT), '--smp-port', String(config.STANDIN_SMP_PORT)],
+            ...[
+              '--zone',
+              peppol.zone,
+              '--dns-port',
+              String(config.SML_DNS_PORT),
+              '--smp-port',
+              String(config.STANDIN_SMP_PORT),
+            ],
             ...['--ap-url', `${peppol.receivingAccessPoint}/as4`, '--ap-certificate', pki.receiverCertificate],
             ...['--oxalis-url', peppol.oxalis, '--oxalis-certificate', pki.oxalisCertificate],
             ...['--smp-certificate', pki.smpCertificate, '--smp-key', pki.smpKey],
-            ...['--sml-port', String(config.STANDIN_SML_PORT), '--sml-certificate', pki.smlServerCertificate, '--sml-key', pki.smlServerKey, '--ca', pki.ca],
+            ...[
+              '--sml-port',
+              String(config.STANDIN_SML_PORT),
+              '--sml-certificate',
+              pki.smlServerCertificate,
+              '--sml-key',
+              pki.smlServerKey,
+              '--ca',
+              pki.ca,
+            ],
             ...['--sml-registrations', path.join(receiverDir, 'sml-registrations.json')],
-            ...['--inbox', path.join(receiverDir, 'inbox'), '--ap-control', peppol.receivingAccessPoint, '--data-dir', config.DATA_DIR],
+            ...[
+              '--inbox',
+              path.join(receiverDir, 'inbox'),
+              '--ap-control',
+              peppol.receivingAccessPoint,
+              '--data-dir',
+              config.DATA_DIR,
+            ],
             ...['--respond', config.STANDIN_INVOICE_RESPONSE, '--seat', LOCAL_RECEIVER_SEAT],
           ],
           'the local Peppol network stand-in',
@@ -517,7 +682,9 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
       }
       if (runs.accessPoint) {
         // In the traces of the API and worker when they are exported; the agent is fetched only then.
-        const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? accessPointTracing(await ensureTool(config.TOOLS_DIR, OPENTELEMETRY_JAVA_AGENT, log)) : undefined;
+        const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+          ? accessPointTracing(await ensureTool(config.TOOLS_DIR, OPENTELEMETRY_JAVA_AGENT, log))
+          : undefined;
         await accessPoint(
           'access-point',
           'sender',
@@ -531,9 +698,19 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
             // Our SMP's participants go into the stand-in's SML, their business cards to its Directory (served beside
             // the SML); the real ones are configured on a deployed access point.
             ...(urls.peppol && {
-              sml: { url: urls.peppol.sml, smpId: LOCAL_SMP_ID, smpUrl: `http://127.0.0.1:${config.SMP_PORT}`, keystore: pki.smpKeystore, directoryUrl: urls.peppol.sml },
+              sml: {
+                url: urls.peppol.sml,
+                smpId: LOCAL_SMP_ID,
+                smpUrl: `http://127.0.0.1:${config.SMP_PORT}`,
+                keystore: pki.smpKeystore,
+                directoryUrl: urls.peppol.sml,
+              },
             }),
-            inbound: { as4Port: config.ACCESS_POINT_AS4_PORT, intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`, intakeToken: inboundToken },
+            inbound: {
+              as4Port: config.ACCESS_POINT_AS4_PORT,
+              intakeUrl: `http://127.0.0.1:${config.INBOUND_PORT}/inbound`,
+              intakeToken: inboundToken,
+            },
           }),
           'our access point',
           tracing,
@@ -562,12 +739,23 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     if (services.includes('worker')) {
       serviceEnv.WORKFLOW_BUNDLE = await cachedWorkflowBundle();
       await serviceComponent('worker');
-      log(`worker     task queues ${RESOURCE_NAMES.map((resource) => taskQueueOf(resource, TASK_QUEUE)).join(', ')} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`);
-      log(`metrics    worker ${urls.metrics.worker}, Temporal SDK ${urls.metrics.temporalWorker} (each further worker process on the next port)`);
+      log(
+        `worker     task queues ${RESOURCE_NAMES.map((resource) => taskQueueOf(resource, TASK_QUEUE)).join(', ')} on ${urls.temporal} (${processCount(config.WORKER_PROCESSES)}; WORKER_PROCESSES)`,
+      );
+      log(
+        `metrics    worker ${urls.metrics.worker}, Temporal SDK ${urls.metrics.temporalWorker} (each further worker process on the next port)`,
+      );
     }
     if (services.includes('api')) {
       if (production) {
-        await component('front', process.execPath, () => frontProxyArgs(config), 'the front proxy', READY_TIMEOUT_MS.infrastructure, () => canConnect(config.PORT));
+        await component(
+          'front',
+          process.execPath,
+          () => frontProxyArgs(config),
+          'the front proxy',
+          READY_TIMEOUT_MS.infrastructure,
+          () => canConnect(config.PORT),
+        );
       }
       if (await ensureWebAppBuilt()) log('web app    built into dist/app');
       await serviceComponent('api');
@@ -586,21 +774,28 @@ export async function startStack(options: StackOptions): Promise<EmbeddedStack> 
     serviceEnv,
     process: (name) => processes.get(name),
     startService,
-    restarted: (name) => new Promise((resolve) => restartWaiters.set(name, [...(restartWaiters.get(name) ?? []), resolve])),
+    restarted: (name) =>
+      new Promise((resolve) => restartWaiters.set(name, [...(restartWaiters.get(name) ?? []), resolve])),
     stop,
   };
 }
 
 async function checkPortsFree(
   config: StackConfig,
-  runs: Record<'postgres' | 'production' | 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'accessPoint' | 'peppolNetwork', boolean>,
+  runs: Record<
+    'postgres' | 'production' | 'temporal' | 'ferretdb' | 'mail' | 'validator' | 'accessPoint' | 'peppolNetwork',
+    boolean
+  >,
   services: ServiceName[],
 ) {
-  const temporalInternal = Array.from({ length: TEMPORAL_INTERNAL_PORT_COUNT }, (_, offset): [boolean, number, string] => [
-    runs.temporal && runs.production,
-    config.TEMPORAL_INTERNAL_PORT + offset,
-    `TEMPORAL_INTERNAL_PORT${offset === 0 ? '' : ` + ${offset}`}`,
-  ]);
+  const temporalInternal = Array.from(
+    { length: TEMPORAL_INTERNAL_PORT_COUNT },
+    (_, offset): [boolean, number, string] => [
+      runs.temporal && runs.production,
+      config.TEMPORAL_INTERNAL_PORT + offset,
+      `TEMPORAL_INTERNAL_PORT${offset === 0 ? '' : ` + ${offset}`}`,
+    ],
+  );
   const wanted: [boolean, number, string][] = [
     [runs.postgres, config.POSTGRES_PORT, 'POSTGRES_PORT'],
     ...temporalInternal,

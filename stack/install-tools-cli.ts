@@ -1,6 +1,18 @@
 import { loadStackConfig } from './config';
 import { StackError } from './errors';
-import { ensureTool, FACTURX_CHECKER, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, PEPPOL_VALIDATOR, TEMPORAL_CLI, TEMPORAL_SERVER, TEMPORAL_TEST_SERVER, TEMPORAL_UI } from './tools';
+import {
+  ensureTool,
+  FACTURX_CHECKER,
+  FERRETDB,
+  OPENTELEMETRY_JAVA_AGENT,
+  PEPPOL_ACCESS_POINT,
+  PEPPOL_OXALIS,
+  PEPPOL_VALIDATOR,
+  TEMPORAL_CLI,
+  TEMPORAL_SERVER,
+  TEMPORAL_TEST_SERVER,
+  TEMPORAL_UI,
+} from './tools';
 
 /**
  * `npm run tools`: builds the pinned Temporal CLI, FerretDB, the official validator, the access point and Oxalis (the stand-in
@@ -11,7 +23,18 @@ import { ensureTool, FACTURX_CHECKER, FERRETDB, OPENTELEMETRY_JAVA_AGENT, PEPPOL
 async function main(): Promise<void> {
   const config = loadStackConfig();
   const say = (line: string) => process.stdout.write(`[tools] ${line}\n`);
-  for (const tool of [TEMPORAL_CLI, FERRETDB, PEPPOL_VALIDATOR, PEPPOL_ACCESS_POINT, PEPPOL_OXALIS, OPENTELEMETRY_JAVA_AGENT, TEMPORAL_SERVER, TEMPORAL_UI, TEMPORAL_TEST_SERVER, FACTURX_CHECKER]) {
+  for (const tool of [
+    TEMPORAL_CLI,
+    FERRETDB,
+    PEPPOL_VALIDATOR,
+    PEPPOL_ACCESS_POINT,
+    PEPPOL_OXALIS,
+    OPENTELEMETRY_JAVA_AGENT,
+    TEMPORAL_SERVER,
+    TEMPORAL_UI,
+    TEMPORAL_TEST_SERVER,
+    FACTURX_CHECKER,
+  ]) {
     say(`${tool.name} ${tool.version}: ${await ensureTool(config.TOOLS_DIR, tool, say)}`);
   }
 }

@@ -19,11 +19,40 @@ const MAX_WORKER_COPIES = 8;
 export async function isolatedStackConfig(overrides: Record<string, string> = {}): Promise<StackConfig> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-stack-'));
   const ports: Record<string, string> = {};
-  for (const name of ['PORT', 'API_BEHIND_FRONT_PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'FERRETDB_PORT', 'SMTP_PORT', 'MAIL_UI_PORT', 'VALIDATOR_PORT', 'SML_DNS_PORT', 'STANDIN_SML_PORT', 'STANDIN_SMP_PORT', 'SMP_PORT', 'PEPPOL_RECEIVER_PORT', 'OXALIS_PORT', 'ACCESS_POINT_PORT', 'ACCESS_POINT_AS4_PORT', 'INBOUND_PORT', 'METRICS_PORT', 'WORKER_METRICS_PORT']) {
+  for (const name of [
+    'PORT',
+    'API_BEHIND_FRONT_PORT',
+    'POSTGRES_PORT',
+    'TEMPORAL_PORT',
+    'TEMPORAL_UI_PORT',
+    'FERRETDB_PORT',
+    'SMTP_PORT',
+    'MAIL_UI_PORT',
+    'VALIDATOR_PORT',
+    'SML_DNS_PORT',
+    'STANDIN_SML_PORT',
+    'STANDIN_SMP_PORT',
+    'SMP_PORT',
+    'PEPPOL_RECEIVER_PORT',
+    'OXALIS_PORT',
+    'ACCESS_POINT_PORT',
+    'ACCESS_POINT_AS4_PORT',
+    'INBOUND_PORT',
+    'METRICS_PORT',
+    'WORKER_METRICS_PORT',
+  ]) {
     ports[name] = String(await freePort());
   }
   ports.TEMPORAL_INTERNAL_PORT = String(await freePortBlock(TEMPORAL_INTERNAL_PORT_COUNT));
   // One for each worker process the stack may be asked to run (the Temporal SDK's metrics of copy N on the Nth).
   ports.TEMPORAL_METRICS_PORT = String(await freePortBlock(MAX_WORKER_COPIES));
-  return loadStackConfig({ API_PROCESSES: '1', WORKER_PROCESSES: '1', ...process.env, LOG_LEVEL: 'warn', ...ports, DATA_DIR: dataDir, ...overrides });
+  return loadStackConfig({
+    API_PROCESSES: '1',
+    WORKER_PROCESSES: '1',
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    ...ports,
+    DATA_DIR: dataDir,
+    ...overrides,
+  });
 }

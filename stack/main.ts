@@ -47,7 +47,13 @@ async function main(): Promise<void> {
 
   say(`starting in ${config.DATA_DIR}`);
   try {
-    stack = await startStack({ config, log: say, echo, signal: starting.signal, onGiveUp: (name) => shutdown(`${name} keeps crashing`, 1) });
+    stack = await startStack({
+      config,
+      log: say,
+      echo,
+      signal: starting.signal,
+      onGiveUp: (name) => shutdown(`${name} keeps crashing`, 1),
+    });
   } catch (err) {
     if (!starting.signal.aborted) throw err;
     say('stopped');

@@ -9,7 +9,10 @@ import { END_WITH_PARENT } from '../platform/shutdown';
  * kernel when the process that started it is gone, however it went (even SIGKILL), so no component
  * outlives its stack. It execs the command, so the child's pid is the command's.
  */
-const SETPRIV = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'setpriv')).find((candidate) => existsSync(candidate));
+const SETPRIV = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .map((dir) => path.join(dir, 'setpriv'))
+  .find((candidate) => existsSync(candidate));
 
 /**
  * A child of the embedded stack. It runs in its own process group so the stack
@@ -61,7 +64,9 @@ export class ManagedProcess {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.stopping = false;
     this.logStream ??= createWriteStream(this.options.logFile, { flags: 'a' });
-    const [command, args] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', this.command, ...this.args]] : [this.command, this.args];
+    const [command, args] = SETPRIV
+      ? [SETPRIV, ['--pdeathsig', 'TERM', '--', this.command, ...this.args]]
+      : [this.command, this.args];
     const child = spawn(command, args, {
       // Without setpriv, our own processes watch for the parent's end themselves (platform/shutdown.ts); with it, one SIGTERM is enough.
       env: SETPRIV ? this.options.env : { ...this.options.env, [END_WITH_PARENT]: '1' },

@@ -16,10 +16,17 @@ export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number |
 
 /** The dev server's command-line form: one `--dynamic-config-value KEY=JSON` per setting. */
 export function devServerDynamicConfigArgs(): string[] {
-  return Object.entries(TEMPORAL_DYNAMIC_CONFIG).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+  return Object.entries(TEMPORAL_DYNAMIC_CONFIG).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${JSON.stringify(value)}`,
+  ]);
 }
 
 /** The production server's file form: each key a list of constrained values, here one unconstrained. */
-export function serverDynamicConfigFile(extra: Readonly<Record<string, boolean | number | string>>): Record<string, Array<{ value: unknown }>> {
-  return Object.fromEntries(Object.entries({ ...TEMPORAL_DYNAMIC_CONFIG, ...extra }).map(([key, value]) => [key, [{ value }]]));
+export function serverDynamicConfigFile(
+  extra: Readonly<Record<string, boolean | number | string>>,
+): Record<string, Array<{ value: unknown }>> {
+  return Object.fromEntries(
+    Object.entries({ ...TEMPORAL_DYNAMIC_CONFIG, ...extra }).map(([key, value]) => [key, [{ value }]]),
+  );
 }

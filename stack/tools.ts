@@ -57,7 +57,12 @@ async function withScratchDir<T>(outputFile: string, prefix: string, use: (dir: 
  * `go install`s the packages into a scratch GOBIN, then moves each binary it made where `placed` says, in that
  * order (the tool's own file last: its presence is what marks a build whole).
  */
-async function goInstall(go: BuildRunner, outputFile: string, packages: string[], placed: Record<string, string>): Promise<void> {
+async function goInstall(
+  go: BuildRunner,
+  outputFile: string,
+  packages: string[],
+  placed: Record<string, string>,
+): Promise<void> {
   await withScratchDir(outputFile, 'bin-', async (gobin) => {
     await go(['install', ...packages], { env: { GOBIN: gobin } });
     for (const [binary, target] of Object.entries(placed)) await rename(path.join(gobin, binary), target);
@@ -72,7 +77,9 @@ export const TEMPORAL_CLI: Tool = {
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
     // Later CLI releases carry a `replace` directive, which `go install pkg@version` refuses.
-    await goInstall(go, outputFile, [`github.com/temporalio/cli/cmd/temporal@${this.version}`], { temporal: outputFile });
+    await goInstall(go, outputFile, [`github.com/temporalio/cli/cmd/temporal@${this.version}`], {
+      temporal: outputFile,
+    });
   },
 };
 
@@ -93,10 +100,15 @@ export const TEMPORAL_SERVER: Tool = {
   builder: GO,
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
-    await goInstall(go, outputFile, [`go.temporal.io/server/cmd/server@${this.version}`, `go.temporal.io/server/cmd/tools/sql@${this.version}`], {
-      sql: path.join(path.dirname(outputFile), TEMPORAL_SQL_TOOL_FILE),
-      server: outputFile,
-    });
+    await goInstall(
+      go,
+      outputFile,
+      [`go.temporal.io/server/cmd/server@${this.version}`, `go.temporal.io/server/cmd/tools/sql@${this.version}`],
+      {
+        sql: path.join(path.dirname(outputFile), TEMPORAL_SQL_TOOL_FILE),
+        server: outputFile,
+      },
+    );
   },
 };
 
@@ -108,7 +120,9 @@ export const TEMPORAL_UI: Tool = {
   builder: GO,
   alternative: 'TEMPORAL_ADDRESS',
   async build(go, outputFile) {
-    await goInstall(go, outputFile, [`github.com/temporalio/ui-server/v2/cmd/server@${this.version}`], { server: outputFile });
+    await goInstall(go, outputFile, [`github.com/temporalio/ui-server/v2/cmd/server@${this.version}`], {
+      server: outputFile,
+    });
   },
 };
 
@@ -151,7 +165,8 @@ async function buildMavenJar(mvn: BuildRunner, sourceDir: string, jarName: strin
   // Built from a copy, so the checkout never holds Maven's target/ (nor anything it downloaded).
   await withScratchDir(outputFile, 'src-', async (source) => {
     await cp(path.join(sourceDir, 'pom.xml'), path.join(source, 'pom.xml'));
-    if (existsSync(path.join(sourceDir, 'src'))) await cp(path.join(sourceDir, 'src'), path.join(source, 'src'), { recursive: true });
+    if (existsSync(path.join(sourceDir, 'src')))
+      await cp(path.join(sourceDir, 'src'), path.join(source, 'src'), { recursive: true });
     await mvn(['-q', '-B', 'package'], { cwd: source });
     await rename(path.join(source, 'target', jarName), outputFile);
   });
@@ -207,9 +222,16 @@ export const TEMPORAL_TEST_SERVER: Tool = {
   builder: MAVEN,
   alternative: 'nothing (the time-skipping workflow tests need it)',
   async build(mvn, outputFile) {
-    await buildMavenJar(mvn, TEMPORAL_TEST_SERVER_SOURCE, 'temporal-test-server.jar', path.join(path.dirname(outputFile), 'temporal-test-server.jar'));
+    await buildMavenJar(
+      mvn,
+      TEMPORAL_TEST_SERVER_SOURCE,
+      'temporal-test-server.jar',
+      path.join(path.dirname(outputFile), 'temporal-test-server.jar'),
+    );
     // The SDK runs the program with the port (and its own options) as arguments.
-    await writeFile(outputFile, '#!/bin/sh\nexec java -Xss1m -jar "$(dirname "$0")/temporal-test-server.jar" "$@"\n', { mode: 0o755 });
+    await writeFile(outputFile, '#!/bin/sh\nexec java -Xss1m -jar "$(dirname "$0")/temporal-test-server.jar" "$@"\n', {
+      mode: 0o755,
+    });
   },
 };
 
@@ -242,7 +264,13 @@ export const OPENTELEMETRY_JAVA_AGENT: Tool = {
   alternative: 'ACCESS_POINT_URL',
   async build(mvn, outputFile) {
     await withScratchDir(outputFile, 'agent-', async (dir) => {
-      await mvn(['-q', '-B', 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy', `-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${this.version}`, `-DoutputDirectory=${dir}`]);
+      await mvn([
+        '-q',
+        '-B',
+        'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy',
+        `-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${this.version}`,
+        `-DoutputDirectory=${dir}`,
+      ]);
       await rename(path.join(dir, `opentelemetry-javaagent-${this.version}.jar`), outputFile);
     });
   },
@@ -284,7 +312,9 @@ export async function ensureTool(toolsDir: string, tool: Tool, log: (line: strin
     );
   }
 
-  log(`building ${tool.name} ${tool.version} with ${tool.builder.command} into ${dir} (once per machine; this takes a few minutes)`);
+  log(
+    `building ${tool.name} ${tool.version} with ${tool.builder.command} into ${dir} (once per machine; this takes a few minutes)`,
+  );
   const started = Date.now();
   const heartbeat = setInterval(() => {
     log(`  … still building ${tool.name} (${Math.round((Date.now() - started) / 1000)} s; output in ${buildLog})`);
@@ -322,7 +352,12 @@ export async function pruneUnused(toolsDir: string, tool: Tool, log: (line: stri
   const cutoff = Date.now() - UNUSED_BUILD_DAYS * 24 * 3_600_000;
   const entries = await readdir(toolsDir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
-    if (!entry.isDirectory() || !entry.name.startsWith(`${tool.name}-`) || entry.name === `${tool.name}-${tool.version}`) continue;
+    if (
+      !entry.isDirectory() ||
+      !entry.name.startsWith(`${tool.name}-`) ||
+      entry.name === `${tool.name}-${tool.version}`
+    )
+      continue;
     const dir = path.join(toolsDir, entry.name);
     if ((await stat(dir)).mtimeMs >= cutoff) continue;
     await rm(dir, { recursive: true, force: true });

@@ -40,7 +40,11 @@ export async function ensureWebAppBuilt(): Promise<boolean> {
   const digest = webAppDigest();
   if (builtDigest() === digest) return false;
   const vite = path.join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  await promisify(execFile)(process.execPath, [vite, 'build', '--config', path.join(projectRoot, 'app', 'vite.config.mjs'), '--logLevel', 'warn'], { cwd: projectRoot });
+  await promisify(execFile)(
+    process.execPath,
+    [vite, 'build', '--config', path.join(projectRoot, 'app', 'vite.config.mjs'), '--logLevel', 'warn'],
+    { cwd: projectRoot },
+  );
   writeFileSync(DIGEST_FILE, digest);
   return true;
 }

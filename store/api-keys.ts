@@ -21,7 +21,11 @@ const apiKeySchema = new Schema(
      */
     account: {
       type: new Schema(
-        { email: { type: String, required: true }, status: { type: String, required: true }, rate_limit_per_minute: { type: Number, default: null } },
+        {
+          email: { type: String, required: true },
+          status: { type: String, required: true },
+          rate_limit_per_minute: { type: Number, default: null },
+        },
         { _id: false },
       ),
       default: undefined,

@@ -38,7 +38,10 @@ const companySchema = new Schema(
      * the SML (Migrate) instead of creating the participant; cleared once the SML took it.
      */
     incoming_migration: {
-      type: new Schema({ key_sealed: { type: String, required: true }, supplied_at: { type: Date, required: true } }, { _id: false }),
+      type: new Schema(
+        { key_sealed: { type: String, required: true }, supplied_at: { type: Date, required: true } },
+        { _id: false },
+      ),
       default: null,
     },
     /** The migration key it asked for to move to another provider (PrepareToMigrate): sealed until the SML has it, never shown again. */
@@ -106,7 +109,11 @@ const companySchema = new Schema(
     receiving: {
       type: new Schema(
         {
-          status: { type: String, enum: ['registering', 'registered', 'unregistered', 'awaiting_review', 'failed'], required: true },
+          status: {
+            type: String,
+            enum: ['registering', 'registered', 'unregistered', 'awaiting_review', 'failed'],
+            required: true,
+          },
           participant_id: { type: String, default: null },
           error_message: { type: String, default: null },
           updated_at: { type: Date, required: true },

@@ -69,7 +69,10 @@ const documentSchema = new Schema(
     /** The official rule set the document was validated against before sending (set by the send or fail move). */
     rule_set: { type: String, default: null },
     /** What the official rules warned of (nothing fatal) when they judged the UBL before sending: at most 50, each with its rule id. */
-    official_warnings: { type: [new Schema({ rule: String, message: String, location: String }, { _id: false })], default: undefined },
+    official_warnings: {
+      type: [new Schema({ rule: String, message: String, location: String }, { _id: false })],
+      default: undefined,
+    },
     /** A received document: who sent it and how; null for a sent one. */
     received: {
       type: new Schema(
@@ -96,8 +99,14 @@ const documentSchema = new Schema(
         {
           response_id: { type: String, required: true },
           code: { type: String, required: true },
-          reasons: { type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })], default: [] },
-          actions: { type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })], default: [] },
+          reasons: {
+            type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })],
+            default: [],
+          },
+          actions: {
+            type: [new Schema({ code: String, text: { type: String, default: null } }, { _id: false })],
+            default: [],
+          },
           note: { type: String, default: null },
           received_at: { type: Date, default: null },
           created_at: { type: Date, required: true },
@@ -113,7 +122,10 @@ const documentSchema = new Schema(
       type: new Schema(
         {
           code: { type: String, enum: ['AP', 'AB', 'RE'], required: true },
-          reasons: { type: [new Schema({ code: String, description: String, line_id: String }, { _id: false })], default: [] },
+          reasons: {
+            type: [new Schema({ code: String, description: String, line_id: String }, { _id: false })],
+            default: [],
+          },
           description: { type: String, default: null },
           received_at: { type: Date, required: true },
         },

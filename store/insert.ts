@@ -11,7 +11,11 @@ type RowOf<M> = M extends Model<infer T, any, any, any, any, any, any> ? T : nev
  * costs more than the database does.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see RowOf
-export async function insertRow<M extends Model<any>>(model: M, row: RowOf<M>, options?: mongo.InsertOneOptions): Promise<void> {
+export async function insertRow<M extends Model<any>>(
+  model: M,
+  row: RowOf<M>,
+  options?: mongo.InsertOneOptions,
+): Promise<void> {
   await model.collection.insertOne(row, options);
 }
 

@@ -10,7 +10,10 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
  * company's documents: it is kept and shown, never dropped.
  */
 
-const clarificationSchema = new Schema({ code: { type: String, required: true }, text: { type: String, default: null } }, { _id: false });
+const clarificationSchema = new Schema(
+  { code: { type: String, required: true }, text: { type: String, default: null } },
+  { _id: false },
+);
 
 const invoiceResponseSchema = new Schema(
   {

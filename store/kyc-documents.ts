@@ -15,7 +15,11 @@ const kycDocumentSchema = new Schema(
     workspace_id: { type: String, required: true },
     /** The company a mandate covers; null for the workspace's own documents. */
     company_id: { type: String, default: null },
-    doc_type: { type: String, enum: ['registry_extract', 'representative_id', 'authority_proof', 'mandate'], required: true },
+    doc_type: {
+      type: String,
+      enum: ['registry_extract', 'representative_id', 'authority_proof', 'mandate'],
+      required: true,
+    },
     filename: { type: String, required: true },
     /** Sniffed from the bytes. */
     mime_type: { type: String, required: true },

@@ -32,9 +32,7 @@ const kycSubmissionSchema = new Schema(
      * absent on submissions made before it was kept.
      */
     company_identities: {
-      type: [
-        new Schema({ company_id: { type: String, required: true }, ...identityFields }, { _id: false }),
-      ],
+      type: [new Schema({ company_id: { type: String, required: true }, ...identityFields }, { _id: false })],
       default: undefined,
     },
     /** The KYC documents the workspace had when it submitted: what the review is about. */
@@ -50,7 +48,8 @@ kycSubmissionSchema.index({ workspace_id: 1, number: -1 });
 // The review reconciler finds pending submissions, oldest first.
 kycSubmissionSchema.index({ status: 1, submitted_at: 1 });
 
-export const kycSubmissionId = (workspaceId: string, number: number) => `${workspaceId}#${String(number).padStart(6, '0')}`;
+export const kycSubmissionId = (workspaceId: string, number: number) =>
+  `${workspaceId}#${String(number).padStart(6, '0')}`;
 
 export const kycSubmissionModel = (db: Connection) => db.model('KycSubmission', kycSubmissionSchema);
 export type KycSubmissionRow = InferSchemaType<typeof kycSubmissionSchema>;

@@ -31,6 +31,7 @@ const providerTenantSchema = new Schema(
   { versionKey: false, collection: 'provider_tenants' },
 );
 
-export const providerOrganisationModel = (db: Connection) => db.model('ProviderOrganisation', providerOrganisationSchema);
+export const providerOrganisationModel = (db: Connection) =>
+  db.model('ProviderOrganisation', providerOrganisationSchema);
 export const providerTenantModel = (db: Connection) => db.model('ProviderTenant', providerTenantSchema);
 export type ProviderTenantRow = InferSchemaType<typeof providerTenantSchema>;

@@ -26,7 +26,13 @@ const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
 const EQUALITY_OPERATORS = new Set(['$eq', '$in']);
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && Object.keys(value).every((key) => key.startsWith('$'));
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    Object.keys(value).every((key) => key.startsWith('$'))
+  );
 }
 
 export function shapeOf(filter: Record<string, unknown>, sort: Record<string, unknown> | undefined): QueryShape {
@@ -38,7 +44,10 @@ export function shapeOf(filter: Record<string, unknown>, sort: Record<string, un
     else if (Object.keys(condition).some((operator) => EQUALITY_OPERATORS.has(operator))) equality.push(field);
     else if (Object.keys(condition).some((operator) => RANGE_OPERATORS.has(operator))) ranges.push(field);
   }
-  const sortKey: IndexKey = Object.entries(sort ?? {}).map(([field, direction]) => [field, direction === -1 || direction === 'desc' ? -1 : 1]);
+  const sortKey: IndexKey = Object.entries(sort ?? {}).map(([field, direction]) => [
+    field,
+    direction === -1 || direction === 'desc' ? -1 : 1,
+  ]);
   return { equality, ranges, sort: sortKey };
 }
 
@@ -63,12 +72,18 @@ export function servedBy(shape: QueryShape, index: IndexKey): boolean {
     if (!sameDirection && !reversed) return false;
   }
   const usesIndex =
-    prefixLength > 0 || (sort.length > 0 && index[0]![0] === sort[0]![0]) || (index[0] !== undefined && shape.ranges.includes(index[0][0]));
+    prefixLength > 0 ||
+    (sort.length > 0 && index[0]![0] === sort[0]![0]) ||
+    (index[0] !== undefined && shape.ranges.includes(index[0][0]));
   return usesIndex;
 }
 
 export function declaredIndexes(schema: Schema): IndexKey[] {
-  const declared = schema.indexes().map(([fields]) => Object.entries(fields).map(([field, direction]) => [field, direction === -1 ? -1 : 1]) as IndexKey);
+  const declared = schema
+    .indexes()
+    .map(
+      ([fields]) => Object.entries(fields).map(([field, direction]) => [field, direction === -1 ? -1 : 1]) as IndexKey,
+    );
   const unique = Object.entries(schema.paths)
     .filter(([, path]) => (path.options as { unique?: boolean }).unique === true)
     .map(([field]) => [[field, 1]] as IndexKey);
@@ -104,13 +119,20 @@ export function indexedQueriesOnly(schema: Schema): void {
   // Read once, at the first query: every index is declared when its model's module loads.
   let declared: IndexKey[] | undefined;
   const indexes = () => (declared ??= declaredIndexes(schema));
-  schema.pre(GUARDED_OPERATIONS, function guard(this: { getFilter(): Record<string, unknown>; getOptions(): { sort?: Record<string, unknown> }; model: { collection: { name: string } } }) {
-    if (!enforcing) return;
-    const shape = shapeOf(this.getFilter(), this.getOptions().sort);
-    if (!indexes().some((index) => servedBy(shape, index))) {
-      throw new UnindexedQueryError(
-        `no declared index serves this query on ${this.model.collection.name}: equality ${JSON.stringify(shape.equality)}, ranges ${JSON.stringify(shape.ranges)}, sort ${JSON.stringify(shape.sort)}`,
-      );
-    }
-  });
+  schema.pre(
+    GUARDED_OPERATIONS,
+    function guard(this: {
+      getFilter(): Record<string, unknown>;
+      getOptions(): { sort?: Record<string, unknown> };
+      model: { collection: { name: string } };
+    }) {
+      if (!enforcing) return;
+      const shape = shapeOf(this.getFilter(), this.getOptions().sort);
+      if (!indexes().some((index) => servedBy(shape, index))) {
+        throw new UnindexedQueryError(
+          `no declared index serves this query on ${this.model.collection.name}: equality ${JSON.stringify(shape.equality)}, ranges ${JSON.stringify(shape.ranges)}, sort ${JSON.stringify(shape.sort)}`,
+        );
+      }
+    },
+  );
 }

@@ -65,7 +65,13 @@ const peppolRegistrationSchema = new Schema(
     /** `registering` until the SML has it; our SMP serves it from the start, so the SML never points at nothing. */
     status: { type: String, enum: ['registering', 'registered'], required: true },
     /** The business card the Peppol Directory was last asked to read (its SHA-256), while it is listed there. */
-    business_card: { type: new Schema({ sha256: { type: String, required: true }, published_at: { type: Date, required: true } }, { _id: false }), default: null },
+    business_card: {
+      type: new Schema(
+        { sha256: { type: String, required: true }, published_at: { type: Date, required: true } },
+        { _id: false },
+      ),
+      default: null,
+    },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -52,6 +52,10 @@ export async function startSharedStack(shape: Record<string, string>): Promise<v
     temporalUi: stack.urls.temporalUi ?? '',
     dataDir: config.DATA_DIR,
     keysDir: config.KEYS_DIR,
-    metrics: { api: stack.urls.metrics.api!, worker: stack.urls.metrics.worker!, temporalWorker: stack.urls.metrics.temporalWorker! },
+    metrics: {
+      api: stack.urls.metrics.api!,
+      worker: stack.urls.metrics.worker!,
+      temporalWorker: stack.urls.metrics.temporalWorker!,
+    },
   });
 }

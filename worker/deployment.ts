@@ -16,7 +16,10 @@ export const WORKER_DEPLOYMENT_NAME = 'einvoice';
 
 /** Equal bundles are one build; any change of workflow code, or of what it imports, is another. */
 export async function buildIdOf(bundleFile: string): Promise<string> {
-  return createHash('sha256').update(await readFile(bundleFile)).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(await readFile(bundleFile))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** A worker's place in its deployment (the tests use deployments of their own beside `einvoice`). */
@@ -32,12 +35,25 @@ export function deploymentOptions(version: WorkerVersion): WorkerDeploymentOptio
 /** The deployment's versions, oldest first, and its current one; null until a worker of it has polled. */
 type Deployment = { versions: string[]; current?: string };
 
-async function deploymentState(connection: Connection, namespace: string, deploymentName: string): Promise<Deployment | null> {
+async function deploymentState(
+  connection: Connection,
+  namespace: string,
+  deploymentName: string,
+): Promise<Deployment | null> {
   try {
-    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName });
-    const createdAt = (time?: { seconds?: unknown; nanos?: number | null } | null) => Number(time?.seconds ?? 0) * 1e9 + (time?.nanos ?? 0);
-    const versions = [...(info?.versionSummaries ?? [])].sort((a, b) => createdAt(a.createTime) - createdAt(b.createTime));
-    return { versions: versions.map((version) => version.deploymentVersion?.buildId ?? ''), current: info?.routingConfig?.currentDeploymentVersion?.buildId ?? undefined };
+    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
+      namespace,
+      deploymentName,
+    });
+    const createdAt = (time?: { seconds?: unknown; nanos?: number | null } | null) =>
+      Number(time?.seconds ?? 0) * 1e9 + (time?.nanos ?? 0);
+    const versions = [...(info?.versionSummaries ?? [])].sort(
+      (a, b) => createdAt(a.createTime) - createdAt(b.createTime),
+    );
+    return {
+      versions: versions.map((version) => version.deploymentVersion?.buildId ?? ''),
+      current: info?.routingConfig?.currentDeploymentVersion?.buildId ?? undefined,
+    };
   } catch {
     return null;
   }
@@ -63,12 +79,23 @@ export async function takeOverIfNewest(
     if (deployment?.versions.includes(buildId)) {
       const newest = deployment.versions.at(-1);
       if (newest !== buildId) {
-        logger.info({ buildId, newest, current: deployment.current ?? 'none' }, 'a newer build runs: this worker finishes the workflows pinned to its own');
+        logger.info(
+          { buildId, newest, current: deployment.current ?? 'none' },
+          'a newer build runs: this worker finishes the workflows pinned to its own',
+        );
         return 'newer build runs';
       }
       try {
-        await connection.workflowService.setWorkerDeploymentCurrentVersion({ namespace, deploymentName, buildId, identity: `worker build ${buildId}` });
-        logger.info({ buildId, previous: deployment.current ?? 'none' }, 'this build is now the current version of the worker deployment: new workflows start on it');
+        await connection.workflowService.setWorkerDeploymentCurrentVersion({
+          namespace,
+          deploymentName,
+          buildId,
+          identity: `worker build ${buildId}`,
+        });
+        logger.info(
+          { buildId, previous: deployment.current ?? 'none' },
+          'this build is now the current version of the worker deployment: new workflows start on it',
+        );
         return 'current';
       } catch (err) {
         logger.debug({ err, buildId }, 'the current version could not be set yet; trying again');

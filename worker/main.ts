@@ -50,7 +50,14 @@ async function main(config: Config, logger: Logger): Promise<void> {
     shutdownSignals: ['SIGINT', 'SIGTERM'],
     // The SDK's own metrics (task slots, poll and schedule-to-start latencies, sticky cache), served by its core
     // on a port of each copy's own: copies share no socket with it, so each takes the next port.
-    telemetryOptions: { metrics: { prometheus: { bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()), useSecondsForDurations: true } } },
+    telemetryOptions: {
+      metrics: {
+        prometheus: {
+          bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()),
+          useSecondsForDurations: true,
+        },
+      },
+    },
   });
   // The runtime drains on the signal; a drain that hangs (its Temporal server gone too) ends at the deadline.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => exitIfStopStalls(logger));
@@ -64,12 +71,22 @@ async function main(config: Config, logger: Logger): Promise<void> {
   const clientConnection = await Connection.connect({ address: addresses.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.TEMPORAL_NAMESPACE);
   await ensureSchedules(clientConnection, config.TEMPORAL_NAMESPACE);
-  logger.info({ address: addresses.temporalAddress, namespace: config.TEMPORAL_NAMESPACE }, 'temporal connected; search attributes and schedules in place');
+  logger.info(
+    { address: addresses.temporalAddress, namespace: config.TEMPORAL_NAMESPACE },
+    'temporal connected; search attributes and schedules in place',
+  );
 
   const usage = usageCounters(store, logger);
-  const temporalClient = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracing.clientInterceptors });
+  const temporalClient = new Client({
+    connection: clientConnection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: tracing.clientInterceptors,
+  });
   const codePath = config.WORKFLOW_BUNDLE ?? path.join(__dirname, '..', 'workflow-bundle.js');
-  const version = { deploymentName: WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID ?? (await buildIdOf(codePath)) };
+  const version = {
+    deploymentName: WORKER_DEPLOYMENT_NAME,
+    buildId: config.WORKER_BUILD_ID ?? (await buildIdOf(codePath)),
+  };
   const connection = await NativeConnection.connect({ address: addresses.temporalAddress });
   const sml = smlRegistration(addresses.accessPointUrl);
   const sendPermits = (await validatorLanes(addresses.validatorUrl)).find((lane) => lane.lane === 'send')?.permits;
@@ -112,18 +129,34 @@ async function main(config: Config, logger: Logger): Promise<void> {
           { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
         ),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
-        ...(config.PEPPOL_SEAT_ID && { mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE } }),
+        ...(config.PEPPOL_SEAT_ID && {
+          mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE },
+        }),
       },
       sml,
       directory: businessCardPublishing(addresses.accessPointUrl),
-      reporting: { receiver: config.PEPPOL_REPORTING_RECEIVER, sender: config.PEPPOL_REPORTING_SENDER, country: config.PEPPOL_REPORTING_COUNTRY },
-      fanOut: { store, temporal: temporalClient, retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL, disableAfterMs: config.WEBHOOK_DISABLE_AFTER, logger },
+      reporting: {
+        receiver: config.PEPPOL_REPORTING_RECEIVER,
+        sender: config.PEPPOL_REPORTING_SENDER,
+        country: config.PEPPOL_REPORTING_COUNTRY,
+      },
+      fanOut: {
+        store,
+        temporal: temporalClient,
+        retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL,
+        disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+        logger,
+      },
     }),
   });
   logger.info({ taskQueues: config.WORKER_TASK_QUEUES, slots, bundle: codePath, ...version }, 'worker running');
   const stopping = new AbortController();
-  void takeOverIfNewest(clientConnection, config.TEMPORAL_NAMESPACE, version, logger, stopping.signal).catch((err: unknown) =>
-    logger.error({ err, ...version }, 'could not make this build the current version; set it with `temporal worker deployment set-current-version`'),
+  void takeOverIfNewest(clientConnection, config.TEMPORAL_NAMESPACE, version, logger, stopping.signal).catch(
+    (err: unknown) =>
+      logger.error(
+        { err, ...version },
+        'could not make this build the current version; set it with `temporal worker deployment set-current-version`',
+      ),
   );
   // Message Level Status comes to our service provider participant: the SML must name our SMP for it (our SMP serves it already).
   if (config.PEPPOL_SEAT_ID) {
@@ -133,7 +166,9 @@ async function main(config: Config, logger: Logger): Promise<void> {
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       input: { participant },
       staticSummary: `SML registration of our service provider participant ${participant}`,
-    }).catch((err: unknown) => logger.error({ err, participant }, 'could not start the registration of our service provider participant'));
+    }).catch((err: unknown) =>
+      logger.error({ err, participant }, 'could not start the registration of our service provider participant'),
+    );
   }
   await workers.run();
   stopping.abort();
@@ -153,7 +188,10 @@ try {
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // Exits once drained: a copy's channel to its primary would keep it alive.
   runCopies(config.WORKER_PROCESSES, logger, () => main(config, logger).then(() => process.exit(0)), failed);
-  serveMetrics({ port: config.WORKER_METRICS_PORT, host: config.METRICS_BIND, copies: config.WORKER_PROCESSES }, logger).catch(failed);
+  serveMetrics(
+    { port: config.WORKER_METRICS_PORT, host: config.METRICS_BIND, copies: config.WORKER_PROCESSES },
+    logger,
+  ).catch(failed);
 } catch (err) {
   failed(err);
 }

@@ -27,7 +27,10 @@ export const HOUSEKEEPING_SLOTS = 2;
  * on /health; one per core of its host when it does not answer), shared among this host's worker processes.
  */
 export function configuredSlots(
-  config: Pick<Config, 'VALIDATION_TASK_SLOTS' | 'AS4_TASK_SLOTS' | 'EMAIL_TASK_SLOTS' | 'WEBHOOK_TASK_SLOTS' | 'WORKER_PROCESSES'>,
+  config: Pick<
+    Config,
+    'VALIDATION_TASK_SLOTS' | 'AS4_TASK_SLOTS' | 'EMAIL_TASK_SLOTS' | 'WEBHOOK_TASK_SLOTS' | 'WORKER_PROCESSES'
+  >,
   validatorSendPermits: number | undefined,
 ): QueueSlots {
   const permits = validatorSendPermits ?? availableParallelism();
@@ -117,13 +120,24 @@ export class QueueWorkers {
   /** Runs them while `work` runs, then stops them; resolves or rejects as `work` did. */
   async runUntil<T>(work: () => Promise<T>): Promise<T> {
     const running = work();
-    await settleAll([...this.workers.values()].map((worker) => worker.runUntil(running.then(() => undefined, () => undefined))));
+    await settleAll(
+      [...this.workers.values()].map((worker) =>
+        worker.runUntil(
+          running.then(
+            () => undefined,
+            () => undefined,
+          ),
+        ),
+      ),
+    );
     return running;
   }
 }
 
 /** Waits for every promise, then throws the first failure: no worker is left running because another failed. */
 async function settleAll(promises: Promise<unknown>[]): Promise<void> {
-  const failure = (await Promise.allSettled(promises)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  const failure = (await Promise.allSettled(promises)).find(
+    (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+  );
   if (failure) throw failure.reason;
 }

@@ -12,7 +12,8 @@ const pinoLevel: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>
 
 /** Routes the Temporal SDK's own log lines into the worker's JSON log. */
 export function temporalLogger(logger: Logger): TemporalLogger {
-  const at = (level: LogLevel) => (message: string, meta?: LogMetadata) => logger[pinoLevel[level]](meta ?? {}, message);
+  const at = (level: LogLevel) => (message: string, meta?: LogMetadata) =>
+    logger[pinoLevel[level]](meta ?? {}, message);
   return {
     log: (level, message, meta) => at(level)(message, meta),
     trace: at('TRACE'),

@@ -23,11 +23,20 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
 }
 
 /** Adds the search attributes named (all of the project's by default) without asking which exist: a server that cannot list them (the time-skipping test server) still adds them. */
-export async function addSearchAttributes(connection: Connection, namespace: string, attributes = Object.entries(SEARCH_ATTRIBUTE_TYPES)): Promise<void> {
+export async function addSearchAttributes(
+  connection: Connection,
+  namespace: string,
+  attributes = Object.entries(SEARCH_ATTRIBUTE_TYPES),
+): Promise<void> {
   const { IndexedValueType } = temporal.api.enums.v1;
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(attributes.map(([name, type]) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]])),
+    searchAttributes: Object.fromEntries(
+      attributes.map(([name, type]) => [
+        name,
+        IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType],
+      ]),
+    ),
   });
 }
 
@@ -40,15 +49,23 @@ export async function ensureSchedules(connection: Connection, namespace: string)
   const client = new Client({ connection, namespace });
   for (const schedule of SCHEDULES) {
     const spec = 'every' in schedule ? { intervals: [{ every: schedule.every }] } : { calendars: [schedule.calendar] };
-    const action = { type: 'startWorkflow' as const, workflowType: schedule.workflowType, args: schedule.args ?? [], taskQueue: TASK_QUEUE, workflowId: schedule.id };
+    const action = {
+      type: 'startWorkflow' as const,
+      workflowType: schedule.workflowType,
+      args: schedule.args ?? [],
+      taskQueue: TASK_QUEUE,
+      workflowId: schedule.id,
+    };
     try {
       await client.schedule.create({ scheduleId: schedule.id, spec, action });
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(schedule.id);
       const existing = (await handle.describe()).action;
-      const starts = (what: { workflowType?: string; args?: readonly unknown[] }) => JSON.stringify([what.workflowType, what.args ?? []]);
-      if (existing.type !== 'startWorkflow' || starts(existing) !== starts(action)) await handle.update((previous) => ({ ...previous, spec, action }));
+      const starts = (what: { workflowType?: string; args?: readonly unknown[] }) =>
+        JSON.stringify([what.workflowType, what.args ?? []]);
+      if (existing.type !== 'startWorkflow' || starts(existing) !== starts(action))
+        await handle.update((previous) => ({ ...previous, spec, action }));
     }
   }
   for (const retired of RETIRED_SCHEDULES) {

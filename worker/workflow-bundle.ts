@@ -17,20 +17,32 @@ const SOURCE_DIRS = ['workflows', 'domain'];
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : Promise.resolve([path.join(dir, entry.name)]))),
+    entries.map((entry) =>
+      entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : Promise.resolve([path.join(dir, entry.name)]),
+    ),
   );
   return nested.flat().sort();
 }
 
 async function sourcesHash(): Promise<string> {
   const hash = createHash('sha256');
-  const files = [...(await Promise.all(SOURCE_DIRS.map((dir) => sourceFiles(path.join(projectRoot, dir))))).flat(), path.join(projectRoot, 'package-lock.json')];
+  const files = [
+    ...(await Promise.all(SOURCE_DIRS.map((dir) => sourceFiles(path.join(projectRoot, dir))))).flat(),
+    path.join(projectRoot, 'package-lock.json'),
+  ];
   for (const file of files) hash.update(file).update(await readFile(file));
   return hash.digest('hex').slice(0, 16);
 }
 
 /** The bundler's logger when its report is not wanted. */
-export const SILENT_BUNDLER = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+export const SILENT_BUNDLER = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** Bundles the workflows into `outputFile`; the bundler's own report is not printed. */
 export async function writeWorkflowBundle(outputFile: string): Promise<void> {
@@ -47,7 +59,9 @@ export async function writeWorkflowBundle(outputFile: string): Promise<void> {
 }
 
 /** The bundle of the current sources, built once per change of them. */
-export async function cachedWorkflowBundle(cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'einvoice')): Promise<string> {
+export async function cachedWorkflowBundle(
+  cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'einvoice'),
+): Promise<string> {
   const file = path.join(cacheDir, `workflow-bundle-${await sourcesHash()}.js`);
   const exists = await readFile(file).then(
     () => true,

@@ -9,7 +9,10 @@ import { CHORES, type HousekeepingInput } from './shared';
  */
 export async function housekeepingWorkflow({ chore }: HousekeepingInput): Promise<unknown> {
   const { activity, startToCloseTimeout } = CHORES[chore];
-  const activities = activitiesOn('housekeeping', { startToCloseTimeout, retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 } });
+  const activities = activitiesOn('housekeeping', {
+    startToCloseTimeout,
+    retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+  });
   const run: () => Promise<unknown> = activities[activity];
   return run();
 }

@@ -1,4 +1,8 @@
-import type { WorkflowInboundCallsInterceptor, WorkflowInterceptorsFactory, WorkflowInternalsInterceptor } from '@temporalio/workflow';
+import type {
+  WorkflowInboundCallsInterceptor,
+  WorkflowInterceptorsFactory,
+  WorkflowInternalsInterceptor,
+} from '@temporalio/workflow';
 
 /**
  * The workflow bundle's interceptors (worker/workflow-bundle.ts): OpenTelemetry's, for a workflow whose start
@@ -30,7 +34,11 @@ type Intercepted = (input: unknown, next: (input: unknown) => unknown) => unknow
 type InterceptorClass = 'OpenTelemetryInboundInterceptor' | 'OpenTelemetryOutboundInterceptor';
 
 /** Each method of the named OpenTelemetry interceptor, run by it while `traced()` and otherwise handed on to `next`. */
-function whileTraced(methods: readonly string[], name: InterceptorClass, traced: () => boolean): Record<string, Intercepted> {
+function whileTraced(
+  methods: readonly string[],
+  name: InterceptorClass,
+  traced: () => boolean,
+): Record<string, Intercepted> {
   let interceptor: Record<string, Intercepted> | undefined;
   return Object.fromEntries(
     methods.map((method): [string, Intercepted] => [

@@ -1,9 +1,27 @@
-import { condition, defineQuery, defineSignal, log, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  defineQuery,
+  defineSignal,
+  log,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import type { ReviewStatus } from '../domain/kyc';
 import { isReviewDecision } from './review-decision';
-import { KYC_REVIEW_REMINDER_EVERY, KYC_REVIEW_SIGNAL, KYC_STATE_QUERY, PROVISION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type KycReviewInput } from './shared';
+import {
+  KYC_REVIEW_REMINDER_EVERY,
+  KYC_REVIEW_SIGNAL,
+  KYC_STATE_QUERY,
+  PROVISION_RETRY,
+  SEARCH_ATTRIBUTES,
+  type KycDecision,
+  type KycReviewInput,
+} from './shared';
 import { movesToNewBuilds } from './versioning';
 
 /**
@@ -44,7 +62,10 @@ const { recordKycReview, onboardKycWorkspace, companiesToProvision } = proxyActi
 });
 const { provisionCompany } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: PROVISION_RETRY });
 // A reminder the mail server cannot take now is dropped after a few tries: the next one comes a day later.
-const { remindKycReviewers } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '10 seconds', maximumAttempts: 5 } });
+const { remindKycReviewers } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '10 seconds', maximumAttempts: 5 },
+});
 
 /**
  * Waits for the decision, reminding the operators every KYC_REVIEW_REMINDER_EVERY it has not come. Reviews that
@@ -54,12 +75,21 @@ const { remindKycReviewers } = proxyActivities<Activities>({ startToCloseTimeout
 async function decisionWithReminders(workspaceId: string, submission: number, decided: () => boolean): Promise<void> {
   if (!patched('kyc-review-reminders')) return condition(decided);
   for (let days = 1; !(await condition(decided, KYC_REVIEW_REMINDER_EVERY)); days += 1) {
-    await remindKycReviewers(workspaceId, submission, days).catch((err: unknown) => log.warn('the reminder was not sent', { err }));
+    await remindKycReviewers(workspaceId, submission, days).catch((err: unknown) =>
+      log.warn('the reminder was not sent', { err }),
+    );
   }
 }
 
 export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewInput): Promise<KycReviewState> {
-  const state: KycReviewState = { workspaceId, submission, status: 'pending', rejectReason: null, provisioned: [], provisioning: [] };
+  const state: KycReviewState = {
+    workspaceId,
+    submission,
+    status: 'pending',
+    rejectReason: null,
+    provisioned: [],
+    provisioning: [],
+  };
   let decision: KycDecision | undefined;
   setHandler(stateQuery, () => state, { description: 'The review: status, reject reason, provisioning progress' });
   setHandler(
@@ -67,16 +97,26 @@ export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewIn
     (input) => {
       // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
       if (decision) log.warn('the review is decided already; signal ignored', { input });
-      else if (!isReviewDecision(input)) log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
+      else if (!isReviewDecision(input))
+        log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
       else {
         const { reason, operator } = input;
-        decision = { decision: input.decision, ...(typeof reason === 'string' && { reason }), ...(typeof operator === 'string' && { operator }) };
+        decision = {
+          decision: input.decision,
+          ...(typeof reason === 'string' && { reason }),
+          ...(typeof operator === 'string' && { operator }),
+        };
       }
     },
-    { description: 'The decision: {"decision": "approve"} or {"decision": "reject", "reason": "what to fix"}; "operator" names who decided' },
+    {
+      description:
+        'The decision: {"decision": "approve"} or {"decision": "reject", "reason": "what to fix"}; "operator" names who decided',
+    },
   );
 
-  setCurrentDetails(`Waiting for a review: signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`);
+  setCurrentDetails(
+    `Waiting for a review: signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`,
+  );
   await decisionWithReminders(workspaceId, submission, () => decision !== undefined);
   const outcome = await recordKycReview(workspaceId, submission, decision!);
   state.status = outcome.status;
@@ -90,7 +130,10 @@ export async function kycReviewWorkflow({ workspaceId, submission }: KycReviewIn
   setCurrentDetails('Approved; onboarding the workspace with the live provider');
   await onboardKycWorkspace(workspaceId);
   state.provisioning = await companiesToProvision(workspaceId);
-  const progress = () => setCurrentDetails(`Approved; ${state.provisioned.length} companies live, ${state.provisioning.length} being provisioned (${state.provisioning.join(', ') || 'none'})`);
+  const progress = () =>
+    setCurrentDetails(
+      `Approved; ${state.provisioned.length} companies live, ${state.provisioning.length} being provisioned (${state.provisioning.join(', ') || 'none'})`,
+    );
   progress();
   await Promise.all(
     [...state.provisioning].map(async (companyId) => {

@@ -18,9 +18,15 @@ type ReportingOutcome = Awaited<ReturnType<Activities['sendPeppolReports']>>;
 export async function peppolReportingWorkflow({ month, claimant }: PeppolReportingInput): Promise<ReportingOutcome> {
   setCurrentDetails(`Building, validating and sending the Peppol reports for ${month}`);
   // Due by the 15th: retried for ten days at most.
-  const { sendPeppolReports } = activitiesOn('as4', { startToCloseTimeout: '5 minutes', scheduleToCloseTimeout: '10 days', retry: REPORTING_RETRY });
+  const { sendPeppolReports } = activitiesOn('as4', {
+    startToCloseTimeout: '5 minutes',
+    scheduleToCloseTimeout: '10 days',
+    retry: REPORTING_RETRY,
+  });
   const outcome = await sendPeppolReports(month, claimant);
-  setCurrentDetails(`Peppol reports for ${month} ${outcome.status === 'sent' ? 'sent' : 'had been sent'} to ${outcome.receiver} (claimed by ${outcome.claimedBy})`);
+  setCurrentDetails(
+    `Peppol reports for ${month} ${outcome.status === 'sent' ? 'sent' : 'had been sent'} to ${outcome.receiver} (claimed by ${outcome.claimedBy})`,
+  );
   return outcome;
 }
 

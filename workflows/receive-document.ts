@@ -15,8 +15,15 @@ const reasonOf = (err: unknown): string => {
  * server a fraction of what scheduled activities do (measured by bench:as4), and both steps are a few database
  * writes and one validation, well inside a workflow task's heartbeat.
  */
-const { fileReceivedDocument } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: RECEIVE_FILING_WINDOW, retry: RECEIVE_RETRY });
-const { fileUnreadDocument, announceReceivedDocument, announceReceivedReply } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RECEIVE_RETRY });
+const { fileReceivedDocument } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: RECEIVE_FILING_WINDOW,
+  retry: RECEIVE_RETRY,
+});
+const { fileUnreadDocument, announceReceivedDocument, announceReceivedReply } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: RECEIVE_RETRY,
+});
 
 /**
  * One received message, one workflow (id `receive-<document id>`), started
@@ -48,8 +55,13 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
   }
   if (filed.reply) {
     // A reply about a document we sent: filed on it (or kept unmatched), announced as its own event.
-    const what = filed.reply.kind === 'mls' ? `Message Level Status ${filed.reply.code}` : `Invoice Response ${filed.reply.code} about ${filed.number}`;
-    setCurrentDetails(`${what} filed (${filed.reply.documentId ? `on ${filed.reply.documentId}` : 'matching no sent document'}); announcing`);
+    const what =
+      filed.reply.kind === 'mls'
+        ? `Message Level Status ${filed.reply.code}`
+        : `Invoice Response ${filed.reply.code} about ${filed.number}`;
+    setCurrentDetails(
+      `${what} filed (${filed.reply.documentId ? `on ${filed.reply.documentId}` : 'matching no sent document'}); announcing`,
+    );
     await announceReceivedReply(documentId, filed.reply);
     setCurrentDetails(`${what} received and announced`);
     // An Invoice Response is a business document: its sender's access point may ask for an MLS (never for an MLS).
@@ -59,12 +71,18 @@ export async function receiveDocumentWorkflow({ documentId }: ReceiveDocumentInp
     }
     return 'received';
   }
-  const what = `${filed.type === 'credit_note' ? 'Credit note' : filed.type === 'invoice' ? 'Invoice' : 'Document'} ${filed.number}`.trim();
-  setCurrentDetails(`${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`);
+  const what =
+    `${filed.type === 'credit_note' ? 'Credit note' : filed.type === 'invoice' ? 'Invoice' : 'Document'} ${filed.number}`.trim();
+  setCurrentDetails(
+    `${what} filed (${filed.valid ? 'valid' : 'with official findings'}${filed.jsonView ? '' : ', no JSON view'}); announcing`,
+  );
   await announceReceivedDocument(documentId);
   setCurrentDetails(`${what} received and announced`);
   const { mls, acknowledgement } = await answerReceived(documentId);
-  const said = [mls && `Message Level Status ${mls.status}`, acknowledgement && `acknowledged (${acknowledgement})`].filter(Boolean);
+  const said = [
+    mls && `Message Level Status ${mls.status}`,
+    acknowledgement && `acknowledged (${acknowledgement})`,
+  ].filter(Boolean);
   if (said.length > 0) setCurrentDetails(`${what} received and announced; ${said.join('; ')}`);
   return 'received';
 }

@@ -4,7 +4,10 @@ import type { Activities } from '../activities';
 import { SERVICE_PROVIDER_RETRY, type RegisterServiceProviderInput } from './shared';
 import { movesToNewBuilds } from './versioning';
 
-const { registerServiceProvider } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: SERVICE_PROVIDER_RETRY });
+const { registerServiceProvider } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: SERVICE_PROVIDER_RETRY,
+});
 
 /**
  * Our service provider participant `0242:<SPID>` registered in the SML (id
@@ -16,7 +19,9 @@ const { registerServiceProvider } = proxyActivities<Activities>({ startToCloseTi
  *   register ──▶ registered
  *   the SML refuses for good ──▶ failed, saying why (the workflow's failure, visible in the Web UI)
  */
-export async function registerServiceProviderWorkflow({ participant }: RegisterServiceProviderInput): Promise<'registered'> {
+export async function registerServiceProviderWorkflow({
+  participant,
+}: RegisterServiceProviderInput): Promise<'registered'> {
   setCurrentDetails(`Registering ${participant} in the SML for Message Level Status`);
   await registerServiceProvider(participant);
   setCurrentDetails(`${participant} is registered in the SML`);

@@ -1,4 +1,10 @@
-import { ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import {
+  ParentClosePolicy,
+  proxyActivities,
+  proxyLocalActivities,
+  startChild,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import type { ReplyOutcome, ReplyRef } from '../domain/reply-events';
@@ -24,12 +30,23 @@ import {
  * `windowSeconds`; when it runs out, the reply is failed (its dead letter).
  */
 
-const BACKOFF = { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs };
-const { recordReplyOutcome } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
+const BACKOFF = {
+  initialInterval: DELIVERY_RETRY.initialIntervalMs,
+  backoffCoefficient: DELIVERY_RETRY.backoffCoefficient,
+  maximumInterval: DELIVERY_RETRY.maximumIntervalMs,
+};
+const { recordReplyOutcome } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
 
 export async function deliverReply(reply: ReplyRef, windowSeconds: number): Promise<ReplyOutcome> {
   const window = `${windowSeconds} seconds`;
-  const { validateReply } = activitiesOn('validation', { startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: window, retry: BACKOFF });
+  const { validateReply } = activitiesOn('validation', {
+    startToCloseTimeout: '2 minutes',
+    scheduleToCloseTimeout: window,
+    retry: BACKOFF,
+  });
   const { sendReplyOnPeppol } = activitiesOn('as4', {
     startToCloseTimeout: DELIVERY_ATTEMPT_TIMEOUT_MS,
     heartbeatTimeout: DELIVERY_HEARTBEAT_TIMEOUT_MS,
@@ -40,7 +57,8 @@ export async function deliverReply(reply: ReplyRef, windowSeconds: number): Prom
   try {
     const verdict = await validateReply(reply);
     if (verdict.refusal !== null) outcome = { status: 'failed', error: verdict.refusal };
-    else if (verdict.channel === 'none') outcome = { status: 'sent', messageId: null, description: 'Recorded in the sandbox (no Peppol network)' };
+    else if (verdict.channel === 'none')
+      outcome = { status: 'sent', messageId: null, description: 'Recorded in the sandbox (no Peppol network)' };
     else outcome = await sendReplyOnPeppol(reply);
   } catch (err) {
     outcome = { status: 'failed', error: reasonOf(err, windowSeconds, 'Sending') };
@@ -71,9 +89,18 @@ async function sendAcknowledgement(start: ResponseSendStart): Promise<void> {
  * received document from being received: a step that cannot be done in time
  * is logged and recorded, never retried forever.
  */
-export async function answerReceived(documentId: string): Promise<{ mls: ReplyOutcome | null; acknowledgement: string | null }> {
-  const { planMessageLevelStatus } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', scheduleToCloseTimeout: `${MLS_SEND_WINDOW_SECONDS / 3} seconds`, retry: BACKOFF });
-  const { acknowledgeOnReceipt } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { ...BACKOFF, maximumAttempts: 5 } });
+export async function answerReceived(
+  documentId: string,
+): Promise<{ mls: ReplyOutcome | null; acknowledgement: string | null }> {
+  const { planMessageLevelStatus } = proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    scheduleToCloseTimeout: `${MLS_SEND_WINDOW_SECONDS / 3} seconds`,
+    retry: BACKOFF,
+  });
+  const { acknowledgeOnReceipt } = proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: { ...BACKOFF, maximumAttempts: 5 },
+  });
   const mls = async () => {
     const planned = await planMessageLevelStatus(documentId).catch(() => null);
     return planned ? deliverReply(planned, MLS_SEND_WINDOW_SECONDS) : null;

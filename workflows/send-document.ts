@@ -1,5 +1,11 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { defineUpdate, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  defineUpdate,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import type { AcceptanceOutcome } from '../domain/documents/acceptance';
@@ -52,7 +58,12 @@ import {
  * attribute is written only when it changes (the start sets `queued`).
  */
 
-const MOVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR] };
+const MOVE_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  nonRetryableErrorTypes: [ILLEGAL_MOVE_ERROR],
+};
 const lifecycle = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: MOVE_RETRY });
 
 /**
@@ -63,7 +74,8 @@ const lifecycle = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 se
 export function reasonOf(err: unknown, windowSeconds: number, what = 'Delivery'): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure && cause.type === PERMANENT_DELIVERY_ERROR) return cause.message;
-  const last = cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;
+  const last =
+    cause instanceof TimeoutFailure ? cause.cause?.message : cause instanceof Error ? cause.message : undefined;
   return `${what} did not succeed within ${windowSeconds} s${last ? `; last error: ${last}` : ''}.`;
 }
 
@@ -85,7 +97,11 @@ function preparation(deliveryWindowSeconds: number) {
   return activitiesOn('validation', {
     startToCloseTimeout: '2 minutes',
     scheduleToCloseTimeout: `${deliveryWindowSeconds} seconds`,
-    retry: { initialInterval: DELIVERY_RETRY.initialIntervalMs, backoffCoefficient: DELIVERY_RETRY.backoffCoefficient, maximumInterval: DELIVERY_RETRY.maximumIntervalMs },
+    retry: {
+      initialInterval: DELIVERY_RETRY.initialIntervalMs,
+      backoffCoefficient: DELIVERY_RETRY.backoffCoefficient,
+      maximumInterval: DELIVERY_RETRY.maximumIntervalMs,
+    },
   });
 }
 
@@ -109,7 +125,12 @@ export const acceptUpdate = defineUpdate<AcceptanceOutcome>(ACCEPT_UPDATE);
 /** What a send workflow ends with: the document's last status, or that its first step recorded no document. */
 export type SendOutcome = DocumentStatus | 'not recorded';
 
-export async function sendDocumentWorkflow({ documentId, acceptance, deliveryWindowSeconds, attachPdf }: SendDocumentInput): Promise<SendOutcome> {
+export async function sendDocumentWorkflow({
+  documentId,
+  acceptance,
+  deliveryWindowSeconds,
+  attachPdf,
+}: SendDocumentInput): Promise<SendOutcome> {
   // The request waits on the update for this step; it is registered before anything awaits, so the update sent with the start finds it.
   const recording = lifecycle.recordAcceptance(acceptance);
   setHandler(acceptUpdate, () => recording);
@@ -141,10 +162,14 @@ export async function sendDocumentWorkflow({ documentId, acceptance, deliveryWin
   if (verdict.refusal !== null) return fail(verdict.refusal, verdict.ruleSet);
 
   const { channel } = await lifecycle.markSending(documentId, verdict.ruleSet);
-  show(TRANSITIONS.send.to, channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)');
+  show(
+    TRANSITIONS.send.to,
+    channel === 'peppol' ? 'Delivering on the Peppol network (AS4)' : 'Delivering by email (sandbox)',
+  );
   const delivery = deliveryAttempts(channel, deliveryWindowSeconds);
   try {
-    const receipt = channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
+    const receipt =
+      channel === 'peppol' ? await delivery.deliverOnPeppol(documentId) : await delivery.deliverByEmail(documentId);
     await lifecycle.markDelivered(documentId, receipt);
     show(TRANSITIONS.deliver.to, receipt.description ?? `Delivered; Message-ID ${receipt.messageId}`);
     return TRANSITIONS.deliver.to;

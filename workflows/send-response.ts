@@ -18,9 +18,16 @@ import { GIVE_UPDATE, type SendResponseInput } from './shared';
 /** Answered with the claim (services/replies/invoice-responses.ts, ResponseClaim). */
 export const giveUpdate = defineUpdate<Awaited<ReturnType<Activities['claimInvoiceResponse']>>>(GIVE_UPDATE);
 
-const { claimInvoiceResponse } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } });
+const { claimInvoiceResponse } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
 
-export async function sendResponseWorkflow({ responseId, previousResponseId, deliveryWindowSeconds }: SendResponseInput): Promise<'sent' | 'failed' | 'not given'> {
+export async function sendResponseWorkflow({
+  responseId,
+  previousResponseId,
+  deliveryWindowSeconds,
+}: SendResponseInput): Promise<'sent' | 'failed' | 'not given'> {
   // Registered before anything awaits, so the update sent with the start finds it.
   const claiming = claimInvoiceResponse(responseId, previousResponseId);
   setHandler(giveUpdate, () => claiming);

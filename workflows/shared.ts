@@ -55,9 +55,17 @@ export const CHORES = {
   // Every pending KYC submission has a review an operator can decide.
   'kyc-review-reconciler': { activity: 'startMissingKycReviews', every: '1 minute', startToCloseTimeout: '2 minutes' },
   // A message stored (and receipted) is filed even when the intake could not start its workflow.
-  'received-message-reconciler': { activity: 'startMissingReceiveWorkflows', every: '1 minute', startToCloseTimeout: '2 minutes' },
+  'received-message-reconciler': {
+    activity: 'startMissingReceiveWorkflows',
+    every: '1 minute',
+    startToCloseTimeout: '2 minutes',
+  },
   // The rows of Invoice Responses never given (the request died before their workflow started, or lost a race and its delete failed).
-  'unclaimed-response-cleanup': { activity: 'discardUnclaimedResponses', every: '1 hour', startToCloseTimeout: '5 minutes' },
+  'unclaimed-response-cleanup': {
+    activity: 'discardUnclaimedResponses',
+    every: '1 hour',
+    startToCloseTimeout: '5 minutes',
+  },
 } as const satisfies Record<string, { activity: string; every: string; startToCloseTimeout: string }>;
 
 export type Chore = keyof typeof CHORES;
@@ -70,13 +78,24 @@ export interface HousekeepingInput {
 export const RETIRED_SCHEDULES: readonly string[] = ['queued-document-reconciler', 'invoice-response-reconciler'];
 
 /** A schedule the worker keeps in place: id, workflow type and its arguments, and an interval or a calendar time (UTC). */
-export type ScheduleDefinition = { id: string; workflowType: string; args?: unknown[] } & ({ every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } });
+export type ScheduleDefinition = { id: string; workflowType: string; args?: unknown[] } & (
+  { every: string } | { calendar: { dayOfMonth: number; hour: number; minute: number } }
+);
 
 /** Schedules the worker keeps in place. */
 export const SCHEDULES: readonly ScheduleDefinition[] = [
-  ...Object.entries(CHORES).map(([chore, { every }]) => ({ id: chore, workflowType: 'housekeepingWorkflow', args: [{ chore }], every })),
+  ...Object.entries(CHORES).map(([chore, { every }]) => ({
+    id: chore,
+    workflowType: 'housekeepingWorkflow',
+    args: [{ chore }],
+    every,
+  })),
   // The previous month's Peppol reports, due by the 15th: sent on the 2nd at 06:07 UTC, as phoss-ap does.
-  { id: PEPPOL_REPORTING_SCHEDULE, workflowType: 'monthlyPeppolReportingWorkflow', calendar: { dayOfMonth: 2, hour: 6, minute: 7 } },
+  {
+    id: PEPPOL_REPORTING_SCHEDULE,
+    workflowType: 'monthlyPeppolReportingWorkflow',
+    calendar: { dayOfMonth: 2, hour: 6, minute: 7 },
+  },
 ];
 
 /** One send workflow per document: the id is the business key, so starting twice is harmless. */
@@ -109,10 +128,15 @@ export interface DeliveryWindows {
 
 /** Sandbox documents go by email; live ones on the Peppol network. */
 export type DeliveryChannel = 'email' | 'peppol';
-export const channelOf = (environment: 'sandbox' | 'live'): DeliveryChannel => (environment === 'live' ? 'peppol' : 'email');
+export const channelOf = (environment: 'sandbox' | 'live'): DeliveryChannel =>
+  environment === 'live' ? 'peppol' : 'email';
 
 /** Backoff between delivery attempts; the delivery window bounds how long they go on. */
-export const DELIVERY_RETRY = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000 } as const;
+export const DELIVERY_RETRY = {
+  initialIntervalMs: 1_000,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 5 * 60_000,
+} as const;
 
 /** How long one delivery attempt may take; the SMTP client's own timeouts end an attempt well before. */
 export const DELIVERY_ATTEMPT_TIMEOUT_MS = 60_000;
@@ -196,7 +220,11 @@ export interface ProvisionCompanyInput {
 }
 
 /** Provisioning goes on until the provider takes the company: backoff up to 5 minutes, no last attempt. */
-export const PROVISION_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+export const PROVISION_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+} as const;
 
 /** One receive workflow per received message; the id is its document's, made when the message was stored. */
 export const receiveWorkflowId = (documentId: string) => `receive-${documentId}`;
@@ -211,7 +239,12 @@ export interface ReceiveDocumentInput {
  * always raises (a reader's TypeError or RangeError, a stack overflow among them), and the message is then
  * filed unread with why as its finding. Nothing is dropped either way.
  */
-export const RECEIVE_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['TypeError', 'RangeError', 'SyntaxError'] };
+export const RECEIVE_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+  nonRetryableErrorTypes: ['TypeError', 'RangeError', 'SyntaxError'],
+};
 export const RECEIVE_FILING_WINDOW = '24 hours';
 
 /** One workflow per company brings its SMP and SML registration in line with the company (id `receiving-<company id>`). */
@@ -226,17 +259,29 @@ export const RECEIVING_CHANGED_SIGNAL = 'changed';
 
 /** The SML is asked again with backoff for about half an hour; then the company's registration is `failed`, saying why. */
 export const REGISTRATION_REFUSED = 'RegistrationRefused';
-export const REGISTRATION_RETRY = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
+export const REGISTRATION_RETRY = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+  maximumAttempts: 12,
+  nonRetryableErrorTypes: [REGISTRATION_REFUSED],
+};
 
 /** Our service provider participant's SML registration (MLS comes to it): one workflow per participant, started by each worker. */
-export const serviceProviderWorkflowId = (participant: string) => `receiving-service-provider-${participant.toLowerCase()}`;
+export const serviceProviderWorkflowId = (participant: string) =>
+  `receiving-service-provider-${participant.toLowerCase()}`;
 
 export interface RegisterServiceProviderInput {
   participant: string;
 }
 
 /** Asked again with backoff for as long as it takes (the worker restarting does not end it); a refusal ends it at once. */
-export const SERVICE_PROVIDER_RETRY = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [REGISTRATION_REFUSED] };
+export const SERVICE_PROVIDER_RETRY = {
+  initialInterval: '5 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '10 minutes',
+  nonRetryableErrorTypes: [REGISTRATION_REFUSED],
+};
 
 /** One send workflow per Invoice Response our company gives (id `response-<response id>`). */
 export const responseWorkflowId = (responseId: string) => `response-${responseId}`;
@@ -260,7 +305,14 @@ export interface ResponseSendStart {
 }
 
 /** Its id, found in the Web UI by the document, company and workspace; never reused (a response is sent once). */
-export function responseSendOptions({ input, documentId, companyId, workspaceId, environment, summary }: ResponseSendStart) {
+export function responseSendOptions({
+  input,
+  documentId,
+  companyId,
+  workspaceId,
+  environment,
+  summary,
+}: ResponseSendStart) {
   return {
     workflowId: responseWorkflowId(input.responseId),
     typedSearchAttributes: [
@@ -297,7 +349,12 @@ export const REPORTING_REFUSED = 'ReportingRefused';
  * The reports are due by the 15th: a validator, lookup or access point that is away is tried again with backoff
  * up to an hour for ten days.
  */
-export const REPORTING_RETRY = { initialInterval: '30 seconds', backoffCoefficient: 2, maximumInterval: '1 hour', nonRetryableErrorTypes: [REPORTING_REFUSED] };
+export const REPORTING_RETRY = {
+  initialInterval: '30 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '1 hour',
+  nonRetryableErrorTypes: [REPORTING_REFUSED],
+};
 
 /**
  * The workflows the services start, by type name, with their one input. The
@@ -322,4 +379,6 @@ export function workflowQueueOf(type: keyof StartedWorkflowInputs): string {
   return taskQueueOf(type === 'webhookEndpointWorkflow' ? 'webhooks' : 'workflows', TASK_QUEUE);
 }
 
-export type StartedWorkflows = { [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown> };
+export type StartedWorkflows = {
+  [Name in keyof StartedWorkflowInputs]: (input: StartedWorkflowInputs[Name]) => Promise<unknown>;
+};

@@ -1,16 +1,41 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { condition, defineSignal, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  defineSignal,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
 import { isReviewDecision } from './review-decision';
-import { KYC_REVIEW_SIGNAL, RECEIVING_CHANGED_SIGNAL, REGISTRATION_RETRY, SEARCH_ATTRIBUTES, type KycDecision, type SyncReceivingInput } from './shared';
+import {
+  KYC_REVIEW_SIGNAL,
+  RECEIVING_CHANGED_SIGNAL,
+  REGISTRATION_RETRY,
+  SEARCH_ATTRIBUTES,
+  type KycDecision,
+  type SyncReceivingInput,
+} from './shared';
 import { movesToNewBuilds } from './versioning';
 
-const { planReceiving, recordReceivingOutcome, openParticipantReview, recordParticipantDecision, recordBusinessCardFailure, recordMigrationFailure } = proxyActivities<Activities>({
+const {
+  planReceiving,
+  recordReceivingOutcome,
+  openParticipantReview,
+  recordParticipantDecision,
+  recordBusinessCardFailure,
+  recordMigrationFailure,
+} = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { registerReceiver, unregisterReceiver, syncBusinessCard, prepareMigration } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: REGISTRATION_RETRY });
+const { registerReceiver, unregisterReceiver, syncBusinessCard, prepareMigration } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: REGISTRATION_RETRY,
+});
 
 export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
 export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
@@ -21,7 +46,11 @@ const reasonOf = (err: unknown): string => {
 };
 
 /** A step beside the registration: its failure is said on the company, and receiving goes on. */
-async function besideRegistration(details: string, step: () => Promise<unknown>, failed: (reason: string) => Promise<void>): Promise<void> {
+async function besideRegistration(
+  details: string,
+  step: () => Promise<unknown>,
+  failed: (reason: string) => Promise<void>,
+): Promise<void> {
   setCurrentDetails(details);
   try {
     await step();
@@ -71,7 +100,9 @@ async function prepareMigrationKey(companyId: string, plan: Plan): Promise<void>
  *              the company changes meanwhile ──▶ plan again (the decision was about something else)
  *   a step that keeps failing (about half an hour of backoff) or is refused ──▶ failed, saying why
  */
-export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): Promise<'registered' | 'unregistered' | 'awaiting_review' | 'failed'> {
+export async function syncReceivingWorkflow({
+  companyId,
+}: SyncReceivingInput): Promise<'registered' | 'unregistered' | 'awaiting_review' | 'failed'> {
   let changed = true;
   let reviewOpen = false;
   let decision: KycDecision | undefined;
@@ -83,10 +114,14 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
     (input) => {
       // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
       if (!reviewOpen) log.warn('no review is open; signal ignored', { input });
-      else if (!isReviewDecision(input)) log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
+      else if (!isReviewDecision(input))
+        log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
       else decision = input;
     },
-    { description: 'The decision on the company’s Peppol id under review: {"decision": "approve"} or {"decision": "reject", "reason": "…"}; "operator" names who decided' },
+    {
+      description:
+        'The decision on the company’s Peppol id under review: {"decision": "approve"} or {"decision": "reject", "reason": "…"}; "operator" names who decided',
+    },
   );
   let outcome: 'registered' | 'unregistered' | 'awaiting_review' | 'failed' = 'unregistered';
   let step = 0;
@@ -119,7 +154,11 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
     }
     if (plan.refused && !plan.desired) {
       const reason = `The review refused ${plan.refused.participant}: ${plan.refused.reason}`;
-      await recordReceivingOutcome(companyId, { status: 'failed', participant: plan.refused.participant, error_message: reason }, step++);
+      await recordReceivingOutcome(
+        companyId,
+        { status: 'failed', participant: plan.refused.participant, error_message: reason },
+        step++,
+      );
       setCurrentDetails(reason);
       outcome = 'failed';
     }
@@ -129,7 +168,15 @@ export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): 
       reviewOpen = true;
       if (await openParticipantReview(companyId, identity, why)) {
         if (!plan.desired) {
-          await recordReceivingOutcome(companyId, { status: 'awaiting_review', participant: identity.peppol_id, error_message: `An operator reviews ${identity.peppol_id} before it is registered: ${why}` }, step++);
+          await recordReceivingOutcome(
+            companyId,
+            {
+              status: 'awaiting_review',
+              participant: identity.peppol_id,
+              error_message: `An operator reviews ${identity.peppol_id} before it is registered: ${why}`,
+            },
+            step++,
+          );
           outcome = 'awaiting_review';
         }
         upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }]);

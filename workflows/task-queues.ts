@@ -5,8 +5,10 @@
  * and each workflow sends its activities to the queues of its own base. Pure: safe to import from workflow code.
  */
 export const RESOURCES = {
-  workflows: "every workflow except the webhook endpoints' own, their local activities (database moves), and the activities that only write the database or ask our own registration services",
-  validation: 'the official validator and renderer: validation before sending, the PDFs, replies validated before they go',
+  workflows:
+    "every workflow except the webhook endpoints' own, their local activities (database moves), and the activities that only write the database or ask our own registration services",
+  validation:
+    'the official validator and renderer: validation before sending, the PDFs, replies validated before they go',
   as4: "our access point's sending: documents, Invoice Responses, Message Level Statuses and the monthly reports",
   email: 'the SMTP server: sandbox deliveries',
   webhooks: "clients' webhook endpoints: a workflow per endpoint and its attempts",

@@ -1,8 +1,32 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import { afterAttempts, breakerStep, CLOSED, failingTooLong, probeNow, type BreakerState } from '../domain/webhook-breaker';
-import { WEBHOOK_BREAKER_QUERY, WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_WAKE_SIGNAL, type WebhookEndpointInput, type WebhookEndpointState, type WebhookWake } from './shared';
+import {
+  afterAttempts,
+  breakerStep,
+  CLOSED,
+  failingTooLong,
+  probeNow,
+  type BreakerState,
+} from '../domain/webhook-breaker';
+import {
+  WEBHOOK_BREAKER_QUERY,
+  WEBHOOK_ENDPOINT_CONCURRENCY,
+  WEBHOOK_WAKE_SIGNAL,
+  type WebhookEndpointInput,
+  type WebhookEndpointState,
+  type WebhookWake,
+} from './shared';
 import { movesToNewBuilds } from './versioning';
 
 export const wakeSignal = defineSignal<[WebhookWake]>(WEBHOOK_WAKE_SIGNAL);
@@ -54,7 +78,9 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
     woken = false;
     const step = breakerStep(breaker, Date.now());
     if (step === 'paused') {
-      setCurrentDetails(`Paused after ${breaker.failures} failed attempts in a row, until ${new Date(breaker.pausedUntil!).toISOString()}`);
+      setCurrentDetails(
+        `Paused after ${breaker.failures} failed attempts in a row, until ${new Date(breaker.pausedUntil!).toISOString()}`,
+      );
       const pausedUntil = breaker.pausedUntil!;
       await condition(() => breaker.pausedUntil !== pausedUntil, Math.max(1, pausedUntil - Date.now()));
       continue;
@@ -62,14 +88,24 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
     const taken = await takeDueWebhookDeliveries(webhookId, step === 'half-open' ? 1 : WEBHOOK_ENDPOINT_CONCURRENCY);
     if (taken.endpoint !== 'active') return taken.endpoint;
     if (taken.due.length === 0) {
-      setCurrentDetails(taken.nextDueAt === null ? 'Nothing to deliver; waiting for the next event' : `Next delivery due at ${new Date(taken.nextDueAt).toISOString()}`);
+      setCurrentDetails(
+        taken.nextDueAt === null
+          ? 'Nothing to deliver; waiting for the next event'
+          : `Next delivery due at ${new Date(taken.nextDueAt).toISOString()}`,
+      );
       if (taken.nextDueAt === null) await condition(() => woken);
       else await condition(() => woken, Math.max(1, taken.nextDueAt - Date.now()));
       continue;
     }
-    setCurrentDetails(step === 'half-open' ? `Probing with ${taken.due[0]} after a pause` : `Delivering ${taken.due.join(', ')}`);
+    setCurrentDetails(
+      step === 'half-open' ? `Probing with ${taken.due[0]} after a pause` : `Delivering ${taken.due.join(', ')}`,
+    );
     const outcomes = await Promise.all(taken.due.map((deliveryId) => attemptWebhookDelivery(deliveryId)));
-    breaker = afterAttempts(breaker, outcomes.filter((outcome): outcome is 'succeeded' | 'failed' => outcome !== 'settled'), Date.now());
+    breaker = afterAttempts(
+      breaker,
+      outcomes.filter((outcome): outcome is 'succeeded' | 'failed' => outcome !== 'settled'),
+      Date.now(),
+    );
     if (failingTooLong(breaker, Date.now(), disableAfterMs)) {
       setCurrentDetails(`Failing since ${new Date(breaker.failingSince!).toISOString()}: disabling the webhook`);
       await disableFailingWebhook(webhookId, breaker.failingSince!, disableAfterMs);

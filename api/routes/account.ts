@@ -18,14 +18,17 @@ const createKeyBody = z
   .object({
     label: text(100).optional(),
     sandbox: z.boolean().default(true).openapi({ description: 'false makes a ps_live_ key' }),
-    workspace_id: resourceId('workspace', 'wsp_…')
+    workspace_id: resourceId('workspace', 'wsp_…').optional().openapi({
+      description: "Home workspace of the key; default: the calling key's. Caller must be owner or admin there.",
+    }),
+    company_id: resourceId('company', 'com_…')
       .optional()
-      .openapi({ description: "Home workspace of the key; default: the calling key's. Caller must be owner or admin there." }),
-    company_id: resourceId('company', 'com_…').optional().openapi({ description: 'Limits the key to one company of that workspace' }),
+      .openapi({ description: 'Limits the key to one company of that workspace' }),
   })
   .strict()
   .openapi('CreateApiKeyRequest', {
-    description: 'A key limited to one company can create only keys limited to that same company, in its own workspace and environment.',
+    description:
+      'A key limited to one company can create only keys limited to that same company, in its own workspace and environment.',
   });
 
 export function accountRoutes(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
@@ -45,7 +48,11 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     limitedKeys: true,
     responses: { 200: { description: 'The account', schema: accountSchema } },
     handler: async ({ auth }) => {
-      const [account, keys, usage] = await Promise.all([findAccount(store, auth.accountId), activeKeysOf(store, auth.accountId), report(auth.accountId, 30)]);
+      const [account, keys, usage] = await Promise.all([
+        findAccount(store, auth.accountId),
+        activeKeysOf(store, auth.accountId),
+        report(auth.accountId, 30),
+      ]);
       const visibleKeys = auth.companyId ? keys.filter((key) => key.company_id === auth.companyId) : keys;
       return { status: 200, body: accountView(account!, visibleKeys, usage) };
     },
@@ -65,8 +72,14 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     handler: async ({ auth, body }) => {
       const workspaceId = body.workspace_id ?? auth.workspaceId;
       const environment = body.sandbox ? 'sandbox' : 'live';
-      if (auth.companyId && (body.company_id !== auth.companyId || workspaceId !== auth.workspaceId || environment !== auth.environment)) {
-        throw keyLimited(auth.companyId, 'it can create only keys limited to that company, in its workspace and environment');
+      if (
+        auth.companyId &&
+        (body.company_id !== auth.companyId || workspaceId !== auth.workspaceId || environment !== auth.environment)
+      ) {
+        throw keyLimited(
+          auth.companyId,
+          'it can create only keys limited to that company, in its workspace and environment',
+        );
       }
       const { role } = await requireMembership(store, auth, workspaceId);
       requireRole(role, ['owner', 'admin'], 'create API keys');
@@ -76,7 +89,13 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
           throw companyNotFound(body.company_id, 'company_id');
         }
       }
-      const key = await issueApiKey(store, auth.actor, { accountId: auth.accountId, workspaceId, environment, companyId: body.company_id ?? null, label: body.label ?? '' });
+      const key = await issueApiKey(store, auth.actor, {
+        accountId: auth.accountId,
+        workspaceId,
+        environment,
+        companyId: body.company_id ?? null,
+        label: body.label ?? '',
+      });
       return { status: 201, body: key };
     },
   });
@@ -89,12 +108,18 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     description: 'A key limited to one company can revoke only keys limited to that company.',
     tags: ['Account'],
     limitedKeys: true,
-    params: z.object({ prefix: z.string().openapi({ example: 'ps_test_AbC1234...', pattern: '^ps_(test|live)_[0-9A-Za-z]{7}\\.\\.\\.$' }) }),
+    params: z.object({
+      prefix: z
+        .string()
+        .openapi({ example: 'ps_test_AbC1234...', pattern: '^ps_(test|live)_[0-9A-Za-z]{7}\\.\\.\\.$' }),
+    }),
     responses: { 200: { description: 'Revoked', schema: z.object({ revoked: z.literal(true), prefix: z.string() }) } },
     errors: ['api_key_not_found'],
     handler: async ({ auth, params }) => {
       if (!(await revokeApiKey(store, auth.actor, params.prefix, auth.companyId))) {
-        throw new ApiError('api_key_not_found', `No active key of this account has the prefix ${params.prefix}.`, { param: 'prefix' });
+        throw new ApiError('api_key_not_found', `No active key of this account has the prefix ${params.prefix}.`, {
+          param: 'prefix',
+        });
       }
       return { status: 200, body: { revoked: true, prefix: params.prefix } };
     },
@@ -110,7 +135,12 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     responses: { 200: { description: 'A page of audit events', schema: auditPageSchema } },
     handler: async ({ auth, query }) => {
       const workspaceIds = (await listWorkspaces(store, auth.accountId)).map(({ workspace }) => workspace._id);
-      const page = await listAudit(store, workspaceIds, query.limit, decodeCursor(query.cursor, idPattern('auditEvent')));
+      const page = await listAudit(
+        store,
+        workspaceIds,
+        query.limit,
+        decodeCursor(query.cursor, idPattern('auditEvent')),
+      );
       return { status: 200, body: pageView(page, auditEventView) };
     },
   });
@@ -121,7 +151,11 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
     operationId: 'getAccountUsage',
     summary: 'API calls and documents sent per UTC day, with period totals',
     tags: ['Account'],
-    query: z.object({ days: z.coerce.number().int().min(1).max(90).default(30).openapi({ description: '1 to 90, default 30' }) }).strict(),
+    query: z
+      .object({
+        days: z.coerce.number().int().min(1).max(90).default(30).openapi({ description: '1 to 90, default 30' }),
+      })
+      .strict(),
     responses: { 200: { description: 'Daily usage, oldest day first', schema: usageSchema } },
     handler: async ({ auth, query }) => ({ status: 200, body: await report(auth.accountId, query.days) }),
   });

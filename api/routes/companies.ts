@@ -1,7 +1,20 @@
 import type { SecretBox } from '../../domain/secret-box';
 import { MIGRATION_KEY_LENGTH, migrationKeyProblem } from '../../domain/peppol-migration-key';
-import { createCompany, deleteCompany, findCompany, listCompanies, updateCompany, type Company } from '../../services/companies';
-import { changedForReceiving, liveCompanyIds, provisionOnCreate, pushParticipantChange, type ProvisioningDependencies } from '../../services/provisioning';
+import {
+  createCompany,
+  deleteCompany,
+  findCompany,
+  listCompanies,
+  updateCompany,
+  type Company,
+} from '../../services/companies';
+import {
+  changedForReceiving,
+  liveCompanyIds,
+  provisionOnCreate,
+  pushParticipantChange,
+  type ProvisioningDependencies,
+} from '../../services/provisioning';
 import { issueMigrationKey, supplyMigrationKey } from '../../services/receiving/migration';
 import type { Actor } from '../../services/audit';
 import { companyNotFound, requireCompany, requireMembership, requireRole } from '../access';
@@ -12,18 +25,27 @@ import { requireSomeField } from '../validation';
 import { companySchema, companySummary, companySummarySchema, companyView } from '../views/companies';
 
 const optionalFields = {
-  company_registration_id: text(100).nullable().optional().openapi({ description: 'Legal registration id (e.g. enterprise number)' }),
+  company_registration_id: text(100)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Legal registration id (e.g. enterprise number)' }),
   tax_id: text(50).nullable().optional().openapi({ description: 'VAT id', example: 'BE0123456749' }),
   email: emailAddress.nullable().optional(),
   iban: iban.nullable().optional(),
   address: address.nullable().optional(),
   peppol_id: peppolId.nullable().optional(),
-  auto_acknowledge: z.boolean().optional().openapi({ description: 'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false' }),
-  receive_cii: z.boolean().optional().openapi({
+  auto_acknowledge: z.boolean().optional().openapi({
     description:
-      'Receive Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax as well: while the company is registered as a receiver, our SMP publishes the BIS Billing CII document type beside the UBL ones, ' +
-      'so senders that write CII can reach it; what arrives is judged by the CII rules and kept as it came (`GET /v1/documents/{id}/cii`) beside the UBL written from it. Default false',
+      'Answer every invoice and credit note received with an Invoice Response `AB` (acknowledged) at once, as if posted to `POST /v1/documents/{id}/responses`. Default false',
   }),
+  receive_cii: z
+    .boolean()
+    .optional()
+    .openapi({
+      description:
+        'Receive Peppol BIS Billing 3.0 in the UN/CEFACT CII syntax as well: while the company is registered as a receiver, our SMP publishes the BIS Billing CII document type beside the UBL ones, ' +
+        'so senders that write CII can reach it; what arrives is judged by the CII rules and kept as it came (`GET /v1/documents/{id}/cii`) beside the UBL written from it. Default false',
+    }),
   migration_key: z
     .string()
     .min(MIGRATION_KEY_LENGTH.min)
@@ -41,11 +63,14 @@ const optionalFields = {
         'See `peppol_migration.incoming_key_supplied_at`',
       example: 'k7#Qm2$Rx9!pL4@wZ3^tN8+v',
     }),
-  directory: z.boolean().optional().openapi({
-    description:
-      'List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. ' +
-      'False keeps it out, and removes a card listed before. Default true; see `directory_listing`',
-  }),
+  directory: z
+    .boolean()
+    .optional()
+    .openapi({
+      description:
+        'List the company in the Peppol Directory (directory.peppol.eu) while it is registered as a receiver: our SMP serves its business card (name, country, `tax_id` as `vat`, `company_registration_id` as `orgnr`) and the Directory is told to read it. ' +
+        'False keeps it out, and removes a card listed before. Default true; see `directory_listing`',
+    }),
 };
 
 const createBody = z
@@ -56,7 +81,10 @@ const createBody = z
 const updateBody = z
   .object({ name: text(200).optional(), country: country.optional(), ...optionalFields })
   .strict()
-  .openapi('UpdateCompanyRequest', { description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.', minProperties: 1 });
+  .openapi('UpdateCompanyRequest', {
+    description: 'Only the fields sent change; send `null` to clear an optional field. At least one field.',
+    minProperties: 1,
+  });
 
 /** The fields a review verifies: what proves a live company's Peppol id its own, and the legal name its documents state (domain/participant-proof.ts). */
 const IDENTITY_FIELDS = ['peppol_id', 'name', 'company_registration_id', 'tax_id'] as const;
@@ -68,9 +96,15 @@ const fieldErrors = ['invalid_country', 'invalid_peppol_id'] as const;
 
 const migrationKeySchema = z
   .object({
-    migration_key: z.string().openapi({ description: 'Give it to the new provider; it is shown once. Valid once, until the new provider’s SMP has used it or a new key is asked for' }),
+    migration_key: z.string().openapi({
+      description:
+        'Give it to the new provider; it is shown once. Valid once, until the new provider’s SMP has used it or a new key is asked for',
+    }),
     participant_id: z.string().openapi({ description: 'The Peppol participant it moves', example: '0208:0123456749' }),
-    status: z.literal('preparing').openapi({ description: 'The key is being given to the SML; `peppol_migration.outgoing.status` on the company turns `prepared` when the SML has it (then the new provider can use it), or `failed` with why' }),
+    status: z.literal('preparing').openapi({
+      description:
+        'The key is being given to the SML; `peppol_migration.outgoing.status` on the company turns `prepared` when the SML has it (then the new provider can use it), or `failed` with why',
+    }),
     requested_at: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('MigrationKey');
@@ -88,10 +122,16 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     path: '/v1/companies',
     operationId: 'createCompany',
     summary: "Create a company in the caller's workspace (owner or admin)",
-    description: 'In a workspace whose KYC is approved, the company is provisioned with the live provider at once; if the provider does not take it, it is created anyway with `is_live: false` and provisioning is retried.',
+    description:
+      'In a workspace whose KYC is approved, the company is provisioned with the live provider at once; if the provider does not take it, it is created anyway with `is_live: false` and provisioning is retried.',
     tags: ['Companies'],
     body: createBody,
-    responses: { 201: { description: 'The company, with the caller’s role', schema: companySchema.extend({ role }).omit({ updated_at: true }).openapi('CreatedCompany') } },
+    responses: {
+      201: {
+        description: 'The company, with the caller’s role',
+        schema: companySchema.extend({ role }).omit({ updated_at: true }).openapi('CreatedCompany'),
+      },
+    },
     errors: [...fieldErrors, 'insufficient_role', 'workspace_not_found'],
     handler: async ({ auth, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, auth.workspaceId);
@@ -99,7 +139,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       const { migration_key: migrationKey, ...fields } = body;
       const company = await createCompany(store, auth.actor, auth.workspaceId, fields);
       await supplied(auth.actor, company, migrationKey);
-      const { updated_at: _updatedAt, ...created } = companyView((await findCompany(store, company._id)) ?? company, await provisionOnCreate(deps, company));
+      const { updated_at: _updatedAt, ...created } = companyView(
+        (await findCompany(store, company._id)) ?? company,
+        await provisionOnCreate(deps, company),
+      );
       return { status: 201, body: { ...created, role: callerRole } };
     },
   });
@@ -112,13 +155,24 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     description: 'A key limited to one company lists that company only.',
     tags: ['Companies'],
     limitedKeys: true,
-    responses: { 200: { description: 'Companies (summary)', schema: z.object({ data: z.array(companySummarySchema) }).openapi('CompanyList') } },
+    responses: {
+      200: {
+        description: 'Companies (summary)',
+        schema: z.object({ data: z.array(companySummarySchema) }).openapi('CompanyList'),
+      },
+    },
     errors: ['workspace_not_found'],
     handler: async ({ auth }) => {
       await requireMembership(store, auth, auth.workspaceId);
       const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
-      const live = await liveCompanyIds(store, companies.map((company) => company._id));
-      return { status: 200, body: { data: companies.map((company) => companySummary(company, live.has(company._id))) } };
+      const live = await liveCompanyIds(
+        store,
+        companies.map((company) => company._id),
+      );
+      return {
+        status: 200,
+        body: { data: companies.map((company) => companySummary(company, live.has(company._id))) },
+      };
     },
   });
 
@@ -162,12 +216,17 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const { migration_key: migrationKey, ...changes } = body;
       await supplied(auth.actor, company, migrationKey);
-      const updated = Object.keys(changes).length > 0 ? await updateCompany(store, auth.actor, company, changes) : await findCompany(store, company._id);
+      const updated =
+        Object.keys(changes).length > 0
+          ? await updateCompany(store, auth.actor, company, changes)
+          : await findCompany(store, company._id);
       if (!updated) throw companyNotFound(params.id);
-      const changed = (fields: readonly (keyof typeof body & keyof typeof company)[]) => fields.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null));
+      const changed = (fields: readonly (keyof typeof body & keyof typeof company)[]) =>
+        fields.some((field) => body[field] !== undefined && (body[field] ?? null) !== (company[field] ?? null));
       // What proves its participant id changed: its receiving workflow registers it, or has an operator review it first;
       // what the business card of a company that receives shows changed: the workflow has the Directory read it again.
-      if (migrationKey !== undefined || changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS))) await changedForReceiving(deps, updated);
+      if (migrationKey !== undefined || changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS)))
+        await changedForReceiving(deps, updated);
       return { status: 200, body: companyView(updated, await isLive(updated._id)) };
     },
   });
@@ -191,7 +250,15 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       requireRole(callerRole, ['owner', 'admin'], 'issue migration keys');
       const issued = await issueMigrationKey(store, deps.secretBox, auth.actor, company);
       await changedForReceiving(deps, company);
-      return { status: 201, body: { migration_key: issued.key, participant_id: issued.participant, status: 'preparing' as const, requested_at: issued.requestedAt.toISOString() } };
+      return {
+        status: 201,
+        body: {
+          migration_key: issued.key,
+          participant_id: issued.participant,
+          status: 'preparing' as const,
+          requested_at: issued.requestedAt.toISOString(),
+        },
+      };
     },
   });
 
@@ -200,7 +267,8 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     path: '/v1/companies/{id}',
     operationId: 'deleteCompany',
     summary: 'Delete a company (owner or admin)',
-    description: 'The company is gone for everyone from then on; its documents are kept for the record (and still delivered if queued).',
+    description:
+      'The company is gone for everyone from then on; its documents are kept for the record (and still delivered if queued).',
     tags: ['Companies'],
     params: companyParams,
     responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true), id: z.string() }) } },

@@ -55,29 +55,58 @@ export const documentParams = z.object({ id: idParam('document', 'doc_0mhx3k2a1b
 const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 export const documentCompanyQuery = z.object({ company_id: companyQuery }).strict();
 /** The other per-document routes' query (history, UBL, attachments, renderings): the company optional, checked when named (requireDocumentOf). */
-export const optionalDocumentCompany = companyQuery
-  .optional()
-  .openapi({ description: "The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`)" });
+export const optionalDocumentCompany = companyQuery.optional().openapi({
+  description:
+    "The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`)",
+});
 export const documentOptionalCompanyQuery = z.object({ company_id: optionalDocumentCompany }).strict();
 /** A UBL document posted as the body has no JSON to name its company: the query does. */
 export const ublDocumentQuery = z
-  .object({ company_id: companyQuery.optional().openapi({ description: 'With an XML body (`application/xml`: UBL or CII) only, and then required: the sending company, which must be the document\'s seller' }) })
+  .object({
+    company_id: companyQuery.optional().openapi({
+      description:
+        "With an XML body (`application/xml`: UBL or CII) only, and then required: the sending company, which must be the document's seller",
+    }),
+  })
   .strict();
 export const documentListQuery = z
   .object({
-    company_id: companyQuery.optional().openapi({ description: "The company whose documents to list; absent: every company of the key's workspace (a key limited to one company: that one)" }),
+    company_id: companyQuery.optional().openapi({
+      description:
+        "The company whose documents to list; absent: every company of the key's workspace (a key limited to one company: that one)",
+    }),
     status: z.enum(DOCUMENT_STATUSES).optional(),
-    direction: z.enum(['sent', 'received']).optional().openapi({ description: 'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)' }),
-    acknowledged: z.enum(['true', 'false']).optional().openapi({ description: 'Received documents only: `false`, those not yet acknowledged (unread); `true`, those acknowledged' }),
-    q: z.string().trim().min(1).max(100).optional().openapi({ description: "Part of the document's number or of the other party's name (a sent document's buyer, a received one's seller), any case" }),
-    issued_from: z.iso.date().optional().openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or later' }),
-    issued_to: z.iso.date().optional().openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or earlier' }),
+    direction: z.enum(['sent', 'received']).optional().openapi({
+      description:
+        'Only documents sent, or only received; absent: both (the inbox, `GET /v1/inbox`, lists received ones with its own filters)',
+    }),
+    acknowledged: z.enum(['true', 'false']).optional().openapi({
+      description: 'Received documents only: `false`, those not yet acknowledged (unread); `true`, those acknowledged',
+    }),
+    q: z.string().trim().min(1).max(100).optional().openapi({
+      description:
+        "Part of the document's number or of the other party's name (a sent document's buyer, a received one's seller), any case",
+    }),
+    issued_from: z.iso
+      .date()
+      .optional()
+      .openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or later' }),
+    issued_to: z.iso
+      .date()
+      .optional()
+      .openapi({ description: 'Only documents issued on this date (YYYY-MM-DD) or earlier' }),
     limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
     cursor: cursorParam,
   })
   .strict();
 /** What a UBL document the client made can be refused for, besides what a JSON one can. */
-const UBL_ERRORS = ['invalid_xml', 'xml_too_complex', 'not_ubl_document', 'seller_mismatch', 'validator_unavailable'] as const;
+const UBL_ERRORS = [
+  'invalid_xml',
+  'xml_too_complex',
+  'not_ubl_document',
+  'seller_mismatch',
+  'validator_unavailable',
+] as const;
 const batchErrorSchema = z.object({ error: z.record(z.string(), z.unknown()) }).openapi('BatchError');
 
 export interface DocumentRouteDependencies extends SubmissionDependencies {
@@ -98,16 +127,29 @@ export interface DocumentRouteDependencies extends SubmissionDependencies {
  * besides the account's own address and the company's, an account reaches
  * at most `sandboxRecipientsPerDay` distinct recipients a day.
  */
-async function admitSandboxRecipient(deps: DocumentRouteDependencies, auth: AuthContext, company: Company, recipient: string): Promise<void> {
+async function admitSandboxRecipient(
+  deps: DocumentRouteDependencies,
+  auth: AuthContext,
+  company: Company,
+  recipient: string,
+): Promise<void> {
   const address = recipient.toLowerCase();
   if (address === auth.email.toLowerCase() || address === company.email?.toLowerCase()) return;
-  const state = await deps.limiter.admitDistinct(`sandbox-recipients:${auth.accountId}`, address, deps.sandboxRecipientsPerDay);
+  const state = await deps.limiter.admitDistinct(
+    `sandbox-recipients:${auth.accountId}`,
+    address,
+    deps.sandboxRecipientsPerDay,
+  );
   if (state.exceeded) {
     const retryAfter = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
     throw new ApiError(
       'sandbox_recipient_quota',
       `The sandbox delivers to at most ${deps.sandboxRecipientsPerDay} different addresses per account per day (your own and your company's always work); ${recipient} would be one more. Try again tomorrow (UTC), or send to one of those.`,
-      { param: 'to.email', headers: { 'Retry-After': String(retryAfter) }, details: { limit: deps.sandboxRecipientsPerDay, retry_after_seconds: retryAfter } },
+      {
+        param: 'to.email',
+        headers: { 'Retry-After': String(retryAfter) },
+        details: { limit: deps.sandboxRecipientsPerDay, retry_after_seconds: retryAfter },
+      },
     );
   }
 }
@@ -144,13 +186,22 @@ type SendingCompany = Awaited<ReturnType<typeof companyOf>>;
  * The company of one posted document, and the document converted for it (on a worker thread), or the refusal;
  * a batch, whose documents all name one company, passes it as checked once for them all.
  */
-async function prepareEntry(deps: DocumentRouteDependencies, auth: AuthContext, entry: EntryReading, checked?: SendingCompany) {
+async function prepareEntry(
+  deps: DocumentRouteDependencies,
+  auth: AuthContext,
+  entry: EntryReading,
+  checked?: SendingCompany,
+) {
   if (!entry.object) throw invalidField('body', 'The body must be a JSON object (a document).');
   const { company, livePriceUnits, verifiedSender } = checked ?? (await companyOf(deps, auth, entry.companyId));
-  if ('ubl' in entry) return { company, livePriceUnits, prepared: await prepareUblDocument(deps, company, entry, verifiedSender) };
+  if ('ubl' in entry)
+    return { company, livePriceUnits, prepared: await prepareUblDocument(deps, company, entry, verifiedSender) };
   if (!entry.shape.ok) throw documentRefused(entry.shape.violations);
   const conversion = await deps.cpu.run('convertForCompany', { input: entry.shape.input, company, verifiedSender });
-  if (!conversion.ok) throw 'violations' in conversion ? documentRefused(conversion.violations) : documentTooLarge(conversion.storedBytes);
+  if (!conversion.ok)
+    throw 'violations' in conversion
+      ? documentRefused(conversion.violations)
+      : documentTooLarge(conversion.storedBytes);
   return { company, livePriceUnits, prepared: conversion.prepared };
 }
 
@@ -160,30 +211,56 @@ function totalsWhileRefused(entry: EntryReading): DocumentTotals | null {
 }
 
 /** The one document of a POST: a UBL body as it came (its company in the query), or the JSON document read. */
-async function postedEntry(deps: DocumentRouteDependencies, req: Request, body: Buffer, query: z.output<typeof ublDocumentQuery>): Promise<EntryReading> {
+async function postedEntry(
+  deps: DocumentRouteDependencies,
+  req: Request,
+  body: Buffer,
+  query: z.output<typeof ublDocumentQuery>,
+): Promise<EntryReading> {
   if (req.is(XML_MEDIA_TYPES)) return { object: true, companyId: query.company_id, bodyKey: undefined, ubl: body };
-  if (query.company_id !== undefined) throw invalidField('company_id', 'The company_id query parameter goes with a UBL (application/xml) body; a JSON document names its company_id in the body.');
+  if (query.company_id !== undefined)
+    throw invalidField(
+      'company_id',
+      'The company_id query parameter goes with a UBL (application/xml) body; a JSON document names its company_id in the body.',
+    );
   return (await readBody(deps, body, false)).entries[0]!;
 }
 
-async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: EntryReading, headerKey: string | undefined, inBatch?: { company: SendingCompany; id: string }) {
+async function submitOne(
+  deps: DocumentRouteDependencies,
+  req: Request,
+  entry: EntryReading,
+  headerKey: string | undefined,
+  inBatch?: { company: SendingCompany; id: string },
+) {
   const auth = req.auth!;
   if (headerKey !== undefined && entry.object && entry.bodyKey !== undefined && entry.bodyKey !== headerKey) {
-    throw invalidField('idempotency_key', 'The Idempotency-Key header and idempotency_key in the body differ; send one.');
+    throw invalidField(
+      'idempotency_key',
+      'The Idempotency-Key header and idempotency_key in the body differ; send one.',
+    );
   }
   const { company, livePriceUnits, prepared } = await prepareEntry(deps, auth, entry, inBatch?.company);
-  if (auth.environment === 'sandbox') await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
+  if (auth.environment === 'sandbox')
+    await admitSandboxRecipient(deps, auth, company, recipientOf(prepared.document, company, auth.email));
   const accepted = await submitDocument(
     deps,
     { accountId: auth.accountId, accountEmail: auth.email, keyPrefix: auth.keyPrefix, environment: auth.environment },
     company,
     prepared,
     headerKey ?? prepared.document.idempotency_key,
-    livePriceUnits !== undefined ? { priceUnits: livePriceUnits, lowThresholdUnits: deps.credits.lowThresholdUnits } : undefined,
+    livePriceUnits !== undefined
+      ? { priceUnits: livePriceUnits, lowThresholdUnits: deps.credits.lowThresholdUnits }
+      : undefined,
     inBatch?.id,
   );
   const url = `${req.origin}/v1/documents/${accepted.id}?company_id=${company._id}`;
-  const warnings = await documentWarnings(deps.store, prepared.document, { companyId: company._id, environment: auth.environment }, accepted.id);
+  const warnings = await documentWarnings(
+    deps.store,
+    prepared.document,
+    { companyId: company._id, environment: auth.environment },
+    accepted.id,
+  );
   return {
     status: accepted.created ? (202 as const) : (200 as const),
     body: { id: accepted.id, url, status: accepted.created ? accepted.status : TRANSITIONS.accept.to, warnings },
@@ -193,7 +270,9 @@ async function submitOne(deps: DocumentRouteDependencies, req: Request, entry: E
 
 /** `X-Credits-Remaining` once a live balance is below the threshold. */
 function creditsHeader(deps: DocumentRouteDependencies, balanceUnits: number | undefined): Record<string, string> {
-  return balanceUnits !== undefined && balanceUnits < deps.credits.lowThresholdUnits ? { 'X-Credits-Remaining': unitsToEuros(balanceUnits) } : {};
+  return balanceUnits !== undefined && balanceUnits < deps.credits.lowThresholdUnits
+    ? { 'X-Credits-Remaining': unitsToEuros(balanceUnits) }
+    : {};
 }
 
 /**
@@ -212,33 +291,38 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     summary: 'Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document',
     description:
       'Answers 202 once the document is stored and queued; delivery is asynchronous (sandbox: email; live: Peppol). ' +
-      'A live document goes to the buyer\'s Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, ' +
+      "A live document goes to the buyer's Peppol id (`to.peppol_id`, the UBL EndpointID): the buyer is looked up (SML, SMP) and must receive this document type, " +
       'then our access point sends it by AS4; a buyer that cannot receive it fails the document at once with the reason in `error_message`. ' +
-      'A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company\'s, ' +
+      "A live document speaks only for the company as its review verified it: its seller Peppol id (BT-34), legal name (BT-27), VAT id (BT-31) and registration id (BT-30) are the company's, " +
       'and a different value in `from` (or in a posted UBL) is 422 `document_invalid` naming the field (a trading name and the address may differ); a company whose identity is not verified ' +
-      '(a Peppol id set or changed since, or a changed name or number, waiting for the operator\'s review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. ' +
+      "(a Peppol id set or changed since, or a changed name or number, waiting for the operator's review) is 409 `sender_not_verified` with the reason. In the sandbox `from` is free, and the email and renderings say the sender is unverified. " +
       'The same `Idempotency-Key` header or `idempotency_key` for the same company answers 200 with the first document and sends nothing again. ' +
       'A refused document gets 422 `document_invalid` with `details.violations`: every problem (up to 50), each with its JSON path, the EN 16931 / Peppol rule id where one applies, and a message. ' +
-      'An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller\'s; ' +
+      "An accepted one may carry `warnings` (`{code, message, path}`), sent all the same: `vat_rate_unusual`, a standard rate some country uses but not the seller's; " +
       '`duplicate_number`, a number this company already used for a document of this type (the message names it; to retry safely, use an idempotency key). ' +
-      'A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company\'s `peppol_id` ' +
+      "A UBL 2.1 Invoice or CreditNote the client made is sent as the body itself (`application/xml`, UTF-8) with `?company_id=`: its seller EndpointID (with schemeID) must be that company's `peppol_id` " +
       '(else 422 `seller_mismatch`), the official Peppol BIS Billing 3.0 rules must find nothing fatal (else 422 `document_invalid`, each fatal finding a violation whose `path` is its XPath; `details.rule_set`), ' +
       'and it is then accepted as a JSON document is; it is sent, and `GET /v1/documents/{id}/ubl` answers, byte for byte as posted. ' +
       'A UN/CEFACT CII CrossIndustryInvoice (EN 16931 CII syntax, D16B; TypeCode 380 an invoice, 381 a credit note) is taken the same way: its seller (`ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID` with schemeID) must be the company, ' +
-      'CEN\'s EN 16931 CII rules judge it first (422 `document_invalid` at CII XPaths), then the UBL written from its terms, with the totals and VAT it states, is judged by the Peppol rules (422 with `details.sent_as` `ubl`, at UBL XPaths) and is what is sent; ' +
+      "CEN's EN 16931 CII rules judge it first (422 `document_invalid` at CII XPaths), then the UBL written from its terms, with the totals and VAT it states, is judged by the Peppol rules (422 with `details.sent_as` `ubl`, at UBL XPaths) and is what is sent; " +
       '`GET /v1/documents/{id}/cii` answers the CII byte for byte as posted, `/ubl` the UBL sent. Not well-formed: 400 `invalid_xml`; none of these kinds: 422 `not_ubl_document`; ' +
-      'past the public validator\'s bounds: 422 `xml_too_complex`.',
+      "past the public validator's bounds: 422 `xml_too_complex`.",
     tags: ['Documents'],
     limitedKeys: true,
     jsonBytesBody: documentInputSchema,
     xmlBody: z.string().openapi({
-      description: 'A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0), or a UN/CEFACT CII CrossIndustryInvoice (EN 16931), whose seller is the company `company_id` names',
+      description:
+        'A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0), or a UN/CEFACT CII CrossIndustryInvoice (EN 16931), whose seller is the company `company_id` names',
       example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>',
     }),
     query: ublDocumentQuery,
     bodyLimit: deps.maxBodyBytes,
     responses: {
-      202: { description: 'Accepted and queued; `Location` is the document', schema: acceptedSchema, headers: { Location: { description: 'The document', schema: { type: 'string' } } } },
+      202: {
+        description: 'Accepted and queued; `Location` is the document',
+        schema: acceptedSchema,
+        headers: { Location: { description: 'The document', schema: { type: 'string' } } },
+      },
       200: { description: 'Idempotent replay: the first document with this key', schema: acceptedSchema },
     },
     errors: [
@@ -256,7 +340,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     handler: async ({ body, query, req }) => {
       const entry = await postedEntry(deps, req, body as Buffer, query);
       const submitted = await submitOne(deps, req, entry, req.get('Idempotency-Key'));
-      return { status: submitted.status, body: submitted.body, headers: { Location: submitted.body.url, ...creditsHeader(deps, submitted.balanceUnits) } };
+      return {
+        status: submitted.status,
+        body: submitted.body,
+        headers: { Location: submitted.body.url, ...creditsHeader(deps, submitted.balanceUnits) },
+      };
     },
   });
 
@@ -280,33 +368,67 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       .array(z.union([documentInputSchema, ublEntrySchema]))
       .min(1)
       .max(MAX_BATCH)
-      .openapi({ description: 'Documents of one company: every entry has the same `company_id` (a rule JSON Schema cannot state; see the operation).' }),
+      .openapi({
+        description:
+          'Documents of one company: every entry has the same `company_id` (a rule JSON Schema cannot state; see the operation).',
+      }),
     bodyLimit: deps.maxBodyBytes,
-    responses: { 202: { description: 'One result per document, same order', schema: z.array(z.union([acceptedSchema, batchErrorSchema])) } },
-    errors: ['batch_too_large', 'not_company_member', 'workspace_not_verified', 'workspace_suspended', 'sender_not_verified', 'insufficient_credits', 'server_busy'],
+    responses: {
+      202: {
+        description: 'One result per document, same order',
+        schema: z.array(z.union([acceptedSchema, batchErrorSchema])),
+      },
+    },
+    errors: [
+      'batch_too_large',
+      'not_company_member',
+      'workspace_not_verified',
+      'workspace_suspended',
+      'sender_not_verified',
+      'insufficient_credits',
+      'server_busy',
+    ],
     handler: async ({ auth, body, req }) => {
       const batch = await readBody(deps, body as Buffer, true);
       if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
-      if (batch.length > MAX_BATCH) throw new ApiError('batch_too_large', `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`);
+      if (batch.length > MAX_BATCH)
+        throw new ApiError(
+          'batch_too_large',
+          `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`,
+        );
       const companies = new Set(batch.entries.map((entry) => (entry.object ? entry.companyId : undefined)));
       const [companyId] = companies;
-      if (companies.size !== 1) throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
-      if (typeof companyId !== 'string') throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
+      if (companies.size !== 1)
+        throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
+      if (typeof companyId !== 'string')
+        throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
       const checked = await companyOf(deps, auth, companyId);
       // Each document waits mostly for its own workflow's answer, so they are submitted side by side; the answers keep the batch's order.
       // Ids in the batch's order (a millisecond apart), as its documents are listed.
       const started = Date.now();
-      const answers = await mapConcurrently(batch.entries, checked.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1, async (entry, index) => {
-        try {
-          return { ok: true as const, submitted: await submitOne(deps, req, entry, undefined, { company: checked, id: newSortableId('document', started + index) }) };
-        } catch (err) {
-          // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
-          return { ok: false as const, refused: answerFor(err, req) };
-        }
-      });
+      const answers = await mapConcurrently(
+        batch.entries,
+        checked.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1,
+        async (entry, index) => {
+          try {
+            return {
+              ok: true as const,
+              submitted: await submitOne(deps, req, entry, undefined, {
+                company: checked,
+                id: newSortableId('document', started + index),
+              }),
+            };
+          } catch (err) {
+            // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
+            return { ok: false as const, refused: answerFor(err, req) };
+          }
+        },
+      );
       const results = answers.map((answer) => (answer.ok ? answer.submitted.body : answer.refused.toEnvelope()));
       const accepted = answers.flatMap((answer) => (answer.ok ? [answer.submitted] : []));
-      const unpaid = answers.flatMap((answer) => (!answer.ok && answer.refused.code === 'insufficient_credits' ? [answer.refused] : []))[0];
+      const unpaid = answers.flatMap((answer) =>
+        !answer.ok && answer.refused.code === 'insufficient_credits' ? [answer.refused] : [],
+      )[0];
       // The lowest balance a reservation left is the balance after the batch.
       const balances = accepted.flatMap(({ balanceUnits }) => (balanceUnits === undefined ? [] : [balanceUnits]));
       const balanceUnits = balances.length > 0 ? Math.min(...balances) : undefined;
@@ -322,7 +444,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     operationId: 'validateDocument',
     summary: 'Run the same checks, conversion and official validation as sending, without storing, charging or sending',
     description:
-      'The API\'s own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol ' +
+      "The API's own checks first (`violations`, each with its JSON path); when they pass, the UBL goes through the official Peppol " +
       'BIS Billing 3.0 rules exactly as before sending (`official`: rule set, fatal `errors` and `warnings`). `valid` is true when neither refuses it. ' +
       '`warnings` are ours, as sending would answer them (`vat_rate_unusual`, `duplicate_number`), for a document our checks pass.',
     tags: ['Documents'],
@@ -336,20 +458,38 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
           .object({
             valid: z.boolean(),
             violations: z.array(violationSchema),
-            warnings: z.array(warningSchema).openapi({ description: 'What sending would warn about (see DocumentAccepted); empty when our checks refuse the document' }),
+            warnings: z.array(warningSchema).openapi({
+              description:
+                'What sending would warn about (see DocumentAccepted); empty when our checks refuse the document',
+            }),
             official: z
-              .object({ rule_set: ruleSetIdSchema, errors: z.array(ublFindingSchema), warnings: z.array(ublFindingSchema) })
+              .object({
+                rule_set: ruleSetIdSchema,
+                errors: z.array(ublFindingSchema),
+                warnings: z.array(ublFindingSchema),
+              })
               .nullable()
-              .openapi({ description: 'What the official rules found; null when the API\'s own checks refused the document first' }),
+              .openapi({
+                description: "What the official rules found; null when the API's own checks refused the document first",
+              }),
             ubl: z.string().nullable(),
             totals: totalsSchema.nullable().openapi({
-              description: 'The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused',
+              description:
+                'The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused',
             }),
           })
           .openapi('DocumentValidation'),
       },
     },
-    errors: ['not_company_member', 'workspace_not_verified', 'workspace_suspended', 'sender_not_verified', 'document_too_large', 'validator_unavailable', 'server_busy'],
+    errors: [
+      'not_company_member',
+      'workspace_not_verified',
+      'workspace_suspended',
+      'sender_not_verified',
+      'document_too_large',
+      'validator_unavailable',
+      'server_busy',
+    ],
     handler: async ({ auth, body, signal }) => {
       const [entry] = (await readBody(deps, body as Buffer, false)).entries;
       let prepared, company;
@@ -358,12 +498,32 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
         const violations = (err.options.details as { violations: unknown[] }).violations;
-        return { status: 200, body: { valid: false, violations, warnings: [], official: null, ubl: null, totals: totalsWhileRefused(entry!) } };
+        return {
+          status: 200,
+          body: {
+            valid: false,
+            violations,
+            warnings: [],
+            official: null,
+            ubl: null,
+            totals: totalsWhileRefused(entry!),
+          },
+        };
       }
-      const warnings = await documentWarnings(store, prepared.document, { companyId: company._id, environment: auth.environment });
-      const report = await deps.validator.validate(prepared.ubl, { lane: 'interactive', limitMs: INTERACTIVE_VALIDATION_MS, signal });
+      const warnings = await documentWarnings(store, prepared.document, {
+        companyId: company._id,
+        environment: auth.environment,
+      });
+      const report = await deps.validator.validate(prepared.ubl, {
+        lane: 'interactive',
+        limitMs: INTERACTIVE_VALIDATION_MS,
+        signal,
+      });
       const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
-      return { status: 200, body: { valid: report.valid, violations: [], warnings, official, ubl: prepared.ubl, totals: prepared.totals } };
+      return {
+        status: 200,
+        body: { valid: report.valid, violations: [], warnings, official, ubl: prepared.ubl, totals: prepared.totals },
+      };
     },
   });
 
@@ -371,11 +531,14 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     method: 'get',
     path: '/v1/documents',
     operationId: 'listDocuments',
-    summary: "Documents of a company, or of every company of the workspace (of this key's environment), newest first, filtered and searched",
+    summary:
+      "Documents of a company, or of every company of the workspace (of this key's environment), newest first, filtered and searched",
     tags: ['Documents'],
     limitedKeys: true,
     query: documentListQuery,
-    responses: { 200: { description: 'A page of documents', schema: pageSchema(documentSummarySchema, 'DocumentList') } },
+    responses: {
+      200: { description: 'A page of documents', schema: pageSchema(documentSummarySchema, 'DocumentList') },
+    },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
       if (query.company_id !== undefined) await requireDocumentCompany(store, auth, query.company_id);
@@ -410,7 +573,15 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     handler: async ({ auth, params, query, req }) => {
       await requireDocumentCompany(store, auth, query.company_id);
       const document = await requireDocument(store, auth, params.id, query.company_id);
-      return { status: 200, body: documentView(document, await attachmentsOf(store, document._id), req.origin, await receivedContentOf(store, document)) };
+      return {
+        status: 200,
+        body: documentView(
+          document,
+          await attachmentsOf(store, document._id),
+          req.origin,
+          await receivedContentOf(store, document),
+        ),
+      };
     },
   });
 
@@ -440,16 +611,25 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     limitedKeys: true,
     params: documentParams,
     query: documentOptionalCompanyQuery,
-    responses: { 200: { description: 'Peppol BIS Billing 3.0 UBL', schema: z.string(), contentType: 'application/xml' } },
+    responses: {
+      200: { description: 'Peppol BIS Billing 3.0 UBL', schema: z.string(), contentType: 'application/xml' },
+    },
     errors: ['not_company_member', 'document_not_found', 'ubl_not_available'],
     handler: async ({ auth, params, query, res }) => {
       const document = await requireDocumentOf(store, auth, params.id, query.company_id);
       if (document.received) {
-        res.status(200).type('application/xml').send(await requireBusinessDocument(store, document));
+        res
+          .status(200)
+          .type('application/xml')
+          .send(await requireBusinessDocument(store, document));
         return;
       }
       const ubl = document.sent_at ? await ublOf(store, document._id) : null;
-      if (!ubl) throw new ApiError('ubl_not_available', `Document ${document._id} has not been sent yet (status ${document.status}).`);
+      if (!ubl)
+        throw new ApiError(
+          'ubl_not_available',
+          `Document ${document._id} has not been sent yet (status ${document.status}).`,
+        );
       res.status(200).type('application/xml').send(ubl);
     },
   });
@@ -458,7 +638,8 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     method: 'get',
     path: '/v1/documents/{id}/cii',
     operationId: 'getDocumentCii',
-    summary: 'The document as UN/CEFACT CII (EN 16931 CII syntax): as posted when it came as CII, else written from its UBL',
+    summary:
+      'The document as UN/CEFACT CII (EN 16931 CII syntax): as posted when it came as CII, else written from its UBL',
     description:
       'Any document, sent or received, from acceptance on: one posted as CII is answered byte for byte as posted; any other is its UBL (as `/ubl` gives it, or as it will be sent) ' +
       'written as a CrossIndustryInvoice (D16B) by the same term table, with the totals, VAT breakdown and line amounts the UBL states, never computed again. ' +
@@ -468,7 +649,9 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     limitedKeys: true,
     params: documentParams,
     query: documentOptionalCompanyQuery,
-    responses: { 200: { description: 'UN/CEFACT CII CrossIndustryInvoice', schema: z.string(), contentType: 'application/xml' } },
+    responses: {
+      200: { description: 'UN/CEFACT CII CrossIndustryInvoice', schema: z.string(), contentType: 'application/xml' },
+    },
     errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_convertible'],
     handler: async ({ auth, params, query, res }) => {
       const document = await requireDocumentOf(store, auth, params.id, query.company_id);
@@ -478,7 +661,11 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
         return;
       }
       const written = await deps.cpu.run('ciiOfStoredUbl', { xml: await requireBusinessDocument(store, document) });
-      if ('unsupported' in written) throw new ApiError('document_not_convertible', `Document ${document._id} cannot be written as CII: ${written.unsupported}.`);
+      if ('unsupported' in written)
+        throw new ApiError(
+          'document_not_convertible',
+          `Document ${document._id} cannot be written as CII: ${written.unsupported}.`,
+        );
       res.status(200).type('application/xml').send(written.cii);
     },
   });
@@ -492,7 +679,12 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     limitedKeys: true,
     params: documentParams,
     query: documentOptionalCompanyQuery,
-    responses: { 200: { description: 'Attachments', schema: z.object({ data: z.array(attachmentSchema) }).openapi('DocumentAttachmentList') } },
+    responses: {
+      200: {
+        description: 'Attachments',
+        schema: z.object({ data: z.array(attachmentSchema) }).openapi('DocumentAttachmentList'),
+      },
+    },
     errors: ['not_company_member', 'document_not_found'],
     handler: async ({ auth, params, query }) => {
       const document = await requireDocumentOf(store, auth, params.id, query.company_id);
@@ -509,13 +701,30 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
     limitedKeys: true,
     params: documentParams.extend({ attachmentId: idParam('attachment', 'att_7fQ2LmQ4rT7vW0xY3zA6bC8d') }),
     query: documentOptionalCompanyQuery,
-    responses: { 200: { description: 'The file', schema: z.string().openapi({ format: 'binary' }), contentType: 'application/octet-stream' } },
+    responses: {
+      200: {
+        description: 'The file',
+        schema: z.string().openapi({ format: 'binary' }),
+        contentType: 'application/octet-stream',
+      },
+    },
     errors: ['not_company_member', 'document_not_found', 'attachment_not_found'],
     handler: async ({ auth, params, query, res }) => {
       const document = await requireDocumentOf(store, auth, params.id, query.company_id);
-      const attachment = idPattern('attachment').test(params.attachmentId) ? await findAttachment(store, document._id, params.attachmentId) : null;
-      if (!attachment) throw new ApiError('attachment_not_found', `Document ${document._id} has no attachment ${params.attachmentId}.`, { param: 'attachmentId' });
-      res.status(200).type(attachment.mime_type).setHeader('Content-Disposition', contentDisposition(attachment.filename)).send(Buffer.from(attachment.content, 'base64'));
+      const attachment = idPattern('attachment').test(params.attachmentId)
+        ? await findAttachment(store, document._id, params.attachmentId)
+        : null;
+      if (!attachment)
+        throw new ApiError(
+          'attachment_not_found',
+          `Document ${document._id} has no attachment ${params.attachmentId}.`,
+          { param: 'attachmentId' },
+        );
+      res
+        .status(200)
+        .type(attachment.mime_type)
+        .setHeader('Content-Disposition', contentDisposition(attachment.filename))
+        .send(Buffer.from(attachment.content, 'base64'));
     },
   });
 }
@@ -526,6 +735,9 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
  */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -28,7 +28,10 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
         type: z.enum(FEED_EVENT_TYPES).optional(),
         company_id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
         document_id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp').optional(),
-        from: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Events created at or after this time' }),
+        from: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .openapi({ description: 'Events created at or after this time' }),
         to: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Events created before this time' }),
         limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ description: '1 to 100, default 50' }),
         cursor: cursorParam,
@@ -42,7 +45,8 @@ export function eventRoutes(routes: RouteTable, store: Store): void {
       // An empty filter is answered as an unknown id would be, never read as "no filter".
       if (companyId !== undefined) await requireDocumentCompany(store, auth, companyId);
       if (query.document_id !== undefined) await requireDocument(store, auth, query.document_id, companyId);
-      if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to)) throw invalidField('to', 'to must be after from.');
+      if (query.from && query.to && Date.parse(query.from) >= Date.parse(query.to))
+        throw invalidField('to', 'to must be after from.');
       const after = decodeCursor(query.cursor, idPattern('event'));
       const page = await listEvents(
         store,

@@ -36,8 +36,13 @@ const companyQuery = idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp');
 export const inboxQuery = z
   .object({
     company_id: companyQuery,
-    acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only documents not yet acknowledged; `true`: only acknowledged ones; absent: all' }),
-    created_after: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only documents received after this instant (RFC 3339)' }),
+    acknowledged: z.enum(['true', 'false']).optional().openapi({
+      description: '`false`: only documents not yet acknowledged; `true`: only acknowledged ones; absent: all',
+    }),
+    created_after: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: 'Only documents received after this instant (RFC 3339)' }),
     limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
     cursor: cursorParam,
   })
@@ -62,7 +67,9 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
     tags: ['Inbox'],
     limitedKeys: true,
     query: inboxQuery,
-    responses: { 200: { description: 'A page of received documents', schema: pageSchema(documentSummarySchema, 'InboxList') } },
+    responses: {
+      200: { description: 'A page of received documents', schema: pageSchema(documentSummarySchema, 'InboxList') },
+    },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
       await requireDocumentCompany(store, auth, query.company_id);
@@ -84,7 +91,8 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       method: 'post',
       operationId: 'acknowledgeDocument',
       summary: 'Mark a received document processed',
-      description: 'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
+      description:
+        'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
       answered: 'The document, acknowledged',
       what: 'acknowledged',
       read: true,
@@ -93,7 +101,8 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       method: 'delete',
       operationId: 'unacknowledgeDocument',
       summary: 'Mark a received document not processed again (unread)',
-      description: 'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
+      description:
+        'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
       answered: 'The document, not acknowledged',
       what: 'marked unread',
       read: false,
@@ -133,19 +142,37 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       'A CII document is kept as it came (`/cii`) beside the UBL written from it (`/ubl`, the renderings). ' +
       'The answer comes as soon as it is stored; the document (`GET /v1/documents/{id}`, the inbox) appears a moment later, once validated and filed.',
     tags: ['Inbox'],
-    xmlBody: z.string().openapi({ description: 'The UBL or CII document', example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>' }),
+    xmlBody: z.string().openapi({
+      description: 'The UBL or CII document',
+      example: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>',
+    }),
     bodyLimit: SANDBOX_INBOUND_MAX_BYTES,
     responses: {
       202: {
         description: 'Stored; being validated and filed',
         schema: z
-          .object({ id: z.string(), direction: z.literal('received'), company_id: z.string(), status: z.literal('receiving') })
+          .object({
+            id: z.string(),
+            direction: z.literal('received'),
+            company_id: z.string(),
+            status: z.literal('receiving'),
+          })
           .openapi('SandboxInboundAccepted'),
       },
     },
-    errors: ['sandbox_only', 'invalid_xml', 'xml_too_complex', 'ubl_not_routable', 'recipient_not_found', 'server_busy'],
+    errors: [
+      'sandbox_only',
+      'invalid_xml',
+      'xml_too_complex',
+      'ubl_not_routable',
+      'recipient_not_found',
+      'server_busy',
+    ],
     handler: async ({ auth, body }) => {
-      requireSandbox(auth, 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
+      requireSandbox(
+        auth,
+        'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.',
+      );
       const xml = body as Buffer;
       await requireMeasurableUbl(deps.cpu, xml);
       // Read on a worker thread, as the bounds were: a large document never holds the event loop.
@@ -153,28 +180,43 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       if (!routed.ok) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${routed.problem}.`);
       const { routing } = routed;
       const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
-      const company = companies.find((candidate) => candidate.peppol_id?.toLowerCase() === routing.receiver.toLowerCase());
+      const company = companies.find(
+        (candidate) => candidate.peppol_id?.toLowerCase() === routing.receiver.toLowerCase(),
+      );
       if (!company) {
-        throw new ApiError('recipient_not_found', `The buyer's EndpointID is ${routing.receiver}, which is the peppol_id of none of this workspace's companies${auth.companyId ? ' visible to this key' : ''}.`, {
-          details: { receiver_id: routing.receiver },
-        });
+        throw new ApiError(
+          'recipient_not_found',
+          `The buyer's EndpointID is ${routing.receiver}, which is the peppol_id of none of this workspace's companies${auth.companyId ? ' visible to this key' : ''}.`,
+          {
+            details: { receiver_id: routing.receiver },
+          },
+        );
       }
-      const intake = await takeInbound(deps, {
-        source: 'sandbox',
-        messageId: `${randomUUID()}@sandbox.einvoice`,
-        senderId: routing.sender,
-        receiverId: routing.receiver,
-        documentTypeId: `${routing.documentType.scheme}::${routing.documentType.value}`,
-        processId: `${routing.process.scheme}::${routing.process.value}`,
-        countryC1: routing.countryC1,
-        accessPoint: null,
-        accessPointCertificate: null,
-        payload: xml,
-        receivedAt: new Date(),
-      }, { companyId: company._id, workspaceId: company.workspace_id, environment: 'sandbox' });
+      const intake = await takeInbound(
+        deps,
+        {
+          source: 'sandbox',
+          messageId: `${randomUUID()}@sandbox.einvoice`,
+          senderId: routing.sender,
+          receiverId: routing.receiver,
+          documentTypeId: `${routing.documentType.scheme}::${routing.documentType.value}`,
+          processId: `${routing.process.scheme}::${routing.process.value}`,
+          countryC1: routing.countryC1,
+          accessPoint: null,
+          accessPointCertificate: null,
+          payload: xml,
+          receivedAt: new Date(),
+        },
+        { companyId: company._id, workspaceId: company.workspace_id, environment: 'sandbox' },
+      );
       return {
         status: 202,
-        body: { id: intake.documentId, direction: 'received' as const, company_id: company._id, status: 'receiving' as const },
+        body: {
+          id: intake.documentId,
+          direction: 'received' as const,
+          company_id: company._id,
+          status: 'receiving' as const,
+        },
       };
     },
   });

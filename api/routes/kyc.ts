@@ -6,7 +6,13 @@ import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import { KYC_MIME_TYPES } from '../../domain/kyc-files';
 import { checkKycUpload } from '../../domain/kyc-upload';
 import type { SecretBox } from '../../domain/secret-box';
-import { characterCount, isSingleLineText, NOT_SINGLE_LINE_MESSAGE, SINGLE_LINE, SINGLE_LINE_TEXT } from '../../domain/text';
+import {
+  characterCount,
+  isSingleLineText,
+  NOT_SINGLE_LINE_MESSAGE,
+  SINGLE_LINE,
+  SINGLE_LINE_TEXT,
+} from '../../domain/text';
 import type { Logger } from '../../platform/logger';
 import { readKyc, refusalError } from '../../services/kyc';
 import { deleteKycDocument, uploadKycDocument } from '../../services/kyc-documents';
@@ -67,15 +73,27 @@ const MANDATE_PAIRING: Record<string, unknown> = {
 const uploadRequest = z
   .object({
     doc_type: z.enum(KYC_DOC_TYPES),
-    filename: describedLine(255, 'allowed').optional().openapi({ description: 'Defaults to the document type and the recognised extension' }),
+    filename: describedLine(255, 'allowed')
+      .optional()
+      .openapi({ description: 'Defaults to the document type and the recognised extension' }),
     content: z.string().openapi({
       format: 'byte',
       minLength: 1,
       description: `The file, base64-encoded; at most ${MAX_KYC_DOCUMENT_BYTES} bytes (10 MB) decoded. PDF, PNG, JPEG or XLSX, recognised by its bytes, never by its name.`,
     }),
-    mime_type: z.string().max(255).optional().openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),
-    company_id: z.string().max(100).optional().openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
-    mandate_grantor_name: describedLine(200, 'refused').optional().openapi({ description: 'Required for `mandate`, refused for the other types' }),
+    mime_type: z
+      .string()
+      .max(255)
+      .optional()
+      .openapi({ description: 'If sent, must be the recognised type', example: KYC_MIME_TYPES.pdf }),
+    company_id: z
+      .string()
+      .max(100)
+      .optional()
+      .openapi({ description: 'Required for `mandate` (a company of the workspace), refused for the other types' }),
+    mandate_grantor_name: describedLine(200, 'refused')
+      .optional()
+      .openapi({ description: 'Required for `mandate`, refused for the other types' }),
   })
   .openapi('KycDocumentUpload', MANDATE_PAIRING);
 
@@ -93,13 +111,21 @@ const uploadFields = z
 
 const submitRequest = z
   .object({
-    company_id: z.string().openapi({ description: 'The workspace’s own company', pattern: idPattern('company').source }),
+    company_id: z
+      .string()
+      .openapi({ description: 'The workspace’s own company', pattern: idPattern('company').source }),
     kyc_legal_name: describedLine(300, 'refused'),
     kyc_enterprise_number: describedLine(100, 'refused').openapi({ description: 'Stored verbatim, no format check' }),
     attestation_name: describedLine(200, 'refused').openapi({ description: 'Who signs the attestation' }),
-    attestation_role: describedLine(200, 'refused').openapi({ description: 'The signer’s role at the entity', example: 'Managing director' }),
+    attestation_role: describedLine(200, 'refused').openapi({
+      description: 'The signer’s role at the entity',
+      example: 'Managing director',
+    }),
     attested: z.literal(true).openapi({ description: 'The signer confirms the attestation text (GET /v1/kyc)' }),
-    attestation_version: z.string().max(50).openapi({ description: 'Must equal `attestation.current_version`', example: ATTESTATION_VERSION }),
+    attestation_version: z
+      .string()
+      .max(50)
+      .openapi({ description: 'Must equal `attestation.current_version`', example: ATTESTATION_VERSION }),
   })
   .openapi('KycSubmitRequest');
 

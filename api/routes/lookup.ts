@@ -19,9 +19,18 @@ export const lookupParams = z.object({ peppol_id: peppolId });
 
 // perIpLimit sets these (and their X-RateLimit-* forms) on every counted answer; public routes do not get them documented by default.
 const rateLimitHeaders: ResponseSpec['headers'] = {
-  'RateLimit-Limit': { description: 'Lookups allowed per hour from this IP address (also X-RateLimit-Limit)', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Lookups left in the current hour (also X-RateLimit-Remaining)', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the hour resets (X-RateLimit-Reset: its Unix time)', schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: 'Lookups allowed per hour from this IP address (also X-RateLimit-Limit)',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Lookups left in the current hour (also X-RateLimit-Remaining)',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the hour resets (X-RateLimit-Reset: its Unix time)',
+    schema: { type: 'integer' },
+  },
 };
 
 function notFound(sml: SmlAnswer, why: string): ApiError {
@@ -30,7 +39,12 @@ function notFound(sml: SmlAnswer, why: string): ApiError {
   });
 }
 
-export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: RateLimiter, lookupsPerHour: number): void {
+export function lookupRoutes(
+  routes: RouteTable,
+  lookup: PeppolLookup,
+  limiter: RateLimiter,
+  lookupsPerHour: number,
+): void {
   const limitNote = `At most ${lookupsPerHour} lookups per IP address per hour on this endpoint.`;
 
   routes.add({
@@ -46,7 +60,13 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     public: true,
     before: [perIpLimit(limiter, 'lookup-dns', lookupsPerHour, 3_600_000, 'DNS lookups per IP address per hour')],
     params: lookupParams,
-    responses: { 200: { description: 'What the SML publishes for the participant', schema: dnsLookupSchema, headers: rateLimitHeaders } },
+    responses: {
+      200: {
+        description: 'What the SML publishes for the participant',
+        schema: dnsLookupSchema,
+        headers: rateLimitHeaders,
+      },
+    },
     errors: ['invalid_peppol_id', 'rate_limit_exceeded', 'lookup_dns_failed'],
     handler: async ({ params: { peppol_id } }) => ({ status: 200, body: dnsLookupView(await lookup.sml(peppol_id)) }),
   });
@@ -55,7 +75,8 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     method: 'get',
     path: '/v1/lookup/{peppol_id}',
     operationId: 'lookupParticipant',
-    summary: 'Look up a Peppol participant: where it is registered, what it can receive, and whether it can be sent an invoice and a credit note',
+    summary:
+      'Look up a Peppol participant: where it is registered, what it can receive, and whether it can be sent an invoice and a credit note',
     description:
       'No key needed. The SML step (as `/dns`), then the SMP: the service group and every service metadata entry, each ' +
       'endpoint listed as a capability (document type, process, transport profile, endpoint URL, access point ' +
@@ -65,8 +86,20 @@ export function lookupRoutes(routes: RouteTable, lookup: PeppolLookup, limiter: 
     public: true,
     before: [perIpLimit(limiter, 'lookup', lookupsPerHour, 3_600_000, 'participant lookups per IP address per hour')],
     params: lookupParams,
-    responses: { 200: { description: 'The participant, its SMP entries and what they mean', schema: lookupSchema, headers: rateLimitHeaders } },
-    errors: ['invalid_peppol_id', 'participant_not_found', 'rate_limit_exceeded', 'lookup_dns_failed', 'lookup_smp_failed'],
+    responses: {
+      200: {
+        description: 'The participant, its SMP entries and what they mean',
+        schema: lookupSchema,
+        headers: rateLimitHeaders,
+      },
+    },
+    errors: [
+      'invalid_peppol_id',
+      'participant_not_found',
+      'rate_limit_exceeded',
+      'lookup_dns_failed',
+      'lookup_smp_failed',
+    ],
     handler: async ({ params: { peppol_id } }) => {
       const discovery = await discoverParticipant(lookup, peppol_id, new Date());
       if (!discovery.found) throw notFound(discovery.sml, discovery.why);

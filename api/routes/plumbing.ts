@@ -22,7 +22,9 @@ const healthSchema = z
     checks: z.object({
       db: checkStatus.openapi({ description: 'A real round trip to the database.' }),
       temporal: checkStatus.openapi({ description: 'The workflow engine answers its health check.' }),
-      validator: checkStatus.openapi({ description: 'The official Peppol validator answers (documents wait for it before sending).' }),
+      validator: checkStatus.openapi({
+        description: 'The official Peppol validator answers (documents wait for it before sending).',
+      }),
     }),
     rule_set: z
       .object({
@@ -31,7 +33,10 @@ const healthSchema = z
         valid_from: z.string().nullable().openapi({ format: 'date', description: 'When the release became mandatory' }),
       })
       .nullable()
-      .openapi({ description: 'The official rule set every document is validated against before sending; null while the validator does not answer' }),
+      .openapi({
+        description:
+          'The official rule set every document is validated against before sending; null while the validator does not answer',
+      }),
   })
   .openapi('Health');
 
@@ -44,7 +49,11 @@ const protectedResourceSchema = z
   .openapi('ProtectedResource');
 
 /** `openApiDocument` is read lazily, on the first request, once every route is declared. */
-export function plumbingRoutes(routes: RouteTable, openApiDocument: (servers: string[]) => OpenApiDocument, probes: HealthProbes): void {
+export function plumbingRoutes(
+  routes: RouteTable,
+  openApiDocument: (servers: string[]) => OpenApiDocument,
+  probes: HealthProbes,
+): void {
   routes.add({
     method: 'get',
     path: '/.well-known/oauth-protected-resource',
@@ -75,7 +84,10 @@ export function plumbingRoutes(routes: RouteTable, openApiDocument: (servers: st
     public: true,
     responses: {
       200: { description: 'Every dependency answers', schema: healthSchema },
-      503: { description: 'A dependency failed; the body carries the health fields and the error envelope', schema: healthSchema },
+      503: {
+        description: 'A dependency failed; the body carries the health fields and the error envelope',
+        schema: healthSchema,
+      },
     },
     handler: async ({ req }) => {
       const [db, temporal, ruleSet] = await Promise.all([probes.db(), probes.temporal(), probes.validator()]);
@@ -88,7 +100,9 @@ export function plumbingRoutes(routes: RouteTable, openApiDocument: (servers: st
         rule_set: ruleSet ?? null,
       };
       if (healthy) return { status: 200, body };
-      const failing = Object.entries(body.checks).filter(([, state]) => state === 'error').map(([name]) => name);
+      const failing = Object.entries(body.checks)
+        .filter(([, state]) => state === 'error')
+        .map(([name]) => name);
       const degraded = new ApiError('service_degraded', `Not reachable: ${failing.join(', ')}.`).toEnvelope();
       return { status: 503, body: { ...body, ...degraded } };
     },

@@ -6,5 +6,10 @@ import type { ReceivedContent } from '../views/documents';
 export async function receivedContentOf(store: Store, document: DocumentRow): Promise<ReceivedContent | null> {
   if (document.direction !== 'received') return null;
   const content = await store.contents.findById(document._id, { input: 1, validation: 1 }).lean();
-  return content ? { input: (content.input as Record<string, unknown> | null) ?? null, validation: content.validation as ReceivedContent['validation'] } : null;
+  return content
+    ? {
+        input: (content.input as Record<string, unknown> | null) ?? null,
+        validation: content.validation as ReceivedContent['validation'],
+      }
+    : null;
 }

@@ -1,4 +1,11 @@
-import { RENDER_LANGUAGES, NotRenderableError, VIEW_RENDERING_MS, type OfficialValidator, type RenderFormat, type RenderLanguage } from '../../platform/official-validator';
+import {
+  RENDER_LANGUAGES,
+  NotRenderableError,
+  VIEW_RENDERING_MS,
+  type OfficialValidator,
+  type RenderFormat,
+  type RenderLanguage,
+} from '../../platform/official-validator';
 import type { Environment } from '../../domain/environment';
 import { finishedRendering } from '../../domain/rendering/finish';
 import { renderingNoticeFor } from '../../domain/rendering/sandbox-notice';
@@ -25,8 +32,18 @@ const HTML_POLICY = `sandbox allow-scripts allow-downloads; default-src 'none'; 
 
 const FORMATS: Record<RenderFormat, { contentType: string; name: string; operationId: string; extension: string }> = {
   pdf: { contentType: 'application/pdf', name: 'PDF', operationId: 'getDocumentPdf', extension: 'pdf' },
-  html: { contentType: 'text/html; charset=utf-8', name: 'HTML page', operationId: 'getDocumentHtml', extension: 'html' },
-  facturx: { contentType: 'application/pdf', name: 'Factur-X (ZUGFeRD) PDF', operationId: 'getDocumentFacturX', extension: 'pdf' },
+  html: {
+    contentType: 'text/html; charset=utf-8',
+    name: 'HTML page',
+    operationId: 'getDocumentHtml',
+    extension: 'html',
+  },
+  facturx: {
+    contentType: 'application/pdf',
+    name: 'Factur-X (ZUGFeRD) PDF',
+    operationId: 'getDocumentFacturX',
+    extension: 'pdf',
+  },
 };
 
 /** What each format adds to the routes' common description. */
@@ -45,7 +62,9 @@ const languageQuery = (format: RenderFormat) =>
       lang: z
         .enum(RENDER_LANGUAGES[format])
         .default('en')
-        .openapi({ description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (default \`en\`), with the language's number and date formats and country names. The document's own text stays as written.` }),
+        .openapi({
+          description: `The labels' language: ${RENDER_LANGUAGES[format].map((lang) => `\`${lang}\``).join(', ')} (default \`en\`), with the language's number and date formats and country names. The document's own text stays as written.`,
+        }),
       company_id: optionalDocumentCompany,
     })
     .strict();
@@ -61,7 +80,8 @@ export interface RenderingRouteDependencies {
   cpu: CpuPool;
 }
 
-const notRenderable = (documentId: string, why: string) => new ApiError('document_not_renderable', `Document ${documentId} cannot be rendered: ${why}.`);
+const notRenderable = (documentId: string, why: string) =>
+  new ApiError('document_not_renderable', `Document ${documentId} cannot be rendered: ${why}.`);
 
 /** A claim outlives the rendering's own limit by this much, so it ends after the rendering does even when its process dies. */
 const CLAIM_MARGIN_MS = 10_000;
@@ -86,18 +106,29 @@ interface RenderingAsked {
  * finished, and kept for the next request. What is kept is the finished page, so the tag names the
  * finishing too (renderingTag): a page finished another way is neither served nor answered 304.
  */
-async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies, asked: RenderingAsked): Promise<Buffer> {
+async function renderingOf(
+  { store, validator, cpu }: RenderingRouteDependencies,
+  asked: RenderingAsked,
+): Promise<Buffer> {
   const kept = await keptRendering(store, asked.documentId, asked.tag);
   if (kept) return kept;
   // A received document is kept whatever it holds, past the XML bounds or the lines a rendering takes too: such a one is never rendered.
   const { bounds, lines } = await cpu.run('measureForRendering', { xml: asked.ubl });
   if (!bounds.ok) throw notRenderable(asked.documentId, boundsProblem(bounds));
-  if (lines > MAX_RENDERED_LINES) throw notRenderable(asked.documentId, `it has ${lines.toLocaleString('en')} lines, and a rendering takes at most ${MAX_RENDERED_LINES.toLocaleString('en')}`);
+  if (lines > MAX_RENDERED_LINES)
+    throw notRenderable(
+      asked.documentId,
+      `it has ${lines.toLocaleString('en')} lines, and a rendering takes at most ${MAX_RENDERED_LINES.toLocaleString('en')}`,
+    );
   const release = await claimRendering(store, asked.holder, VIEW_RENDERING_MS + CLAIM_MARGIN_MS);
   if (!release) {
-    throw new ApiError('rendering_in_progress', `This API key has a rendering in progress; ask again when it has finished (a rendering takes at most ${VIEW_RENDERING_MS / 1000} s).`, {
-      headers: { 'Retry-After': String(RETRY_RENDERING_AFTER_S) },
-    });
+    throw new ApiError(
+      'rendering_in_progress',
+      `This API key has a rendering in progress; ask again when it has finished (a rendering takes at most ${VIEW_RENDERING_MS / 1000} s).`,
+      {
+        headers: { 'Retry-After': String(RETRY_RENDERING_AFTER_S) },
+      },
+    );
   }
   try {
     const made = await validator.render(await renderedDocumentOf(cpu, asked), asked.format, asked.lang, {
@@ -106,7 +137,9 @@ async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies
       signal: asked.signal,
       notice: renderingNoticeFor(asked.environment),
     });
-    const rendered = await finishedRendering(made, asked.format, asked.environment, (page) => cpu.run('safeRenderedPage', page));
+    const rendered = await finishedRendering(made, asked.format, asked.environment, (page) =>
+      cpu.run('safeRenderedPage', page),
+    );
     await keepRendering(store, asked.documentId, asked.tag, rendered);
     return rendered;
   } finally {
@@ -118,7 +151,8 @@ async function renderingOf({ store, validator, cpu }: RenderingRouteDependencies
 async function renderedDocumentOf(cpu: CpuPool, asked: RenderingAsked): Promise<Buffer> {
   if (asked.format !== 'facturx') return asked.ubl;
   const written = await cpu.run('ciiOfStoredUbl', { xml: asked.ubl, facturx: true });
-  if ('unsupported' in written) throw notRenderable(asked.documentId, `it cannot be written as CII: ${written.unsupported}`);
+  if ('unsupported' in written)
+    throw notRenderable(asked.documentId, `it cannot be written as CII: ${written.unsupported}`);
   return Buffer.from(written.cii);
 }
 
@@ -152,12 +186,22 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
           contentType: contentType.split(';')[0]!,
           headers: {
             ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
-            'Cache-Control': { description: '`private, no-cache`: keep it, and ask again with `If-None-Match`', schema: { type: 'string' } },
+            'Cache-Control': {
+              description: '`private, no-cache`: keep it, and ask again with `If-None-Match`',
+              schema: { type: 'string' },
+            },
           },
         },
         304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
       },
-      errors: ['not_company_member', 'document_not_found', 'ubl_not_available', 'document_not_renderable', 'rendering_in_progress', 'validator_unavailable'],
+      errors: [
+        'not_company_member',
+        'document_not_found',
+        'ubl_not_available',
+        'document_not_renderable',
+        'rendering_in_progress',
+        'validator_unavailable',
+      ],
       handler: async ({ auth, params, query, req, res, signal }) => {
         const document = await requireDocumentOf(store, auth, params.id, query.company_id);
         const ubl = await requireBusinessDocument(store, document);
@@ -169,14 +213,27 @@ export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: R
         }
         let rendered: Buffer;
         try {
-          const asked = { documentId: document._id, ubl, tag, format, lang: query.lang, holder: auth.keyPrefix, signal, environment: document.environment };
+          const asked = {
+            documentId: document._id,
+            ubl,
+            tag,
+            format,
+            lang: query.lang,
+            holder: auth.keyPrefix,
+            signal,
+            environment: document.environment,
+          };
           rendered = await renderingOf({ store, validator, cpu }, asked);
         } catch (err) {
           if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
           throw err;
         }
         if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
-        res.status(200).type(contentType).set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${extension}"`).send(rendered);
+        res
+          .status(200)
+          .type(contentType)
+          .set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${extension}"`)
+          .send(rendered);
       },
     });
   }

@@ -38,7 +38,9 @@ const unmatchedResponseSchema = z
     actions: z.array(statusActionSchema),
     note: z.string().nullable(),
     sender_id: z.string().nullable().openapi({ description: 'Who sent it (the buyer, by its Peppol participant id)' }),
-    referenced_number: z.string().openapi({ description: 'The invoice or credit note number it names, which no sent document of the company has' }),
+    referenced_number: z.string().openapi({
+      description: 'The invoice or credit note number it names, which no sent document of the company has',
+    }),
     referenced_type_code: z.string().nullable().openapi({ description: '380 invoice, 381 credit note' }),
     as4_message_id: z.string().nullable(),
     received_at: z.string().openapi({ format: 'date-time' }),
@@ -65,15 +67,29 @@ export function replyRoutes(routes: RouteTable, deps: ReplyRouteDependencies): v
     responses: {
       202: {
         description: 'Taken in; being filed on the document',
-        schema: z.object({ id: z.string().openapi({ description: 'The received response' }), document_id: z.string(), status: z.literal('receiving') }).openapi('SandboxResponseAccepted'),
+        schema: z
+          .object({
+            id: z.string().openapi({ description: 'The received response' }),
+            document_id: z.string(),
+            status: z.literal('receiving'),
+          })
+          .openapi('SandboxResponseAccepted'),
       },
     },
     errors: ['sandbox_only', 'not_company_member', 'document_not_found', 'not_sent_document'],
     handler: async ({ auth, params, query, body }) => {
-      requireSandbox(auth, 'POST /v1/sandbox/documents/{id}/response takes test keys only; live responses arrive from the buyer on the Peppol network.');
+      requireSandbox(
+        auth,
+        'POST /v1/sandbox/documents/{id}/response takes test keys only; live responses arrive from the buyer on the Peppol network.',
+      );
       const company = await requireDocumentCompany(store, auth, query.company_id);
       const document = await requireDocument(store, auth, params.id, query.company_id);
-      if (document.direction === 'received') throw new ApiError('not_sent_document', `Document ${document._id} was received; a buyer's response answers a document the company sent.`, { param: 'id' });
+      if (document.direction === 'received')
+        throw new ApiError(
+          'not_sent_document',
+          `Document ${document._id} was received; a buyer's response answers a document the company sent.`,
+          { param: 'id' },
+        );
       const intake = await simulateBuyerResponse(deps, document, company, invoiceResponseContent(body));
       return { status: 202, body: { id: intake.documentId, document_id: document._id, status: 'receiving' as const } };
     },
@@ -89,12 +105,28 @@ export function replyRoutes(routes: RouteTable, deps: ReplyRouteDependencies): v
       '(and announced as `document.response_received` with `document_id: null`), never dropped.',
     tags: ['Inbox'],
     limitedKeys: true,
-    query: z.object({ company_id: companyQuery, limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }), cursor: cursorParam }).strict(),
-    responses: { 200: { description: 'A page of unmatched responses', schema: pageSchema(unmatchedResponseSchema, 'UnmatchedResponseList') } },
+    query: z
+      .object({
+        company_id: companyQuery,
+        limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: '1 to 100, default 20' }),
+        cursor: cursorParam,
+      })
+      .strict(),
+    responses: {
+      200: {
+        description: 'A page of unmatched responses',
+        schema: pageSchema(unmatchedResponseSchema, 'UnmatchedResponseList'),
+      },
+    },
     errors: ['not_company_member'],
     handler: async ({ auth, query }) => {
       await requireDocumentCompany(store, auth, query.company_id);
-      const page = await listUnmatchedResponses(store, { companyId: query.company_id, environment: auth.environment, limit: query.limit, before: decodeCursor(query.cursor, idPattern('document')) });
+      const page = await listUnmatchedResponses(store, {
+        companyId: query.company_id,
+        environment: auth.environment,
+        limit: query.limit,
+        before: decodeCursor(query.cursor, idPattern('document')),
+      });
       return {
         status: 200,
         body: pageView(page, (row) => ({
@@ -114,4 +146,3 @@ export function replyRoutes(routes: RouteTable, deps: ReplyRouteDependencies): v
     },
   });
 }
-

@@ -25,20 +25,31 @@ export function responseRoutes(routes: RouteTable, deps: ResponseDependencies): 
     summary: 'Answer a received invoice or credit note with a Peppol Invoice Response',
     description:
       'Our company, as the buyer, tells the seller what it did with the document: the service writes the UBL ApplicationResponse (BIS Invoice Response 3), ' +
-      'validates it with the official rules and sends it by AS4 to the seller\'s participant id (workflow `response-<id>`; events `document.response_sent` / `document.response_failed`). ' +
+      "validates it with the official rules and sends it by AS4 to the seller's participant id (workflow `response-<id>`; events `document.response_sent` / `document.response_failed`). " +
       'A document received by Peppol needs a seller registered for Invoice Responses: it is looked up first (422 `sender_cannot_receive_responses` saying what was looked up; ' +
-      'a DNS or SMP that does not answer is 502 `lookup_dns_failed` / `lookup_smp_failed`, retry later). A sandbox-received document\'s response completes without a network. ' +
-      'A code the document\'s earlier responses forbid is 409 `response_not_allowed` naming the OP-BR111 rule. Delivery `status` of the document does not change.',
+      "a DNS or SMP that does not answer is 502 `lookup_dns_failed` / `lookup_smp_failed`, retry later). A sandbox-received document's response completes without a network. " +
+      "A code the document's earlier responses forbid is 409 `response_not_allowed` naming the OP-BR111 rule. Delivery `status` of the document does not change.",
     tags: ['Inbox'],
     limitedKeys: true,
     params: documentParams,
     query: companyQuery,
     body: invoiceResponseRequestSchema,
     responses: { 202: { description: 'Queued; being validated and sent', schema: invoiceResponseSchema } },
-    errors: ['not_company_member', 'document_not_found', 'not_received_document', 'response_not_allowed', 'sender_cannot_receive_responses', 'lookup_dns_failed', 'lookup_smp_failed'],
+    errors: [
+      'not_company_member',
+      'document_not_found',
+      'not_received_document',
+      'response_not_allowed',
+      'sender_cannot_receive_responses',
+      'lookup_dns_failed',
+      'lookup_smp_failed',
+    ],
     handler: async ({ auth, params, query, body }) => {
       const company = await requireDocumentCompany(store, auth, query.company_id);
-      const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), 'answered with an Invoice Response');
+      const document = requireReceivedDocument(
+        await requireDocument(store, auth, params.id, query.company_id),
+        'answered with an Invoice Response',
+      );
       const response = await giveInvoiceResponse(deps, document, company, invoiceResponseContent(body));
       return { status: 202, body: invoiceResponseView(response) };
     },
@@ -53,7 +64,12 @@ export function responseRoutes(routes: RouteTable, deps: ResponseDependencies): 
     limitedKeys: true,
     params: documentParams,
     query: companyQuery,
-    responses: { 200: { description: 'The responses', schema: z.object({ data: z.array(invoiceResponseSchema) }).openapi('InvoiceResponseList') } },
+    responses: {
+      200: {
+        description: 'The responses',
+        schema: z.object({ data: z.array(invoiceResponseSchema) }).openapi('InvoiceResponseList'),
+      },
+    },
     errors: ['not_company_member', 'document_not_found'],
     handler: async ({ auth, params, query }) => {
       await requireDocumentCompany(store, auth, query.company_id);

@@ -1,7 +1,14 @@
 import type { Request, Response } from 'express';
 
 import type { Environment } from '../../domain/environment';
-import { CSRF_COOKIE, hashToken, SESSION_COOKIE, setCookie, SESSION_TTL_MS, SIGN_IN_LINK_TTL_MS } from '../../domain/sessions';
+import {
+  CSRF_COOKIE,
+  hashToken,
+  SESSION_COOKIE,
+  setCookie,
+  SESSION_TTL_MS,
+  SIGN_IN_LINK_TTL_MS,
+} from '../../domain/sessions';
 import type { Logger } from '../../platform/logger';
 import type { RateLimiter } from '../../services/rate-limits';
 import { endSession, issueSignInLink, redeemSignInLink, sendSignInEmail } from '../../services/sessions';
@@ -27,24 +34,37 @@ export interface SessionLimits {
 
 const linkRequest = z.object({ email: emailAddress }).strict().openapi('SignInLinkRequest');
 const linkAnswer = z.object({ message: z.string() }).openapi('SignInLinkAnswer');
-const sessionRequest = z.object({ token: z.string().max(100).openapi({ description: 'The token of the emailed link (after `#token=`)' }) }).strict().openapi('SessionRequest');
+const sessionRequest = z
+  .object({ token: z.string().max(100).openapi({ description: 'The token of the emailed link (after `#token=`)' }) })
+  .strict()
+  .openapi('SessionRequest');
 const sessionAnswer = z
   .object({
     account_id: z.string(),
     expires_at: z.string().openapi({ format: 'date-time' }),
-    csrf_token: z.string().openapi({ description: `Also in the \`${CSRF_COOKIE}\` cookie: send it as the \`X-CSRF-Token\` header with every change` }),
+    csrf_token: z.string().openapi({
+      description: `Also in the \`${CSRF_COOKIE}\` cookie: send it as the \`X-CSRF-Token\` header with every change`,
+    }),
   })
   .openapi('Session');
 
 const signedInAnswer = z
   .object({
     account_id: z.string(),
-    workspace_id: z.string().openapi({ description: 'The workspace the request acts in (a session: the one `X-Workspace-Id` names, else the account\u2019s first)' }),
-    environment: z.enum(['sandbox', 'live']).openapi({ description: 'The environment of this host: a session and a key each belong to one' }),
+    workspace_id: z.string().openapi({
+      description:
+        'The workspace the request acts in (a session: the one `X-Workspace-Id` names, else the account\u2019s first)',
+    }),
+    environment: z
+      .enum(['sandbox', 'live'])
+      .openapi({ description: 'The environment of this host: a session and a key each belong to one' }),
     via: z.enum(['session', 'api_key']),
     apps: z
       .object({ sandbox: z.string().openapi({ format: 'uri' }), live: z.string().openapi({ format: 'uri' }) })
-      .openapi({ description: 'The web app of each environment; a session of one does not sign in to the other (each host has its own)' }),
+      .openapi({
+        description:
+          'The web app of each environment; a session of one does not sign in to the other (each host has its own)',
+      }),
   })
   .openapi('SignedIn');
 
@@ -60,7 +80,15 @@ function setSessionCookies(req: Request, res: Response, session: { token: string
 
 export function sessionRoutes(
   routes: RouteTable,
-  deps: { store: Store; limiter: RateLimiter; logger: Logger; smtpUrl: string | undefined; mailFrom: string; limits: SessionLimits; origins: Record<Environment, string> },
+  deps: {
+    store: Store;
+    limiter: RateLimiter;
+    logger: Logger;
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    limits: SessionLimits;
+    origins: Record<Environment, string>;
+  },
 ): void {
   const { store, limiter, logger, limits } = deps;
   const perIp = perIpLimit(limiter, 'sign-in', limits.perIp, 3_600_000, 'sign-in requests per IP address per hour');
@@ -79,16 +107,32 @@ export function sessionRoutes(
     before: [perIp],
     body: linkRequest,
     input: { missingCode: 'invalid_field' },
-    responses: { 202: { description: 'Asked for; a link follows when an account uses the address', schema: linkAnswer } },
+    responses: {
+      202: { description: 'Asked for; a link follows when an account uses the address', schema: linkAnswer },
+    },
     errors: ['rate_limit_exceeded'],
     handler: async ({ body, req, res }) => {
       const address = body.email.toLowerCase();
-      await enforceLimits(limiter, res, [{ subject: `sign-in-email:${hashToken(address)}`, limit: limits.linksPerAddress, windowMs: 3_600_000, what: 'sign-in links per address per hour' }], { headers: false });
+      await enforceLimits(
+        limiter,
+        res,
+        [
+          {
+            subject: `sign-in-email:${hashToken(address)}`,
+            limit: limits.linksPerAddress,
+            windowMs: 3_600_000,
+            what: 'sign-in links per address per hour',
+          },
+        ],
+        { headers: false },
+      );
       const link = await issueSignInLink(store, address, req.environment);
       const { smtpUrl } = deps;
       if (link && smtpUrl) {
         // Not awaited: the answer must not take longer for an address that has an account.
-        sendSignInEmail({ smtpUrl, mailFrom: deps.mailFrom }, link.email, `${req.origin}/app`, link.token).catch((err: unknown) => logger.warn({ err }, 'sign-in email not sent'));
+        sendSignInEmail({ smtpUrl, mailFrom: deps.mailFrom }, link.email, `${req.origin}/app`, link.token).catch(
+          (err: unknown) => logger.warn({ err }, 'sign-in email not sent'),
+        );
       } else if (link) {
         logger.warn('a sign-in link was asked for, but no SMTP_URL is set to send it');
       }
@@ -115,9 +159,21 @@ export function sessionRoutes(
     errors: ['sign_in_link_invalid', 'rate_limit_exceeded'],
     handler: async ({ body, req, res }) => {
       const session = await redeemSignInLink(store, body.token, req.environment);
-      if (!session) throw new ApiError('sign_in_link_invalid', 'This sign-in link is unknown, was used already or has expired. Ask for a new one.', { param: 'token' });
+      if (!session)
+        throw new ApiError(
+          'sign_in_link_invalid',
+          'This sign-in link is unknown, was used already or has expired. Ask for a new one.',
+          { param: 'token' },
+        );
       setSessionCookies(req, res, session);
-      return { status: 201, body: { account_id: session.accountId, expires_at: session.expiresAt.toISOString(), csrf_token: session.csrfToken } };
+      return {
+        status: 201,
+        body: {
+          account_id: session.accountId,
+          expires_at: session.expiresAt.toISOString(),
+          csrf_token: session.csrfToken,
+        },
+      };
     },
   });
 
@@ -125,8 +181,10 @@ export function sessionRoutes(
     method: 'get',
     path: '/v1/sessions/current',
     operationId: 'getSignedIn',
-    summary: 'Who and where this request is signed in: account, workspace, environment, and the web app of each environment',
-    description: 'Answers for a session and for an API key alike (`via`). The web app reads it to show the environment it is in and to offer the other one.',
+    summary:
+      'Who and where this request is signed in: account, workspace, environment, and the web app of each environment',
+    description:
+      'Answers for a session and for an API key alike (`via`). The web app reads it to show the environment it is in and to offer the other one.',
     tags: ['Sessions'],
     responses: { 200: { description: 'Signed in', schema: signedInAnswer } },
     handler: ({ auth }) => ({
@@ -146,7 +204,8 @@ export function sessionRoutes(
     path: '/v1/sessions/current',
     operationId: 'endSession',
     summary: 'Sign out: end the session this request is made with',
-    description: 'Its cookies are removed. Called with an API key, nothing ends: a key is revoked with `DELETE /v1/account/keys/{prefix}`.',
+    description:
+      'Its cookies are removed. Called with an API key, nothing ends: a key is revoked with `DELETE /v1/account/keys/{prefix}`.',
     tags: ['Sessions'],
     responses: { 204: { description: 'Signed out' } },
     handler: async ({ auth, req, res }) => {

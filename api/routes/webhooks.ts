@@ -2,8 +2,23 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 
 import { idPattern } from '../../domain/ids';
 import type { SecretBox } from '../../domain/secret-box';
-import { findDelivery, listDeliveries, redeliver, sendTestEvent, wakeSoon, withAttempts, type FanOutDependencies } from '../../services/webhooks/deliveries';
-import { createWebhook, deleteWebhook, findWebhook, listWebhooks, rotateSecret, updateWebhook } from '../../services/webhooks/registry';
+import {
+  findDelivery,
+  listDeliveries,
+  redeliver,
+  sendTestEvent,
+  wakeSoon,
+  withAttempts,
+  type FanOutDependencies,
+} from '../../services/webhooks/deliveries';
+import {
+  createWebhook,
+  deleteWebhook,
+  findWebhook,
+  listWebhooks,
+  rotateSecret,
+  updateWebhook,
+} from '../../services/webhooks/registry';
 import type { WebhookRow } from '../../store/webhooks';
 import type { AuthContext } from '../authentication';
 import { requireMembership, requireRole } from '../access';
@@ -13,9 +28,23 @@ import { decodeCursor, pageView } from '../paging';
 import type { RouteTable } from '../route';
 import { cursorParam, idParam, text } from '../schemas';
 import { requireSomeField } from '../validation';
-import { creditsLowDataSchema, documentEventDataSchema, receivedEventDataSchema, responseEventDataSchema, webhookDisabledDataSchema } from '../views/events';
+import {
+  creditsLowDataSchema,
+  documentEventDataSchema,
+  receivedEventDataSchema,
+  responseEventDataSchema,
+  webhookDisabledDataSchema,
+} from '../views/events';
 import { mlsReceivedDataSchema, responseReceivedDataSchema } from '../views/replies';
-import { deliveryPageSchema, deliverySchema, deliveryView, webhookEventsSchema, webhookSchema, webhookView, webhookWithSecretSchema } from '../views/webhooks';
+import {
+  deliveryPageSchema,
+  deliverySchema,
+  deliveryView,
+  webhookEventsSchema,
+  webhookSchema,
+  webhookView,
+  webhookWithSecretSchema,
+} from '../views/webhooks';
 
 export interface WebhookRouteDependencies {
   fanOut: FanOutDependencies;
@@ -25,16 +54,28 @@ export interface WebhookRouteDependencies {
 
 const webhookParams = z.object({ id: idParam('webhook', 'whk_2Hk9LmQ4rT7vW0xY3zA6bC8d') });
 const deliveryParams = webhookParams.extend({ deliveryId: idParam('webhookDelivery', 'whd_0mhx3k2a1bQ8sV7yT2nR4kLp') });
-const url = z.string().max(2048).openapi({ format: 'uri', description: '`https:` (live: required); a public address: loopback, private and link-local addresses are refused', example: 'https://billing.example.com/hooks/einvoice' });
+const url = z.string().max(2048).openapi({
+  format: 'uri',
+  description: '`https:` (live: required); a public address: loopback, private and link-local addresses are refused',
+  example: 'https://billing.example.com/hooks/einvoice',
+});
 
 const createBody = z
   .object({ url, events: webhookEventsSchema, enabled: z.boolean().optional(), description: text(200).optional() })
   .strict()
   .openapi('CreateWebhookRequest');
 const updateBody = z
-  .object({ url: url.optional(), events: webhookEventsSchema.optional(), enabled: z.boolean().optional(), description: text(200).nullable().optional() })
+  .object({
+    url: url.optional(),
+    events: webhookEventsSchema.optional(),
+    enabled: z.boolean().optional(),
+    description: text(200).nullable().optional(),
+  })
   .strict()
-  .openapi('UpdateWebhookRequest', { description: 'Only the fields sent change. At least one field.', minProperties: 1 });
+  .openapi('UpdateWebhookRequest', {
+    description: 'Only the fields sent change. At least one field.',
+    minProperties: 1,
+  });
 
 const deliveryHeaders = z.object({
   'X-Peppol-Signature-V2': z.string().openapi({
@@ -43,14 +84,25 @@ const deliveryHeaders = z.object({
       'Accept if any `v1=` matches (compare in constant time) and the timestamp is within 5 minutes.',
     example: 't=1795400000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
   }),
-  'X-Peppol-Signature': z.string().openapi({ description: 'Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection' }),
+  'X-Peppol-Signature': z
+    .string()
+    .openapi({ description: 'Legacy: `hex(HMAC_SHA256(newest secret, raw body))`; no replay protection' }),
   'X-Peppol-Timestamp': z.string().openapi({ description: 'Unix seconds of signing; equals `t=`' }),
   'X-Peppol-Event': z.string().openapi({ description: 'The event kind' }),
-  'X-Peppol-Delivery-Id': z.string().openapi({ description: 'The delivery (`whd_`): the same on every attempt; use it to drop duplicates' }),
+  'X-Peppol-Delivery-Id': z
+    .string()
+    .openapi({ description: 'The delivery (`whd_`): the same on every attempt; use it to drop duplicates' }),
 });
 
 const eventEnvelope = <T extends z.ZodType>(type: string, data: T, name: string) =>
-  z.object({ id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }), type: z.literal(type), created_at: z.string().openapi({ format: 'date-time' }), data }).openapi(name);
+  z
+    .object({
+      id: z.string().openapi({ example: 'evt_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
+      type: z.literal(type),
+      created_at: z.string().openapi({ format: 'date-time' }),
+      data,
+    })
+    .openapi(name);
 
 /**
  * The `webhooks` section of the description: what each delivery carries.
@@ -60,16 +112,43 @@ const eventEnvelope = <T extends z.ZodType>(type: string, data: T, name: string)
 export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
   const payloads: [string, z.ZodType][] = [
     ...(['document.queued', 'document.sending', 'document.delivered', 'document.failed'] as const).map(
-      (type) => [type, eventEnvelope(type, documentEventDataSchema, `Document${type.slice('document.'.length).replace(/^./, (c) => c.toUpperCase())}Event`)] as [string, z.ZodType],
+      (type) =>
+        [
+          type,
+          eventEnvelope(
+            type,
+            documentEventDataSchema,
+            `Document${type.slice('document.'.length).replace(/^./, (c) => c.toUpperCase())}Event`,
+          ),
+        ] as [string, z.ZodType],
     ),
     ['document.received', eventEnvelope('document.received', receivedEventDataSchema, 'DocumentReceivedEvent')],
-    ['document.response_sent', eventEnvelope('document.response_sent', responseEventDataSchema, 'DocumentResponseSentEvent')],
-    ['document.response_failed', eventEnvelope('document.response_failed', responseEventDataSchema, 'DocumentResponseFailedEvent')],
-    ['document.response_received', eventEnvelope('document.response_received', responseReceivedDataSchema, 'DocumentResponseReceivedEvent')],
-    ['document.mls_received', eventEnvelope('document.mls_received', mlsReceivedDataSchema, 'DocumentMlsReceivedEvent')],
+    [
+      'document.response_sent',
+      eventEnvelope('document.response_sent', responseEventDataSchema, 'DocumentResponseSentEvent'),
+    ],
+    [
+      'document.response_failed',
+      eventEnvelope('document.response_failed', responseEventDataSchema, 'DocumentResponseFailedEvent'),
+    ],
+    [
+      'document.response_received',
+      eventEnvelope('document.response_received', responseReceivedDataSchema, 'DocumentResponseReceivedEvent'),
+    ],
+    [
+      'document.mls_received',
+      eventEnvelope('document.mls_received', mlsReceivedDataSchema, 'DocumentMlsReceivedEvent'),
+    ],
     ['credits.low', eventEnvelope('credits.low', creditsLowDataSchema, 'CreditsLowEvent')],
     ['webhook.disabled', eventEnvelope('webhook.disabled', webhookDisabledDataSchema, 'WebhookDisabledEvent')],
-    ['webhook.test', eventEnvelope('webhook.test', z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'), 'WebhookTestEvent')],
+    [
+      'webhook.test',
+      eventEnvelope(
+        'webhook.test',
+        z.object({ webhook_id: z.string(), message: z.string() }).openapi('WebhookTestData'),
+        'WebhookTestEvent',
+      ),
+    ],
   ];
   for (const [type, body] of payloads) {
     registry.registerWebhook({
@@ -78,13 +157,19 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
       summary: `A \`${type}\` delivery to a registered webhook URL`,
       tags: ['Webhooks'],
       request: { headers: deliveryHeaders, body: { content: { 'application/json': { schema: body } } } },
-      responses: { 200: { description: 'Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all' } },
+      responses: {
+        200: {
+          description:
+            'Any 2xx acknowledges the delivery; anything else, a redirect, or no answer within 10 s is retried with backoff, 5 attempts in all',
+        },
+      },
     });
   }
 }
 
 /** Another workspace's or environment's webhook, one deleted meanwhile, or none: 404, the same for all. */
-const webhookNotFound = (webhookId: string) => new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
+const webhookNotFound = (webhookId: string) =>
+  new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
 
 export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies): void {
   const { store } = deps.fanOut;
@@ -103,8 +188,13 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
 
   /** One of the webhook's deliveries, by its id; anything else is 404. */
   const requireDelivery = async (webhook: WebhookRow, deliveryId: string) => {
-    const delivery = idPattern('webhookDelivery').test(deliveryId) ? await findDelivery(store, webhook._id, deliveryId) : null;
-    if (!delivery) throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${deliveryId}.`, { param: 'deliveryId' });
+    const delivery = idPattern('webhookDelivery').test(deliveryId)
+      ? await findDelivery(store, webhook._id, deliveryId)
+      : null;
+    if (!delivery)
+      throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${deliveryId}.`, {
+        param: 'deliveryId',
+      });
     return delivery;
   };
 
@@ -122,7 +212,14 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     handler: async ({ auth, body }) => {
       const { role } = await requireMembership(store, auth, auth.workspaceId);
       requireRole(role, ['owner', 'admin'], 'manage webhooks');
-      const { webhook, secret } = await createWebhook(store, deps.secretBox, auth.actor, { workspaceId: auth.workspaceId, environment: auth.environment }, body, policy(auth));
+      const { webhook, secret } = await createWebhook(
+        store,
+        deps.secretBox,
+        auth.actor,
+        { workspaceId: auth.workspaceId, environment: auth.environment },
+        body,
+        policy(auth),
+      );
       return { status: 201, body: { ...webhookView(webhook), secret } };
     },
   });
@@ -133,11 +230,21 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     operationId: 'listWebhooks',
     summary: "Webhooks of the key's workspace and environment",
     tags: ['Webhooks'],
-    responses: { 200: { description: 'Webhooks (never their secrets)', schema: z.object({ data: z.array(webhookSchema) }).openapi('WebhookList') } },
+    responses: {
+      200: {
+        description: 'Webhooks (never their secrets)',
+        schema: z.object({ data: z.array(webhookSchema) }).openapi('WebhookList'),
+      },
+    },
     errors: ['workspace_not_found'],
     handler: async ({ auth }) => {
       await requireMembership(store, auth, auth.workspaceId);
-      return { status: 200, body: { data: (await listWebhooks(store, auth.workspaceId, auth.environment)).map((webhook) => webhookView(webhook)) } };
+      return {
+        status: 200,
+        body: {
+          data: (await listWebhooks(store, auth.workspaceId, auth.environment)).map((webhook) => webhookView(webhook)),
+        },
+      };
     },
   });
 
@@ -150,7 +257,10 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     params: webhookParams,
     responses: { 200: { description: 'The webhook', schema: webhookSchema } },
     errors: ['workspace_not_found', 'webhook_not_found'],
-    handler: async ({ auth, params }) => ({ status: 200, body: webhookView(await requireWebhook(auth, params.id, false)) }),
+    handler: async ({ auth, params }) => ({
+      status: 200,
+      body: webhookView(await requireWebhook(auth, params.id, false)),
+    }),
   });
 
   routes.add({
@@ -162,7 +272,13 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     params: webhookParams,
     body: updateBody,
     responses: { 200: { description: 'The webhook', schema: webhookSchema } },
-    errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found', 'webhook_url_not_allowed', 'no_fields_to_update'],
+    errors: [
+      'insufficient_role',
+      'workspace_not_found',
+      'webhook_not_found',
+      'webhook_url_not_allowed',
+      'no_fields_to_update',
+    ],
     handler: async ({ auth, params, body }) => {
       const webhook = await requireWebhook(auth, params.id, true);
       requireSomeField(body, updateBody);
@@ -203,7 +319,9 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: {
       200: {
         description: 'The new secret, shown this once',
-        schema: webhookWithSecretSchema.extend({ previous_secret_expires_at: z.string().openapi({ format: 'date-time' }) }).openapi('RotatedWebhookSecret'),
+        schema: webhookWithSecretSchema
+          .extend({ previous_secret_expires_at: z.string().openapi({ format: 'date-time' }) })
+          .openapi('RotatedWebhookSecret'),
       },
     },
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
@@ -211,7 +329,14 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       const webhook = await requireWebhook(auth, params.id, true);
       const rotated = await rotateSecret(store, deps.secretBox, auth.actor, webhook);
       if (!rotated) throw webhookNotFound(params.id);
-      return { status: 200, body: { ...webhookView(rotated.webhook), secret: rotated.secret, previous_secret_expires_at: rotated.previousExpiresAt.toISOString() } };
+      return {
+        status: 200,
+        body: {
+          ...webhookView(rotated.webhook),
+          secret: rotated.secret,
+          previous_secret_expires_at: rotated.previousExpiresAt.toISOString(),
+        },
+      };
     },
   });
 
@@ -248,7 +373,11 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     errors: ['workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params, query }) => {
       const webhook = await requireWebhook(auth, params.id, false);
-      const page = await listDeliveries(store, webhook._id, { status: query.status, limit: query.limit, before: decodeCursor(query.cursor, idPattern('webhookDelivery')) });
+      const page = await listDeliveries(store, webhook._id, {
+        status: query.status,
+        limit: query.limit,
+        before: decodeCursor(query.cursor, idPattern('webhookDelivery')),
+      });
       return { status: 200, body: pageView(page, deliveryView) };
     },
   });
@@ -257,11 +386,18 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     method: 'post',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     operationId: 'redeliverWebhookDelivery',
-    summary: 'Send a settled delivery again (failed, or succeeded and wanted again; same id, same body, freshly signed), with 5 new attempts (owner or admin)',
+    summary:
+      'Send a settled delivery again (failed, or succeeded and wanted again; same id, same body, freshly signed), with 5 new attempts (owner or admin)',
     tags: ['Webhooks'],
     params: deliveryParams,
     responses: { 202: { description: 'The delivery, pending again', schema: deliverySchema } },
-    errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found', 'delivery_not_found', 'delivery_not_redeliverable'],
+    errors: [
+      'insufficient_role',
+      'workspace_not_found',
+      'webhook_not_found',
+      'delivery_not_found',
+      'delivery_not_redeliverable',
+    ],
     handler: async ({ auth, params }) => {
       const delivery = await requireDelivery(await requireWebhook(auth, params.id, true), params.deliveryId);
       const [reopened] = await withAttempts(store, [await redeliver(deps.fanOut, delivery)]);
@@ -273,7 +409,8 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     method: 'get',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
     operationId: 'getWebhookDelivery',
-    summary: 'One delivery, by its `whd_` id (the `X-Peppol-Delivery-Id` header), with every attempt and when the next is due',
+    summary:
+      'One delivery, by its `whd_` id (the `X-Peppol-Delivery-Id` header), with every attempt and when the next is due',
     tags: ['Webhooks'],
     params: deliveryParams,
     responses: { 200: { description: 'The delivery', schema: deliverySchema } },

@@ -35,7 +35,10 @@ const settingsBody = z
     sandbox_email_pdf: workspaceSchema.shape.sandbox_email_pdf.optional(),
   })
   .strict()
-  .openapi('UpdateWorkspaceRequest', { description: 'The settings to change; those left out stay as they are (at least one, else 400 `no_fields_to_update`).' });
+  .openapi('UpdateWorkspaceRequest', {
+    description:
+      'The settings to change; those left out stay as they are (at least one, else 400 `no_fields_to_update`).',
+  });
 
 const inviteBody = z
   .object({
@@ -52,12 +55,23 @@ const inviteBody = z
     // Exactly one branch holds for any body (the second only without account_id), so generated clients get `account_id | email`.
     oneOf: [
       { type: 'object', properties: { account_id: { type: 'string' } }, required: ['account_id'] },
-      { type: 'object', properties: { email: { type: 'string' } }, required: ['email'], not: { required: ['account_id'] } },
+      {
+        type: 'object',
+        properties: { email: { type: 'string' } },
+        required: ['email'],
+        not: { required: ['account_id'] },
+      },
     ],
   });
 
 /** `priceUnits`: the default price of a live document (LIVE_DOCUMENT_PRICE), shown where a workspace has none of its own. */
-export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateLimiter, invitesByEmailPerDay: number, priceUnits: number): void {
+export function workspaceRoutes(
+  routes: RouteTable,
+  store: Store,
+  limiter: RateLimiter,
+  invitesByEmailPerDay: number,
+  priceUnits: number,
+): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces',
@@ -66,7 +80,10 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     tags: ['Workspaces'],
     body: nameBody,
     responses: { 201: { description: 'The new workspace', schema: workspaceSchema } },
-    handler: async ({ auth, body }) => ({ status: 201, body: workspaceView(await createWorkspace(store, auth.actor, body.name), priceUnits) }),
+    handler: async ({ auth, body }) => ({
+      status: 201,
+      body: workspaceView(await createWorkspace(store, auth.actor, body.name), priceUnits),
+    }),
   });
 
   routes.add({
@@ -75,8 +92,15 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     operationId: 'listWorkspaces',
     summary: 'Every workspace the caller belongs to, with the caller’s role',
     tags: ['Workspaces'],
-    responses: { 200: { description: 'Workspaces', schema: z.object({ data: z.array(workspaceSchema) }).openapi('WorkspaceList') } },
-    handler: async ({ auth }) => ({ status: 200, body: { data: (await listWorkspaces(store, auth.accountId)).map((workspace) => workspaceView(workspace, priceUnits)) } }),
+    responses: {
+      200: { description: 'Workspaces', schema: z.object({ data: z.array(workspaceSchema) }).openapi('WorkspaceList') },
+    },
+    handler: async ({ auth }) => ({
+      status: 200,
+      body: {
+        data: (await listWorkspaces(store, auth.accountId)).map((workspace) => workspaceView(workspace, priceUnits)),
+      },
+    }),
   });
 
   routes.add({
@@ -88,14 +112,17 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     params: workspaceParams,
     responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
     errors: ['workspace_not_found'],
-    handler: async ({ auth, params }) => ({ status: 200, body: workspaceView(await requireMembership(store, auth, params.id), priceUnits) }),
+    handler: async ({ auth, params }) => ({
+      status: 200,
+      body: workspaceView(await requireMembership(store, auth, params.id), priceUnits),
+    }),
   });
 
   routes.add({
     method: 'patch',
     path: '/v1/workspaces/{id}',
     operationId: 'updateWorkspace',
-    summary: 'Change a workspace\'s name or settings (owner or admin)',
+    summary: "Change a workspace's name or settings (owner or admin)",
     tags: ['Workspaces'],
     params: workspaceParams,
     body: settingsBody,
@@ -137,7 +164,9 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     summary: 'Members of a workspace with their roles',
     tags: ['Workspaces'],
     params: workspaceParams,
-    responses: { 200: { description: 'Members', schema: z.object({ data: z.array(memberSchema) }).openapi('WorkspaceMemberList') } },
+    responses: {
+      200: { description: 'Members', schema: z.object({ data: z.array(memberSchema) }).openapi('WorkspaceMemberList') },
+    },
     errors: ['workspace_not_found'],
     handler: async ({ auth, params }) => {
       const { workspace } = await requireMembership(store, auth, params.id);
@@ -153,15 +182,33 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     tags: ['Workspaces'],
     params: workspaceParams,
     body: inviteBody,
-    responses: { 201: { description: 'Added', schema: z.object({ account_id: z.string(), workspace_id: z.string(), role }).openapi('MemberAdded') } },
+    responses: {
+      201: {
+        description: 'Added',
+        schema: z.object({ account_id: z.string(), workspace_id: z.string(), role }).openapi('MemberAdded'),
+      },
+    },
     errors: ['insufficient_role', 'workspace_not_found', 'account_not_found', 'already_member'],
     handler: async ({ auth, params, body, res }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner', 'admin'], 'add members');
-      if (!body.account_id && !body.email) throw missingField('account_id', 'Send account_id or email of the account to add.');
+      if (!body.account_id && !body.email)
+        throw missingField('account_id', 'Send account_id or email of the account to add.');
       // Whether an email has an account is not for anyone to probe at will.
       if (body.email && !body.account_id) {
-        await enforceLimits(limiter, res, [{ subject: `invite-by-email:${auth.accountId}`, limit: invitesByEmailPerDay, windowMs: 86_400_000, what: 'adding members by email per day' }], { headers: false });
+        await enforceLimits(
+          limiter,
+          res,
+          [
+            {
+              subject: `invite-by-email:${auth.accountId}`,
+              limit: invitesByEmailPerDay,
+              windowMs: 86_400_000,
+              what: 'adding members by email per day',
+            },
+          ],
+          { headers: false },
+        );
       }
       const account = await findInvitee(store, { accountId: body.account_id, email: body.email });
       if (body.account_id && body.email && account.email_key !== body.email.toLowerCase()) {
@@ -194,10 +241,13 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     method: 'delete',
     path: '/v1/workspaces/{id}/members/{accountId}',
     operationId: 'removeMember',
-    summary: 'Remove a member (owner or admin; only owners remove owners, never the last); revokes their keys at home here',
+    summary:
+      'Remove a member (owner or admin; only owners remove owners, never the last); revokes their keys at home here',
     tags: ['Workspaces'],
     params: memberParams,
-    responses: { 200: { description: 'Removed', schema: z.object({ removed: z.literal(true), account_id: z.string() }) } },
+    responses: {
+      200: { description: 'Removed', schema: z.object({ removed: z.literal(true), account_id: z.string() }) },
+    },
     errors: ['last_owner', 'insufficient_role', 'workspace_not_found', 'member_not_found'],
     handler: async ({ auth, params }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
@@ -215,12 +265,17 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     tags: ['Workspaces'],
     params: workspaceParams,
     body: z.object({ account_id: resourceId('account', 'acc_4Q2n7rT0vWcXyZ1aB3dE5fGh') }).strict(),
-    responses: { 200: { description: 'Transferred', schema: z.object({ transferred: z.literal(true), new_owner: z.string() }) } },
+    responses: {
+      200: { description: 'Transferred', schema: z.object({ transferred: z.literal(true), new_owner: z.string() }) },
+    },
     errors: ['insufficient_role', 'workspace_not_found', 'member_not_found', 'transfer_to_self'],
     handler: async ({ auth, params, body }) => {
       const { role: callerRole } = await requireMembership(store, auth, params.id);
       requireRole(callerRole, ['owner'], 'transfer ownership');
-      if (body.account_id === auth.accountId) throw new ApiError('transfer_to_self', 'You own this workspace already; name another member.', { param: 'account_id' });
+      if (body.account_id === auth.accountId)
+        throw new ApiError('transfer_to_self', 'You own this workspace already; name another member.', {
+          param: 'account_id',
+        });
       await transferOwnership(store, auth.actor, params.id, body.account_id);
       return { status: 200, body: { transferred: true, new_owner: body.account_id } };
     },
@@ -238,7 +293,12 @@ export function workspaceRoutes(routes: RouteTable, store: Store, limiter: RateL
     errors: ['workspace_not_found'],
     handler: async ({ auth, params, query }) => {
       await requireMembership(store, auth, params.id);
-      const page = await listAudit(store, [params.id], query.limit, decodeCursor(query.cursor, idPattern('auditEvent')));
+      const page = await listAudit(
+        store,
+        [params.id],
+        query.limit,
+        decodeCursor(query.cursor, idPattern('auditEvent')),
+      );
       return { status: 200, body: pageView(page, auditEventView) };
     },
   });

@@ -12,10 +12,9 @@ export const keySummarySchema = z
   })
   .openapi('ApiKeySummary');
 
-const usageReceivedSchema = z
-  .number()
-  .int()
-  .openapi({ description: "Documents received for the workspace's companies, counted for the workspace's first owner" });
+const usageReceivedSchema = z.number().int().openapi({
+  description: "Documents received for the workspace's companies, counted for the workspace's first owner",
+});
 
 export const accountSchema = z
   .object({
@@ -26,7 +25,12 @@ export const accountSchema = z
     created_at: z.string().openapi({ format: 'date-time' }),
     api_keys: z.array(keySummarySchema).openapi({ description: 'Active keys, by prefix only' }),
     usage: z
-      .object({ period_days: z.number().int(), api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema })
+      .object({
+        period_days: z.number().int(),
+        api_calls: z.number().int(),
+        documents_sent: z.number().int(),
+        documents_received: usageReceivedSchema,
+      })
       .openapi({ description: 'Totals of the last 30 days' }),
   })
   .openapi('Account');
@@ -47,8 +51,19 @@ export const usageSchema = z
     days: z.number().int(),
     from: z.string().openapi({ format: 'date' }),
     to: z.string().openapi({ format: 'date' }),
-    totals: z.object({ api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema }),
-    data: z.array(z.object({ date: z.string().openapi({ format: 'date' }), api_calls: z.number().int(), documents_sent: z.number().int(), documents_received: usageReceivedSchema })),
+    totals: z.object({
+      api_calls: z.number().int(),
+      documents_sent: z.number().int(),
+      documents_received: usageReceivedSchema,
+    }),
+    data: z.array(
+      z.object({
+        date: z.string().openapi({ format: 'date' }),
+        api_calls: z.number().int(),
+        documents_sent: z.number().int(),
+        documents_received: usageReceivedSchema,
+      }),
+    ),
   })
   .openapi('Usage');
 

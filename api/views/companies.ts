@@ -15,11 +15,17 @@ export const companySchema = z
     tax_id: z.string().nullable(),
     email: z.string().nullable(),
     country: z.string(),
-    address: z.object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() }).nullable(),
+    address: z
+      .object({ street: z.string().nullable(), city: z.string().nullable(), postal_code: z.string().nullable() })
+      .nullable(),
     iban: z.string().nullable(),
     peppol_id: z.string().nullable(),
-    auto_acknowledge: z.boolean().openapi({ description: 'Every received invoice and credit note is answered with an Invoice Response `AB` at once' }),
-    receive_cii: z.boolean().openapi({ description: 'Our SMP publishes the BIS Billing CII document type for it too (see `receiving.document_types`)' }),
+    auto_acknowledge: z.boolean().openapi({
+      description: 'Every received invoice and credit note is answered with an Invoice Response `AB` at once',
+    }),
+    receive_cii: z.boolean().openapi({
+      description: 'Our SMP publishes the BIS Billing CII document type for it too (see `receiving.document_types`)',
+    }),
     receiving: z
       .object({
         status: z.enum(['registering', 'registered', 'unregistered', 'awaiting_review', 'failed']).openapi({
@@ -27,23 +33,32 @@ export const companySchema = z
             '`registered`: findable on Peppol (our SMP and the SML) and receiving; `registering` while the SML is asked; `unregistered` after deletion, suspension or without a peppol_id; ' +
             '`awaiting_review`: the peppol_id is not proven to be this company’s (see `participant_review`), so nothing is registered until an operator has reviewed it; `failed` with `error_message`',
         }),
-        participant_id: z.string().nullable().openapi({ description: 'The participant registered (or being registered)' }),
-        document_types: z.array(z.string()).openapi({ description: 'Peppol document type ids our SMP publishes for it' }),
+        participant_id: z
+          .string()
+          .nullable()
+          .openapi({ description: 'The participant registered (or being registered)' }),
+        document_types: z
+          .array(z.string())
+          .openapi({ description: 'Peppol document type ids our SMP publishes for it' }),
         error_message: z.string().nullable(),
         updated_at: z.string().openapi({ format: 'date-time' }),
       })
       .nullable()
-      .openapi({ description: 'Where its registration as a Peppol receiver stands; null until the company first went live' }),
+      .openapi({
+        description: 'Where its registration as a Peppol receiver stands; null until the company first went live',
+      }),
     peppol_migration: z
       .object({
         incoming_key_supplied_at: z.string().nullable().openapi({
           format: 'date-time',
-          description: 'When a migration key from the previous provider was given (`migration_key`), while it waits to be used by the registration; null once the SML took it, or when none was given',
+          description:
+            'When a migration key from the previous provider was given (`migration_key`), while it waits to be used by the registration; null once the SML took it, or when none was given',
         }),
         outgoing: z
           .object({
             status: z.enum(['preparing', 'prepared', 'failed']).openapi({
-              description: '`preparing`: the key is being given to the SML; `prepared`: the SML has it, the new provider can use it; `failed` with `error_message`: the SML refused it or did not answer, ask for a new key',
+              description:
+                '`preparing`: the key is being given to the SML; `prepared`: the SML has it, the new provider can use it; `failed` with `error_message`: the SML refused it or did not answer, ask for a new key',
             }),
             participant_id: z.string(),
             requested_at: z.string().openapi({ format: 'date-time' }),
@@ -51,10 +66,17 @@ export const companySchema = z
             error_message: z.string().nullable(),
           })
           .nullable()
-          .openapi({ description: 'The last migration key asked for to move to another provider (`POST /v1/companies/{id}/receiving/migration-key`); the key itself is shown only once' }),
+          .openapi({
+            description:
+              'The last migration key asked for to move to another provider (`POST /v1/companies/{id}/receiving/migration-key`); the key itself is shown only once',
+          }),
       })
-      .openapi({ description: 'Moving the Peppol participant between providers with an SMP migration key, in either direction' }),
-    directory: z.boolean().openapi({ description: 'Listed in the Peppol Directory while registered as a receiver (false: kept out)' }),
+      .openapi({
+        description: 'Moving the Peppol participant between providers with an SMP migration key, in either direction',
+      }),
+    directory: z
+      .boolean()
+      .openapi({ description: 'Listed in the Peppol Directory while registered as a receiver (false: kept out)' }),
     directory_listing: z
       .object({
         status: z.enum(['published', 'withdrawn', 'not_listed', 'skipped', 'failed']).openapi({
@@ -67,12 +89,18 @@ export const companySchema = z
         updated_at: z.string().openapi({ format: 'date-time' }),
       })
       .nullable()
-      .openapi({ description: 'Where its business card stands in the Peppol Directory; null until it was first registered as a receiver' }),
+      .openapi({
+        description:
+          'Where its business card stands in the Peppol Directory; null until it was first registered as a receiver',
+      }),
     participant_review: z
       .object({
         status: z.enum(['pending', 'approved', 'rejected']),
         peppol_id: z.string().nullable().openapi({ description: 'The participant id the review is about' }),
-        reason: z.string().nullable().openapi({ description: 'Why it is reviewed (`pending`), or why the review refused it (`rejected`)' }),
+        reason: z
+          .string()
+          .nullable()
+          .openapi({ description: 'Why it is reviewed (`pending`), or why the review refused it (`rejected`)' }),
         requested_at: z.string().openapi({ format: 'date-time' }),
         decided_at: z.string().nullable().openapi({ format: 'date-time' }),
       })
@@ -104,7 +132,11 @@ export function companyView(company: Company, isLive: boolean): z.infer<typeof c
     email: company.email ?? null,
     country: company.country,
     address: company.address
-      ? { street: company.address.street ?? null, city: company.address.city ?? null, postal_code: company.address.postal_code ?? null }
+      ? {
+          street: company.address.street ?? null,
+          city: company.address.city ?? null,
+          postal_code: company.address.postal_code ?? null,
+        }
       : null,
     iban: company.iban ?? null,
     peppol_id: company.peppol_id ?? null,

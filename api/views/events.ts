@@ -1,5 +1,10 @@
 import { DOCUMENT_EVENT_TYPES, DOCUMENT_STATUSES, RECEIVED_EVENT } from '../../domain/documents/lifecycle';
-import { MLS_EVENT_TYPES, MLS_RECEIVED_EVENT, RESPONSE_EVENT_TYPES, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
+import {
+  MLS_EVENT_TYPES,
+  MLS_RECEIVED_EVENT,
+  RESPONSE_EVENT_TYPES,
+  RESPONSE_RECEIVED_EVENT,
+} from '../../domain/reply-events';
 import type { EventRow } from '../../store/events';
 import { mlsReceivedDataSchema, responseReceivedDataSchema } from './replies';
 import { z } from '../openapi';
@@ -12,14 +17,20 @@ export const documentEventDataSchema = z
     status: z.enum(DOCUMENT_STATUSES),
     number: z.string(),
     error_message: z.string().nullable(),
-    attempt: z.number().int().optional().openapi({ description: 'The delivery attempt that failed (`document.retry` only)' }),
+    attempt: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'The delivery attempt that failed (`document.retry` only)' }),
     message: z.string().optional().openapi({ description: 'What happened, for people' }),
   })
   .openapi('DocumentEventData');
 
 export const creditsLowDataSchema = z
   .object({
-    company_id: z.string().openapi({ description: 'The company whose live document took the balance below the threshold' }),
+    company_id: z
+      .string()
+      .openapi({ description: 'The company whose live document took the balance below the threshold' }),
     balance: z.number().openapi({ description: 'The balance after it, EUR' }),
     threshold: z.number().openapi({ description: 'CREDITS_LOW_THRESHOLD, EUR' }),
   })
@@ -35,7 +46,10 @@ export const receivedEventDataSchema = z
     number: z.string(),
     sender_id: z.string().nullable().openapi({ description: "The sender's Peppol participant id" }),
     receiver_id: z.string().openapi({ description: 'The participant id it was addressed to' }),
-    json_view: z.boolean().openapi({ description: 'False when the JSON view is unavailable (the document type or its content is not covered); the UBL is kept and downloadable' }),
+    json_view: z.boolean().openapi({
+      description:
+        'False when the JSON view is unavailable (the document type or its content is not covered); the UBL is kept and downloadable',
+    }),
     message: z.string(),
   })
   .openapi('DocumentReceivedData');
@@ -53,7 +67,10 @@ export const responseEventDataSchema = z
     note: z.string().nullable(),
     receiver_id: z.string().nullable().openapi({ description: 'The seller answered' }),
     status: z.enum(['sent', 'failed']),
-    as4_message_id: z.string().nullable().openapi({ description: 'The AS4 message id; null for a sandbox-received document (no network)' }),
+    as4_message_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The AS4 message id; null for a sandbox-received document (no network)' }),
     error_message: z.string().nullable(),
     message: z.string(),
   })
@@ -72,14 +89,24 @@ export const mlsSentDataSchema = z
   })
   .openapi('DocumentMlsSentData');
 
-export const RECEIVING_EVENT_TYPES = ['company.receiving_registered', 'company.receiving_unregistered', 'company.receiving_awaiting_review', 'company.receiving_failed'] as const;
+export const RECEIVING_EVENT_TYPES = [
+  'company.receiving_registered',
+  'company.receiving_unregistered',
+  'company.receiving_awaiting_review',
+  'company.receiving_failed',
+] as const;
 
 export const companyReceivingDataSchema = z
   .object({
     company_id: z.string(),
-    participant_id: z.string().nullable().openapi({ description: 'The Peppol participant registered, unregistered, waiting for an operator review, or whose registration failed' }),
+    participant_id: z.string().nullable().openapi({
+      description:
+        'The Peppol participant registered, unregistered, waiting for an operator review, or whose registration failed',
+    }),
     status: z.enum(['registered', 'unregistered', 'awaiting_review', 'failed']),
-    error_message: z.string().nullable().openapi({ description: 'Why the registration failed, or why an operator reviews the participant id before it is registered' }),
+    error_message: z.string().nullable().openapi({
+      description: 'Why the registration failed, or why an operator reviews the participant id before it is registered',
+    }),
   })
   .openapi('CompanyReceivingData');
 
@@ -87,8 +114,13 @@ export const webhookDisabledDataSchema = z
   .object({
     webhook_id: z.string(),
     url: z.string(),
-    failing_since: z.string().openapi({ format: 'date-time', description: 'When its endpoint last answered a delivery successfully, or first failed' }),
-    reason: z.string().openapi({ description: 'Why, and what to do: mend the endpoint, enable the webhook again, redeliver the failed deliveries' }),
+    failing_since: z.string().openapi({
+      format: 'date-time',
+      description: 'When its endpoint last answered a delivery successfully, or first failed',
+    }),
+    reason: z.string().openapi({
+      description: 'Why, and what to do: mend the endpoint, enable the webhook again, redeliver the failed deliveries',
+    }),
   })
   .openapi('WebhookDisabledData');
 
@@ -127,11 +159,11 @@ export const eventSchema = z
         webhookDisabledDataSchema,
       ])
       .openapi({
-      description:
-        '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, ' +
-        '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, ' +
-        '`DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`, ' +
-        '`WebhookDisabledData` for `webhook.disabled`',
+        description:
+          '`DocumentEventData` for the `document.*` lifecycle, `DocumentReceivedData` for `document.received`, `DocumentResponseData` for `document.response_sent` / `_failed`, ' +
+          '`DocumentMlsSentData` for `document.mls_sent` / `_failed`, `DocumentResponseReceivedData` for `document.response_received`, ' +
+          '`DocumentMlsReceivedData` for `document.mls_received`, `CreditsLowData` for `credits.low`, `CompanyReceivingData` for `company.receiving_*`, ' +
+          '`WebhookDisabledData` for `webhook.disabled`',
       }),
   })
   .openapi('Event');

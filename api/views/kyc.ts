@@ -1,4 +1,11 @@
-import { isOpen, KYC_DOC_TYPES, KYC_STATUSES, mandateCoverage, missingWorkspaceDocTypes, WORKSPACE_DOC_TYPES } from '../../domain/kyc';
+import {
+  isOpen,
+  KYC_DOC_TYPES,
+  KYC_STATUSES,
+  mandateCoverage,
+  missingWorkspaceDocTypes,
+  WORKSPACE_DOC_TYPES,
+} from '../../domain/kyc';
 import { ATTESTATION_TEXT, ATTESTATION_VERSION } from '../../domain/kyc-attestation';
 import type { KycDocument, KycSnapshot } from '../../services/kyc';
 import { reviewReference } from '../../services/kyc-review';
@@ -9,7 +16,10 @@ const timestamp = z.string().openapi({ format: 'date-time' });
 export const kycDocumentSchema = z
   .object({
     id: z.string().openapi({ example: 'kyd_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
-    company_id: z.string().nullable().openapi({ description: 'The company a mandate covers; null for the workspace’s own documents' }),
+    company_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The company a mandate covers; null for the workspace’s own documents' }),
     doc_type: z.enum(KYC_DOC_TYPES),
     filename: z.string(),
     mime_type: z.string().openapi({ description: 'The type recognised from the bytes', example: 'application/pdf' }),
@@ -21,12 +31,21 @@ export const kycDocumentSchema = z
 
 export const kycStateSchema = z
   .object({
-    status: z.enum(KYC_STATUSES).openapi({ description: '`none` until the first submission; `pending` while the operator reviews it; then `approved` (final) or `rejected`' }),
+    status: z.enum(KYC_STATUSES).openapi({
+      description:
+        '`none` until the first submission; `pending` while the operator reviews it; then `approved` (final) or `rejected`',
+    }),
     company_id: z.string().nullable().openapi({ description: 'The own company named by the latest submission' }),
     submitted_at: timestamp.nullable(),
     reviewed_at: timestamp.nullable(),
-    reject_reason: z.string().nullable().openapi({ description: 'Why the review rejected the submission (status `rejected`)' }),
-    review_reference: z.string().nullable().openapi({ description: 'Names the review of the latest submission, for support', example: 'kyc-wsp_8bYt2LqX0mN4vR6sD1kP9wZc#1' }),
+    reject_reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the review rejected the submission (status `rejected`)' }),
+    review_reference: z.string().nullable().openapi({
+      description: 'Names the review of the latest submission, for support',
+      example: 'kyc-wsp_8bYt2LqX0mN4vR6sD1kP9wZc#1',
+    }),
     legal_name: z.string().nullable(),
     enterprise_number: z.string().nullable().openapi({ description: 'As submitted, verbatim' }),
     attestation: z.object({
@@ -36,20 +55,34 @@ export const kycStateSchema = z
       current_version: z.string().openapi({ example: ATTESTATION_VERSION }),
       text: z.string().openapi({ description: 'The full text of the current version: what the signer confirms' }),
     }),
-    documents: z.array(kycDocumentSchema).openapi({ description: 'Every KYC document uploaded and not deleted, oldest first' }),
+    documents: z
+      .array(kycDocumentSchema)
+      .openapi({ description: 'Every KYC document uploaded and not deleted, oldest first' }),
     mandate_coverage: z
       .object({
-        companies_with_mandate: z.number().int().openapi({ description: 'Companies with a mandate document; the own company counts, as it needs none' }),
+        companies_with_mandate: z
+          .number()
+          .int()
+          .openapi({ description: 'Companies with a mandate document; the own company counts, as it needs none' }),
         total_companies: z.number().int(),
       })
-      .openapi({ description: 'Informational: mandates never hold back a submission. Follows companies and uploads as they change.' }),
+      .openapi({
+        description:
+          'Informational: mandates never hold back a submission. Follows companies and uploads as they change.',
+      }),
     requirements: z
       .object({
         has_company: z.boolean().openapi({ description: 'The workspace has at least one company' }),
-        own_company_id: z.string().nullable().openapi({ description: 'The own company of the latest submission, while it exists' }),
-        missing_workspace_doc_types: z.array(z.enum(WORKSPACE_DOC_TYPES)).openapi({ description: 'Workspace documents still to upload' }),
+        own_company_id: z
+          .string()
+          .nullable()
+          .openapi({ description: 'The own company of the latest submission, while it exists' }),
+        missing_workspace_doc_types: z
+          .array(z.enum(WORKSPACE_DOC_TYPES))
+          .openapi({ description: 'Workspace documents still to upload' }),
         can_submit: z.boolean().openapi({
-          description: 'Status `none` or `rejected`, a company, and no missing document: what the stored data allows. The submitted fields are checked on submit.',
+          description:
+            'Status `none` or `rejected`, a company, and no missing document: what the stored data allows. The submitted fields are checked on submit.',
         }),
       })
       .openapi({ description: 'What submitting still needs, from what is stored now' }),
@@ -69,7 +102,12 @@ export function kycDocumentView(document: KycDocument): z.infer<typeof kycDocume
   };
 }
 
-export function kycStateView({ status, submission, documents, companies }: KycSnapshot): z.infer<typeof kycStateSchema> {
+export function kycStateView({
+  status,
+  submission,
+  documents,
+  companies,
+}: KycSnapshot): z.infer<typeof kycStateSchema> {
   const companyIds = companies.map((company) => company._id);
   const ownCompanyId = submission && companyIds.includes(submission.company_id) ? submission.company_id : null;
   const missing = missingWorkspaceDocTypes(documents.map((document) => document.doc_type));

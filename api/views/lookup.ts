@@ -6,9 +6,9 @@ import { z } from '../openapi';
 
 /** The answers of the participant lookup: the SML step alone, and both steps with what they mean. */
 
-const identifierSchema = z
-  .object({ scheme: z.string(), value: z.string() })
-  .openapi('PeppolIdentifier', { example: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' } });
+const identifierSchema = z.object({ scheme: z.string(), value: z.string() }).openapi('PeppolIdentifier', {
+  example: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
+});
 
 // Nullable uses of these stay inline: a named component made nullable is described wrongly (allOf with the $ref).
 const naptrSchema = z
@@ -24,23 +24,43 @@ const naptrSchema = z
 
 export const dnsLookupSchema = z
   .object({
-    participant: identifierSchema.extend({ id: z.string().openapi({ description: 'The full identifier, `scheme::value`', example: 'iso6523-actorid-upis::0208:0123456749' }) }),
+    participant: identifierSchema.extend({
+      id: z.string().openapi({
+        description: 'The full identifier, `scheme::value`',
+        example: 'iso6523-actorid-upis::0208:0123456749',
+      }),
+    }),
     registered: z.boolean().openapi({
-      description: 'Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant (with `PEPPOL_SML_LOOKUP=cname`: whether its legacy `B-…` name resolves)',
+      description:
+        'Whether the SML publishes a `U` / `Meta:SMP` NAPTR record for the participant (with `PEPPOL_SML_LOOKUP=cname`: whether its legacy `B-…` name resolves)',
     }),
     sml: z.object({
       zone: z.string().openapi({ example: 'participant.sml.prod.tech.peppol.org' }),
-      hashed: z.string().openapi({ description: 'The text hashed: the participant value, lower-cased, without the scheme', example: '0208:0123456749' }),
+      hashed: z.string().openapi({
+        description: 'The text hashed: the participant value, lower-cased, without the scheme',
+        example: '0208:0123456749',
+      }),
       dns_name: z.string().openapi({
         description:
           'The name queried: Base32 (no padding, lower case) of the SHA-256 of `hashed`, the scheme and the zone; with `query_type` `CNAME` (the legacy scheme a service may be configured for), `B-` and the hex MD5 of `hashed`, the scheme and the zone',
-        example: 'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org',
+        example:
+          'hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.participant.sml.prod.tech.peppol.org',
       }),
-      query_type: z.enum(['NAPTR', 'CNAME']).openapi({ description: 'How the SML was asked: `NAPTR`, the Peppol lookup; `CNAME`, the legacy scheme, retired on the Peppol network since 2025-11-01' }),
-      records: z.array(naptrSchema).openapi({ description: 'Every NAPTR record at the name (none when the name does not exist, or asked by CNAME)' }),
-      record: naptrSchema.nullable().openapi({ description: 'The record that names the SMP (lowest order, then preference)' }),
+      query_type: z.enum(['NAPTR', 'CNAME']).openapi({
+        description:
+          'How the SML was asked: `NAPTR`, the Peppol lookup; `CNAME`, the legacy scheme, retired on the Peppol network since 2025-11-01',
+      }),
+      records: z.array(naptrSchema).openapi({
+        description: 'Every NAPTR record at the name (none when the name does not exist, or asked by CNAME)',
+      }),
+      record: naptrSchema
+        .nullable()
+        .openapi({ description: 'The record that names the SMP (lowest order, then preference)' }),
     }),
-    smp_url: z.string().nullable().openapi({ description: 'The SMP base URL the record yields', example: 'https://smp.example.com' }),
+    smp_url: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The SMP base URL the record yields', example: 'https://smp.example.com' }),
     summary: z.string().openapi({ description: 'What the SML step found, for a person' }),
   })
   .openapi('ParticipantDnsLookup');
@@ -53,7 +73,10 @@ const certificateSchema = z
     valid_from: z.string().openapi({ format: 'date-time' }),
     valid_to: z.string().openapi({ format: 'date-time' }),
     fingerprint_sha256: z.string(),
-    chain_verified: z.boolean().openapi({ description: 'Whether a trusted CA (on Peppol, the Peppol AP CA) issued it and it is valid now; when not, `problems` says why' }),
+    chain_verified: z.boolean().openapi({
+      description:
+        'Whether a trusted CA (on Peppol, the Peppol AP CA) issued it and it is valid now; when not, `problems` says why',
+    }),
   })
   .openapi({ description: "The receiving access point's X.509 certificate" });
 
@@ -64,23 +87,39 @@ const smpSignatureSchema = z
       description:
         'Whether the SMP signed this service metadata in the Peppol form (an enveloped XML signature over the whole document, inclusive or exclusive C14N, RSA-SHA256) with a certificate a trusted CA (on Peppol, the Peppol SMP CA) issued, valid now',
     }),
-    signer_subject: z.string().nullable().openapi({ description: "The signing certificate's subject; null when none could be read", example: 'C=BE, O=Example SMP, CN=PSM000123' }),
-    problem: z.string().nullable().openapi({ description: 'Why it is not verified; null when it is', example: 'the document was changed after it was signed (its digest does not match)' }),
+    signer_subject: z.string().nullable().openapi({
+      description: "The signing certificate's subject; null when none could be read",
+      example: 'C=BE, O=Example SMP, CN=PSM000123',
+    }),
+    problem: z.string().nullable().openapi({
+      description: 'Why it is not verified; null when it is',
+      example: 'the document was changed after it was signed (its digest does not match)',
+    }),
   })
   .openapi({ description: "The SMP's XML signature over a service metadata answer, as checked" });
 
 const capabilitySchema = z
   .object({
     document_type: identifierSchema,
-    billing_document: z.enum(['invoice', 'credit_note']).nullable().openapi({ description: 'Set when the document type is a BIS Billing 3.0 invoice or credit note' }),
+    billing_document: z
+      .enum(['invoice', 'credit_note'])
+      .nullable()
+      .openapi({ description: 'Set when the document type is a BIS Billing 3.0 invoice or credit note' }),
     process: identifierSchema,
     transport_profile: z.string().openapi({ example: 'peppol-transport-as4-v2_0' }),
-    endpoint_url: z.string().openapi({ description: "The receiving access point's address", example: 'https://ap.example.com/as4' }),
-    certificate: certificateSchema.nullable().openapi({ description: "The receiving access point's certificate; null when none is published or it cannot be read" }),
+    endpoint_url: z
+      .string()
+      .openapi({ description: "The receiving access point's address", example: 'https://ap.example.com/as4' }),
+    certificate: certificateSchema.nullable().openapi({
+      description: "The receiving access point's certificate; null when none is published or it cannot be read",
+    }),
     service_activation: z.string().nullable().openapi({ format: 'date-time' }),
     service_expiration: z.string().nullable().openapi({ format: 'date-time' }),
     usable: z.boolean().openapi({ description: 'Whether a sender can use this endpoint now' }),
-    problems: z.array(z.string()).openapi({ description: "Why it cannot be used now (the SMP's signature, transport profile, certificate and its issuer, service dates)" }),
+    problems: z.array(z.string()).openapi({
+      description:
+        "Why it cannot be used now (the SMP's signature, transport profile, certificate and its issuer, service dates)",
+    }),
   })
   .openapi('ParticipantCapability');
 
@@ -99,15 +138,17 @@ export const lookupSchema = dnsLookupSchema
               .object({ href: z.string(), certificate_uid: z.string() })
               .nullable()
               .openapi({ description: 'Set when the SMP points elsewhere for this document type (not followed)' }),
-            smp_signature: smpSignatureSchema.nullable().openapi({ description: "The SMP's signature over this answer; null when not found" }),
+            smp_signature: smpSignatureSchema
+              .nullable()
+              .openapi({ description: "The SMP's signature over this answer; null when not found" }),
           }),
         )
         .openapi({ description: 'The service metadata read (at most 100 per lookup)' }),
     }),
     capabilities: z.array(capabilitySchema).openapi({ description: 'Every endpoint of every service metadata entry' }),
-    can_receive: z
-      .object({ invoice: z.boolean(), credit_note: z.boolean() })
-      .openapi({ description: 'Whether a BIS Billing 3.0 invoice / credit note can be sent to the participant now, by Peppol AS4' }),
+    can_receive: z.object({ invoice: z.boolean(), credit_note: z.boolean() }).openapi({
+      description: 'Whether a BIS Billing 3.0 invoice / credit note can be sent to the participant now, by Peppol AS4',
+    }),
   })
   .openapi('ParticipantLookup');
 
@@ -115,11 +156,21 @@ function identifierView(id: Identifier) {
   return { scheme: id.scheme, value: id.value };
 }
 
-const naptrView = ({ order, preference, flags, service, regexp, replacement }: NaptrRecord) => ({ order, preference, flags, service, regexp, replacement });
+const naptrView = ({ order, preference, flags, service, regexp, replacement }: NaptrRecord) => ({
+  order,
+  preference,
+  flags,
+  service,
+  regexp,
+  replacement,
+});
 
 function smlSummary(sml: SmlAnswer): string {
   const who = sml.participant.value;
-  if (sml.smlLookup === 'cname') return sml.smpUrl ? `${who} is registered; its SMP is ${sml.smpUrl} (legacy CNAME lookup).` : `${who} is not registered: ${sml.dnsName} does not resolve.`;
+  if (sml.smlLookup === 'cname')
+    return sml.smpUrl
+      ? `${who} is registered; its SMP is ${sml.smpUrl} (legacy CNAME lookup).`
+      : `${who} is not registered: ${sml.dnsName} does not resolve.`;
   if (!sml.record) return `${who} is not registered on Peppol: ${sml.dnsName} has no Meta:SMP NAPTR record.`;
   if (!sml.smpUrl) return `${who} is registered on Peppol, but its SML record gives no SMP URL: ${sml.problem}.`;
   return `${who} is registered on Peppol; its SMP is ${sml.smpUrl}.`;
@@ -184,7 +235,10 @@ export function lookupView(sml: SmlAnswer, smp: SmpAnswer, capabilities: Capabil
         document_type: identifierView(service.documentType),
         url: service.url,
         found: service.metadata !== undefined,
-        redirect: service.metadata?.kind === 'redirect' ? { href: service.metadata.href, certificate_uid: service.metadata.certificateUid } : null,
+        redirect:
+          service.metadata?.kind === 'redirect'
+            ? { href: service.metadata.href, certificate_uid: service.metadata.certificateUid }
+            : null,
         smp_signature: service.signature ? signatureView(service.signature) : null,
       })),
     },

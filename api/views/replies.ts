@@ -12,15 +12,24 @@ import { z } from '../openapi';
 
 const clarification = (codes: Record<string, string>, what: string) =>
   z.object({
-    code: z.string().openapi({ description: `${what} code (${Object.entries(codes).map(([code, name]) => `\`${code}\` ${name}`).join(', ')}); a received code outside the list is kept as it came` }),
+    code: z.string().openapi({
+      description: `${what} code (${Object.entries(codes)
+        .map(([code, name]) => `\`${code}\` ${name}`)
+        .join(', ')}); a received code outside the list is kept as it came`,
+    }),
     text: z.string().nullable(),
   });
 
-export const statusReasonSchema = clarification(STATUS_REASONS, 'Status reason (OPStatusReason)').openapi('InvoiceResponseReason');
-export const statusActionSchema = clarification(STATUS_ACTIONS, 'Requested action (OPStatusAction)').openapi('InvoiceResponseAction');
+export const statusReasonSchema = clarification(STATUS_REASONS, 'Status reason (OPStatusReason)').openapi(
+  'InvoiceResponseReason',
+);
+export const statusActionSchema = clarification(STATUS_ACTIONS, 'Requested action (OPStatusAction)').openapi(
+  'InvoiceResponseAction',
+);
 
 const responseCode = z.enum(RESPONSE_CODES).openapi({
-  description: 'UNCL4343 subset T111: `AB` acknowledged, `IP` in process, `UQ` under query, `CA` conditionally accepted, `RE` rejected, `AP` accepted, `PD` paid',
+  description:
+    'UNCL4343 subset T111: `AB` acknowledged, `IP` in process, `UQ` under query, `CA` conditionally accepted, `RE` rejected, `AP` accepted, `PD` paid',
 });
 
 export const documentResponseSchema = z
@@ -30,13 +39,18 @@ export const documentResponseSchema = z
     reasons: z.array(statusReasonSchema),
     actions: z.array(statusActionSchema),
     note: z.string().nullable(),
-    received_at: z.string().nullable().openapi({ format: 'date-time', description: 'When it arrived from the buyer; null for one our company gave' }),
+    received_at: z
+      .string()
+      .nullable()
+      .openapi({ format: 'date-time', description: 'When it arrived from the buyer; null for one our company gave' }),
   })
   .openapi('DocumentResponse');
 
 export const mlsReasonSchema = z
   .object({
-    code: z.string().openapi({ description: `${MLS_REASONS.join(', ')}: business rule violation (fatal), business rule warning, failed delivery, syntax violation` }),
+    code: z.string().openapi({
+      description: `${MLS_REASONS.join(', ')}: business rule violation (fatal), business rule warning, failed delivery, syntax violation`,
+    }),
     description: z.string(),
     line_id: z.string().openapi({ description: 'Where in the document, or `NA`' }),
   })
@@ -44,7 +58,10 @@ export const mlsReasonSchema = z
 
 export const documentMlsSchema = z
   .object({
-    code: z.enum(MLS_CODES).openapi({ description: '`AP` accepted, `AB` acknowledged (received, processing goes on), `RE` rejected by the receiving access point' }),
+    code: z.enum(MLS_CODES).openapi({
+      description:
+        '`AP` accepted, `AB` acknowledged (received, processing goes on), `RE` rejected by the receiving access point',
+    }),
     reasons: z.array(mlsReasonSchema),
     description: z.string().nullable(),
     received_at: z.string().openapi({ format: 'date-time' }),
@@ -67,7 +84,11 @@ export function mlsView(mls: DocumentRow['mls']): z.infer<typeof documentMlsSche
   if (!mls) return null;
   return {
     code: mls.code,
-    reasons: mls.reasons.map((reason) => ({ code: reason.code ?? '', description: reason.description ?? '', line_id: reason.line_id ?? '' })),
+    reasons: mls.reasons.map((reason) => ({
+      code: reason.code ?? '',
+      description: reason.description ?? '',
+      line_id: reason.line_id ?? '',
+    })),
     description: mls.description ?? null,
     received_at: mls.received_at.toISOString(),
   };
@@ -75,11 +96,17 @@ export function mlsView(mls: DocumentRow['mls']): z.infer<typeof documentMlsSche
 
 export const responseReceivedDataSchema = z
   .object({
-    document_id: z.string().nullable().openapi({ description: 'The sent document answered; null when the response matched none of the company\'s sent documents (it is kept: `GET /v1/unmatched-responses`)' }),
+    document_id: z.string().nullable().openapi({
+      description:
+        "The sent document answered; null when the response matched none of the company's sent documents (it is kept: `GET /v1/unmatched-responses`)",
+    }),
     company_id: z.string(),
     response_id: z.string(),
     matched: z.boolean(),
-    status: z.string().nullable().openapi({ description: "The document's delivery status, which a response does not change" }),
+    status: z
+      .string()
+      .nullable()
+      .openapi({ description: "The document's delivery status, which a response does not change" }),
     number: z.string().openapi({ description: 'The invoice or credit note number the response names' }),
     code: responseCode,
     reasons: z.array(statusReasonSchema),

@@ -4,16 +4,28 @@ import { z } from '../openapi';
 
 const clarificationView = (list: string, codes: Record<string, string>) =>
   z.object({
-    code: z.enum(Object.keys(codes) as [string, ...string[]]).openapi({ description: `Code list ${list}: ${Object.entries(codes).map(([code, name]) => `${code} ${name}`).join(', ')}` }),
+    code: z.enum(Object.keys(codes) as [string, ...string[]]).openapi({
+      description: `Code list ${list}: ${Object.entries(codes)
+        .map(([code, name]) => `${code} ${name}`)
+        .join(', ')}`,
+    }),
     text: z.string().nullable().openapi({ description: 'Free text beside the code' }),
   });
 
 export const invoiceResponseSchema = z
   .object({
     id: z.string().openapi({ example: 'rsp_0mhx3k2a1bQ8sV7yT2nR4kLp' }),
-    document_id: z.string().nullable().openapi({ description: 'The document answered; null for a received response no document matched' }),
-    direction: z.enum(['sent', 'received']).openapi({ description: '`sent`: our company answered a received document; `received`: the buyer answered one we sent' }),
-    code: z.enum(RESPONSE_CODES).openapi({ description: 'UNCL4343 subset T111: AB acknowledged, IP in process, UQ under query, CA conditionally accepted, RE rejected, AP accepted, PD paid' }),
+    document_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The document answered; null for a received response no document matched' }),
+    direction: z.enum(['sent', 'received']).openapi({
+      description: '`sent`: our company answered a received document; `received`: the buyer answered one we sent',
+    }),
+    code: z.enum(RESPONSE_CODES).openapi({
+      description:
+        'UNCL4343 subset T111: AB acknowledged, IP in process, UQ under query, CA conditionally accepted, RE rejected, AP accepted, PD paid',
+    }),
     reasons: z.array(clarificationView('OPStatusReason', STATUS_REASONS)),
     actions: z.array(clarificationView('OPStatusAction', STATUS_ACTIONS)),
     note: z.string().nullable(),
@@ -21,9 +33,18 @@ export const invoiceResponseSchema = z
       description:
         "A sent response moves `queued → sent | failed`; a received one is `received`, or `refused` when the process rules (OP-BR111, e.g. nothing after RE or PD) forbid it after the document's response: kept, but not the document's `response`",
     }),
-    sender_id: z.string().nullable().openapi({ description: 'Participant id of the party that answered', example: '0208:0987654394' }),
-    receiver_id: z.string().nullable().openapi({ description: 'Participant id of the party answered (the seller)', example: '0208:0123456749' }),
-    error_message: z.string().nullable().openapi({ description: 'Why a sent response failed, or the rule a refused received one breaks' }),
+    sender_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Participant id of the party that answered', example: '0208:0987654394' }),
+    receiver_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Participant id of the party answered (the seller)', example: '0208:0123456749' }),
+    error_message: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why a sent response failed, or the rule a refused received one breaks' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })

@@ -2,7 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 
 import { answer, api, chosenWorkspace, statusOf } from './api';
-import { initialLanguage, LANGUAGES, localeOf, LocaleContext, rememberLanguage, useLocale, useScreenWords, type Language, type Words } from './i18n';
+import {
+  initialLanguage,
+  LANGUAGES,
+  localeOf,
+  LocaleContext,
+  rememberLanguage,
+  useLocale,
+  useScreenWords,
+  type Language,
+  type Words,
+} from './i18n';
 import { DocumentPage } from './pages/Document';
 import { Documents } from './pages/Documents';
 import { Inbox } from './pages/Inbox';
@@ -30,7 +40,11 @@ export function App() {
     document.documentElement.lang = language;
     rememberLanguage(language);
   }, [language]);
-  const account = useQuery({ queryKey: ['account'], queryFn: () => answer(api.GET('/v1/account')), enabled: path !== '/sign-in' });
+  const account = useQuery({
+    queryKey: ['account'],
+    queryFn: () => answer(api.GET('/v1/account')),
+    enabled: path !== '/sign-in',
+  });
 
   let screen;
   if (path === '/sign-in' || statusOf(account.error) === 401) screen = <SignIn />;
@@ -90,7 +104,9 @@ function Shell({ email, path }: { email: string; path: string }) {
   const choose = (id: string) => {
     chosenWorkspace.set(id);
     setWorkspace(id);
-    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'workspaces' && query.queryKey[0] !== 'account' });
+    void queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] !== 'workspaces' && query.queryKey[0] !== 'account',
+    });
   };
   const signOut = async () => {
     await answer(api.DELETE('/v1/sessions/current')).catch(() => undefined);
@@ -124,7 +140,9 @@ function Shell({ email, path }: { email: string; path: string }) {
             </select>
           </label>
         )}
-        {workspaces.data && <EnvironmentSwitch live={workspaces.data.data.find((each) => each.id === current)?.mode === 'live'} />}
+        {workspaces.data && (
+          <EnvironmentSwitch live={workspaces.data.data.find((each) => each.id === current)?.mode === 'live'} />
+        )}
         <span className="who">{email}</span>
         <button type="button" onClick={() => void signOut()}>
           {words.signOut}
@@ -155,7 +173,11 @@ function EnvironmentSwitch({ live }: { live: boolean }) {
   return (
     <nav aria-label={words.environment} className="environments">
       {choice('sandbox', words.sandboxKey)}
-      {live || environment === 'live' ? choice('live', words.liveKey) : <span className="muted">{words.liveLocked}</span>}
+      {live || environment === 'live' ? (
+        choice('live', words.liveKey)
+      ) : (
+        <span className="muted">{words.liveLocked}</span>
+      )}
     </nav>
   );
 }

@@ -31,7 +31,8 @@ export const chosenWorkspace = {
 
 const sessionHeaders: Middleware = {
   onRequest({ request }) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF-Token', cookie(CSRF_COOKIE) ?? '');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      request.headers.set('X-CSRF-Token', cookie(CSRF_COOKIE) ?? '');
     const workspace = chosenWorkspace.get();
     if (workspace) request.headers.set('X-Workspace-Id', workspace);
     return request;

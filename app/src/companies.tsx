@@ -12,7 +12,17 @@ export function useCompanies(workspaceId: string) {
 }
 
 /** The company chosen among the workspace's; with `all`, an option of that name for every company (chosen as ''). */
-export function CompanyPicker({ companies, companyId, choose, all }: { companies: { data?: { data: { id: string; name: string }[] } }; companyId: string | null; choose: (id: string) => void; all?: string }) {
+export function CompanyPicker({
+  companies,
+  companyId,
+  choose,
+  all,
+}: {
+  companies: { data?: { data: { id: string; name: string }[] } };
+  companyId: string | null;
+  choose: (id: string) => void;
+  all?: string;
+}) {
   const { words } = useLocale();
   return (
     <label>

@@ -91,7 +91,8 @@ const en = {
   markRead: 'Mark as read',
   officialWarnings: 'The official rules warned of (it was sent all the same):',
   markUnread: 'Mark as unread',
-  whatToDo: 'What to do: correct what the reason names (in your billing software or the send form) and send the document again. A buyer that cannot receive on Peppol needs the document by another way.',
+  whatToDo:
+    'What to do: correct what the reason names (in your billing software or the send form) and send the document again. A buyer that cannot receive on Peppol needs the document by another way.',
   answer: 'Answer the seller',
   accept: 'Accept',
   reject: 'Reject',
@@ -127,7 +128,8 @@ const en = {
   answer_received: 'received',
   answer_refused: 'refused',
   apiKeys: 'API keys',
-  keysIntro: 'Keys let your billing software call the API for this account. A key is shown once, when it is made: store it then.',
+  keysIntro:
+    'Keys let your billing software call the API for this account. A key is shown once, when it is made: store it then.',
   keyLabel: 'Name of the key',
   createKey: 'Create a key',
   newKey: 'Your new key. Copy it now: it is not shown again.',
@@ -153,7 +155,8 @@ const de: Words = {
   sending: 'Wird gesendet…',
   linkSent: 'Wenn ein Konto diese Adresse verwendet, ist ein Anmeldelink unterwegs. Er gilt einmal, 15 Minuten lang.',
   signingIn: 'Sie werden angemeldet…',
-  linkInvalid: 'Dieser Anmeldelink ist unbekannt, wurde schon benutzt oder ist abgelaufen. Fordern Sie unten einen neuen an.',
+  linkInvalid:
+    'Dieser Anmeldelink ist unbekannt, wurde schon benutzt oder ist abgelaufen. Fordern Sie unten einen neuen an.',
   signOut: 'Abmelden',
   workspace: 'Arbeitsbereich',
   language: 'Sprache',
@@ -226,7 +229,8 @@ const de: Words = {
   markRead: 'Als gelesen markieren',
   officialWarnings: 'Die offiziellen Regeln warnten (gesendet wurde trotzdem):',
   markUnread: 'Als ungelesen markieren',
-  whatToDo: 'Was tun: Korrigieren Sie, was der Grund nennt (in Ihrer Fakturierung oder im Sendeformular), und senden Sie das Dokument erneut. Ein Käufer, der über Peppol nicht empfängt, braucht das Dokument auf anderem Weg.',
+  whatToDo:
+    'Was tun: Korrigieren Sie, was der Grund nennt (in Ihrer Fakturierung oder im Sendeformular), und senden Sie das Dokument erneut. Ein Käufer, der über Peppol nicht empfängt, braucht das Dokument auf anderem Weg.',
   answer: 'Dem Verkäufer antworten',
   accept: 'Annehmen',
   reject: 'Ablehnen',
@@ -262,7 +266,8 @@ const de: Words = {
   answer_received: 'empfangen',
   answer_refused: 'abgewiesen',
   apiKeys: 'API-Schlüssel',
-  keysIntro: 'Mit Schlüsseln ruft Ihre Rechnungssoftware die API für dieses Konto auf. Ein Schlüssel wird nur einmal angezeigt, beim Erstellen: Speichern Sie ihn dann.',
+  keysIntro:
+    'Mit Schlüsseln ruft Ihre Rechnungssoftware die API für dieses Konto auf. Ein Schlüssel wird nur einmal angezeigt, beim Erstellen: Speichern Sie ihn dann.',
   keyLabel: 'Name des Schlüssels',
   createKey: 'Schlüssel erstellen',
   newKey: 'Ihr neuer Schlüssel. Kopieren Sie ihn jetzt: Er wird nicht wieder angezeigt.',
@@ -284,7 +289,8 @@ const fr: Words = {
   emailLabel: 'Adresse e-mail',
   sendLink: 'Envoyer un lien de connexion',
   sending: 'Envoi…',
-  linkSent: 'Si un compte utilise cette adresse, un lien de connexion est en route. Il fonctionne une fois, pendant 15 minutes.',
+  linkSent:
+    'Si un compte utilise cette adresse, un lien de connexion est en route. Il fonctionne une fois, pendant 15 minutes.',
   signingIn: 'Connexion en cours…',
   linkInvalid: 'Ce lien de connexion est inconnu, a déjà servi ou a expiré. Demandez-en un nouveau ci-dessous.',
   signOut: 'Se déconnecter',
@@ -359,7 +365,8 @@ const fr: Words = {
   markRead: 'Marquer comme lu',
   officialWarnings: 'Les règles officielles ont averti (il a été envoyé quand même) :',
   markUnread: 'Marquer comme non lu',
-  whatToDo: 'Que faire : corrigez ce que la raison indique (dans votre logiciel de facturation ou le formulaire d’envoi) et renvoyez le document. Un acheteur qui ne reçoit pas sur Peppol doit recevoir le document autrement.',
+  whatToDo:
+    'Que faire : corrigez ce que la raison indique (dans votre logiciel de facturation ou le formulaire d’envoi) et renvoyez le document. Un acheteur qui ne reçoit pas sur Peppol doit recevoir le document autrement.',
   answer: 'Répondre au vendeur',
   accept: 'Accepter',
   reject: 'Refuser',
@@ -395,7 +402,8 @@ const fr: Words = {
   answer_received: 'reçue',
   answer_refused: 'refusée',
   apiKeys: 'Clés d’API',
-  keysIntro: 'Les clés permettent à votre logiciel de facturation d’appeler l’API pour ce compte. Une clé n’est affichée qu’une fois, à sa création : conservez-la alors.',
+  keysIntro:
+    'Les clés permettent à votre logiciel de facturation d’appeler l’API pour ce compte. Une clé n’est affichée qu’une fois, à sa création : conservez-la alors.',
   keyLabel: 'Nom de la clé',
   createKey: 'Créer une clé',
   newKey: 'Votre nouvelle clé. Copiez-la maintenant : elle ne sera plus affichée.',
@@ -492,7 +500,8 @@ const nl: Words = {
   markRead: 'Markeren als gelezen',
   officialWarnings: 'De officiële regels waarschuwden (het is toch verzonden):',
   markUnread: 'Markeren als ongelezen',
-  whatToDo: 'Wat te doen: verbeter wat de reden noemt (in uw facturatiesoftware of het verzendformulier) en verzend het document opnieuw. Een koper die niet via Peppol ontvangt, heeft het document op een andere manier nodig.',
+  whatToDo:
+    'Wat te doen: verbeter wat de reden noemt (in uw facturatiesoftware of het verzendformulier) en verzend het document opnieuw. Een koper die niet via Peppol ontvangt, heeft het document op een andere manier nodig.',
   answer: 'De verkoper antwoorden',
   accept: 'Aanvaarden',
   reject: 'Weigeren',
@@ -528,7 +537,8 @@ const nl: Words = {
   answer_received: 'ontvangen',
   answer_refused: 'geweigerd',
   apiKeys: 'API-sleutels',
-  keysIntro: 'Met sleutels roept uw facturatiesoftware de API aan voor dit account. Een sleutel wordt één keer getoond, bij het aanmaken: bewaar hem dan.',
+  keysIntro:
+    'Met sleutels roept uw facturatiesoftware de API aan voor dit account. Een sleutel wordt één keer getoond, bij het aanmaken: bewaar hem dan.',
   keyLabel: 'Naam van de sleutel',
   createKey: 'Sleutel aanmaken',
   newKey: 'Uw nieuwe sleutel. Kopieer hem nu: hij wordt niet opnieuw getoond.',
@@ -573,7 +583,8 @@ export function localeOf(language: Language): Locale {
     date: (iso) => dates.format(new Date(iso)),
     dateTime: (iso) => times.format(new Date(iso)),
     // Amounts are decimal strings: formatted as such, never through a float's rounding of more than two decimals.
-    money: (amount, currency) => new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount as unknown as number),
+    money: (amount, currency) =>
+      new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount as unknown as number),
   };
 }
 
@@ -581,7 +592,9 @@ export const LocaleContext = createContext<Locale>(localeOf('en'));
 export const useLocale = () => useContext(LocaleContext);
 
 /** A screen's own words, in every language: English names the keys, the others must say each of them. */
-export type ScreenWords<T extends Record<string, string>> = { en: T } & { [language in Exclude<Language, 'en'>]: { [key in keyof T]: string } };
+export type ScreenWords<T extends Record<string, string>> = { en: T } & {
+  [language in Exclude<Language, 'en'>]: { [key in keyof T]: string };
+};
 
 /** The words of one screen (kept beside it, so this file stays the app's shared words) in the language chosen. */
 export function useScreenWords<T extends Record<string, string>>(table: ScreenWords<T>): { [key in keyof T]: string } {

@@ -17,7 +17,16 @@ export function usePath(): string {
     const followed = (event: MouseEvent) => {
       const link = (event.target as Element | null)?.closest('a');
       const href = link?.getAttribute('href');
-      if (!href?.startsWith(`${BASE}/`) || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link?.target) return;
+      if (
+        !href?.startsWith(`${BASE}/`) ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey ||
+        link?.target
+      )
+        return;
       event.preventDefault();
       navigate(href.slice(BASE.length));
     };

@@ -22,7 +22,9 @@ export function readCii(xml: string | Buffer): UblReadResult {
 /** A parsed CrossIndustryInvoice (its root); another root is unsupported. */
 export function readCiiTree(root: XmlElement): UblReadResult {
   if (root.namespace !== CII_NS.rsm || root.name !== 'CrossIndustryInvoice') {
-    return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice` };
+    return {
+      unsupported: `the root element is {${root.namespace}}${root.name}, not a UN/CEFACT CII CrossIndustryInvoice`,
+    };
   }
   const r = new Reading(root, CII_NS);
   const reader = new TermReader(CII_SYNTAX, r);

@@ -13,30 +13,92 @@ export const CII_NS = {
   qdt: 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
 };
 
-const TRADE_PARTY = ['ram:ID', 'ram:GlobalID', 'ram:Name', 'ram:SpecifiedLegalOrganization', 'ram:DefinedTradeContact', 'ram:PostalTradeAddress', 'ram:URIUniversalCommunication', 'ram:SpecifiedTaxRegistration'];
-const TRADE_TAX = ['ram:CalculatedAmount', 'ram:TypeCode', 'ram:ExemptionReason', 'ram:BasisAmount', 'ram:CategoryCode', 'ram:ExemptionReasonCode', 'ram:RateApplicablePercent'];
+const TRADE_PARTY = [
+  'ram:ID',
+  'ram:GlobalID',
+  'ram:Name',
+  'ram:SpecifiedLegalOrganization',
+  'ram:DefinedTradeContact',
+  'ram:PostalTradeAddress',
+  'ram:URIUniversalCommunication',
+  'ram:SpecifiedTaxRegistration',
+];
+const TRADE_TAX = [
+  'ram:CalculatedAmount',
+  'ram:TypeCode',
+  'ram:ExemptionReason',
+  'ram:BasisAmount',
+  'ram:CategoryCode',
+  'ram:ExemptionReasonCode',
+  'ram:RateApplicablePercent',
+];
 const PERIOD = ['ram:StartDateTime', 'ram:EndDateTime'];
 
 const SEQUENCES: Record<string, readonly string[]> = {
-  'rsm:CrossIndustryInvoice': ['rsm:ExchangedDocumentContext', 'rsm:ExchangedDocument', 'rsm:SupplyChainTradeTransaction'],
-  'rsm:ExchangedDocumentContext': ['ram:BusinessProcessSpecifiedDocumentContextParameter', 'ram:GuidelineSpecifiedDocumentContextParameter'],
+  'rsm:CrossIndustryInvoice': [
+    'rsm:ExchangedDocumentContext',
+    'rsm:ExchangedDocument',
+    'rsm:SupplyChainTradeTransaction',
+  ],
+  'rsm:ExchangedDocumentContext': [
+    'ram:BusinessProcessSpecifiedDocumentContextParameter',
+    'ram:GuidelineSpecifiedDocumentContextParameter',
+  ],
   'rsm:ExchangedDocument': ['ram:ID', 'ram:TypeCode', 'ram:IssueDateTime', 'ram:IncludedNote'],
-  'rsm:SupplyChainTradeTransaction': ['ram:IncludedSupplyChainTradeLineItem', 'ram:ApplicableHeaderTradeAgreement', 'ram:ApplicableHeaderTradeDelivery', 'ram:ApplicableHeaderTradeSettlement'],
-  'ram:IncludedSupplyChainTradeLineItem': ['ram:AssociatedDocumentLineDocument', 'ram:SpecifiedTradeProduct', 'ram:SpecifiedLineTradeAgreement', 'ram:SpecifiedLineTradeDelivery', 'ram:SpecifiedLineTradeSettlement'],
+  'rsm:SupplyChainTradeTransaction': [
+    'ram:IncludedSupplyChainTradeLineItem',
+    'ram:ApplicableHeaderTradeAgreement',
+    'ram:ApplicableHeaderTradeDelivery',
+    'ram:ApplicableHeaderTradeSettlement',
+  ],
+  'ram:IncludedSupplyChainTradeLineItem': [
+    'ram:AssociatedDocumentLineDocument',
+    'ram:SpecifiedTradeProduct',
+    'ram:SpecifiedLineTradeAgreement',
+    'ram:SpecifiedLineTradeDelivery',
+    'ram:SpecifiedLineTradeSettlement',
+  ],
   'ram:AssociatedDocumentLineDocument': ['ram:LineID', 'ram:IncludedNote'],
   'ram:SpecifiedTradeProduct': ['ram:SellerAssignedID', 'ram:Name'],
   'ram:NetPriceProductTradePrice': ['ram:ChargeAmount', 'ram:BasisQuantity'],
-  'ram:SpecifiedLineTradeSettlement': ['ram:ApplicableTradeTax', 'ram:BillingSpecifiedPeriod', 'ram:SpecifiedTradeAllowanceCharge', 'ram:SpecifiedTradeSettlementLineMonetarySummation'],
+  'ram:SpecifiedLineTradeSettlement': [
+    'ram:ApplicableTradeTax',
+    'ram:BillingSpecifiedPeriod',
+    'ram:SpecifiedTradeAllowanceCharge',
+    'ram:SpecifiedTradeSettlementLineMonetarySummation',
+  ],
   'ram:ApplicableTradeTax': TRADE_TAX,
   'ram:CategoryTradeTax': TRADE_TAX,
-  'ram:SpecifiedTradeAllowanceCharge': ['ram:ChargeIndicator', 'ram:ActualAmount', 'ram:ReasonCode', 'ram:Reason', 'ram:CategoryTradeTax'],
-  'ram:ApplicableHeaderTradeAgreement': ['ram:BuyerReference', 'ram:SellerTradeParty', 'ram:BuyerTradeParty', 'ram:BuyerOrderReferencedDocument', 'ram:AdditionalReferencedDocument'],
+  'ram:SpecifiedTradeAllowanceCharge': [
+    'ram:ChargeIndicator',
+    'ram:ActualAmount',
+    'ram:ReasonCode',
+    'ram:Reason',
+    'ram:CategoryTradeTax',
+  ],
+  'ram:ApplicableHeaderTradeAgreement': [
+    'ram:BuyerReference',
+    'ram:SellerTradeParty',
+    'ram:BuyerTradeParty',
+    'ram:BuyerOrderReferencedDocument',
+    'ram:AdditionalReferencedDocument',
+  ],
   'ram:SellerTradeParty': TRADE_PARTY,
   'ram:BuyerTradeParty': TRADE_PARTY,
   'ram:SpecifiedLegalOrganization': ['ram:ID', 'ram:TradingBusinessName'],
-  'ram:DefinedTradeContact': ['ram:PersonName', 'ram:TelephoneUniversalCommunication', 'ram:EmailURIUniversalCommunication'],
+  'ram:DefinedTradeContact': [
+    'ram:PersonName',
+    'ram:TelephoneUniversalCommunication',
+    'ram:EmailURIUniversalCommunication',
+  ],
   'ram:PostalTradeAddress': ['ram:PostcodeCode', 'ram:LineOne', 'ram:CityName', 'ram:CountryID'],
-  'ram:AdditionalReferencedDocument': ['ram:IssuerAssignedID', 'ram:URIID', 'ram:TypeCode', 'ram:Name', 'ram:AttachmentBinaryObject'],
+  'ram:AdditionalReferencedDocument': [
+    'ram:IssuerAssignedID',
+    'ram:URIID',
+    'ram:TypeCode',
+    'ram:Name',
+    'ram:AttachmentBinaryObject',
+  ],
   'ram:ApplicableHeaderTradeDelivery': ['ram:ShipToTradeParty', 'ram:ActualDeliverySupplyChainEvent'],
   'ram:ApplicableHeaderTradeSettlement': [
     'ram:CreditorReferenceID',
@@ -50,7 +112,12 @@ const SEQUENCES: Record<string, readonly string[]> = {
     'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
     'ram:InvoiceReferencedDocument',
   ],
-  'ram:SpecifiedTradeSettlementPaymentMeans': ['ram:TypeCode', 'ram:PayerPartyDebtorFinancialAccount', 'ram:PayeePartyCreditorFinancialAccount', 'ram:PayeeSpecifiedCreditorFinancialInstitution'],
+  'ram:SpecifiedTradeSettlementPaymentMeans': [
+    'ram:TypeCode',
+    'ram:PayerPartyDebtorFinancialAccount',
+    'ram:PayeePartyCreditorFinancialAccount',
+    'ram:PayeeSpecifiedCreditorFinancialInstitution',
+  ],
   'ram:BillingSpecifiedPeriod': PERIOD,
   'ram:SpecifiedTradePaymentTerms': ['ram:Description', 'ram:DueDateDateTime', 'ram:DirectDebitMandateID'],
   'ram:SpecifiedTradeSettlementHeaderMonetarySummation': [
@@ -74,7 +141,10 @@ export const CII_SYNTAX: XmlSyntax = {
   root: () => ({ name: 'rsm:CrossIndustryInvoice', namespace: CII_NS.rsm }),
   path: (holder) => holder.cii,
   fixed: (group) => group.fixed?.cii ?? {},
-  companions: { 'ram:ApplicableTradeTax': { 'ram:TypeCode': 'VAT' }, 'ram:CategoryTradeTax': { 'ram:TypeCode': 'VAT' } },
+  companions: {
+    'ram:ApplicableTradeTax': { 'ram:TypeCode': 'VAT' },
+    'ram:CategoryTradeTax': { 'ram:TypeCode': 'VAT' },
+  },
   // The XSD requires the delivery aggregate, which an invoice without delivery information leaves empty.
   implied: {},
   always: ['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeDelivery'],

@@ -35,13 +35,20 @@ export function decodeBase64(text: string): Buffer | undefined {
   return BASE64.test(content) && content.length % 4 === 0 ? Buffer.from(content, 'base64') : undefined;
 }
 
-export function checkAttachments(attachments: { filename: string; mime_type: string; content: string }[], out: Violation[]): void {
+export function checkAttachments(
+  attachments: { filename: string; mime_type: string; content: string }[],
+  out: Violation[],
+): void {
   attachments.forEach((attachment, index) => {
     const path = `attachments[${index}]`;
     const allowed = ATTACHMENT_MIME_TYPES.has(attachment.mime_type);
     if (!allowed) {
       // The EN 16931 code list and Peppol's subset of it (PEPPOL-EN16931-CL001) both refuse it; BR-CL-24 is the base rule.
-      out.push({ path: `${path}.mime_type`, rule: 'BR-CL-24', message: `Peppol does not allow attachments of type ${attachment.mime_type}; use one of ${ALLOWED_LIST}.` });
+      out.push({
+        path: `${path}.mime_type`,
+        rule: 'BR-CL-24',
+        message: `Peppol does not allow attachments of type ${attachment.mime_type}; use one of ${ALLOWED_LIST}.`,
+      });
     }
     const bytes = decodeBase64(attachment.content);
     if (!bytes) {
@@ -50,9 +57,17 @@ export function checkAttachments(attachments: { filename: string; mime_type: str
     }
     if (bytes.length === 0) out.push({ path: `${path}.content`, rule: null, message: 'The attachment is empty.' });
     else if (bytes.length > MAX_ATTACHMENT_BYTES) {
-      out.push({ path: `${path}.content`, rule: null, message: `The attachment is ${bytes.length} bytes; at most ${MAX_ATTACHMENT_BYTES} are accepted.` });
+      out.push({
+        path: `${path}.content`,
+        rule: null,
+        message: `The attachment is ${bytes.length} bytes; at most ${MAX_ATTACHMENT_BYTES} are accepted.`,
+      });
     } else if (allowed && !matches(attachment.mime_type, sniff(bytes))) {
-      out.push({ path: `${path}.mime_type`, rule: 'PEPPOL-EN16931-CL001', message: `The content is not ${attachment.mime_type} (its bytes do not match that type).` });
+      out.push({
+        path: `${path}.mime_type`,
+        rule: 'PEPPOL-EN16931-CL001',
+        message: `The content is not ${attachment.mime_type} (its bytes do not match that type).`,
+      });
     }
   });
 }

@@ -114,7 +114,9 @@ export function taxTreatment(item: TaxedItem): TaxTreatment {
   return {
     category,
     rate: item.tax_rate === undefined ? null : normaliseRate(item.tax_rate),
-    exemptionCode: exempt ? (item.tax_exemption_reason_code ?? (item.tax_exemption_reason ? undefined : fallback?.code)) : undefined,
+    exemptionCode: exempt
+      ? (item.tax_exemption_reason_code ?? (item.tax_exemption_reason ? undefined : fallback?.code))
+      : undefined,
     exemptionReason: exempt ? (item.tax_exemption_reason ?? fallback?.reason) : undefined,
   };
 }
@@ -123,10 +125,16 @@ const sum = (values: Amount[]) => values.reduce((total, value) => total.plus(val
 const groupKey = (tax: TaxTreatment) => `${tax.category}|${tax.rate ?? ''}`;
 
 /** Allowances or charges summed; one without an amount (a received document lacking it) adds nothing. */
-const sumOf = (entries: { amount?: Decimal.Value | undefined }[] | undefined) => sum((entries ?? []).map((entry) => money(entry.amount ?? 0)));
+const sumOf = (entries: { amount?: Decimal.Value | undefined }[] | undefined) =>
+  sum((entries ?? []).map((entry) => money(entry.amount ?? 0)));
 
 /** BT-131, a line's net amount: round2(quantity × price) + charges − allowances (reference part A.16). */
-export function lineNet(line: { quantity?: Decimal.Value | undefined; unit_price?: Decimal.Value | undefined; allowances?: { amount?: Decimal.Value | undefined }[] | undefined; charges?: { amount?: Decimal.Value | undefined }[] | undefined }): Amount {
+export function lineNet(line: {
+  quantity?: Decimal.Value | undefined;
+  unit_price?: Decimal.Value | undefined;
+  allowances?: { amount?: Decimal.Value | undefined }[] | undefined;
+  charges?: { amount?: Decimal.Value | undefined }[] | undefined;
+}): Amount {
   return round2(money(line.quantity ?? 0).times(line.unit_price ?? 0))
     .plus(sumOf(line.charges))
     .minus(sumOf(line.allowances));
@@ -141,7 +149,12 @@ export function calculate(document: DocumentInput): CalculatedDocument {
   const allowancesCharges = [
     ...(document.allowances ?? []).map((input) => ({ input, isCharge: false })),
     ...(document.charges ?? []).map((input) => ({ input, isCharge: true })),
-  ].map(({ input, isCharge }): CalculatedAllowanceCharge => ({ input, isCharge, tax: taxTreatment(input), amount: money(input.amount) }));
+  ].map(({ input, isCharge }): CalculatedAllowanceCharge => ({
+    input,
+    isCharge,
+    tax: taxTreatment(input),
+    amount: money(input.amount),
+  }));
 
   const groups = new Map<string, TaxGroup>();
   const addToGroup = (tax: TaxTreatment, amount: Amount) => {
@@ -156,7 +169,10 @@ export function calculate(document: DocumentInput): CalculatedDocument {
   for (const entry of allowancesCharges) addToGroup(entry.tax, entry.isCharge ? entry.amount : entry.amount.negated());
   const taxGroups = [...groups.values()].map((group) => ({
     ...group,
-    tax: group.rate === null || EXEMPT_CATEGORIES.has(group.category) ? money(0) : round2(group.taxable.times(group.rate).dividedBy(100)),
+    tax:
+      group.rate === null || EXEMPT_CATEGORIES.has(group.category)
+        ? money(0)
+        : round2(group.taxable.times(group.rate).dividedBy(100)),
   }));
 
   const lineExtension = sum(lines.map((line) => line.net));
@@ -172,6 +188,16 @@ export function calculate(document: DocumentInput): CalculatedDocument {
     allowancesCharges,
     taxGroups,
     // BR-CO-16: amount due = total with VAT − paid + rounding.
-    totals: { lineExtension, allowanceTotal, chargeTotal, taxExclusive, tax, taxInclusive, prepaid, rounding, payable: taxInclusive.minus(prepaid).plus(rounding) },
+    totals: {
+      lineExtension,
+      allowanceTotal,
+      chargeTotal,
+      taxExclusive,
+      tax,
+      taxInclusive,
+      prepaid,
+      rounding,
+      payable: taxInclusive.minus(prepaid).plus(rounding),
+    },
   };
 }

@@ -15,7 +15,10 @@ export interface SendingCompany {
   email?: string | null | undefined;
   iban?: string | null | undefined;
   peppol_id?: string | null | undefined;
-  address?: { street?: string | null | undefined; city?: string | null | undefined; postal_code?: string | null | undefined } | null | undefined;
+  address?:
+    | { street?: string | null | undefined; city?: string | null | undefined; postal_code?: string | null | undefined }
+    | null
+    | undefined;
 }
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
@@ -58,7 +61,11 @@ export type Conversion =
   | { ok: false; violations: Violation[] };
 
 /** Checks meaning, computes the totals and writes the UBL; every problem is reported at once. */
-export function convertDocument(input: DocumentInput, company: SendingCompany, attachmentIds: string[] = []): Conversion {
+export function convertDocument(
+  input: DocumentInput,
+  company: SendingCompany,
+  attachmentIds: string[] = [],
+): Conversion {
   const document = withCompanyDefaults(input, company);
   const violations = checkDocument(document);
   if (violations.length > 0) return { ok: false, violations };

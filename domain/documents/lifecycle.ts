@@ -18,7 +18,13 @@ export const RECEIVED_STATUS = 'received';
 export const RECEIVED_EVENT = 'document.received';
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
-export const DOCUMENT_EVENT_TYPES = ['document.queued', 'document.sending', 'document.retry', 'document.delivered', 'document.failed'] as const;
+export const DOCUMENT_EVENT_TYPES = [
+  'document.queued',
+  'document.sending',
+  'document.retry',
+  'document.delivered',
+  'document.failed',
+] as const;
 export type DocumentEventType = (typeof DOCUMENT_EVENT_TYPES)[number];
 
 export interface Transition {
@@ -45,7 +51,17 @@ export const TRANSITIONS = {
 export type DocumentMove = keyof typeof TRANSITIONS;
 
 /** History steps as clients read them: the move, named by the status it leads to (retry keeps its own name). */
-export const HISTORY_STEPS = ['created', 'validated', 'queued', 'sending', 'retry', 'delivered', 'failed', 'response_received', 'mls_received'] as const;
+export const HISTORY_STEPS = [
+  'created',
+  'validated',
+  'queued',
+  'sending',
+  'retry',
+  'delivered',
+  'failed',
+  'response_received',
+  'mls_received',
+] as const;
 export type HistoryStep = (typeof HISTORY_STEPS)[number];
 
 /** Whether `move` may start from `status` (a move to the status a document already has is a repeat, not a move). */
@@ -70,7 +86,8 @@ export class IllegalMoveError extends Error {
     readonly move: DocumentMove,
     readonly current: DocumentStatus | typeof RECEIVED_STATUS,
   ) {
-    super(`document ${documentId} is ${current}; "${move}" moves only from ${TRANSITIONS[move].from.join(' or ') || '(new)'}`);
+    super(
+      `document ${documentId} is ${current}; "${move}" moves only from ${TRANSITIONS[move].from.join(' or ') || '(new)'}`,
+    );
   }
 }
-

@@ -11,7 +11,14 @@ import type { DocumentInput } from './input';
 export function paymentMeansCode(document: DocumentInput): string | undefined {
   const payment = document.payment;
   const creditNoteDueDate = document.type === 'credit_note' ? document.due_date : undefined;
-  if (!payment?.iban && !payment?.means_code && !payment?.reference && !payment?.mandate_reference && !creditNoteDueDate) return undefined;
+  if (
+    !payment?.iban &&
+    !payment?.means_code &&
+    !payment?.reference &&
+    !payment?.mandate_reference &&
+    !creditNoteDueDate
+  )
+    return undefined;
   if (payment?.means_code) return payment.means_code;
   if (payment?.mandate_reference) return '59';
   if (!payment?.iban) return '1';

@@ -22,7 +22,12 @@ export type { Violation } from './violation';
  */
 
 /** Unit codes people often send that UN/ECE Rec 20 does not have (BR-CL-23). */
-const NOT_REC20: Record<string, string> = { PCE: 'H87 (piece) or C62 (one)', PCS: 'H87 (piece)', PC: 'H87 (piece)', ST: 'H87 (piece)' };
+const NOT_REC20: Record<string, string> = {
+  PCE: 'H87 (piece) or C62 (one)',
+  PCS: 'H87 (piece)',
+  PC: 'H87 (piece)',
+  ST: 'H87 (piece)',
+};
 
 /** Peppol format and check-digit rules per EAS scheme (PEPPOL-COMMON-R040…R050). */
 const IDENTIFIER_RULE: Record<string, string> = {
@@ -41,9 +46,18 @@ const decimals = (value: string) => (value.split('.')[1] ?? '').length;
 
 function checkParty(party: PartyInput, path: 'from' | 'to', out: Violation[]): void {
   const seller = path === 'from';
-  if (!party.name) out.push({ path: `${path}.name`, rule: seller ? 'BR-06' : 'BR-07', message: `The ${seller ? 'seller' : 'buyer'} name is required.` });
+  if (!party.name)
+    out.push({
+      path: `${path}.name`,
+      rule: seller ? 'BR-06' : 'BR-07',
+      message: `The ${seller ? 'seller' : 'buyer'} name is required.`,
+    });
   if (!party.address?.country) {
-    out.push({ path: `${path}.address.country`, rule: seller ? 'BR-09' : 'BR-11', message: `The ${seller ? 'seller' : 'buyer'} country is required.` });
+    out.push({
+      path: `${path}.address.country`,
+      rule: seller ? 'BR-09' : 'BR-11',
+      message: `The ${seller ? 'seller' : 'buyer'} country is required.`,
+    });
   }
   if (!party.peppol_id) {
     out.push({
@@ -69,32 +83,55 @@ function checkParty(party: PartyInput, path: 'from' | 'to', out: Violation[]): v
   if (registration && registrationScheme && registrationScheme !== '0184' && IDENTIFIER_RULE[registrationScheme]) {
     const problem = peppolIdProblem(`${registrationScheme}:${registration}`);
     if (problem) {
-      out.push({ path: `${path}.company_registration_id`, rule: IDENTIFIER_RULE[registrationScheme], message: `Invalid legal registration id (scheme ${registrationScheme}): ${problem}.` });
+      out.push({
+        path: `${path}.company_registration_id`,
+        rule: IDENTIFIER_RULE[registrationScheme],
+        message: `Invalid legal registration id (scheme ${registrationScheme}): ${problem}.`,
+      });
     }
   }
   if (party.tax_id && !VAT_ID.test(party.tax_id)) {
-    out.push({ path: `${path}.tax_id`, rule: 'BR-CO-09', message: 'A VAT identifier starts with its country prefix, e.g. BE0123456749 (EL for Greece).' });
+    out.push({
+      path: `${path}.tax_id`,
+      rule: 'BR-CO-09',
+      message: 'A VAT identifier starts with its country prefix, e.g. BE0123456749 (EL for Greece).',
+    });
   }
 }
 
 /** The document currency (BT-5) must be one Peppol takes (ISO 4217 without the codes for no currency, such as XXX); `path` names it in the syntax it came in. */
 export const currencyViolations = (currency: string, path: string): Violation[] =>
-  isCurrencyCode(currency) ? [] : [{ path, rule: 'PEPPOL-EN16931-CL007', message: `${currency} is not an ISO 4217 currency code Peppol takes.` }];
+  isCurrencyCode(currency)
+    ? []
+    : [{ path, rule: 'PEPPOL-EN16931-CL007', message: `${currency} is not an ISO 4217 currency code Peppol takes.` }];
 
 export function checkDocument(document: DocumentInput): Violation[] {
   const out: Violation[] = [];
   if (!document.buyer_reference && !document.order_reference) {
-    out.push({ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003', message: 'Send buyer_reference (the buyer’s reference) or order_reference (their purchase order number).' });
+    out.push({
+      path: 'buyer_reference',
+      rule: 'PEPPOL-EN16931-R003',
+      message: 'Send buyer_reference (the buyer’s reference) or order_reference (their purchase order number).',
+    });
   }
   const sellerCountry = document.from.address?.country;
   if (document.profile === 'pint' && !PINT_AUNZ_COUNTRIES.includes(sellerCountry ?? '')) {
-    out.push({ path: 'profile', rule: null, message: `PINT is sent here in its A-NZ specialisation, for sellers in Australia or New Zealand; this seller is in ${sellerCountry ?? 'no country'}: send it as peppol.` });
+    out.push({
+      path: 'profile',
+      rule: null,
+      message: `PINT is sent here in its A-NZ specialisation, for sellers in Australia or New Zealand; this seller is in ${sellerCountry ?? 'no country'}: send it as peppol.`,
+    });
   }
   if (document.profile === 'xrechnung' && !document.buyer_reference) {
-    out.push({ path: 'buyer_reference', rule: 'BR-DE-15', message: 'An XRechnung needs the buyer reference (BT-10): for a German public buyer, its Leitweg-ID.' });
+    out.push({
+      path: 'buyer_reference',
+      rule: 'BR-DE-15',
+      message: 'An XRechnung needs the buyer reference (BT-10): for a German public buyer, its Leitweg-ID.',
+    });
   }
   out.push(...currencyViolations(document.currency, 'currency'));
-  if (document.period && document.period.end < document.period.start) out.push({ path: 'period.end', rule: 'BR-29', message: 'The period ends before it starts.' });
+  if (document.period && document.period.end < document.period.start)
+    out.push({ path: 'period.end', rule: 'BR-29', message: 'The period ends before it starts.' });
   checkParty(document.from, 'from', out);
   checkParty(document.to, 'to', out);
   if (!document.from.tax_id && !document.from.company_registration_id) {
@@ -111,18 +148,38 @@ export function checkDocument(document: DocumentInput): Violation[] {
 
   document.lines.forEach((line, index) => {
     const path = `lines[${index}]`;
-    if (new Decimal(line.unit_price).isNegative()) out.push({ path: `${path}.unit_price`, rule: 'BR-27', message: 'The net price cannot be negative; use a negative quantity instead.' });
-    if (NOT_REC20[line.unit]) out.push({ path: `${path}.unit`, rule: 'BR-CL-23', message: `${line.unit} is not a UN/ECE Rec 20 unit code; use ${NOT_REC20[line.unit]}.` });
+    if (new Decimal(line.unit_price).isNegative())
+      out.push({
+        path: `${path}.unit_price`,
+        rule: 'BR-27',
+        message: 'The net price cannot be negative; use a negative quantity instead.',
+      });
+    if (NOT_REC20[line.unit])
+      out.push({
+        path: `${path}.unit`,
+        rule: 'BR-CL-23',
+        message: `${line.unit} is not a UN/ECE Rec 20 unit code; use ${NOT_REC20[line.unit]}.`,
+      });
     for (const kind of ['allowances', 'charges'] as const) {
       (line[kind] ?? []).forEach((entry, entryIndex) => {
-        if (decimals(entry.amount) > 2) out.push({ path: `${path}.${kind}[${entryIndex}].amount`, rule: 'BR-DEC-24', message: 'Amounts have at most 2 decimals.' });
+        if (decimals(entry.amount) > 2)
+          out.push({
+            path: `${path}.${kind}[${entryIndex}].amount`,
+            rule: 'BR-DEC-24',
+            message: 'Amounts have at most 2 decimals.',
+          });
         checkReason(entry, `${path}.${kind}[${entryIndex}]`, kind === 'allowances' ? 'BR-42' : 'BR-44', out);
       });
     }
   });
   for (const kind of ['allowances', 'charges'] as const) {
     (document[kind] ?? []).forEach((entry, index) => {
-      if (decimals(entry.amount) > 2) out.push({ path: `${kind}[${index}].amount`, rule: kind === 'allowances' ? 'BR-DEC-01' : 'BR-DEC-05', message: 'Amounts have at most 2 decimals.' });
+      if (decimals(entry.amount) > 2)
+        out.push({
+          path: `${kind}[${index}].amount`,
+          rule: kind === 'allowances' ? 'BR-DEC-01' : 'BR-DEC-05',
+          message: 'Amounts have at most 2 decimals.',
+        });
       checkReason(entry, `${kind}[${index}]`, kind === 'allowances' ? 'BR-33' : 'BR-38', out);
     });
   }
@@ -161,16 +218,34 @@ export function payableRoundingViolations(rounding: string | null | undefined, p
 }
 
 /** An allowance or charge says why: in words, by code, or both. */
-function checkReason(entry: { reason?: string | undefined; reason_code?: string | undefined }, path: string, rule: string, out: Violation[]): void {
-  if (!entry.reason && !entry.reason_code) out.push({ path: `${path}.reason`, rule, message: 'Say why: reason (in words) or reason_code (UNCL5189 for allowances, UNCL7161 for charges).' });
+function checkReason(
+  entry: { reason?: string | undefined; reason_code?: string | undefined },
+  path: string,
+  rule: string,
+  out: Violation[],
+): void {
+  if (!entry.reason && !entry.reason_code)
+    out.push({
+      path: `${path}.reason`,
+      rule,
+      message: 'Say why: reason (in words) or reason_code (UNCL5189 for allowances, UNCL7161 for charges).',
+    });
 }
 
 function checkPayment(document: DocumentInput, out: Violation[]): void {
   const code = document.payment?.means_code;
   if ((code === '30' || code === '58') && !document.payment?.iban) {
-    out.push({ path: 'payment.iban', rule: 'BR-61', message: `Payment means ${code} (credit transfer) needs the account (payment.iban).` });
+    out.push({
+      path: 'payment.iban',
+      rule: 'BR-61',
+      message: `Payment means ${code} (credit transfer) needs the account (payment.iban).`,
+    });
   }
   if ((code === '49' || code === '59') && !document.payment?.mandate_reference) {
-    out.push({ path: 'payment.mandate_reference', rule: 'PEPPOL-EN16931-R061', message: `Payment means ${code} (direct debit) needs the mandate reference (payment.mandate_reference).` });
+    out.push({
+      path: 'payment.mandate_reference',
+      rule: 'PEPPOL-EN16931-R061',
+      message: `Payment means ${code} (direct debit) needs the mandate reference (payment.mandate_reference).`,
+    });
   }
 }

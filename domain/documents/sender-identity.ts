@@ -37,7 +37,11 @@ const pathOf = (term: string, syntax: 'json' | 'ubl' | 'cii') => {
 export type StatedSeller = Partial<Record<keyof CompanyIdentity, string | null | undefined>>;
 
 /** Every seller field a live document states otherwise than the verified identity, each named at its path in the syntax it came in. */
-export function sellerIdentityViolations(stated: StatedSeller, verified: CompanyIdentity, syntax: 'json' | 'ubl' | 'cii'): Violation[] {
+export function sellerIdentityViolations(
+  stated: StatedSeller,
+  verified: CompanyIdentity,
+  syntax: 'json' | 'ubl' | 'cii',
+): Violation[] {
   return SELLER_FIELDS.flatMap(({ field, term, label }) => {
     const path = pathOf(term, syntax);
     const value = stated[field];

@@ -36,7 +36,12 @@ export const ruleOfField = (path: string): string | null => FIELD_RULES[path.rep
 
 /** A shape problem of `schema` as violations: one per unknown key (naming the nearest known one), else its path, the field's rule and our sentence. */
 export function issueViolations(issue: z.core.$ZodIssue, schema: z.ZodType): Violation[] {
-  if (issue.code === 'unrecognized_keys') return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({ path, rule: null, message }));
+  if (issue.code === 'unrecognized_keys')
+    return unknownFields(issue.path, issue.keys, fieldsAt(schema, issue.path)).map(({ path, message }) => ({
+      path,
+      rule: null,
+      message,
+    }));
   const path = jsonPath(issue.path);
   return [{ path, rule: ruleOfField(path), message: namingField(issue.message, path || 'body') }];
 }

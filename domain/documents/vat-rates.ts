@@ -39,7 +39,8 @@ const HUNDRED = new Decimal(100);
 const HIGHEST = Decimal.max(...KNOWN.keys());
 const isKnown = (rate: Decimal) => KNOWN.has(rate.toString());
 
-export type RateVerdict = { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
+export type RateVerdict =
+  { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
 
 /** The slips that turn a real rate into one no country uses, each with what it looks like. */
 const SLIPS: { meant: (rate: Decimal) => Decimal; looksLike: (shown: string) => string }[] = [
@@ -52,11 +53,14 @@ function refusal(rate: Decimal, sellerCountry: string | undefined): string {
   const shown = rate.toString();
   for (const slip of SLIPS) {
     const meant = slip.meant(rate);
-    if (meant.greaterThan(0) && isKnown(meant)) return `${shown} looks like ${slip.looksLike(shown)}: VAT rates are in percent, ${meant.toString()} means ${meant.toString()} %; send ${meant.toString()}.`;
+    if (meant.greaterThan(0) && isKnown(meant))
+      return `${shown} looks like ${slip.looksLike(shown)}: VAT rates are in percent, ${meant.toString()} means ${meant.toString()} %; send ${meant.toString()}.`;
   }
   const own = sellerCountry ? COUNTRIES.get(sellerCountry) : undefined;
   const hint = own ? ` The seller's country (${sellerCountry}) uses ${own.join(', ')}.` : '';
-  const none = rate.greaterThan(HIGHEST) ? `No country uses a VAT rate above ${HIGHEST.toString()} % (${KNOWN.get(HIGHEST.toString())!.join(', ')})` : `No country uses a VAT rate of ${shown} %`;
+  const none = rate.greaterThan(HIGHEST)
+    ? `No country uses a VAT rate above ${HIGHEST.toString()} % (${KNOWN.get(HIGHEST.toString())!.join(', ')})`
+    : `No country uses a VAT rate of ${shown} %`;
   return `${none} for standard-rated (S) items; a rate is in percent, such as 21.${hint}`;
 }
 
@@ -92,7 +96,12 @@ function judgedRates(document: DocumentInput): { path: string; rate: string; ver
     if (item.tax_rate === undefined || (item.tax_category !== undefined && item.tax_category !== 'S')) continue;
     if (!verdicts.has(item.tax_rate)) {
       const rate = new Decimal(item.tax_rate);
-      verdicts.set(item.tax_rate, rate.greaterThan(0) ? { rate: rate.toString(), verdict: judgeStandardRate(rate, document.from.address?.country) } : null);
+      verdicts.set(
+        item.tax_rate,
+        rate.greaterThan(0)
+          ? { rate: rate.toString(), verdict: judgeStandardRate(rate, document.from.address?.country) }
+          : null,
+      );
     }
     const entry = verdicts.get(item.tax_rate);
     if (entry) judged.push({ path: `${path}.tax_rate`, ...entry });

@@ -13,7 +13,17 @@ import type { Violation } from './violation';
  */
 
 /** Rule family prefix of each category in the EN 16931 rule ids (K is "IC", L "AF", M "AG"). */
-const RULE_FAMILY: Record<TaxCategory, string> = { S: 'S', Z: 'Z', E: 'E', AE: 'AE', K: 'IC', G: 'G', O: 'O', L: 'AF', M: 'AG' };
+const RULE_FAMILY: Record<TaxCategory, string> = {
+  S: 'S',
+  Z: 'Z',
+  E: 'E',
+  AE: 'AE',
+  K: 'IC',
+  G: 'G',
+  O: 'O',
+  L: 'AF',
+  M: 'AG',
+};
 
 /** Where an item sits decides the number of its rule: BR-x-05/06/07 for the rate, BR-x-02/03/04 for VAT ids. */
 type Kind = 'line' | 'allowance' | 'charge';
@@ -24,7 +34,9 @@ const CATEGORY_RULE: Record<Kind, string> = { line: 'BR-CO-04', allowance: 'BR-3
 
 /** The VATEX list (BR-CL-22) and the codes Peppol ties to one category (P0104…P0111), as data. */
 const VATEX_CODES: ReadonlySet<string> = new Set(vatex.codes);
-const VATEX_SINGLE_CATEGORY = new Map<string, { category: string; rule: string }>(Object.entries(vatex.single_category));
+const VATEX_SINGLE_CATEGORY = new Map<string, { category: string; rule: string }>(
+  Object.entries(vatex.single_category),
+);
 
 interface Item {
   item: TaxedItem;
@@ -34,9 +46,18 @@ interface Item {
 }
 
 function itemsOf(document: DocumentInput): Item[] {
-  const items: Item[] = document.lines.map((item, index) => ({ item, path: `lines[${index}]`, kind: 'line', category: categoryOf(item) }));
-  (document.allowances ?? []).forEach((item, index) => items.push({ item, path: `allowances[${index}]`, kind: 'allowance', category: categoryOf(item) }));
-  (document.charges ?? []).forEach((item, index) => items.push({ item, path: `charges[${index}]`, kind: 'charge', category: categoryOf(item) }));
+  const items: Item[] = document.lines.map((item, index) => ({
+    item,
+    path: `lines[${index}]`,
+    kind: 'line',
+    category: categoryOf(item),
+  }));
+  (document.allowances ?? []).forEach((item, index) =>
+    items.push({ item, path: `allowances[${index}]`, kind: 'allowance', category: categoryOf(item) }),
+  );
+  (document.charges ?? []).forEach((item, index) =>
+    items.push({ item, path: `charges[${index}]`, kind: 'charge', category: categoryOf(item) }),
+  );
   return items;
 }
 
@@ -60,7 +81,8 @@ function checkTax({ item, path, kind, category }: Item, out: Violation[]): void 
     out.push({
       path: `${path}.tax_category`,
       rule: CATEGORY_RULE[kind],
-      message: 'A 0 % rate is ambiguous: set tax_category to Z (zero rated), E (exempt), AE (reverse charge), K (intra-community), G (export) or O (not subject to VAT).',
+      message:
+        'A 0 % rate is ambiguous: set tax_category to Z (zero rated), E (exempt), AE (reverse charge), K (intra-community), G (export) or O (not subject to VAT).',
     });
     return;
   }
@@ -68,20 +90,31 @@ function checkTax({ item, path, kind, category }: Item, out: Violation[]): void 
   const rateRule = `BR-${family}-${RATE_RULE[kind]}`;
   if (category === 'O') {
     if (item.tax_rate !== undefined) {
-      out.push({ path: `${path}.tax_rate`, rule: rateRule, message: 'Category O (not subject to VAT) has no VAT rate at all: leave tax_rate out.' });
+      out.push({
+        path: `${path}.tax_rate`,
+        rule: rateRule,
+        message: 'Category O (not subject to VAT) has no VAT rate at all: leave tax_rate out.',
+      });
     }
   } else if (item.tax_rate !== undefined) {
     const rate = new Decimal(item.tax_rate);
-    if (rate.isNegative()) out.push({ path: `${path}.tax_rate`, rule: rateRule, message: 'A VAT rate cannot be negative.' });
-    else if (category === 'S' && rate.isZero()) out.push({ path: `${path}.tax_rate`, rule: rateRule, message: 'Standard rate (S) needs a rate above 0.' });
+    if (rate.isNegative())
+      out.push({ path: `${path}.tax_rate`, rule: rateRule, message: 'A VAT rate cannot be negative.' });
+    else if (category === 'S' && rate.isZero())
+      out.push({ path: `${path}.tax_rate`, rule: rateRule, message: 'Standard rate (S) needs a rate above 0.' });
     else if (EXEMPT_CATEGORIES.has(category) || category === 'Z') {
-      if (!rate.isZero()) out.push({ path: `${path}.tax_rate`, rule: rateRule, message: `Category ${category} needs a rate of 0.` });
+      if (!rate.isZero())
+        out.push({ path: `${path}.tax_rate`, rule: rateRule, message: `Category ${category} needs a rate of 0.` });
     }
   }
 
   const exempt = EXEMPT_CATEGORIES.has(category);
   if (!exempt && (item.tax_exemption_reason || item.tax_exemption_reason_code)) {
-    out.push({ path: `${path}.tax_exemption_reason`, rule: `BR-${family}-10`, message: `Category ${category} carries no exemption reason; remove it.` });
+    out.push({
+      path: `${path}.tax_exemption_reason`,
+      rule: `BR-${family}-10`,
+      message: `Category ${category} carries no exemption reason; remove it.`,
+    });
     return;
   }
   if (!exempt) return;
@@ -105,7 +138,11 @@ function checkTax({ item, path, kind, category }: Item, out: Violation[]): void 
   }
   const single = VATEX_SINGLE_CATEGORY.get(code);
   if (single && single.category !== category) {
-    out.push({ path: `${path}.tax_exemption_reason_code`, rule: single.rule, message: `${code} is used only with category ${single.category}, not ${category}.` });
+    out.push({
+      path: `${path}.tax_exemption_reason_code`,
+      rule: single.rule,
+      message: `${code} is used only with category ${single.category}, not ${category}.`,
+    });
   }
 }
 
@@ -122,19 +159,34 @@ function checkNotSubjectToVat(document: DocumentInput, items: Item[], out: Viola
     out.push({
       path: `${firstO.path}.tax_category`,
       rule: 'BR-O-11',
-      message: 'A document with category O (not subject to VAT) has no other VAT category: send the other items in a separate document.',
+      message:
+        'A document with category O (not subject to VAT) has no other VAT category: send the other items in a separate document.',
     });
     const rule: Record<Kind, string> = { line: 'BR-O-12', allowance: 'BR-O-13', charge: 'BR-O-14' };
     for (const entry of others) {
-      out.push({ path: `${entry.path}.tax_category`, rule: rule[entry.kind], message: `Category ${entry.category} cannot be combined with category O (not subject to VAT) on ${firstO.path}.` });
+      out.push({
+        path: `${entry.path}.tax_category`,
+        rule: rule[entry.kind],
+        message: `Category ${entry.category} cannot be combined with category O (not subject to VAT) on ${firstO.path}.`,
+      });
     }
   }
   const rule = `BR-O-${PARTY_RULE[firstO.kind]}`;
   if (document.from.tax_id) {
-    out.push({ path: 'from.tax_id', rule, message: 'A document not subject to VAT (category O) carries no seller VAT identifier: leave from.tax_id out (the company’s own is left out by itself).' });
+    out.push({
+      path: 'from.tax_id',
+      rule,
+      message:
+        'A document not subject to VAT (category O) carries no seller VAT identifier: leave from.tax_id out (the company’s own is left out by itself).',
+    });
   }
   if (document.to.tax_id) {
-    out.push({ path: 'to.tax_id', rule, message: 'A document not subject to VAT (category O) carries no buyer VAT identifier: leave to.tax_id out (send to.company_registration_id instead).' });
+    out.push({
+      path: 'to.tax_id',
+      rule,
+      message:
+        'A document not subject to VAT (category O) carries no buyer VAT identifier: leave to.tax_id out (send to.company_registration_id instead).',
+    });
   }
 }
 
@@ -151,17 +203,34 @@ function checkIdentifiers(document: DocumentInput, items: Item[], out: Violation
   }
   const reverseCharge = items.find((entry) => entry.category === 'AE');
   if (reverseCharge && !document.to.tax_id && !document.to.company_registration_id) {
-    out.push({ path: 'to.tax_id', rule: `BR-AE-${PARTY_RULE[reverseCharge.kind]}`, message: 'Reverse charge (AE) needs the buyer VAT identifier or legal registration id.' });
+    out.push({
+      path: 'to.tax_id',
+      rule: `BR-AE-${PARTY_RULE[reverseCharge.kind]}`,
+      message: 'Reverse charge (AE) needs the buyer VAT identifier or legal registration id.',
+    });
   }
   const intraCommunity = items.find((entry) => entry.category === 'K');
   if (intraCommunity) {
     if (!document.to.tax_id) {
-      out.push({ path: 'to.tax_id', rule: `BR-IC-${PARTY_RULE[intraCommunity.kind]}`, message: 'Intra-community supply (K) needs the buyer VAT identifier.' });
+      out.push({
+        path: 'to.tax_id',
+        rule: `BR-IC-${PARTY_RULE[intraCommunity.kind]}`,
+        message: 'Intra-community supply (K) needs the buyer VAT identifier.',
+      });
     }
     if (!document.delivery?.date && !document.period) {
-      out.push({ path: 'delivery.date', rule: 'BR-IC-11', message: 'Intra-community supply (K) needs the delivery date or an invoicing period.' });
+      out.push({
+        path: 'delivery.date',
+        rule: 'BR-IC-11',
+        message: 'Intra-community supply (K) needs the delivery date or an invoicing period.',
+      });
     }
-    if (!document.delivery?.country) out.push({ path: 'delivery.country', rule: 'BR-IC-12', message: 'Intra-community supply (K) needs the deliver-to country.' });
+    if (!document.delivery?.country)
+      out.push({
+        path: 'delivery.country',
+        rule: 'BR-IC-12',
+        message: 'Intra-community supply (K) needs the deliver-to country.',
+      });
   }
 }
 
@@ -175,7 +244,11 @@ function checkOneReasonPerBreakdown(items: Item[], out: Violation[]): void {
     const first = seen.get(category);
     if (first === undefined) seen.set(category, reason);
     else if (first !== reason) {
-      out.push({ path: 'lines', rule: 'UBL-SR-32', message: `All items in category ${category} must give the same exemption reason (one VAT breakdown carries one).` });
+      out.push({
+        path: 'lines',
+        rule: 'UBL-SR-32',
+        message: `All items in category ${category} must give the same exemption reason (one VAT breakdown carries one).`,
+      });
       return;
     }
   }

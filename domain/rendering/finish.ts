@@ -19,7 +19,12 @@ export type SafePageStep = (page: Parameters<typeof safeRenderedPage>[0]) => Pro
  * Factur-X) is finished as it comes: the renderer stamps a sandbox one itself (asked with
  * renderingNoticeFor), in the layout's embedded font, so a PDF/A stays one.
  */
-export async function finishedRendering(rendered: Buffer, format: 'html' | 'pdf' | 'facturx', environment: Environment, safePage: SafePageStep): Promise<Buffer> {
+export async function finishedRendering(
+  rendered: Buffer,
+  format: 'html' | 'pdf' | 'facturx',
+  environment: Environment,
+  safePage: SafePageStep,
+): Promise<Buffer> {
   if (format !== 'html') return rendered;
   return Buffer.from(await safePage({ html: rendered, notice: renderingNoticeFor(environment) }));
 }

@@ -36,10 +36,36 @@ export const VIEWER_SCRIPT = `(function () {
 export const VIEWER_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(VIEWER_SCRIPT).digest('base64')}'`;
 
 /** Elements that load or run something, or move the page elsewhere: the stylesheet makes none, and none may come through. */
-const DROPPED_ELEMENTS = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'link', 'portal', 'noscript']);
+const DROPPED_ELEMENTS = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'link',
+  'portal',
+  'noscript',
+]);
 
 /** Attributes that name a URL (or hold markup) and that the stylesheet never writes: removed whatever their value. */
-const DROPPED_URL_ATTRIBUTES = new Set(['action', 'formaction', 'srcset', 'srcdoc', 'poster', 'background', 'ping', 'data', 'codebase', 'cite', 'longdesc', 'xlink:href', 'manifest']);
+const DROPPED_URL_ATTRIBUTES = new Set([
+  'action',
+  'formaction',
+  'srcset',
+  'srcdoc',
+  'poster',
+  'background',
+  'ping',
+  'data',
+  'codebase',
+  'cite',
+  'longdesc',
+  'xlink:href',
+  'manifest',
+]);
 
 /** The extensions an attachment keeps: those of the MIME types Peppol allows; any other file is saved as `.bin`. */
 const ATTACHMENT_EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg', 'csv', 'xlsx', 'ods']);
@@ -64,7 +90,11 @@ function setAttribute(element: Element, name: string, value: string): void {
   else element.attrs.push({ name, value });
 }
 
-const textOf = (element: Element) => tree.getChildNodes(element).map((child) => (tree.isTextNode(child) ? child.value : '')).join('');
+const textOf = (element: Element) =>
+  tree
+    .getChildNodes(element)
+    .map((child) => (tree.isTextNode(child) ? child.value : ''))
+    .join('');
 
 /**
  * An `href` or `src` as the browser will read it, when it is an http(s) URL or a link within the page;
@@ -90,7 +120,11 @@ export function safeUrl(value: string): string | undefined {
  */
 export function safeFilename(declared: string): string {
   const base = declared.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'attachment';
+  const stem =
+    base
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 100) || 'attachment';
   const extension = /\.([A-Za-z0-9]+)$/.exec(stem)?.[1]?.toLowerCase();
   return extension && ATTACHMENT_EXTENSIONS.has(extension) ? stem : `${stem}.bin`;
 }
@@ -103,7 +137,9 @@ export function safeFilename(declared: string): string {
  * link without a target.
  */
 function offerAttachmentsAsDownloads(elements: Element[]): void {
-  for (const holder of elements.filter((element) => attributeOf(element, 'filename') !== undefined && attributeOf(element, 'mimetype') !== undefined)) {
+  for (const holder of elements.filter(
+    (element) => attributeOf(element, 'filename') !== undefined && attributeOf(element, 'mimetype') !== undefined,
+  )) {
     const container = tree.getParentNode(holder);
     const siblings = container ? tree.getChildNodes(container).filter(isElement) : [];
     const linkBox = siblings[siblings.indexOf(holder) - 1];
@@ -131,7 +167,8 @@ function disarm(element: Element): void {
   });
 }
 
-const isRefresh = (element: Element) => element.tagName === 'meta' && attributeOf(element, 'http-equiv')?.toLowerCase() === 'refresh';
+const isRefresh = (element: Element) =>
+  element.tagName === 'meta' && attributeOf(element, 'http-equiv')?.toLowerCase() === 'refresh';
 
 function bodyOf(elements: Element[]): Element {
   const body = elements.find((element) => element.tagName === 'body');
@@ -144,7 +181,10 @@ function insertBanner(body: Element, text: string): void {
   const banner = tree.createElement('div', body.namespaceURI, [
     { name: 'class', value: 'einvoice-notice' },
     { name: 'role', value: 'alert' },
-    { name: 'style', value: 'background:#b00020;color:#fff;font:bold 16px/1.4 sans-serif;padding:12px 16px;text-align:center' },
+    {
+      name: 'style',
+      value: 'background:#b00020;color:#fff;font:bold 16px/1.4 sans-serif;padding:12px 16px;text-align:center',
+    },
   ]);
   tree.insertText(banner, text);
   const first = tree.getFirstChild(body);

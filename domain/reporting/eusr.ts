@@ -37,7 +37,11 @@ export interface EndUserStatistics {
 const SUBSET_TYPES: SubsetType[] = ['PerDT-PR', 'PerDT-EUC', 'PerDT-PR-EUC', 'PerEUC'];
 
 function keysOf(type: SubsetType, item: ReportingItem): Subset['keys'] {
-  const documentType = { metaSchemeID: 'DT' as const, schemeID: item.documentType.scheme, value: item.documentType.value };
+  const documentType = {
+    metaSchemeID: 'DT' as const,
+    schemeID: item.documentType.scheme,
+    value: item.documentType.value,
+  };
   const process = { metaSchemeID: 'PR' as const, schemeID: item.process.scheme, value: item.process.value };
   const country = { metaSchemeID: 'CC' as const, schemeID: 'EndUserCountry', value: endUserCountry(item) };
   if (type === 'PerDT-PR') return [documentType, process];
@@ -56,7 +60,11 @@ class EndUsers {
   }
 
   counts(): EndUserCounts {
-    return { sending: this.sending.size, receiving: this.receiving.size, sendingOrReceiving: new Set([...this.sending, ...this.receiving]).size };
+    return {
+      sending: this.sending.size,
+      receiving: this.receiving.size,
+      sendingOrReceiving: new Set([...this.sending, ...this.receiving]).size,
+    };
   }
 }
 
@@ -75,7 +83,8 @@ export function endUserStatistics(items: Iterable<ReportingItem>): EndUserStatis
       subsets.set(id, subset);
     }
   }
-  const order = (subset: { type: SubsetType; keys: Subset['keys'] }) => `${SUBSET_TYPES.indexOf(subset.type)}\u0000${subset.keys.map((key) => key.value).join('\u0000')}`;
+  const order = (subset: { type: SubsetType; keys: Subset['keys'] }) =>
+    `${SUBSET_TYPES.indexOf(subset.type)}\u0000${subset.keys.map((key) => key.value).join('\u0000')}`;
   return {
     fullSet: all.counts(),
     subsets: [...subsets.values()]
@@ -86,9 +95,15 @@ export function endUserStatistics(items: Iterable<ReportingItem>): EndUserStatis
 
 const counts = (parent: ReturnType<typeof create>, { sending, receiving, sendingOrReceiving }: EndUserCounts) =>
   parent
-    .ele('SendingEndUsers').txt(String(sending)).up()
-    .ele('ReceivingEndUsers').txt(String(receiving)).up()
-    .ele('SendingOrReceivingEndUsers').txt(String(sendingOrReceiving)).up();
+    .ele('SendingEndUsers')
+    .txt(String(sending))
+    .up()
+    .ele('ReceivingEndUsers')
+    .txt(String(receiving))
+    .up()
+    .ele('SendingOrReceivingEndUsers')
+    .txt(String(sendingOrReceiving))
+    .up();
 
 /** The report's XML, with the reporting service provider's seat id (`PBE000001`) as ReporterID. */
 export function endUserStatisticsReportXml(month: string, reporterSeat: string, statistics: EndUserStatistics): string {
@@ -102,7 +117,8 @@ export function endUserStatisticsReportXml(month: string, reporterSeat: string, 
   counts(root.ele('FullSet'), statistics.fullSet);
   for (const subset of statistics.subsets) {
     const element = root.ele('Subset', { type: subset.type });
-    for (const key of subset.keys) element.ele('Key', { metaSchemeID: key.metaSchemeID, schemeID: key.schemeID }).txt(key.value);
+    for (const key of subset.keys)
+      element.ele('Key', { metaSchemeID: key.metaSchemeID, schemeID: key.schemeID }).txt(key.value);
     counts(element, subset);
   }
   return root.end({ prettyPrint: true, wellFormed: true });

@@ -1,4 +1,8 @@
-import { END_USER_STATISTICS_REPORT, MESSAGE_LEVEL_STATUS, TRANSACTION_STATISTICS_REPORT } from '../peppol-capabilities';
+import {
+  END_USER_STATISTICS_REPORT,
+  MESSAGE_LEVEL_STATUS,
+  TRANSACTION_STATISTICS_REPORT,
+} from '../peppol-capabilities';
 import type { Identifier } from '../peppol-smp';
 
 /**
@@ -26,7 +30,10 @@ export interface ReportingItem {
 }
 
 /** The reports themselves are never counted (TSR 1.0 and EUSR 1.1, 2.2.1). */
-const isReport = (documentType: Identifier) => [TRANSACTION_STATISTICS_REPORT, END_USER_STATISTICS_REPORT].some((report) => report.documentType.value === documentType.value);
+const isReport = (documentType: Identifier) =>
+  [TRANSACTION_STATISTICS_REPORT, END_USER_STATISTICS_REPORT].some(
+    (report) => report.documentType.value === documentType.value,
+  );
 
 /** Whether a message of this document type is recorded at all: the reports are not. */
 export const isReportable = (documentType: Identifier): boolean => !isReport(documentType);
@@ -36,10 +43,12 @@ export const countsForEndUsers = (item: Pick<ReportingItem, 'documentType'>): bo
   isReportable(item.documentType) && item.documentType.value !== MESSAGE_LEVEL_STATUS.documentType.value;
 
 /** The end user's country: C1's when sending, C4's when receiving. */
-export const endUserCountry = (item: ReportingItem): string => (item.direction === 'sending' ? item.c1Country : item.c4Country ?? item.c1Country);
+export const endUserCountry = (item: ReportingItem): string =>
+  item.direction === 'sending' ? item.c1Country : (item.c4Country ?? item.c1Country);
 
 /** The other service provider of a transaction: C3 when we send, C2 when we receive. */
-export const otherServiceProvider = (item: ReportingItem): string => (item.direction === 'sending' ? item.c3Id : item.c2Id);
+export const otherServiceProvider = (item: ReportingItem): string =>
+  item.direction === 'sending' ? item.c3Id : item.c2Id;
 
 /** The month an exchange counts for. */
 export const monthOf = (exchangedAt: Date): string => exchangedAt.toISOString().slice(0, 7);

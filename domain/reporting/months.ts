@@ -20,4 +20,3 @@ export function previousMonth(now: Date): string {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   return first.toISOString().slice(0, 7);
 }
-

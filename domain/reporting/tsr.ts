@@ -49,7 +49,11 @@ function keysOf(type: SubtotalType, item: ReportingItem): SubtotalKey[] {
     { metaSchemeID: 'PR', schemeID: item.process.scheme, value: item.process.value },
   ];
   if (type === 'PerSP-DT-PR') return base;
-  return [...base, { metaSchemeID: 'CC', schemeID: 'SenderCountry', value: item.c1Country }, { metaSchemeID: 'CC', schemeID: 'ReceiverCountry', value: item.c4Country ?? '' }];
+  return [
+    ...base,
+    { metaSchemeID: 'CC', schemeID: 'SenderCountry', value: item.c1Country },
+    { metaSchemeID: 'CC', schemeID: 'ReceiverCountry', value: item.c4Country ?? '' },
+  ];
 }
 
 const SUBTOTAL_TYPES: SubtotalType[] = ['PerTP', 'PerSP-DT-PR', 'PerSP-DT-PR-CC'];
@@ -73,12 +77,20 @@ export function transactionStatistics(items: Iterable<ReportingItem>): Transacti
       subtotals.set(id, subtotal);
     }
   }
-  const order = (subtotal: Subtotal) => `${SUBTOTAL_TYPES.indexOf(subtotal.type)}\u0000${subtotal.keys.map((key) => key.value).join('\u0000')}`;
-  return { total, subtotals: [...subtotals.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0)) };
+  const order = (subtotal: Subtotal) =>
+    `${SUBTOTAL_TYPES.indexOf(subtotal.type)}\u0000${subtotal.keys.map((key) => key.value).join('\u0000')}`;
+  return {
+    total,
+    subtotals: [...subtotals.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0)),
+  };
 }
 
 /** The report's XML, with the reporting service provider's seat id (`PBE000001`) as ReporterID. */
-export function transactionStatisticsReportXml(month: string, reporterSeat: string, statistics: TransactionStatistics): string {
+export function transactionStatisticsReportXml(
+  month: string,
+  reporterSeat: string,
+  statistics: TransactionStatistics,
+): string {
   const period = monthPeriod(month);
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(TSR_NAMESPACE, 'TransactionStatisticsReport');
   root.ele('CustomizationID').txt(TSR_CUSTOMIZATION);
@@ -86,10 +98,17 @@ export function transactionStatisticsReportXml(month: string, reporterSeat: stri
   const header = root.ele('Header');
   header.ele('ReportPeriod').ele('StartDate').txt(period.start).up().ele('EndDate').txt(period.end);
   header.ele('ReporterID', { schemeID: 'CertSubjectCN' }).txt(reporterSeat);
-  root.ele('Total').ele('Incoming').txt(String(statistics.total.incoming)).up().ele('Outgoing').txt(String(statistics.total.outgoing));
+  root
+    .ele('Total')
+    .ele('Incoming')
+    .txt(String(statistics.total.incoming))
+    .up()
+    .ele('Outgoing')
+    .txt(String(statistics.total.outgoing));
   for (const subtotal of statistics.subtotals) {
     const element = root.ele('Subtotal', { type: subtotal.type });
-    for (const key of subtotal.keys) element.ele('Key', { metaSchemeID: key.metaSchemeID, schemeID: key.schemeID }).txt(key.value);
+    for (const key of subtotal.keys)
+      element.ele('Key', { metaSchemeID: key.metaSchemeID, schemeID: key.schemeID }).txt(key.value);
     element.ele('Incoming').txt(String(subtotal.incoming)).up().ele('Outgoing').txt(String(subtotal.outgoing));
   }
   return root.end({ prettyPrint: true, wellFormed: true });

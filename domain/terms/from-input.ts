@@ -61,7 +61,10 @@ function paymentTerms(document: DocumentInput): TermDocument['payment'] {
 function greekReferences(document: DocumentInput): TermAttachment[] {
   if (!document.greece) return [];
   const { mark, invoice_url: url } = document.greece;
-  return [{ id: mark, description: '##M.AR.K##' }, ...(url ? [{ id: 'INVOICE-URL', description: '##INVOICE|URL##', uri: url }] : [])];
+  return [
+    { id: mark, description: '##M.AR.K##' },
+    ...(url ? [{ id: 'INVOICE-URL', description: '##INVOICE|URL##', uri: url }] : []),
+  ];
 }
 
 function totalsOf(calculated: CalculatedDocument): TermDocument['totals'] {
@@ -80,17 +83,41 @@ function totalsOf(calculated: CalculatedDocument): TermDocument['totals'] {
   };
 }
 
-const lineAllowancesCharges = (entries: { amount: string; reason?: string | undefined; reason_code?: string | undefined }[] | undefined): TermAllowanceCharge[] | undefined =>
-  entries?.map((entry) => ({ amount: formatAmount(money(entry.amount)), reason: entry.reason, reason_code: entry.reason_code }));
+const lineAllowancesCharges = (
+  entries: { amount: string; reason?: string | undefined; reason_code?: string | undefined }[] | undefined,
+): TermAllowanceCharge[] | undefined =>
+  entries?.map((entry) => ({
+    amount: formatAmount(money(entry.amount)),
+    reason: entry.reason,
+    reason_code: entry.reason_code,
+  }));
 
-export function termsOfInput(document: DocumentInput, calculated: CalculatedDocument, attachments: UblAttachment[] = []): TermDocument {
+export function termsOfInput(
+  document: DocumentInput,
+  calculated: CalculatedDocument,
+  attachments: UblAttachment[] = [],
+): TermDocument {
   const germanDomestic = document.from.address?.country === 'DE' && document.to.address?.country === 'DE';
   const greekSeller = document.from.address?.country === 'GR';
   const documentLevel = (isCharge: boolean) =>
     calculated.allowancesCharges
       .filter((entry) => entry.isCharge === isCharge)
-      .map((entry): TermAllowanceCharge => ({ amount: formatAmount(entry.amount), reason: entry.input.reason, reason_code: entry.input.reason_code, ...taxOf(entry.tax) }));
-  const references = [...greekReferences(document), ...attachments.map(({ id, filename, mime_type: mimeType, content, description }) => ({ id, filename, mime_type: mimeType, content, description }))];
+      .map((entry): TermAllowanceCharge => ({
+        amount: formatAmount(entry.amount),
+        reason: entry.input.reason,
+        reason_code: entry.input.reason_code,
+        ...taxOf(entry.tax),
+      }));
+  const references = [
+    ...greekReferences(document),
+    ...attachments.map(({ id, filename, mime_type: mimeType, content, description }) => ({
+      id,
+      filename,
+      mime_type: mimeType,
+      content,
+      description,
+    })),
+  ];
   return {
     ...profileIds(document.profile),
     type: document.type,

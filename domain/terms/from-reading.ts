@@ -21,7 +21,11 @@ function breakdownOf(read: ReceivedUbl): TermVatBreakdown[] {
   const { document } = read;
   const items = [...document.lines, ...(document.allowances ?? []), ...(document.charges ?? [])];
   return read.stated_totals.tax_breakdown.map((group) => {
-    const item = items.find((candidate) => candidate.tax_category === group.category && (candidate.tax_exemption_reason || candidate.tax_exemption_reason_code));
+    const item = items.find(
+      (candidate) =>
+        candidate.tax_category === group.category &&
+        (candidate.tax_exemption_reason || candidate.tax_exemption_reason_code),
+    );
     return {
       category: group.category ?? '',
       rate: orUndefined(group.rate),
@@ -35,18 +39,32 @@ function breakdownOf(read: ReceivedUbl): TermVatBreakdown[] {
 
 export function termsOfReading(read: ReceivedUbl): TermDocument {
   const { document, stated_totals: totals } = read;
-  const lines = document.lines.map(
-    (line, index): TermLine => ({ ...line, id: String(index + 1), net: read.stated_line_nets[index] ?? lineNet(line).toFixed(2), unit: line.unit ?? 'C62' }),
-  );
+  const lines = document.lines.map((line, index): TermLine => ({
+    ...line,
+    id: String(index + 1),
+    net: read.stated_line_nets[index] ?? lineNet(line).toFixed(2),
+    unit: line.unit ?? 'C62',
+  }));
   const attachments = read.attachments.flatMap((attachment, index): TermAttachment[] =>
     attachment.filename && attachment.mime_code
-      ? [{ id: attachment.id ?? `ATT-${index + 1}`, filename: attachment.filename, mime_type: attachment.mime_code, content: attachment.content.toString('base64'), description: attachment.description }]
+      ? [
+          {
+            id: attachment.id ?? `ATT-${index + 1}`,
+            filename: attachment.filename,
+            mime_type: attachment.mime_code,
+            content: attachment.content.toString('base64'),
+            description: attachment.description,
+          },
+        ]
       : [],
   );
   return {
     ...document,
     // A cash-discount statement ends with a line break (DE-R-018, BR-DE-18), which the view's trimmed text cannot hold.
-    payment: document.payment && { ...document.payment, terms: document.payment.terms && paymentTermsNote(document.payment.terms) },
+    payment: document.payment && {
+      ...document.payment,
+      terms: document.payment.terms && paymentTermsNote(document.payment.terms),
+    },
     ...profileIds(document.profile),
     type_code: read.kind === 'invoice' ? '380' : '381',
     currency: document.currency ?? '',

@@ -44,7 +44,13 @@ function groupTable(group: TermGroup): string {
   );
   const title = group.id ? `${group.id} ${group.title}` : group.title;
   const repeats = group.repeats ? ' (repeats)' : '';
-  return [`#### ${title}${repeats}`, '', '| BT | Term | JSON | Min | UBL | CII | Rules |', '|---|---|---|---|---|---|---|', ...rows.map((row) => `| ${row} |`)].join('\n');
+  return [
+    `#### ${title}${repeats}`,
+    '',
+    '| BT | Term | JSON | Min | UBL | CII | Rules |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
 }
 
 export function termTableMarkdown(): string {

@@ -60,7 +60,13 @@ export function parsePath(path: string): Step[] {
       const carried = CARRIED.exec(predicate!);
       const ofChild = OF_CHILD.exec(predicate!);
       if (carried) step.carries[carried[1]!] = carried[2]!;
-      else if (ofChild) step.children.push({ child: ofChild[1]!, ...(ofChild[2] && { attribute: ofChild[2] }), has: ofChild[3] === '=', value: ofChild[4]! });
+      else if (ofChild)
+        step.children.push({
+          child: ofChild[1]!,
+          ...(ofChild[2] && { attribute: ofChild[2] }),
+          has: ofChild[3] === '=',
+          value: ofChild[4]!,
+        });
       else throw new Error(`not a predicate of the term table's path language: [${predicate}] (in ${path})`);
     }
     return step;
@@ -86,19 +92,34 @@ export function carriedValue(value: string, values: PathValues): string {
 }
 
 /** Whether an element's descendants say what the step asks of them; `valueOf` reads a descendant's attribute, or its text (undefined without one). */
-export const childrenSay = (step: ElementStep, values: PathValues, valueOf: (child: string, attribute: string | undefined) => string | undefined) =>
-  step.children.every(({ child, attribute, value, has }) => (valueOf(child, attribute) === carriedValue(value, values)) === has);
+export const childrenSay = (
+  step: ElementStep,
+  values: PathValues,
+  valueOf: (child: string, attribute: string | undefined) => string | undefined,
+) =>
+  step.children.every(
+    ({ child, attribute, value, has }) => (valueOf(child, attribute) === carriedValue(value, values)) === has,
+  );
 
 export const joinPaths = (...paths: string[]) => paths.filter((path) => path !== '').join('/');
 
 /** A value at a dotted JSON path (`address.city`). */
 export function valueAt(object: unknown, path: string): unknown {
-  return path === '' ? object : path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), object);
+  return path === ''
+    ? object
+    : path
+        .split('.')
+        .reduce<unknown>(
+          (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+          object,
+        );
 }
 
 /** Sets a value at a dotted JSON path, making the objects on the way. */
 export function setAt(object: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
-  const parent = keys.slice(0, -1).reduce<Record<string, unknown>>((node, key) => (node[key] ??= {}) as Record<string, unknown>, object);
+  const parent = keys
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((node, key) => (node[key] ??= {}) as Record<string, unknown>, object);
   parent[keys.at(-1)!] = value;
 }

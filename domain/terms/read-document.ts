@@ -23,6 +23,7 @@ export function readBusinessDocument(xml: string | Buffer): ReadDocument {
   const { root } = parsed;
   const syntax: Syntax = root.namespace === CII_NS.rsm ? 'cii' : 'ubl';
   const read = syntax === 'cii' ? readCiiTree(root) : readUblTree(root);
-  if ('unsupported' in read) return { unsupported: `the root element is {${root.namespace}}${root.name}, not ${WANTED_DOCUMENT}` };
+  if ('unsupported' in read)
+    return { unsupported: `the root element is {${root.namespace}}${root.name}, not ${WANTED_DOCUMENT}` };
   return { ...read, syntax };
 }

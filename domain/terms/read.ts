@@ -2,7 +2,16 @@ import { legalIdScheme } from '../documents/legal-id';
 import type { JsonPath, Reading } from '../ubl/reading';
 import type { XmlElement } from '../xml-tree';
 import { profileIds, profileOf } from '../ubl/xml';
-import { carriedValue, childrenSay, joinPaths, parsePath, setAt, valueAt, type ElementStep, type PathValues } from './paths';
+import {
+  carriedValue,
+  childrenSay,
+  joinPaths,
+  parsePath,
+  setAt,
+  valueAt,
+  type ElementStep,
+  type PathValues,
+} from './paths';
 import type { XmlSyntax } from './syntax';
 import type { TermDocument } from './document';
 import { childGroups, termsOf, type GroupName, type Term, type TermGroup } from './table';
@@ -43,7 +52,9 @@ export class TermReader {
 
   private matchesCarried(element: XmlElement, step: ElementStep): boolean {
     return (
-      Object.entries(step.carries).every(([name, value]) => element.attributes[name] === carriedValue(value, this.values)) &&
+      Object.entries(step.carries).every(
+        ([name, value]) => element.attributes[name] === carriedValue(value, this.values),
+      ) &&
       childrenSay(step, this.values, (child, attribute) => {
         const found = this.r.one(element, child);
         return attribute === undefined ? found?.text : found?.attributes[attribute];
@@ -82,7 +93,12 @@ export class TermReader {
     return element && { element, text: undefined };
   }
 
-  private decode(term: Term, element: XmlElement, attributeText: string | undefined, instance: Json): string | undefined {
+  private decode(
+    term: Term,
+    element: XmlElement,
+    attributeText: string | undefined,
+    instance: Json,
+  ): string | undefined {
     const { r } = this;
     if (parsePath(this.pathOf(term)).at(-1)?.kind === 'attribute') return attributeText;
     switch (term.kind) {
@@ -105,7 +121,11 @@ export class TermReader {
       case 'legal-id': {
         const text = r.text(element);
         // The JSON view takes the id alone, its scheme following from the country (legal-id.ts); another scheme is named.
-        if (element.attributes.schemeID !== undefined && element.attributes.schemeID === legalIdScheme(valueAt(instance, 'address.country') as string | undefined, text)) {
+        if (
+          element.attributes.schemeID !== undefined &&
+          element.attributes.schemeID ===
+            legalIdScheme(valueAt(instance, 'address.country') as string | undefined, text)
+        ) {
           r.attribute(element, 'schemeID');
         }
         return text;
@@ -156,14 +176,21 @@ export class TermReader {
     }
     for (const child of childGroups(name)) {
       if (!child.repeats) {
-        const read = this.group(child.name, element, [...at, ...child.json.split('.')], joinPaths(base, this.pathOf(child)));
+        const read = this.group(
+          child.name,
+          element,
+          [...at, ...child.json.split('.')],
+          joinPaths(base, this.pathOf(child)),
+        );
         if (Object.keys(read).length > 0) setAt(instance, child.json, read);
         continue;
       }
-      const read = this.instances(element, joinPaths(base, this.pathOf(child)), this.syntax.fixed(child)).map((each, index) => {
-        this.elements.set([...at, child.json, index].join('.'), each);
-        return this.group(child.name, each, [...at, child.json, index]);
-      });
+      const read = this.instances(element, joinPaths(base, this.pathOf(child)), this.syntax.fixed(child)).map(
+        (each, index) => {
+          this.elements.set([...at, child.json, index].join('.'), each);
+          return this.group(child.name, each, [...at, child.json, index]);
+        },
+      );
       if (read.length > 0) setAt(instance, child.json, read);
     }
     return instance;

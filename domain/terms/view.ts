@@ -2,7 +2,15 @@ import { decodeBase64 } from '../documents/attachments';
 import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
 import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals } from '../ubl/received';
-import { implied, nonEmpty, pricePerUnit, remarkOtherLineNet, stated, type JsonPath, type Reading } from '../ubl/reading';
+import {
+  implied,
+  nonEmpty,
+  pricePerUnit,
+  remarkOtherLineNet,
+  stated,
+  type JsonPath,
+  type Reading,
+} from '../ubl/reading';
 import { CUSTOMIZATION_ID, profileIds, profileOf } from '../ubl/xml';
 import type { TermAttachment, TermDocument, TermLine, TermParty, TermVatBreakdown } from './document';
 import type { TermReader } from './read';
@@ -24,7 +32,12 @@ type AttachmentJson = NonNullable<DocumentJson['attachments']>[number];
 const GREEK_MARK = '##M.AR.K##';
 const GREEK_URL = '##INVOICE|URL##';
 
-export function documentView(reader: TermReader, r: Reading, terms: Partial<TermDocument>, kind: ReceivedUbl['kind']): ReceivedUbl {
+export function documentView(
+  reader: TermReader,
+  r: Reading,
+  terms: Partial<TermDocument>,
+  kind: ReceivedUbl['kind'],
+): ReceivedUbl {
   implied(r, reader.elementAt(['type_code']), kind === 'invoice' ? '380' : '381');
   const profile = profileOf(terms.specification);
   if (!profile) implied(r, reader.elementAt(['specification']), CUSTOMIZATION_ID);
@@ -32,7 +45,9 @@ export function documentView(reader: TermReader, r: Reading, terms: Partial<Term
   const breakdown = terms.vat_breakdown ?? [];
   const totals = (terms.totals ?? {}) as Partial<TermDocument['totals']>;
   const exemptions = new ExemptionReasons(reader, r, breakdown);
-  const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) => lineView(reader, r, line, index, exemptions));
+  const lines = ((terms.lines ?? []) as Partial<TermLine>[]).map((line, index) =>
+    lineView(reader, r, line, index, exemptions),
+  );
   const { greece, supporting } = greekReferences(terms.attachments ?? []);
   const attachments = supporting.flatMap(({ attachment, index }) => attachmentOf(reader, r, attachment, index));
   const carried = attachments.filter(({ json }) => json);
@@ -43,7 +58,17 @@ export function documentView(reader: TermReader, r: Reading, terms: Partial<Term
       if (element) r.remember(['attachments', position, field], element);
     }
   });
-  const { specification: _specification, process: _process, type_code: _typeCode, vat_breakdown: _breakdown, totals: _totals, from, to, period, ...rest } = terms;
+  const {
+    specification: _specification,
+    process: _process,
+    type_code: _typeCode,
+    vat_breakdown: _breakdown,
+    totals: _totals,
+    from,
+    to,
+    period,
+    ...rest
+  } = terms;
   const document: DocumentJson = stated({
     ...(rest as Json),
     type: kind,
@@ -54,7 +79,12 @@ export function documentView(reader: TermReader, r: Reading, terms: Partial<Term
     lines: lines.map(({ line }) => line),
     allowances: terms.allowances?.map((entry, index) => exemptions.on(entry, ['allowances', index])),
     charges: terms.charges?.map((entry, index) => exemptions.on(entry, ['charges', index])),
-    payment: nonEmpty({ ...terms.payment, prepaid_amount: totals.prepaid, rounding_amount: totals.payable_rounding && !money(totals.payable_rounding).isZero() ? totals.payable_rounding : undefined }),
+    payment: nonEmpty({
+      ...terms.payment,
+      prepaid_amount: totals.prepaid,
+      rounding_amount:
+        totals.payable_rounding && !money(totals.payable_rounding).isZero() ? totals.payable_rounding : undefined,
+    }),
     attachments: carried.length > 0 ? carried.map(({ json }) => json!) : undefined,
     greece,
   } as DocumentJson);
@@ -85,21 +115,36 @@ class ExemptionReasons {
     if (!EXEMPT_CATEGORIES.has(item.tax_category as TaxCategory)) return item;
     const index = this.breakdown.findIndex((group) => group.category === item.tax_category);
     if (index < 0) return item;
-    for (const [field, term] of [['tax_exemption_reason', 'exemption_reason'], ['tax_exemption_reason_code', 'exemption_reason_code']] as const) {
+    for (const [field, term] of [
+      ['tax_exemption_reason', 'exemption_reason'],
+      ['tax_exemption_reason_code', 'exemption_reason_code'],
+    ] as const) {
       const element = this.reader.elementAt(['vat_breakdown', index, term]);
       if (element) this.r.remember([...at, field], element);
     }
     const group = this.breakdown[index]!;
-    return stated({ ...item, tax_exemption_reason: group.exemption_reason, tax_exemption_reason_code: group.exemption_reason_code });
+    return stated({
+      ...item,
+      tax_exemption_reason: group.exemption_reason,
+      tax_exemption_reason_code: group.exemption_reason_code,
+    });
   }
 }
 
 /** Both ends or none: the JSON view's period has both. */
-function periodView(reader: TermReader, r: Reading, period: Partial<NonNullable<DocumentJson['period']>>): DocumentJson['period'] {
+function periodView(
+  reader: TermReader,
+  r: Reading,
+  period: Partial<NonNullable<DocumentJson['period']>>,
+): DocumentJson['period'] {
   if (period.start !== undefined && period.end !== undefined) return { start: period.start, end: period.end };
   const [end, missing] = period.start === undefined ? (['end', 'start'] as const) : (['start', 'end'] as const);
   const element = reader.elementAt(['period', end]);
-  if (element) r.remark(element, `a period without ${missing === 'end' ? 'an end' : 'a start'}; the JSON view takes start and end together`);
+  if (element)
+    r.remark(
+      element,
+      `a period without ${missing === 'end' ? 'an end' : 'a start'}; the JSON view takes start and end together`,
+    );
   return undefined;
 }
 
@@ -112,27 +157,44 @@ function partyView(reader: TermReader, r: Reading, party: TermParty, at: 'from' 
   const { trading_name: tradingName, ...view } = party;
   const name = view.name ?? tradingName;
   const tradingElement = reader.elementAt([at, 'trading_name']);
-  if (tradingName !== undefined && tradingName !== name && tradingElement) r.remark(tradingElement, `a trading name other than the name (${name ?? 'none'}); the JSON view has one name`);
+  if (tradingName !== undefined && tradingName !== name && tradingElement)
+    r.remark(tradingElement, `a trading name other than the name (${name ?? 'none'}); the JSON view has one name`);
   const address = view.address as Partial<NonNullable<TermParty['address']>> | undefined;
   if (address && address.country === undefined) {
-    const element = (['street', 'city', 'postal_code'] as const).map((field) => reader.elementAt([at, 'address', field])).find(Boolean);
+    const element = (['street', 'city', 'postal_code'] as const)
+      .map((field) => reader.elementAt([at, 'address', field]))
+      .find(Boolean);
     if (element) r.remark(element, 'an address without a country; the JSON view needs one for an address');
     delete view.address;
   }
   return stated({ ...view, name });
 }
 
-function lineView(reader: TermReader, r: Reading, line: Partial<TermLine>, index: number, exemptions: ExemptionReasons) {
+function lineView(
+  reader: TermReader,
+  r: Reading,
+  line: Partial<TermLine>,
+  index: number,
+  exemptions: ExemptionReasons,
+) {
   const { id, net, price_base_quantity: baseQuantity, price_base_unit: baseUnit, ...json } = line;
   const at = ['lines', index];
   const baseElement = reader.elementAt([...at, 'price_base_quantity']);
-  json.unit_price = pricePerUnit(r, json.unit_price as string | undefined, baseElement && { element: baseElement, quantity: baseQuantity, unit: baseUnit }, json.unit);
+  json.unit_price = pricePerUnit(
+    r,
+    json.unit_price as string | undefined,
+    baseElement && { element: baseElement, quantity: baseQuantity, unit: baseUnit },
+    json.unit,
+  );
   const idElement = reader.elementAt([...at, 'id']);
-  if (id !== undefined && id !== String(index + 1) && idElement) r.remark(idElement, 'line ids other than 1, 2, 3 …; the JSON view numbers lines by position');
+  if (id !== undefined && id !== String(index + 1) && idElement)
+    r.remark(idElement, 'line ids other than 1, 2, 3 …; the JSON view numbers lines by position');
   const quantityElement = reader.elementAt([...at, 'quantity']);
-  if (json.unit === undefined && quantityElement) r.remark(quantityElement, 'no unitCode; the JSON view then says C62 (one)');
+  if (json.unit === undefined && quantityElement)
+    r.remark(quantityElement, 'no unitCode; the JSON view then says C62 (one)');
   const netElement = reader.elementAt([...at, 'net']);
-  if (net !== undefined && json.quantity !== undefined && json.unit_price !== undefined && netElement) remarkOtherLineNet(r, netElement, net, json);
+  if (net !== undefined && json.quantity !== undefined && json.unit_price !== undefined && netElement)
+    remarkOtherLineNet(r, netElement, net, json);
   return { line: exemptions.on(json as DocumentJson['lines'][number], at), net };
 }
 
@@ -143,25 +205,56 @@ function greekReferences(references: Partial<TermAttachment>[]) {
   const markId = references[mark]?.id;
   return {
     greece: markId === undefined ? undefined : stated({ mark: markId, invoice_url: references[url]?.uri }),
-    supporting: references.map((attachment, index) => ({ attachment, index })).filter(({ index }) => (markId === undefined || index !== mark) && index !== url),
+    supporting: references
+      .map((attachment, index) => ({ attachment, index }))
+      .filter(({ index }) => (markId === undefined || index !== mark) && index !== url),
   };
 }
 
 /** An embedded file (BG-24) as an attachment of the view (base64) and beside it (decoded); a reference without one is named. */
-function attachmentOf(reader: TermReader, r: Reading, attachment: Partial<TermAttachment>, index: number): { json?: AttachmentJson; received: ReceivedAttachment; index: number }[] {
+function attachmentOf(
+  reader: TermReader,
+  r: Reading,
+  attachment: Partial<TermAttachment>,
+  index: number,
+): { json?: AttachmentJson; received: ReceivedAttachment; index: number }[] {
   const element = reader.elementAt(['attachments', index]);
   const content = attachment.content === undefined ? undefined : decodeBase64(attachment.content);
   if (!content) {
-    const why = attachment.content === undefined ? 'a supporting document without an embedded file; the JSON view carries embedded files only' : 'the content is not base64';
+    const why =
+      attachment.content === undefined
+        ? 'a supporting document without an embedded file; the JSON view carries embedded files only'
+        : 'the content is not base64';
     if (element) r.account(element, why);
     return [];
   }
-  const received: ReceivedAttachment = stated({ id: attachment.id ?? null, filename: attachment.filename ?? null, mime_code: attachment.mime_type ?? null, description: attachment.description, content });
+  const received: ReceivedAttachment = stated({
+    id: attachment.id ?? null,
+    filename: attachment.filename ?? null,
+    mime_code: attachment.mime_type ?? null,
+    description: attachment.description,
+    content,
+  });
   if (!attachment.filename || !attachment.mime_type) {
-    if (element) r.remark(element, 'an embedded file without filename or mimeCode; the JSON view needs both (it is among the attachments still)');
+    if (element)
+      r.remark(
+        element,
+        'an embedded file without filename or mimeCode; the JSON view needs both (it is among the attachments still)',
+      );
     return [{ received, index }];
   }
-  return [{ json: stated({ filename: attachment.filename, mime_type: attachment.mime_type, content: attachment.content!.replace(/\s+/g, ''), description: attachment.description }), received, index }];
+  return [
+    {
+      json: stated({
+        filename: attachment.filename,
+        mime_type: attachment.mime_type,
+        content: attachment.content!.replace(/\s+/g, ''),
+        description: attachment.description,
+      }),
+      received,
+      index,
+    },
+  ];
 }
 
 function statedTotals(totals: Partial<TermDocument['totals']>, breakdown: Partial<TermVatBreakdown>[]): StatedTotals {
@@ -175,7 +268,12 @@ function statedTotals(totals: Partial<TermDocument['totals']>, breakdown: Partia
     prepaid: totals.prepaid ?? null,
     payable_rounding: totals.payable_rounding ?? null,
     payable: totals.payable ?? null,
-    tax_breakdown: breakdown.map((group) => ({ category: group.category ?? null, rate: group.rate ?? null, taxable: group.taxable ?? null, tax: group.tax ?? null })),
+    tax_breakdown: breakdown.map((group) => ({
+      category: group.category ?? null,
+      rate: group.rate ?? null,
+      taxable: group.taxable ?? null,
+      tax: group.tax ?? null,
+    })),
   };
 }
 
@@ -201,6 +299,8 @@ function dropWhatTheSchemaRefuses(r: Reading, document: DocumentJson): void {
 }
 
 function removeAt(document: object, path: readonly PropertyKey[]): void {
-  const parent = path.slice(0, -1).reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], document);
+  const parent = path
+    .slice(0, -1)
+    .reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], document);
   if (parent && typeof parent === 'object') delete (parent as Record<PropertyKey, unknown>)[path.at(-1)!];
 }

@@ -42,7 +42,9 @@ class TermWriter {
   }
 
   private carried(step: ElementStep): Record<string, string> {
-    return Object.fromEntries(Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.document)]));
+    return Object.fromEntries(
+      Object.entries(step.carries).map(([name, value]) => [name, carriedValue(value, this.document)]),
+    );
   }
 
   /** The child for this step, made when there is none yet (or, `fresh`, always). */
@@ -90,7 +92,11 @@ class TermWriter {
   }
 
   /** A term's value as the syntax writes it: its text and the attributes that go with it. */
-  encode(term: Term, value: string, instance: Record<string, unknown>): { text: string; attributes?: Record<string, string> } {
+  encode(
+    term: Term,
+    value: string,
+    instance: Record<string, unknown>,
+  ): { text: string; attributes?: Record<string, string> } {
     switch (term.kind) {
       case 'date':
         return { text: this.syntax.date(value) };
@@ -119,7 +125,8 @@ class TermWriter {
     for (const child of childGroups(name)) {
       const value = valueAt(instance, child.json);
       if (!child.repeats) {
-        if (value && typeof value === 'object') this.group(child.name, value as Record<string, unknown>, element, joinPaths(base, this.pathOf(child)));
+        if (value && typeof value === 'object')
+          this.group(child.name, value as Record<string, unknown>, element, joinPaths(base, this.pathOf(child)));
         continue;
       }
       for (const each of (value as Record<string, unknown>[] | undefined) ?? []) {
@@ -134,7 +141,8 @@ class TermWriter {
 /** Adds the children every element of a kind has (companions), before ordering. */
 function accompanied(node: Node, writer: TermWriter, syntax: XmlSyntax): void {
   node.children.forEach((child) => accompanied(child, writer, syntax));
-  for (const [path, value] of Object.entries(syntax.companions[node.name] ?? {})) writer.put(node, path, writer.companionText(value));
+  for (const [path, value] of Object.entries(syntax.companions[node.name] ?? {}))
+    writer.put(node, path, writer.companionText(value));
 }
 
 /** Children in the order the syntax's schema sequences them; a pair the sequences do not order is a mistake in them. */
@@ -155,7 +163,9 @@ function ordered(node: Node, syntax: XmlSyntax): void {
 
 function serialise(node: Node, parent: XMLBuilder, syntax: XmlSyntax): void {
   const [prefix] = node.name.split(':');
-  const attributes = Object.fromEntries(Object.entries(node.attributes).map(([key, value]) => [key, literalAttribute(value)]));
+  const attributes = Object.fromEntries(
+    Object.entries(node.attributes).map(([key, value]) => [key, literalAttribute(value)]),
+  );
   const element = parent.ele(syntax.namespaces[prefix!]!, node.name, attributes);
   if (node.text !== undefined) element.txt(literal(node.text));
   for (const child of node.children) serialise(child, element, syntax);
@@ -169,7 +179,9 @@ export function writeTerms(syntax: XmlSyntax, document: TermDocument): string {
   for (const path of syntax.always) writer.element(root, path);
   accompanied(root, writer, syntax);
   ordered(root, syntax);
-  const declarations = Object.fromEntries(Object.entries(syntax.namespaces).map(([name, uri]) => [`xmlns:${name}`, uri]));
+  const declarations = Object.fromEntries(
+    Object.entries(syntax.namespaces).map(([name, uri]) => [`xmlns:${name}`, uri]),
+  );
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(rootElement.namespace, rootElement.name, declarations);
   for (const child of root.children) serialise(child, xml, syntax);
   return xml.end({ prettyPrint: true, wellFormed: true });

@@ -98,7 +98,10 @@ export function writeInvoiceResponse(response: InvoiceResponseDocument): string 
   const root = applicationResponse(INVOICE_RESPONSE_CUSTOMIZATION, INVOICE_RESPONSE_PROFILE, response.id);
   cbc(root, 'IssueDate', response.issueDate);
   cbc(root, 'Note', response.content.note);
-  for (const [role, party] of [['SenderParty', response.sender], ['ReceiverParty', response.receiver]] as const) {
+  for (const [role, party] of [
+    ['SenderParty', response.sender],
+    ['ReceiverParty', response.receiver],
+  ] as const) {
     aggregate(root, role, (node) => {
       endpoint(node, party.participantId);
       aggregate(node, 'PartyLegalEntity', (legal) => cbc(legal, 'RegistrationName', party.name));
@@ -186,7 +189,10 @@ function partyOf(root: XmlElement, role: string): ResponseParty | null {
   const endpointId = party && childNamed(party, CBC, 'EndpointID');
   if (!endpointId?.text) return null;
   const scheme = endpointId.attributes.schemeID;
-  return { participantId: scheme ? `${scheme}:${endpointId.text}` : endpointId.text, name: text(party, [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '' };
+  return {
+    participantId: scheme ? `${scheme}:${endpointId.text}` : endpointId.text,
+    name: text(party, [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '',
+  };
 }
 
 const spidOf = (root: XmlElement, role: string): string | null => {
@@ -197,7 +203,9 @@ const spidOf = (root: XmlElement, role: string): string | null => {
 function clarificationsOf(response: XmlElement, listId: string): Clarification[] {
   return childrenNamed(response, CAC, 'Status').flatMap((status) => {
     const code = childNamed(status, CBC, 'StatusReasonCode');
-    return code?.text && code.attributes.listID === listId ? [{ code: code.text, text: text(status, [CBC, 'StatusReason']) }] : [];
+    return code?.text && code.attributes.listID === listId
+      ? [{ code: code.text, text: text(status, [CBC, 'StatusReason']) }]
+      : [];
   });
 }
 
@@ -210,17 +218,22 @@ export function readApplicationResponse(xml: string): ReadApplicationResponse {
     if (err instanceof XmlError) return { unreadable: `not well-formed XML: ${err.message}` };
     throw err;
   }
-  if (root.namespace !== APPLICATION_RESPONSE || root.name !== 'ApplicationResponse') return { unreadable: `not a UBL ApplicationResponse (root {${root.namespace}}${root.name})` };
+  if (root.namespace !== APPLICATION_RESPONSE || root.name !== 'ApplicationResponse')
+    return { unreadable: `not a UBL ApplicationResponse (root {${root.namespace}}${root.name})` };
   const customization = text(root, [CBC, 'CustomizationID']) ?? '';
   const documentResponse = childNamed(root, CAC, 'DocumentResponse');
   const response = documentResponse && childNamed(documentResponse, CAC, 'Response');
   const code = text(response, [CBC, 'ResponseCode']);
   const referenced = text(documentResponse, [CAC, 'DocumentReference'], [CBC, 'ID']);
-  if (!response || !code || !referenced) return { unreadable: 'the ApplicationResponse has no DocumentResponse with a ResponseCode and a DocumentReference ID' };
+  if (!response || !code || !referenced)
+    return {
+      unreadable: 'the ApplicationResponse has no DocumentResponse with a ResponseCode and a DocumentReference ID',
+    };
   const id = text(root, [CBC, 'ID']) ?? '';
 
   if (customization.startsWith(INVOICE_RESPONSE_CUSTOMIZATION)) {
-    if (!(RESPONSE_CODES as readonly string[]).includes(code)) return { unreadable: `response code ${code} is not one of ${RESPONSE_CODES.join(', ')}` };
+    if (!(RESPONSE_CODES as readonly string[]).includes(code))
+      return { unreadable: `response code ${code} is not one of ${RESPONSE_CODES.join(', ')}` };
     return {
       kind: 'invoice_response',
       id,
@@ -231,11 +244,16 @@ export function readApplicationResponse(xml: string): ReadApplicationResponse {
       reasons: clarificationsOf(response, 'OPStatusReason'),
       actions: clarificationsOf(response, 'OPStatusAction'),
       note: text(root, [CBC, 'Note']),
-      reference: { id: referenced, issueDate: text(documentResponse, [CAC, 'DocumentReference'], [CBC, 'IssueDate']), typeCode: text(documentResponse, [CAC, 'DocumentReference'], [CBC, 'DocumentTypeCode']) },
+      reference: {
+        id: referenced,
+        issueDate: text(documentResponse, [CAC, 'DocumentReference'], [CBC, 'IssueDate']),
+        typeCode: text(documentResponse, [CAC, 'DocumentReference'], [CBC, 'DocumentTypeCode']),
+      },
     };
   }
   if (customization === MLS_CUSTOMIZATION) {
-    if (!(MLS_CODES as readonly string[]).includes(code)) return { unreadable: `MLS response code ${code} is not one of ${MLS_CODES.join(', ')}` };
+    if (!(MLS_CODES as readonly string[]).includes(code))
+      return { unreadable: `MLS response code ${code} is not one of ${MLS_CODES.join(', ')}` };
     return {
       kind: 'mls',
       id,
@@ -254,6 +272,7 @@ export function readApplicationResponse(xml: string): ReadApplicationResponse {
       ),
     };
   }
-  return { unreadable: `CustomizationID ${customization || '(none)'} is neither a Peppol Invoice Response nor a Message Level Status` };
+  return {
+    unreadable: `CustomizationID ${customization || '(none)'} is neither a Peppol Invoice Response nor a Message Level Status`,
+  };
 }
-

@@ -24,7 +24,15 @@ import { NS } from './xml';
  * missing.
  */
 
-export type { DocumentJson, ReceivedAllowanceCharge, ReceivedAttachment, ReceivedLine, ReceivedUbl, StatedTotals, UblReadResult } from './received';
+export type {
+  DocumentJson,
+  ReceivedAllowanceCharge,
+  ReceivedAttachment,
+  ReceivedLine,
+  ReceivedUbl,
+  StatedTotals,
+  UblReadResult,
+} from './received';
 
 const ROOTS: Record<string, { name: string; kind: ReceivedUbl['kind'] }> = {
   [NS.Invoice]: { name: 'Invoice', kind: 'invoice' },
@@ -39,7 +47,8 @@ export function readUbl(xml: string | Buffer): UblReadResult {
 /** A parsed UBL Invoice or CreditNote (its root); another root is unsupported. */
 export function readUblTree(root: XmlElement): UblReadResult {
   const known = ROOTS[root.namespace];
-  if (known?.name !== root.name) return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UBL 2.1 Invoice or CreditNote` };
+  if (known?.name !== root.name)
+    return { unsupported: `the root element is {${root.namespace}}${root.name}, not a UBL 2.1 Invoice or CreditNote` };
   const r = new Reading(root);
   const reader = new TermReader(UBL_SYNTAX, r, known.kind);
   const terms = reader.group('document', root) as Partial<TermDocument>;

@@ -171,7 +171,8 @@ export function stated<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }
 
-export const nonEmpty = <T extends object>(value: T): T | undefined => (Object.keys(stated(value)).length > 0 ? stated(value) : undefined);
+export const nonEmpty = <T extends object>(value: T): T | undefined =>
+  Object.keys(stated(value)).length > 0 ? stated(value) : undefined;
 
 /** A value the JSON view implies (its documents are Peppol BIS Billing 3.0 of type 380 or 381, its tax VAT); another one is named. */
 export function implied(r: Reading, element: XmlElement | undefined, value: string): void {
@@ -184,9 +185,18 @@ export function implied(r: Reading, element: XmlElement | undefined, value: stri
  * The JSON view's line net is computed (round2(quantity × price) + charges − allowances, calculate.ts): when the
  * document states another, that is named on the element stating it.
  */
-export function remarkOtherLineNet(r: Reading, element: XmlElement, statedNet: string, line: Parameters<typeof lineNet>[0]): void {
+export function remarkOtherLineNet(
+  r: Reading,
+  element: XmlElement,
+  statedNet: string,
+  line: Parameters<typeof lineNet>[0],
+): void {
   const computed = lineNet(line);
-  if (!computed.equals(money(statedNet))) r.remark(element, `${statedNet}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`);
+  if (!computed.equals(money(statedNet)))
+    r.remark(
+      element,
+      `${statedNet}, where the JSON view's quantity, price, allowances and charges give ${computed.toFixed(2)}`,
+    );
 }
 
 /** Decimals the JSON view keeps in a price (input.ts DECIMAL_PATTERN). */
@@ -205,8 +215,14 @@ export interface PriceBase {
  * per unit; when that needs more decimals than the view keeps, it is rounded
  * and named.
  */
-export function pricePerUnit(r: Reading, perBase: string | undefined, base: PriceBase | undefined, lineUnit: string | undefined): string | undefined {
-  if (base && base.unit !== undefined && base.unit !== lineUnit) r.remark(base.element, `unit ${base.unit}, not the line's ${lineUnit ?? '(none)'}`);
+export function pricePerUnit(
+  r: Reading,
+  perBase: string | undefined,
+  base: PriceBase | undefined,
+  lineUnit: string | undefined,
+): string | undefined {
+  if (base && base.unit !== undefined && base.unit !== lineUnit)
+    r.remark(base.element, `unit ${base.unit}, not the line's ${lineUnit ?? '(none)'}`);
   if (perBase === undefined || base?.quantity === undefined || money(base.quantity).equals(1)) return perBase;
   if (money(base.quantity).lessThanOrEqualTo(0)) {
     r.remark(base.element, `${base.quantity} is not a quantity to divide the price by; the price is taken per unit`);

@@ -16,7 +16,8 @@ const SELLER = '<cac:AccountingSupplierParty>';
 
 /** Sellers in German-speaking countries get the PDF's German labels; everyone else the English ones (the renderer has those two). */
 const GERMAN_SPEAKING = new Set(['DE', 'AT', 'LI']);
-export const renderingLanguageOf = (sellerCountry: string | undefined): 'de' | 'en' => (GERMAN_SPEAKING.has(sellerCountry ?? '') ? 'de' : 'en');
+export const renderingLanguageOf = (sellerCountry: string | undefined): 'de' | 'en' =>
+  GERMAN_SPEAKING.has(sellerCountry ?? '') ? 'de' : 'en';
 
 export const hasRenderedPdf = (ubl: string): boolean => ubl.includes(`<cbc:ID>${RENDERED_PDF_ID}</cbc:ID>`);
 

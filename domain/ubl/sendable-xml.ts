@@ -48,11 +48,23 @@ function pathOf(parent: OpenElement | undefined, name: string): string {
 function closedElementViolations(element: OpenElement): Violation[] {
   const where = element.path || element.name;
   if (element.name.endsWith(':EndpointID') && /\s/.test(element.text)) {
-    return [{ path: where, rule: null, message: `The electronic address "${element.text}" holds white space; a Peppol participant id is written without any.` }];
+    return [
+      {
+        path: where,
+        rule: null,
+        message: `The electronic address "${element.text}" holds white space; a Peppol participant id is written without any.`,
+      },
+    ];
   }
   // An element with children holds their indentation, not free text.
   if (element.children.size === 0 && element.text.length > MAX_FREE_TEXT && !BINARY_OBJECT.test(element.name)) {
-    return [{ path: where, rule: null, message: `The text holds more than ${MAX_FREE_TEXT} characters; free text is at most ${MAX_FREE_TEXT}, as in a JSON document.` }];
+    return [
+      {
+        path: where,
+        rule: null,
+        message: `The text holds more than ${MAX_FREE_TEXT} characters; free text is at most ${MAX_FREE_TEXT}, as in a JSON document.`,
+      },
+    ];
   }
   return [];
 }
@@ -63,14 +75,22 @@ export function sendableXmlViolations(xml: string): Violation[] {
   const open: OpenElement[] = [];
   const parser = new SaxesParser({ xmlns: true, position: true });
   parser.on('processinginstruction', ({ target }) => {
-    violations.push({ path: `processing-instruction('${target}')`, rule: null, message: `A processing instruction <?${target} …?> (line ${parser.line}); a UBL document carries none but the XML declaration.` });
+    violations.push({
+      path: `processing-instruction('${target}')`,
+      rule: null,
+      message: `A processing instruction <?${target} …?> (line ${parser.line}); a UBL document carries none but the XML declaration.`,
+    });
   });
   parser.on('opentag', (tag) => {
     const parent = open.at(-1);
     const element: OpenElement = { path: pathOf(parent, tag.name), name: tag.name, text: '', children: new Map() };
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.uri === XSI && SCHEMA_LOCATIONS.has(attribute.local)) {
-        violations.push({ path: `${element.path || tag.name}/@${attribute.name}`, rule: null, message: `${attribute.name} points a reader at a schema to fetch; a UBL document sent on Peppol names none.` });
+        violations.push({
+          path: `${element.path || tag.name}/@${attribute.name}`,
+          rule: null,
+          message: `${attribute.name} points a reader at a schema to fetch; a UBL document sent on Peppol names none.`,
+        });
       }
     }
     open.push(element);

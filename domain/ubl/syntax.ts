@@ -52,8 +52,23 @@ const ROOT = [
 ];
 const ADDRESS = ['cbc:StreetName', 'cbc:CityName', 'cbc:PostalZone', 'cac:Country'];
 const TAX_CATEGORY = ['cbc:ID', 'cbc:Percent', 'cbc:TaxExemptionReasonCode', 'cbc:TaxExemptionReason', 'cac:TaxScheme'];
-const ALLOWANCE_CHARGE = ['cbc:ChargeIndicator', 'cbc:AllowanceChargeReasonCode', 'cbc:AllowanceChargeReason', 'cbc:Amount', 'cac:TaxCategory'];
-const LINE = ['cbc:ID', 'cbc:Note', 'cbc:InvoicedQuantity', 'cbc:CreditedQuantity', 'cbc:LineExtensionAmount', 'cac:AllowanceCharge', 'cac:Item', 'cac:Price'];
+const ALLOWANCE_CHARGE = [
+  'cbc:ChargeIndicator',
+  'cbc:AllowanceChargeReasonCode',
+  'cbc:AllowanceChargeReason',
+  'cbc:Amount',
+  'cac:TaxCategory',
+];
+const LINE = [
+  'cbc:ID',
+  'cbc:Note',
+  'cbc:InvoicedQuantity',
+  'cbc:CreditedQuantity',
+  'cbc:LineExtensionAmount',
+  'cac:AllowanceCharge',
+  'cac:Item',
+  'cac:Price',
+];
 
 const SEQUENCES: Record<string, readonly string[]> = {
   Invoice: ROOT,
@@ -62,14 +77,28 @@ const SEQUENCES: Record<string, readonly string[]> = {
   'cac:InvoiceDocumentReference': ['cbc:ID', 'cbc:IssueDate'],
   'cac:AdditionalDocumentReference': ['cbc:ID', 'cbc:DocumentDescription', 'cac:Attachment'],
   'cac:Attachment': ['cbc:EmbeddedDocumentBinaryObject', 'cac:ExternalReference'],
-  'cac:Party': ['cbc:EndpointID', 'cac:PartyIdentification', 'cac:PartyName', 'cac:PostalAddress', 'cac:PartyTaxScheme', 'cac:PartyLegalEntity', 'cac:Contact'],
+  'cac:Party': [
+    'cbc:EndpointID',
+    'cac:PartyIdentification',
+    'cac:PartyName',
+    'cac:PostalAddress',
+    'cac:PartyTaxScheme',
+    'cac:PartyLegalEntity',
+    'cac:Contact',
+  ],
   'cac:PostalAddress': ADDRESS,
   'cac:Address': ADDRESS,
   'cac:PartyTaxScheme': ['cbc:CompanyID', 'cac:TaxScheme'],
   'cac:PartyLegalEntity': ['cbc:RegistrationName', 'cbc:CompanyID'],
   'cac:Contact': ['cbc:Name', 'cbc:Telephone', 'cbc:ElectronicMail'],
   'cac:Delivery': ['cbc:ActualDeliveryDate', 'cac:DeliveryLocation'],
-  'cac:PaymentMeans': ['cbc:PaymentMeansCode', 'cbc:PaymentDueDate', 'cbc:PaymentID', 'cac:PayeeFinancialAccount', 'cac:PaymentMandate'],
+  'cac:PaymentMeans': [
+    'cbc:PaymentMeansCode',
+    'cbc:PaymentDueDate',
+    'cbc:PaymentID',
+    'cac:PayeeFinancialAccount',
+    'cac:PaymentMandate',
+  ],
   'cac:PayeeFinancialAccount': ['cbc:ID', 'cac:FinancialInstitutionBranch'],
   'cac:PaymentMandate': ['cbc:ID', 'cac:PayerFinancialAccount'],
   'cac:AllowanceCharge': ALLOWANCE_CHARGE,
@@ -101,13 +130,18 @@ const CATEGORY_LIST = { 'cbc:ID/@schemeID': 'UNCL5305' };
 export const UBL_SYNTAX: XmlSyntax = {
   name: 'ubl',
   namespaces: { cac: NS.cac, cbc: NS.cbc },
-  root: (type) => (type === 'invoice' ? { name: 'Invoice', namespace: NS.Invoice } : { name: 'CreditNote', namespace: NS.CreditNote }),
+  root: (type) =>
+    type === 'invoice' ? { name: 'Invoice', namespace: NS.Invoice } : { name: 'CreditNote', namespace: NS.CreditNote },
   path: pathFor,
   fixed: (group) => group.fixed?.ubl ?? {},
   date: (value) => value,
   readDate: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) ? text : undefined),
   sequences: SEQUENCES,
-  companions: { 'cac:PartyTaxScheme': VAT_SCHEME, 'cac:TaxCategory': VAT_SCHEME, 'cac:ClassifiedTaxCategory': VAT_SCHEME },
+  companions: {
+    'cac:PartyTaxScheme': VAT_SCHEME,
+    'cac:TaxCategory': VAT_SCHEME,
+    'cac:ClassifiedTaxCategory': VAT_SCHEME,
+  },
   // The code list a VAT category comes from in any case.
   implied: { 'cac:TaxCategory': CATEGORY_LIST, 'cac:ClassifiedTaxCategory': CATEGORY_LIST },
   always: [],

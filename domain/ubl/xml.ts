@@ -28,9 +28,18 @@ export const PINT_AUNZ_COUNTRIES: readonly string[] = ['AU', 'NZ'];
 export type Profile = 'peppol' | 'xrechnung' | 'pint';
 
 /** What a document of a profile is written with: its specification (BT-24) and process (BT-23) identifiers, and the tax scheme of its tax categories. */
-export function profileIds(profile: Profile | undefined): { specification: string; process: string; taxScheme: string } {
-  if (profile === 'pint') return { specification: PINT_AUNZ_CUSTOMIZATION_ID, process: PINT_PROFILE_ID, taxScheme: 'GST' };
-  return { specification: profile === 'xrechnung' ? XRECHNUNG_CUSTOMIZATION_ID : CUSTOMIZATION_ID, process: PROFILE_ID, taxScheme: 'VAT' };
+export function profileIds(profile: Profile | undefined): {
+  specification: string;
+  process: string;
+  taxScheme: string;
+} {
+  if (profile === 'pint')
+    return { specification: PINT_AUNZ_CUSTOMIZATION_ID, process: PINT_PROFILE_ID, taxScheme: 'GST' };
+  return {
+    specification: profile === 'xrechnung' ? XRECHNUNG_CUSTOMIZATION_ID : CUSTOMIZATION_ID,
+    process: PROFILE_ID,
+    taxScheme: 'VAT',
+  };
 }
 
 const PROFILES_BY_SPECIFICATION = new Map<string | undefined, Profile>([
@@ -40,7 +49,8 @@ const PROFILES_BY_SPECIFICATION = new Map<string | undefined, Profile>([
 ]);
 
 /** The profile a specification identifier claims (a claim of none of ours is none). */
-export const profileOf = (specification: string | undefined): Profile | undefined => PROFILES_BY_SPECIFICATION.get(specification);
+export const profileOf = (specification: string | undefined): Profile | undefined =>
+  PROFILES_BY_SPECIFICATION.get(specification);
 
 export interface UblAttachment {
   id: string;
@@ -66,9 +76,17 @@ export const literal = (text: string) => text.replace(/&/g, '&amp;').replace(/\r
 export const literalAttribute = (text: string) => literal(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
 /** A basic component, written only when it has a value (trimmed, unless asked to keep it as it is). */
-export function cbc(parent: Node, name: string, value: string | undefined | null, attributes?: Record<string, string>, untrimmed = false): void {
+export function cbc(
+  parent: Node,
+  name: string,
+  value: string | undefined | null,
+  attributes?: Record<string, string>,
+  untrimmed = false,
+): void {
   if (value === undefined || value === null || value.trim() === '') return;
-  const escaped = attributes && Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literalAttribute(attribute)]));
+  const escaped =
+    attributes &&
+    Object.fromEntries(Object.entries(attributes).map(([key, attribute]) => [key, literalAttribute(attribute)]));
   parent.ele(NS.cbc, `cbc:${name}`, escaped).txt(literal(untrimmed ? value : value.trim()));
 }
 

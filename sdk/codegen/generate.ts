@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     return;
   }
   if (readFileSync(target, 'utf8') !== fresh) {
-    console.error(`${SCHEMA_FILE} is not what the API's code generates now: run \`${REGENERATE_COMMAND}\` and commit the file.`);
+    console.error(
+      `${SCHEMA_FILE} is not what the API's code generates now: run \`${REGENERATE_COMMAND}\` and commit the file.`,
+    );
     process.exitCode = 1;
   }
 }

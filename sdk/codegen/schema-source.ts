@@ -22,6 +22,8 @@ export async function schemaSource(): Promise<string> {
   // The generator's OpenAPI type is its own; the document is the same OpenAPI 3.1 JSON.
   // A field with a default is one a request may leave out (the description's `required` says which must be sent);
   // the generator's own default would make every such field required.
-  const ast = await openapiTS(describeApi() as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false });
+  const ast = await openapiTS(describeApi() as unknown as Parameters<typeof openapiTS>[0], {
+    defaultNonNullable: false,
+  });
   return HEADER + astToString(ast);
 }

@@ -36,7 +36,8 @@ export interface ClientOptions {
 function withIdempotencyKeys(api: Client<paths>): void {
   api.use({
     onRequest({ request }) {
-      if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
+      if (request.method === 'POST' && !request.headers.has('idempotency-key'))
+        request.headers.set('Idempotency-Key', crypto.randomUUID());
       return request;
     },
   });

@@ -63,7 +63,14 @@ export class ApiError extends Error {
 }
 
 interface Envelope {
-  error: { type: string; code: string; message: string; retry?: { retryable?: boolean }; param?: string; details?: Record<string, unknown> };
+  error: {
+    type: string;
+    code: string;
+    message: string;
+    retry?: { retryable?: boolean };
+    param?: string;
+    details?: Record<string, unknown>;
+  };
 }
 
 function isEnvelope(body: unknown): body is Envelope {

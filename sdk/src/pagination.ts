@@ -10,7 +10,9 @@ export interface Page<Item> {
  * iterates (`for await`); stops when a page says there is no more. Breaking
  * out of the loop fetches nothing further.
  */
-export async function* paginate<Item>(fetchPage: (cursor: string | undefined) => Promise<Page<Item>>): AsyncGenerator<Item, void, undefined> {
+export async function* paginate<Item>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<Item>>,
+): AsyncGenerator<Item, void, undefined> {
   let cursor: string | undefined;
   for (;;) {
     const page = await fetchPage(cursor);

@@ -47,7 +47,10 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 const mayRepeat = (request: Request) => request.method !== 'POST' || request.headers.has('idempotency-key');
 
-export function retryingFetch(fetchOnce: (request: Request) => Promise<Response>, options: RetryOptions): (request: Request) => Promise<Response> {
+export function retryingFetch(
+  fetchOnce: (request: Request) => Promise<Response>,
+  options: RetryOptions,
+): (request: Request) => Promise<Response> {
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const initialDelayMs = options.initialDelayMs ?? 500;
   const sleep = options.sleep ?? wait;

@@ -21,7 +21,13 @@ import type { webhooks } from './schema';
 /** Any event the service delivers to a webhook, as its description types it. */
 export type WebhookEvent = NonNullable<webhooks[keyof webhooks]['post']['requestBody']>['content']['application/json'];
 
-export type WebhookVerificationFailure = 'no_secrets' | 'missing_signature' | 'malformed_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' | 'invalid_json';
+export type WebhookVerificationFailure =
+  | 'no_secrets'
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'timestamp_outside_tolerance'
+  | 'signature_mismatch'
+  | 'invalid_json';
 
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
@@ -86,14 +92,25 @@ function checkV2(value: string, body: Buffer, secrets: readonly string[], tolera
   const timestamp = pairs.find(([key]) => key === 't')?.[1] ?? '';
   const signatures = pairs.filter(([key]) => key === 'v1').map(([, signature]) => signature);
   if (!/^\d+$/.test(timestamp) || signatures.length === 0) {
-    throw new WebhookVerificationError('malformed_signature', 'X-Peppol-Signature-V2 must read t=<unix seconds>,v1=<hex>[,v1=<hex>].');
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      'X-Peppol-Signature-V2 must read t=<unix seconds>,v1=<hex>[,v1=<hex>].',
+    );
   }
   const age = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
   if (age > toleranceSeconds) {
-    throw new WebhookVerificationError('timestamp_outside_tolerance', `The signature's timestamp is ${age} s away from now; at most ${toleranceSeconds} s is accepted.`);
+    throw new WebhookVerificationError(
+      'timestamp_outside_tolerance',
+      `The signature's timestamp is ${age} s away from now; at most ${toleranceSeconds} s is accepted.`,
+    );
   }
   const signed = [Buffer.from(`${timestamp}.`, 'utf8'), body];
-  if (!anyMatches(signatures, secrets.map((secret) => hmac(secret, ...signed)))) {
+  if (
+    !anyMatches(
+      signatures,
+      secrets.map((secret) => hmac(secret, ...signed)),
+    )
+  ) {
     throw new WebhookVerificationError('signature_mismatch', 'No v1 signature matches any of the given secrets.');
   }
 }
@@ -101,7 +118,8 @@ function checkV2(value: string, body: Buffer, secrets: readonly string[], tolera
 /** The delivered event, once its signature is good; a WebhookVerificationError saying why not otherwise. */
 export function verifyWebhook(input: VerifyWebhookInput): WebhookEvent {
   const secrets = typeof input.secrets === 'string' ? [input.secrets] : [...input.secrets];
-  if (secrets.length === 0 || secrets.some((secret) => secret === '')) throw new WebhookVerificationError('no_secrets', 'Pass the webhook secret (during a rotation, both).');
+  if (secrets.length === 0 || secrets.some((secret) => secret === ''))
+    throw new WebhookVerificationError('no_secrets', 'Pass the webhook secret (during a rotation, both).');
   const body = typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : Buffer.from(input.rawBody);
 
   const v2 = header(input.headers, SIGNATURE_V2_HEADER);
@@ -109,11 +127,19 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookEvent {
   if (v2 !== undefined) {
     checkV2(v2, body, secrets, input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS, input.now ?? new Date());
   } else if (input.legacy && legacy !== undefined) {
-    if (!anyMatches([legacy.trim()], secrets.map((secret) => hmac(secret, body)))) {
+    if (
+      !anyMatches(
+        [legacy.trim()],
+        secrets.map((secret) => hmac(secret, body)),
+      )
+    ) {
       throw new WebhookVerificationError('signature_mismatch', 'X-Peppol-Signature matches none of the given secrets.');
     }
   } else {
-    throw new WebhookVerificationError('missing_signature', `No X-Peppol-Signature-V2 header${input.legacy ? ' and no X-Peppol-Signature header' : ''}.`);
+    throw new WebhookVerificationError(
+      'missing_signature',
+      `No X-Peppol-Signature-V2 header${input.legacy ? ' and no X-Peppol-Signature header' : ''}.`,
+    );
   }
 
   try {

@@ -7,8 +7,14 @@ import { RuleError } from '../errors';
  * are checked when each document is charged, at the price answered here
  * (the workspace's own, else `defaultPriceUnits`), read in the same visit.
  */
-export async function requireLiveSending(store: Store, workspaceId: string, defaultPriceUnits: number): Promise<{ priceUnits: number }> {
-  const workspace = await store.workspaces.findById(workspaceId, { mode: 1, suspended: 1, suspension_reason: 1, document_price_units: 1 }).lean();
+export async function requireLiveSending(
+  store: Store,
+  workspaceId: string,
+  defaultPriceUnits: number,
+): Promise<{ priceUnits: number }> {
+  const workspace = await store.workspaces
+    .findById(workspaceId, { mode: 1, suspended: 1, suspension_reason: 1, document_price_units: 1 })
+    .lean();
   if (workspace?.mode !== 'live') {
     throw new RuleError(
       'workspace_not_verified',
@@ -16,7 +22,10 @@ export async function requireLiveSending(store: Store, workspaceId: string, defa
     );
   }
   if (workspace.suspended) {
-    throw new RuleError('workspace_suspended', `This workspace is suspended from live sending${workspace.suspension_reason ? `: ${workspace.suspension_reason}` : ''}. Contact support; the sandbox still works.`);
+    throw new RuleError(
+      'workspace_suspended',
+      `This workspace is suspended from live sending${workspace.suspension_reason ? `: ${workspace.suspension_reason}` : ''}. Contact support; the sandbox still works.`,
+    );
   }
   return { priceUnits: workspace.document_price_units ?? defaultPriceUnits };
 }

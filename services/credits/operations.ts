@@ -49,9 +49,19 @@ export class UnknownWorkspaceError extends Error {
   override name = 'UnknownWorkspaceError';
 }
 
-export async function applyCreditOperation(store: Store, workspaceId: string, operation: CreditOperation): Promise<OperationResult> {
+export async function applyCreditOperation(
+  store: Store,
+  workspaceId: string,
+  operation: CreditOperation,
+): Promise<OperationResult> {
   const markPath = `credit_ops.${operation.id}`;
-  const mark: Mark = { kind: operation.kind, amount_units: operation.amountUnits, document_id: operation.documentId ?? null, actor: operation.actor ?? null, at: new Date() };
+  const mark: Mark = {
+    kind: operation.kind,
+    amount_units: operation.amountUnits,
+    document_id: operation.documentId ?? null,
+    actor: operation.actor ?? null,
+    at: new Date(),
+  };
   const updated = await store.workspaces
     .findOneAndUpdate(
       {
@@ -106,11 +116,18 @@ export async function settleMarks(store: Store, workspaceId: string): Promise<vo
 }
 
 /** The balance as the ledger tells it, and as the workspace row holds it: equal once no mark is pending. */
-export async function ledgerTotals(store: Store, workspaceId: string): Promise<{ ledgerUnits: number; balanceUnits: number; entries: number }> {
+export async function ledgerTotals(
+  store: Store,
+  workspaceId: string,
+): Promise<{ ledgerUnits: number; balanceUnits: number; entries: number }> {
   const [entries, workspace] = await Promise.all([
     store.creditLedger.find({ workspace_id: workspaceId }, { amount_units: 1 }).sort({ _id: 1 }).lean(),
     store.workspaces.findById(workspaceId).lean(),
   ]);
   if (!workspace) throw new UnknownWorkspaceError(`workspace ${workspaceId} does not exist`);
-  return { ledgerUnits: entries.reduce((sum, entry) => sum + entry.amount_units, 0), balanceUnits: workspace.credit_balance_units, entries: entries.length };
+  return {
+    ledgerUnits: entries.reduce((sum, entry) => sum + entry.amount_units, 0),
+    balanceUnits: workspace.credit_balance_units,
+    entries: entries.length,
+  };
 }

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 
 import { formatAmount, type CalculatedDocument } from '../../domain/documents/calculate';
 import type { DocumentInput } from '../../domain/documents/input';
-import type { AcceptanceOutcome, AcceptedDocument, Charge, DocumentAcceptance, DocumentTotals } from '../../domain/documents/acceptance';
+import type {
+  AcceptanceOutcome,
+  AcceptedDocument,
+  Charge,
+  DocumentAcceptance,
+  DocumentTotals,
+} from '../../domain/documents/acceptance';
 import type { Environment } from '../../domain/environment';
 import { sortableIdBound } from '../../domain/ids';
 import { documentsReached } from '../../platform/metrics';
@@ -73,11 +79,15 @@ export function storedInput(document: DocumentInput) {
 }
 
 /** Who a sandbox delivery goes to: the buyer's email, else the sending company's, else the sending account's. */
-export const recipientOf = (document: DocumentInput, company: { email?: string | null }, accountEmail: string): string =>
-  document.to.email ?? company.email ?? accountEmail;
+export const recipientOf = (
+  document: DocumentInput,
+  company: { email?: string | null },
+  accountEmail: string,
+): string => document.to.email ?? company.email ?? accountEmail;
 
 /** Where an idempotency key is unique: `environment:company:key`, or `environment:company:doc:<id>` for a document sent without one. */
-export const idempotencyScope = (environment: Environment, companyId: string, key: string) => `${environment}:${companyId}:${key}`;
+export const idempotencyScope = (environment: Environment, companyId: string, key: string) =>
+  `${environment}:${companyId}:${key}`;
 
 /** The document that holds an idempotency scope, if any (its id and status). */
 export function findByIdempotencyScope(store: Store, scope: string) {
@@ -114,7 +124,13 @@ export async function stageDocument(
 }
 
 /** The document row a request accepts, before its workflow records it. */
-function acceptedRow(sender: Sender, company: { _id: string; workspace_id: string; email?: string | null }, accepted: AcceptableDocument, id: string, idempotencyKey: string | undefined): AcceptedDocument {
+function acceptedRow(
+  sender: Sender,
+  company: { _id: string; workspace_id: string; email?: string | null },
+  accepted: AcceptableDocument,
+  id: string,
+  idempotencyKey: string | undefined,
+): AcceptedDocument {
   const { document } = accepted;
   return {
     _id: id,
@@ -146,7 +162,14 @@ function acceptedRow(sender: Sender, company: { _id: string; workspace_id: strin
 /** The document's write-once parts, under its id. */
 async function storeParts(store: Store, id: string, accepted: AcceptableDocument, now = new Date()): Promise<void> {
   const { attachments = [] } = accepted.document;
-  const content = insertRow(store.contents, { _id: id, input: storedInput(accepted.document), ubl: accepted.ubl, cii: accepted.cii ?? null, submitted: true, created_at: now });
+  const content = insertRow(store.contents, {
+    _id: id,
+    input: storedInput(accepted.document),
+    ubl: accepted.ubl,
+    cii: accepted.cii ?? null,
+    submitted: true,
+    created_at: now,
+  });
   const files =
     attachments.length === 0
       ? undefined
@@ -174,7 +197,11 @@ async function storeParts(store: Store, id: string, accepted: AcceptableDocument
  * Step 2, the send workflow's first (a local activity, so safe to repeat: the reservation is once per document,
  * a row this acceptance inserted before is found by its id, the event is once per move).
  */
-export async function recordAcceptance(deps: FanOutDependencies, acceptance: DocumentAcceptance, now = Date.now()): Promise<AcceptanceOutcome> {
+export async function recordAcceptance(
+  deps: FanOutDependencies,
+  acceptance: DocumentAcceptance,
+  now = Date.now(),
+): Promise<AcceptanceOutcome> {
   const { store } = deps;
   const { row, charge } = acceptance;
   const acceptedAt = new Date(acceptance.acceptedAt);
@@ -187,7 +214,13 @@ export async function recordAcceptance(deps: FanOutDependencies, acceptance: Doc
     try {
       ({ balanceUnits } = await reserveForDocument(
         { ...deps, settings: charge },
-        { workspaceId: row.workspace_id, companyId: row.company_id, documentId: row._id, accountId: row.account_id, priceUnits: charge.priceUnits },
+        {
+          workspaceId: row.workspace_id,
+          companyId: row.company_id,
+          documentId: row._id,
+          accountId: row.account_id,
+          priceUnits: charge.priceUnits,
+        },
       ));
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;
@@ -227,10 +260,15 @@ export async function discardParts(store: Store, documentId: string, chargedWork
  * Returns how many documents' parts it removed.
  */
 export async function discardUnacceptedParts(store: Store, now = Date.now()): Promise<number> {
-  const range = { $gte: sortableIdBound('document', now - 7 * UNACCEPTED_PARTS_GRACE_MS), $lt: sortableIdBound('document', now - UNACCEPTED_PARTS_GRACE_MS) };
+  const range = {
+    $gte: sortableIdBound('document', now - 7 * UNACCEPTED_PARTS_GRACE_MS),
+    $lt: sortableIdBound('document', now - UNACCEPTED_PARTS_GRACE_MS),
+  };
   const staged = await store.contents.find({ _id: range, submitted: true }, { _id: 1 }).limit(1000).lean();
   const ids = staged.map(({ _id }) => _id);
-  const recorded = new Set((await store.documents.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map(({ _id }) => _id));
+  const recorded = new Set(
+    (await store.documents.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map(({ _id }) => _id),
+  );
   const unaccepted = ids.filter((id) => !recorded.has(id));
   for (const id of unaccepted) await discardParts(store, id);
   return unaccepted.length;

@@ -13,19 +13,30 @@ import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documen
  * never reused and the update's id is fixed, so a repeated call (the client library's retry) is answered once.
  */
 
-export function documentSummary(document: Pick<DocumentRow, '_id' | 'type' | 'number' | 'company_id' | 'environment' | 'recipient_email'>): string {
+export function documentSummary(
+  document: Pick<DocumentRow, '_id' | 'type' | 'number' | 'company_id' | 'environment' | 'recipient_email'>,
+): string {
   const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
   const to = document.environment === 'sandbox' && document.recipient_email ? ` to ${document.recipient_email}` : '';
   return `${kind} ${document.number} of ${document.company_id} (${document.environment})${to}`;
 }
 
 /** Starts the send workflow with the acceptance, searchable in the Web UI by document, company, workspace, status and environment; answers its first step's outcome. */
-export async function acceptBySendWorkflow(temporal: Client, acceptance: DocumentAcceptance, deliveryWindows: DeliveryWindows): Promise<AcceptanceOutcome> {
+export async function acceptBySendWorkflow(
+  temporal: Client,
+  acceptance: DocumentAcceptance,
+  deliveryWindows: DeliveryWindows,
+): Promise<AcceptanceOutcome> {
   const { row } = acceptance;
   return startWithUpdate<'sendDocumentWorkflow', AcceptanceOutcome>(temporal, 'sendDocumentWorkflow', ACCEPT_UPDATE, {
     workflowId: sendWorkflowId(row._id),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    input: { documentId: row._id, acceptance, deliveryWindowSeconds: deliveryWindows[row.environment], ...(row.attach_pdf ? { attachPdf: true } : {}) },
+    input: {
+      documentId: row._id,
+      acceptance,
+      deliveryWindowSeconds: deliveryWindows[row.environment],
+      ...(row.attach_pdf ? { attachPdf: true } : {}),
+    },
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.documentId, value: row._id },
       { key: SEARCH_ATTRIBUTES.companyId, value: row.company_id },

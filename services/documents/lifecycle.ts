@@ -44,14 +44,27 @@ export interface MoveResult {
 
 type LaterMove = Exclude<DocumentMove, 'accept'>;
 
-export async function moveDocument(store: Store, documentId: string, move: LaterMove, details: MoveDetails = {}, logger?: Logger): Promise<MoveResult> {
+export async function moveDocument(
+  store: Store,
+  documentId: string,
+  move: LaterMove,
+  details: MoveDetails = {},
+  logger?: Logger,
+): Promise<MoveResult> {
   const transition = TRANSITIONS[move];
   const changesStatus = !(transition.from as readonly string[]).includes(transition.to);
   const updated = changesStatus
     ? await store.documents
         .findOneAndUpdate(
           { _id: documentId, status: { $in: [...transition.from] } },
-          { $set: { status: transition.to, updated_at: new Date(), ...(details.error_message !== undefined && { error_message: details.error_message }), ...details.set } },
+          {
+            $set: {
+              status: transition.to,
+              updated_at: new Date(),
+              ...(details.error_message !== undefined && { error_message: details.error_message }),
+              ...details.set,
+            },
+          },
           { returnDocument: 'after' },
         )
         .lean()
@@ -66,7 +79,13 @@ export async function moveDocument(store: Store, documentId: string, move: Later
 }
 
 /** The event a move raises, recorded once per move key. */
-export function recordMoveEvent(store: Store, document: DocumentRow, move: DocumentMove, details: MoveDetails, logger?: Logger) {
+export function recordMoveEvent(
+  store: Store,
+  document: DocumentRow,
+  move: DocumentMove,
+  details: MoveDetails,
+  logger?: Logger,
+) {
   const transition = TRANSITIONS[move];
   return recordDocumentEvent(
     store,
@@ -80,7 +99,9 @@ export function recordMoveEvent(store: Store, document: DocumentRow, move: Docum
         number: document.number,
         error_message: details.error_message ?? null,
         ...(details.attempt !== undefined && { attempt: details.attempt }),
-        ...(details.message !== undefined && { message: typeof details.message === 'function' ? details.message(document) : details.message }),
+        ...(details.message !== undefined && {
+          message: typeof details.message === 'function' ? details.message(document) : details.message,
+        }),
       },
     },
     logger,
@@ -94,6 +115,10 @@ export function recordMoveEvent(store: Store, document: DocumentRow, move: Docum
  * carries the same Message-ID.) Not a move: the status stays `sending` until
  * the deliver move.
  */
-export async function recordSent(store: Store, documentId: string, sent: { sent_at: Date; message_id: string }): Promise<void> {
+export async function recordSent(
+  store: Store,
+  documentId: string,
+  sent: { sent_at: Date; message_id: string },
+): Promise<void> {
   await store.documents.updateOne({ _id: documentId, status: TRANSITIONS.send.to, sent_at: null }, { $set: sent });
 }

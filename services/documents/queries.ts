@@ -38,12 +38,17 @@ export async function listDocuments(store: Store, query: DocumentListQuery): Pro
     ...(query.before && { $lt: query.before }),
     ...(query.createdAfter && { $gt: sortableIdBound('document', query.createdAfter.getTime()) }),
   };
-  const issued = { ...(query.issuedFrom && { $gte: query.issuedFrom }), ...(query.issuedTo && { $lte: query.issuedTo }) };
+  const issued = {
+    ...(query.issuedFrom && { $gte: query.issuedFrom }),
+    ...(query.issuedTo && { $lte: query.issuedTo }),
+  };
   const matching = query.search && { $regex: escapeRegex(query.search), $options: 'i' };
   const received = query.direction === 'received' || query.acknowledged !== undefined;
   const rows = await store.documents
     .find({
-      ...('companyId' in query.scope ? { company_id: query.scope.companyId } : { workspace_id: query.scope.workspaceId }),
+      ...('companyId' in query.scope
+        ? { company_id: query.scope.companyId }
+        : { workspace_id: query.scope.workspaceId }),
       environment: query.environment,
       ...(query.status && { status: query.status }),
       // Rows from before receiving have no direction: every one of them was sent.
@@ -68,7 +73,11 @@ export async function attachmentsOf(store: Store, documentId: string): Promise<A
   return store.attachments.find({ document_id: documentId }, { content: 0 }).sort({ position: 1 }).lean();
 }
 
-export async function findAttachment(store: Store, documentId: string, attachmentId: string): Promise<AttachmentRow | null> {
+export async function findAttachment(
+  store: Store,
+  documentId: string,
+  attachmentId: string,
+): Promise<AttachmentRow | null> {
   return store.attachments.findOne({ _id: attachmentId, document_id: documentId }).lean();
 }
 
@@ -83,7 +92,10 @@ export async function postedCiiOf(store: Store, documentId: string): Promise<str
 }
 
 /** What a delivery attempt sends: the stored UBL and the parsed request as stored (company defaults applied), in one read. */
-export async function sendableContentOf(store: Store, documentId: string): Promise<{ ubl: string; input: Record<string, unknown> } | null> {
+export async function sendableContentOf(
+  store: Store,
+  documentId: string,
+): Promise<{ ubl: string; input: Record<string, unknown> } | null> {
   const content = await store.contents.findById(documentId, { ubl: 1, input: 1 }).lean();
   return content ? { ubl: content.ubl, input: (content.input ?? {}) as Record<string, unknown> } : null;
 }

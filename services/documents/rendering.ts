@@ -56,7 +56,13 @@ export async function keptRendering(store: Store, documentId: string, tag: strin
  * Keeps a rendering for the next request of the same one. Two processes that rendered it at once
  * both insert, and the unique `_id` keeps the first: the bytes are the same.
  */
-export async function keepRendering(store: Store, documentId: string, tag: string, rendered: Buffer, now = new Date()): Promise<void> {
+export async function keepRendering(
+  store: Store,
+  documentId: string,
+  tag: string,
+  rendered: Buffer,
+  now = new Date(),
+): Promise<void> {
   const gzipped = await promisify(gzip)(rendered);
   if (gzipped.length > MAX_KEPT_BYTES) return;
   await insertRow(store.renderings, { _id: `${documentId}:${tag}`, gzipped, created_at: now }).catch((err: unknown) => {
@@ -69,7 +75,12 @@ export async function keepRendering(store: Store, documentId: string, tag: strin
  * claim) for at most `forMs`; the answer ends the claim, or null when the holder has one already. A
  * claim past its end (its process died) is replaced, only by the one claim that deletes it.
  */
-export async function claimRendering(store: Store, holder: string, forMs: number, now = new Date()): Promise<(() => Promise<void>) | null> {
+export async function claimRendering(
+  store: Store,
+  holder: string,
+  forMs: number,
+  now = new Date(),
+): Promise<(() => Promise<void>) | null> {
   const token = randomUUID();
   const claim = async () => {
     await insertRow(store.renderingClaims, { _id: holder, token, expires_at: new Date(now.getTime() + forMs) });

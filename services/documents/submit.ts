@@ -2,7 +2,13 @@ import { newSortableId } from '../../domain/ids';
 import { InsufficientCreditsError } from '../credits/charges';
 import type { FanOutDependencies } from '../webhooks/deliveries';
 import type { Charge } from '../../domain/documents/acceptance';
-import { findByIdempotencyScope, idempotencyScope, stageDocument, type AcceptableDocument, type Sender } from './accept';
+import {
+  findByIdempotencyScope,
+  idempotencyScope,
+  stageDocument,
+  type AcceptableDocument,
+  type Sender,
+} from './accept';
 import { acceptBySendWorkflow } from './dispatch';
 import { UnansweredUpdateError } from '../../platform/workflow-port';
 import type { DeliveryWindows } from '../../workflows/shared';
@@ -38,7 +44,10 @@ export async function submitDocument(
   id = newSortableId('document'),
 ): Promise<Submission> {
   if (idempotencyKey) {
-    const existing = await findByIdempotencyScope(deps.store, idempotencyScope(sender.environment, company._id, idempotencyKey));
+    const existing = await findByIdempotencyScope(
+      deps.store,
+      idempotencyScope(sender.environment, company._id, idempotencyKey),
+    );
     if (existing) return { id: existing._id, status: existing.status, created: false };
   }
   const acceptance = await stageDocument(deps.store, sender, company, document, { id, idempotencyKey, charge });
@@ -46,7 +55,12 @@ export async function submitDocument(
   const accepted = await acceptBySendWorkflow(deps.temporal, acceptance, deps.deliveryWindows);
   switch (accepted.outcome) {
     case 'accepted':
-      return { id, status: row.status, created: true, ...(accepted.balanceUnits !== null && { balanceUnits: accepted.balanceUnits }) };
+      return {
+        id,
+        status: row.status,
+        created: true,
+        ...(accepted.balanceUnits !== null && { balanceUnits: accepted.balanceUnits }),
+      };
     case 'repeat':
       return { id: accepted.documentId, status: row.status, created: false };
     case 'unpaid':

@@ -12,7 +12,8 @@ import { identityOf, standingOf } from '../receiving/participant-review';
  * company's receiving workflow opens.
  */
 
-type Standing = { verified: true; identity: CompanyIdentity } | { verified: false; why: string; details: Record<string, unknown> };
+type Standing =
+  { verified: true; identity: CompanyIdentity } | { verified: false; why: string; details: Record<string, unknown> };
 
 const SANDBOX = 'The sandbox is not affected.';
 
@@ -21,21 +22,32 @@ function sendingStanding(company: Company): Standing {
   if (standing.status === 'verified') return { verified: true, identity: identityOf(company) };
   const details = { company_id: company._id, peppol_id: company.peppol_id ?? null, identity_status: standing.status };
   if (standing.status === 'none') {
-    return { verified: false, why: `Company ${company._id} has no peppol_id: a live document is sent from the company's verified Peppol id. Set peppol_id; it is verified before it sends.`, details };
+    return {
+      verified: false,
+      why: `Company ${company._id} has no peppol_id: a live document is sent from the company's verified Peppol id. Set peppol_id; it is verified before it sends.`,
+      details,
+    };
   }
   const reason = standing.status === 'rejected' ? standing.reason : standing.why;
   const why =
     standing.status === 'rejected'
       ? `an operator's review refused its identity (${reason}); change the company to its own identity to be reviewed again`
       : `its identity waits for an operator's review: ${reason}`;
-  return { verified: false, why: `Company ${company._id} cannot send on the live network as ${company.peppol_id}: ${why}. Documents are sent only under a verified identity.`, details: { ...details, reason } };
+  return {
+    verified: false,
+    why: `Company ${company._id} cannot send on the live network as ${company.peppol_id}: ${why}. Documents are sent only under a verified identity.`,
+    details: { ...details, reason },
+  };
 }
 
 /** The verified identity a live document must state; 409 `sender_not_verified` when there is none now. */
 export function requireVerifiedSender(company: Company): CompanyIdentity {
   const standing = sendingStanding(company);
   if (standing.verified) return standing.identity;
-  throw new RuleError('sender_not_verified', `${standing.why} ${SANDBOX}`, { param: 'company_id', details: standing.details });
+  throw new RuleError('sender_not_verified', `${standing.why} ${SANDBOX}`, {
+    param: 'company_id',
+    details: standing.details,
+  });
 }
 
 /**
@@ -47,7 +59,9 @@ export function liveSenderRefusal(company: Company, sender: string): string | nu
   const standing = sendingStanding(company);
   if (!standing.verified) return standing.why;
   const verified = standing.identity.peppol_id;
-  return sameValue('peppol_id', sender, verified) ? null : `Its seller ${sender} is not the company's verified Peppol id ${verified}.`;
+  return sameValue('peppol_id', sender, verified)
+    ? null
+    : `Its seller ${sender} is not the company's verified Peppol id ${verified}.`;
 }
 
 /**

@@ -17,7 +17,12 @@ export interface SendingScope {
  * before it count, so an idempotent replay is never its own duplicate.
  * Served by the index on company, environment, number and id.
  */
-async function duplicateNumberWarnings(store: Store, document: DocumentInput, scope: SendingScope, acceptedId: string | undefined): Promise<DocumentWarning[]> {
+async function duplicateNumberWarnings(
+  store: Store,
+  document: DocumentInput,
+  scope: SendingScope,
+  acceptedId: string | undefined,
+): Promise<DocumentWarning[]> {
   const earlier = await store.documents
     .findOne(
       {
@@ -37,6 +42,11 @@ async function duplicateNumberWarnings(store: Store, document: DocumentInput, sc
 }
 
 /** What looks odd about a document the checks let pass (company defaults applied): unusual VAT rates, a number used before. */
-export async function documentWarnings(store: Store, document: DocumentInput, scope: SendingScope, acceptedId?: string): Promise<DocumentWarning[]> {
+export async function documentWarnings(
+  store: Store,
+  document: DocumentInput,
+  scope: SendingScope,
+  acceptedId?: string,
+): Promise<DocumentWarning[]> {
   return [...unusualRateWarnings(document), ...(await duplicateNumberWarnings(store, document, scope, acceptedId))];
 }

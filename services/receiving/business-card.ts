@@ -26,8 +26,18 @@ export type ListingStatus = NonNullable<CompanyRow['directory_listing']>['status
 const key = (participant: string) => participant.toLowerCase();
 
 /** The card a company shows for a registration of it, or undefined when it shows none (opted out, deleted, or another participant now). */
-function cardOf(company: (CompanyRow & { _id: string }) | null, registration: PeppolRegistrationRow | null): BusinessCard | undefined {
-  if (!company || !registration || company.deleted_at || company.directory === false || registration.status !== 'registered') return undefined;
+function cardOf(
+  company: (CompanyRow & { _id: string }) | null,
+  registration: PeppolRegistrationRow | null,
+): BusinessCard | undefined {
+  if (
+    !company ||
+    !registration ||
+    company.deleted_at ||
+    company.directory === false ||
+    registration.status !== 'registered'
+  )
+    return undefined;
   if (registration.company_id !== company._id || key(company.peppol_id ?? '') !== registration._id) return undefined;
   return companyBusinessCard(asVerified(company), registration.participant_id, registration.created_at);
 }
@@ -40,7 +50,12 @@ function cardOf(company: (CompanyRow & { _id: string }) | null, registration: Pe
 function asVerified(company: CompanyRow): CompanyRow {
   const verified = company.verified_identity;
   if (!verified) return company;
-  return { ...company, name: verified.name ?? company.name, tax_id: verified.tax_id ?? null, company_registration_id: verified.company_registration_id ?? null };
+  return {
+    ...company,
+    name: verified.name ?? company.name,
+    tax_id: verified.tax_id ?? null,
+    company_registration_id: verified.company_registration_id ?? null,
+  };
 }
 
 /** What our SMP serves at `/businesscard/{participant id}` (the value lower-cased). */
@@ -56,19 +71,34 @@ export async function servedBusinessCard(store: Store, participantValue: string)
  * a card the Directory has not read yet or shows none while one is listed;
  * and any listed participant it is to be unregistered from.
  */
-export function listingsToSync(company: (CompanyRow & { _id: string }) | null, desired: string | null, registrations: PeppolRegistrationRow[]): string[] {
-  const stale = registrations.filter((row) => row.business_card && (desired === null || row._id !== key(desired))).map((row) => row.participant_id);
+export function listingsToSync(
+  company: (CompanyRow & { _id: string }) | null,
+  desired: string | null,
+  registrations: PeppolRegistrationRow[],
+): string[] {
+  const stale = registrations
+    .filter((row) => row.business_card && (desired === null || row._id !== key(desired)))
+    .map((row) => row.participant_id);
   if (desired === null || !company) return stale;
   const registration = registrations.find((row) => row._id === key(desired)) ?? null;
   const wanted = company.directory !== false;
   const card = registration?.status === 'registered' ? cardOf(company, registration) : undefined;
   // Not registered yet: after the registration, its card is read for the first time.
-  const outOfDate = wanted ? !card || registration?.business_card?.sha256 !== businessCardFingerprint(card) : Boolean(registration?.business_card);
+  const outOfDate = wanted
+    ? !card || registration?.business_card?.sha256 !== businessCardFingerprint(card)
+    : Boolean(registration?.business_card);
   return outOfDate ? [desired, ...stale] : stale;
 }
 
-async function setListing(store: Store, companyId: string, listing: { status: ListingStatus; participant_id: string; error_message?: string | null }): Promise<void> {
-  await store.companies.updateOne({ _id: companyId }, { $set: { directory_listing: { error_message: null, ...listing, updated_at: new Date() } } });
+async function setListing(
+  store: Store,
+  companyId: string,
+  listing: { status: ListingStatus; participant_id: string; error_message?: string | null },
+): Promise<void> {
+  await store.companies.updateOne(
+    { _id: companyId },
+    { $set: { directory_listing: { error_message: null, ...listing, updated_at: new Date() } } },
+  );
 }
 
 /**
@@ -76,24 +106,41 @@ async function setListing(store: Store, companyId: string, listing: { status: Li
  * to read the card our SMP serves now, or to drop the one it has. Safe to
  * repeat: a card it has read already is not sent again.
  */
-export async function syncListing(deps: BusinessCardDependencies, companyId: string, participant: string): Promise<ListingStatus> {
+export async function syncListing(
+  deps: BusinessCardDependencies,
+  companyId: string,
+  participant: string,
+): Promise<ListingStatus> {
   const { store, directory } = deps;
-  const [company, registration] = await Promise.all([store.companies.findById(companyId).lean(), store.peppolRegistrations.findById(key(participant)).lean()]);
+  const [company, registration] = await Promise.all([
+    store.companies.findById(companyId).lean(),
+    store.peppolRegistrations.findById(key(participant)).lean(),
+  ]);
   if (registration && registration.company_id !== companyId) return 'not_listed';
   const card = cardOf(company, registration);
   if (card) {
     const sha256 = businessCardFingerprint(card);
     if (registration?.business_card?.sha256 === sha256) return 'published';
     const outcome = await directory.publish(participant);
-    if (outcome === 'published') await store.peppolRegistrations.updateOne({ _id: key(participant), company_id: companyId }, { $set: { business_card: { sha256, published_at: new Date() } } });
+    if (outcome === 'published')
+      await store.peppolRegistrations.updateOne(
+        { _id: key(participant), company_id: companyId },
+        { $set: { business_card: { sha256, published_at: new Date() } } },
+      );
     await setListing(store, companyId, { status: outcome, participant_id: participant });
     deps.logger.info({ companyId, participant, outcome }, 'business card sent to the Peppol Directory');
     return outcome;
   }
   if (registration?.business_card) {
     const outcome = await directory.withdraw(participant);
-    await store.peppolRegistrations.updateOne({ _id: key(participant), company_id: companyId }, { $set: { business_card: null } });
-    await setListing(store, companyId, { status: outcome === 'removed' ? 'withdrawn' : 'skipped', participant_id: participant });
+    await store.peppolRegistrations.updateOne(
+      { _id: key(participant), company_id: companyId },
+      { $set: { business_card: null } },
+    );
+    await setListing(store, companyId, {
+      status: outcome === 'removed' ? 'withdrawn' : 'skipped',
+      participant_id: participant,
+    });
     deps.logger.info({ companyId, participant, outcome }, 'business card withdrawn from the Peppol Directory');
     return outcome === 'removed' ? 'withdrawn' : 'skipped';
   }
@@ -102,6 +149,11 @@ export async function syncListing(deps: BusinessCardDependencies, companyId: str
 }
 
 /** The Directory would not take it, or kept failing: said on the company, receiving goes on. */
-export async function recordListingFailure(store: Store, companyId: string, participant: string, reason: string): Promise<void> {
+export async function recordListingFailure(
+  store: Store,
+  companyId: string,
+  participant: string,
+  reason: string,
+): Promise<void> {
   await setListing(store, companyId, { status: 'failed', participant_id: participant, error_message: reason });
 }

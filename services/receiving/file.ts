@@ -5,7 +5,11 @@ import { RECEIVED_EVENT, RECEIVED_STATUS } from '../../domain/documents/lifecycl
 import { ID_PREFIXES } from '../../domain/ids';
 import { sbdPayload } from '../../domain/received-payload';
 import { RoutingError, routingOf } from '../../domain/peppol-envelope';
-import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
+import {
+  readApplicationResponse,
+  type ReadInvoiceResponse,
+  type ReadMessageLevelStatus,
+} from '../../domain/ubl/application-response';
 import type { ReceivedUbl, StatedTotals, UblReadResult } from '../../domain/ubl/read';
 import { readBusinessDocument, type ReadDocument } from '../../domain/terms/read-document';
 import { termsOfReading } from '../../domain/terms/from-reading';
@@ -13,7 +17,12 @@ import { writeUbl } from '../../domain/ubl/write';
 import type { Logger } from '../../platform/logger';
 import { documentsReached, repliesDone } from '../../platform/metrics';
 import { boundsProblem, checkXmlBounds, UBL_BOUNDS, type XmlBoundsCheck } from '../../domain/xml-bounds';
-import { splitFindings, ValidationTimeLimitError, type OfficialReport, type OfficialValidator } from '../../platform/official-validator';
+import {
+  splitFindings,
+  ValidationTimeLimitError,
+  type OfficialReport,
+  type OfficialValidator,
+} from '../../platform/official-validator';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';
 import { isDuplicateKey } from '../../store/errors';
@@ -53,7 +62,12 @@ export interface Filed {
 /** The account a received document is recorded under: nobody posted it. */
 export const RECEIVING_ACCOUNT = 'system:receiving';
 
-export type ReceivedValidation = { valid: boolean; rule_set: string | null; errors: OfficialReport['findings']; warnings: OfficialReport['findings'] };
+export type ReceivedValidation = {
+  valid: boolean;
+  rule_set: string | null;
+  errors: OfficialReport['findings'];
+  warnings: OfficialReport['findings'];
+};
 
 /** The UBL inside a stored message: the SBD's payload, or what was posted to the sandbox. */
 export function receivedUbl(message: Pick<ReceivedMessageRow, 'source' | 'payload'>): Buffer | undefined {
@@ -86,7 +100,10 @@ const NO_DOCUMENT = 'The envelope carries no business document';
 
 /** A received document past the bounds every document from outside meets (too deep, too many elements, a DOCTYPE, not XML): kept with that, never validated. */
 const outOfBounds = (bounds: Exclude<XmlBoundsCheck, { ok: true }>) =>
-  unjudged(bounds.problem === 'too_deep' || bounds.problem === 'too_many_elements' ? 'xml_too_complex' : 'not_well_formed', boundsProblem(bounds));
+  unjudged(
+    bounds.problem === 'too_deep' || bounds.problem === 'too_many_elements' ? 'xml_too_complex' : 'not_well_formed',
+    boundsProblem(bounds),
+  );
 
 /**
  * The official verdict on a received document within the bounds, in the validator's lane for received documents
@@ -98,7 +115,10 @@ async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise
     return validationOf(await validator.validate(ubl, { lane: 'receive' }));
   } catch (err) {
     if (!(err instanceof ValidationTimeLimitError)) throw err;
-    return unjudged('validation_time_limit', `The official validation did not finish within ${err.limitMs / 1000} s; the document is kept unjudged`);
+    return unjudged(
+      'validation_time_limit',
+      `The official validation did not finish within ${err.limitMs / 1000} s; the document is kept unjudged`,
+    );
   }
 }
 
@@ -125,7 +145,10 @@ export function totalsOf(stated: StatedTotals): DocumentTotals | null {
 
 /** Attachment ids fixed by the document and position, so a repeated filing writes the same rows. */
 function attachmentId(documentId: string, position: number): string {
-  const digest = createHash('sha256').update(`${documentId}:${position}`).digest('base64').replace(/[^0-9A-Za-z]/g, '');
+  const digest = createHash('sha256')
+    .update(`${documentId}:${position}`)
+    .digest('base64')
+    .replace(/[^0-9A-Za-z]/g, '');
   return `${ID_PREFIXES.attachment}_${digest.slice(0, 24)}`;
 }
 
@@ -158,7 +181,12 @@ async function storeAttachments(store: Store, documentId: string, read: Received
 
 /** An Invoice Response or MLS, read; undefined for anything else (an unreadable ApplicationResponse is filed as a document of type `other`). */
 function readReply(ubl: string): ReadInvoiceResponse | ReadMessageLevelStatus | undefined {
-  if (!/^(?:\uFEFF)?(?:<\?xml[^?]*\?>)?\s*(?:<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?ApplicationResponse[\s>]/.test(ubl)) return undefined;
+  if (
+    !/^(?:\uFEFF)?(?:<\?xml[^?]*\?>)?\s*(?:<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?ApplicationResponse[\s>]/.test(
+      ubl,
+    )
+  )
+    return undefined;
   const read = readApplicationResponse(ubl);
   return 'kind' in read ? read : undefined;
 }
@@ -179,19 +207,37 @@ async function buyerOf(store: Store, documentId: string): Promise<string | null>
  * they find, as any received message is: the report is stored beside the UBL (`contents`, under the message's
  * id), where the Message Level Status its sender may ask for reads it.
  */
-async function fileReply(deps: FilingDependencies, message: StoredMessage, reply: ReadInvoiceResponse | ReadMessageLevelStatus, ubl: string): Promise<Filed> {
+async function fileReply(
+  deps: FilingDependencies,
+  message: StoredMessage,
+  reply: ReadInvoiceResponse | ReadMessageLevelStatus,
+  ubl: string,
+): Promise<Filed> {
   const { store } = deps;
   // Within the bounds: fileReceived measured it before reading it as a reply.
   const validation = await judgeReceived(deps.validator, Buffer.from(ubl, 'utf8'));
-  await insertOnce(() => insertRow(store.contents, { _id: message._id, input: null, ubl, validation, created_at: new Date() }));
+  await insertOnce(() =>
+    insertRow(store.contents, { _id: message._id, input: null, ubl, validation, created_at: new Date() }),
+  );
   const filed =
     reply.kind === 'invoice_response'
       ? await fileInvoiceResponse(store, message, reply, ubl, (documentId) => buyerOf(store, documentId))
       : await fileMessageLevelStatus(store, message, reply);
-  return { type: 'other', number: reply.kind === 'invoice_response' ? reply.reference.id : reply.referencedInstanceId, valid: validation.valid, jsonView: false, reply: filed };
+  return {
+    type: 'other',
+    number: reply.kind === 'invoice_response' ? reply.reference.id : reply.referencedInstanceId,
+    valid: validation.valid,
+    jsonView: false,
+    reply: filed,
+  };
 }
 
-const filedOf = (document: DocumentRow, valid: boolean): Filed => ({ type: document.type, number: document.number, valid, jsonView: !document.received?.json_view_problem });
+const filedOf = (document: DocumentRow, valid: boolean): Filed => ({
+  type: document.type,
+  number: document.number,
+  valid,
+  jsonView: !document.received?.json_view_problem,
+});
 
 /** The document filed already, if it is. */
 async function filedAlready(store: Store, documentId: string): Promise<Filed | undefined> {
@@ -218,8 +264,16 @@ export async function fileReceived(deps: FilingDependencies, documentId: string)
   const bounds = ublBytes && checkXmlBounds(ublBytes, UBL_BOUNDS);
   const reply = bounds?.ok && readReply(ubl);
   if (reply) return fileReply(deps, message, reply, ubl);
-  const validation = !ublBytes || !bounds ? unjudged('not_ubl', NO_DOCUMENT) : bounds.ok ? await judgeReceived(deps.validator, ublBytes) : outOfBounds(bounds);
-  const read = ublBytes && bounds?.ok ? readBusinessDocument(ublBytes) : { unsupported: bounds && !bounds.ok ? boundsProblem(bounds) : NO_DOCUMENT };
+  const validation =
+    !ublBytes || !bounds
+      ? unjudged('not_ubl', NO_DOCUMENT)
+      : bounds.ok
+        ? await judgeReceived(deps.validator, ublBytes)
+        : outOfBounds(bounds);
+  const read =
+    ublBytes && bounds?.ok
+      ? readBusinessDocument(ublBytes)
+      : { unsupported: bounds && !bounds.ok ? boundsProblem(bounds) : NO_DOCUMENT };
   return fileDocument(deps.store, message, ubl, validation, read);
 }
 
@@ -232,11 +286,23 @@ export async function fileUnread(store: Store, documentId: string, why: string):
   if (filed) return filed;
   const message = await storedMessage(store, documentId);
   const problem = `The document could not be read and judged: ${why}`;
-  return fileDocument(store, message, receivedUbl(message)?.toString('utf8') ?? '', unjudged('filing_failed', problem), { unsupported: problem });
+  return fileDocument(
+    store,
+    message,
+    receivedUbl(message)?.toString('utf8') ?? '',
+    unjudged('filing_failed', problem),
+    { unsupported: problem },
+  );
 }
 
 /** Stores the document row, its content and attachments, each under a key the message fixes. */
-async function fileDocument(store: Store, message: StoredMessage, ubl: string, validation: ReceivedValidation, read: UblReadResult | ReadDocument): Promise<Filed> {
+async function fileDocument(
+  store: Store,
+  message: StoredMessage,
+  ubl: string,
+  validation: ReceivedValidation,
+  read: UblReadResult | ReadDocument,
+): Promise<Filed> {
   const documentId = message._id;
   const now = new Date();
   const document = 'unsupported' in read ? null : read.document;
@@ -245,7 +311,9 @@ async function fileDocument(store: Store, message: StoredMessage, ubl: string, v
   // A CII document is kept as it came, beside the UBL written from its terms, which its renderings and `/ubl` use.
   const cii = 'syntax' in read && read.syntax === 'cii' ? ubl : null;
   const businessUbl = cii !== null && !('unsupported' in read) ? writeUbl(termsOfReading(read)) : ubl;
-  await insertOnce(() => insertRow(store.contents, { _id: documentId, input: document, ubl: businessUbl, cii, validation, created_at: now }));
+  await insertOnce(() =>
+    insertRow(store.contents, { _id: documentId, input: document, ubl: businessUbl, cii, validation, created_at: now }),
+  );
 
   const row: DocumentRow & { _id: string } = {
     _id: documentId,

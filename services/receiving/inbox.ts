@@ -6,7 +6,10 @@ import type { Page } from '../paging';
 /** The inbox: a company's received documents, newest first, and acknowledging them. */
 
 /** A company's received documents, newest first: the list of documents, received only. */
-export function listInbox(store: Store, query: Omit<DocumentListQuery, 'scope' | 'direction'> & { companyId: string }): Promise<Page<DocumentRow>> {
+export function listInbox(
+  store: Store,
+  query: Omit<DocumentListQuery, 'scope' | 'direction'> & { companyId: string },
+): Promise<Page<DocumentRow>> {
   const { companyId, ...filters } = query;
   return listDocuments(store, { ...filters, scope: { companyId }, direction: 'received' });
 }

@@ -78,10 +78,15 @@ export class MessageIdReusedError extends Error {
   override name = 'MessageIdReusedError';
 }
 
-const messageKey = (source: InboundMessage['source'], messageId: string) => `${source}:${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
+const messageKey = (source: InboundMessage['source'], messageId: string) =>
+  `${source}:${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;
 
 /** Stores the message for its recipient (once per message id) and starts its receive workflow. */
-export async function takeInbound(deps: IntakeDependencies, message: InboundMessage, recipient: Recipient): Promise<Intake> {
+export async function takeInbound(
+  deps: IntakeDependencies,
+  message: InboundMessage,
+  recipient: Recipient,
+): Promise<Intake> {
   const row: ReceivedMessageRow & { _id: string } = {
     _id: newSortableId('document', message.receivedAt.getTime()),
     message_key: messageKey(message.source, message.messageId),
@@ -111,21 +116,33 @@ export async function takeInbound(deps: IntakeDependencies, message: InboundMess
     const existing = await deps.store.receivedMessages.findOne({ message_key: row.message_key }).lean();
     if (!existing) throw err;
     const existingDigest = existing.payload_sha256 ?? digestOf(existing.source, Buffer.from(existing.payload.buffer));
-    if (existing.sender_id !== row.sender_id || existing.receiver_id !== row.receiver_id || existingDigest !== row.payload_sha256) {
-      throw new MessageIdReusedError(`Message id ${message.messageId} was received before for a different message (another sender, receiver or payload); nothing was stored`);
+    if (
+      existing.sender_id !== row.sender_id ||
+      existing.receiver_id !== row.receiver_id ||
+      existingDigest !== row.payload_sha256
+    ) {
+      throw new MessageIdReusedError(
+        `Message id ${message.messageId} was received before for a different message (another sender, receiver or payload); nothing was stored`,
+      );
     }
     if (!existing.dispatched) await dispatchReceived(deps, existing);
     return { documentId: existing._id, created: false };
   }
   // Not awaited: the receipt waits for the store only; the workflow start follows it, and the reconciler covers a crash between.
   void dispatchReceived(deps, row).catch((err: unknown) =>
-    deps.logger.error({ err, documentId: row._id }, 'could not start the receive workflow of a stored message; the reconciler will'),
+    deps.logger.error(
+      { err, documentId: row._id },
+      'could not start the receive workflow of a stored message; the reconciler will',
+    ),
   );
   return { documentId: row._id, created: true };
 }
 
 /** Starts the message's receive workflow (at most one ever: the id is the document's and is never reused) and marks it dispatched. */
-export async function dispatchReceived(deps: IntakeDependencies, message: Pick<ReceivedMessageRow, 'company_id' | 'workspace_id' | 'environment'> & { _id: string }): Promise<void> {
+export async function dispatchReceived(
+  deps: IntakeDependencies,
+  message: Pick<ReceivedMessageRow, 'company_id' | 'workspace_id' | 'environment'> & { _id: string },
+): Promise<void> {
   await startWorkflow(deps.temporal, 'receiveDocumentWorkflow', {
     workflowId: receiveWorkflowId(message._id),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -145,7 +162,10 @@ export async function dispatchReceived(deps: IntakeDependencies, message: Pick<R
 const INTAKE_GRACE_MS = 30_000;
 
 /** The reconciler's pass: starts the receive workflow of every stored message the intake could not, oldest first. */
-export async function reconcileReceived(deps: IntakeDependencies, options: { now?: number; batch?: number } = {}): Promise<number> {
+export async function reconcileReceived(
+  deps: IntakeDependencies,
+  options: { now?: number; batch?: number } = {},
+): Promise<number> {
   const cutoff = sortableIdBound('document', (options.now ?? Date.now()) - INTAKE_GRACE_MS);
   const due = await deps.store.receivedMessages
     .find({ dispatched: false, _id: { $lt: cutoff } }, { payload: 0 })

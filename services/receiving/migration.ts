@@ -34,13 +34,29 @@ export interface MigrationDependencies {
 type Company = CompanyRow & { _id: string };
 
 /** Keeps the key the company's previous provider issued, for its registration to present. */
-export async function supplyMigrationKey(store: Store, secretBox: SecretBox, actor: Actor, company: Company, key: string): Promise<void> {
-  await store.companies.updateOne({ _id: company._id }, { $set: { incoming_migration: { key_sealed: secretBox.seal(key), supplied_at: new Date() } } });
-  await recordAudit(store, actor, { action: 'company.migration_key_supplied', workspaceId: company.workspace_id, target: { type: 'company', id: company._id } });
+export async function supplyMigrationKey(
+  store: Store,
+  secretBox: SecretBox,
+  actor: Actor,
+  company: Company,
+  key: string,
+): Promise<void> {
+  await store.companies.updateOne(
+    { _id: company._id },
+    { $set: { incoming_migration: { key_sealed: secretBox.seal(key), supplied_at: new Date() } } },
+  );
+  await recordAudit(store, actor, {
+    action: 'company.migration_key_supplied',
+    workspaceId: company.workspace_id,
+    target: { type: 'company', id: company._id },
+  });
 }
 
 /** The key the registration presents to the SML, when the company gave one. */
-export function incomingMigrationKey(secretBox: SecretBox, company: Pick<CompanyRow, 'incoming_migration'>): string | undefined {
+export function incomingMigrationKey(
+  secretBox: SecretBox,
+  company: Pick<CompanyRow, 'incoming_migration'>,
+): string | undefined {
   return company.incoming_migration ? secretBox.open(company.incoming_migration.key_sealed) : undefined;
 }
 
@@ -48,12 +64,20 @@ export function incomingMigrationKey(secretBox: SecretBox, company: Pick<Company
 export async function migratedIn(store: Store, company: Company, participant: string): Promise<void> {
   const supplied = company.incoming_migration?.supplied_at;
   if (!supplied) return;
-  const { modifiedCount } = await store.companies.updateOne({ _id: company._id, 'incoming_migration.supplied_at': supplied }, { $set: { incoming_migration: null } });
+  const { modifiedCount } = await store.companies.updateOne(
+    { _id: company._id, 'incoming_migration.supplied_at': supplied },
+    { $set: { incoming_migration: null } },
+  );
   if (modifiedCount === 0) return;
   await recordAudit(
     store,
     { accountId: 'system:receiving', keyPrefix: null },
-    { action: 'company.participant_migrated_in', workspaceId: company.workspace_id, target: { type: 'company', id: company._id }, details: { participant_id: participant } },
+    {
+      action: 'company.participant_migrated_in',
+      workspaceId: company.workspace_id,
+      target: { type: 'company', id: company._id },
+      details: { participant_id: participant },
+    },
   );
 }
 
@@ -63,18 +87,40 @@ export async function migratedIn(store: Store, company: Company, participant: st
  * (the receiving workflow does, once signalled). A key asked for again
  * replaces the one before.
  */
-export async function issueMigrationKey(store: Store, secretBox: SecretBox, actor: Actor, company: Company): Promise<{ key: string; participant: string; requestedAt: Date }> {
-  const registration = await store.peppolRegistrations.findOne({ company_id: company._id, status: 'registered' }, { participant_id: 1 }).lean();
+export async function issueMigrationKey(
+  store: Store,
+  secretBox: SecretBox,
+  actor: Actor,
+  company: Company,
+): Promise<{ key: string; participant: string; requestedAt: Date }> {
+  const registration = await store.peppolRegistrations
+    .findOne({ company_id: company._id, status: 'registered' }, { participant_id: 1 })
+    .lean();
   if (!registration) {
-    throw new RuleError('receiver_not_registered', `Company ${company._id} is not registered as a Peppol receiver here (see receiving.status), so there is no participant to move to another provider.`, {
-      param: 'id',
-    });
+    throw new RuleError(
+      'receiver_not_registered',
+      `Company ${company._id} is not registered as a Peppol receiver here (see receiving.status), so there is no participant to move to another provider.`,
+      {
+        param: 'id',
+      },
+    );
   }
   const key = newMigrationKey();
   const requestedAt = new Date();
   await store.companies.updateOne(
     { _id: company._id },
-    { $set: { outgoing_migration: { status: 'preparing', participant_id: registration.participant_id, key_sealed: secretBox.seal(key), requested_at: requestedAt, prepared_at: null, error_message: null } } },
+    {
+      $set: {
+        outgoing_migration: {
+          status: 'preparing',
+          participant_id: registration.participant_id,
+          key_sealed: secretBox.seal(key),
+          requested_at: requestedAt,
+          prepared_at: null,
+          error_message: null,
+        },
+      },
+    },
   );
   await recordAudit(store, actor, {
     action: 'company.migration_key_issued',
@@ -88,7 +134,10 @@ export async function issueMigrationKey(store: Store, secretBox: SecretBox, acto
 /** Whether a key waits to be given to the SML: the participant it is for, while the company is still registered as it. */
 export function migrationToPrepare(company: Company | null, registered: string[]): string | null {
   const outgoing = company?.outgoing_migration;
-  return outgoing?.status === 'preparing' && registered.some((value) => value.toLowerCase() === outgoing.participant_id.toLowerCase()) ? outgoing.participant_id : null;
+  return outgoing?.status === 'preparing' &&
+    registered.some((value) => value.toLowerCase() === outgoing.participant_id.toLowerCase())
+    ? outgoing.participant_id
+    : null;
 }
 
 /**
@@ -96,7 +145,10 @@ export function migrationToPrepare(company: Company | null, registered: string[]
  * point). A refusal no retry mends is recorded on the company and ends the
  * step; anything else is thrown for the activity's retry policy.
  */
-export async function prepareOutgoingMigration(deps: MigrationDependencies, companyId: string): Promise<'prepared' | 'failed' | 'nothing'> {
+export async function prepareOutgoingMigration(
+  deps: MigrationDependencies,
+  companyId: string,
+): Promise<'prepared' | 'failed' | 'nothing'> {
   const { store } = deps;
   const company = await store.companies.findById(companyId).lean();
   const outgoing = company?.outgoing_migration;
@@ -107,10 +159,22 @@ export async function prepareOutgoingMigration(deps: MigrationDependencies, comp
     await deps.sml.prepareMigration(outgoing.participant_id, deps.secretBox.open(outgoing.key_sealed));
   } catch (err) {
     if (!(err instanceof NetworkRegistrationError && err.permanent)) throw err;
-    await store.companies.updateOne(same, { $set: { 'outgoing_migration.status': 'failed', 'outgoing_migration.error_message': err.message, 'outgoing_migration.key_sealed': null } });
+    await store.companies.updateOne(same, {
+      $set: {
+        'outgoing_migration.status': 'failed',
+        'outgoing_migration.error_message': err.message,
+        'outgoing_migration.key_sealed': null,
+      },
+    });
     return 'failed';
   }
-  await store.companies.updateOne(same, { $set: { 'outgoing_migration.status': 'prepared', 'outgoing_migration.prepared_at': new Date(), 'outgoing_migration.key_sealed': null } });
+  await store.companies.updateOne(same, {
+    $set: {
+      'outgoing_migration.status': 'prepared',
+      'outgoing_migration.prepared_at': new Date(),
+      'outgoing_migration.key_sealed': null,
+    },
+  });
   deps.logger.info({ companyId, participant: outgoing.participant_id }, 'migration key given to the SML');
   return 'prepared';
 }
@@ -121,6 +185,12 @@ export async function recordMigrationFailure(store: Store, companyId: string, re
   if (company?.outgoing_migration?.status !== 'preparing') return;
   await store.companies.updateOne(
     { _id: companyId, 'outgoing_migration.requested_at': company.outgoing_migration.requested_at },
-    { $set: { 'outgoing_migration.status': 'failed', 'outgoing_migration.error_message': reason, 'outgoing_migration.key_sealed': null } },
+    {
+      $set: {
+        'outgoing_migration.status': 'failed',
+        'outgoing_migration.error_message': reason,
+        'outgoing_migration.key_sealed': null,
+      },
+    },
   );
 }

@@ -1,4 +1,10 @@
-import { identityStanding, sameIdentity, type CompanyIdentity, type IdentityStanding, type ParticipantProof } from '../../domain/participant-proof';
+import {
+  identityStanding,
+  sameIdentity,
+  type CompanyIdentity,
+  type IdentityStanding,
+  type ParticipantProof,
+} from '../../domain/participant-proof';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import type { KycDecision } from '../../workflows/shared';
@@ -14,7 +20,9 @@ import { listCompanies } from '../companies';
  * writes these fields; a change of the company only signals that workflow.
  */
 
-type IdentityRow = Pick<CompanyRow, 'peppol_id' | 'company_registration_id' | 'tax_id'> & { name?: string | null | undefined };
+type IdentityRow = Pick<CompanyRow, 'peppol_id' | 'company_registration_id' | 'tax_id'> & {
+  name?: string | null | undefined;
+};
 type ReviewedCompany = IdentityRow & Pick<CompanyRow, 'verified_identity' | 'participant_review'>;
 
 export const identityOf = (row: IdentityRow): CompanyIdentity => ({
@@ -55,13 +63,21 @@ const UNNAMED_REVIEWER = 'operator:participant-review';
  * between the submission and the decision, changed since, or created later is not covered, and its
  * participant id waits for a review of its own. Safe to repeat: a company verified already is left alone.
  */
-export async function recordVerifiedAtApproval(store: Store, workspaceId: string, decidedAt: Date, submitted?: (CompanyIdentity & { company_id: string })[]): Promise<void> {
+export async function recordVerifiedAtApproval(
+  store: Store,
+  workspaceId: string,
+  decidedAt: Date,
+  submitted?: (CompanyIdentity & { company_id: string })[],
+): Promise<void> {
   const companies = await listCompanies(store, workspaceId, null);
   const reviewed = (company: CompanyRow & { _id: string }) => {
     if (!submitted) return true; // Submitted before the identities were kept: as it stood at the decision.
     const asSubmitted = submitted.find((entry) => entry.company_id === company._id);
     // Submitted before names were kept: the name as it stood at the decision, as then.
-    return !!asSubmitted && sameIdentity(identityOf(company), { ...identityOf(asSubmitted), name: asSubmitted.name ?? company.name });
+    return (
+      !!asSubmitted &&
+      sameIdentity(identityOf(company), { ...identityOf(asSubmitted), name: asSubmitted.name ?? company.name })
+    );
   };
   for (const company of companies) {
     if (company.verified_identity || company.updated_at > decidedAt || !reviewed(company)) continue;
@@ -77,12 +93,26 @@ export async function recordVerifiedAtApproval(store: Store, workspaceId: string
  * receiving workflow is its one writer, so a read and a write suffice); audited. False when the company
  * changed meanwhile (its workflow plans again).
  */
-export async function openParticipantReview(store: Store, companyId: string, identity: CompanyIdentity, why: string): Promise<boolean> {
+export async function openParticipantReview(
+  store: Store,
+  companyId: string,
+  identity: CompanyIdentity,
+  why: string,
+): Promise<boolean> {
   const company = await store.companies.findById(companyId, { participant_review: 1, workspace_id: 1 }).lean();
   const open = company?.participant_review;
   if (open?.status === 'pending' && sameIdentity(identityOf(open.identity), identity)) return true;
   const { modifiedCount } = await store.companies.updateOne(whileIdentityIs(companyId, identity), {
-    $set: { participant_review: { status: 'pending', identity, reason: why, requested_at: new Date(), decided_at: null, reviewer: null } },
+    $set: {
+      participant_review: {
+        status: 'pending',
+        identity,
+        reason: why,
+        requested_at: new Date(),
+        decided_at: null,
+        reviewer: null,
+      },
+    },
   });
   if (modifiedCount === 0 || !company) return false;
   await recordAudit(store, RECEIVING, {
@@ -97,7 +127,8 @@ export async function openParticipantReview(store: Store, companyId: string, ide
 export type ParticipantDecisionOutcome = 'approved' | 'rejected' | 'stale';
 
 const MAX_REASON_LENGTH = 1000;
-const DEFAULT_REJECT_REASON = 'The review could not confirm that this Peppol id belongs to the company; contact support for the details.';
+const DEFAULT_REJECT_REASON =
+  'The review could not confirm that this Peppol id belongs to the company; contact support for the details.';
 
 /**
  * Records the operator's decision on the pending review of `identity` (one conditional update: it lands
@@ -105,11 +136,17 @@ const DEFAULT_REJECT_REASON = 'The review could not confirm that this Peppol id 
  * the verified one. `stale` when the company changed meanwhile: the decision was about something else.
  * A retried call finds its own decision and answers it again.
  */
-export async function recordParticipantDecision(store: Store, companyId: string, identity: CompanyIdentity, { decision, reason, operator }: KycDecision): Promise<ParticipantDecisionOutcome> {
+export async function recordParticipantDecision(
+  store: Store,
+  companyId: string,
+  identity: CompanyIdentity,
+  { decision, reason, operator }: KycDecision,
+): Promise<ParticipantDecisionOutcome> {
   const status = decision === 'approve' ? 'approved' : 'rejected';
   const now = new Date();
   const reviewer = operator?.trim().slice(0, 100) || UNNAMED_REVIEWER;
-  const rejectReason = status === 'rejected' ? reason?.trim().slice(0, MAX_REASON_LENGTH) || DEFAULT_REJECT_REASON : null;
+  const rejectReason =
+    status === 'rejected' ? reason?.trim().slice(0, MAX_REASON_LENGTH) || DEFAULT_REJECT_REASON : null;
   const { modifiedCount } = await store.companies.updateOne(
     { ...whileIdentityIs(companyId, identity), 'participant_review.status': 'pending' },
     {
@@ -124,20 +161,28 @@ export async function recordParticipantDecision(store: Store, companyId: string,
   );
   const company = await store.companies.findById(companyId, { participant_review: 1, workspace_id: 1 }).lean();
   const review = company?.participant_review;
-  if (!company || !review || review.status !== status || !sameIdentity(identityOf(review.identity), identity)) return 'stale';
+  if (!company || !review || review.status !== status || !sameIdentity(identityOf(review.identity), identity))
+    return 'stale';
   if (modifiedCount > 0) {
-    await recordAudit(store, { accountId: reviewer, keyPrefix: null }, {
-      action: status === 'approved' ? 'company.participant_review_approved' : 'company.participant_review_rejected',
-      workspaceId: company.workspace_id,
-      target: { type: 'company', id: companyId },
-      details: { ...identity, ...(rejectReason !== null && { reason: rejectReason }) },
-    });
+    await recordAudit(
+      store,
+      { accountId: reviewer, keyPrefix: null },
+      {
+        action: status === 'approved' ? 'company.participant_review_approved' : 'company.participant_review_rejected',
+        workspaceId: company.workspace_id,
+        target: { type: 'company', id: companyId },
+        details: { ...identity, ...(rejectReason !== null && { reason: rejectReason }) },
+      },
+    );
   }
   return status;
 }
 
 /** How a registered participant was proven, in the audit trail's words. */
-export const proofDetails = (proof: ParticipantProof) => (proof.by === 'verified_peppol_id' ? { proof: proof.by } : { proof: proof.by, scheme: proof.scheme, register: proof.register });
+export const proofDetails = (proof: ParticipantProof) =>
+  proof.by === 'verified_peppol_id'
+    ? { proof: proof.by }
+    : { proof: proof.by, scheme: proof.scheme, register: proof.register };
 
 export interface PendingParticipantReview {
   company_id: string;
@@ -152,7 +197,11 @@ export interface PendingParticipantReview {
 
 /** The reviews waiting for an operator, oldest first (the ops CLI's list). */
 export async function pendingParticipantReviews(store: Store, limit = 500): Promise<PendingParticipantReview[]> {
-  const rows = await store.companies.find({ 'participant_review.status': 'pending' }).sort({ 'participant_review.requested_at': 1 }).limit(limit).lean();
+  const rows = await store.companies
+    .find({ 'participant_review.status': 'pending' })
+    .sort({ 'participant_review.requested_at': 1 })
+    .limit(limit)
+    .lean();
   return rows
     .filter((row) => !row.deleted_at && row.participant_review)
     .map((row) => ({

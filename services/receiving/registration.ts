@@ -1,5 +1,11 @@
 import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CII, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE, PINT_AUNZ_SERVICES } from '../../domain/peppol-capabilities';
+import {
+  BIS_BILLING_CII,
+  BIS_BILLING_CREDIT_NOTE,
+  BIS_BILLING_INVOICE,
+  INVOICE_RESPONSE,
+  PINT_AUNZ_SERVICES,
+} from '../../domain/peppol-capabilities';
 import { PINT_AUNZ_COUNTRIES } from '../../domain/ubl/xml';
 import type { Logger } from '../../platform/logger';
 import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
@@ -35,16 +41,24 @@ export interface RegistrationDependencies {
  * What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note, and the
  * Invoice Response (BIS Invoice Response 3), so buyers can answer the invoices our companies send.
  */
-export const RECEIVED_DOCUMENT_TYPES = [fullIdentifier(BIS_BILLING_INVOICE), fullIdentifier(BIS_BILLING_CREDIT_NOTE), fullIdentifier(INVOICE_RESPONSE.documentType)];
+export const RECEIVED_DOCUMENT_TYPES = [
+  fullIdentifier(BIS_BILLING_INVOICE),
+  fullIdentifier(BIS_BILLING_CREDIT_NOTE),
+  fullIdentifier(INVOICE_RESPONSE.documentType),
+];
 
 /**
  * What our SMP publishes for a company: the UBL document types, BIS Billing in CII when it asked for it
  * (`receive_cii`), and PINT A-NZ for a company in Australia or New Zealand, where senders write it.
  */
-export const documentTypesOf = (company: { receive_cii?: boolean | null; country?: string | null } | null | undefined): string[] => [
+export const documentTypesOf = (
+  company: { receive_cii?: boolean | null; country?: string | null } | null | undefined,
+): string[] => [
   ...RECEIVED_DOCUMENT_TYPES,
   ...(company?.receive_cii ? [fullIdentifier(BIS_BILLING_CII)] : []),
-  ...(PINT_AUNZ_COUNTRIES.includes(company?.country ?? '') ? Object.values(PINT_AUNZ_SERVICES).map((service) => fullIdentifier(service.documentType)) : []),
+  ...(PINT_AUNZ_COUNTRIES.includes(company?.country ?? '')
+    ? Object.values(PINT_AUNZ_SERVICES).map((service) => fullIdentifier(service.documentType))
+    : []),
 ];
 
 /** A participant already registered for another company, here or by another access point: no retry changes that. */
@@ -88,7 +102,10 @@ const key = (participant: string) => participant.toLowerCase();
 async function receivingCompany(store: Store, companyId: string) {
   const company = await store.companies.findById(companyId).lean();
   if (!company || company.deleted_at || !company.peppol_id) return null;
-  const [tenant, workspace] = await Promise.all([store.providerTenants.findById(companyId, { _id: 1 }).lean(), store.workspaces.findById(company.workspace_id, { suspended: 1 }).lean()]);
+  const [tenant, workspace] = await Promise.all([
+    store.providerTenants.findById(companyId, { _id: 1 }).lean(),
+    store.workspaces.findById(company.workspace_id, { suspended: 1 }).lean(),
+  ]);
   return tenant && workspace && !workspace.suspended ? company : null;
 }
 
@@ -103,13 +120,23 @@ export async function planReceiving(store: Store, companyId: string): Promise<Re
     register: desired !== null && !registered ? desired : null,
     unregister: current.filter((row) => desired === null || row._id !== key(desired)).map((row) => row.participant_id),
     review: company && standing.status === 'review' ? { identity: identityOf(company), why: standing.why } : null,
-    refused: company?.peppol_id && standing.status === 'rejected' ? { participant: company.peppol_id, reason: standing.reason } : null,
+    refused:
+      company?.peppol_id && standing.status === 'rejected'
+        ? { participant: company.peppol_id, reason: standing.reason }
+        : null,
     listings: listingsToSync(company, desired, current),
-    prepareMigration: migrationToPrepare(company, current.filter((row) => row.status === 'registered').map((row) => row.participant_id)),
+    prepareMigration: migrationToPrepare(
+      company,
+      current.filter((row) => row.status === 'registered').map((row) => row.participant_id),
+    ),
   };
 }
 
-async function setReceiving(store: Store, companyId: string, receiving: { status: ReceivingStatus; participant_id: string | null; error_message?: string | null }): Promise<void> {
+async function setReceiving(
+  store: Store,
+  companyId: string,
+  receiving: { status: ReceivingStatus; participant_id: string | null; error_message?: string | null },
+): Promise<void> {
   await store.companies.updateOne(
     { _id: companyId },
     { $set: { receiving: { error_message: null, ...receiving, updated_at: new Date() } } },
@@ -120,7 +147,11 @@ async function setReceiving(store: Store, companyId: string, receiving: { status
  * Claims the participant for the company (a unique insert), publishes it in our SMP, then registers it in
  * the SML: with the migration key the company brought from its previous provider, by taking it over.
  */
-export async function registerParticipant(deps: RegistrationDependencies, companyId: string, participant: string): Promise<void> {
+export async function registerParticipant(
+  deps: RegistrationDependencies,
+  companyId: string,
+  participant: string,
+): Promise<void> {
   const { store } = deps;
   const company = await store.companies.findById(companyId).lean();
   if (!company) throw new RegistrationRefusedError(`company ${companyId} does not exist`);
@@ -140,7 +171,9 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     if (!isDuplicateKey(err)) throw err;
     const owner = await store.peppolRegistrations.findById(key(participant), { company_id: 1 }).lean();
     if (owner && owner.company_id !== companyId) {
-      throw new RegistrationRefusedError(`Peppol id ${participant} is registered as a receiver for another company; a participant can be registered once.`);
+      throw new RegistrationRefusedError(
+        `Peppol id ${participant} is registered as a receiver for another company; a participant can be registered once.`,
+      );
     }
   }
   await setReceiving(store, companyId, { status: 'registering', participant_id: participant });
@@ -151,7 +184,9 @@ export async function registerParticipant(deps: RegistrationDependencies, compan
     if (!(err instanceof NetworkRegistrationError && err.permanent)) throw err;
     // The SML will not take it: our SMP stops publishing it, and another company may claim it.
     await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId, status: 'registering' });
-    throw migrationKey === undefined && HELD_BY_ANOTHER_SMP.test(err.message) ? registeredElsewhere(participant, err.message) : err;
+    throw migrationKey === undefined && HELD_BY_ANOTHER_SMP.test(err.message)
+      ? registeredElsewhere(participant, err.message)
+      : err;
   }
   const { modifiedCount } = await store.peppolRegistrations.updateOne(
     { _id: key(participant), company_id: companyId, status: 'registering' },
@@ -167,16 +202,27 @@ async function auditRegistration(store: Store, companyId: string, participant: s
   const company = await store.companies.findById(companyId).lean();
   if (!company) return;
   const standing = standingOf(company);
-  await recordAudit(store, { accountId: 'system:receiving', keyPrefix: null }, {
-    action: 'company.participant_registered',
-    workspaceId: company.workspace_id,
-    target: { type: 'company', id: companyId },
-    details: { participant_id: participant, ...(standing.status !== 'none' && standing.proof && proofDetails(standing.proof)) },
-  });
+  await recordAudit(
+    store,
+    { accountId: 'system:receiving', keyPrefix: null },
+    {
+      action: 'company.participant_registered',
+      workspaceId: company.workspace_id,
+      target: { type: 'company', id: companyId },
+      details: {
+        participant_id: participant,
+        ...(standing.status !== 'none' && standing.proof && proofDetails(standing.proof)),
+      },
+    },
+  );
 }
 
 /** Removes the participant from the SML, then from our SMP. */
-export async function unregisterParticipant(deps: RegistrationDependencies, companyId: string, participant: string): Promise<void> {
+export async function unregisterParticipant(
+  deps: RegistrationDependencies,
+  companyId: string,
+  participant: string,
+): Promise<void> {
   const { store } = deps;
   await deps.sml.unregister(participant);
   await store.peppolRegistrations.deleteOne({ _id: key(participant), company_id: companyId });
@@ -194,14 +240,22 @@ export async function unregisterParticipant(deps: RegistrationDependencies, comp
 export async function recordReceivingOutcome(
   store: Store,
   companyId: string,
-  outcome: { status: 'registered' | 'unregistered' | 'awaiting_review' | 'failed'; participant: string | null; error_message?: string },
+  outcome: {
+    status: 'registered' | 'unregistered' | 'awaiting_review' | 'failed';
+    participant: string | null;
+    error_message?: string;
+  },
   dedupeKey: string,
   logger?: Logger,
 ): Promise<void> {
   const company = await store.companies.findById(companyId, { workspace_id: 1 }).lean();
   if (!company) return;
   if (outcome.status === 'failed' || outcome.status === 'awaiting_review') {
-    await setReceiving(store, companyId, { status: outcome.status, participant_id: outcome.participant, error_message: outcome.error_message ?? null });
+    await setReceiving(store, companyId, {
+      status: outcome.status,
+      participant_id: outcome.participant,
+      error_message: outcome.error_message ?? null,
+    });
   }
   await recordEvent(
     store,
@@ -212,22 +266,34 @@ export async function recordReceivingOutcome(
       environment: 'live',
       companyId,
       documentId: null,
-      data: { company_id: companyId, participant_id: outcome.participant, status: outcome.status, error_message: outcome.error_message ?? null },
+      data: {
+        company_id: companyId,
+        participant_id: outcome.participant,
+        status: outcome.status,
+        error_message: outcome.error_message ?? null,
+      },
     },
     logger,
   );
 }
 
 /** The company a participant is registered for, when it receives `documentTypeId`: where an inbound message goes. */
-export async function servicedCompany(store: Store, participant: string, documentTypeId: string | null): Promise<{ companyId: string; workspaceId: string } | null> {
+export async function servicedCompany(
+  store: Store,
+  participant: string,
+  documentTypeId: string | null,
+): Promise<{ companyId: string; workspaceId: string } | null> {
   const registration = await store.peppolRegistrations.findById(key(participant)).lean();
-  if (!registration || (documentTypeId !== null && !(await currentTypes(store, registration)).includes(documentTypeId))) return null;
+  if (!registration || (documentTypeId !== null && !(await currentTypes(store, registration)).includes(documentTypeId)))
+    return null;
   return { companyId: registration.company_id, workspaceId: registration.workspace_id };
 }
 
 /** The document types our SMP publishes for a participant (its value lower-cased), while it is registered or being registered. */
 export async function publishedDocumentTypes(store: Store, participantValue: string): Promise<string[] | undefined> {
-  const registration = await store.peppolRegistrations.findById(key(participantValue), { document_types: 1, company_id: 1 }).lean();
+  const registration = await store.peppolRegistrations
+    .findById(key(participantValue), { document_types: 1, company_id: 1 })
+    .lean();
   return registration ? currentTypes(store, registration) : undefined;
 }
 
@@ -236,7 +302,10 @@ export async function publishedDocumentTypes(store: Store, participantValue: str
  * registering again; the CII and PINT types follow the company (`receive_cii`, its country) as it is at this moment,
  * so changing them needs no step that could race a registration.
  */
-async function currentTypes(store: Store, registration: { document_types: string[]; company_id: string }): Promise<string[]> {
+async function currentTypes(
+  store: Store,
+  registration: { document_types: string[]; company_id: string },
+): Promise<string[]> {
   const company = await store.companies.findById(registration.company_id, { receive_cii: 1, country: 1 }).lean();
   return [...new Set([...registration.document_types, ...documentTypesOf(company)])];
 }

@@ -52,14 +52,20 @@ export interface ReplyMessage {
 
 const TYPE_CODES: Record<string, DocumentRow['type']> = { '380': 'invoice', '381': 'credit_note' };
 
-const sameParticipant = (a: string | null | undefined, b: string | null | undefined) => !a || !b || a.toLowerCase() === b.toLowerCase();
+const sameParticipant = (a: string | null | undefined, b: string | null | undefined) =>
+  !a || !b || a.toLowerCase() === b.toLowerCase();
 
 /**
  * The sent document an Invoice Response answers: the company's newest sent
  * document with that number, of the type its code names, whose buyer is the
  * response's sender (when both are known).
  */
-async function answeredDocument(store: Store, message: ReplyMessage, response: ReadInvoiceResponse, buyerOf: (documentId: string) => Promise<string | null>) {
+async function answeredDocument(
+  store: Store,
+  message: ReplyMessage,
+  response: ReadInvoiceResponse,
+  buyerOf: (documentId: string) => Promise<string | null>,
+) {
   const candidates = await store.documents
     .find({ company_id: message.company_id, environment: message.environment, number: response.reference.id })
     .sort({ _id: -1 })
@@ -83,7 +89,7 @@ export async function fileInvoiceResponse(
 ): Promise<FiledReply> {
   const existing = await store.invoiceResponses.findById(message._id).lean();
   const document = existing ? null : await answeredDocument(store, message, response, buyerOf);
-  const documentId = existing ? existing.document_id ?? null : document?._id ?? null;
+  const documentId = existing ? (existing.document_id ?? null) : (document?._id ?? null);
   const now = new Date();
   if (!existing) {
     try {
@@ -123,8 +129,21 @@ export async function fileInvoiceResponse(
  * for one document, the second is judged against the first. One the rules forbid is kept, `refused` with the
  * rule; one that arrived before the document's response (filed late) is kept as history.
  */
-async function applyReceivedResponse(store: Store, documentId: string, message: ReplyMessage, response: ReadInvoiceResponse): Promise<void> {
-  const next = { response_id: message._id, code: response.code, reasons: response.reasons, actions: response.actions, note: response.note, received_at: message.received_at, created_at: message.received_at };
+async function applyReceivedResponse(
+  store: Store,
+  documentId: string,
+  message: ReplyMessage,
+  response: ReadInvoiceResponse,
+): Promise<void> {
+  const next = {
+    response_id: message._id,
+    code: response.code,
+    reasons: response.reasons,
+    actions: response.actions,
+    note: response.note,
+    received_at: message.received_at,
+    created_at: message.received_at,
+  };
   for (;;) {
     const document = await store.documents.findById(documentId, { response: 1 }).lean();
     if (!document) return;
@@ -132,7 +151,10 @@ async function applyReceivedResponse(store: Store, documentId: string, message: 
     if (current && (current.response_id === message._id || current.created_at > message.received_at)) return;
     const refusal = followUpRefusal(current ? [current.code as ResponseCode] : [], response.code);
     if (refusal) {
-      await store.invoiceResponses.updateOne({ _id: message._id, status: 'received' }, { $set: { status: 'refused', error_message: `${refusal.rule}: ${refusal.message}.`, updated_at: new Date() } });
+      await store.invoiceResponses.updateOne(
+        { _id: message._id, status: 'received' },
+        { $set: { status: 'refused', error_message: `${refusal.rule}: ${refusal.message}.`, updated_at: new Date() } },
+      );
       return;
     }
     // Lost to another response that became the document's meanwhile: judged again against that one.
@@ -145,27 +167,52 @@ async function applyReceivedResponse(store: Store, documentId: string, message: 
  * that access point can speak for the message. While the send is still under way the receipt is not recorded
  * yet, and filing is tried again.
  */
-async function fromDeliveringAccessPoint(store: Store, message: ReplyMessage, document: Pick<DocumentRow, 'status'> & { _id: string }): Promise<boolean> {
-  const delivered = await store.reportingItems.findById(`sending:${documentAs4MessageId(document._id)}`, { c3_id: 1 }).lean();
+async function fromDeliveringAccessPoint(
+  store: Store,
+  message: ReplyMessage,
+  document: Pick<DocumentRow, 'status'> & { _id: string },
+): Promise<boolean> {
+  const delivered = await store.reportingItems
+    .findById(`sending:${documentAs4MessageId(document._id)}`, { c3_id: 1 })
+    .lean();
   if (!delivered) {
-    if (document.status === 'sending' || document.status === 'queued') throw new Error(`the delivery of ${document._id} that the Message Level Status answers is not recorded yet`);
+    if (document.status === 'sending' || document.status === 'queued')
+      throw new Error(`the delivery of ${document._id} that the Message Level Status answers is not recorded yet`);
     return false;
   }
   return !!message.access_point && message.access_point.toUpperCase() === delivered.c3_id.toUpperCase();
 }
 
-export async function fileMessageLevelStatus(store: Store, message: ReplyMessage, status: ReadMessageLevelStatus): Promise<FiledReply> {
-  const document = message.company_id === UNMATCHED_MLS_OWNER.companyId ? null : await sentDocumentOfInstance(store, status.referencedInstanceId);
-  if (document && document.company_id === message.company_id && !(await fromDeliveringAccessPoint(store, message, document))) {
+export async function fileMessageLevelStatus(
+  store: Store,
+  message: ReplyMessage,
+  status: ReadMessageLevelStatus,
+): Promise<FiledReply> {
+  const document =
+    message.company_id === UNMATCHED_MLS_OWNER.companyId
+      ? null
+      : await sentDocumentOfInstance(store, status.referencedInstanceId);
+  if (
+    document &&
+    document.company_id === message.company_id &&
+    !(await fromDeliveringAccessPoint(store, message, document))
+  ) {
     // Not the access point's to say: kept with the unmatched ones, for the operator (ops mls unmatched).
-    await store.receivedMessages.updateOne({ _id: message._id }, { $set: { company_id: UNMATCHED_MLS_OWNER.companyId, workspace_id: UNMATCHED_MLS_OWNER.workspaceId } });
+    await store.receivedMessages.updateOne(
+      { _id: message._id },
+      { $set: { company_id: UNMATCHED_MLS_OWNER.companyId, workspace_id: UNMATCHED_MLS_OWNER.workspaceId } },
+    );
     return { kind: 'mls', documentId: null, code: status.code };
   }
   if (document && document.company_id === message.company_id) {
     if (!document.mls || document.mls.received_at <= message.received_at) {
       const mls = {
         code: status.code,
-        reasons: status.lines.map((line) => ({ code: line.reason, description: line.description, line_id: line.lineId })),
+        reasons: status.lines.map((line) => ({
+          code: line.reason,
+          description: line.description,
+          line_id: line.lineId,
+        })),
         description: status.description,
         received_at: message.received_at,
       };
@@ -185,7 +232,11 @@ export interface AnnounceReplyDependencies {
 const describeCode = (code: string) => `${code} (${RESPONSE_CODE_NAMES[code as ResponseCode] ?? 'unknown code'})`;
 
 /** `document.response_received` for an Invoice Response (matched or not), `document.mls_received` for a matched MLS; once each. */
-export async function announceReply(deps: AnnounceReplyDependencies, message: ReplyMessage, reply: FiledReply): Promise<void> {
+export async function announceReply(
+  deps: AnnounceReplyDependencies,
+  message: ReplyMessage,
+  reply: FiledReply,
+): Promise<void> {
   const { store } = deps;
   const document = reply.documentId ? await store.documents.findById(reply.documentId).lean() : null;
   if (reply.kind === 'invoice_response') {
@@ -218,7 +269,10 @@ export async function announceReply(deps: AnnounceReplyDependencies, message: Re
     return;
   }
   if (!document?.mls) {
-    deps.logger.warn({ messageId: message.message_id, receivedMessage: message._id }, 'a Message Level Status names no document we sent; it is kept for the operator (ops mls unmatched)');
+    deps.logger.warn(
+      { messageId: message.message_id, receivedMessage: message._id },
+      'a Message Level Status names no document we sent; it is kept for the operator (ops mls unmatched)',
+    );
     return;
   }
   const recorded = await recordDocumentEvent(
@@ -232,7 +286,11 @@ export async function announceReply(deps: AnnounceReplyDependencies, message: Re
         status: document.status,
         number: document.number,
         code: document.mls.code,
-        reasons: document.mls.reasons.map(({ code, description, line_id }) => ({ code: code ?? '', description: description ?? '', line_id: line_id ?? '' })),
+        reasons: document.mls.reasons.map(({ code, description, line_id }) => ({
+          code: code ?? '',
+          description: description ?? '',
+          line_id: line_id ?? '',
+        })),
         description: document.mls.description ?? null,
         message: `Message Level Status ${document.mls.code} from the receiving access point${document.mls.description ? `: ${document.mls.description}` : ''}`,
       },

@@ -46,7 +46,11 @@ export async function simulateBuyerResponse(
     sender: { participantId: buyer, name: input.to?.name ?? 'Sandbox buyer' },
     receiver: { participantId: seller ?? UNADDRESSED_BUYER, name: company.name },
     content,
-    reference: { id: document.number, issueDate: document.issue_date, typeCode: document.type === 'credit_note' ? '381' : '380' },
+    reference: {
+      id: document.number,
+      issueDate: document.issue_date,
+      typeCode: document.type === 'credit_note' ? '381' : '380',
+    },
   });
   return takeInbound(
     deps,
@@ -68,9 +72,21 @@ export async function simulateBuyerResponse(
 }
 
 /** A company's received Invoice Responses that matched none of its sent documents, newest first. */
-export async function listUnmatchedResponses(store: Store, query: { companyId: string; environment: Environment; limit: number; before?: string | undefined }) {
+export async function listUnmatchedResponses(
+  store: Store,
+  query: { companyId: string; environment: Environment; limit: number; before?: string | undefined },
+) {
   const rows = await store.invoiceResponses
-    .find({ company_id: query.companyId, environment: query.environment, direction: 'received', document_id: null, ...(query.before && { _id: { $lt: query.before } }) }, { ubl: 0 })
+    .find(
+      {
+        company_id: query.companyId,
+        environment: query.environment,
+        direction: 'received',
+        document_id: null,
+        ...(query.before && { _id: { $lt: query.before } }),
+      },
+      { ubl: 0 },
+    )
     .sort({ _id: -1 })
     .limit(query.limit + 1)
     .lean();

@@ -19,7 +19,10 @@ export const MLS_DOCUMENT_TYPE = fullIdentifier(MESSAGE_LEVEL_STATUS.documentTyp
  * stored and kept (its AS4 receipt went out), for the operator
  * (`ops mls unmatched`), since no company can be told.
  */
-export const UNMATCHED_MLS_OWNER = { companyId: 'system:service-provider', workspaceId: 'system:service-provider' } as const;
+export const UNMATCHED_MLS_OWNER = {
+  companyId: 'system:service-provider',
+  workspaceId: 'system:service-provider',
+} as const;
 
 const sameParticipant = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -33,10 +36,18 @@ export async function mlsRecipient(
   serviceProvider: string | undefined,
   message: { receiverId: string; documentTypeId: string; sbd: Buffer },
 ): Promise<{ companyId: string; workspaceId: string } | undefined> {
-  if (!serviceProvider || !sameParticipant(message.receiverId, serviceProvider) || message.documentTypeId !== MLS_DOCUMENT_TYPE) return undefined;
+  if (
+    !serviceProvider ||
+    !sameParticipant(message.receiverId, serviceProvider) ||
+    message.documentTypeId !== MLS_DOCUMENT_TYPE
+  )
+    return undefined;
   const payload = sbdPayload(message.sbd);
   const read = payload && readApplicationResponse(payload.toString('utf8'));
-  const document = read && 'kind' in read && read.kind === 'mls' ? await sentDocumentOfInstance(store, read.referencedInstanceId) : null;
+  const document =
+    read && 'kind' in read && read.kind === 'mls'
+      ? await sentDocumentOfInstance(store, read.referencedInstanceId)
+      : null;
   return document ? { companyId: document.company_id, workspaceId: document.workspace_id } : { ...UNMATCHED_MLS_OWNER };
 }
 
@@ -46,12 +57,19 @@ export async function sentDocumentOfInstance(store: Store, instanceId: string) {
 }
 
 /** What our SMP publishes for the service provider participant (its value lower-cased), else undefined. */
-export const serviceProviderDocumentTypes = (serviceProvider: string | undefined, participantValue: string): string[] | undefined =>
+export const serviceProviderDocumentTypes = (
+  serviceProvider: string | undefined,
+  participantValue: string,
+): string[] | undefined =>
   serviceProvider && sameParticipant(serviceProvider, participantValue) ? [MLS_DOCUMENT_TYPE] : undefined;
 
 /** The MLS kept under the service provider because they named none of our sent documents, newest first (for `ops mls unmatched`). */
 export async function unmatchedMessageLevelStatuses(store: Store, limit = 50) {
-  const rows = await store.receivedMessages.find({ company_id: UNMATCHED_MLS_OWNER.companyId }).sort({ _id: -1 }).limit(limit).lean();
+  const rows = await store.receivedMessages
+    .find({ company_id: UNMATCHED_MLS_OWNER.companyId })
+    .sort({ _id: -1 })
+    .limit(limit)
+    .lean();
   return rows.map((row) => {
     const payload = sbdPayload(Buffer.from(row.payload.buffer));
     const read = payload && readApplicationResponse(payload.toString('utf8'));

@@ -1,7 +1,12 @@
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import { newSortableId, sortableIdBound } from '../../domain/ids';
-import { followUpRefusal, RESPONSE_CODE_NAMES, type InvoiceResponseContent, type ResponseCode } from '../../domain/invoice-response';
+import {
+  followUpRefusal,
+  RESPONSE_CODE_NAMES,
+  type InvoiceResponseContent,
+  type ResponseCode,
+} from '../../domain/invoice-response';
 import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
@@ -35,18 +40,37 @@ export interface ResponseDependencies {
 
 type Clarifications = { code: string; text?: string | null }[];
 /** A response as read (lean): its clarifications as plain arrays. */
-export type InvoiceResponse = Omit<InvoiceResponseRow, 'reasons' | 'actions'> & { _id: string; reasons: Clarifications; actions: Clarifications };
+export type InvoiceResponse = Omit<InvoiceResponseRow, 'reasons' | 'actions'> & {
+  _id: string;
+  reasons: Clarifications;
+  actions: Clarifications;
+};
 
 /** What a response says, as the API and the events show it: every absent text and note as null. */
-export function responseContent<Code extends string>(row: { code: Code; reasons: Clarifications; actions: Clarifications; note?: string | null }) {
+export function responseContent<Code extends string>(row: {
+  code: Code;
+  reasons: Clarifications;
+  actions: Clarifications;
+  note?: string | null;
+}) {
   const shown = (items: Clarifications) => items.map(({ code, text }) => ({ code, text: text ?? null }));
   return { code: row.code, reasons: shown(row.reasons), actions: shown(row.actions), note: row.note ?? null };
 }
 
 /** The 409 of a code the document's earlier responses forbid, naming the OP-BR111 rule. */
-function refusedFollowUp(documentId: string, given: ResponseCode | undefined, next: ResponseCode): RuleError | undefined {
+function refusedFollowUp(
+  documentId: string,
+  given: ResponseCode | undefined,
+  next: ResponseCode,
+): RuleError | undefined {
   const refusal = followUpRefusal(given ? [given] : [], next);
-  return refusal && new RuleError('response_not_allowed', `${refusal.rule}: ${refusal.message}.`, { param: 'code', details: { rule: refusal.rule, document_id: documentId, previous_code: given ?? null } });
+  return (
+    refusal &&
+    new RuleError('response_not_allowed', `${refusal.rule}: ${refusal.message}.`, {
+      param: 'code',
+      details: { rule: refusal.rule, document_id: documentId, previous_code: given ?? null },
+    })
+  );
 }
 
 /** The buyer's name and the invoice's number, date and type code, from the received document's JSON view. */
@@ -55,14 +79,22 @@ async function answeredParties(store: Store, document: DocumentRow & { _id: stri
   const view = (content?.input ?? null) as { from?: { name?: string } } | null;
   const received = document.received!;
   if (!received.sender_id) {
-    throw new RuleError('sender_cannot_receive_responses', `Document ${document._id} came without a sender participant id, so no Invoice Response can be addressed.`, {
-      details: { looked_up: null },
-    });
+    throw new RuleError(
+      'sender_cannot_receive_responses',
+      `Document ${document._id} came without a sender participant id, so no Invoice Response can be addressed.`,
+      {
+        details: { looked_up: null },
+      },
+    );
   }
   return {
     sender: { participantId: received.receiver_id, name: company.name },
     receiver: { participantId: received.sender_id, name: view?.from?.name ?? received.sender_id },
-    reference: { id: document.number, issueDate: document.issue_date || null, typeCode: document.type === 'credit_note' ? '381' : '380' },
+    reference: {
+      id: document.number,
+      issueDate: document.issue_date || null,
+      typeCode: document.type === 'credit_note' ? '381' : '380',
+    },
   };
 }
 
@@ -74,9 +106,18 @@ async function answeredParties(store: Store, document: DocumentRow & { _id: stri
 async function requireReachableSeller(deps: Pick<ResponseDependencies, 'lookup'>, seller: string): Promise<void> {
   const endpoint = await receivingEndpoint(deps.lookup, seller, INVOICE_RESPONSE, new Date());
   if ('refusal' in endpoint) {
-    throw new RuleError('sender_cannot_receive_responses', `${endpoint.refusal} Looked up: ${seller} for ${INVOICE_RESPONSE.name} (document type ${INVOICE_RESPONSE.documentType.value}, process ${INVOICE_RESPONSE.process.value}).`, {
-      details: { receiver_id: seller, document_type: INVOICE_RESPONSE.documentType.value, process: INVOICE_RESPONSE.process.value, reason: endpoint.refusal },
-    });
+    throw new RuleError(
+      'sender_cannot_receive_responses',
+      `${endpoint.refusal} Looked up: ${seller} for ${INVOICE_RESPONSE.name} (document type ${INVOICE_RESPONSE.documentType.value}, process ${INVOICE_RESPONSE.process.value}).`,
+      {
+        details: {
+          receiver_id: seller,
+          document_type: INVOICE_RESPONSE.documentType.value,
+          process: INVOICE_RESPONSE.process.value,
+          reason: endpoint.refusal,
+        },
+      },
+    );
   }
 }
 
@@ -86,14 +127,24 @@ async function requireReachableSeller(deps: Pick<ResponseDependencies, 'lookup'>
  * step claims it for the document and answers. Given only when the update says so; a response that lost a race
  * is refused with the rule, as the draft's own checks refuse.
  */
-export async function giveInvoiceResponse(deps: ResponseDependencies, document: DocumentRow & { _id: string }, company: Company, content: InvoiceResponseContent): Promise<InvoiceResponse> {
+export async function giveInvoiceResponse(
+  deps: ResponseDependencies,
+  document: DocumentRow & { _id: string },
+  company: Company,
+  content: InvoiceResponseContent,
+): Promise<InvoiceResponse> {
   const { row, previousResponseId } = await draftInvoiceResponse(deps, document, company, content);
   const start = responseSendStart(row, previousResponseId, deps.deliveryWindowSeconds);
-  const claim = await startWithUpdate<'sendResponseWorkflow', ResponseClaim>(deps.temporal, 'sendResponseWorkflow', GIVE_UPDATE, {
-    ...responseSendOptions(start),
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    input: start.input,
-  });
+  const claim = await startWithUpdate<'sendResponseWorkflow', ResponseClaim>(
+    deps.temporal,
+    'sendResponseWorkflow',
+    GIVE_UPDATE,
+    {
+      ...responseSendOptions(start),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      input: start.input,
+    },
+  );
   if (!claim.given) throw ruleErrorFrom(claim.refusal);
   deps.logger.info({ documentId: document._id, responseId: row._id, code: content.code }, 'invoice response queued');
   return { ...row, claimed: true };
@@ -112,7 +163,11 @@ export async function draftInvoiceResponse(
   content: InvoiceResponseContent,
 ): Promise<{ row: InvoiceResponse; previousResponseId: string | null }> {
   if (document.type === 'other' || !document.received) {
-    throw new RuleError('response_not_allowed', `Document ${document._id} is not an invoice or credit note this service could read; an Invoice Response names one.`, { details: { rule: 'OP-BR111-R014' } });
+    throw new RuleError(
+      'response_not_allowed',
+      `Document ${document._id} is not an invoice or credit note this service could read; an Invoice Response names one.`,
+      { details: { rule: 'OP-BR111-R014' } },
+    );
   }
   const previous = document.response ?? null;
   const refusal = refusedFollowUp(document._id, previous?.code as ResponseCode | undefined, content.code);
@@ -163,7 +218,12 @@ export type ResponseClaim = { given: true } | { given: false; refusal: RuleRefus
  * conditional update, and the loser's row is removed. Safe to repeat (a local activity): a response its document
  * already names is given. A claim that comes later than ACCEPTANCE_DEADLINE_MS after the draft is refused.
  */
-export async function claimInvoiceResponse(store: Store, responseId: string, previousResponseId: string | null, now = Date.now()): Promise<ResponseClaim> {
+export async function claimInvoiceResponse(
+  store: Store,
+  responseId: string,
+  previousResponseId: string | null,
+  now = Date.now(),
+): Promise<ResponseClaim> {
   const row = await store.invoiceResponses.findById(responseId, { ubl: 0 }).lean();
   const documentId = row?.document_id ?? null;
   const document = documentId ? await store.documents.findById(documentId, { response: 1 }).lean() : null;
@@ -173,36 +233,61 @@ export async function claimInvoiceResponse(store: Store, responseId: string, pre
   }
   if (!row || !documentId || now - row.created_at.getTime() > ACCEPTANCE_DEADLINE_MS) {
     await store.invoiceResponses.deleteOne({ _id: responseId, claimed: false });
-    const late = new RuleError('response_not_allowed', `Invoice Response ${responseId} was not given in time; read the document's responses and give it again.`, { details: { document_id: documentId } });
+    const late = new RuleError(
+      'response_not_allowed',
+      `Invoice Response ${responseId} was not given in time; read the document's responses and give it again.`,
+      { details: { document_id: documentId } },
+    );
     return { given: false, refusal: refusalOf(late) };
   }
   // The document's current response was claimed: recorded before this one may take its place, so a claimed row is never mistaken for a loser.
   if (previousResponseId) await markClaimed(store, previousResponseId);
-  const next = { response_id: responseId, code: row.code, reasons: row.reasons, actions: row.actions, note: row.note ?? null, received_at: null, created_at: row.created_at };
+  const next = {
+    response_id: responseId,
+    code: row.code,
+    reasons: row.reasons,
+    actions: row.actions,
+    note: row.note ?? null,
+    received_at: null,
+    created_at: row.created_at,
+  };
   if (await replaceResponse(store, documentId, previousResponseId ? { response_id: previousResponseId } : null, next)) {
     await markClaimed(store, responseId);
     return { given: true };
   }
   await store.invoiceResponses.deleteOne({ _id: responseId, claimed: false });
-  const code = (await store.documents.findById(documentId, { response: 1 }).lean())?.response?.code as ResponseCode | undefined;
+  const code = (await store.documents.findById(documentId, { response: 1 }).lean())?.response?.code as
+    ResponseCode | undefined;
   const refusal =
     refusedFollowUp(documentId, code, row.code) ??
-    new RuleError('response_not_allowed', `Another response (${code ? `${code}, ${RESPONSE_CODE_NAMES[code]}` : 'unknown'}) was given for document ${documentId} at the same moment; read its responses and try again.`, {
-      param: 'code',
-      details: { rule: 'OP-BR111-R012', document_id: documentId, previous_code: code ?? null },
-    });
+    new RuleError(
+      'response_not_allowed',
+      `Another response (${code ? `${code}, ${RESPONSE_CODE_NAMES[code]}` : 'unknown'}) was given for document ${documentId} at the same moment; read its responses and try again.`,
+      {
+        param: 'code',
+        details: { rule: 'OP-BR111-R012', document_id: documentId, previous_code: code ?? null },
+      },
+    );
   return { given: false, refusal: refusalOf(refusal) };
 }
 
 /** A document's current response, as stored on it. */
-export type DocumentResponse = Pick<NonNullable<DocumentRow['response']>, 'response_id' | 'code' | 'note' | 'received_at' | 'created_at'> & { reasons: Clarifications; actions: Clarifications };
+export type DocumentResponse = Pick<
+  NonNullable<DocumentRow['response']>,
+  'response_id' | 'code' | 'note' | 'received_at' | 'created_at'
+> & { reasons: Clarifications; actions: Clarifications };
 
 /**
  * Makes `next` the document's `response` only while it still is `previous` (none: null), by one conditional
  * update of the document: of two responses judged against the same previous one, given or received, only one
  * can become it. False when another did first.
  */
-export async function replaceResponse(store: Store, documentId: string, previous: { response_id: string } | null, next: DocumentResponse): Promise<boolean> {
+export async function replaceResponse(
+  store: Store,
+  documentId: string,
+  previous: { response_id: string } | null,
+  next: DocumentResponse,
+): Promise<boolean> {
   const replaced = await store.documents.updateOne(
     { _id: documentId, ...(previous ? { 'response.response_id': previous.response_id } : { response: null }) },
     { $set: { response: next, updated_at: new Date() } },
@@ -219,12 +304,19 @@ async function markClaimed(store: Store, responseId: string): Promise<void> {
  * Whether a sent response may go out: it was claimed, or its document names it now (the claim landed and the
  * step stopped before marking it). Any other was never given.
  */
-export function wasGiven(row: { _id: string; claimed?: boolean | null }, document: { response?: { response_id: string } | null } | null): boolean {
+export function wasGiven(
+  row: { _id: string; claimed?: boolean | null },
+  document: { response?: { response_id: string } | null } | null,
+): boolean {
   return row.claimed !== false || document?.response?.response_id === row._id;
 }
 
 /** How its send workflow is started, by whoever starts it: the API (Update-with-Start), or the receive workflow as its child. */
-export function responseSendStart(row: InvoiceResponse, previousResponseId: string | null, deliveryWindowSeconds: number): ResponseSendStart {
+export function responseSendStart(
+  row: InvoiceResponse,
+  previousResponseId: string | null,
+  deliveryWindowSeconds: number,
+): ResponseSendStart {
   return {
     input: { responseId: row._id, previousResponseId, deliveryWindowSeconds },
     documentId: row.document_id!,
@@ -242,7 +334,11 @@ export function responseSendStart(row: InvoiceResponse, previousResponseId: stri
  */
 export async function discardUnclaimedResponses(store: Store, now = Date.now()): Promise<number> {
   const cutoff = sortableIdBound('invoiceResponse', now - UNACCEPTED_PARTS_GRACE_MS);
-  const unclaimed = await store.invoiceResponses.find({ claimed: false, _id: { $lt: cutoff } }, { document_id: 1 }).sort({ _id: 1 }).limit(200).lean();
+  const unclaimed = await store.invoiceResponses
+    .find({ claimed: false, _id: { $lt: cutoff } }, { document_id: 1 })
+    .sort({ _id: 1 })
+    .limit(200)
+    .lean();
   let removed = 0;
   for (const row of unclaimed) {
     const document = row.document_id ? await store.documents.findById(row.document_id, { response: 1 }).lean() : null;

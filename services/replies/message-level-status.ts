@@ -1,4 +1,11 @@
-import { answersWithMls, mlsAddressee, mlsAskedIn, mlsCountryC1, mlsVerdict, type FatalFinding } from '../../domain/mls';
+import {
+  answersWithMls,
+  mlsAddressee,
+  mlsAskedIn,
+  mlsCountryC1,
+  mlsVerdict,
+  type FatalFinding,
+} from '../../domain/mls';
 import { serviceProviderId } from '../../domain/peppol-id';
 import type { ReplyRef } from '../../domain/reply-events';
 import { SPID_SCHEME, writeMessageLevelStatus } from '../../domain/ubl/application-response';
@@ -41,12 +48,25 @@ export async function planMessageLevelStatus(deps: MlsPlanning, documentId: stri
   const seat = await deps.ourSeat();
   const senderSpid = serviceProviderId(seat);
   if (!receiverSpid || !senderSpid) {
-    logger.warn({ documentId, sendingSeat: message.access_point, ourSeat: seat }, 'no Message Level Status: a service provider id is unknown');
+    logger.warn(
+      { documentId, sendingSeat: message.access_point, ourSeat: seat },
+      'no Message Level Status: a service provider id is unknown',
+    );
     return null;
   }
-  const countryC1 = mlsCountryC1(message.company_id, await store.companies.findById(message.company_id, { country: 1 }).lean());
+  const countryC1 = mlsCountryC1(
+    message.company_id,
+    await store.companies.findById(message.company_id, { country: 1 }).lean(),
+  );
   const now = new Date();
-  const ubl = writeMessageLevelStatus({ id: documentId, issuedAt: now, senderSpid, receiverSpid, referencedInstanceId: asked.instanceId, ...verdict });
+  const ubl = writeMessageLevelStatus({
+    id: documentId,
+    issuedAt: now,
+    senderSpid,
+    receiverSpid,
+    referencedInstanceId: asked.instanceId,
+    ...verdict,
+  });
   try {
     await insertRow(store.messageLevelStatuses, {
       _id: documentId,

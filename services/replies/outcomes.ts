@@ -1,5 +1,12 @@
 import { MESSAGE_LEVEL_STATUS, INVOICE_RESPONSE, type PeppolService } from '../../domain/peppol-capabilities';
-import { MLS_FAILED_EVENT, MLS_SENT_EVENT, RESPONSE_FAILED_EVENT, RESPONSE_SENT_EVENT, type ReplyOutcome, type ReplyRef } from '../../domain/reply-events';
+import {
+  MLS_FAILED_EVENT,
+  MLS_SENT_EVENT,
+  RESPONSE_FAILED_EVENT,
+  RESPONSE_SENT_EVENT,
+  type ReplyOutcome,
+  type ReplyRef,
+} from '../../domain/reply-events';
 import type { Logger } from '../../platform/logger';
 import { repliesDone } from '../../platform/metrics';
 import type { Store } from '../../store';
@@ -32,11 +39,25 @@ export interface StoredReply {
 export async function storedReply(store: Store, reply: ReplyRef): Promise<StoredReply | null> {
   if (reply.kind === 'mls') {
     const row = await store.messageLevelStatuses.findById(reply.id).lean();
-    return row && { ubl: row.ubl, service: MESSAGE_LEVEL_STATUS, countryC1: row.country_c1, createdAt: row.created_at, status: row.status, channel: 'peppol', as4MessageId: row.as4_message_id ?? null, companyId: row.company_id, given: true };
+    return (
+      row && {
+        ubl: row.ubl,
+        service: MESSAGE_LEVEL_STATUS,
+        countryC1: row.country_c1,
+        createdAt: row.created_at,
+        status: row.status,
+        channel: 'peppol',
+        as4MessageId: row.as4_message_id ?? null,
+        companyId: row.company_id,
+        given: true,
+      }
+    );
   }
   const row = await store.invoiceResponses.findById(reply.id).lean();
   if (!row) return null;
-  const document = row.document_id ? await store.documents.findById(row.document_id, { received: 1, response: 1 }).lean() : null;
+  const document = row.document_id
+    ? await store.documents.findById(row.document_id, { received: 1, response: 1 }).lean()
+    : null;
   return {
     ubl: row.ubl,
     service: INVOICE_RESPONSE,
@@ -56,7 +77,11 @@ export interface OutcomeDependencies {
   logger: Logger;
 }
 
-export async function recordReplyOutcome(deps: OutcomeDependencies, reply: ReplyRef, outcome: ReplyOutcome): Promise<void> {
+export async function recordReplyOutcome(
+  deps: OutcomeDependencies,
+  reply: ReplyRef,
+  outcome: ReplyOutcome,
+): Promise<void> {
   const { store } = deps;
   const now = new Date();
   const set =
@@ -86,7 +111,10 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
           status: row.status,
           as4_message_id: row.as4_message_id ?? null,
           error_message: row.error_message ?? null,
-          message: row.status === 'sent' ? `Message Level Status ${row.code} sent to ${row.receiver_id}` : `Message Level Status ${row.code} to ${row.receiver_id} not sent: ${row.error_message}`,
+          message:
+            row.status === 'sent'
+              ? `Message Level Status ${row.code} sent to ${row.receiver_id}`
+              : `Message Level Status ${row.code} to ${row.receiver_id} not sent: ${row.error_message}`,
         },
       },
       deps.logger,
@@ -112,7 +140,12 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
         status: row.status,
         as4_message_id: row.as4_message_id ?? null,
         error_message: row.error_message ?? null,
-        message: row.status === 'sent' ? (outcome.status === 'sent' ? outcome.description : 'Invoice Response sent') : `Invoice Response not sent: ${row.error_message}`,
+        message:
+          row.status === 'sent'
+            ? outcome.status === 'sent'
+              ? outcome.description
+              : 'Invoice Response sent'
+            : `Invoice Response not sent: ${row.error_message}`,
       },
     },
     deps.logger,
@@ -125,9 +158,22 @@ export async function recordReplyOutcome(deps: OutcomeDependencies, reply: Reply
  * document's `response` goes back to the latest response that was sent (or none), if it still names the failed one.
  */
 async function releaseFailedResponse(store: Store, documentId: string, failedId: string): Promise<void> {
-  const earlier = (await responsesOf(store, documentId)).filter((response) => response._id !== failedId && response.direction === 'sent' && response.status === 'sent').at(-1);
+  const earlier = (await responsesOf(store, documentId))
+    .filter((response) => response._id !== failedId && response.direction === 'sent' && response.status === 'sent')
+    .at(-1);
   const response = earlier
-    ? { response_id: earlier._id, code: earlier.code, reasons: earlier.reasons, actions: earlier.actions, note: earlier.note ?? null, received_at: null, created_at: earlier.created_at }
+    ? {
+        response_id: earlier._id,
+        code: earlier.code,
+        reasons: earlier.reasons,
+        actions: earlier.actions,
+        note: earlier.note ?? null,
+        received_at: null,
+        created_at: earlier.created_at,
+      }
     : null;
-  await store.documents.updateOne({ _id: documentId, 'response.response_id': failedId }, { $set: { response, updated_at: new Date() } });
+  await store.documents.updateOne(
+    { _id: documentId, 'response.response_id': failedId },
+    { $set: { response, updated_at: new Date() } },
+  );
 }

@@ -89,9 +89,23 @@ export const UNKNOWN_COUNTRY = 'ZZ';
  * Records a message the receive workflow filed, when it came by Peppol: C2 is the sending access point's seat,
  * C3 ours, C4's country our company's. Sandbox messages are never counted.
  */
-export async function recordReceivedTransaction(store: Store, ourSeat: () => Promise<string>, documentId: string): Promise<boolean> {
+export async function recordReceivedTransaction(
+  store: Store,
+  ourSeat: () => Promise<string>,
+  documentId: string,
+): Promise<boolean> {
   const message = await store.receivedMessages
-    .findById(documentId, { source: 1, environment: 1, message_id: 1, company_id: 1, access_point: 1, document_type_id: 1, process_id: 1, country_c1: 1, received_at: 1 })
+    .findById(documentId, {
+      source: 1,
+      environment: 1,
+      message_id: 1,
+      company_id: 1,
+      access_point: 1,
+      document_type_id: 1,
+      process_id: 1,
+      country_c1: 1,
+      received_at: 1,
+    })
     .lean();
   if (!message || message.source !== 'peppol') return false;
   const documentType = message.document_type_id ? identifierOf(message.document_type_id) : undefined;

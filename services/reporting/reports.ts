@@ -1,6 +1,10 @@
 import { endUserStatistics, endUserStatisticsReportXml, type EndUserStatistics } from '../../domain/reporting/eusr';
 import { monthPeriod } from '../../domain/reporting/months';
-import { transactionStatistics, transactionStatisticsReportXml, type TransactionStatistics } from '../../domain/reporting/tsr';
+import {
+  transactionStatistics,
+  transactionStatisticsReportXml,
+  type TransactionStatistics,
+} from '../../domain/reporting/tsr';
 import { splitFindings, type OfficialFinding, type OfficialValidator } from '../../platform/official-validator';
 import type { Store } from '../../store';
 import { itemsOfMonth } from './items';
@@ -36,7 +40,9 @@ async function judged(validator: OfficialValidator, xml: string, kind: 'tsr' | '
   const report = await validator.validate(xml);
   if (report.problem || report.document_type !== kind) {
     // Our own writer produced something the validator does not take for the report: a bug, not a finding.
-    throw new Error(`the official validator did not read the ${kind.toUpperCase()} as one: ${report.problem?.message ?? report.document_type ?? ''}`);
+    throw new Error(
+      `the official validator did not read the ${kind.toUpperCase()} as one: ${report.problem?.message ?? report.document_type ?? ''}`,
+    );
   }
   return { valid: report.valid, rule_set: report.rule_set, errors: splitFindings(report.findings).fatal };
 }
@@ -50,7 +56,10 @@ export async function buildMonthReports(deps: ReportBuildDependencies, month: st
   const eusrStatistics = endUserStatistics(items);
   const tsrXml = transactionStatisticsReportXml(month, reporterSeat, tsrStatistics);
   const eusrXml = endUserStatisticsReportXml(month, reporterSeat, eusrStatistics);
-  const [tsrValidation, eusrValidation] = await Promise.all([judged(deps.validator, tsrXml, 'tsr'), judged(deps.validator, eusrXml, 'eusr')]);
+  const [tsrValidation, eusrValidation] = await Promise.all([
+    judged(deps.validator, tsrXml, 'tsr'),
+    judged(deps.validator, eusrXml, 'eusr'),
+  ]);
   return {
     month,
     reporterSeat,
@@ -66,10 +75,14 @@ export function reportSummary(month: string, tsr: TransactionStatistics, eusr: E
   const lines = [
     `Peppol reporting for ${month}`,
     `Transaction Statistics Report: ${tsr.total.incoming} incoming, ${tsr.total.outgoing} outgoing`,
-    ...tsr.subtotals.map((subtotal) => `  ${subtotal.type.padEnd(15)} ${subtotal.keys.map((key) => short(key.value)).join(' | ')}: in ${subtotal.incoming}, out ${subtotal.outgoing}`),
+    ...tsr.subtotals.map(
+      (subtotal) =>
+        `  ${subtotal.type.padEnd(15)} ${subtotal.keys.map((key) => short(key.value)).join(' | ')}: in ${subtotal.incoming}, out ${subtotal.outgoing}`,
+    ),
     `End User Statistics Report: ${eusr.fullSet.sending} sending, ${eusr.fullSet.receiving} receiving, ${eusr.fullSet.sendingOrReceiving} sending or receiving end users`,
     ...eusr.subsets.map(
-      (subset) => `  ${subset.type.padEnd(15)} ${subset.keys.map((key) => short(key.value)).join(' | ')}: sending ${subset.sending}, receiving ${subset.receiving}, either ${subset.sendingOrReceiving}`,
+      (subset) =>
+        `  ${subset.type.padEnd(15)} ${subset.keys.map((key) => short(key.value)).join(' | ')}: sending ${subset.sending}, receiving ${subset.receiving}, either ${subset.sendingOrReceiving}`,
     ),
   ];
   return lines.join('\n');
@@ -80,7 +93,9 @@ export function validationSummary(reports: Pick<MonthReports, 'tsr' | 'eusr'>): 
   return (['tsr', 'eusr'] as const)
     .map((kind) => {
       const { valid, rule_set, errors } = reports[kind].validation;
-      const findings = errors.map((finding) => `\n  [${finding.rule}] ${finding.message} (at ${finding.location})`).join('');
+      const findings = errors
+        .map((finding) => `\n  [${finding.rule}] ${finding.message} (at ${finding.location})`)
+        .join('');
       return `${kind.toUpperCase()} ${valid ? 'valid' : 'INVALID'} under ${rule_set}${findings}`;
     })
     .join('\n');

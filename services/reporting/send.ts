@@ -59,15 +59,20 @@ export interface ReportingOutcome {
 }
 
 const REPORTS = {
-  tsr: { service: TRANSACTION_STATISTICS_REPORT, root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' } },
+  tsr: {
+    service: TRANSACTION_STATISTICS_REPORT,
+    root: { namespace: TSR_NAMESPACE, name: 'TransactionStatisticsReport' },
+  },
   eusr: { service: END_USER_STATISTICS_REPORT, root: { namespace: EUSR_NAMESPACE, name: 'EndUserStatisticsReport' } },
 } as const;
 
 /** One AS4 message id per month and report, whoever sends it and however often. */
-export const reportMessageId = (month: string, kind: keyof typeof REPORTS) => `peppol-reporting-${month}-${kind}@einvoice`;
+export const reportMessageId = (month: string, kind: keyof typeof REPORTS) =>
+  `peppol-reporting-${month}-${kind}@einvoice`;
 
 /** The reports' sender: the configured participant, else our service provider id by the Peppol SPIS (`0242:` + the seat's number). */
-const senderOf = (settings: ReportingSettings, seat: string) => settings.sender ?? `${SPID_SCHEME}:${serviceProviderId(seat) ?? seat}`;
+const senderOf = (settings: ReportingSettings, seat: string) =>
+  settings.sender ?? `${SPID_SCHEME}:${serviceProviderId(seat) ?? seat}`;
 const countryOf = (settings: ReportingSettings, seat: string) => settings.country ?? seat.slice(1, 3);
 
 type MonthRow = ReportingMonthRow & { _id: string };
@@ -88,7 +93,9 @@ async function claim(deps: ReportingSendDependencies, month: string, claimant: C
   if (existing) return existing;
   const reports = await buildMonthReports(deps, month);
   if (!reports.tsr.validation.valid || !reports.eusr.validation.valid) {
-    throw new ReportingRefusedError(`the reports for ${month} are not valid under the official rules:\n${validationSummary(reports)}`);
+    throw new ReportingRefusedError(
+      `the reports for ${month} are not valid under the official rules:\n${validationSummary(reports)}`,
+    );
   }
   const row: MonthRow = {
     _id: month,
@@ -112,10 +119,18 @@ async function claim(deps: ReportingSendDependencies, month: string, claimant: C
   }
 }
 
-async function sendReport(deps: ReportingSendDependencies, row: MonthRow, kind: keyof typeof REPORTS, cancelled?: AbortSignal): Promise<void> {
+async function sendReport(
+  deps: ReportingSendDependencies,
+  row: MonthRow,
+  kind: keyof typeof REPORTS,
+  cancelled?: AbortSignal,
+): Promise<void> {
   const report = REPORTS[kind];
   const endpoint = await receivingEndpoint(deps.lookup, row.receiver_id, report.service, new Date());
-  if ('refusal' in endpoint) throw new ReportingRefusedError(`the reporting receiver cannot take the ${kind.toUpperCase()}: ${endpoint.refusal}`);
+  if ('refusal' in endpoint)
+    throw new ReportingRefusedError(
+      `the reporting receiver cannot take the ${kind.toUpperCase()}: ${endpoint.refusal}`,
+    );
   const routing = {
     root: report.root,
     documentType: report.service.documentType,
@@ -141,19 +156,33 @@ async function sendReport(deps: ReportingSendDependencies, row: MonthRow, kind: 
     },
     cancelled,
   );
-  await deps.store.reportingMonths.updateOne({ _id: row._id, [`${kind}_sent_at`]: null }, { $set: { [`${kind}_sent_at`]: new Date() } });
-  deps.logger.info({ month: row._id, kind, messageId, receipt: receipt.receiptMessageId, receiver: row.receiver_id }, 'Peppol report sent');
+  await deps.store.reportingMonths.updateOne(
+    { _id: row._id, [`${kind}_sent_at`]: null },
+    { $set: { [`${kind}_sent_at`]: new Date() } },
+  );
+  deps.logger.info(
+    { month: row._id, kind, messageId, receipt: receipt.receiptMessageId, receiver: row.receiver_id },
+    'Peppol report sent',
+  );
 }
 
 /** Sends the month's TSR and EUSR once; see the file's comment. */
-export async function sendMonthReports(deps: ReportingSendDependencies, month: string, claimant: Claimant, cancelled?: AbortSignal): Promise<ReportingOutcome> {
+export async function sendMonthReports(
+  deps: ReportingSendDependencies,
+  month: string,
+  claimant: Claimant,
+  cancelled?: AbortSignal,
+): Promise<ReportingOutcome> {
   // A report covers a whole calendar month, and is sent once: never before the month is over.
-  if (monthPeriod(month).until.getTime() > Date.now()) throw new ReportingRefusedError(`${month} has not ended yet; its reports are sent from the 1st of the next month`);
+  if (monthPeriod(month).until.getTime() > Date.now())
+    throw new ReportingRefusedError(`${month} has not ended yet; its reports are sent from the 1st of the next month`);
   let row = await claim(deps, month, claimant);
   // Sent before (by anyone, this claimant's earlier attempt included): said so, nothing sent again.
   if (row.tsr_sent_at && row.eusr_sent_at) return outcomeOf(row, 'already_sent');
   if (row.claimed_by !== claimant) {
-    throw new ReportingRefusedError(`the reports for ${month} are being sent by ${row.claimed_by} since ${row.created_at.toISOString()}; they are sent once`);
+    throw new ReportingRefusedError(
+      `the reports for ${month} are being sent by ${row.claimed_by} since ${row.created_at.toISOString()}; they are sent once`,
+    );
   }
   for (const kind of ['tsr', 'eusr'] as const) {
     if (!row[`${kind}_sent_at`]) await sendReport(deps, row, kind, cancelled);

@@ -60,26 +60,48 @@ function post(url: URL, addresses: string[], headers: Record<string, string>, bo
           read += chunk.length;
           if (read > MAX_ANSWER_BYTES) response.destroy();
         });
-        const answered = () => resolve({ statusCode: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARACTERS) });
+        const answered = () =>
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARACTERS),
+          });
         response.on('end', answered);
         response.on('close', answered);
         response.on('error', answered);
       },
     );
-    request.on('error', (err) => reject(err.name === 'AbortError' || err.name === 'TimeoutError' ? new Error(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s (timeout)`) : err));
+    request.on('error', (err) =>
+      reject(
+        err.name === 'AbortError' || err.name === 'TimeoutError'
+          ? new Error(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s (timeout)`)
+          : err,
+      ),
+    );
     request.end(body);
   });
 }
 
 /** What an attempt came to; `settled`: nothing to do (delivered already, failed, or its webhook disabled or gone). */
-export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit<TargetPolicy, 'environment'>, retryInitialMs: number, deliveryId: string, now = new Date()): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  store: Store,
+  box: SecretBox,
+  policy: Omit<TargetPolicy, 'environment'>,
+  retryInitialMs: number,
+  deliveryId: string,
+  now = new Date(),
+): Promise<AttemptOutcome> {
   const delivery = await store.deliveries.findById(deliveryId).lean();
   if (!delivery) return { kind: 'settled', reason: `delivery ${deliveryId} does not exist` };
   if (delivery.status !== 'pending') return { kind: 'settled', reason: `delivery ${deliveryId} is ${delivery.status}` };
   // Its workflow takes only due deliveries; an attempt run again (its workflow task redone) after it failed is not due.
-  if (delivery.next_attempt_at && delivery.next_attempt_at > now) return { kind: 'settled', reason: `delivery ${deliveryId} is not due until ${delivery.next_attempt_at.toISOString()}` };
+  if (delivery.next_attempt_at && delivery.next_attempt_at > now)
+    return {
+      kind: 'settled',
+      reason: `delivery ${deliveryId} is not due until ${delivery.next_attempt_at.toISOString()}`,
+    };
   const webhook = await findWebhook(store, delivery.webhook_id);
-  if (!webhook || !webhook.enabled) return { kind: 'settled', reason: `webhook ${delivery.webhook_id} is ${webhook ? 'disabled' : 'deleted'}` };
+  if (!webhook || !webhook.enabled)
+    return { kind: 'settled', reason: `webhook ${delivery.webhook_id} is ${webhook ? 'disabled' : 'deleted'}` };
 
   const started = Date.now();
   const target = await checkTarget(webhook.url, { ...policy, environment: webhook.environment });
@@ -100,7 +122,10 @@ export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit
       outcome =
         answer.statusCode >= 200 && answer.statusCode < 300
           ? { kind: 'succeeded', statusCode: answer.statusCode }
-          : { kind: 'failed', error: `answered ${answer.statusCode}${answer.statusCode >= 300 && answer.statusCode < 400 ? ' (a redirect; redirects are not followed)' : ''}` };
+          : {
+              kind: 'failed',
+              error: `answered ${answer.statusCode}${answer.statusCode >= 300 && answer.statusCode < 400 ? ' (a redirect; redirects are not followed)' : ''}`,
+            };
     } catch (err) {
       outcome = { kind: 'failed', error: (err as Error).message };
     }
@@ -115,11 +140,19 @@ export async function attemptDelivery(store: Store, box: SecretBox, policy: Omit
  * a success settles it and counts the lag from the event, whose id tells when it happened; a failure makes it due
  * again after the backoff, or puts it in the dead-letter queue after the fifth.
  */
-async function record(store: Store, delivery: DeliveryRow, outcome: Exclude<AttemptOutcome, { kind: 'settled' }>, answer: Answer | null, durationMs: number, retryInitialMs: number): Promise<void> {
+async function record(
+  store: Store,
+  delivery: DeliveryRow,
+  outcome: Exclude<AttemptOutcome, { kind: 'settled' }>,
+  answer: Answer | null,
+  durationMs: number,
+  retryInitialMs: number,
+): Promise<void> {
   const at = new Date();
   const roundAttempts = delivery.round_attempts + 1;
   const last = outcome.kind === 'failed' && roundAttempts >= WEBHOOK_MAX_ATTEMPTS;
-  const nextAttemptAt = outcome.kind === 'failed' && !last ? new Date(at.getTime() + retryDelayMs(retryInitialMs, roundAttempts)) : null;
+  const nextAttemptAt =
+    outcome.kind === 'failed' && !last ? new Date(at.getTime() + retryDelayMs(retryInitialMs, roundAttempts)) : null;
   const attempt: AttemptRow = {
     _id: newSortableId('webhookAttempt', at.getTime()),
     delivery_id: delivery._id,
@@ -137,7 +170,15 @@ async function record(store: Store, delivery: DeliveryRow, outcome: Exclude<Atte
   const status = outcome.kind === 'succeeded' ? 'succeeded' : last ? 'failed' : 'pending';
   const moved = await store.deliveries.updateOne(
     { _id: delivery._id, status: 'pending', round_attempts: delivery.round_attempts },
-    { $set: { status, next_attempt_at: nextAttemptAt, round_attempts: roundAttempts, attempt_count: attempt.number, updated_at: at } },
+    {
+      $set: {
+        status,
+        next_attempt_at: nextAttemptAt,
+        round_attempts: roundAttempts,
+        attempt_count: attempt.number,
+        updated_at: at,
+      },
+    },
   );
   webhookAttempts.inc({ outcome: outcome.kind });
   if (moved.modifiedCount === 0 || status === 'pending') return;

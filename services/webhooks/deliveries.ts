@@ -34,15 +34,27 @@ export interface FanOutDependencies {
 
 /** The exact body of a delivery: the event as the feed shows it. */
 export const eventBody = (event: Pick<EventRow, 'type' | 'created_at' | 'data'> & { _id: string }) =>
-  JSON.stringify({ id: event._id, type: event.type, created_at: event.created_at.toISOString(), data: event.data as Record<string, unknown> });
+  JSON.stringify({
+    id: event._id,
+    type: event.type,
+    created_at: event.created_at.toISOString(),
+    data: event.data as Record<string, unknown>,
+  });
 
 /** Wakes a webhook's endpoint workflow, logging instead of failing: the reconciler wakes it when this could not. */
 export async function wakeSoon(deps: FanOutDependencies, webhookId: string, probe = false): Promise<void> {
-  await wakeEndpoint(deps, webhookId, { probe }).catch((err: unknown) => deps.logger.warn({ err, webhookId }, 'webhook endpoint not woken; the reconciler will wake it'));
+  await wakeEndpoint(deps, webhookId, { probe }).catch((err: unknown) =>
+    deps.logger.warn({ err, webhookId }, 'webhook endpoint not woken; the reconciler will wake it'),
+  );
 }
 
 /** Stores a delivery (once per dedupe key), due now, and wakes its endpoint; the existing one when it was made before. */
-async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id' | 'workspace_id'>, event: { id: string; type: string; body: string }, dedupeKey: string) {
+async function deliver(
+  deps: FanOutDependencies,
+  webhook: Pick<WebhookRow, '_id' | 'workspace_id'>,
+  event: { id: string; type: string; body: string },
+  dedupeKey: string,
+) {
   const now = new Date();
   const delivery: DeliveryRow = {
     _id: newSortableId('webhookDelivery', now.getTime()),
@@ -75,16 +87,21 @@ async function deliver(deps: FanOutDependencies, webhook: Pick<WebhookRow, '_id'
 /** One delivery per enabled webhook of the event's workspace and environment that subscribes to its kind. */
 export async function fanOut(deps: FanOutDependencies, event: EventRow & { _id: string }): Promise<number> {
   if (!isDeliverable(event.type)) return 0;
-  const webhooks = (await listWebhooks(deps.store, event.workspace_id, event.environment)).filter((webhook) => webhook.enabled && subscribes(webhook.events, event.type));
+  const webhooks = (await listWebhooks(deps.store, event.workspace_id, event.environment)).filter(
+    (webhook) => webhook.enabled && subscribes(webhook.events, event.type),
+  );
   const body = eventBody(event);
-  for (const webhook of webhooks) await deliver(deps, webhook, { id: event._id, type: event.type, body }, `${event._id}:${webhook._id}`);
+  for (const webhook of webhooks)
+    await deliver(deps, webhook, { id: event._id, type: event.type, body }, `${event._id}:${webhook._id}`);
   return webhooks.length;
 }
 
 /** Fans out, logging instead of failing: whatever this leaves undone, the reconciler does. */
 export async function fanOutSoon(deps: FanOutDependencies, event: (EventRow & { _id: string }) | null): Promise<void> {
   if (!event) return;
-  await fanOut(deps, event).catch((err: unknown) => deps.logger.error({ err, eventId: event._id }, 'fan-out failed; the reconciler will finish it'));
+  await fanOut(deps, event).catch((err: unknown) =>
+    deps.logger.error({ err, eventId: event._id }, 'fan-out failed; the reconciler will finish it'),
+  );
 }
 
 /** A synthetic `webhook.test` event, delivered like any other. */
@@ -111,7 +128,10 @@ const MARK_ID = 'events';
  * wake was lost, or its workflow stopped. An endpoint whose breaker pauses it
  * is woken too, which changes nothing (a wake ends no pause).
  */
-export async function reconcileFanOut(deps: FanOutDependencies, now = Date.now()): Promise<{ events: number; woken: number }> {
+export async function reconcileFanOut(
+  deps: FanOutDependencies,
+  now = Date.now(),
+): Promise<{ events: number; woken: number }> {
   const { store } = deps;
   const upper = sortableIdBound('event', now - FANOUT_GRACE_MS);
   const mark = await store.fanoutMarks.findById(MARK_ID).lean();
@@ -119,12 +139,20 @@ export async function reconcileFanOut(deps: FanOutDependencies, now = Date.now()
   let after = mark?.event_id ?? sortableIdBound('event', now - 60 * 60_000);
   let events = 0;
   for (;;) {
-    const batch = await store.events.find({ _id: { $gt: after, $lt: upper } }).sort({ _id: 1 }).limit(500).lean();
+    const batch = await store.events
+      .find({ _id: { $gt: after, $lt: upper } })
+      .sort({ _id: 1 })
+      .limit(500)
+      .lean();
     for (const event of batch) await fanOut(deps, event);
     events += batch.length;
     if (batch.length === 0) break;
     after = batch.at(-1)!._id;
-    await store.fanoutMarks.updateOne({ _id: MARK_ID }, { $set: { event_id: after, updated_at: new Date() } }, { upsert: true });
+    await store.fanoutMarks.updateOne(
+      { _id: MARK_ID },
+      { $set: { event_id: after, updated_at: new Date() } },
+      { upsert: true },
+    );
   }
   const overdue = await store.deliveries
     .find({ status: 'pending', next_attempt_at: { $lt: new Date(now - FANOUT_GRACE_MS) } }, { webhook_id: 1 })
@@ -145,8 +173,17 @@ export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
 
 /** The deliveries' attempts, read in one query. */
 export async function withAttempts(store: Store, deliveries: DeliveryRow[]): Promise<DeliveryWithAttempts[]> {
-  const attempts = deliveries.length === 0 ? [] : await store.deliveryAttempts.find({ delivery_id: { $in: deliveries.map((delivery) => delivery._id) } }).sort({ _id: 1 }).lean();
-  return deliveries.map((delivery) => ({ ...delivery, attempts: attempts.filter((attempt) => attempt.delivery_id === delivery._id) }));
+  const attempts =
+    deliveries.length === 0
+      ? []
+      : await store.deliveryAttempts
+          .find({ delivery_id: { $in: deliveries.map((delivery) => delivery._id) } })
+          .sort({ _id: 1 })
+          .lean();
+  return deliveries.map((delivery) => ({
+    ...delivery,
+    attempts: attempts.filter((attempt) => attempt.delivery_id === delivery._id),
+  }));
 }
 
 export async function listDeliveries(
@@ -155,7 +192,11 @@ export async function listDeliveries(
   query: { status?: DeliveryRow['status'] | undefined; limit: number; before?: string | undefined },
 ): Promise<Page<DeliveryWithAttempts>> {
   const rows = await store.deliveries
-    .find({ webhook_id: webhookId, ...(query.status && { status: query.status }), ...(query.before && { _id: { $lt: query.before } }) })
+    .find({
+      webhook_id: webhookId,
+      ...(query.status && { status: query.status }),
+      ...(query.before && { _id: { $lt: query.before } }),
+    })
     .sort({ _id: -1 })
     .limit(query.limit + 1)
     .lean();
@@ -172,9 +213,17 @@ export async function listDeliveries(
 export async function redeliver(deps: FanOutDependencies, delivery: DeliveryRow): Promise<DeliveryRow> {
   const now = new Date();
   const reopened = await deps.store.deliveries
-    .findOneAndUpdate({ _id: delivery._id, status: { $in: ['failed', 'succeeded'] } }, { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, updated_at: now } }, { returnDocument: 'after' })
+    .findOneAndUpdate(
+      { _id: delivery._id, status: { $in: ['failed', 'succeeded'] } },
+      { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, updated_at: now } },
+      { returnDocument: 'after' },
+    )
     .lean();
-  if (!reopened) throw new RuleError('delivery_not_redeliverable', `Delivery ${delivery._id} is ${delivery.status}; only a settled one (failed, or succeeded and wanted again) can be sent again.`);
+  if (!reopened)
+    throw new RuleError(
+      'delivery_not_redeliverable',
+      `Delivery ${delivery._id} is ${delivery.status}; only a settled one (failed, or succeeded and wanted again) can be sent again.`,
+    );
   await wakeSoon(deps, reopened.webhook_id, true);
   return reopened;
 }

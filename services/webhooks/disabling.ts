@@ -27,16 +27,31 @@ export const disabledReason = (failingSince: Date, disableAfterMs: number) =>
   `Its endpoint answered no delivery successfully from ${failingSince.toISOString()} on; disabled after ${days(disableAfterMs)} days of failures. Mend it, enable the webhook again and redeliver the failed deliveries.`;
 
 /** True when this call (or an earlier try of it) disabled the webhook; false when its owner disabled or deleted it first. */
-export async function disableFailingWebhook(deps: DisablingDependencies, webhookId: string, failingSince: Date, disableAfterMs: number): Promise<boolean> {
+export async function disableFailingWebhook(
+  deps: DisablingDependencies,
+  webhookId: string,
+  failingSince: Date,
+  disableAfterMs: number,
+): Promise<boolean> {
   const { store } = deps;
   const reason = disabledReason(failingSince, disableAfterMs);
   const now = new Date();
   const webhook =
     (await store.webhooks
-      .findOneAndUpdate({ _id: webhookId, enabled: true, deleted_at: null }, { $set: { enabled: false, disabled_reason: reason, updated_at: now }, $inc: { revision: 1 } }, { returnDocument: 'after' })
-      .lean()) ?? (await store.webhooks.findOne({ _id: webhookId, enabled: false, disabled_reason: reason, deleted_at: null }).lean());
+      .findOneAndUpdate(
+        { _id: webhookId, enabled: true, deleted_at: null },
+        { $set: { enabled: false, disabled_reason: reason, updated_at: now }, $inc: { revision: 1 } },
+        { returnDocument: 'after' },
+      )
+      .lean()) ??
+    (await store.webhooks
+      .findOne({ _id: webhookId, enabled: false, disabled_reason: reason, deleted_at: null })
+      .lean());
   if (!webhook) return false;
-  await store.deliveries.updateMany({ webhook_id: webhookId, status: 'pending' }, { $set: { status: 'failed', next_attempt_at: null, updated_at: now } });
+  await store.deliveries.updateMany(
+    { webhook_id: webhookId, status: 'pending' },
+    { $set: { status: 'failed', next_attempt_at: null, updated_at: now } },
+  );
   const { event, created } = await recordEvent(
     store,
     {
@@ -51,16 +66,28 @@ export async function disableFailingWebhook(deps: DisablingDependencies, webhook
     deps.logger,
   );
   await fanOutSoon(deps.fanOut, event);
-  if (created) await tellOwners(deps, webhook.workspace_id, { webhookId, url: webhook.url, environment: webhook.environment, reason });
+  if (created)
+    await tellOwners(deps, webhook.workspace_id, {
+      webhookId,
+      url: webhook.url,
+      environment: webhook.environment,
+      reason,
+    });
   deps.logger.warn({ webhookId, failingSince }, 'webhook disabled: its endpoint kept failing');
   return true;
 }
 
 /** The owners' email, best effort: the event in the feed says it too. */
-async function tellOwners(deps: DisablingDependencies, workspaceId: string, disabled: { webhookId: string; url: string; environment: string; reason: string }): Promise<void> {
+async function tellOwners(
+  deps: DisablingDependencies,
+  workspaceId: string,
+  disabled: { webhookId: string; url: string; environment: string; reason: string },
+): Promise<void> {
   try {
     const workspace = await deps.store.workspaces.findById(workspaceId, { owner_ids: 1, name: 1 }).lean();
-    const owners = workspace ? await deps.store.accounts.find({ _id: { $in: workspace.owner_ids } }, { email: 1 }).lean() : [];
+    const owners = workspace
+      ? await deps.store.accounts.find({ _id: { $in: workspace.owner_ids } }, { email: 1 }).lean()
+      : [];
     if (owners.length === 0) return;
     await createTransport(deps.smtpUrl).sendMail({
       from: deps.mailFrom,
@@ -75,6 +102,9 @@ async function tellOwners(deps: DisablingDependencies, workspaceId: string, disa
       ].join('\n'),
     });
   } catch (err) {
-    deps.logger.error({ err, webhookId: disabled.webhookId }, 'could not email the owners that their webhook was disabled');
+    deps.logger.error(
+      { err, webhookId: disabled.webhookId },
+      'could not email the owners that their webhook was disabled',
+    );
   }
 }

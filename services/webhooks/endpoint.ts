@@ -18,7 +18,11 @@ export interface WakeDependencies {
 }
 
 /** Starts the endpoint's workflow if none runs, and tells it to look again (`probe`: end a pause of its breaker). */
-export async function wakeEndpoint(deps: WakeDependencies, webhookId: string, wake: WebhookWake = { probe: false }): Promise<void> {
+export async function wakeEndpoint(
+  deps: WakeDependencies,
+  webhookId: string,
+  wake: WebhookWake = { probe: false },
+): Promise<void> {
   await signalWorkflow(
     deps.temporal,
     'webhookEndpointWorkflow',
@@ -45,7 +49,12 @@ export interface DueDeliveries {
 }
 
 /** The endpoint's deliveries due now, and when the next is due; none for a webhook disabled or deleted. */
-export async function dueDeliveries(store: Store, webhookId: string, limit: number, now = new Date()): Promise<DueDeliveries> {
+export async function dueDeliveries(
+  store: Store,
+  webhookId: string,
+  limit: number,
+  now = new Date(),
+): Promise<DueDeliveries> {
   const webhook = await findWebhook(store, webhookId);
   if (!webhook) return { endpoint: 'gone', due: [], nextDueAt: null };
   if (!webhook.enabled) return { endpoint: 'disabled', due: [], nextDueAt: null };
@@ -55,6 +64,9 @@ export async function dueDeliveries(store: Store, webhookId: string, limit: numb
     .limit(limit)
     .lean();
   if (due.length === limit) return { endpoint: 'active', due: due.map((row) => row._id), nextDueAt: now.getTime() };
-  const next = await store.deliveries.findOne({ webhook_id: webhookId, status: 'pending', next_attempt_at: { $gt: now } }, { next_attempt_at: 1 }).sort({ next_attempt_at: 1 }).lean();
+  const next = await store.deliveries
+    .findOne({ webhook_id: webhookId, status: 'pending', next_attempt_at: { $gt: now } }, { next_attempt_at: 1 })
+    .sort({ next_attempt_at: 1 })
+    .lean();
   return { endpoint: 'active', due: due.map((row) => row._id), nextDueAt: next?.next_attempt_at?.getTime() ?? null };
 }

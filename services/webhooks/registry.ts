@@ -26,7 +26,10 @@ export interface WebhookFields {
 
 async function requireAllowedTarget(url: string, policy: TargetPolicy): Promise<void> {
   const check = await checkTarget(url, policy);
-  if (!check.ok) throw new RuleError('webhook_url_not_allowed', `This URL cannot receive webhooks: ${check.reason}.`, { param: 'url' });
+  if (!check.ok)
+    throw new RuleError('webhook_url_not_allowed', `This URL cannot receive webhooks: ${check.reason}.`, {
+      param: 'url',
+    });
 }
 
 export async function createWebhook(
@@ -75,7 +78,11 @@ export async function findWebhook(store: Store, webhookId: string): Promise<Webh
 }
 
 /** Changes by compare-and-set on the revision: a change never undoes a concurrent one. Null when the webhook is gone. */
-async function changeWebhook(store: Store, webhookId: string, change: (webhook: WebhookRow) => Partial<WebhookRow>): Promise<WebhookRow | null> {
+async function changeWebhook(
+  store: Store,
+  webhookId: string,
+  change: (webhook: WebhookRow) => Partial<WebhookRow>,
+): Promise<WebhookRow | null> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const current = await findWebhook(store, webhookId);
     if (!current) return null;
@@ -91,10 +98,19 @@ async function changeWebhook(store: Store, webhookId: string, change: (webhook: 
   throw new Error(`webhook ${webhookId} kept changing; try again`);
 }
 
-export async function updateWebhook(store: Store, actor: Actor, webhook: WebhookRow, fields: Partial<WebhookFields>, policy: TargetPolicy) {
+export async function updateWebhook(
+  store: Store,
+  actor: Actor,
+  webhook: WebhookRow,
+  fields: Partial<WebhookFields>,
+  policy: TargetPolicy,
+) {
   if (fields.url !== undefined) await requireAllowedTarget(fields.url, policy);
   // Enabled again by its owner: the reason the service gave for disabling it no longer holds.
-  const updated = await changeWebhook(store, webhook._id, () => ({ ...fields, ...(fields.enabled === true && { disabled_reason: null }) }));
+  const updated = await changeWebhook(store, webhook._id, () => ({
+    ...fields,
+    ...(fields.enabled === true && { disabled_reason: null }),
+  }));
   if (updated) {
     await recordAudit(store, actor, {
       action: 'webhook.updated',
@@ -114,21 +130,34 @@ export async function rotateSecret(store: Store, box: SecretBox, actor: Actor, w
   const secret = newWebhookSecret();
   const previousExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
   const updated = await changeWebhook(store, webhook._id, (current) => ({
-    secrets: [{ sealed: box.seal(secret), created_at: now, expires_at: null }, ...current.secrets.slice(0, 1).map((previous) => ({ ...previous, expires_at: previousExpiresAt }))],
+    secrets: [
+      { sealed: box.seal(secret), created_at: now, expires_at: null },
+      ...current.secrets.slice(0, 1).map((previous) => ({ ...previous, expires_at: previousExpiresAt })),
+    ],
   }));
   if (!updated) return null;
-  await recordAudit(store, actor, { action: 'webhook.secret_rotated', workspaceId: webhook.workspace_id, target: { type: 'webhook', id: webhook._id } });
+  await recordAudit(store, actor, {
+    action: 'webhook.secret_rotated',
+    workspaceId: webhook.workspace_id,
+    target: { type: 'webhook', id: webhook._id },
+  });
   return { webhook: updated, secret, previousExpiresAt };
 }
 
 export async function deleteWebhook(store: Store, actor: Actor, webhook: WebhookRow): Promise<boolean> {
   const deleted = await changeWebhook(store, webhook._id, () => ({ deleted_at: new Date(), enabled: false }));
   if (!deleted) return false;
-  await recordAudit(store, actor, { action: 'webhook.deleted', workspaceId: webhook.workspace_id, target: { type: 'webhook', id: webhook._id } });
+  await recordAudit(store, actor, {
+    action: 'webhook.deleted',
+    workspaceId: webhook.workspace_id,
+    target: { type: 'webhook', id: webhook._id },
+  });
   return true;
 }
 
 /** The secrets that sign now, in the clear, newest first. */
 export function activeSecrets(box: SecretBox, webhook: Pick<WebhookRow, 'secrets'>, now = new Date()): string[] {
-  return webhook.secrets.filter((secret) => !secret.expires_at || secret.expires_at > now).map((secret) => box.open(secret.sealed));
+  return webhook.secrets
+    .filter((secret) => !secret.expires_at || secret.expires_at > now)
+    .map((secret) => box.open(secret.sealed));
 }

@@ -21,9 +21,12 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<Ta
   } catch {
     return { ok: false, reason: 'not an absolute URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `${url.protocol} is not http: or https:` };
-  if (url.protocol === 'http:' && policy.environment === 'live') return { ok: false, reason: 'live webhooks must use https:' };
-  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not allowed; authenticate with the signature' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `${url.protocol} is not http: or https:` };
+  if (url.protocol === 'http:' && policy.environment === 'live')
+    return { ok: false, reason: 'live webhooks must use https:' };
+  if (url.username || url.password)
+    return { ok: false, reason: 'credentials in the URL are not allowed; authenticate with the signature' };
   const host = await checkHost(url, policy);
   return host.ok ? { ok: true, url, addresses: host.addresses } : { ok: false, reason: host.reason };
 }

@@ -38,7 +38,9 @@ function changesDigest(): string {
  * The module is checksum-verified against the Go sum database by `go mod download`.
  */
 export async function writeEinvoiceSource(go: GoRunner, sourceDir: string, version: string): Promise<void> {
-  const module = JSON.parse(await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`])) as { Dir?: string };
+  const module = JSON.parse(
+    await go(['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_RELEASE}`]),
+  ) as { Dir?: string };
   if (!module.Dir) throw new StackError('go mod download did not report the module directory');
   await cp(module.Dir, sourceDir, { recursive: true });
   await applyEinvoiceChanges(sourceDir);
@@ -60,7 +62,8 @@ async function applyEinvoiceChanges(sourceDir: string): Promise<void> {
   const overlayFiles = (await readdir(OVERLAY_DIR, { recursive: true })).filter((file) => file.endsWith('.go'));
   for (const file of overlayFiles) {
     const target = path.join(sourceDir, file);
-    if (await exists(target)) throw new StackError(`FerretDB overlay file ${file} would replace one of FerretDB's own files`);
+    if (await exists(target))
+      throw new StackError(`FerretDB overlay file ${file} would replace one of FerretDB's own files`);
     await mkdir(path.dirname(target), { recursive: true });
     await copyFile(path.join(OVERLAY_DIR, file), target);
   }

@@ -142,13 +142,14 @@ export const FERRETDB_EDITS: SourceEdit[] = [
     find: '\tHasUpdateOperators bool `ferretdb:"-"`\n',
     replace:
       '\tHasUpdateOperators bool `ferretdb:"-"`\n\n' +
-      '\t// einvoice: findAndModify\'s sort, to find the candidate again after a lost race\n' +
+      "\t// einvoice: findAndModify's sort, to find the candidate again after a lost race\n" +
       '\tSort *types.Document `ferretdb:"-"`\n',
   },
   {
     file: 'internal/handler/msg_findandmodify.go',
     find: '\t\tHasUpdateOperators: params.HasUpdateOperators,\n\t}\n',
-    replace: '\t\tHasUpdateOperators: params.HasUpdateOperators,\n\t\tSort:               params.Sort, // einvoice\n\t}\n',
+    replace:
+      '\t\tHasUpdateOperators: params.HasUpdateOperators,\n\t\tSort:               params.Sort, // einvoice\n\t}\n',
   },
   // FerretDB keeps every statement's read rows open until the whole update command ends:
   // a bulk of more than ~100 statements exhausts the SQLite connection pool and hangs.
@@ -157,13 +158,14 @@ export const FERRETDB_EDITS: SourceEdit[] = [
     find: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
     replace:
       '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n' +
-      '\t\tcloser.Close() // einvoice: release this statement\'s rows now (Close is idempotent)\n',
+      "\t\tcloser.Close() // einvoice: release this statement's rows now (Close is idempotent)\n",
   },
   // Handler, find and explain: pass a field sort down; skip the in-memory sort when the rows come sorted.
   {
     file: 'internal/handler/msg_find.go',
     find: '\t\tqp.Sort = params.Sort\n\t}\n',
-    replace: '\t\tqp.Sort = params.Sort\n\t}\n\n\tif qp.Sort == nil {\n\t\tqp.FieldSort = h.fieldSort(params.Sort) // einvoice\n\t}\n',
+    replace:
+      '\t\tqp.Sort = params.Sort\n\t}\n\n\tif qp.Sort == nil {\n\t\tqp.FieldSort = h.fieldSort(params.Sort) // einvoice\n\t}\n',
   },
   {
     file: 'internal/handler/msg_find.go',

@@ -30,11 +30,16 @@ async function main(): Promise<void> {
 /** Runs go; resolves to its standard output, or shows it as it comes when echo is set. */
 function go(args: string[], options: { cwd?: string; echo?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('go', args, { cwd: options.cwd, stdio: ['ignore', options.echo ? 'inherit' : 'pipe', 'inherit'] });
+    const child = spawn('go', args, {
+      cwd: options.cwd,
+      stdio: ['ignore', options.echo ? 'inherit' : 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new StackError(`go ${args[0]} exited with code ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new StackError(`go ${args[0]} exited with code ${code}`)),
+    );
   });
 }
 

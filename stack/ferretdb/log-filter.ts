@@ -33,7 +33,10 @@ function expectedFailure(message: string): boolean {
 
 /** A client that closed its connection, as FerretDB notices it (a read of nothing, or a deadline on a closed socket). */
 function closedConnection(entry: Entry): boolean {
-  return (entry.msg === 'Connection stopped' && (entry.error ?? '').includes('expected 16, read 0')) || (entry.msg ?? '').endsWith('use of closed network connection');
+  return (
+    (entry.msg === 'Connection stopped' && (entry.error ?? '').includes('expected 16, read 0')) ||
+    (entry.msg ?? '').endsWith('use of closed network connection')
+  );
 }
 
 /** A filter for one FerretDB process's output lines: each line in, the lines to write out (none, one, or a held header with its message). */

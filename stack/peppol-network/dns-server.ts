@@ -59,7 +59,15 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
     type: 'SOA',
     name: zone,
     ttl: TTL_SECONDS,
-    data: { mname: `ns.${zone}`, rname: `hostmaster.${zone}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: TTL_SECONDS },
+    data: {
+      mname: `ns.${zone}`,
+      rname: `hostmaster.${zone}`,
+      serial: 1,
+      refresh: 3600,
+      retry: 600,
+      expire: 86400,
+      minimum: TTL_SECONDS,
+    },
   };
 
   const answer = (query: dnsPacket.DecodedPacket): Buffer => {
@@ -69,7 +77,10 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
       dnsPacket.encode({
         type: 'response',
         id: query.id,
-        flags: (rcode === RCODE.REFUSED ? 0 : dnsPacket.AUTHORITATIVE_ANSWER) | (query.flags! & dnsPacket.RECURSION_DESIRED) | rcode,
+        flags:
+          (rcode === RCODE.REFUSED ? 0 : dnsPacket.AUTHORITATIVE_ANSWER) |
+          (query.flags! & dnsPacket.RECURSION_DESIRED) |
+          rcode,
         questions: query.questions,
         answers,
         authorities,
@@ -88,7 +99,14 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
         type: 'NAPTR',
         name: question.name,
         ttl: TTL_SECONDS,
-        data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: options.regexp ?? `!.*!${smpUrl}!`, replacement: '' },
+        data: {
+          order: 100,
+          preference: 10,
+          flags: 'U',
+          services: 'Meta:SMP',
+          regexp: options.regexp ?? `!.*!${smpUrl}!`,
+          replacement: '',
+        },
       };
       return respond(RCODE.NOERROR, [naptr]);
     }

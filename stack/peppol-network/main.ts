@@ -59,14 +59,32 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const required = ['zone', 'dns-port', 'smp-port', 'ap-url', 'ap-certificate', 'oxalis-url', 'oxalis-certificate', 'smp-certificate', 'smp-key', 'sml-port', 'sml-certificate', 'sml-key', 'ca', 'sml-registrations'];
+  const required = [
+    'zone',
+    'dns-port',
+    'smp-port',
+    'ap-url',
+    'ap-certificate',
+    'oxalis-url',
+    'oxalis-certificate',
+    'smp-certificate',
+    'smp-key',
+    'sml-port',
+    'sml-certificate',
+    'sml-key',
+    'ca',
+    'sml-registrations',
+  ];
   const missing = required.filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
 
   const participants = await readParticipants();
   const staticIds = participants.map((entry) => entry.id);
   const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);
-  const directory = await StandInPeppolDirectory.open(path.join(path.dirname(values['sml-registrations']!), 'directory.json'), registrations);
+  const directory = await StandInPeppolDirectory.open(
+    path.join(path.dirname(values['sml-registrations']!), 'directory.json'),
+    registrations,
+  );
   // The DNS server starts last (the readiness probe asks it); the SMP's page asks it for its counts later.
   const counts: { dns?: { queriesFor(name: string): number } } = {};
   const smp = await startSmpServer({
@@ -89,7 +107,13 @@ async function main(): Promise<void> {
     directory,
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const dns = await startDnsServer({ zone: values.zone!, port: Number(values['dns-port']), participants: staticIds, smpUrl: smp.url, registrations });
+  const dns = await startDnsServer({
+    zone: values.zone!,
+    port: Number(values['dns-port']),
+    participants: staticIds,
+    smpUrl: smp.url,
+    registrations,
+  });
   counts.dns = dns;
   process.stdout.write(
     `SML (DNS, UDP) on 127.0.0.1:${dns.port} for zone ${values.zone}; SMP ${smp.url}; ` +
@@ -100,7 +124,11 @@ async function main(): Promise<void> {
   const responder =
     values.inbox && values['ap-control'] && values['data-dir'] && values.seat
       ? startResponder({
-          standIn: { dnsServer: `127.0.0.1:${dns.port}`, accessPointUrl: values['ap-control'], dataDir: values['data-dir'] },
+          standIn: {
+            dnsServer: `127.0.0.1:${dns.port}`,
+            accessPointUrl: values['ap-control'],
+            dataDir: values['data-dir'],
+          },
           inboxDir: values.inbox,
           answeredFile: path.join(path.dirname(values.inbox), 'answered.txt'),
           response: responseSetting(values.respond),
@@ -108,7 +136,10 @@ async function main(): Promise<void> {
           log: (line) => process.stdout.write(`${line}\n`),
         })
       : undefined;
-  if (responder) process.stdout.write(`responder: answers every invoice and credit note in ${values.inbox} with ${values.respond} and the MLS its envelope asks for\n`);
+  if (responder)
+    process.stdout.write(
+      `responder: answers every invoice and credit note in ${values.inbox} with ${values.respond} and the MLS its envelope asks for\n`,
+    );
 
   const stop = () => {
     void Promise.all([dns.close(), smp.close(), sml.close(), responder?.close()]).then(() => process.exit(0));
@@ -118,7 +149,8 @@ async function main(): Promise<void> {
 }
 
 function responseSetting(value: string): ResponderOptions['response'] {
-  if (value === 'off' || (RESPONSE_CODES as readonly string[]).includes(value)) return value as ResponderOptions['response'];
+  if (value === 'off' || (RESPONSE_CODES as readonly string[]).includes(value))
+    return value as ResponderOptions['response'];
   throw new Error(`--respond ${value}: expected off or one of ${RESPONSE_CODES.join(', ')}`);
 }
 

@@ -50,7 +50,9 @@ async function derBase64(pemFile: string): Promise<string> {
  * self-signed) and chain to one of `cas`. No revocation: the local test PKI has no CRL or OCSP responder.
  */
 async function certificateRecipe(cas: string[]): Promise<string> {
-  const certificates = (await Promise.all(cas.map(derBase64))).map((der) => `<Certificate>${der}</Certificate>`).join('');
+  const certificates = (await Promise.all(cas.map(derBase64)))
+    .map((der) => `<Certificate>${der}</Certificate>`)
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <ValidatorRecipe xmlns="http://oxalis.network/xsd/certvalidator/1.0" name="local-network" version="local">
   <Validator><Expiration/><Signing type="PUBLIC_SIGNED"/><Chain><RootBucketReference>root</RootBucketReference><IntermediateBucketReference>intermediate</IntermediateBucketReference></Chain></Validator>
@@ -70,7 +72,12 @@ async function certificateRecipe(cas: string[]): Promise<string> {
 export async function oxalisHome(
   jar: string,
   dir: string,
-  options: { keystore: string; trustedCas: string[]; truststore: string; server?: { port: number; inboundDir: string } },
+  options: {
+    keystore: string;
+    trustedCas: string[];
+    truststore: string;
+    server?: { port: number; inboundDir: string };
+  },
 ): Promise<OxalisSetup> {
   const home = path.join(dir, 'home');
   const classes = path.join(dir, 'classpath', 'local-network');
@@ -119,7 +126,11 @@ export interface OxalisSent {
 function receiptOf(evidence: string): { messageId: string; receiptMessageId: string; receiptTimestamp: string } {
   const receipt = Buffer.from(/OriginalReceipt[^>]*>([^<]+)</.exec(evidence)?.[1] ?? '', 'base64').toString('utf8');
   const element = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}>([^<]+)<`).exec(receipt)?.[1] ?? '';
-  return { messageId: element('RefToMessageId'), receiptMessageId: element('MessageId'), receiptTimestamp: element('Timestamp') };
+  return {
+    messageId: element('RefToMessageId'),
+    receiptMessageId: element('MessageId'),
+    receiptTimestamp: element('Timestamp'),
+  };
 }
 
 /**
@@ -127,7 +138,11 @@ function receiptOf(evidence: string): { messageId: string; receiptMessageId: str
  * lookup found. Resolves when Oxalis reports the transmission done, which it does only after it has received
  * and checked the receiving access point's signed receipt; rejects with what Oxalis said otherwise.
  */
-export async function sendByOxalis(setup: OxalisSetup, sbd: string, endpoint: { url: string; certificate: string }): Promise<OxalisSent> {
+export async function sendByOxalis(
+  setup: OxalisSetup,
+  sbd: string,
+  endpoint: { url: string; certificate: string },
+): Promise<OxalisSent> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'oxalis-send-'));
   try {
     const sbdFile = path.join(work, 'sbd.xml');
@@ -139,11 +154,32 @@ export async function sendByOxalis(setup: OxalisSetup, sbd: string, endpoint: { 
     const output = await new Promise<string>((resolve, reject) => {
       execFile(
         'java',
-        ['-Xmx256m', '-cp', setup.classpath, SENDER_MAIN, '-f', sbdFile, '-u', endpoint.url, '--cert', certificateFile, '--protocol', AS4_PROFILE, '-e', evidence],
+        [
+          '-Xmx256m',
+          '-cp',
+          setup.classpath,
+          SENDER_MAIN,
+          '-f',
+          sbdFile,
+          '-u',
+          endpoint.url,
+          '--cert',
+          certificateFile,
+          '--protocol',
+          AS4_PROFILE,
+          '-e',
+          evidence,
+        ],
         { env: { ...process.env, OXALIS_HOME: setup.home }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           const said = `${stdout}\n${stderr}`;
-          if (err || !/Failed transmissions: 0\b/.test(said)) reject(new OxalisSendError(`Oxalis did not deliver: ${oxalisFailure(said) ?? err?.message ?? 'no transmission reported'}`, said));
+          if (err || !/Failed transmissions: 0\b/.test(said))
+            reject(
+              new OxalisSendError(
+                `Oxalis did not deliver: ${oxalisFailure(said) ?? err?.message ?? 'no transmission reported'}`,
+                said,
+              ),
+            );
           else resolve(said);
         },
       );
@@ -159,7 +195,10 @@ export async function sendByOxalis(setup: OxalisSetup, sbd: string, endpoint: { 
 /** The line of Oxalis' output that says why a transmission failed: an AS4 error it received, else the deepest cause it logged. */
 function oxalisFailure(output: string): string | undefined {
   const lines = output.split('\n').map((line) => line.trim());
-  return lines.find((line) => /EBMS:\d{4}|PEPPOL:[A-Z_]+/.test(line)) ?? lines.filter((line) => /^Caused by: |Exception: /.test(line)).at(-1);
+  return (
+    lines.find((line) => /EBMS:\d{4}|PEPPOL:[A-Z_]+/.test(line)) ??
+    lines.filter((line) => /^Caused by: |Exception: /.test(line)).at(-1)
+  );
 }
 
 /** Where the stand-in's Oxalis lives in a data directory: its server's home and what arrived, and a sender's home. */
@@ -169,13 +208,20 @@ export const oxalisDirs = (dataDir: string) => {
 };
 
 /** What Oxalis' server kept: each message's SBD file under `inbound`, by receiver and sender. */
-export async function oxalisArrivals(inboundDir: string): Promise<{ file: string; receiver: string; sender: string; sbd: string }[]> {
+export async function oxalisArrivals(
+  inboundDir: string,
+): Promise<{ file: string; receiver: string; sender: string; sbd: string }[]> {
   const found: { file: string; receiver: string; sender: string; sbd: string }[] = [];
   for (const receiver of await readdir(inboundDir).catch(() => [])) {
     for (const sender of await readdir(path.join(inboundDir, receiver)).catch(() => [])) {
       for (const file of await readdir(path.join(inboundDir, receiver, sender)).catch(() => [])) {
         if (!file.endsWith('.doc.xml')) continue;
-        found.push({ file, receiver, sender, sbd: await readFile(path.join(inboundDir, receiver, sender, file), 'utf8') });
+        found.push({
+          file,
+          receiver,
+          sender,
+          sbd: await readFile(path.join(inboundDir, receiver, sender, file), 'utf8'),
+        });
       }
     }
   }

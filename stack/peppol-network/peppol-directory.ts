@@ -22,7 +22,14 @@ const fileSchema = z.object({
   cards: z.array(
     z.object({
       participant: z.string(),
-      entities: z.array(z.object({ name: z.string(), country: z.string(), identifiers: z.array(z.object({ scheme: z.string(), value: z.string() })), registrationDate: z.string().optional() })),
+      entities: z.array(
+        z.object({
+          name: z.string(),
+          country: z.string(),
+          identifiers: z.array(z.object({ scheme: z.string(), value: z.string() })),
+          registrationDate: z.string().optional(),
+        }),
+      ),
       owner: z.object({ subject: z.string(), fingerprint: z.string() }),
       indexedAt: z.string(),
     }),
@@ -39,7 +46,12 @@ export interface IndexerAnswer {
 /** A match as the Directory's JSON search API (`/search/1.0/json`) lists it. */
 export interface DirectoryMatch {
   participantID: { scheme: string; value: string };
-  entities: { name: { name: string }[]; countryCode: string; identifiers: { scheme: string; value: string }[]; regDate?: string }[];
+  entities: {
+    name: { name: string }[];
+    countryCode: string;
+    identifiers: { scheme: string; value: string }[];
+    regDate?: string;
+  }[];
 }
 
 const sameValue = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -68,27 +80,45 @@ export class StandInPeppolDirectory {
   index(fullId: string, caller: SmpOwner): Promise<IndexerAnswer> {
     return this.serially(async () => {
       const value = participantValue(fullId);
-      if (!value) return { status: 400, message: `'${fullId.trim()}' is not a participant id of the scheme ${PARTICIPANT_SCHEME}` };
+      if (!value)
+        return {
+          status: 400,
+          message: `'${fullId.trim()}' is not a participant id of the scheme ${PARTICIPANT_SCHEME}`,
+        };
       const smp = this.registrations.smpOf(value);
-      if (!smp) return { status: 404, message: `${value} is not registered in the SML, so no SMP serves its business card` };
+      if (!smp)
+        return { status: 404, message: `${value} is not registered in the SML, so no SMP serves its business card` };
       const url = `${smp.logicalAddress.replace(/\/+$/, '')}/businesscard/${encodeURIComponent(`${PARTICIPANT_SCHEME}::${value}`)}`;
       let response: Response;
       try {
         response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
       } catch (err) {
-        return { status: 502, message: `the SMP at ${url} could not be reached: ${String((err as Error).cause ?? err)}` };
+        return {
+          status: 502,
+          message: `the SMP at ${url} could not be reached: ${String((err as Error).cause ?? err)}`,
+        };
       }
-      if (!response.ok) return { status: 404, message: `the SMP answered HTTP ${response.status} for ${url}: no business card to index` };
+      if (!response.ok)
+        return {
+          status: 404,
+          message: `the SMP answered HTTP ${response.status} for ${url}: no business card to index`,
+        };
       let entities: BusinessCard[];
       try {
         entities = readBusinessCard(await response.text());
       } catch (err) {
         return { status: 422, message: `the SMP's answer at ${url} is not a business card: ${(err as Error).message}` };
       }
-      if (!entities.every((entity) => sameValue(entity.participant, value))) return { status: 422, message: `the business card at ${url} is about another participant` };
+      if (!entities.every((entity) => sameValue(entity.participant, value)))
+        return { status: 422, message: `the business card at ${url} is about another participant` };
       const entry: Entry = {
         participant: value,
-        entities: entities.map(({ name, country, identifiers, registrationDate }) => ({ name, country, identifiers, ...(registrationDate && { registrationDate }) })),
+        entities: entities.map(({ name, country, identifiers, registrationDate }) => ({
+          name,
+          country,
+          identifiers,
+          ...(registrationDate && { registrationDate }),
+        })),
         owner: caller,
         indexedAt: new Date().toISOString(),
       };
@@ -101,10 +131,12 @@ export class StandInPeppolDirectory {
   remove(fullId: string, caller: SmpOwner): Promise<IndexerAnswer> {
     return this.serially(async () => {
       const value = participantValue(fullId);
-      if (!value) return { status: 400, message: `'${fullId}' is not a participant id of the scheme ${PARTICIPANT_SCHEME}` };
+      if (!value)
+        return { status: 400, message: `'${fullId}' is not a participant id of the scheme ${PARTICIPANT_SCHEME}` };
       const card = this.cards.find((entry) => sameValue(entry.participant, value));
       if (!card) return { status: 204, message: `${value} was not indexed` };
-      if (card.owner.fingerprint !== caller.fingerprint) return { status: 403, message: `${value} was indexed by ${card.owner.subject}, not by ${caller.subject}` };
+      if (card.owner.fingerprint !== caller.fingerprint)
+        return { status: 403, message: `${value} was indexed by ${card.owner.subject}, not by ${caller.subject}` };
       await this.save(this.cards.filter((entry) => entry !== card));
       return { status: 204, message: `removed ${value}` };
     });
@@ -115,7 +147,11 @@ export class StandInPeppolDirectory {
     const q = query.trim().toLowerCase();
     const matches = (card: Entry) =>
       card.participant.toLowerCase().includes(q) ||
-      card.entities.some((entity) => entity.name.toLowerCase().includes(q) || entity.identifiers.some((identifier) => identifier.value.toLowerCase().includes(q)));
+      card.entities.some(
+        (entity) =>
+          entity.name.toLowerCase().includes(q) ||
+          entity.identifiers.some((identifier) => identifier.value.toLowerCase().includes(q)),
+      );
     return this.cards.filter(matches).map((card) => ({
       participantID: { scheme: PARTICIPANT_SCHEME, value: card.participant },
       entities: card.entities.map((entity) => ({

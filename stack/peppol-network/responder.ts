@@ -59,7 +59,9 @@ const isBusinessDocument = (documentTypeId: string) => /::(?:Invoice|CreditNote)
 
 /** The metadata files of the inbox (`<stem>.json`; the access point moves each in whole and never changes it). */
 const metadataNames = async (inboxDir: string) =>
-  (await readdir(inboxDir).catch(() => [] as string[])).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+  (await readdir(inboxDir).catch(() => [] as string[])).filter(
+    (name) => name.endsWith('.json') && !name.startsWith('.'),
+  );
 
 async function readEntry(inboxDir: string, name: string): Promise<InboxEntry> {
   const meta = JSON.parse(await readFile(path.join(inboxDir, name), 'utf8')) as Omit<InboxEntry, 'stem'>;
@@ -81,7 +83,10 @@ const textAt = (root: ReturnType<typeof parseXml>, ...steps: [string, string][])
 };
 
 /** Reads an inbox entry that is an invoice or credit note; undefined for anything else. */
-export async function readBusinessDocument(inboxDir: string, entry: InboxEntry): Promise<ReceivedBusinessDocument | undefined> {
+export async function readBusinessDocument(
+  inboxDir: string,
+  entry: InboxEntry,
+): Promise<ReceivedBusinessDocument | undefined> {
   if (!isBusinessDocument(entry.documentTypeId)) return undefined;
   return businessDocumentOf(await readFile(path.join(inboxDir, `${entry.stem}.xml`)), entry);
 }
@@ -100,16 +105,28 @@ export function businessDocumentOf(sbd: Buffer, entry: InboxEntry): ReceivedBusi
     throw err;
   }
   const root = parseXml(ubl);
-  const party = (role: string): [string, string][] => [[CAC, role], [CAC, 'Party']];
+  const party = (role: string): [string, string][] => [
+    [CAC, role],
+    [CAC, 'Party'],
+  ];
   return {
     entry,
     ubl,
     routing: { ...routing, receiver: facts.receiver ?? routing.receiver },
     number: textAt(root, [CBC, 'ID']) ?? '',
     issueDate: textAt(root, [CBC, 'IssueDate']),
-    buyerCountry: textAt(root, ...party('AccountingCustomerParty'), [CAC, 'PostalAddress'], [CAC, 'Country'], [CBC, 'IdentificationCode']) ?? routing.countryC1,
-    buyerName: textAt(root, ...party('AccountingCustomerParty'), [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '',
-    sellerName: textAt(root, ...party('AccountingSupplierParty'), [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '',
+    buyerCountry:
+      textAt(
+        root,
+        ...party('AccountingCustomerParty'),
+        [CAC, 'PostalAddress'],
+        [CAC, 'Country'],
+        [CBC, 'IdentificationCode'],
+      ) ?? routing.countryC1,
+    buyerName:
+      textAt(root, ...party('AccountingCustomerParty'), [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '',
+    sellerName:
+      textAt(root, ...party('AccountingSupplierParty'), [CAC, 'PartyLegalEntity'], [CBC, 'RegistrationName']) ?? '',
     instanceId: facts.instanceId,
     mlsTo: facts.mlsTo,
     mlsType: facts.mlsType,
@@ -117,7 +134,12 @@ export function businessDocumentOf(sbd: Buffer, entry: InboxEntry): ReceivedBusi
 }
 
 /** The Invoice Response from the document's buyer to its seller, by AS4; returns one line saying what was sent. */
-export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBusinessDocument, content: InvoiceResponseContent, via: SendingAccessPoint = 'stand-in'): Promise<string> {
+export async function sendInvoiceResponse(
+  standIn: StandIn,
+  document: ReceivedBusinessDocument,
+  content: InvoiceResponseContent,
+  via: SendingAccessPoint = 'stand-in',
+): Promise<string> {
   const buyer = document.routing.receiver;
   const seller = document.routing.sender;
   const id = `IR-${randomUUID()}`;
@@ -127,7 +149,11 @@ export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBu
     sender: { participantId: buyer, name: document.buyerName },
     receiver: { participantId: seller, name: document.sellerName },
     content,
-    reference: { id: document.number, issueDate: document.issueDate, typeCode: document.routing.kind === 'credit_note' ? '381' : '380' },
+    reference: {
+      id: document.number,
+      issueDate: document.issueDate,
+      typeCode: document.routing.kind === 'credit_note' ? '381' : '380',
+    },
   });
   const routing: EnvelopeRouting = {
     root: { namespace: AR_NAMESPACE, name: 'ApplicationResponse' },
@@ -137,16 +163,30 @@ export async function sendInvoiceResponse(standIn: StandIn, document: ReceivedBu
     receiver: seller,
     countryC1: document.buyerCountry,
   };
-  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: INVOICE_RESPONSE, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID(), via });
+  const { receipt } = await sendFromStandIn(standIn, {
+    ubl,
+    routing,
+    service: INVOICE_RESPONSE,
+    messageId: `${randomUUID()}@peppol-standin`,
+    instanceId: randomUUID(),
+    via,
+  });
   return `Invoice Response ${content.code} (${id}) about ${document.number} from ${buyer} to ${seller}: delivered, AS4 receipt ${receipt.receiptMessageId}`;
 }
 
 /** The positive MLS the document's SBDH asks for, if it asks for one on success; returns what was sent, or undefined. */
-export async function sendMessageLevelStatus(standIn: StandIn, document: ReceivedBusinessDocument, ourSeat: string, via: SendingAccessPoint = 'stand-in'): Promise<string | undefined> {
+export async function sendMessageLevelStatus(
+  standIn: StandIn,
+  document: ReceivedBusinessDocument,
+  ourSeat: string,
+  via: SendingAccessPoint = 'stand-in',
+): Promise<string | undefined> {
   if (document.mlsType !== 'ALWAYS_SEND' || !document.instanceId) return undefined;
   // MLS_TO when valid, else the sending service provider's id from its seat (MLS 1.0; receiving.md 4.3, 4.4).
   const senderSpid = document.entry.fromPartyId ? serviceProviderId(document.entry.fromPartyId) : undefined;
-  const to = document.mlsTo?.startsWith(`${SPID_SCHEME}:`) ? document.mlsTo : senderSpid && `${SPID_SCHEME}:${senderSpid}`;
+  const to = document.mlsTo?.startsWith(`${SPID_SCHEME}:`)
+    ? document.mlsTo
+    : senderSpid && `${SPID_SCHEME}:${senderSpid}`;
   const ours = serviceProviderId(ourSeat);
   if (!to || !ours) return undefined;
   const ubl = writeMessageLevelStatus({
@@ -168,7 +208,14 @@ export async function sendMessageLevelStatus(standIn: StandIn, document: Receive
     countryC1: document.buyerCountry,
   };
   // An MLS never asks for an MLS.
-  const { receipt } = await sendFromStandIn(standIn, { ubl, routing, service: MESSAGE_LEVEL_STATUS, messageId: `${randomUUID()}@peppol-standin`, instanceId: randomUUID(), via });
+  const { receipt } = await sendFromStandIn(standIn, {
+    ubl,
+    routing,
+    service: MESSAGE_LEVEL_STATUS,
+    messageId: `${randomUUID()}@peppol-standin`,
+    instanceId: randomUUID(),
+    via,
+  });
   return `MLS AP about ${document.instanceId} to ${to}: delivered, AS4 receipt ${receipt.receiptMessageId}`;
 }
 
@@ -193,15 +240,24 @@ export function startResponder(options: ResponderOptions): { close: () => Promis
   let pass: Promise<void> = Promise.resolve();
   const answered = new Set<string>();
   const loaded = readFile(options.answeredFile, 'utf8')
-    .then((text) => text.split('\n').filter(Boolean).forEach((id) => answered.add(id)))
+    .then((text) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .forEach((id) => answered.add(id)),
+    )
     .catch(() => undefined);
 
   const answer = async (document: ReceivedBusinessDocument) => {
     const mls = await sendMessageLevelStatus(options.standIn, document, options.seat);
     if (mls) options.log(`responder: ${mls}`);
     if (options.response !== 'off') {
-      const reasons = ['UQ', 'CA', 'RE'].includes(options.response) ? [{ code: 'OTH' as const, text: 'Automatic response of the local Peppol network stand-in' }] : [];
-      options.log(`responder: ${await sendInvoiceResponse(options.standIn, document, { code: options.response, reasons, actions: [], note: null })}`);
+      const reasons = ['UQ', 'CA', 'RE'].includes(options.response)
+        ? [{ code: 'OTH' as const, text: 'Automatic response of the local Peppol network stand-in' }]
+        : [];
+      options.log(
+        `responder: ${await sendInvoiceResponse(options.standIn, document, { code: options.response, reasons, actions: [], note: null })}`,
+      );
     }
   };
 

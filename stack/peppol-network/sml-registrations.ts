@@ -35,7 +35,9 @@ const fileSchema = z.object({
   ),
   participants: z.array(z.object({ value: z.string(), smpId: z.string() })),
   /** Prepared migrations: the participant, the SMP that holds it and the key another SMP may take it over with (once). */
-  migrations: z.array(z.object({ value: z.string(), smpId: z.string(), key: z.string(), preparedAt: z.string() })).default([]),
+  migrations: z
+    .array(z.object({ value: z.string(), smpId: z.string(), key: z.string(), preparedAt: z.string() }))
+    .default([]),
 });
 type State = z.output<typeof fileSchema>;
 type Smp = State['smps'][number];
@@ -55,10 +57,19 @@ function checkAddresses(request: { logicalAddress: string; physicalAddress: stri
     // reported below
   }
   // `!` delimits the NAPTR regexp the address is published in.
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || request.logicalAddress.includes('!')) {
-    throw badRequest(`The logical address '${request.logicalAddress}' must be an http(s) URL without query, fragment or '!'`);
+  if (
+    !url ||
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.search ||
+    url.hash ||
+    request.logicalAddress.includes('!')
+  ) {
+    throw badRequest(
+      `The logical address '${request.logicalAddress}' must be an http(s) URL without query, fragment or '!'`,
+    );
   }
-  if (!IPV4.test(request.physicalAddress)) throw badRequest(`The physical address '${request.physicalAddress}' must be an IPv4 address`);
+  if (!IPV4.test(request.physicalAddress))
+    throw badRequest(`The physical address '${request.physicalAddress}' must be an IPv4 address`);
 }
 
 export class SmlRegistrations {
@@ -78,7 +89,12 @@ export class SmlRegistrations {
   }
 
   static async open(file: string, zone: string, reserved: string[]): Promise<SmlRegistrations> {
-    const state = await readStateFile(file, fileSchema, { smps: [], participants: [], migrations: [] }, 'a stand-in SML registrations file');
+    const state = await readStateFile(
+      file,
+      fileSchema,
+      { smps: [], participants: [], migrations: [] },
+      'a stand-in SML registrations file',
+    );
     return new SmlRegistrations(file, zone.toLowerCase(), reserved, state);
   }
 
@@ -105,17 +121,26 @@ export class SmlRegistrations {
   private async apply(request: SmlRequest, caller: SmpOwner): Promise<SmlAnswer> {
     const { state } = this;
     if (request.operation === 'createSmp') {
-      if (!SMP_ID.test(request.smpId)) throw badRequest(`The SMP ID '${request.smpId}' must be letters, digits and inner hyphens (at most 63)`);
+      if (!SMP_ID.test(request.smpId))
+        throw badRequest(`The SMP ID '${request.smpId}' must be letters, digits and inner hyphens (at most 63)`);
       checkAddresses(request);
-      if (state.smps.some((smp) => sameValue(smp.id, request.smpId))) throw badRequest(`The SMP '${request.smpId}' already exists`);
+      if (state.smps.some((smp) => sameValue(smp.id, request.smpId)))
+        throw badRequest(`The SMP '${request.smpId}' already exists`);
       const { logicalAddress, physicalAddress } = request;
-      await this.save({ ...state, smps: [...state.smps, { id: request.smpId, logicalAddress, physicalAddress, owner: caller }] });
+      await this.save({
+        ...state,
+        smps: [...state.smps, { id: request.smpId, logicalAddress, physicalAddress, owner: caller }],
+      });
       return { kind: 'empty' };
     }
     const smp = this.ownSmp(request.smpId, caller);
     switch (request.operation) {
       case 'readSmp':
-        return { kind: 'smp', smpId: smp.id, addresses: { logicalAddress: smp.logicalAddress, physicalAddress: smp.physicalAddress } };
+        return {
+          kind: 'smp',
+          smpId: smp.id,
+          addresses: { logicalAddress: smp.logicalAddress, physicalAddress: smp.physicalAddress },
+        };
       case 'updateSmp': {
         checkAddresses(request);
         const updated = { ...smp, logicalAddress: request.logicalAddress, physicalAddress: request.physicalAddress };
@@ -132,10 +157,14 @@ export class SmlRegistrations {
         return { kind: 'empty' };
       case 'createParticipant': {
         const { scheme, value } = request.participant;
-        if (scheme.toLowerCase() !== PARTICIPANT_SCHEME) throw badRequest(`The participant identifier scheme '${scheme}' is not ${PARTICIPANT_SCHEME}`);
+        if (scheme.toLowerCase() !== PARTICIPANT_SCHEME)
+          throw badRequest(`The participant identifier scheme '${scheme}' is not ${PARTICIPANT_SCHEME}`);
         const problem = peppolIdProblem(value);
         if (problem) throw badRequest(`The participant identifier [${value}] is not valid: ${problem}`);
-        if (this.reserved.some((entry) => sameValue(entry, value)) || state.participants.some((entry) => sameValue(entry.value, value))) {
+        if (
+          this.reserved.some((entry) => sameValue(entry, value)) ||
+          state.participants.some((entry) => sameValue(entry.value, value))
+        ) {
           throw badRequest(`The participant identifier [${value}] with scheme: [${scheme}] already exist`);
         }
         await this.save({ ...state, participants: [...state.participants, { value, smpId: smp.id }] });
@@ -146,7 +175,10 @@ export class SmlRegistrations {
         const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
         // Another SMP's participant is not found under this one: an SMP can only see and touch its own.
         if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault('NotFoundFault', `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`);
+          throw new SmlFault(
+            'NotFoundFault',
+            `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`,
+          );
         }
         await this.save({
           ...state,
@@ -160,35 +192,60 @@ export class SmlRegistrations {
         const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
         // Only the SMP that publishes the participant now can let it go.
         if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault('NotFoundFault', `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`);
+          throw new SmlFault(
+            'NotFoundFault',
+            `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`,
+          );
         }
         const problem = migrationKeyProblem(request.migrationKey);
         if (problem) throw badRequest(`The migration key is not valid: ${problem}`);
         // A new key replaces the one prepared before.
-        const migration = { value: registered.value, smpId: smp.id, key: request.migrationKey, preparedAt: new Date().toISOString() };
-        await this.save({ ...state, migrations: [...state.migrations.filter((entry) => !sameValue(entry.value, value)), migration] });
+        const migration = {
+          value: registered.value,
+          smpId: smp.id,
+          key: request.migrationKey,
+          preparedAt: new Date().toISOString(),
+        };
+        await this.save({
+          ...state,
+          migrations: [...state.migrations.filter((entry) => !sameValue(entry.value, value)), migration],
+        });
         return { kind: 'empty' };
       }
       case 'migrate': {
         const { scheme, value } = request.participant;
-        const migration = state.migrations.find((entry) => sameValue(entry.value, value) && entry.key === request.migrationKey && entry.smpId !== smp.id);
+        const migration = state.migrations.find(
+          (entry) => sameValue(entry.value, value) && entry.key === request.migrationKey && entry.smpId !== smp.id,
+        );
         if (!migration || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault('NotFoundFault', `No migration of the participant identifier [${value}] with scheme: [${scheme}] was prepared with this migration key`);
+          throw new SmlFault(
+            'NotFoundFault',
+            `No migration of the participant identifier [${value}] with scheme: [${scheme}] was prepared with this migration key`,
+          );
         }
         // The participant moves to the new SMP (its NAPTR record names it from now on); the key is used up.
         await this.save({
           ...state,
-          participants: state.participants.map((entry) => (sameValue(entry.value, value) ? { value: entry.value, smpId: smp.id } : entry)),
+          participants: state.participants.map((entry) =>
+            sameValue(entry.value, value) ? { value: entry.value, smpId: smp.id } : entry,
+          ),
           migrations: state.migrations.filter((entry) => entry !== migration),
         });
         return { kind: 'empty' };
       }
       case 'listParticipants': {
         const start = request.nextPageId === '' ? 0 : Number(request.nextPageId);
-        if (!Number.isSafeInteger(start) || start < 0) throw badRequest(`The page identifier '${request.nextPageId}' is not one this SML gave`);
+        if (!Number.isSafeInteger(start) || start < 0)
+          throw badRequest(`The page identifier '${request.nextPageId}' is not one this SML gave`);
         const own = state.participants.filter((entry) => entry.smpId === smp.id).map((entry) => entry.value);
         const next = start + LIST_PAGE_SIZE < own.length ? String(start + LIST_PAGE_SIZE) : undefined;
-        return { kind: 'page', smpId: smp.id, scheme: PARTICIPANT_SCHEME, participantValues: own.slice(start, start + LIST_PAGE_SIZE), ...(next && { nextPageId: next }) };
+        return {
+          kind: 'page',
+          smpId: smp.id,
+          scheme: PARTICIPANT_SCHEME,
+          participantValues: own.slice(start, start + LIST_PAGE_SIZE),
+          ...(next && { nextPageId: next }),
+        };
       }
     }
   }
@@ -198,7 +255,10 @@ export class SmlRegistrations {
     const smp = this.state.smps.find((entry) => sameValue(entry.id, smpId));
     if (!smp) throw new SmlFault('NotFoundFault', `The SMP '${smpId}' doesn't exist.`);
     if (smp.owner.fingerprint !== caller.fingerprint) {
-      throw new SmlFault('UnauthorizedFault', `The SMP '${smp.id}' is not managed by the certificate ${caller.subject}`);
+      throw new SmlFault(
+        'UnauthorizedFault',
+        `The SMP '${smp.id}' is not managed by the certificate ${caller.subject}`,
+      );
     }
     return smp;
   }

@@ -66,7 +66,13 @@ function callerOf(request: IncomingMessage): SmpOwner {
   return { subject, fingerprint: certificate.fingerprint256 };
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...headers });
   response.end(body);
 }
@@ -75,23 +81,45 @@ export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlSer
   const log = options.log ?? (() => undefined);
 
   /** PUT /indexer/1.0/ (the participant id as the body) and DELETE /indexer/1.0/{participant id}. */
-  const indexer = async (directory: StandInPeppolDirectory, request: IncomingMessage, response: ServerResponse, rest: string) => {
+  const indexer = async (
+    directory: StandInPeppolDirectory,
+    request: IncomingMessage,
+    response: ServerResponse,
+    rest: string,
+  ) => {
     const caller = callerOf(request);
     let answer;
     if (request.method === 'PUT' && rest === '') {
       const body = await readBody(request);
-      if (body === undefined) return send(response, 413, 'text/plain; charset=utf-8', `an indexer request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+      if (body === undefined)
+        return send(
+          response,
+          413,
+          'text/plain; charset=utf-8',
+          `an indexer request is at most ${MAX_REQUEST_BYTES} bytes\n`,
+        );
       answer = await directory.index(body, caller);
     } else if (request.method === 'DELETE' && rest !== '') {
       let participant: string;
       try {
         participant = decodeURIComponent(rest);
       } catch {
-        return send(response, 400, 'text/plain; charset=utf-8', 'the participant id in the path is not percent-encoded correctly\n');
+        return send(
+          response,
+          400,
+          'text/plain; charset=utf-8',
+          'the participant id in the path is not percent-encoded correctly\n',
+        );
       }
       answer = await directory.remove(participant, caller);
     } else {
-      return send(response, 405, 'text/plain; charset=utf-8', `PUT ${INDEXER} with a participant id, or DELETE ${INDEXER}{participant id}\n`, { Allow: 'PUT, DELETE' });
+      return send(
+        response,
+        405,
+        'text/plain; charset=utf-8',
+        `PUT ${INDEXER} with a participant id, or DELETE ${INDEXER}{participant id}\n`,
+        { Allow: 'PUT, DELETE' },
+      );
     }
     log(`Directory: ${request.method} by ${caller.subject}: ${answer.status} ${answer.message}`);
     send(response, answer.status, 'text/plain; charset=utf-8', answer.status === 204 ? '' : `${answer.message}\n`);
@@ -99,12 +127,26 @@ export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlSer
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const pathname = new URL(request.url ?? '/', 'https://sml.invalid').pathname;
-    if (options.directory && pathname.startsWith(INDEXER)) return indexer(options.directory, request, response, pathname.slice(INDEXER.length));
+    if (options.directory && pathname.startsWith(INDEXER))
+      return indexer(options.directory, request, response, pathname.slice(INDEXER.length));
     const service = pathname.replace(/^\/+|\/+$/g, '');
-    if (!SERVICES.includes(service)) return send(response, 404, 'text/plain; charset=utf-8', `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`);
-    if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
+    if (!SERVICES.includes(service))
+      return send(
+        response,
+        404,
+        'text/plain; charset=utf-8',
+        `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`,
+      );
+    if (request.method !== 'POST')
+      return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
     const body = await readBody(request);
-    if (body === undefined) return send(response, 413, 'text/plain; charset=utf-8', `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+    if (body === undefined)
+      return send(
+        response,
+        413,
+        'text/plain; charset=utf-8',
+        `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`,
+      );
     options.observe?.(service as SmlService, body);
     const caller = callerOf(request);
     let what = `${service} by ${caller.subject}`;
@@ -115,7 +157,8 @@ export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlSer
       log(`SML: ${what}: done`);
       send(response, 200, 'text/xml; charset=utf-8', answerEnvelope(answer));
     } catch (err) {
-      const fault = err instanceof SmlFault ? err : new SmlFault('InternalErrorFault', `internal error: ${(err as Error).message}`);
+      const fault =
+        err instanceof SmlFault ? err : new SmlFault('InternalErrorFault', `internal error: ${(err as Error).message}`);
       log(`SML: ${what}: ${fault.kind} ${fault.message}`);
       send(response, 500, 'text/xml; charset=utf-8', faultEnvelope(fault));
     }

@@ -29,14 +29,28 @@ export interface SmpAddresses {
 export type SmlRequest =
   | ({ operation: 'createSmp' | 'updateSmp'; smpId: string } & SmpAddresses)
   | { operation: 'readSmp' | 'deleteSmp'; smpId: string }
-  | { operation: 'createParticipant' | 'deleteParticipant'; smpId: string; participant: { scheme: string; value: string } }
-  | { operation: 'prepareMigration' | 'migrate'; smpId: string; participant: { scheme: string; value: string }; migrationKey: string }
+  | {
+      operation: 'createParticipant' | 'deleteParticipant';
+      smpId: string;
+      participant: { scheme: string; value: string };
+    }
+  | {
+      operation: 'prepareMigration' | 'migrate';
+      smpId: string;
+      participant: { scheme: string; value: string };
+      migrationKey: string;
+    }
   | { operation: 'listParticipants'; smpId: string; nextPageId: string };
 
 export type SmlFaultKind = 'BadRequestFault' | 'NotFoundFault' | 'UnauthorizedFault' | 'InternalErrorFault';
 
 /** Error codes in fault messages: 100 (not found) and 106 (bad request) as BDMSL's published answers show them; 101 and 105 are the stand-in's. */
-const ERROR_CODES: Record<SmlFaultKind, number> = { NotFoundFault: 100, UnauthorizedFault: 101, InternalErrorFault: 105, BadRequestFault: 106 };
+const ERROR_CODES: Record<SmlFaultKind, number> = {
+  NotFoundFault: 100,
+  UnauthorizedFault: 101,
+  InternalErrorFault: 105,
+  BadRequestFault: 106,
+};
 
 export class SmlFault extends Error {
   override name = 'SmlFault';
@@ -90,12 +104,14 @@ export function parseSmlRequest(service: SmlService, xml: string): SmlRequest {
     if (err instanceof XmlError) throw badRequest(`the request is not well-formed XML: ${err.message}`);
     throw err;
   }
-  if (envelope.namespace !== SOAP_NS || envelope.name !== 'Envelope') throw badRequest('the request is not a SOAP 1.1 envelope');
+  if (envelope.namespace !== SOAP_NS || envelope.name !== 'Envelope')
+    throw badRequest('the request is not a SOAP 1.1 envelope');
   const body = childNamed(envelope, SOAP_NS, 'Body');
   const [message, ...more] = body?.children ?? [];
   if (!message || more.length > 0) throw badRequest('the SOAP Body must hold exactly one element');
   const operation = message.namespace === LOCATOR_NS ? OPERATIONS[service][message.name] : undefined;
-  if (!operation) throw badRequest(`{${message.namespace}}${message.name} is not an operation of /${service} this SML implements`);
+  if (!operation)
+    throw badRequest(`{${message.namespace}}${message.name} is not an operation of /${service} this SML implements`);
 
   switch (operation) {
     case 'createSmp':
@@ -119,9 +135,18 @@ export function parseSmlRequest(service: SmlService, xml: string): SmlRequest {
       return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), participant: participantOf(message) };
     case 'prepareMigration':
     case 'migrate':
-      return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), participant: participantOf(message), migrationKey: text(message, 'MigrationKey') };
+      return {
+        operation,
+        smpId: text(message, 'ServiceMetadataPublisherID'),
+        participant: participantOf(message),
+        migrationKey: text(message, 'MigrationKey'),
+      };
     case 'listParticipants':
-      return { operation, smpId: text(message, 'ServiceMetadataPublisherID'), nextPageId: childNamed(message, LOCATOR_NS, 'NextPageIdentifier')?.text ?? '' };
+      return {
+        operation,
+        smpId: text(message, 'ServiceMetadataPublisherID'),
+        nextPageId: childNamed(message, LOCATOR_NS, 'NextPageIdentifier')?.text ?? '',
+      };
   }
 }
 
@@ -142,7 +167,8 @@ export function answerEnvelope(answer: SmlAnswer): string {
     record.ele(LOCATOR_NS, 'ServiceMetadataPublisherID').txt(answer.smpId);
   } else if (answer.kind === 'page') {
     const page = body.ele(LOCATOR_NS, 'ParticipantIdentifierPage');
-    for (const value of answer.participantValues) page.ele(IDS_NS, 'ids:ParticipantIdentifier', { scheme: answer.scheme }).txt(value);
+    for (const value of answer.participantValues)
+      page.ele(IDS_NS, 'ids:ParticipantIdentifier', { scheme: answer.scheme }).txt(value);
     page.ele(LOCATOR_NS, 'ServiceMetadataPublisherID').txt(answer.smpId);
     if (answer.nextPageId) page.ele(LOCATOR_NS, 'NextPageIdentifier').txt(answer.nextPageId);
   }

@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 
 import { smpRouter, type SmpDirectory } from '../../api/smp';
-import { BIS_BILLING_CII_SERVICE, BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, PINT_AUNZ_SERVICES, TRANSACTION_STATISTICS_REPORT } from '../../domain/peppol-capabilities';
+import {
+  BIS_BILLING_CII_SERVICE,
+  BIS_BILLING_CREDIT_NOTE,
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_PROCESS,
+  END_USER_STATISTICS_REPORT,
+  INVOICE_RESPONSE,
+  MESSAGE_LEVEL_STATUS,
+  PINT_AUNZ_SERVICES,
+  TRANSACTION_STATISTICS_REPORT,
+} from '../../domain/peppol-capabilities';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
 import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
 import type { SmpSigner } from '../../platform/smp-signature';
@@ -65,7 +75,10 @@ function participantsDirectory(participants: LocalParticipant[], oxalis: SmpEndp
       const entry = participants.find((candidate) => candidate.id.toLowerCase() === value);
       return Promise.resolve(
         entry && {
-          services: entry.documents.map((kind) => ({ documentType: SERVICES[kind].documentType, process: SERVICES[kind].process })),
+          services: entry.documents.map((kind) => ({
+            documentType: SERVICES[kind].documentType,
+            process: SERVICES[kind].process,
+          })),
           ...(entry.accessPoint === 'oxalis' && { endpoint: oxalis }),
         },
       );
@@ -89,11 +102,14 @@ export async function startSmpServer(options: SmpServerOptions): Promise<Running
   const url = `http://${address.address}:${address.port}`;
   app.get('/', (_req, res) => {
     const lines = options.participants.map(
-      (entry) => `${entry.id}  ${entry.name}  (${entry.documents.join(', ')}${entry.accessPoint === 'oxalis' ? '; Oxalis' : ''})  ${serviceGroupUrl(url, participantOf(entry))}`,
+      (entry) =>
+        `${entry.id}  ${entry.name}  (${entry.documents.join(', ')}${entry.accessPoint === 'oxalis' ? '; Oxalis' : ''})  ${serviceGroupUrl(url, participantOf(entry))}`,
     );
     res
       .type('text/plain')
-      .send(`Local Peppol network stand-in: SMP. Access points: ${options.accessPointUrl} (phase4), ${options.oxalis.url} (Oxalis). Peppol Directory search: ${url}/stand-in/directory?q=\n\n${lines.join('\n')}\n`);
+      .send(
+        `Local Peppol network stand-in: SMP. Access points: ${options.accessPointUrl} (phase4), ${options.oxalis.url} (Oxalis). Peppol Directory search: ${url}/stand-in/directory?q=\n\n${lines.join('\n')}\n`,
+      );
   });
   // Not an SMP resource (no participant id has this form): how often the stand-in SML was asked for a name.
   app.get('/stand-in/dns-queries', (req, res) => {

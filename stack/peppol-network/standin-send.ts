@@ -71,48 +71,83 @@ export async function sendAsASenderWould<T>(send: () => Promise<T>): Promise<T> 
   }
 }
 
-export async function sendFromStandIn(standIn: StandIn, message: StandInMessage): Promise<{ receipt: As4Receipt; endpointUrl: string }> {
+export async function sendFromStandIn(
+  standIn: StandIn,
+  message: StandInMessage,
+): Promise<{ receipt: As4Receipt; endpointUrl: string }> {
   // The stand-in's PKI: its SMP signs with it and every access point's certificate chains to its CA.
   const ca = localPkiFiles(path.join(standIn.dataDir, 'peppol-pki')).ca;
-  const lookup = peppolLookup({ zone: LOCAL_SML_ZONE, dnsServer: standIn.dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }) });
+  const lookup = peppolLookup({
+    zone: LOCAL_SML_ZONE,
+    dnsServer: standIn.dnsServer,
+    smpAddresses: { allowPrivate: true },
+    httpSmp: true,
+    trust: peppolTrust({ PEPPOL_SMP_CA: ca, PEPPOL_AP_CA: ca }),
+  });
   const { receiver } = message.routing;
   let endpoint;
   try {
     endpoint = await receivingEndpoint(lookup, receiver, message.service, new Date());
   } catch (err) {
     if (err instanceof DnsLookupError || err instanceof SmpLookupError) {
-      throw new NetworkSendError(`looking up ${receiver} on the local Peppol network failed: ${err.message} (is the embedded stack running? Its SML is at ${standIn.dnsServer})`);
+      throw new NetworkSendError(
+        `looking up ${receiver} on the local Peppol network failed: ${err.message} (is the embedded stack running? Its SML is at ${standIn.dnsServer})`,
+      );
     }
     throw err;
   }
   if ('refusal' in endpoint) throw new NetworkSendError(endpoint.refusal);
-  const sbd = standardBusinessDocument(message.ubl, message.routing, { instanceId: message.instanceId, createdAt: new Date(), ...(message.mls && { mls: message.mls }) });
-  if (message.via === 'oxalis') return { receipt: await sendWithOxalis(standIn, sbd, endpoint), endpointUrl: endpoint.url };
+  const sbd = standardBusinessDocument(message.ubl, message.routing, {
+    instanceId: message.instanceId,
+    createdAt: new Date(),
+    ...(message.mls && { mls: message.mls }),
+  });
+  if (message.via === 'oxalis')
+    return { receipt: await sendWithOxalis(standIn, sbd, endpoint), endpointUrl: endpoint.url };
   try {
     const accessPoint = peppolAccessPoint(standIn.accessPointUrl, "the local Peppol network stand-in's access point");
-    const receipt = await sendAsASenderWould(() => accessPoint.send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd })));
+    const receipt = await sendAsASenderWould(() =>
+      accessPoint.send(sendRequest(message.routing, { messageId: message.messageId, endpoint, sbd })),
+    );
     return { receipt, endpointUrl: endpoint.url };
   } catch (err) {
-    if (err instanceof As4SendError) throw new NetworkSendError(`not delivered to ${receiver} at ${endpoint.url} (AS4 message id ${message.messageId}): ${err.message}`);
+    if (err instanceof As4SendError)
+      throw new NetworkSendError(
+        `not delivered to ${receiver} at ${endpoint.url} (AS4 message id ${message.messageId}): ${err.message}`,
+      );
     throw err;
   }
 }
 
 /** The independent access point sends it: Oxalis' own sender, with its certificate (seat POX000003). */
-async function sendWithOxalis(standIn: StandIn, sbd: string, endpoint: { url: string; certificate: string }): Promise<As4Receipt> {
+async function sendWithOxalis(
+  standIn: StandIn,
+  sbd: string,
+  endpoint: { url: string; certificate: string },
+): Promise<As4Receipt> {
   if (!standIn.toolsDir) throw new NetworkSendError('Oxalis sends only where the built tools are known (TOOLS_DIR)');
   const pki = localPkiFiles(path.join(standIn.dataDir, 'peppol-pki'));
-  const setup = await oxalisHome(await ensureTool(standIn.toolsDir, PEPPOL_OXALIS, () => undefined), oxalisDirs(standIn.dataDir).sender, {
-    keystore: pki.oxalisKeystore,
-    trustedCas: [pki.ca],
-    truststore: pki.truststoreJks,
-  });
+  const setup = await oxalisHome(
+    await ensureTool(standIn.toolsDir, PEPPOL_OXALIS, () => undefined),
+    oxalisDirs(standIn.dataDir).sender,
+    {
+      keystore: pki.oxalisKeystore,
+      trustedCas: [pki.ca],
+      truststore: pki.truststoreJks,
+    },
+  );
   const certificate = new X509Certificate(Buffer.from(endpoint.certificate, 'base64'));
   try {
     const sent = await sendByOxalis(setup, sbd, { url: endpoint.url, certificate: certificate.toString() });
-    return { messageId: sent.messageId, receiptMessageId: sent.receiptMessageId, receiptTimestamp: sent.receiptTimestamp, receiverSeat: /CN=([^,\n]+)/.exec(certificate.subject)?.[1] ?? '' };
+    return {
+      messageId: sent.messageId,
+      receiptMessageId: sent.receiptMessageId,
+      receiptTimestamp: sent.receiptTimestamp,
+      receiverSeat: /CN=([^,\n]+)/.exec(certificate.subject)?.[1] ?? '',
+    };
   } catch (err) {
-    if (err instanceof OxalisSendError) throw new NetworkSendError(`not delivered to ${endpoint.url} by Oxalis: ${err.message}`);
+    if (err instanceof OxalisSendError)
+      throw new NetworkSendError(`not delivered to ${endpoint.url} by Oxalis: ${err.message}`);
     throw err;
   }
 }

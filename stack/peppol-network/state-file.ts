@@ -10,7 +10,12 @@ import type { z } from 'zod';
  * stand-in rather than be overwritten.
  */
 
-export async function readStateFile<Schema extends z.ZodTypeAny>(file: string, schema: Schema, empty: z.output<Schema>, what: string): Promise<z.output<Schema>> {
+export async function readStateFile<Schema extends z.ZodTypeAny>(
+  file: string,
+  schema: Schema,
+  empty: z.output<Schema>,
+  what: string,
+): Promise<z.output<Schema>> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw err;

@@ -5,8 +5,21 @@ import { connectTemporalClient, pingTemporal } from '../../platform/temporal';
 import { ensureSearchAttributes } from '../../worker/temporal-setup';
 import type { StackConfig } from '../config';
 import { ensureTool, TEMPORAL_SERVER, TEMPORAL_SQL_TOOL_FILE, TEMPORAL_UI } from '../tools';
-import { ensureCluster, ensureRoles, postgresArgs, postgresBinary, postgresReady, postgresUser, type PostgresUser } from './postgres';
-import { ensureNamespace, setUpTemporalSchemas, temporalServerCommandLine, temporalUiCommandLine } from './temporal-server';
+import {
+  ensureCluster,
+  ensureRoles,
+  postgresArgs,
+  postgresBinary,
+  postgresReady,
+  postgresUser,
+  type PostgresUser,
+} from './postgres';
+import {
+  ensureNamespace,
+  setUpTemporalSchemas,
+  temporalServerCommandLine,
+  temporalUiCommandLine,
+} from './temporal-server';
 
 /** How the embedded stack starts one of the production shape's engines and knows it is ready. */
 interface Engine {
@@ -18,7 +31,9 @@ interface Engine {
 /** PostgreSQL: its cluster made on the first start; after each start, the roles and FerretDB's database. */
 export async function ensurePostgres(
   config: StackConfig,
-): Promise<Engine & { user: PostgresUser | undefined; dataDir: string; version: string; afterStart: () => Promise<void> }> {
+): Promise<
+  Engine & { user: PostgresUser | undefined; dataDir: string; version: string; afterStart: () => Promise<void> }
+> {
   const home = path.join(config.DATA_DIR, 'postgres');
   const dataDir = path.join(home, 'data');
   const user = await postgresUser();
@@ -39,7 +54,10 @@ export async function ensurePostgres(
  * ready once it serves the namespace with the project's search attributes (registered as an operator would,
  * through its API); then the Web UI, pointed at it.
  */
-export async function ensureTemporalServer(config: StackConfig, log: (line: string) => void): Promise<Engine & { version: string; ui: Omit<Engine, 'ready'> }> {
+export async function ensureTemporalServer(
+  config: StackConfig,
+  log: (line: string) => void,
+): Promise<Engine & { version: string; ui: Omit<Engine, 'ready'> }> {
   const binary = await ensureTool(config.TOOLS_DIR, TEMPORAL_SERVER, log);
   const uiBinary = await ensureTool(config.TOOLS_DIR, TEMPORAL_UI, log);
   await setUpTemporalSchemas(path.join(path.dirname(binary), TEMPORAL_SQL_TOOL_FILE), config.POSTGRES_PORT);
@@ -65,11 +83,27 @@ export async function ensureTemporalServer(config: StackConfig, log: (line: stri
         await client.close();
       }
     },
-    ui: { binary: uiBinary, args: await temporalUiCommandLine(path.join(dir, 'ui'), config.TEMPORAL_UI_PORT, address, config.TEMPORAL_NAMESPACE) },
+    ui: {
+      binary: uiBinary,
+      args: await temporalUiCommandLine(
+        path.join(dir, 'ui'),
+        config.TEMPORAL_UI_PORT,
+        address,
+        config.TEMPORAL_NAMESPACE,
+      ),
+    },
   };
 }
 
 /** The front proxy's command line: PORT in front of the API processes' port. */
 export function frontProxyArgs(config: StackConfig): string[] {
-  return ['--import', 'tsx', path.join(__dirname, 'front-proxy.ts'), '--port', String(config.PORT), '--upstream', String(config.API_BEHIND_FRONT_PORT)];
+  return [
+    '--import',
+    'tsx',
+    path.join(__dirname, 'front-proxy.ts'),
+    '--port',
+    String(config.PORT),
+    '--upstream',
+    String(config.API_BEHIND_FRONT_PORT),
+  ];
 }

@@ -25,16 +25,21 @@ function unavailable(res: http.ServerResponse, reason: string): void {
     res.destroy();
     return;
   }
-  res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' }).end(`502 Bad Gateway: the API did not answer (${reason})\n`);
+  res
+    .writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' })
+    .end(`502 Bad Gateway: the API did not answer (${reason})\n`);
 }
 
 const server = http.createServer((req, res) => {
   const headers = { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http' };
-  const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers, agent }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-    answer.once('error', () => res.destroy());
-  });
+  const upstream = http.request(
+    { host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers, agent },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+      answer.once('error', () => res.destroy());
+    },
+  );
   upstream.once('error', (err) => unavailable(res, (err as NodeJS.ErrnoException).code ?? err.message));
   req.pipe(upstream);
   req.once('error', () => upstream.destroy());

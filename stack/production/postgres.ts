@@ -36,7 +36,9 @@ function platformPackageDir(): string {
   try {
     return path.resolve(path.dirname(require.resolve(platformPackage)), '..');
   } catch {
-    throw new StackError(`the production shape needs PostgreSQL's binaries from ${platformPackage}, which npm did not install on this platform`);
+    throw new StackError(
+      `the production shape needs PostgreSQL's binaries from ${platformPackage}, which npm did not install on this platform`,
+    );
   }
 }
 
@@ -44,7 +46,9 @@ const binaries = (): string => path.join(platformPackageDir(), 'native', 'bin');
 
 /** The PostgreSQL release the package ships (its version is PostgreSQL's, e.g. 16.14.0-beta.17). */
 export function postgresRelease(): string {
-  return (JSON.parse(readFileSync(path.join(platformPackageDir(), 'package.json'), 'utf8')) as { version: string }).version.split('-')[0]!;
+  return (
+    JSON.parse(readFileSync(path.join(platformPackageDir(), 'package.json'), 'utf8')) as { version: string }
+  ).version.split('-')[0]!;
 }
 
 export const postgresBinary = (): string => path.join(binaries(), 'postgres');
@@ -85,7 +89,16 @@ export async function ensureCluster(dataDir: string, user: PostgresUser | undefi
   try {
     await run(
       path.join(binaries(), 'initdb'),
-      ['-D', dataDir, '-U', POSTGRES_DATABASES.superuser.user, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'],
+      [
+        '-D',
+        dataDir,
+        '-U',
+        POSTGRES_DATABASES.superuser.user,
+        `--pwfile=${passwordFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
       { ...(user && { uid: user.uid, gid: user.gid }) },
     );
   } catch (err) {
@@ -98,14 +111,28 @@ export async function ensureCluster(dataDir: string, user: PostgresUser | undefi
 
 /** The server's command line: loopback only, no Unix socket (nothing else on the machine needs one). */
 export function postgresArgs(dataDir: string, port: number): string[] {
-  return ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
+  return [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=300',
+  ];
 }
 
 export const postgresUrl = (port: number, user: { user: string; password: string }, database: string): string =>
   `postgres://${user.user}:${user.password}@127.0.0.1:${port}/${database}`;
 
 async function withSuperuser<T>(port: number, use: (client: Client) => Promise<T>, database = 'postgres'): Promise<T> {
-  const client = new Client({ connectionString: postgresUrl(port, POSTGRES_DATABASES.superuser, database), connectionTimeoutMillis: 2_000 });
+  const client = new Client({
+    connectionString: postgresUrl(port, POSTGRES_DATABASES.superuser, database),
+    connectionTimeoutMillis: 2_000,
+  });
   await client.connect();
   try {
     return await use(client);
@@ -127,7 +154,10 @@ export async function ensureRoles(port: number): Promise<void> {
       { ...ferretdb, createdb: false },
     ]) {
       const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role.user]);
-      if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role.user} LOGIN ${role.createdb ? 'CREATEDB' : ''} PASSWORD '${role.password}'`);
+      if (exists.rowCount === 0)
+        await client.query(
+          `CREATE ROLE ${role.user} LOGIN ${role.createdb ? 'CREATEDB' : ''} PASSWORD '${role.password}'`,
+        );
     }
     const database = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [ferretdb.database]);
     if (database.rowCount === 0) await client.query(`CREATE DATABASE ${ferretdb.database} OWNER ${ferretdb.user}`);
@@ -136,10 +166,18 @@ export async function ensureRoles(port: number): Promise<void> {
 
 /** Whether a database exists yet (Temporal's schema tool is told to make it only once). */
 export async function databaseExists(port: number, name: string): Promise<boolean> {
-  return withSuperuser(port, async (client) => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount ?? 0) > 0);
+  return withSuperuser(
+    port,
+    async (client) => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount ?? 0) > 0,
+  );
 }
 
 /** A query on one of the server's databases as its superuser (the tests read Temporal's visibility store with it). */
-export async function queryPostgres<Row>(port: number, database: string, sql: string, values: unknown[] = []): Promise<Row[]> {
+export async function queryPostgres<Row>(
+  port: number,
+  database: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
   return withSuperuser(port, async (client) => (await client.query(sql, values)).rows as Row[], database);
 }

@@ -33,7 +33,10 @@ export interface TemporalServerSettings {
 }
 
 /** The server's configuration (YAML is a superset of JSON; the server reads this as its `production` environment). */
-export function temporalServerConfig(settings: TemporalServerSettings, dynamicConfigFile: string): Record<string, unknown> {
+export function temporalServerConfig(
+  settings: TemporalServerSettings,
+  dynamicConfigFile: string,
+): Record<string, unknown> {
   const { temporal } = POSTGRES_DATABASES;
   const datastore = (databaseName: string, maxConns: number) => ({
     sql: {
@@ -58,7 +61,10 @@ export function temporalServerConfig(settings: TemporalServerSettings, dynamicCo
       defaultStore: 'postgres-default',
       visibilityStore: 'postgres-visibility',
       numHistoryShards: settings.historyShards,
-      datastores: { 'postgres-default': datastore('temporal', 20), 'postgres-visibility': datastore('temporal_visibility', 10) },
+      datastores: {
+        'postgres-default': datastore('temporal', 20),
+        'postgres-visibility': datastore('temporal_visibility', 10),
+      },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
     services: {
@@ -72,7 +78,14 @@ export function temporalServerConfig(settings: TemporalServerSettings, dynamicCo
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${settings.frontendPort}` } },
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: `127.0.0.1:${settings.frontendPort}`,
+        },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
@@ -89,8 +102,14 @@ export async function temporalServerCommandLine(dir: string, settings: TemporalS
   const configDir = path.join(dir, 'config');
   await mkdir(configDir, { recursive: true });
   const dynamicConfigFile = path.join(configDir, 'dynamic.yaml');
-  await writeFile(dynamicConfigFile, JSON.stringify(serverDynamicConfigFile({ 'system.forceSearchAttributesCacheRefreshOnRead': true }), null, 2));
-  await writeFile(path.join(configDir, 'production.yaml'), JSON.stringify(temporalServerConfig(settings, dynamicConfigFile), null, 2));
+  await writeFile(
+    dynamicConfigFile,
+    JSON.stringify(serverDynamicConfigFile({ 'system.forceSearchAttributesCacheRefreshOnRead': true }), null, 2),
+  );
+  await writeFile(
+    path.join(configDir, 'production.yaml'),
+    JSON.stringify(temporalServerConfig(settings, dynamicConfigFile), null, 2),
+  );
   return ['--root', dir, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'];
 }
 
@@ -103,11 +122,23 @@ export async function setUpTemporalSchemas(sqlTool: string, postgresPort: number
   const schemas = { temporal: 'postgresql/v12/temporal', temporal_visibility: 'postgresql/v12/visibility' } as const;
   for (const database of temporal.databases) {
     const tool = (...args: string[]) =>
-      run(sqlTool, ['--plugin', 'postgres12', '--ep', '127.0.0.1', '--port', String(postgresPort), '--user', temporal.user, '--password', temporal.password, '--db', database, ...args]).catch(
-        (err: { stderr?: string; message: string }) => {
-          throw new StackError(`temporal-sql-tool ${args[0]} on ${database} failed: ${err.stderr || err.message}`);
-        },
-      );
+      run(sqlTool, [
+        '--plugin',
+        'postgres12',
+        '--ep',
+        '127.0.0.1',
+        '--port',
+        String(postgresPort),
+        '--user',
+        temporal.user,
+        '--password',
+        temporal.password,
+        '--db',
+        database,
+        ...args,
+      ]).catch((err: { stderr?: string; message: string }) => {
+        throw new StackError(`temporal-sql-tool ${args[0]} on ${database} failed: ${err.stderr || err.message}`);
+      });
     if (!(await databaseExists(postgresPort, database))) {
       await tool('create-database');
       await tool('setup-schema', '-v', '0.0');
@@ -125,7 +156,10 @@ const RETENTION = '24h';
  */
 export async function ensureNamespace(connection: Connection, namespace: string): Promise<void> {
   try {
-    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(RETENTION) });
+    await connection.workflowService.registerNamespace({
+      namespace,
+      workflowExecutionRetentionPeriod: msToTs(RETENTION),
+    });
   } catch (err) {
     if ((err as { code?: number }).code !== grpcStatus.ALREADY_EXISTS) throw err;
   }
@@ -135,17 +169,32 @@ export async function ensureNamespace(connection: Connection, namespace: string)
       await connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new StackError(`the Temporal server did not serve namespace ${namespace} within 60 s: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new StackError(
+          `the Temporal server did not serve namespace ${namespace} within 60 s: ${(err as Error).message}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
 }
 
 /** The Web UI's configuration (ui-server), pointed at the server. */
-export async function temporalUiCommandLine(dir: string, uiPort: number, frontendAddress: string, namespace: string): Promise<string[]> {
+export async function temporalUiCommandLine(
+  dir: string,
+  uiPort: number,
+  frontendAddress: string,
+  namespace: string,
+): Promise<string[]> {
   const configDir = path.join(dir, 'config');
   await mkdir(configDir, { recursive: true });
-  const config = { temporalGrpcAddress: frontendAddress, host: '127.0.0.1', port: uiPort, enableUi: true, defaultNamespace: namespace, cors: { allowOrigins: [`http://127.0.0.1:${uiPort}`] } };
+  const config = {
+    temporalGrpcAddress: frontendAddress,
+    host: '127.0.0.1',
+    port: uiPort,
+    enableUi: true,
+    defaultNamespace: namespace,
+    cors: { allowOrigins: [`http://127.0.0.1:${uiPort}`] },
+  };
   await writeFile(path.join(configDir, 'production.yaml'), JSON.stringify(config, null, 2));
   return ['--root', dir, '--config', 'config', '--env', 'production', 'start'];
 }

@@ -38,25 +38,30 @@ function mustRead(name: string, read: ReturnType<typeof readUbl>): ReceivedUbl {
   return read;
 }
 
-describe.each([...officialExamples('peppol-bis'), ...officialExamples('en16931')].map(({ name, xml }) => ({ name, xml, cii: writeCii(termsOfReading(mustRead(name, readUbl(xml)))) })))(
-  'the UBL example $name as CII',
-  ({ name, xml, cii }) => {
-    let result: ValidationResult | undefined;
-    beforeAll(async () => {
-      [result] = await validateUbl([{ name, xml: cii }]);
-    });
+describe.each(
+  [...officialExamples('peppol-bis'), ...officialExamples('en16931')].map(({ name, xml }) => ({
+    name,
+    xml,
+    cii: writeCii(termsOfReading(mustRead(name, readUbl(xml)))),
+  })),
+)('the UBL example $name as CII', ({ name, xml, cii }) => {
+  let result: ValidationResult | undefined;
+  beforeAll(async () => {
+    [result] = await validateUbl([{ name, xml: cii }]);
+  });
 
-    it('when the CII is validated with the EN 16931 CII rules, then nothing is fatal', () => {
-      expect(fatalRules(result)).toEqual([]);
-    });
+  it('when the CII is validated with the EN 16931 CII rules, then nothing is fatal', () => {
+    expect(fatalRules(result)).toEqual([]);
+  });
 
-    it('when its totals are read, then they are the UBL’s, to the cent', () => {
-      expect(centsOf(ciiTotalsWritten(cii))).toEqual(centsOf(totalsWritten(xml)));
-    });
-  },
-);
+  it('when its totals are read, then they are the UBL’s, to the cent', () => {
+    expect(centsOf(ciiTotalsWritten(cii))).toEqual(centsOf(totalsWritten(xml)));
+  });
+});
 
-describe.each(officialExamples('en16931-cii').map(({ name, xml }) => ({ name, xml, read: mustRead(name, readCii(xml)) })))('the CII example $name, read', ({ name, xml, read }) => {
+describe.each(
+  officialExamples('en16931-cii').map(({ name, xml }) => ({ name, xml, read: mustRead(name, readCii(xml)) })),
+)('the CII example $name, read', ({ name, xml, read }) => {
   const again = writeCii(termsOfReading(read));
   let results: ValidationResult[] = [];
   beforeAll(async () => {
@@ -76,7 +81,9 @@ describe.each(officialExamples('en16931-cii').map(({ name, xml }) => ({ name, xm
 
   it('when it is written again, then it states the totals the example states, to the cent', () => {
     expect(centsOf(ciiTotalsWritten(again))).toEqual(centsOf(ciiTotalsWritten(xml)));
-    expect(centsOf(read.stated_totals as unknown as Record<string, string | null>)).toEqual(centsOf(ciiTotalsWritten(xml)));
+    expect(centsOf(read.stated_totals as unknown as Record<string, string | null>)).toEqual(
+      centsOf(ciiTotalsWritten(xml)),
+    );
   });
 
   it('when its JSON view is parsed as a posted document, then it parses (an e-mail address the input refuses is left out and named)', () => {
@@ -97,7 +104,8 @@ describe('a document with every term of the table', () => {
 });
 
 describe('reading CII', () => {
-  const example = (name: string) => officialExamples('en16931-cii').find((candidate) => candidate.name === `en16931-cii/${name}`)!.xml;
+  const example = (name: string) =>
+    officialExamples('en16931-cii').find((candidate) => candidate.name === `en16931-cii/${name}`)!.xml;
 
   it('when a line states its price per base quantity, then the JSON view’s price is per unit', () => {
     const read = mustRead('huf_example_cii.xml', readCii(example('huf_example_cii.xml')));
@@ -107,14 +115,18 @@ describe('reading CII', () => {
 
   it('when an example has what the table does not map, then unmapped names it by CII path', () => {
     const read = mustRead('CII_example8.xml', readCii(example('CII_example8.xml')));
-    expect(read.unmapped).toContain('rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:ApplicableProductCharacteristic');
+    expect(read.unmapped).toContain(
+      'rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem/ram:SpecifiedTradeProduct/ram:ApplicableProductCharacteristic',
+    );
     // The buyer's identifier (BT-46) is a term of the table.
     expect(read.document.to?.identifier).toBe('1081119');
     expect(read.unmapped.join('\n')).not.toMatch(/ram:TypeCode$|ram:ApplicableHeaderTradeDelivery$/m);
   });
 
   it('when the XML is UBL, then it is not taken for CII', () => {
-    expect(readCii(officialExamples('peppol-bis')[0]!.xml)).toEqual({ unsupported: expect.stringContaining('not a UN/CEFACT CII CrossIndustryInvoice') });
+    expect(readCii(officialExamples('peppol-bis')[0]!.xml)).toEqual({
+      unsupported: expect.stringContaining('not a UN/CEFACT CII CrossIndustryInvoice'),
+    });
   });
 });
 
@@ -125,18 +137,33 @@ describe('reading CII', () => {
  */
 describe('every example’s JSON view, posted back', () => {
   const LINE_AMOUNTS_NOT_COMPUTED = /where the JSON view's quantity, price, allowances and charges give/;
-  const examples = [...officialExamples('peppol-bis'), ...officialExamples('en16931'), ...officialExamples('en16931-cii')].map(({ name, xml }) => ({ name, read: readBusinessDocument(xml) }));
+  const examples = [
+    ...officialExamples('peppol-bis'),
+    ...officialExamples('en16931'),
+    ...officialExamples('en16931-cii'),
+  ].map(({ name, xml }) => ({ name, read: readBusinessDocument(xml) }));
 
-  it.each(examples)('when $name is read and its JSON view calculated, then the amount due is the stated one, or its reading names the lines that differ', ({ name, read }) => {
-    if ('unsupported' in read) throw new Error(`${name}: ${read.unsupported}`);
-    const parsed = documentInputSchema.safeParse({ company_id: 'com_received', ...read.document });
-    if (!parsed.success) {
-      // Italian split payment (category B) is no category the input takes; the view says what the UBL says.
-      expect({ name, paths: parsed.error.issues.map((issue) => issue.path.join('.')) }).toEqual({ name: 'en16931/FT G2G_TD01 con Allegato, Bonifico e Split Payment.xml', paths: ['lines.0.tax_category'] });
-      return;
-    }
-    const computed = calculate(withCompanyDefaults(parsed.data, { name: parsed.data.from.name ?? '', country: parsed.data.from.address?.country ?? '' })).totals.payable;
-    if (computed.equals(read.stated_totals.payable!)) return;
-    expect(read.unmapped.some((entry) => LINE_AMOUNTS_NOT_COMPUTED.test(entry))).toBe(true);
-  });
+  it.each(examples)(
+    'when $name is read and its JSON view calculated, then the amount due is the stated one, or its reading names the lines that differ',
+    ({ name, read }) => {
+      if ('unsupported' in read) throw new Error(`${name}: ${read.unsupported}`);
+      const parsed = documentInputSchema.safeParse({ company_id: 'com_received', ...read.document });
+      if (!parsed.success) {
+        // Italian split payment (category B) is no category the input takes; the view says what the UBL says.
+        expect({ name, paths: parsed.error.issues.map((issue) => issue.path.join('.')) }).toEqual({
+          name: 'en16931/FT G2G_TD01 con Allegato, Bonifico e Split Payment.xml',
+          paths: ['lines.0.tax_category'],
+        });
+        return;
+      }
+      const computed = calculate(
+        withCompanyDefaults(parsed.data, {
+          name: parsed.data.from.name ?? '',
+          country: parsed.data.from.address?.country ?? '',
+        }),
+      ).totals.payable;
+      if (computed.equals(read.stated_totals.payable!)) return;
+      expect(read.unmapped.some((entry) => LINE_AMOUNTS_NOT_COMPUTED.test(entry))).toBe(true);
+    },
+  );
 });

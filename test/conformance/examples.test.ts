@@ -5,7 +5,9 @@ import { validateUbl, type ValidationResult } from '../support/peppol-validator'
 
 /** Replaces exactly one match, so a changed document fails loudly instead of silently testing nothing. */
 function replaceOnce(xml: string, pattern: RegExp, replacement: string): string {
-  const matches = xml.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
+  const matches = xml.match(
+    new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`),
+  );
   if (matches?.length !== 1) throw new Error(`expected exactly one match of ${pattern}, found ${matches?.length ?? 0}`);
   return xml.replace(pattern, replacement);
 }
@@ -22,9 +24,17 @@ describe('the official artefacts catch UBL changed after conversion', () => {
   if (!converted.ok) throw new Error('the standard fixture is refused');
   const ubl = converted.ubl;
   // The line says 6 % while the VAT breakdown (and its tax amount) stays at 21 %.
-  const lineRateMismatch = replaceOnce(ubl, /(?<=<cac:ClassifiedTaxCategory>\s*<cbc:ID>S<\/cbc:ID>\s*<cbc:Percent>)21(?=<\/cbc:Percent>)/, '6');
+  const lineRateMismatch = replaceOnce(
+    ubl,
+    /(?<=<cac:ClassifiedTaxCategory>\s*<cbc:ID>S<\/cbc:ID>\s*<cbc:Percent>)21(?=<\/cbc:Percent>)/,
+    '6',
+  );
   // The payable amount no longer follows from the totals.
-  const wrongPayable = replaceOnce(ubl, /(?<=<cbc:PayableAmount currencyID="EUR">)1512\.50(?=<\/cbc:PayableAmount>)/, '1500.00');
+  const wrongPayable = replaceOnce(
+    ubl,
+    /(?<=<cbc:PayableAmount currencyID="EUR">)1512\.50(?=<\/cbc:PayableAmount>)/,
+    '1500.00',
+  );
 
   let results: ValidationResult[];
   const resultFor = (name: string) => results.find((result) => result.name === name);

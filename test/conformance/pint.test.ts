@@ -19,7 +19,10 @@ import { validateUbl } from '../support/peppol-validator';
 const base = officialExamples('peppol-bis').find(({ name }) => name === 'peppol-bis/base-example.xml')!.xml;
 const claiming = (specialisation: string) =>
   base
-    .replace(/<cbc:CustomizationID>[^<]*<\/cbc:CustomizationID>/, `<cbc:CustomizationID>urn:peppol:pint:billing-1@${specialisation}</cbc:CustomizationID>`)
+    .replace(
+      /<cbc:CustomizationID>[^<]*<\/cbc:CustomizationID>/,
+      `<cbc:CustomizationID>urn:peppol:pint:billing-1@${specialisation}</cbc:CustomizationID>`,
+    )
     .replace(/<cbc:ProfileID>[^<]*<\/cbc:ProfileID>/, '<cbc:ProfileID>urn:peppol:bis:billing</cbc:ProfileID>');
 
 it.each([
@@ -28,12 +31,16 @@ it.each([
   ['sg-1', 'org.peppol.pint.sg:invoice:'],
   ['jp-1', 'org.peppol.pint.jp:invoice:'],
   ['my-1', 'org.peppol.pint.my:invoice:'],
-])('when an invoice claims PINT %s, then that jurisdiction’s PINT rules judge it, naming every finding by rule id', async (specialisation, ruleSet) => {
-  const [result] = await validateUbl([{ name: specialisation, xml: claiming(specialisation) }]);
-  expect(result?.ruleSet).toMatch(new RegExp(`^${ruleSet.replace(/\./g, '\\.')}`));
-  if (specialisation === 'eu-1') expect(result?.fatal).toEqual([]);
-  for (const finding of [...(result?.fatal ?? []), ...(result?.warnings ?? [])]) expect(finding.rule).toMatch(/^[A-Za-z][\w.-]*$/);
-});
+])(
+  'when an invoice claims PINT %s, then that jurisdiction’s PINT rules judge it, naming every finding by rule id',
+  async (specialisation, ruleSet) => {
+    const [result] = await validateUbl([{ name: specialisation, xml: claiming(specialisation) }]);
+    expect(result?.ruleSet).toMatch(new RegExp(`^${ruleSet.replace(/\./g, '\\.')}`));
+    if (specialisation === 'eu-1') expect(result?.fatal).toEqual([]);
+    for (const finding of [...(result?.fatal ?? []), ...(result?.warnings ?? [])])
+      expect(finding.rule).toMatch(/^[A-Za-z][\w.-]*$/);
+  },
+);
 
 function converted(body: Record<string, unknown>, company: SendingCompany = australianSeller) {
   return convertDocument(documentInputSchema.parse({ ...body, company_id: 'com_x' }), company);
@@ -47,7 +54,12 @@ function pintUbl(body: Record<string, unknown>) {
 
 describe('sending PINT A-NZ', () => {
   const invoice = pintUbl(pintInvoice);
-  const creditNote = pintUbl({ ...pintInvoice, type: 'credit_note', number: 'CN-2026-0007', invoice_reference: { number: 'INV-2026-0042', issue_date: '2026-11-20' } });
+  const creditNote = pintUbl({
+    ...pintInvoice,
+    type: 'credit_note',
+    number: 'CN-2026-0007',
+    invoice_reference: { number: 'INV-2026-0042', issue_date: '2026-11-20' },
+  });
 
   it('when an Australian company sends a document with profile pint, then it is written as PINT A-NZ (its identifiers, GST, ABNs) and the PINT A-NZ rules pass it, invoice and credit note', async () => {
     expect(invoice).toContain(`<cbc:CustomizationID>${PINT_AUNZ_CUSTOMIZATION_ID}</cbc:CustomizationID>`);
@@ -59,7 +71,10 @@ describe('sending PINT A-NZ', () => {
       { name: 'PINT A-NZ invoice', xml: invoice },
       { name: 'PINT A-NZ credit note', xml: creditNote },
     ]);
-    expect(results.map((result) => result.ruleSet)).toEqual([expect.stringMatching(/^org\.peppol\.pint\.aunz:invoice:/), expect.stringMatching(/^org\.peppol\.pint\.aunz:credit-?note:/)]);
+    expect(results.map((result) => result.ruleSet)).toEqual([
+      expect.stringMatching(/^org\.peppol\.pint\.aunz:invoice:/),
+      expect.stringMatching(/^org\.peppol\.pint\.aunz:credit-?note:/),
+    ]);
     for (const result of results) expect(result).toMatchObject({ valid: true, fatal: [] });
   });
 
@@ -80,8 +95,17 @@ describe('sending PINT A-NZ', () => {
   });
 
   it('when a seller outside Australia and New Zealand asks for pint, then it is refused naming the profile', () => {
-    const result = converted({ ...pintInvoice, currency: 'EUR', lines: [{ ...pintInvoice.lines[0], tax_rate: 21 }] }, belgianSeller);
+    const result = converted(
+      { ...pintInvoice, currency: 'EUR', lines: [{ ...pintInvoice.lines[0], tax_rate: 21 }] },
+      belgianSeller,
+    );
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.violations).toContainEqual(expect.objectContaining({ path: 'profile', message: expect.stringMatching(/Australia or New Zealand; this seller is in BE/) }));
+    if (!result.ok)
+      expect(result.violations).toContainEqual(
+        expect.objectContaining({
+          path: 'profile',
+          message: expect.stringMatching(/Australia or New Zealand; this seller is in BE/),
+        }),
+      );
   });
 });

@@ -20,11 +20,17 @@ import { validateUbl, type ValidationResult } from '../support/peppol-validator'
  */
 
 /** The company the JSON view is posted as: it adds nothing, so everything comes from the received document. */
-const addingNothing = (document: DocumentInput): SendingCompany => ({ name: document.from.name ?? '', country: document.from.address?.country ?? '' });
+const addingNothing = (document: DocumentInput): SendingCompany => ({
+  name: document.from.name ?? '',
+  country: document.from.address?.country ?? '',
+});
 
 /** Where the official rules refuse the UBL written from an example's JSON view: the rules, and why. */
 const OFFICIALLY_REFUSED: Record<string, { rules: string[]; why: string }> = {
-  'peppol-bis/vat-category-O.xml': { rules: ['BR-CO-26'], why: 'its seller identifier (BT-29) is not in the JSON view, so the seller has no identifier left' },
+  'peppol-bis/vat-category-O.xml': {
+    rules: ['BR-CO-26'],
+    why: 'its seller identifier (BT-29) is not in the JSON view, so the seller has no identifier left',
+  },
 };
 
 interface RoundTrip {
@@ -68,14 +74,21 @@ describe.each(peppolExamples)('the Peppol BIS example $name, received and posted
 
   it('when the UBL written from its JSON view is validated officially, then nothing is fatal, or only the named rules', () => {
     expect(result).toBeDefined();
-    expect([...new Set(result?.fatal.map((finding) => finding.rule))]).toEqual(OFFICIALLY_REFUSED[example.name]?.rules ?? []);
+    expect([...new Set(result?.fatal.map((finding) => finding.rule))]).toEqual(
+      OFFICIALLY_REFUSED[example.name]?.rules ?? [],
+    );
   });
 
   it('when the UBL written from its JSON view is read, then it states the payable, tax exclusive, tax inclusive and VAT totals the example states', () => {
     const stated = example.received.stated_totals;
     const written = totalsWritten(example.ubl);
     // The rounding amount (BT-114) travels too: the Norwegian example's payable comes back rounded.
-    expect({ payable: cents(written.payable), tax_exclusive: cents(written.tax_exclusive), tax_inclusive: cents(written.tax_inclusive), tax: cents(written.tax) }).toEqual({
+    expect({
+      payable: cents(written.payable),
+      tax_exclusive: cents(written.tax_exclusive),
+      tax_inclusive: cents(written.tax_inclusive),
+      tax: cents(written.tax),
+    }).toEqual({
       payable: cents(stated.payable),
       tax_exclusive: cents(stated.tax_exclusive),
       tax_inclusive: cents(stated.tax_inclusive),
@@ -87,7 +100,11 @@ describe.each(peppolExamples)('the Peppol BIS example $name, received and posted
 describe('the CEN EN 16931 examples, received', () => {
   const cenExamples = officialExamples('en16931');
   /** The ones that are also valid Peppol BIS documents; the others break Peppol rules (no EndpointID, another CustomizationID …). */
-  const validOnPeppol = ['en16931/BIS3_Invoice_negativ.XML', 'en16931/BIS3_Invoice_positive.XML', 'en16931/FT G2G_TD01 con Allegato, Bonifico e Split Payment.xml'];
+  const validOnPeppol = [
+    'en16931/BIS3_Invoice_negativ.XML',
+    'en16931/BIS3_Invoice_positive.XML',
+    'en16931/FT G2G_TD01 con Allegato, Bonifico e Split Payment.xml',
+  ];
   let results: ValidationResult[];
 
   beforeAll(async () => {
@@ -96,6 +113,7 @@ describe('the CEN EN 16931 examples, received', () => {
 
   it('when each is validated as received, then the official rules judge it and name every finding by its rule id', () => {
     expect(results.filter((result) => result.valid).map((result) => result.name)).toEqual(validOnPeppol);
-    for (const finding of results.flatMap((result) => [...result.fatal, ...result.warnings])) expect(finding.rule).toMatch(/^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/);
+    for (const finding of results.flatMap((result) => [...result.fatal, ...result.warnings]))
+      expect(finding.rule).toMatch(/^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/);
   });
 });

@@ -20,7 +20,10 @@ import { validateUbl } from '../support/peppol-validator';
 const german = validFixtures.find((fixture) => fixture.name.startsWith('DE seller: domestic invoice with contact'))!;
 
 function xrechnung(changes: Record<string, unknown> = {}) {
-  const converted = convertDocument(documentInputSchema.parse({ ...german.body, company_id: 'com_x', profile: 'xrechnung', ...changes }), german.company);
+  const converted = convertDocument(
+    documentInputSchema.parse({ ...german.body, company_id: 'com_x', profile: 'xrechnung', ...changes }),
+    german.company,
+  );
   if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
   return converted.ubl;
 }
@@ -42,12 +45,16 @@ describe('XRechnung 3.0', () => {
   });
 
   it('when the Leitweg-ID (BT-10) is missing, then the XRechnung rules refuse it naming BR-DE-15', async () => {
-    const [result] = await validateUbl([{ name: 'no BT-10', xml: ubl.replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '') }]);
+    const [result] = await validateUbl([
+      { name: 'no BT-10', xml: ubl.replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '') },
+    ]);
     expect(result?.fatal.map((finding) => finding.rule)).toContain('BR-DE-15');
   });
 
   it('when it is routed on Peppol, then it goes as the XRechnung document type under the billing process', () => {
-    expect(routingOf(ubl).documentType.value).toBe(`urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##${XRECHNUNG_CUSTOMIZATION_ID}::2.1`);
+    expect(routingOf(ubl).documentType.value).toBe(
+      `urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##${XRECHNUNG_CUSTOMIZATION_ID}::2.1`,
+    );
   });
 
   it('when an XRechnung is received, then its JSON view says the profile and nothing about the specification is unmapped', () => {
@@ -60,8 +67,13 @@ describe('XRechnung 3.0', () => {
   it('when a JSON XRechnung without buyer reference is validated, then BR-DE-15 is named at buyer_reference before anything is stored', async () => {
     const sender = await sendingAccount();
     const { buyer_reference: _reference, ...body } = german.body;
-    const answer = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, order_reference: 'PO-1', profile: 'xrechnung', company_id: sender.companyId } });
+    const answer = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...body, order_reference: 'PO-1', profile: 'xrechnung', company_id: sender.companyId },
+    });
     expect([answer.status, answer.body.error?.code]).toEqual([422, 'document_invalid']);
-    expect(answer.body.error.details.violations).toContainEqual(expect.objectContaining({ path: 'buyer_reference', rule: 'BR-DE-15' }));
+    expect(answer.body.error.details.violations).toContainEqual(
+      expect.objectContaining({ path: 'buyer_reference', rule: 'BR-DE-15' }),
+    );
   });
 });

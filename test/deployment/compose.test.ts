@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { apiOnlyVariableNames, configVariableNames, loadConfig, requireServiceAddresses, workerOnlyVariableNames } from '../../platform/config';
+import {
+  apiOnlyVariableNames,
+  configVariableNames,
+  loadConfig,
+  requireServiceAddresses,
+  workerOnlyVariableNames,
+} from '../../platform/config';
 import { defaultProcessCount } from '../../platform/process-copies';
 import { accessPointTracing } from '../../stack/peppol-access-points';
 import { OPENTELEMETRY_JAVA_AGENT } from '../../stack/tools';
@@ -26,18 +32,34 @@ describe('docker-compose.yml', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(['api', 'worker'])('%s is given no variable the code does not read, nor one that is the other\u2019s only', (name) => {
-    const others = name === 'api' ? workerOnlyVariableNames : apiOnlyVariableNames;
-    const set = Object.keys(services[name]!.environment ?? {});
-    expect(set.filter((variable) => !(configVariableNames as string[]).includes(variable) || (others as string[]).includes(variable))).toEqual([]);
-  });
+  it.each(['api', 'worker'])(
+    '%s is given no variable the code does not read, nor one that is the other\u2019s only',
+    (name) => {
+      const others = name === 'api' ? workerOnlyVariableNames : apiOnlyVariableNames;
+      const set = Object.keys(services[name]!.environment ?? {});
+      expect(
+        set.filter(
+          (variable) =>
+            !(configVariableNames as string[]).includes(variable) || (others as string[]).includes(variable),
+        ),
+      ).toEqual([]);
+    },
+  );
 
-  it.each(['api', 'worker'])('the values set for %s, with the operator\u2019s required ones filled in, are a valid configuration with every service address', (name) => {
-    const environment = Object.fromEntries(Object.entries(services[name]!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)]));
-    const config = loadConfig(environment);
-    expect(() => requireServiceAddresses(config, name as 'api')).not.toThrow();
-    expect(config.TRUSTED_PROXIES).toEqual([services.proxy!.networks!.default!.ipv4_address]);
-  });
+  it.each(['api', 'worker'])(
+    'the values set for %s, with the operator\u2019s required ones filled in, are a valid configuration with every service address',
+    (name) => {
+      const environment = Object.fromEntries(
+        Object.entries(services[name]!.environment!).map(([variable, value]) => [
+          variable,
+          interpolate(value, operatorValue),
+        ]),
+      );
+      const config = loadConfig(environment);
+      expect(() => requireServiceAddresses(config, name as 'api')).not.toThrow();
+      expect(config.TRUSTED_PROXIES).toEqual([services.proxy!.networks!.default!.ipv4_address]);
+    },
+  );
 
   it('every service has a health check and restarts by itself', () => {
     for (const [name, service] of Object.entries(services)) {
@@ -70,11 +92,19 @@ describe('docker-compose.yml', () => {
     expect(initiate).toContain(`_id: '${replicaSet}'`);
     expect([...initiate.matchAll(/host: '([^':]+):27017'/g)].map((match) => match[1])).toEqual(members);
     expect(initiate).toMatch(/try \{ rs\.status\(\) \} catch/);
-    for (const member of members.slice(1)) expect(services[members[0]!]!.depends_on?.[member]).toEqual({ condition: 'service_healthy' });
+    for (const member of members.slice(1))
+      expect(services[members[0]!]!.depends_on?.[member]).toEqual({ condition: 'service_healthy' });
   });
 
   it('the proxy publishes the API and our SMP and reaches every api container on the ports the API listens on, re-resolving them, with room for the largest body the API takes', () => {
-    const api = loadConfig(Object.fromEntries(Object.entries(services.api!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)])));
+    const api = loadConfig(
+      Object.fromEntries(
+        Object.entries(services.api!.environment!).map(([variable, value]) => [
+          variable,
+          interpolate(value, operatorValue),
+        ]),
+      ),
+    );
     const proxy = services.proxy!;
     expect(proxy.image).toMatch(/^nginx:1\.(2[89]|[3-9]\d)/); // `resolve` in an upstream: nginx 1.27.3 and later
     expect(proxy.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
@@ -99,18 +129,25 @@ describe('docker-compose.yml', () => {
 
   it.each(['api', 'worker'])('%s is built from this repository and runs its compiled entry point', (name) => {
     expect(services[name]!.build).toBe('.');
-    expect(services[name]!.command?.join(' ')).toBe(name === 'api' ? 'node dist/api/server.js' : 'node dist/worker/main.js');
+    expect(services[name]!.command?.join(' ')).toBe(
+      name === 'api' ? 'node dist/api/server.js' : 'node dist/worker/main.js',
+    );
   });
 
-  it.each(['api', 'worker'])('%s waits for every service it addresses to be healthy (for MongoDB: the member whose health means the set has a primary)', (name) => {
-    const environment = services[name]!.environment!;
-    const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', 'ACCESS_POINT_URL'].map((variable) => hostsOf(environment[variable]!)[0]!);
-    for (const host of needed) {
-      expect(services).toHaveProperty(host);
-      expect(services[host]!.healthcheck?.test.length).toBeGreaterThan(0);
-      expect(services[name]!.depends_on?.[host]).toEqual({ condition: 'service_healthy' });
-    }
-  });
+  it.each(['api', 'worker'])(
+    '%s waits for every service it addresses to be healthy (for MongoDB: the member whose health means the set has a primary)',
+    (name) => {
+      const environment = services[name]!.environment!;
+      const needed = ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'SMTP_URL', 'VALIDATOR_URL', 'ACCESS_POINT_URL'].map(
+        (variable) => hostsOf(environment[variable]!)[0]!,
+      );
+      for (const host of needed) {
+        expect(services).toHaveProperty(host);
+        expect(services[host]!.healthcheck?.test.length).toBeGreaterThan(0);
+        expect(services[name]!.depends_on?.[host]).toEqual({ condition: 'service_healthy' });
+      }
+    },
+  );
 
   it('runs a real MongoDB, a Temporal server with its database, and the Temporal Web UI', () => {
     expect(services.temporal?.image).toMatch(/^temporalio\//);
@@ -141,14 +178,26 @@ describe('docker-compose.yml', () => {
   });
 
   it('the metrics of the API, the worker and its Temporal SDK (one port per worker process, as many as the default count) listen on the compose network, and neither the proxy nor any service publishes them', () => {
-    const config = (name: string) => loadConfig(Object.fromEntries(Object.entries(services[name]!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)])));
+    const config = (name: string) =>
+      loadConfig(
+        Object.fromEntries(
+          Object.entries(services[name]!.environment!).map(([variable, value]) => [
+            variable,
+            interpolate(value, operatorValue),
+          ]),
+        ),
+      );
     const api = config('api');
     const worker = config('worker');
     expect([api.METRICS_BIND, worker.METRICS_BIND]).toEqual(['0.0.0.0', '0.0.0.0']);
     expect(services.api!.expose).toContain(String(api.METRICS_PORT));
-    expect(services.worker!.expose).toEqual([String(worker.WORKER_METRICS_PORT), `${worker.TEMPORAL_METRICS_PORT}-${worker.TEMPORAL_METRICS_PORT + defaultProcessCount(64) - 1}`]);
+    expect(services.worker!.expose).toEqual([
+      String(worker.WORKER_METRICS_PORT),
+      `${worker.TEMPORAL_METRICS_PORT}-${worker.TEMPORAL_METRICS_PORT + defaultProcessCount(64) - 1}`,
+    ]);
     const published = Object.values(services).flatMap((service) => service.ports ?? []);
-    for (const port of [api.METRICS_PORT, worker.WORKER_METRICS_PORT, worker.TEMPORAL_METRICS_PORT]) expect(published.filter((mapping) => mapping.endsWith(`:${port}`))).toEqual([]);
+    for (const port of [api.METRICS_PORT, worker.WORKER_METRICS_PORT, worker.TEMPORAL_METRICS_PORT])
+      expect(published.filter((mapping) => mapping.endsWith(`:${port}`))).toEqual([]);
     expect(nginxConfig).not.toContain(String(api.METRICS_PORT));
   });
 
@@ -161,22 +210,32 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs our access point built from access-point/ by Maven, on the port ACCESS_POINT_URL names, with the operator-supplied certificate', () => {
-    const accessPoint = services['access-point'] as { build?: string; environment?: Record<string, string>; volumes?: string[] };
+    const accessPoint = services['access-point'] as {
+      build?: string;
+      environment?: Record<string, string>;
+      volumes?: string[];
+    };
     expect(accessPoint.build).toBe('./access-point');
     const dockerfile = readFileSync(path.resolve(__dirname, '../../access-point/Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN mvn -q -B package/);
     expect(dockerfile).toContain(`AP_PORT=${new URL(services.api!.environment!.ACCESS_POINT_URL!).port}`);
     expect(accessPoint.environment?.AP_KEYSTORE_PASSWORD).toMatch(/^\$\{PEPPOL_AP_KEYSTORE_PASSWORD:\?/);
-    expect(accessPoint.volumes).toEqual(['${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro', '${PEPPOL_SMP_DIR:-./peppol-smp}:/run/peppol-smp:ro']);
+    expect(accessPoint.volumes).toEqual([
+      '${PEPPOL_AP_DIR:-./peppol-ap}:/run/peppol:ro',
+      '${PEPPOL_SMP_DIR:-./peppol-smp}:/run/peppol-smp:ro',
+    ]);
   });
 
   it('traces our access point as the embedded stack does: the image holds the Java agent the stack fetches, and compose gives it the same settings and collector as the API and worker', () => {
     const dockerfile = readFileSync(path.resolve(__dirname, '../../access-point/Dockerfile'), 'utf8');
-    expect(dockerfile).toContain(`-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${OPENTELEMETRY_JAVA_AGENT.version} `);
+    expect(dockerfile).toContain(
+      `-Dartifact=io.opentelemetry.javaagent:opentelemetry-javaagent:${OPENTELEMETRY_JAVA_AGENT.version} `,
+    );
     expect(dockerfile).toContain('${OTEL_EXPORTER_OTLP_ENDPOINT:+-javaagent:/app/opentelemetry-javaagent.jar}');
     const accessPoint = services['access-point']!.environment!;
     expect(accessPoint).toMatchObject(accessPointTracing('').env);
-    for (const name of ['api', 'worker']) expect(services[name]!.environment!.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(accessPoint.OTEL_EXPORTER_OTLP_ENDPOINT);
+    for (const name of ['api', 'worker'])
+      expect(services[name]!.environment!.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(accessPoint.OTEL_EXPORTER_OTLP_ENDPOINT);
   });
 
   it('receives: our access point hands AS4 messages through the proxy to an API intake with the shared token, and the API serves our SMP, which the access point registers in the SML', () => {

@@ -24,7 +24,8 @@ const EXPLAINED: Partial<Record<keyof Config, string>> = {
   METRICS_BIND: 'likewise',
   TRUSTED_PROXIES: 'the front proxy is on loopback here, at a fixed address of the compose network there',
   PUBLIC_SANDBOX_URL: 'the front proxy’s address',
-  LIVE_HOSTS: 'here live is also localhost, a name Node resolves (the SDK and MCP server reach live with it); compose’s front serves live.localhost only',
+  LIVE_HOSTS:
+    'here live is also localhost, a name Node resolves (the SDK and MCP server reach live with it); compose’s front serves live.localhost only',
   SMP_PORT: 'a port of this machine',
   PEPPOL_SMP_CA: 'files mounted into the containers there; the local test PKI’s here',
   PEPPOL_AP_CA: 'likewise',
@@ -44,18 +45,35 @@ const EXPLAINED: Partial<Record<keyof Config, string>> = {
 };
 
 const composeConfig = (service: 'api' | 'worker') =>
-  loadConfig(Object.fromEntries(Object.entries(services[service]!.environment!).map(([variable, value]) => [variable, interpolate(value, operatorValue)])));
+  loadConfig(
+    Object.fromEntries(
+      Object.entries(services[service]!.environment!).map(([variable, value]) => [
+        variable,
+        interpolate(value, operatorValue),
+      ]),
+    ),
+  );
 
 describe('the production shape and docker-compose.yml', () => {
   const shape = loadStackConfig({ STACK_SHAPE: 'production' });
 
-  it.each(['api', 'worker'] as const)('configure %s alike, except for the differences named with their reasons', (service) => {
-    const composed = composeConfig(service);
-    const differing = Object.keys(services[service]!.environment!).filter(
-      (variable) => !(variable in EXPLAINED) && JSON.stringify(composed[variable as keyof Config]) !== JSON.stringify(shape[variable as keyof Config]),
-    );
-    expect(differing.map((variable) => `${variable}: compose ${JSON.stringify(composed[variable as keyof Config])}, production shape ${JSON.stringify(shape[variable as keyof Config])}`)).toEqual([]);
-  });
+  it.each(['api', 'worker'] as const)(
+    'configure %s alike, except for the differences named with their reasons',
+    (service) => {
+      const composed = composeConfig(service);
+      const differing = Object.keys(services[service]!.environment!).filter(
+        (variable) =>
+          !(variable in EXPLAINED) &&
+          JSON.stringify(composed[variable as keyof Config]) !== JSON.stringify(shape[variable as keyof Config]),
+      );
+      expect(
+        differing.map(
+          (variable) =>
+            `${variable}: compose ${JSON.stringify(composed[variable as keyof Config])}, production shape ${JSON.stringify(shape[variable as keyof Config])}`,
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('run two API and two worker processes unless told otherwise, as compose scales them, where the development shape follows the cores', () => {
     expect([shape.API_PROCESSES, shape.WORKER_PROCESSES]).toEqual([2, 2]);
@@ -63,7 +81,10 @@ describe('the production shape and docker-compose.yml', () => {
     expect([told.API_PROCESSES, told.WORKER_PROCESSES]).toEqual([3, 1]);
     const development = loadStackConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' });
     expect(development.STACK_SHAPE).toBe('development');
-    expect([development.API_PROCESSES, development.WORKER_PROCESSES]).toEqual([defaultProcessCount(), defaultProcessCount()]);
+    expect([development.API_PROCESSES, development.WORKER_PROCESSES]).toEqual([
+      defaultProcessCount(),
+      defaultProcessCount(),
+    ]);
   });
 
   it('run the same Temporal server and Web UI releases', () => {
@@ -72,16 +93,31 @@ describe('the production shape and docker-compose.yml', () => {
   });
 
   it('keep Temporal on PostgreSQL of the same major release, with the same plugin, role and number of history shards', () => {
-    const settings = temporalServerConfig({ frontendPort: 7233, internalPort: 7234, postgresPort: 5432, historyShards: shape.TEMPORAL_HISTORY_SHARDS }, 'dynamic.yaml') as {
-      persistence: { numHistoryShards: number; datastores: Record<string, { sql: { pluginName: string; user: string; password: string } }> };
+    const settings = temporalServerConfig(
+      { frontendPort: 7233, internalPort: 7234, postgresPort: 5432, historyShards: shape.TEMPORAL_HISTORY_SHARDS },
+      'dynamic.yaml',
+    ) as {
+      persistence: {
+        numHistoryShards: number;
+        datastores: Record<string, { sql: { pluginName: string; user: string; password: string } }>;
+      };
     };
     const temporal = services.temporal!.environment!;
     const database = services['temporal-db']!;
     for (const store of Object.values(settings.persistence.datastores)) {
-      expect(store.sql).toMatchObject({ pluginName: temporal.DB, user: temporal.POSTGRES_USER, password: temporal.POSTGRES_PWD });
+      expect(store.sql).toMatchObject({
+        pluginName: temporal.DB,
+        user: temporal.POSTGRES_USER,
+        password: temporal.POSTGRES_PWD,
+      });
     }
-    expect(database.environment).toMatchObject({ POSTGRES_USER: POSTGRES_DATABASES.temporal.user, POSTGRES_PASSWORD: POSTGRES_DATABASES.temporal.password });
-    expect(String(settings.persistence.numHistoryShards)).toBe(interpolate(temporal.NUM_HISTORY_SHARDS!, operatorValue));
+    expect(database.environment).toMatchObject({
+      POSTGRES_USER: POSTGRES_DATABASES.temporal.user,
+      POSTGRES_PASSWORD: POSTGRES_DATABASES.temporal.password,
+    });
+    expect(String(settings.persistence.numHistoryShards)).toBe(
+      interpolate(temporal.NUM_HISTORY_SHARDS!, operatorValue),
+    );
     expect(database.image).toBe(`postgres:${postgresRelease().split('.')[0]}`);
   });
 

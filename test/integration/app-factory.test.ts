@@ -25,7 +25,11 @@ describe('the app factory', () => {
   });
 
   const ruleSet: RuleSet = { id: 'eu.peppol.bis3:2026.5', name: 'Peppol BIS Billing 3.0.21', valid_from: '2026-08-17' };
-  const healthy: HealthProbes = { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(ruleSet) };
+  const healthy: HealthProbes = {
+    db: () => Promise.resolve(true),
+    temporal: () => Promise.resolve(true),
+    validator: () => Promise.resolve(ruleSet),
+  };
   const appWith = (probes: typeof healthy, extraRoutes?: (routes: RouteTable) => void, store = createStore(db)) =>
     inProcessApp(db, {}, { probes, store, ...(extraRoutes && { extraRoutes }) });
 
@@ -50,7 +54,11 @@ describe('the app factory', () => {
 
     const response = await request(app).get('/v1/health');
     expect(response.status).toBe(503);
-    expect(response.body).toMatchObject({ status: 'degraded', checks: { db: 'ok', temporal: 'ok', validator: 'error' }, rule_set: null });
+    expect(response.body).toMatchObject({
+      status: 'degraded',
+      checks: { db: 'ok', temporal: 'ok', validator: 'error' },
+      rule_set: null,
+    });
     expect(response.body.error.message).toContain('validator');
   });
 
@@ -67,11 +75,18 @@ describe('the app factory', () => {
     const store = createStore(db);
     const app = appWith(healthy, undefined, store);
     const insertOne = store.contents.collection.insertOne.bind(store.contents.collection);
-    const failing = jest.spyOn(store.contents.collection, 'insertOne').mockImplementation(((row: { input: { number: string } }) => {
+    const failing = jest.spyOn(store.contents.collection, 'insertOne').mockImplementation(((row: {
+      input: { number: string };
+    }) => {
       if (row.input.number === 'INV-FAILS') return Promise.reject(new Error('connection reset by peer'));
       return insertOne(row);
     }) as never);
-    const entry = (number: string) => ({ ...validFixtures[0]!.body, company_id: sender.companyId, number, idempotency_key: `key-${number}` });
+    const entry = (number: string) => ({
+      ...validFixtures[0]!.body,
+      company_id: sender.companyId,
+      number,
+      idempotency_key: `key-${number}`,
+    });
     const batch = () =>
       request(app)
         .post('/v1/documents/batch')
@@ -89,7 +104,11 @@ describe('the app factory', () => {
     expect(listed.body.data.map((document: { number: string }) => document.number).sort()).toEqual(['INV-1', 'INV-3']);
 
     const retried = await batch();
-    expect(retried.body.map((answer: { id: string }) => answer.id)).toEqual([first.body[0].id, expect.stringMatching(/^doc_/), first.body[2].id]);
+    expect(retried.body.map((answer: { id: string }) => answer.id)).toEqual([
+      first.body[0].id,
+      expect.stringMatching(/^doc_/),
+      first.body[2].id,
+    ]);
     await waitForStatus(sender.key, retried.body[1].id, sender.companyId, ['delivered']);
     const after = await callAs(sender.key, `/v1/documents?company_id=${sender.companyId}`);
     expect(after.body.data).toHaveLength(3);

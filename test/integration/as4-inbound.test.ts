@@ -81,7 +81,9 @@ function envelope(ubl: string) {
 /** The stand-in sends `ubl` to our access point's /as4 with this message id. */
 function sendToUs(messageId: string, ubl = invoice): { sbd: string; sent: Promise<As4Receipt> } {
   const { routing, sbd } = envelope(ubl);
-  const sent = standIn().send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd }));
+  const sent = standIn().send(
+    sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd }),
+  );
   return { sbd, sent };
 }
 
@@ -94,7 +96,9 @@ async function refusal(sent: Promise<unknown>): Promise<As4SendError> {
   return err as As4SendError;
 }
 
-async function sentByStandIn(): Promise<{ messageId: string; outcome: string; receiptMessageId?: string; error?: string }[]> {
+async function sentByStandIn(): Promise<
+  { messageId: string; outcome: string; receiptMessageId?: string; error?: string }[]
+> {
   return (await (await fetch(`${standInUrl()}/sent`)).json()) as never;
 }
 
@@ -108,7 +112,11 @@ beforeAll(async () => {
     req.on('end', () => {
       const { status, body, delayMs = 0 } = answer;
       setTimeout(() => {
-        arrivals.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as IntakeBody, answeredAt: Date.now() });
+        arrivals.push({
+          headers: req.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as IntakeBody,
+          answeredAt: Date.now(),
+        });
         res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
       }, delayMs);
     });
@@ -139,12 +147,26 @@ beforeAll(async () => {
     'our access point answering /health',
     async () => {
       if (!ours.running) throw new Error(`our access point did not start:\n${ours.tail()}`);
-      return fetch(`http://127.0.0.1:${controlPort}/health`).then((response) => response.ok, () => false);
+      return fetch(`http://127.0.0.1:${controlPort}/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
     },
     (ready) => ready,
   );
   // The local PKI keeps our certificate in its PKCS#12 file only; keytool (beside java) reads it out.
-  const { stdout } = await promisify(execFile)('keytool', ['-exportcert', '-rfc', '-keystore', path.join(pki, 'sender-ap.p12'), '-storetype', 'PKCS12', '-storepass', 'local-test-only', '-alias', 'ap']);
+  const { stdout } = await promisify(execFile)('keytool', [
+    '-exportcert',
+    '-rfc',
+    '-keystore',
+    path.join(pki, 'sender-ap.p12'),
+    '-storetype',
+    'PKCS12',
+    '-storepass',
+    'local-test-only',
+    '-alias',
+    'ap',
+  ]);
   ourCertificate = stdout.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
 }, 120_000);
 
@@ -185,16 +207,27 @@ describe('inbound AS4 on our access point', () => {
 
     expect(receipt).toMatchObject({ messageId, receiverSeat: 'PBE000001' });
     expect(Date.parse(receipt.receiptTimestamp)).toBeGreaterThanOrEqual(arrival.answeredAt);
-    expect((await sentByStandIn())[0]).toMatchObject({ messageId, outcome: 'delivered', receiptMessageId: receipt.receiptMessageId });
+    expect((await sentByStandIn())[0]).toMatchObject({
+      messageId,
+      outcome: 'delivered',
+      receiptMessageId: receipt.receiptMessageId,
+    });
   });
 
   it('when the intake answers 422 PEPPOL:NOT_SERVICED, then the sender gets EBMS:0004 with errorDetail PEPPOL:NOT_SERVICED and no receipt', async () => {
-    answer = { status: 422, body: { error: 'PEPPOL:NOT_SERVICED', message: 'No company here receives for 0208:0987654394' } };
+    answer = {
+      status: 422,
+      body: { error: 'PEPPOL:NOT_SERVICED', message: 'No company here receives for 0208:0987654394' },
+    };
     const messageId = newMessageId();
     const err = await refusal(sendToUs(messageId).sent);
     expect(err.message).toMatch(/EBMS:0004 .*No company here receives for 0208:0987654394 \[PEPPOL:NOT_SERVICED\]/);
     expect(err.permanent).toBe(true);
-    expect((await sentByStandIn())[0]).toMatchObject({ messageId, outcome: 'rejected', error: expect.stringContaining('PEPPOL:NOT_SERVICED') });
+    expect((await sentByStandIn())[0]).toMatchObject({
+      messageId,
+      outcome: 'rejected',
+      error: expect.stringContaining('PEPPOL:NOT_SERVICED'),
+    });
   });
 
   it('when the intake cannot store the message (503), then the sender gets EBMS:0202 DeliveryFailure asking to try again (a passing error to our own sender) and no receipt', async () => {
@@ -217,7 +250,10 @@ describe('inbound AS4 on our access point', () => {
   });
 
   it('when the intake answers 422 MESSAGE_ID_REUSED (the id came before with another message), then the sender gets EBMS:0003 and no receipt', async () => {
-    answer = { status: 422, body: { error: 'MESSAGE_ID_REUSED', message: 'Message id x was received before for a different message' } };
+    answer = {
+      status: 422,
+      body: { error: 'MESSAGE_ID_REUSED', message: 'Message id x was received before for a different message' },
+    };
     const err = await refusal(sendToUs(newMessageId()).sent);
     expect(err.message).toMatch(/EBMS:0003 .*received before for a different message/);
     expect(err.permanent).toBe(true);
@@ -237,10 +273,18 @@ describe('inbound AS4 on our access point', () => {
     // On the payload itself (the SBD), with a parameter entity naming an external resource: what an
     // entity-expansion or external-entity attack starts with.
     const { routing, sbd } = envelope(invoice);
-    const declared = sbd.replace(/^(<\?xml[^?]*\?>\s*)?/, (prolog) => `${prolog}<!DOCTYPE StandardBusinessDocument [<!ENTITY % probe SYSTEM "http://127.0.0.1:9/x"> %probe;]>\n`);
+    const declared = sbd.replace(
+      /^(<\?xml[^?]*\?>\s*)?/,
+      (prolog) =>
+        `${prolog}<!DOCTYPE StandardBusinessDocument [<!ENTITY % probe SYSTEM "http://127.0.0.1:9/x"> %probe;]>\n`,
+    );
     expect(declared).toContain('<!DOCTYPE StandardBusinessDocument');
     const messageId = newMessageId();
-    const err = await refusal(standIn().send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd: declared })));
+    const err = await refusal(
+      standIn().send(
+        sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd: declared }),
+      ),
+    );
     expect(err.message).toContain('EBMS:0004');
     expect(err.message).toContain('The payload carries a DOCTYPE declaration');
     expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
@@ -250,14 +294,30 @@ describe('inbound AS4 on our access point', () => {
     const pki = path.join(sharedStack().dataDir, 'peppol-pki');
     const port = await freePort();
     // A trusted certificate (CN PBE000002) speaking as another access point.
-    const impostor = new ManagedProcess('impostor-ap', 'java', [ACCESS_POINT_HEAP, '-jar', await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined), 'receiver'], {
-      env: {
-        ...process.env,
-        ...accessPointEnvironment({ port, keystore: path.join(pki, 'receiver-ap.p12'), truststore: path.join(pki, 'truststore.p12'), dataDir: path.join(workDir, 'impostor'), inboxDir: path.join(workDir, 'impostor-inbox') }),
-        AP_TEST_CLAIMED_SEAT: 'PBE000007',
+    const impostor = new ManagedProcess(
+      'impostor-ap',
+      'java',
+      [
+        ACCESS_POINT_HEAP,
+        '-jar',
+        await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined),
+        'receiver',
+      ],
+      {
+        env: {
+          ...process.env,
+          ...accessPointEnvironment({
+            port,
+            keystore: path.join(pki, 'receiver-ap.p12'),
+            truststore: path.join(pki, 'truststore.p12'),
+            dataDir: path.join(workDir, 'impostor'),
+            inboxDir: path.join(workDir, 'impostor-inbox'),
+          }),
+          AP_TEST_CLAIMED_SEAT: 'PBE000007',
+        },
+        logFile: path.join(workDir, 'impostor.log'),
       },
-      logFile: path.join(workDir, 'impostor.log'),
-    });
+    );
     impostor.start();
     try {
       const url = `http://127.0.0.1:${port}`;
@@ -265,15 +325,24 @@ describe('inbound AS4 on our access point', () => {
         'the impostor answering /health',
         async () => {
           if (!impostor.running) throw new Error(`the impostor did not start:\n${impostor.tail()}`);
-          return fetch(`${url}/health`).then((response) => response.ok, () => false);
+          return fetch(`${url}/health`).then(
+            (response) => response.ok,
+            () => false,
+          );
         },
         (ready) => ready,
       );
       const messageId = newMessageId();
       const { routing, sbd } = envelope(invoice);
-      const err = await refusal(peppolAccessPoint(url, 'the impostor').send(sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd })));
+      const err = await refusal(
+        peppolAccessPoint(url, 'the impostor').send(
+          sendRequest(routing, { messageId, endpoint: { url: as4Url, certificate: ourCertificate }, sbd }),
+        ),
+      );
       expect(err.message).toContain('EBMS:0101');
-      expect(err.message).toContain("PartyInfo/From/PartyId 'PBE000007' is not the seat of the signing certificate (CN=PBE000002)");
+      expect(err.message).toContain(
+        "PartyInfo/From/PartyId 'PBE000007' is not the seat of the signing certificate (CN=PBE000002)",
+      );
       expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
     } finally {
       await impostor.close();
@@ -285,17 +354,26 @@ describe('inbound AS4 on our access point', () => {
     const messageId = newMessageId();
     const err = await refusal(sendToUs(messageId, padded).sent);
     expect(err.message).toContain(`EBMS:0004`);
-    expect(err.message).toContain(`The payload is larger than the ${MAX_INBOUND_BYTES} bytes this access point accepts`);
+    expect(err.message).toContain(
+      `The payload is larger than the ${MAX_INBOUND_BYTES} bytes this access point accepts`,
+    );
     expect(arrivals.filter((arrival) => arrival.body.messageId === messageId)).toEqual([]);
   });
 
   it('when a request is too large to hold an accepted payload, then it is refused with 413 before it is read', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       // Headers only: the answer comes before any of the declared body is sent.
-      const post = request(as4Url, { method: 'POST', headers: { 'Content-Type': 'multipart/related; boundary=b', 'Content-Length': String(64 * 1024 * 1024) } }, (response) => {
-        resolve(response.statusCode!);
-        post.destroy();
-      });
+      const post = request(
+        as4Url,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'multipart/related; boundary=b', 'Content-Length': String(64 * 1024 * 1024) },
+        },
+        (response) => {
+          resolve(response.statusCode!);
+          post.destroy();
+        },
+      );
       post.on('error', reject);
       post.flushHeaders();
     });
@@ -307,7 +385,11 @@ describe('ops network send', () => {
   const network = () => {
     const { dnsServer, receivingAccessPoint } = sharedStack().peppol;
     // The stack's data directory holds the local test PKI whose CA the lookup checks SMP signatures against.
-    return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir };
+    return {
+      SML_DNS_PORT: dnsServer.split(':')[1]!,
+      PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port,
+      DATA_DIR: sharedStack().dataDir,
+    };
   };
   const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
   const file = async (name: string, content: string) => {
@@ -320,17 +402,44 @@ describe('ops network send', () => {
     const messageId = newMessageId();
     const result = await networkSend('0208:0987654394', await file('invoice.xml', invoice), '--message-id', messageId);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^delivered: invoice from 0208:0123456749 to 0208:0987654394 at http:\/\/127\.0\.0\.1:\d+\/as4 \(access point PBE000002\)\n/);
+    expect(result.stdout).toMatch(
+      /^delivered: invoice from 0208:0123456749 to 0208:0987654394 at http:\/\/127\.0\.0\.1:\d+\/as4 \(access point PBE000002\)\n/,
+    );
     expect(result.stdout).toContain(`AS4 message id ${messageId}; receipt `);
     expect(await standInArrivals(messageId)).toHaveLength(1);
   });
 
   it.each([
-    ['the file cannot be read', () => '0208:0987654394', () => Promise.resolve(path.join(workDir, 'missing.xml')), /^ops: cannot read .*missing\.xml: ENOENT/],
-    ['the file is not UBL', () => '0208:0987654394', () => file('order.xml', '<Order xmlns="urn:example"/>'), /^ops: .*order\.xml cannot be sent on Peppol: the document is not a UBL Invoice or CreditNote/],
-    ['the receiver is not registered', () => '0208:0677424046', () => file('invoice.xml', invoice), /^ops: The receiver 0208:0677424046 is not on the Peppol network: the SML has no Meta:SMP NAPTR record/],
-    ['the receiver does not take the document type', () => '0106:12345678', () => file('credit-note.xml', creditNote()), /^ops: The receiver 0106:12345678 cannot receive BIS Billing 3\.0 credit notes on Peppol/],
-    ['the receiving access point refuses it', () => '0208:0404616494', () => file('invoice.xml', invoice), /^ops: not delivered to 0208:0404616494 at .*: receiver answered with AS4 error: EBMS:0004 .*\[PEPPOL:NOT_SERVICED\]/],
+    [
+      'the file cannot be read',
+      () => '0208:0987654394',
+      () => Promise.resolve(path.join(workDir, 'missing.xml')),
+      /^ops: cannot read .*missing\.xml: ENOENT/,
+    ],
+    [
+      'the file is not UBL',
+      () => '0208:0987654394',
+      () => file('order.xml', '<Order xmlns="urn:example"/>'),
+      /^ops: .*order\.xml cannot be sent on Peppol: the document is not a UBL Invoice or CreditNote/,
+    ],
+    [
+      'the receiver is not registered',
+      () => '0208:0677424046',
+      () => file('invoice.xml', invoice),
+      /^ops: The receiver 0208:0677424046 is not on the Peppol network: the SML has no Meta:SMP NAPTR record/,
+    ],
+    [
+      'the receiver does not take the document type',
+      () => '0106:12345678',
+      () => file('credit-note.xml', creditNote()),
+      /^ops: The receiver 0106:12345678 cannot receive BIS Billing 3\.0 credit notes on Peppol/,
+    ],
+    [
+      'the receiving access point refuses it',
+      () => '0208:0404616494',
+      () => file('invoice.xml', invoice),
+      /^ops: not delivered to 0208:0404616494 at .*: receiver answered with AS4 error: EBMS:0004 .*\[PEPPOL:NOT_SERVICED\]/,
+    ],
   ])('when %s, then it says so in one line and exits 1', async (_case, receiver, fileOf, message) => {
     const result = await networkSend(receiver(), await fileOf());
     expect(result.code).toBe(1);
@@ -341,7 +450,9 @@ describe('ops network send', () => {
 });
 
 function creditNote(): string {
-  const credit = validFixtures.find((candidate) => candidate.name === 'credit note with invoice reference and due date')!;
+  const credit = validFixtures.find(
+    (candidate) => candidate.name === 'credit note with invoice reference and due date',
+  )!;
   const result = convertDocument(documentInputSchema.parse(credit.body), credit.company);
   if (!result.ok) throw new Error('the credit note fixture no longer converts');
   return result.ubl;

@@ -7,12 +7,22 @@ describe('audit trail', () => {
   it('when keys, members and companies change, then each change is recorded with actor, key prefix, workspace, target and time', async () => {
     const owner = await signUp('owner');
     const { workspaceId, members, ownerTeamKey } = await teamWorkspace(owner, ['admin', 'member']);
-    const company = (await callAs(ownerTeamKey, '/v1/companies', { method: 'POST', body: { name: 'Audited', country: 'FI' } })).body.id;
+    const company = (
+      await callAs(ownerTeamKey, '/v1/companies', { method: 'POST', body: { name: 'Audited', country: 'FI' } })
+    ).body.id;
     await callAs(owner.key, `/v1/companies/${company}`, { method: 'PATCH', body: { name: 'Audited Oy' } });
-    await callAs(owner.key, `/v1/workspaces/${workspaceId}/members/${members.member!.id}`, { method: 'PATCH', body: { role: 'admin' } });
+    await callAs(owner.key, `/v1/workspaces/${workspaceId}/members/${members.member!.id}`, {
+      method: 'PATCH',
+      body: { role: 'admin' },
+    });
     await callAs(owner.key, `/v1/workspaces/${workspaceId}/members/${members.member!.id}`, { method: 'DELETE' });
-    await callAs(owner.key, `/v1/workspaces/${workspaceId}/transfer-ownership`, { method: 'POST', body: { account_id: members.admin!.id } });
-    const teamKeyPrefix = (await callAs(owner.key, '/v1/account')).body.api_keys.find((k: { workspace_id: string }) => k.workspace_id === workspaceId).prefix;
+    await callAs(owner.key, `/v1/workspaces/${workspaceId}/transfer-ownership`, {
+      method: 'POST',
+      body: { account_id: members.admin!.id },
+    });
+    const teamKeyPrefix = (await callAs(owner.key, '/v1/account')).body.api_keys.find(
+      (k: { workspace_id: string }) => k.workspace_id === workspaceId,
+    ).prefix;
     await callAs(owner.key, `/v1/account/keys/${encodeURIComponent(teamKeyPrefix)}`, { method: 'DELETE' });
 
     const events = (await callAs(members.admin!.key, `/v1/workspaces/${workspaceId}/audit?limit=100`)).body.data;
@@ -38,7 +48,10 @@ describe('audit trail', () => {
       expect(Date.parse(event.created_at)).not.toBeNaN();
     }
     const byAction = (action: string) => events.find((event: { action: string }) => event.action === action);
-    expect(byAction('member.role_changed')).toMatchObject({ target: { id: members.member!.id }, details: { from: 'member', to: 'admin' } });
+    expect(byAction('member.role_changed')).toMatchObject({
+      target: { id: members.member!.id },
+      details: { from: 'member', to: 'admin' },
+    });
     expect(byAction('company.updated').details).toEqual({ fields: ['name'] });
     expect(byAction('workspace.ownership_transferred').target.id).toBe(members.admin!.id);
     expect(byAction('api_key.revoked').target.id).toBe(teamKeyPrefix);
@@ -46,8 +59,11 @@ describe('audit trail', () => {
 
   it('when pages are read while new events arrive, then no event is skipped or repeated', async () => {
     const owner = await signUp();
-    for (let i = 0; i < 12; i += 1) await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}`, { method: 'PATCH', body: { name: `Name ${i}` } });
-    const before = (await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}/audit?limit=100`)).body.data.map((e: { id: string }) => e.id);
+    for (let i = 0; i < 12; i += 1)
+      await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}`, { method: 'PATCH', body: { name: `Name ${i}` } });
+    const before = (await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}/audit?limit=100`)).body.data.map(
+      (e: { id: string }) => e.id,
+    );
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -61,7 +77,10 @@ describe('audit trail', () => {
       cursor = page.body.next_cursor;
       expect(page.body.has_more).toBe(cursor !== null);
       // New events between pages.
-      await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}`, { method: 'PATCH', body: { name: `During ${(inserts += 1)}` } });
+      await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}`, {
+        method: 'PATCH',
+        body: { name: `During ${(inserts += 1)}` },
+      });
     } while (cursor);
 
     expect(new Set(seen).size).toBe(seen.length);
@@ -86,9 +105,15 @@ describe('audit trail', () => {
     const [owner, other] = [await signUp('owner'), await signUp('other')];
     const { workspaceId } = await teamWorkspace(owner, []);
     const events = (await callAs(owner.key, '/v1/account/audit')).body;
-    expect(new Set(events.data.map((event: { workspace_id: string }) => event.workspace_id))).toEqual(new Set([owner.workspaceId, workspaceId]));
+    expect(new Set(events.data.map((event: { workspace_id: string }) => event.workspace_id))).toEqual(
+      new Set([owner.workspaceId, workspaceId]),
+    );
     expect(events.data.length).toBeLessThanOrEqual(50);
-    expect((await callAs(other.key, '/v1/account/audit')).body.data.every((event: { workspace_id: string }) => event.workspace_id === other.workspaceId)).toBe(true);
+    expect(
+      (await callAs(other.key, '/v1/account/audit')).body.data.every(
+        (event: { workspace_id: string }) => event.workspace_id === other.workspaceId,
+      ),
+    ).toBe(true);
   });
 
   it('no source file updates or deletes audit events', () => {
@@ -98,7 +123,9 @@ describe('audit trail', () => {
         const file = path.join(dir, entry);
         return statSync(path.join(root, file)).isDirectory() ? walk(file) : file.endsWith('.ts') ? [file] : [];
       });
-    const sources = ['api', 'services', 'store', 'activities', 'workflows', 'worker', 'domain', 'platform'].flatMap(walk);
+    const sources = ['api', 'services', 'store', 'activities', 'workflows', 'worker', 'domain', 'platform'].flatMap(
+      walk,
+    );
     const mutations = sources.filter((file) =>
       /auditEvents\s*\.\s*(update|delete|findOneAndUpdate|findOneAndDelete|findByIdAndUpdate|findByIdAndDelete|replace|bulkWrite)/.test(
         readFileSync(path.join(root, file), 'utf8'),
@@ -120,7 +147,12 @@ describe('usage', () => {
     expect(report.body.data).toHaveLength(3);
     expect(report.body.data[2]).toEqual({ date: today, api_calls: 4, documents_sent: 0, documents_received: 0 });
     expect(report.body.data[0]).toMatchObject({ api_calls: 0 });
-    expect((await callAs(account.key, '/v1/account')).body.usage).toEqual({ period_days: 30, api_calls: 5, documents_sent: 0, documents_received: 0 });
+    expect((await callAs(account.key, '/v1/account')).body.usage).toEqual({
+      period_days: 30,
+      api_calls: 5,
+      documents_sent: 0,
+      documents_received: 0,
+    });
   });
 
   it('when no days are given, then 30; at most 90', async () => {

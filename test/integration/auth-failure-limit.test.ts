@@ -24,7 +24,10 @@ describe('the failed-authentication limit', () => {
   it('when an address fails more often than AUTH_FAILURE_LIMIT in a minute, then it gets 429 with Retry-After instead of 401', async () => {
     await earlyInAWindow();
     const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.7`;
-    const attempt = () => fetch(`${api.url}/v1/account`, { headers: { Authorization: 'Bearer ps_test_wrongwrongwrong', 'X-Forwarded-For': address } });
+    const attempt = () =>
+      fetch(`${api.url}/v1/account`, {
+        headers: { Authorization: 'Bearer ps_test_wrongwrongwrong', 'X-Forwarded-For': address },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await attempt()).status);
     expect(statuses).toEqual([401, 401, 401, 429]);

@@ -26,7 +26,13 @@ describe('the database watch', () => {
       watchDatabase(deadToo, awayUri, logger, () => calledStuck.push('database away'), timing),
     ];
     try {
-      await until('the stuck connection called stuck', () => Promise.resolve(calledStuck), (called) => called.includes('reachable database'), 20_000, 50);
+      await until(
+        'the stuck connection called stuck',
+        () => Promise.resolve(calledStuck),
+        (called) => called.includes('reachable database'),
+        20_000,
+        50,
+      );
       // Both were checked on the same clock: the other had as many chances to be called stuck, and was not.
       expect(calledStuck).not.toContain('database away');
     } finally {

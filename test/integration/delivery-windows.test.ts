@@ -25,7 +25,10 @@ describe('delivery windows', () => {
     const sender = await liveSender();
     await withStore((store) => addCredits(store, operatorActor('test'), sender.workspaceId, '5.00'));
     const body = { ...validFixtures[0]!.body, company_id: sender.companyId };
-    const sandbox = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, number: 'WINDOW-SANDBOX' } });
+    const sandbox = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...body, number: 'WINDOW-SANDBOX' },
+    });
     const live = await postLive(sender.liveKey, { ...body, number: 'WINDOW-LIVE' });
     expect([sandbox.status, live.status]).toEqual([202, 202]);
     expect((await sendInputOf(sandbox.body.id)).deliveryWindowSeconds).toBe(3600);

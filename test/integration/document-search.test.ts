@@ -20,7 +20,17 @@ describe('listing and searching documents', () => {
     const buyer = await callAs(sender.key, '/v1/companies', { method: 'POST', body: belgianBuyerCompany });
     expect(buyer.status).toBe(201);
     const send = async (number: string, buyerName: string, issueDate: string) => {
-      const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...invoice, company_id: sender.companyId, number, issue_date: issueDate, due_date: undefined, to: { ...(invoice.to as object), name: buyerName } } });
+      const posted = await callAs(sender.key, '/v1/documents', {
+        method: 'POST',
+        body: {
+          ...invoice,
+          company_id: sender.companyId,
+          number,
+          issue_date: issueDate,
+          due_date: undefined,
+          to: { ...(invoice.to as object), name: buyerName },
+        },
+      });
       expect(posted.status).toBe(202);
       return posted.body.id as string;
     };
@@ -28,14 +38,26 @@ describe('listing and searching documents', () => {
     const beta = await send('SEARCH-BETA-2', 'Initech', '2026-03-15');
     const converted = convertDocument(documentInputSchema.parse(invoice), belgianSeller);
     if (!converted.ok) throw new Error('the fixture is refused');
-    const inbound = await callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/xml' }, body: converted.ubl });
+    const inbound = await callApi('/v1/sandbox/inbound', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sender.key}`, 'Content-Type': 'application/xml' },
+      body: converted.ubl,
+    });
     expect(inbound.status).toBe(202);
     const received: string = inbound.body.id;
 
     const list = (query = '') => callAs(sender.key, `/v1/documents?limit=100${query}`);
-    const all = await until('every document listed', () => list(), (response) => response.body.data.length === 3);
+    const all = await until(
+      'every document listed',
+      () => list(),
+      (response) => response.body.data.length === 3,
+    );
     expect(ids(all)).toEqual([received, beta, alpha]);
-    expect(all.body.data.map((document: { counterparty: string | null }) => document.counterparty)).toEqual([belgianSeller.name, 'Initech', 'Globex Corporation']);
+    expect(all.body.data.map((document: { counterparty: string | null }) => document.counterparty)).toEqual([
+      belgianSeller.name,
+      'Initech',
+      'Globex Corporation',
+    ]);
 
     expect(ids(await list('&q=alpha'))).toEqual([alpha]);
     expect(ids(await list('&q=iNiTeCh'))).toEqual([beta]);
@@ -47,7 +69,13 @@ describe('listing and searching documents', () => {
     expect(ids(await list('&direction=sent&q=search'))).toEqual([beta, alpha]);
 
     expect(ids(await list('&acknowledged=false'))).toEqual([received]);
-    expect((await callAs(sender.key, `/v1/documents/${received}/acknowledge?company_id=${buyer.body.id}`, { method: 'POST' })).status).toBe(200);
+    expect(
+      (
+        await callAs(sender.key, `/v1/documents/${received}/acknowledge?company_id=${buyer.body.id}`, {
+          method: 'POST',
+        })
+      ).status,
+    ).toBe(200);
     expect(ids(await list('&acknowledged=false'))).toEqual([]);
     expect(ids(await list('&acknowledged=true'))).toEqual([received]);
 

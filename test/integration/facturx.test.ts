@@ -23,7 +23,10 @@ const GUIDELINE = /<ram:GuidelineSpecifiedDocumentContextParameter>\s*<ram:ID>([
 async function posted(body: Record<string, unknown>) {
   const sender = await sendingAccount();
   const email = `reader-${randomBytes(5).toString('hex')}@example.com`;
-  const answer = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, company_id: sender.companyId, to: { ...(body.to as object), email } } });
+  const answer = await callAs(sender.key, '/v1/documents', {
+    method: 'POST',
+    body: { ...body, company_id: sender.companyId, to: { ...(body.to as object), email } },
+  });
   expect(answer.status).toBe(202);
   return { sender, email, id: answer.body.id as string };
 }
@@ -81,12 +84,18 @@ describe('a document as a Factur-X', () => {
     const unchanged = await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`, { method: 'PATCH', body: {} });
     expect(unchanged.status).toBe(400);
     expect(unchanged.body.error.code).toBe('no_fields_to_update');
-    const changed = await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`, { method: 'PATCH', body: { sandbox_email_pdf: 'facturx' } });
+    const changed = await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`, {
+      method: 'PATCH',
+      body: { sandbox_email_pdf: 'facturx' },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.sandbox_email_pdf).toBe('facturx');
 
     const email = `reader-${randomBytes(5).toString('hex')}@example.com`;
-    const answer = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...body, company_id: sender.companyId, to: { ...(body.to as object), email } } });
+    const answer = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...body, company_id: sender.companyId, to: { ...(body.to as object), email } },
+    });
     expect(answer.status).toBe(202);
     await waitForStatus(sender.key, answer.body.id, sender.companyId, ['delivered']);
     const [message] = await inboxFor(email);

@@ -15,12 +15,19 @@ import { sharedStack } from '../support/test-stack';
 
 /** What an attacker or a careless client could do, and what stops it (docs/security.md). */
 
-const document = (companyId: string, extra: Record<string, unknown> = {}) => ({ ...validFixtures[0]!.body, company_id: companyId, ...extra });
+const document = (companyId: string, extra: Record<string, unknown> = {}) => ({
+  ...validFixtures[0]!.body,
+  company_id: companyId,
+  ...extra,
+});
 
 describe('a key limited to one company stays limited', () => {
   async function limitedKey() {
     const sender = await sendingAccount();
-    const created = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { company_id: sender.companyId, label: 'limited' } });
+    const created = await callAs(sender.key, '/v1/account/keys', {
+      method: 'POST',
+      body: { company_id: sender.companyId, label: 'limited' },
+    });
     expect(created.status).toBe(201);
     return { sender, limited: created.body.api_key as string, prefix: created.body.prefix as string };
   }
@@ -31,18 +38,27 @@ describe('a key limited to one company stays limited', () => {
     expect(posted.status).toBe(202);
     expect((await callAs(limited, `/v1/documents/${posted.body.id}?company_id=${sender.companyId}`)).status).toBe(200);
     expect((await callAs(limited, `/v1/companies/${sender.companyId}`)).status).toBe(200);
-    expect((await callAs(limited, '/v1/companies')).body.data.map((company: { id: string }) => company.id)).toEqual([sender.companyId]);
+    expect((await callAs(limited, '/v1/companies')).body.data.map((company: { id: string }) => company.id)).toEqual([
+      sender.companyId,
+    ]);
   });
 
   it('when it tries to mint a key that is not limited the same way, then 403 key_limited', async () => {
     const { sender, limited } = await limitedKey();
     const other = await callAs(sender.key, '/v1/workspaces', { method: 'POST', body: { name: 'Other' } });
-    for (const body of [{}, { sandbox: false, company_id: sender.companyId }, { workspace_id: other.body.id }, { workspace_id: other.body.id, company_id: sender.companyId }]) {
+    for (const body of [
+      {},
+      { sandbox: false, company_id: sender.companyId },
+      { workspace_id: other.body.id },
+      { workspace_id: other.body.id, company_id: sender.companyId },
+    ]) {
       const response = await callAs(limited, '/v1/account/keys', { method: 'POST', body });
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('key_limited');
     }
-    expect((await callAs(limited, '/v1/account/keys', { method: 'POST', body: { company_id: sender.companyId } })).status).toBe(201);
+    expect(
+      (await callAs(limited, '/v1/account/keys', { method: 'POST', body: { company_id: sender.companyId } })).status,
+    ).toBe(201);
   });
 
   it('when it reaches workspace routes, account audit or usage, then 403 key_limited', async () => {
@@ -71,8 +87,12 @@ describe('a key limited to one company stays limited', () => {
   it('when it revokes keys or lists the account, then it sees and touches only keys of its company', async () => {
     const { sender, limited } = await limitedKey();
     const account = await callAs(limited, '/v1/account');
-    expect(account.body.api_keys.every((key: { company_id: string | null }) => key.company_id === sender.companyId)).toBe(true);
-    expect((await callAs(limited, `/v1/account/keys/${encodeURIComponent(sender.prefix)}`, { method: 'DELETE' })).status).toBe(404);
+    expect(
+      account.body.api_keys.every((key: { company_id: string | null }) => key.company_id === sender.companyId),
+    ).toBe(true);
+    expect(
+      (await callAs(limited, `/v1/account/keys/${encodeURIComponent(sender.prefix)}`, { method: 'DELETE' })).status,
+    ).toBe(404);
     expect((await callAs(sender.key, '/v1/account')).status).toBe(200);
   });
 });
@@ -96,7 +116,9 @@ function sendHeadOnly(path: string, headers: Record<string, string>, waitMs = 2_
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(Number(port), hostname, () => {
-      const head = Object.entries({ Host: `${hostname}:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+      const head = Object.entries({ Host: `${hostname}:${port}`, ...headers }).map(
+        ([name, value]) => `${name}: ${value}\r\n`,
+      );
       socket.write(`POST ${path} HTTP/1.1\r\n${head.join('')}\r\n`);
     });
     const chunks: Buffer[] = [];
@@ -105,9 +127,20 @@ function sendHeadOnly(path: string, headers: Record<string, string>, waitMs = 2_
       socket.destroy();
       const [head = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const parsedHeaders = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const parsedHeaders = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       const text = rest.join('\r\n\r\n');
-      resolve({ status: Number(statusLine.split(' ')[1]), headers: parsedHeaders, body: text ? JSON.parse(text) : undefined, closed, elapsedMs: Date.now() - started });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers: parsedHeaders,
+        body: text ? JSON.parse(text) : undefined,
+        closed,
+        elapsedMs: Date.now() - started,
+      });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -120,13 +153,23 @@ describe('no request can stall the service', () => {
   it.each([
     ['a public route, before its per-IP limit', '/v1/signup', () => 64 * 1024],
     ['a route with a key, before authentication', '/v1/documents', () => sharedStack().maxBodyBytes],
-  ])('when %s is declared a body of 999,999,999 bytes that never comes, then 413 body_too_large at once and the connection closes', async (_what, path, limit) => {
-    const answer = await sendHeadOnly(path, { 'Content-Type': 'application/json', 'Content-Length': '999999999' });
-    expect(answer).toMatchObject({ status: 413, closed: true, headers: { connection: 'close' } });
-    expect(answer.elapsedMs).toBeLessThan(2_000);
-    expect(answer.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: limit() } });
-    await checkAgainstDescription(sharedStack().apiUrl, 'POST', path, answer.status, answer.headers['content-type']!, answer.body);
-  });
+  ])(
+    'when %s is declared a body of 999,999,999 bytes that never comes, then 413 body_too_large at once and the connection closes',
+    async (_what, path, limit) => {
+      const answer = await sendHeadOnly(path, { 'Content-Type': 'application/json', 'Content-Length': '999999999' });
+      expect(answer).toMatchObject({ status: 413, closed: true, headers: { connection: 'close' } });
+      expect(answer.elapsedMs).toBeLessThan(2_000);
+      expect(answer.body.error).toMatchObject({ code: 'body_too_large', details: { limit_bytes: limit() } });
+      await checkAgainstDescription(
+        sharedStack().apiUrl,
+        'POST',
+        path,
+        answer.status,
+        answer.headers['content-type']!,
+        answer.body,
+      );
+    },
+  );
 
   it('when a chunked body (no declared length) passes the limit, then it is still 413 body_too_large', async () => {
     const status = await new Promise<number>((resolve, reject) => {
@@ -164,13 +207,20 @@ describe('no request can stall the service', () => {
       body: `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
     });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('deeper than 32') });
+    expect(response.body.error).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringContaining('deeper than 32'),
+    });
   });
 
   it('when a body is null, a number, a string or not UTF-8, then 400 naming what is wrong', async () => {
     const account = await signUp();
     for (const body of ['null', '1', '"x"']) {
-      const response = await callApi('/v1/workspaces', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' }, body });
+      const response = await callApi('/v1/workspaces', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' },
+        body,
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'body' });
     }
@@ -182,8 +232,17 @@ describe('no request can stall the service', () => {
     expect(latin1.status).toBe(400);
     // A document body is read on a worker thread, by the same rules: none at all is not a document.
     for (const body of ['', 'null', '[]']) {
-      const response = await callApi('/v1/documents', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' }, body });
-      expect([body, response.status, response.body.error.code, response.body.error.param]).toEqual([body, 400, 'invalid_field', 'body']);
+      const response = await callApi('/v1/documents', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/json' },
+        body,
+      });
+      expect([body, response.status, response.body.error.code, response.body.error.param]).toEqual([
+        body,
+        400,
+        'invalid_field',
+        'body',
+      ]);
     }
   });
 
@@ -201,19 +260,28 @@ describe('no request can stall the service', () => {
     const address = fakeClientIp();
     const statuses: number[] = [];
     for (let i = 0; i < 32; i += 1) {
-      const response = await callApi('/v1/account', { headers: { Authorization: `Bearer ps_test_${'x'.repeat(43)}`, 'X-Forwarded-For': address } });
+      const response = await callApi('/v1/account', {
+        headers: { Authorization: `Bearer ps_test_${'x'.repeat(43)}`, 'X-Forwarded-For': address },
+      });
       statuses.push(response.status);
     }
     expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
     expect(statuses.slice(30)).toEqual([429, 429]);
-    expect((await callApi('/v1/account', { headers: { Authorization: 'Bearer nope', 'X-Forwarded-For': fakeClientIp() } })).status).toBe(401);
+    expect(
+      (await callApi('/v1/account', { headers: { Authorization: 'Bearer nope', 'X-Forwarded-For': fakeClientIp() } }))
+        .status,
+    ).toBe(401);
   });
 
   it('when a path is asked with a method it does not have, then 405 with Allow, whatever body comes with it', async () => {
     const response = await callApi('/v1/signup', { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
-    const withBody = await callApi('/v1/ubl/validate', { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'not XML' });
+    const withBody = await callApi('/v1/ubl/validate', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'not XML',
+    });
     expect(withBody.status).toBe(405);
     expect(withBody.headers.get('allow')).toBe('POST');
   });
@@ -242,14 +310,19 @@ describe('limits are not easy to sidestep', () => {
     expect(response.status).toBe(202);
     expect(response.body).toHaveLength(12);
     expect(response.headers.get('x-ratelimit-reset')).toBe(before.headers.get('x-ratelimit-reset'));
-    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBe(Number(before.headers.get('x-ratelimit-remaining')) - 1);
+    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(before.headers.get('x-ratelimit-remaining')) - 1,
+    );
   });
 
-  it('when an account spreads requests over several keys, then the account limit (twice a key\'s) still holds', async () => {
+  it("when an account spreads requests over several keys, then the account limit (twice a key's) still holds", async () => {
     const account = await signUp();
     await setRateLimit(account.id, 4);
     const keys = [account.key];
-    for (let i = 0; i < 2; i += 1) keys.push((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { label: `k${i}` } })).body.api_key);
+    for (let i = 0; i < 2; i += 1)
+      keys.push(
+        (await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { label: `k${i}` } })).body.api_key,
+      );
     const statuses: number[] = [];
     for (const key of keys) for (let i = 0; i < 4; i += 1) statuses.push((await callAs(key, '/v1/workspaces')).status);
     // The first key spent 2 of its 4 on creating the others; the account's 8 run out on the third key.
@@ -274,7 +347,8 @@ describe('limits are not easy to sidestep', () => {
 
   it('when an account holds 25 active keys, then a 26th is refused until one is revoked', async () => {
     const account = await signUp();
-    for (let i = 1; i < 25; i += 1) expect((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: {} })).status).toBe(201);
+    for (let i = 1; i < 25; i += 1)
+      expect((await callAs(account.key, '/v1/account/keys', { method: 'POST', body: {} })).status).toBe(201);
     const refused = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: {} });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('key_limit_reached');
@@ -284,14 +358,23 @@ describe('limits are not easy to sidestep', () => {
     const sender = await sendingAccount();
     const statuses: number[] = [];
     for (let i = 0; i < 21; i += 1) {
-      const body = document(sender.companyId, { number: `R-${i}`, to: { ...(validFixtures[0]!.body.to as object), email: `person-${i}-${sender.id}@example.com` } });
+      const body = document(sender.companyId, {
+        number: `R-${i}`,
+        to: { ...(validFixtures[0]!.body.to as object), email: `person-${i}-${sender.id}@example.com` },
+      });
       statuses.push((await callAs(sender.key, '/v1/documents', { method: 'POST', body })).status);
     }
     expect(statuses.slice(0, 20).every((status) => status === 202)).toBe(true);
     expect(statuses[20]).toBe(429);
-    const again = document(sender.companyId, { number: 'R-again', to: { ...(validFixtures[0]!.body.to as object), email: `person-3-${sender.id}@example.com` } });
+    const again = document(sender.companyId, {
+      number: 'R-again',
+      to: { ...(validFixtures[0]!.body.to as object), email: `person-3-${sender.id}@example.com` },
+    });
     expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: again })).status).toBe(202);
-    const own = document(sender.companyId, { number: 'R-own', to: { ...(validFixtures[0]!.body.to as object), email: sender.email } });
+    const own = document(sender.companyId, {
+      number: 'R-own',
+      to: { ...(validFixtures[0]!.body.to as object), email: sender.email },
+    });
     expect((await callAs(sender.key, '/v1/documents', { method: 'POST', body: own })).status).toBe(202);
   });
 });
@@ -301,7 +384,10 @@ describe('probing accounts by email', () => {
     const owner = await signUp('prober');
     const statuses: number[] = [];
     for (let i = 0; i < 51; i += 1) {
-      const response = await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}/members`, { method: 'POST', body: { email: `nobody-${i}-${owner.id}@example.com` } });
+      const response = await callAs(owner.key, `/v1/workspaces/${owner.workspaceId}/members`, {
+        method: 'POST',
+        body: { email: `nobody-${i}-${owner.id}@example.com` },
+      });
       statuses.push(response.status);
     }
     expect(statuses.slice(0, 50).every((status) => status === 404)).toBe(true);
@@ -314,9 +400,13 @@ describe('environments and downloads', () => {
     const sender = await sendingAccount();
     const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: document(sender.companyId) });
     const live = await callAs(sender.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false } });
-    const response = await callAs(live.body.api_key, `/v1/documents/${posted.body.id}/history`, { host: 'live.localhost' });
+    const response = await callAs(live.body.api_key, `/v1/documents/${posted.body.id}/history`, {
+      host: 'live.localhost',
+    });
     expect(response.status).toBe(404);
-    const list = await callAs(live.body.api_key, `/v1/documents?company_id=${sender.companyId}`, { host: 'live.localhost' });
+    const list = await callAs(live.body.api_key, `/v1/documents?company_id=${sender.companyId}`, {
+      host: 'live.localhost',
+    });
     expect(list.body.data).toEqual([]);
   });
 
@@ -324,7 +414,15 @@ describe('environments and downloads', () => {
     const sender = await sendingAccount();
     const posted = await callAs(sender.key, '/v1/documents', {
       method: 'POST',
-      body: document(sender.companyId, { attachments: [{ filename: 'Übersicht – 請求書.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') }] }),
+      body: document(sender.companyId, {
+        attachments: [
+          {
+            filename: 'Übersicht – 請求書.csv',
+            mime_type: 'text/csv',
+            content: Buffer.from('a;b\n').toString('base64'),
+          },
+        ],
+      }),
     });
     const [attachment] = (await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments`)).body.data;
     const download = await callAs(sender.key, `/v1/documents/${posted.body.id}/attachments/${attachment.id}`);
@@ -349,8 +447,10 @@ describe('a copy of the data directory opens nothing', () => {
     const visit = async (entry: string) => {
       const stats = await lstat(entry).catch(() => undefined);
       if (!stats || stats.isSymbolicLink()) return;
-      if ((stats.mode & 0o077) !== 0) found.push(`${path.relative(dir, entry) || '.'} ${(stats.mode & 0o777).toString(8)}`);
-      if (stats.isDirectory()) for (const name of await readdir(entry).catch(() => [])) await visit(path.join(entry, name));
+      if ((stats.mode & 0o077) !== 0)
+        found.push(`${path.relative(dir, entry) || '.'} ${(stats.mode & 0o777).toString(8)}`);
+      if (stats.isDirectory())
+        for (const name of await readdir(entry).catch(() => [])) await visit(path.join(entry, name));
     };
     await visit(dir);
     return found;
@@ -371,13 +471,25 @@ describe('a copy of the data directory opens nothing', () => {
 });
 
 describe('Hardening III: the small gaps a probe of the receiving side found', () => {
-  it.each(['/v1/lookup/%ff', '/v1/companies/%ff', '/v1/documents/%ff?company_id=com_x', '/v1/webhooks/%E0%A4%A', '/v1/lookup/0208%3A%ff/dns'])(
+  it.each([
+    '/v1/lookup/%ff',
+    '/v1/companies/%ff',
+    '/v1/documents/%ff?company_id=com_x',
+    '/v1/webhooks/%E0%A4%A',
+    '/v1/lookup/0208%3A%ff/dns',
+  ])(
     'when a path parameter is malformed percent-encoding (%s), then 400 invalid_field, with or without a key',
     async (target) => {
       const { key } = await signUp('percent');
-      for (const headers of [{ 'X-Forwarded-For': fakeClientIp() }, { Authorization: `Bearer ${key}`, 'X-Forwarded-For': fakeClientIp() }] as Record<string, string>[]) {
+      for (const headers of [
+        { 'X-Forwarded-For': fakeClientIp() },
+        { Authorization: `Bearer ${key}`, 'X-Forwarded-For': fakeClientIp() },
+      ] as Record<string, string>[]) {
         const response = await callApi(target, { headers });
-        expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'invalid_field' });
+        expect({ status: response.status, code: response.body.error?.code }).toEqual({
+          status: 400,
+          code: 'invalid_field',
+        });
       }
     },
   );
@@ -392,7 +504,10 @@ describe('Hardening III: the small gaps a probe of the receiving side found', ()
       ['/v1/no-such-route', {}],
     ] as const) {
       const response = await fetch(`${sharedStack().apiUrl}${target}`, { headers });
-      expect({ target, nosniff: response.headers.get('x-content-type-options') }).toEqual({ target, nosniff: 'nosniff' });
+      expect({ target, nosniff: response.headers.get('x-content-type-options') }).toEqual({
+        target,
+        nosniff: 'nosniff',
+      });
     }
   });
 
@@ -402,7 +517,10 @@ describe('Hardening III: the small gaps a probe of the receiving side found', ()
     expect(path.dirname(keysDir)).toBe(path.join(os.homedir(), '.config', 'einvoice', 'keys'));
     const ofThisStack: { command: string; holdsToken: boolean; ourAccessPoint: boolean }[] = [];
     for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-      const [environment, command] = await Promise.all([readFile(`/proc/${pid}/environ`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')]);
+      const [environment, command] = await Promise.all([
+        readFile(`/proc/${pid}/environ`, 'utf8').catch(() => ''),
+        readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+      ]);
       if (!`${environment}${command}`.includes(dataDir)) continue;
       ofThisStack.push({
         command: command.split('\0').join(' '),
@@ -414,6 +532,8 @@ describe('Hardening III: the small gaps a probe of the receiving side found', ()
     const foreign = ofThisStack.filter(({ command }) => / receiver$|peppol-network\/main\.ts/.test(command.trim()));
     expect(foreign.length).toBeGreaterThanOrEqual(2);
     for (const party of foreign) expect(party).toMatchObject({ holdsToken: false });
-    expect(ofThisStack.find(({ command, ourAccessPoint }) => ourAccessPoint && / sender$/.test(command.trim()))).toMatchObject({ holdsToken: true });
+    expect(
+      ofThisStack.find(({ command, ourAccessPoint }) => ourAccessPoint && / sender$/.test(command.trim())),
+    ).toMatchObject({ holdsToken: true });
   });
 });

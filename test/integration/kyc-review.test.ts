@@ -7,7 +7,15 @@ import { reconcileKycReviews, remindReviewers } from '../../services/kyc-review'
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { kycWorkflowId, provisionWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
 import { callAs, withStore } from '../support/accounts';
-import { completeSubmission, createCompany, pdfUpload, readyToSubmit, submit, upload, waitForKyc } from '../support/kyc';
+import {
+  completeSubmission,
+  createCompany,
+  pdfUpload,
+  readyToSubmit,
+  submit,
+  upload,
+  waitForKyc,
+} from '../support/kyc';
 import { inboxFor } from '../support/documents';
 import { sharedTemporalClient } from '../support/temporal';
 import { sharedStack } from '../support/test-stack';
@@ -22,7 +30,12 @@ import { until } from '../support/until';
 const temporal = sharedTemporalClient();
 
 const liveness = async (key: string) =>
-  Object.fromEntries(((await callAs(key, '/v1/companies')).body.data as { id: string; is_live: boolean }[]).map((company) => [company.id, company.is_live]));
+  Object.fromEntries(
+    ((await callAs(key, '/v1/companies')).body.data as { id: string; is_live: boolean }[]).map((company) => [
+      company.id,
+      company.is_live,
+    ]),
+  );
 
 /** A submitted workspace and the handle of its review. */
 async function submitted(label: string) {
@@ -35,7 +48,11 @@ async function submitted(label: string) {
 async function approved(label: string) {
   const account = await submitted(label);
   await account.review.signal('review', { decision: 'approve' });
-  await until('the own company going live', () => liveness(account.key), (live) => live[account.companyId] === true);
+  await until(
+    'the own company going live',
+    () => liveness(account.key),
+    (live) => live[account.companyId] === true,
+  );
   return account;
 }
 
@@ -43,7 +60,9 @@ const stateOf = (review: WorkflowHandle) => review.query<Record<string, unknown>
 
 /** The workspace's audit actions, newest first. */
 const auditActions = async (account: { key: string; workspaceId: string }): Promise<string[]> =>
-  (await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit?limit=100`)).body.data.map((event: { action: string }) => event.action);
+  (await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit?limit=100`)).body.data.map(
+    (event: { action: string }) => event.action,
+  );
 
 describe('the KYC review workflow', () => {
   it('when the operator approves by signal, then the workspace is approved and live, and a company the provider refuses holds back no other', async () => {
@@ -61,7 +80,10 @@ describe('the KYC review workflow', () => {
       'the pending review in the list an operator filters',
       async () => {
         const ids: string[] = [];
-        for await (const execution of temporal().workflow.list({ query: `KycStatus = "pending" AND WorkspaceId = "${account.workspaceId}"` })) ids.push(execution.workflowId);
+        for await (const execution of temporal().workflow.list({
+          query: `KycStatus = "pending" AND WorkspaceId = "${account.workspaceId}"`,
+        }))
+          ids.push(execution.workflowId);
         return ids;
       },
       (ids) => ids.length > 0,
@@ -71,23 +93,41 @@ describe('the KYC review workflow', () => {
     await review.signal('review', { decision: 'approve' });
     const state = await waitForKyc(account.key, (kyc) => kyc.status === 'approved');
     expect(state).toMatchObject({ status: 'approved', reviewed_at: expect.any(String), reject_reason: null });
-    const live = await until('provisioning', () => liveness(account.key), (companies) => companies[account.companyId] === true && companies[second] === true);
+    const live = await until(
+      'provisioning',
+      () => liveness(account.key),
+      (companies) => companies[account.companyId] === true && companies[second] === true,
+    );
     expect(live[refused]).toBe(false);
-    const progress = await until('the workflow’s progress', () => stateOf(review), (current) => (current.provisioned as string[]).length === 2);
-    expect(progress).toMatchObject({ status: 'approved', provisioning: [refused], provisioned: expect.arrayContaining([account.companyId, second]) });
+    const progress = await until(
+      'the workflow’s progress',
+      () => stateOf(review),
+      (current) => (current.provisioned as string[]).length === 2,
+    );
+    expect(progress).toMatchObject({
+      status: 'approved',
+      provisioning: [refused],
+      provisioned: expect.arrayContaining([account.companyId, second]),
+    });
     expect((await review.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus)).toBe('approved');
     expect((await callAs(account.key, `/v1/workspaces/${account.workspaceId}`)).body.mode).toBe('live');
 
-    const actions = await until('the audit trail', () => auditActions(account), (all) => all.filter((action) => action === 'company.provisioned').length === 2);
-    expect(actions.filter((action) => action.startsWith('kyc.') || action === 'company.provisioned').reverse()).toEqual([
-      'kyc.document_uploaded',
-      'kyc.document_uploaded',
-      'kyc.document_uploaded',
-      'kyc.submitted',
-      'kyc.approved',
-      'company.provisioned',
-      'company.provisioned',
-    ]);
+    const actions = await until(
+      'the audit trail',
+      () => auditActions(account),
+      (all) => all.filter((action) => action === 'company.provisioned').length === 2,
+    );
+    expect(actions.filter((action) => action.startsWith('kyc.') || action === 'company.provisioned').reverse()).toEqual(
+      [
+        'kyc.document_uploaded',
+        'kyc.document_uploaded',
+        'kyc.document_uploaded',
+        'kyc.submitted',
+        'kyc.approved',
+        'company.provisioned',
+        'company.provisioned',
+      ],
+    );
     const locked = await upload(account.key, pdfUpload('registry_extract'));
     expect(locked.body.error).toMatchObject({ code: 'kyc_locked', details: { status: 'approved' } });
     const again = await submit(account.key, completeSubmission(account.companyId));
@@ -96,11 +136,17 @@ describe('the KYC review workflow', () => {
 
   it('when a company is created after approval, then it is live at once; one the provider refuses is created not live and its own workflow retries', async () => {
     const account = await approved('later');
-    const created = await callAs(account.key, '/v1/companies', { method: 'POST', body: { name: 'Later BV', country: 'NL' } });
+    const created = await callAs(account.key, '/v1/companies', {
+      method: 'POST',
+      body: { name: 'Later BV', country: 'NL' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.is_live).toBe(true);
 
-    const failing = await callAs(account.key, '/v1/companies', { method: 'POST', body: { name: `Later ${EMBEDDED_REFUSAL_MARKER} BV`, country: 'NL' } });
+    const failing = await callAs(account.key, '/v1/companies', {
+      method: 'POST',
+      body: { name: `Later ${EMBEDDED_REFUSAL_MARKER} BV`, country: 'NL' },
+    });
     expect(failing.status).toBe(201);
     expect(failing.body.is_live).toBe(false);
     const retrying = await temporal().workflow.getHandle(provisionWorkflowId(failing.body.id)).describe();
@@ -112,18 +158,31 @@ describe('the KYC review workflow', () => {
   it('when a live company’s peppol_id is changed to one the provider refuses, then 502 provider_update_failed and nothing changes; one it takes is stored', async () => {
     const account = await approved('participant');
     const path = `/v1/companies/${account.companyId}`;
-    const refused = await callAs(account.key, path, { method: 'PATCH', body: { peppol_id: `0060:${EMBEDDED_REFUSAL_MARKER}`, name: 'Renamed BV' } });
+    const refused = await callAs(account.key, path, {
+      method: 'PATCH',
+      body: { peppol_id: `0060:${EMBEDDED_REFUSAL_MARKER}`, name: 'Renamed BV' },
+    });
     expect(refused.status).toBe(502);
     expect(refused.body.error).toMatchObject({ type: 'api_error', code: 'provider_update_failed', param: 'peppol_id' });
-    expect((await callAs(account.key, path)).body).toMatchObject({ peppol_id: '0208:0123456749', name: 'Acme BV', is_live: true });
+    expect((await callAs(account.key, path)).body).toMatchObject({
+      peppol_id: '0208:0123456749',
+      name: 'Acme BV',
+      is_live: true,
+    });
 
     const taken = await callAs(account.key, path, { method: 'PATCH', body: { peppol_id: '0060:123456789' } });
     expect(taken.status).toBe(200);
     expect(taken.body).toMatchObject({ peppol_id: '0060:123456789', is_live: true });
 
     // A company that is not live has nothing to push: the same value is simply stored.
-    const notLive = await callAs(account.key, '/v1/companies', { method: 'POST', body: { name: `Quiet ${EMBEDDED_REFUSAL_MARKER} BV`, country: 'BE' } });
-    const changed = await callAs(account.key, `/v1/companies/${notLive.body.id}`, { method: 'PATCH', body: { peppol_id: `0060:${EMBEDDED_REFUSAL_MARKER}` } });
+    const notLive = await callAs(account.key, '/v1/companies', {
+      method: 'POST',
+      body: { name: `Quiet ${EMBEDDED_REFUSAL_MARKER} BV`, country: 'BE' },
+    });
+    const changed = await callAs(account.key, `/v1/companies/${notLive.body.id}`, {
+      method: 'PATCH',
+      body: { peppol_id: `0060:${EMBEDDED_REFUSAL_MARKER}` },
+    });
     expect(changed.status).toBe(200);
   });
 
@@ -131,46 +190,78 @@ describe('the KYC review workflow', () => {
     const account = await submitted('reject');
     await account.review.signal('review', { decision: 'maybe' });
     expect(await stateOf(account.review)).toMatchObject({ status: 'pending' });
-    await account.review.signal('review', { decision: 'reject', reason: 'The registry extract is older than three months.', operator: 'operator:alice' });
+    await account.review.signal('review', {
+      decision: 'reject',
+      reason: 'The registry extract is older than three months.',
+      operator: 'operator:alice',
+    });
     const rejected = await waitForKyc(account.key, (kyc) => kyc.status === 'rejected');
-    await until('the rejection in the audit trail', () => auditActions(account), (actions) => actions.includes('kyc.rejected'));
+    await until(
+      'the rejection in the audit trail',
+      () => auditActions(account),
+      (actions) => actions.includes('kyc.rejected'),
+    );
     const trail = (await callAs(account.key, `/v1/workspaces/${account.workspaceId}/audit?limit=100`)).body.data;
     expect(trail.find((event: { action: string }) => event.action === 'kyc.rejected')).toMatchObject({
       actor: { account_id: 'operator:alice', key_prefix: null },
       target: { type: 'kyc_submission', id: `kyc-${account.workspaceId}#1` },
       details: { submission: 1, reason: 'The registry extract is older than three months.' },
     });
-    expect(rejected).toMatchObject({ reject_reason: 'The registry extract is older than three months.', reviewed_at: expect.any(String), review_reference: `kyc-${account.workspaceId}#1` });
+    expect(rejected).toMatchObject({
+      reject_reason: 'The registry extract is older than three months.',
+      reviewed_at: expect.any(String),
+      review_reference: `kyc-${account.workspaceId}#1`,
+    });
     expect(rejected.requirements.can_submit).toBe(true);
     const firstRun = await account.review.describe();
 
-    expect((await upload(account.key, pdfUpload('registry_extract', { filename: 'fresh-extract.pdf' }))).status).toBe(201);
+    expect((await upload(account.key, pdfUpload('registry_extract', { filename: 'fresh-extract.pdf' }))).status).toBe(
+      201,
+    );
     const resubmitted = await submit(account.key, completeSubmission(account.companyId));
     expect(resubmitted.status).toBe(200);
-    expect(resubmitted.body).toMatchObject({ status: 'pending', reject_reason: null, reviewed_at: null, review_reference: `kyc-${account.workspaceId}#2` });
+    expect(resubmitted.body).toMatchObject({
+      status: 'pending',
+      reject_reason: null,
+      reviewed_at: null,
+      review_reference: `kyc-${account.workspaceId}#2`,
+    });
     const secondRun = await account.review.describe();
     expect(secondRun.runId).not.toBe(firstRun.runId);
-    expect((await temporal().workflow.getHandle(account.review.workflowId, firstRun.runId).describe()).status.name).toBe('COMPLETED');
+    expect(
+      (await temporal().workflow.getHandle(account.review.workflowId, firstRun.runId).describe()).status.name,
+    ).toBe('COMPLETED');
     expect(await stateOf(account.review)).toMatchObject({ status: 'pending', submission: 2 });
 
     await account.review.signal('review', { decision: 'approve' });
     await waitForKyc(account.key, (kyc) => kyc.status === 'approved');
-    const actions = await until('the approval in the audit trail', () => auditActions(account), (all) => all.includes('kyc.approved'));
-    expect(actions.filter((action) => ['kyc.submitted', 'kyc.rejected', 'kyc.approved'].includes(action)).reverse()).toEqual([
-      'kyc.submitted',
-      'kyc.rejected',
-      'kyc.submitted',
-      'kyc.approved',
-    ]);
+    const actions = await until(
+      'the approval in the audit trail',
+      () => auditActions(account),
+      (all) => all.includes('kyc.approved'),
+    );
+    expect(
+      actions.filter((action) => ['kyc.submitted', 'kyc.rejected', 'kyc.approved'].includes(action)).reverse(),
+    ).toEqual(['kyc.submitted', 'kyc.rejected', 'kyc.submitted', 'kyc.approved']);
   });
 
   it('when a review waits, then the operators’ reminder names the workspace, the submission and how to decide; once it is decided, no reminder is sent', async () => {
     const account = await submitted('reminded');
     const operators = `operators-${account.workspaceId}@example.com`;
-    const deps = { smtpUrl: sharedStack().smtpUrl, mailFrom: 'E-invoice <service@einvoice.localhost>', operatorEmail: operators };
+    const deps = {
+      smtpUrl: sharedStack().smtpUrl,
+      mailFrom: 'E-invoice <service@einvoice.localhost>',
+      operatorEmail: operators,
+    };
     await withStore((store) => remindReviewers({ store, ...deps }, account.workspaceId, 1, 2));
-    const [reminder] = await until('the reminder', () => inboxFor(operators), (messages) => messages.length === 1);
-    expect(reminder!.subject).toMatch(new RegExp(`^KYC review waiting 2 days: .+ \\(${kycWorkflowId(account.workspaceId)}#1\\)$`));
+    const [reminder] = await until(
+      'the reminder',
+      () => inboxFor(operators),
+      (messages) => messages.length === 1,
+    );
+    expect(reminder!.subject).toMatch(
+      new RegExp(`^KYC review waiting 2 days: .+ \\(${kycWorkflowId(account.workspaceId)}#1\\)$`),
+    );
     const text = (await (await fetch(`${sharedStack().inboxUrl}/email/${reminder!.id}`)).json()) as { text: string };
     expect(text.text).toContain(`kyc approve ${account.workspaceId}`);
     expect(text.text).toContain('signal `review`');
@@ -206,6 +297,8 @@ describe('the KYC review workflow', () => {
     const review = temporal().workflow.getHandle(kycWorkflowId(account.workspaceId));
     expect(await stateOf(review)).toMatchObject({ status: 'pending', submission: 1 });
     await review.signal('review', { decision: 'reject', reason: 'Unreadable scan.' });
-    expect(await waitForKyc(account.key, (kyc) => kyc.status === 'rejected')).toMatchObject({ reject_reason: 'Unreadable scan.' });
+    expect(await waitForKyc(account.key, (kyc) => kyc.status === 'rejected')).toMatchObject({
+      reject_reason: 'Unreadable scan.',
+    });
   });
 });

@@ -42,21 +42,39 @@ describe('participant lookup on the local Peppol network', () => {
     expect(response.status).toBe(200);
     expect(Number(response.headers.get('ratelimit-limit'))).toBe(sharedStack().lookupLimit);
     expect(response.body).toMatchObject({
-      participant: { scheme: 'iso6523-actorid-upis', value: '0208:0987654394', id: 'iso6523-actorid-upis::0208:0987654394' },
+      participant: {
+        scheme: 'iso6523-actorid-upis',
+        value: '0208:0987654394',
+        id: 'iso6523-actorid-upis::0208:0987654394',
+      },
       registered: true,
-      sml: { zone: peppol.zone, hashed: '0208:0987654394', dns_name: smlDnsName('0208:0987654394', peppol.zone), query_type: 'NAPTR' },
+      sml: {
+        zone: peppol.zone,
+        hashed: '0208:0987654394',
+        dns_name: smlDnsName('0208:0987654394', peppol.zone),
+        query_type: 'NAPTR',
+      },
       smp_url: peppol.smp,
       can_receive: { invoice: true, credit_note: true },
     });
     expect(response.body.sml.record).toMatchObject({ flags: 'U', service: 'Meta:SMP', regexp: `!.*!${peppol.smp}!` });
     // The stand-in's buyers also take Invoice Responses (under their own process), as a buyer answering our invoices would.
-    expect(response.body.smp.document_types).toEqual([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE, INVOICE_RESPONSE.documentType]);
+    expect(response.body.smp.document_types).toEqual([
+      BIS_BILLING_INVOICE,
+      BIS_BILLING_CREDIT_NOTE,
+      INVOICE_RESPONSE.documentType,
+    ]);
     expect(response.body.smp.services.map((service: { found: boolean }) => service.found)).toEqual([true, true, true]);
     // Signed by the stand-in SMP with the local PKI's SMP certificate, verified against the local CA.
     expect(response.body.smp.services.map((service: { smp_signature: unknown }) => service.smp_signature)).toEqual(
       Array.from({ length: 3 }, () => ({ verified: true, signer_subject: LOCAL_SMP_SIGNER, problem: null })),
     );
-    expect(response.body.capabilities.at(-1)).toMatchObject({ document_type: INVOICE_RESPONSE.documentType, process: INVOICE_RESPONSE.process, usable: true, problems: [] });
+    expect(response.body.capabilities.at(-1)).toMatchObject({
+      document_type: INVOICE_RESPONSE.documentType,
+      process: INVOICE_RESPONSE.process,
+      usable: true,
+      problems: [],
+    });
     expect(response.body.capabilities.slice(0, 2)).toEqual(
       [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE].map((documentType, index) =>
         expect.objectContaining({
@@ -65,13 +83,20 @@ describe('participant lookup on the local Peppol network', () => {
           process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
           transport_profile: 'peppol-transport-as4-v2_0',
           endpoint_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/as4$/),
-          certificate: expect.objectContaining({ subject: expect.stringContaining('CN=PBE000002'), issuer: LOCAL_CA, valid_to: expect.any(String), chain_verified: true }),
+          certificate: expect.objectContaining({
+            subject: expect.stringContaining('CN=PBE000002'),
+            issuer: LOCAL_CA,
+            valid_to: expect.any(String),
+            chain_verified: true,
+          }),
           usable: true,
           problems: [],
         }),
       ),
     );
-    expect(response.body.summary).toMatch(/^0208:0987654394 is on Peppol and can receive BIS Billing 3\.0 invoices and credit notes \(AS4 at http/);
+    expect(response.body.summary).toMatch(
+      /^0208:0987654394 is on Peppol and can receive BIS Billing 3\.0 invoices and credit notes \(AS4 at http/,
+    );
   });
 
   it('when a participant is registered for invoices only, then it can receive invoices but not credit notes, and the summary says why', async () => {
@@ -79,7 +104,9 @@ describe('participant lookup on the local Peppol network', () => {
     expect(response.status).toBe(200);
     expect(response.body.capabilities).toHaveLength(1);
     expect(response.body.can_receive).toEqual({ invoice: true, credit_note: false });
-    expect(response.body.summary).toMatch(/invoices .* but not credit notes \(its SMP does not list the document type\)/);
+    expect(response.body.summary).toMatch(
+      /invoices .* but not credit notes \(its SMP does not list the document type\)/,
+    );
   });
 
   it('when the DNS step alone is asked, then it names the DNS name queried, the NAPTR record and the SMP URL it yields', async () => {
@@ -88,7 +115,10 @@ describe('participant lookup on the local Peppol network', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       registered: true,
-      sml: { dns_name: `hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.${peppol.zone}`, record: { regexp: `!.*!${peppol.smp}!` } },
+      sml: {
+        dns_name: `hqlnrkedej3xevnxcnqilr5gx4hmdn4lws23cztjymy4mhl3plla.iso6523-actorid-upis.${peppol.zone}`,
+        record: { regexp: `!.*!${peppol.smp}!` },
+      },
       smp_url: peppol.smp,
     });
     expect(response.body).not.toHaveProperty('capabilities');
@@ -100,12 +130,20 @@ describe('participant lookup on the local Peppol network', () => {
 
     const dns = await lookup('/v1/lookup/0208:0677424046/dns');
     expect(dns.status).toBe(200);
-    expect(dns.body).toMatchObject({ registered: false, sml: { dns_name: dnsName, records: [], record: null }, smp_url: null });
+    expect(dns.body).toMatchObject({
+      registered: false,
+      sml: { dns_name: dnsName, records: [], record: null },
+      smp_url: null,
+    });
     expect(dns.body.summary).toMatch(/not registered/);
 
     const full = await lookup('/v1/lookup/0208:0677424046');
     expect(full.status).toBe(404);
-    expect(full.body.error).toMatchObject({ type: 'not_found', code: 'participant_not_found', details: { zone: peppol.zone, dns_name: dnsName } });
+    expect(full.body.error).toMatchObject({
+      type: 'not_found',
+      code: 'participant_not_found',
+      details: { zone: peppol.zone, dns_name: dnsName },
+    });
     expect(full.body.error.message).toContain('0208:0677424046 is not on Peppol');
   });
 
@@ -128,28 +166,53 @@ describe('participant lookup on the local Peppol network', () => {
   it('when the SMP names an access point at a loopback address, then a sender is refused, naming it, unless private access points are allowed', async () => {
     const { dnsServer, zone, receivingAccessPoint } = sharedStack().peppol;
     const lookupWith = (allowPrivate: boolean) =>
-      peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, accessPointAddresses: { allowPrivate }, trust: localTrust() });
+      peppolLookup({
+        zone,
+        dnsServer,
+        smpAddresses: { allowPrivate: true },
+        httpSmp: true,
+        accessPointAddresses: { allowPrivate },
+        trust: localTrust(),
+      });
     const refused = await receivingEndpoint(lookupWith(false), '0208:0987654394', 'invoice', new Date());
     expect(refused).toEqual({
       refusal: `The receiver 0208:0987654394's SMP names an access point this service does not send to (${receivingAccessPoint}/as4): 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or otherwise internal address.`,
     });
-    expect(await receivingEndpoint(lookupWith(true), '0208:0987654394', 'invoice', new Date())).toMatchObject({ url: `${receivingAccessPoint}/as4` });
+    expect(await receivingEndpoint(lookupWith(true), '0208:0987654394', 'invoice', new Date())).toMatchObject({
+      url: `${receivingAccessPoint}/as4`,
+    });
   });
 
   it('when the SML names an http SMP, then the lookup does not ask it (Peppol SMPs are https only since 2026-02-01), unless http SMPs are allowed', async () => {
     const { dnsServer, zone, smp } = sharedStack().peppol;
     const strict = peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, trust: localTrust() });
-    expect(await strict.sml('0208:0987654394')).toMatchObject({ record: { regexp: `!.*!${smp}!` }, problem: expect.stringContaining('https only since 2026-02-01') });
+    expect(await strict.sml('0208:0987654394')).toMatchObject({
+      record: { regexp: `!.*!${smp}!` },
+      problem: expect.stringContaining('https only since 2026-02-01'),
+    });
     expect((await strict.sml('0208:0987654394')).smpUrl).toBeUndefined();
-    await expect(discoverParticipant(strict, '0208:0987654394', new Date())).rejects.toThrow(/gives no usable SMP URL \(the NAPTR record names http:\/\/127\.0\.0\.1:\d+, but Peppol SMPs are https only/);
-    expect(await discoverParticipant(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: localTrust() }), '0208:0987654394', new Date())).toMatchObject({ found: true });
+    await expect(discoverParticipant(strict, '0208:0987654394', new Date())).rejects.toThrow(
+      /gives no usable SMP URL \(the NAPTR record names http:\/\/127\.0\.0\.1:\d+, but Peppol SMPs are https only/,
+    );
+    expect(
+      await discoverParticipant(
+        peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust: localTrust() }),
+        '0208:0987654394',
+        new Date(),
+      ),
+    ).toMatchObject({ found: true });
   });
 
   it('when the SMP signer is not issued by the trusted SMP CA, then a sender is refused, naming the signer and its issuer', async () => {
     const { dnsServer, zone } = sharedStack().peppol;
     const otherCa = new X509Certificate((await testCa('Another SMP CA')).certificate);
     const trust = { ...localTrust(), smp: { setting: 'PEPPOL_SMP_CA', certificates: [otherCa] } };
-    const refused = await receivingEndpoint(peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust }), '0208:0987654394', 'invoice', new Date());
+    const refused = await receivingEndpoint(
+      peppolLookup({ zone, dnsServer, smpAddresses: { allowPrivate: true }, httpSmp: true, trust }),
+      '0208:0987654394',
+      'invoice',
+      new Date(),
+    );
     expect(refused).toEqual({
       refusal: `The receiver 0208:0987654394 cannot receive BIS Billing 3.0 invoices on Peppol: the SMP's signature is not verified: its signer ${LOCAL_SMP_SIGNER} is not trusted: it is not issued by a CA in PEPPOL_SMP_CA (its issuer is ${LOCAL_CA}).`,
     });
@@ -196,7 +259,13 @@ describe('participant lookup when the network fails', () => {
    * It trusts loopback as the shared stack does: each test asks from an address of its own.
    */
   async function apiWith(dnsServer: string, zone = sharedStack().peppol.zone, publicSmpsOnly = false): Promise<string> {
-    const env = { PEPPOL_DNS_SERVER: dnsServer, PEPPOL_SML_ZONE: zone, PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly), PEPPOL_ALLOW_HTTP_SMP: 'true', TRUSTED_PROXIES: 'loopback' };
+    const env = {
+      PEPPOL_DNS_SERVER: dnsServer,
+      PEPPOL_SML_ZONE: zone,
+      PEPPOL_ALLOW_PRIVATE_SMP: String(!publicSmpsOnly),
+      PEPPOL_ALLOW_HTTP_SMP: 'true',
+      TRUSTED_PROXIES: 'loopback',
+    };
     const api = await listening(inProcessApp(db, env));
     apis.push(api);
     return api.url;
@@ -204,7 +273,13 @@ describe('participant lookup when the network fails', () => {
 
   /** A stand-in SML whose every participant points at this SMP (or has this NAPTR regexp). */
   async function smlPointingAt(smpUrl: string, regexp?: string): Promise<string> {
-    const dns = await startDnsServer({ zone: 'sml.broken.localhost', port: 0, participants: ['0208:0987654394'], smpUrl, ...(regexp && { regexp }) });
+    const dns = await startDnsServer({
+      zone: 'sml.broken.localhost',
+      port: 0,
+      participants: ['0208:0987654394'],
+      smpUrl,
+      ...(regexp && { regexp }),
+    });
     dnsServers.push(dns);
     return `127.0.0.1:${dns.port}`;
   }
@@ -254,7 +329,9 @@ describe('participant lookup when the network fails', () => {
       `the SMP's signature is not verified: its signer ${LOCAL_SMP_SIGNER} is not trusted: PEPPOL_SMP_CA is not set (the CAs to check it against)`,
       'the access point certificate is not trusted: PEPPOL_AP_CA is not set (the CAs to check it against)',
     ]);
-    expect(response.body.summary).toMatch(/cannot receive BIS Billing 3\.0 invoices \(the SMP's signature is not verified: .*PEPPOL_SMP_CA is not set/);
+    expect(response.body.summary).toMatch(
+      /cannot receive BIS Billing 3\.0 invoices \(the SMP's signature is not verified: .*PEPPOL_SMP_CA is not set/,
+    );
   });
 
   it('when the SML names an SMP that does not know the participant, then 404 participant_not_found naming the SMP', async () => {
@@ -268,41 +345,64 @@ describe('participant lookup when the network fails', () => {
 
   it.each([
     ['does not answer', async () => `http://127.0.0.1:${await freePort()}`, 'did not answer'],
-    ['answers 503', () => smpAnswering(503, 'down for maintenance'), 'answered with something other than Peppol SMP 1.x XML'],
+    [
+      'answers 503',
+      () => smpAnswering(503, 'down for maintenance'),
+      'answered with something other than Peppol SMP 1.x XML',
+    ],
     ['answers a redirect', () => smpAnswering(302, ''), 'answered with something other than Peppol SMP 1.x XML'],
-    ['answers something that is not SMP XML', () => smpAnswering(200, '<html><body>Welcome</body></html>'), 'answered with something other than Peppol SMP 1.x XML'],
-    ['answers XML that is not well-formed', () => smpAnswering(200, '<html><body>Welcome</html>'), 'answered with something other than Peppol SMP 1.x XML'],
-  ])('when the SMP %s, then the lookup answers 502 lookup_smp_failed naming the SMP step and its URL, in a fixed phrase (no status, parser or network detail)', async (_what, smp, reason) => {
-    const smpUrl = await smp();
-    const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost');
+    [
+      'answers something that is not SMP XML',
+      () => smpAnswering(200, '<html><body>Welcome</body></html>'),
+      'answered with something other than Peppol SMP 1.x XML',
+    ],
+    [
+      'answers XML that is not well-formed',
+      () => smpAnswering(200, '<html><body>Welcome</html>'),
+      'answered with something other than Peppol SMP 1.x XML',
+    ],
+  ])(
+    'when the SMP %s, then the lookup answers 502 lookup_smp_failed naming the SMP step and its URL, in a fixed phrase (no status, parser or network detail)',
+    async (_what, smp, reason) => {
+      const smpUrl = await smp();
+      const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost');
 
-    const dns = await lookup('/v1/lookup/0208:0987654394/dns', fakeClientIp(), api);
-    expect(dns.body).toMatchObject({ registered: true, smp_url: smpUrl });
+      const dns = await lookup('/v1/lookup/0208:0987654394/dns', fakeClientIp(), api);
+      expect(dns.body).toMatchObject({ registered: true, smp_url: smpUrl });
 
-    const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
-    const url = `${smpUrl}${serviceGroupPath}`;
-    expect(response.status).toBe(502);
-    expect(response.body.error).toEqual({
-      type: 'api_error',
-      code: 'lookup_smp_failed',
-      message: `The lookup failed at its second step (SMP, HTTP): the SMP ${reason} (${url}). Retry later.`,
-      retry: { retryable: true },
-      details: { step: 'smp', url, reason },
-    });
-  });
+      const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+      const url = `${smpUrl}${serviceGroupPath}`;
+      expect(response.status).toBe(502);
+      expect(response.body.error).toEqual({
+        type: 'api_error',
+        code: 'lookup_smp_failed',
+        message: `The lookup failed at its second step (SMP, HTTP): the SMP ${reason} (${url}). Retry later.`,
+        retry: { retryable: true },
+        details: { step: 'smp', url, reason },
+      });
+    },
+  );
 
   it('when the SML publishes a regexp other than the whole-name forms (one that backtracks catastrophically), then it is refused at once: no SMP URL, 502 lookup_dns_failed', async () => {
-    const api = await apiWith(await smlPointingAt('https://smp.example.com', '!^(([a-z0-9]+)+)+\\.x$!https://smp.example.com!'), 'sml.broken.localhost');
+    const api = await apiWith(
+      await smlPointingAt('https://smp.example.com', '!^(([a-z0-9]+)+)+\\.x$!https://smp.example.com!'),
+      'sml.broken.localhost',
+    );
     const started = Date.now();
 
     const dns = await lookup('/v1/lookup/0208:0987654394/dns', fakeClientIp(), api);
     expect(dns.status).toBe(200);
     expect(dns.body).toMatchObject({ registered: true, smp_url: null });
-    expect(dns.body.summary).toMatch(/gives no SMP URL: the NAPTR regexp .* is not of the form !\.\*!URL! or !\^\.\*\$!URL!/);
+    expect(dns.body.summary).toMatch(
+      /gives no SMP URL: the NAPTR regexp .* is not of the form !\.\*!URL! or !\^\.\*\$!URL!/,
+    );
 
     const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
     expect(response.status).toBe(502);
-    expect(response.body.error).toMatchObject({ code: 'lookup_dns_failed', details: { step: 'sml', reason: expect.stringContaining('no usable SMP URL') } });
+    expect(response.body.error).toMatchObject({
+      code: 'lookup_dns_failed',
+      details: { step: 'sml', reason: expect.stringContaining('no usable SMP URL') },
+    });
     // A backtracking regexp would hold the API for hours; a loaded machine still answers in a few seconds.
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 15_000);
@@ -313,17 +413,23 @@ describe('participant lookup when the network fails', () => {
     ['loopback address, IPv4-mapped', (port: number) => `http://[::ffff:127.0.0.1]:${port}`],
     ['link-local (metadata) address, IPv4-compatible', () => 'http://[::a9fe:a9fe]'],
     ['link-local (metadata) address', () => 'http://169.254.169.254/latest/meta-data'],
-  ])('when the address policy is on and the SML names an SMP at a %s, then 502 lookup_smp_failed "is not at a public address", and nothing is asked of it', async (_what, smpAt) => {
-    const internal = await smpAnswering(503, 'an internal service');
-    const smpUrl = smpAt(Number(new URL(internal).port));
-    const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost', true);
+  ])(
+    'when the address policy is on and the SML names an SMP at a %s, then 502 lookup_smp_failed "is not at a public address", and nothing is asked of it',
+    async (_what, smpAt) => {
+      const internal = await smpAnswering(503, 'an internal service');
+      const smpUrl = smpAt(Number(new URL(internal).port));
+      const api = await apiWith(await smlPointingAt(smpUrl), 'sml.broken.localhost', true);
 
-    const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
-    expect(response.status).toBe(502);
-    expect(response.body.error).toMatchObject({ code: 'lookup_smp_failed', details: { step: 'smp', reason: 'is not at a public address' } });
-    expect(response.body.error.message).toContain('the SMP is not at a public address');
-    expect(asked.get(internal)).toBeUndefined();
-  });
+      const response = await lookup('/v1/lookup/0208:0987654394', fakeClientIp(), api);
+      expect(response.status).toBe(502);
+      expect(response.body.error).toMatchObject({
+        code: 'lookup_smp_failed',
+        details: { step: 'smp', reason: 'is not at a public address' },
+      });
+      expect(response.body.error.message).toContain('the SMP is not at a public address');
+      expect(asked.get(internal)).toBeUndefined();
+    },
+  );
 });
 
 describe('SMP requests go to the addresses checked', () => {
@@ -331,7 +437,13 @@ describe('SMP requests go to the addresses checked', () => {
   // `.invalid` never resolves in DNS: only an address the check itself resolved can be reached.
   const smpByName = () => sharedStack().peppol.smp.replace('127.0.0.1', 'smp.invalid');
   const peppolWith = (allowPrivate: boolean, resolve: (host: string) => Promise<string[]>) =>
-    peppolLookup({ zone: sharedStack().peppol.zone, dnsServer: sharedStack().peppol.dnsServer, smpAddresses: { allowPrivate, resolve }, httpSmp: true, trust: localTrust() });
+    peppolLookup({
+      zone: sharedStack().peppol.zone,
+      dnsServer: sharedStack().peppol.dnsServer,
+      smpAddresses: { allowPrivate, resolve },
+      httpSmp: true,
+      trust: localTrust(),
+    });
 
   it('when the SMP is named by a host name, then the name is resolved once and every request of the lookup connects to the address checked (no rebinding)', async () => {
     const resolved: string[] = [];
@@ -350,7 +462,9 @@ describe('SMP requests go to the addresses checked', () => {
     await expect(failure).rejects.toBeInstanceOf(SmpLookupError);
     await expect(failure).rejects.toMatchObject({
       reason: 'is not at a public address',
-      message: expect.stringContaining('smp.invalid resolves to 2001:db8::1, 10.0.0.1, a loopback, private, link-local or otherwise internal address'),
+      message: expect.stringContaining(
+        'smp.invalid resolves to 2001:db8::1, 10.0.0.1, a loopback, private, link-local or otherwise internal address',
+      ),
     });
   });
 });

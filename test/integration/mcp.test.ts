@@ -45,12 +45,18 @@ describe('the MCP server over stdio against the running API', () => {
   let mcp: Client;
   const protocolErrors: Error[] = [];
   let stderr = '';
-  const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown>) =>
+    mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
   beforeAll(async () => {
     const account = await signUp('mcp');
     api = createClient({ apiKey: account.key, baseUrl: sharedStack().apiUrl });
-    companyId = (await api.companies.create({ ...belgianSeller, address: { ...belgianSeller.address } } as JsonBody<'createCompany'>)).id;
+    companyId = (
+      await api.companies.create({
+        ...belgianSeller,
+        address: { ...belgianSeller.address },
+      } as JsonBody<'createCompany'>)
+    ).id;
     transport = new StdioClientTransport({
       ...SERVER,
       env: { ...getDefaultEnvironment(), EINVOICE_API_KEY: account.key, EINVOICE_BASE_URL: sharedStack().apiUrl },
@@ -65,7 +71,12 @@ describe('the MCP server over stdio against the running API', () => {
   afterAll(async () => {
     const pid = transport.pid!;
     await mcp.close();
-    await until('the server process to end', () => Promise.resolve(isAlive(pid)), (running) => !running, 10_000);
+    await until(
+      'the server process to end',
+      () => Promise.resolve(isAlive(pid)),
+      (running) => !running,
+      10_000,
+    );
     // stdout carried only protocol messages (anything else would have been a parse error), and the server said nothing on stderr.
     expect(protocolErrors).toEqual([]);
     expect(stderr).toBe('');
@@ -74,11 +85,23 @@ describe('the MCP server over stdio against the running API', () => {
   it('when the tools are listed, then each takes the fields of the API operation it calls', async () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['get_document', 'get_document_pdf', 'get_document_xml', 'list_documents', 'lookup_participant', 'read_inbox', 'send_document', 'send_ubl', 'validate_document']);
+    expect([...byName.keys()].sort()).toEqual([
+      'get_document',
+      'get_document_pdf',
+      'get_document_xml',
+      'list_documents',
+      'lookup_participant',
+      'read_inbox',
+      'send_document',
+      'send_ubl',
+      'validate_document',
+    ]);
     const fields = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
     expect(fields('send_document')).toEqual(Object.keys(documentInputSchema.shape));
     expect(fields('validate_document')).toEqual(Object.keys(documentInputSchema.shape));
-    expect(byName.get('send_document')!.inputSchema.required).toEqual(expect.arrayContaining(['company_id', 'number', 'issue_date', 'to', 'lines']));
+    expect(byName.get('send_document')!.inputSchema.required).toEqual(
+      expect.arrayContaining(['company_id', 'number', 'issue_date', 'to', 'lines']),
+    );
     expect(fields('list_documents')).toEqual(Object.keys(documentListQuery.shape));
     expect(fields('read_inbox')).toEqual(Object.keys(inboxQuery.shape));
     expect(fields('get_document')).toEqual(['id', 'company_id']);
@@ -95,7 +118,10 @@ describe('the MCP server over stdio against the running API', () => {
     const refusable = { ...standard, company_id: companyId, buyer_reference: undefined, order_reference: undefined };
     const verdict = await call('validate_document', refusable);
     expect(verdict.isError).toBe(true);
-    expect(jsonOf(verdict)).toMatchObject({ valid: false, violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }] });
+    expect(jsonOf(verdict)).toMatchObject({
+      valid: false,
+      violations: [{ path: 'buyer_reference', rule: 'PEPPOL-EN16931-R003' }],
+    });
 
     const refused = await call('send_document', refusable);
     expect(refused.isError).toBe(true);
@@ -108,7 +134,11 @@ describe('the MCP server over stdio against the running API', () => {
 
     const { company_id: _company, ...withoutCompany } = standard;
     const unaddressed = await call('send_document', withoutCompany);
-    expect(jsonOf(unaddressed).error).toMatchObject({ code: 'missing_field', param: 'company_id', request_id: expect.any(String) });
+    expect(jsonOf(unaddressed).error).toMatchObject({
+      code: 'missing_field',
+      param: 'company_id',
+      request_id: expect.any(String),
+    });
     const unknown = await call('get_document', { id: 'doc_000000000000000000000000', company_id: companyId });
     expect(unknown.isError).toBe(true);
     expect(jsonOf(unknown).error).toMatchObject({ code: 'document_not_found', status: 404 });
@@ -133,7 +163,12 @@ describe('the MCP server over stdio against the running API', () => {
     });
 
     const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
-    const delivered = await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000);
+    const delivered = await until(
+      'delivery',
+      read,
+      (current) => current.status === 'delivered' || current.status === 'failed',
+      90_000,
+    );
     expect(delivered).toMatchObject({ id, status: 'delivered' });
 
     const page = jsonOf(await call('list_documents', { company_id: companyId, limit: 1 }));
@@ -144,8 +179,13 @@ describe('the MCP server over stdio against the running API', () => {
     const pdf = await call('get_document_pdf', { id, lang: 'de' });
     expect(pdf.isError).toBeFalsy();
     const [resource] = pdf.content as { type: string; resource: { uri: string; mimeType: string; blob: string } }[];
-    expect(resource).toMatchObject({ type: 'resource', resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf' } });
-    expect(await pdfText(Buffer.from(resource!.resource.blob, 'base64'))).toContain(`Rechnungsnummer: ${String(standard.number)}`);
+    expect(resource).toMatchObject({
+      type: 'resource',
+      resource: { uri: `einvoice://documents/${id}.pdf`, mimeType: 'application/pdf' },
+    });
+    expect(await pdfText(Buffer.from(resource!.resource.blob, 'base64'))).toContain(
+      `Rechnungsnummer: ${String(standard.number)}`,
+    );
   }, 120_000);
 
   it('when a UBL document made elsewhere is sent, then it is delivered as it was given; one of another seller is a tool error naming both', async () => {
@@ -155,23 +195,36 @@ describe('the MCP server over stdio against the running API', () => {
     const { id } = jsonOf(sent);
     expect(jsonOf(await call('send_ubl', { company_id: companyId, ubl: xml, idempotency_key: 'mcp-ubl' })).id).toBe(id);
     const read = async () => jsonOf(await call('get_document', { id, company_id: companyId }));
-    expect(await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000)).toMatchObject({ status: 'delivered', number: 'Snippet1' });
+    expect(
+      await until('delivery', read, (current) => current.status === 'delivered' || current.status === 'failed', 90_000),
+    ).toMatchObject({ status: 'delivered', number: 'Snippet1' });
     expect(await api.documents.ubl(id)).toBe(xml);
     // The same document as CII, for a client that reads that syntax.
-    const [cii] = (await call('get_document_xml', { id, syntax: 'cii' })).content as { resource: { uri: string; mimeType: string; text: string } }[];
+    const [cii] = (await call('get_document_xml', { id, syntax: 'cii' })).content as {
+      resource: { uri: string; mimeType: string; text: string };
+    }[];
     expect(cii!.resource).toMatchObject({ uri: `einvoice://documents/${id}.cii.xml`, mimeType: 'application/xml' });
     expect(cii!.resource.text).toContain('<ram:DuePayableAmount>1656.25</ram:DuePayableAmount>');
     expect(await api.documents.cii(id)).toBe(cii!.resource.text);
 
-    const foreign = await call('send_ubl', { company_id: companyId, ubl: clientMadeUbl('peppol-bis/base-example.xml', belgianBuyerCompany.peppol_id, 'mcp-ubl@example.com') });
+    const foreign = await call('send_ubl', {
+      company_id: companyId,
+      ubl: clientMadeUbl('peppol-bis/base-example.xml', belgianBuyerCompany.peppol_id, 'mcp-ubl@example.com'),
+    });
     expect(foreign.isError).toBe(true);
-    expect(jsonOf(foreign).error).toMatchObject({ code: 'seller_mismatch', details: { seller_endpoint_id: belgianBuyerCompany.peppol_id, company_peppol_id: belgianSeller.peppol_id } });
+    expect(jsonOf(foreign).error).toMatchObject({
+      code: 'seller_mismatch',
+      details: { seller_endpoint_id: belgianBuyerCompany.peppol_id, company_peppol_id: belgianSeller.peppol_id },
+    });
   }, 120_000);
 
   it('when a participant is looked up, then the answer says what it can receive', async () => {
     const found = await call('lookup_participant', { peppol_id: buyerPeppolId });
     // One expectation for both, so that a tool error shows its envelope (code, message) when this fails.
-    expect({ isError: found.isError ?? false, answer: jsonOf(found) }).toMatchObject({ isError: false, answer: { registered: true, can_receive: { invoice: true, credit_note: true } } });
+    expect({ isError: found.isError ?? false, answer: jsonOf(found) }).toMatchObject({
+      isError: false,
+      answer: { registered: true, can_receive: { invoice: true, credit_note: true } },
+    });
   });
 
   it('when a document arrives for one of the companies, then read_inbox lists it', async () => {
@@ -188,9 +241,17 @@ describe('the MCP server over stdio against the running API', () => {
     const sender = await liveSender();
     const listLive = async (env: Record<string, string>) => {
       const live = new Client({ name: 'einvoice-mcp-live-test', version: '1.0.0' });
-      await live.connect(new StdioClientTransport({ ...SERVER, env: { ...getDefaultEnvironment(), EINVOICE_API_KEY: sender.liveKey, ...env } }));
+      await live.connect(
+        new StdioClientTransport({
+          ...SERVER,
+          env: { ...getDefaultEnvironment(), EINVOICE_API_KEY: sender.liveKey, ...env },
+        }),
+      );
       try {
-        return (await live.callTool({ name: 'list_documents', arguments: { company_id: sender.companyId } })) as CallToolResult;
+        return (await live.callTool({
+          name: 'list_documents',
+          arguments: { company_id: sender.companyId },
+        })) as CallToolResult;
       } finally {
         await live.close();
       }
@@ -198,13 +259,23 @@ describe('the MCP server over stdio against the running API', () => {
     // The local stack serves its live host as localhost, a name Node resolves (live.localhost it does not).
     const liveUrl = sharedStack().apiUrl.replace('127.0.0.1', 'localhost');
     const listed = await listLive({ EINVOICE_BASE_URL: sharedStack().apiUrl, EINVOICE_LIVE_BASE_URL: liveUrl });
-    expect({ isError: listed.isError ?? false, answer: jsonOf(listed) }).toEqual({ isError: false, answer: { data: [], has_more: false, next_cursor: null } });
+    expect({ isError: listed.isError ?? false, answer: jsonOf(listed) }).toEqual({
+      isError: false,
+      answer: { data: [], has_more: false, next_cursor: null },
+    });
     const refused = await listLive({ EINVOICE_BASE_URL: sharedStack().apiUrl });
-    expect({ isError: refused.isError, code: jsonOf(refused).error.code }).toEqual({ isError: true, code: 'wrong_environment' });
+    expect({ isError: refused.isError, code: jsonOf(refused).error.code }).toEqual({
+      isError: true,
+      code: 'wrong_environment',
+    });
   }, 60_000);
 
   it('when the key is missing, then the server does not start: exit code 2 and the reason on stderr', async () => {
     const started = promisify(execFile)(SERVER.command, SERVER.args, { cwd: ROOT, env: getDefaultEnvironment() });
-    await expect(started).rejects.toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('EINVOICE_API_KEY is not set') });
+    await expect(started).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('EINVOICE_API_KEY is not set'),
+    });
   });
 });

@@ -46,67 +46,141 @@ describe('metrics', () => {
     for (const families of [api, worker]) {
       const ours = families.filter((family) => family.name.startsWith('einvoice_'));
       expect(ours.length).toBeGreaterThan(10);
-      for (const family of ours) expect(`${family.name}: ${family.help.length > 0} ${family.type}`).toMatch(/: true (COUNTER|GAUGE|HISTOGRAM)$/);
+      for (const family of ours)
+        expect(`${family.name}: ${family.help.length > 0} ${family.type}`).toMatch(/: true (COUNTER|GAUGE|HISTOGRAM)$/);
     }
     expect(temporal.some((family) => family.name.startsWith('temporal_'))).toBe(true);
-    const ports = [metrics().api, metrics().worker, metrics().temporalWorker, sharedStack().apiUrl].map((url) => new URL(url).port);
+    const ports = [metrics().api, metrics().worker, metrics().temporalWorker, sharedStack().apiUrl].map(
+      (url) => new URL(url).port,
+    );
     expect(new Set(ports).size).toBe(4);
     expect((await callApi('/metrics')).status).toBe(404);
   });
 
   it('every Temporal SDK metric the Grafana dashboard uses is in the worker\u2019s SDK exposition (after a document has gone through)', async () => {
     const account = await sendingAccount();
-    const posted = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: account.companyId } });
+    const posted = await callAs(account.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...fixture, company_id: account.companyId },
+    });
     await waitForStatus(account.key, posted.body.id, account.companyId, ['delivered']);
     const dashboard = readFileSync(path.resolve(__dirname, '../../deploy/grafana/einvoice-dashboard.json'), 'utf8');
     const used = new Set([...dashboard.matchAll(/\btemporal_[a-z0-9_]+/g)].map((match) => match[0]));
     expect(used.size).toBeGreaterThan(0);
-    const exposed = new Set((await scrape(metrics().temporalWorker)).flatMap((family) => (family.type === 'HISTOGRAM' ? ['_bucket', '_sum', '_count'].map((suffix) => `${family.name}${suffix}`) : [family.name])));
+    const exposed = new Set(
+      (await scrape(metrics().temporalWorker)).flatMap((family) =>
+        family.type === 'HISTOGRAM'
+          ? ['_bucket', '_sum', '_count'].map((suffix) => `${family.name}${suffix}`)
+          : [family.name],
+      ),
+    );
     expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
   });
 
   it('when a sandbox document is sent and its webhook delivered, then the API counts the request by its route, and the worker the moves and the webhook\u2019s delivery and lag', async () => {
     const account = await sendingAccount();
-    const webhook = await callAs(account.key, '/v1/webhooks', { method: 'POST', body: { url: hooks.url, events: ['document.delivered'] } });
+    const webhook = await callAs(account.key, '/v1/webhooks', {
+      method: 'POST',
+      body: { url: hooks.url, events: ['document.delivered'] },
+    });
     expect(webhook.status).toBe(201);
     const before = await both();
 
-    const posted = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: account.companyId } });
+    const posted = await callAs(account.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...fixture, company_id: account.companyId },
+    });
     expect(posted.status).toBe(202);
     await waitForStatus(account.key, posted.body.id, account.companyId, ['delivered']);
-    await until('the webhook', () => Promise.resolve(hooks.received.filter((hook) => hook.raw.includes(posted.body.id)).length), (count) => count > 0);
-    const after = await until('the webhook delivery counted', both, (now) => valueOf(now.worker, 'einvoice_webhook_deliveries_total', { outcome: 'succeeded' }) > valueOf(before.worker, 'einvoice_webhook_deliveries_total', { outcome: 'succeeded' }));
+    await until(
+      'the webhook',
+      () => Promise.resolve(hooks.received.filter((hook) => hook.raw.includes(posted.body.id)).length),
+      (count) => count > 0,
+    );
+    const after = await until(
+      'the webhook delivery counted',
+      both,
+      (now) =>
+        valueOf(now.worker, 'einvoice_webhook_deliveries_total', { outcome: 'succeeded' }) >
+        valueOf(before.worker, 'einvoice_webhook_deliveries_total', { outcome: 'succeeded' }),
+    );
 
-    const grew = (side: 'api' | 'worker', name: string, labels: Record<string, string>) => valueOf(after[side], name, labels) - valueOf(before[side], name, labels);
-    expect(grew('api', 'einvoice_http_requests_total', { route: '/v1/documents', method: 'POST', status: '202' })).toBeGreaterThanOrEqual(1);
+    const grew = (side: 'api' | 'worker', name: string, labels: Record<string, string>) =>
+      valueOf(after[side], name, labels) - valueOf(before[side], name, labels);
+    expect(
+      grew('api', 'einvoice_http_requests_total', { route: '/v1/documents', method: 'POST', status: '202' }),
+    ).toBeGreaterThanOrEqual(1);
     // Recorded by the workflow's first step, on the worker (Update-with-Start), as every later move is.
-    for (const status of ['queued', 'sending', 'delivered']) expect(grew('worker', 'einvoice_documents_total', { direction: 'sent', status })).toBeGreaterThanOrEqual(1);
+    for (const status of ['queued', 'sending', 'delivered'])
+      expect(grew('worker', 'einvoice_documents_total', { direction: 'sent', status })).toBeGreaterThanOrEqual(1);
     expect(grew('worker', 'einvoice_webhook_attempts_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
-    expect(countOf(after.worker, 'einvoice_webhook_delivery_lag_seconds')).toBeGreaterThan(countOf(before.worker, 'einvoice_webhook_delivery_lag_seconds'));
+    expect(countOf(after.worker, 'einvoice_webhook_delivery_lag_seconds')).toBeGreaterThan(
+      countOf(before.worker, 'einvoice_webhook_delivery_lag_seconds'),
+    );
   });
 
   it('when a document is received in the sandbox and answered with an Invoice Response, then the worker counts it received and the response sent', async () => {
     const account = await sellerAndBuyer();
     const before = await both();
 
-    const posted = await callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' }, body: converted.ok ? converted.ubl : '' });
+    const posted = await callApi('/v1/sandbox/inbound', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' },
+      body: converted.ok ? converted.ubl : '',
+    });
     expect(posted.status).toBe(202);
     const documentId: string = posted.body.id;
-    await until('the filed document', () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`), (response) => response.status === 200);
+    await until(
+      'the filed document',
+      () => callAs(account.key, `/v1/documents/${documentId}?company_id=${account.buyerId}`),
+      (response) => response.status === 200,
+    );
     const filed = { direction: 'received', status: 'received' };
-    await until('the received document counted', () => scrape(metrics().worker), (now) => valueOf(now, 'einvoice_documents_total', filed) > valueOf(before.worker, 'einvoice_documents_total', filed));
+    await until(
+      'the received document counted',
+      () => scrape(metrics().worker),
+      (now) =>
+        valueOf(now, 'einvoice_documents_total', filed) > valueOf(before.worker, 'einvoice_documents_total', filed),
+    );
 
-    const answered = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${account.buyerId}`, { method: 'POST', body: { code: 'AP' } });
+    const answered = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${account.buyerId}`, {
+      method: 'POST',
+      body: { code: 'AP' },
+    });
     expect(answered.status).toBe(202);
     const sent = { kind: 'invoice_response', direction: 'sent', outcome: 'sent' };
-    const after = await until('the response counted', both, (now) => valueOf(now.worker, 'einvoice_replies_total', sent) > valueOf(before.worker, 'einvoice_replies_total', sent));
-    expect(valueOf(after.api, 'einvoice_http_requests_total', { route: '/v1/sandbox/inbound', method: 'POST', status: '202' })).toBeGreaterThan(valueOf(before.api, 'einvoice_http_requests_total', { route: '/v1/sandbox/inbound', method: 'POST', status: '202' }));
-    expect(valueOf(after.api, 'einvoice_http_requests_total', { route: '/v1/documents/:id/responses', method: 'POST', status: '202' })).toBeGreaterThanOrEqual(1);
+    const after = await until(
+      'the response counted',
+      both,
+      (now) =>
+        valueOf(now.worker, 'einvoice_replies_total', sent) > valueOf(before.worker, 'einvoice_replies_total', sent),
+    );
+    expect(
+      valueOf(after.api, 'einvoice_http_requests_total', {
+        route: '/v1/sandbox/inbound',
+        method: 'POST',
+        status: '202',
+      }),
+    ).toBeGreaterThan(
+      valueOf(before.api, 'einvoice_http_requests_total', {
+        route: '/v1/sandbox/inbound',
+        method: 'POST',
+        status: '202',
+      }),
+    );
+    expect(
+      valueOf(after.api, 'einvoice_http_requests_total', {
+        route: '/v1/documents/:id/responses',
+        method: 'POST',
+        status: '202',
+      }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('the API reads what the database and the validator say at each scrape: documents in progress by status, stuck work by kind, and the validator\u2019s lanes', async () => {
     const api = await scrape(metrics().api);
-    const labels = (name: string, label: string) => (api.find((family) => family.name === name)?.metrics ?? []).map((sample) => sample.labels?.[label]).sort();
+    const labels = (name: string, label: string) =>
+      (api.find((family) => family.name === name)?.metrics ?? []).map((sample) => sample.labels?.[label]).sort();
     expect(labels('einvoice_documents_in_progress', 'status')).toEqual(['queued', 'receiving', 'sending']);
     expect(labels('einvoice_documents_oldest_age_seconds', 'status')).toEqual(['queued', 'receiving', 'sending']);
     expect(labels('einvoice_stuck_work', 'kind')).toEqual(['document', 'invoice_response', 'mls', 'webhook_delivery']);
@@ -115,6 +189,8 @@ describe('metrics', () => {
     for (const lane of lanes) expect(valueOf(api, 'einvoice_validator_lane_permits', { lane })).toBeGreaterThan(0);
     // The lanes' jobs by how they ended, each lane under all three outcomes.
     expect(labels('einvoice_validator_lane_jobs_total', 'lane')).toEqual(lanes.flatMap((lane) => [lane, lane, lane]));
-    expect(labels('einvoice_validator_lane_jobs_total', 'outcome')).toEqual(lanes.flatMap(() => ['completed', 'lost', 'stopped']).sort());
+    expect(labels('einvoice_validator_lane_jobs_total', 'outcome')).toEqual(
+      lanes.flatMap(() => ['completed', 'lost', 'stopped']).sort(),
+    );
   });
 });

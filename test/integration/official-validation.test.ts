@@ -23,7 +23,11 @@ function convertedUbl(fixture: Fixture): string {
 
 /** One client address per call, so the per-IP limit is this test's own (the API trusts the loopback proxy). */
 const validate = (body: string | Buffer, contentType = 'application/xml', ip = fakeClientIp()) =>
-  callApi('/v1/ubl/validate', { method: 'POST', headers: { 'Content-Type': contentType, 'X-Forwarded-For': ip }, body });
+  callApi('/v1/ubl/validate', {
+    method: 'POST',
+    headers: { 'Content-Type': contentType, 'X-Forwarded-For': ip },
+    body,
+  });
 
 describe('the official rule set', () => {
   it('when health is asked, then it names the rule set in force and the validator check is ok', async () => {
@@ -52,7 +56,11 @@ describe('POST /v1/ubl/validate (public)', () => {
     expect(response.status).toBe(200);
     expect(response.body.valid).toBe(false);
     const finding = response.body.errors.find((error: { rule: string }) => error.rule === 'BR-CO-16');
-    expect(finding).toMatchObject({ severity: 'fatal', location: expect.stringContaining('LegalMonetaryTotal'), message: expect.any(String) });
+    expect(finding).toMatchObject({
+      severity: 'fatal',
+      location: expect.stringContaining('LegalMonetaryTotal'),
+      message: expect.any(String),
+    });
   });
 
   it('when the UBL breaks the schema, then the finding is located by line and column, never by a file of the server', async () => {
@@ -92,7 +100,8 @@ describe('POST /v1/ubl/validate (public)', () => {
   it('when one address validates more than the hourly limit, then 429 with Retry-After; another address still gets through', async () => {
     const ip = fakeClientIp();
     const statuses: number[] = [];
-    for (let i = 0; i <= sharedStack().ublValidationsPerIp; i += 1) statuses.push((await validate(ubl, 'application/xml', ip)).status);
+    for (let i = 0; i <= sharedStack().ublValidationsPerIp; i += 1)
+      statuses.push((await validate(ubl, 'application/xml', ip)).status);
     expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
     const limited = await validate(ubl, 'application/xml', ip);
     expect(limited.status).toBe(429);
@@ -154,7 +163,11 @@ describe('the validating step of the send workflow', () => {
     );
     for (const { fixture, companyId, id } of sent) {
       const final = await waitForStatus(account.key, id, companyId, ['delivered', 'failed'], 60_000);
-      expect({ fixture: fixture.name, status: final.status, error: final.error_message }).toEqual({ fixture: fixture.name, status: 'delivered', error: null });
+      expect({ fixture: fixture.name, status: final.status, error: final.error_message }).toEqual({
+        fixture: fixture.name,
+        status: 'delivered',
+        error: null,
+      });
       expect(final.rule_set).toMatch(RULE_SET);
     }
   }, 120_000);

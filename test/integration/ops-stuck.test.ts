@@ -116,22 +116,38 @@ describe('ops stuck', () => {
     expect(listed).toMatchObject({ code: 0, stderr: '' });
     const lines = listed.stdout.split('\n');
     const row = (id: string) => lines.find((line) => line.includes(id)) ?? '';
-    expect(row(ids.sent)).toMatch(new RegExp(`^document\\s+${ids.sent}  sending\\s+${since.toISOString()}\\s+2\\d min  send-${ids.sent}  wsp_stuck[0-9a-f]{8}\\\\nforged row$`));
+    expect(row(ids.sent)).toMatch(
+      new RegExp(
+        `^document\\s+${ids.sent}  sending\\s+${since.toISOString()}\\s+2\\d min  send-${ids.sent}  wsp_stuck[0-9a-f]{8}\\\\nforged row$`,
+      ),
+    );
     expect(row(ids.receiving)).toContain(`  receiving  `);
     expect(row(ids.receiving)).toContain(`  receive-${ids.receiving}  `);
-    expect(row(ids.response)).toMatch(new RegExp(`^invoice_response\\s+${ids.response}  queued .*  response-${ids.response}  `));
+    expect(row(ids.response)).toMatch(
+      new RegExp(`^invoice_response\\s+${ids.response}  queued .*  response-${ids.response}  `),
+    );
     expect(row(ids.mls)).toMatch(new RegExp(`^mls\\s+${ids.mls}  queued .*  receive-${ids.mls}  `));
-    expect(row(ids.delivery)).toMatch(new RegExp(`^webhook_delivery\\s+${ids.delivery}  pending .*  webhook-endpoint-whk_stuck  `));
+    expect(row(ids.delivery)).toMatch(
+      new RegExp(`^webhook_delivery\\s+${ids.delivery}  pending .*  webhook-endpoint-whk_stuck  `),
+    );
     const order = Object.values(ids).map((id) => lines.findIndex((line) => line.includes(id)));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(lines.filter((line) => line.startsWith('forged row'))).toEqual([]);
-    expect(lines.at(-2)).toMatch(/^\d+ documents, \d+ Invoice Responses, \d+ Message Level Statuses, \d+ webhook deliveries have not moved for over 900 s/);
+    expect(lines.at(-2)).toMatch(
+      /^\d+ documents, \d+ Invoice Responses, \d+ Message Level Statuses, \d+ webhook deliveries have not moved for over 900 s/,
+    );
 
-    const stuck = await until('the stuck work counted', () => scrape(sharedStack().metrics.api), (api) => valueOf(api, 'einvoice_stuck_work', { kind: 'document' }) >= 2);
+    const stuck = await until(
+      'the stuck work counted',
+      () => scrape(sharedStack().metrics.api),
+      (api) => valueOf(api, 'einvoice_stuck_work', { kind: 'document' }) >= 2,
+    );
     expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'invoice_response' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'mls' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(stuck, 'einvoice_stuck_work', { kind: 'webhook_delivery' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(stuck, 'einvoice_documents_oldest_age_seconds', { status: 'receiving' })).toBeGreaterThanOrEqual(WAITED_MS / 1000);
+    expect(valueOf(stuck, 'einvoice_documents_oldest_age_seconds', { status: 'receiving' })).toBeGreaterThanOrEqual(
+      WAITED_MS / 1000,
+    );
   });
 
   it('when the threshold is longer than the wait, then none of it is listed; a threshold that is not a whole number of seconds is a usage error', async () => {

@@ -8,8 +8,21 @@ import path from 'node:path';
 import { routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
 import { sbdPayload } from '../../domain/received-payload';
 import { localPkiFiles } from '../../stack/peppol-access-points';
-import { oxalisArrivals, oxalisDirs, oxalisHome, OxalisSendError, OXALIS_SEAT, sendByOxalis } from '../../stack/peppol-network/oxalis';
-import { businessDocumentOf, inboxEntries, readBusinessDocument, sendInvoiceResponse, sendMessageLevelStatus } from '../../stack/peppol-network/responder';
+import {
+  oxalisArrivals,
+  oxalisDirs,
+  oxalisHome,
+  OxalisSendError,
+  OXALIS_SEAT,
+  sendByOxalis,
+} from '../../stack/peppol-network/oxalis';
+import {
+  businessDocumentOf,
+  inboxEntries,
+  readBusinessDocument,
+  sendInvoiceResponse,
+  sendMessageLevelStatus,
+} from '../../stack/peppol-network/responder';
 import { loadStackConfig } from '../../stack/config';
 import { ensureTool, PEPPOL_OXALIS } from '../../stack/tools';
 import { validFixtures } from '../fixtures/documents';
@@ -36,18 +49,34 @@ const OXALIS_PROVIDER = '0242:000003';
 const fixture = (name: string) => validFixtures.find((candidate) => candidate.name === name)!.body;
 const pki = () => localPkiFiles(path.join(sharedStack().dataDir, 'peppol-pki'));
 const inbound = () => oxalisDirs(sharedStack().dataDir).inbound;
-const standIn = () => ({ dnsServer: sharedStack().peppol.dnsServer, accessPointUrl: sharedStack().peppol.receivingAccessPoint, dataDir: sharedStack().dataDir, toolsDir: loadStackConfig().TOOLS_DIR });
-const network = () => ({ SML_DNS_PORT: sharedStack().peppol.dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(sharedStack().peppol.receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir });
+const standIn = () => ({
+  dnsServer: sharedStack().peppol.dnsServer,
+  accessPointUrl: sharedStack().peppol.receivingAccessPoint,
+  dataDir: sharedStack().dataDir,
+  toolsDir: loadStackConfig().TOOLS_DIR,
+});
+const network = () => ({
+  SML_DNS_PORT: sharedStack().peppol.dnsServer.split(':')[1]!,
+  PEPPOL_RECEIVER_PORT: new URL(sharedStack().peppol.receivingAccessPoint).port,
+  DATA_DIR: sharedStack().dataDir,
+});
 /** Oxalis keeps a message under its id with every character but letters and digits as `_`. */
 const oxalisFileOf = (messageId: string) => `${messageId.replace(/[^A-Za-z0-9]/g, '_')}.doc.xml`;
-const arrivalOf = async (messageId: string) => (await oxalisArrivals(inbound())).find((arrival) => arrival.file === oxalisFileOf(messageId));
+const arrivalOf = async (messageId: string) =>
+  (await oxalisArrivals(inbound())).find((arrival) => arrival.file === oxalisFileOf(messageId));
 
 /** UBL whose seller is the participant Oxalis serves, to our company. */
-const fromOxalisBuyer = (receiver: string) => ublTo('standard rate S, one line', receiver).replace('schemeID="0208">0123456749<', `schemeID="0208">${OXALIS_BUYER.slice(5)}<`);
+const fromOxalisBuyer = (receiver: string) =>
+  ublTo('standard rate S, one line', receiver).replace(
+    'schemeID="0208">0123456749<',
+    `schemeID="0208">${OXALIS_BUYER.slice(5)}<`,
+  );
 
 /** Our access point's AS4 endpoint and certificate, as our SMP publishes them. */
 async function ourEndpoint() {
-  const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as { inbound: { endpointUrl: string } };
+  const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as {
+    inbound: { endpointUrl: string };
+  };
   return { url: health.inbound.endpointUrl, certificate: await readFile(pki().senderCertificate, 'utf8') };
 }
 
@@ -62,11 +91,17 @@ async function recordingProxy(target: string) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      void fetch(target, { method: 'POST', headers: { 'Content-Type': req.headers['content-type']! }, body }).then(async (response) => {
-        const answer = Buffer.from(await response.arrayBuffer());
-        recorded.push({ headers: req.headers, body, answer: answer.toString('utf8') });
-        res.writeHead(response.status, { 'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream' }).end(answer);
-      });
+      void fetch(target, { method: 'POST', headers: { 'Content-Type': req.headers['content-type']! }, body }).then(
+        async (response) => {
+          const answer = Buffer.from(await response.arrayBuffer());
+          recorded.push({ headers: req.headers, body, answer: answer.toString('utf8') });
+          res
+            .writeHead(response.status, {
+              'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream',
+            })
+            .end(answer);
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,26 +153,43 @@ describe('our access point and Oxalis', () => {
   it.each([
     ['invoice', 'standard rate S, one line'],
     ['credit note', 'credit note with invoice reference and due date'],
-  ])('when we send a live %s to a participant Oxalis serves, then Oxalis receipts it, our side checks the receipt, and Oxalis keeps the SBD carrying our UBL byte for byte', async (kind, name) => {
-    const body = fixture(name);
-    const posted = await postLive(receiver.liveKey, {
-      ...body,
-      company_id: receiver.companyId,
-      number: `OXALIS-${kind}-${Date.now()}`,
-      to: { ...(body.to as object), peppol_id: OXALIS_BUYER },
-    });
-    expect(posted.status).toBe(202);
-    const document = await waitForStatus(receiver.liveKey, posted.body.id, receiver.companyId, ['delivered', 'failed'], 90_000, { host: LIVE });
-    expect(document).toMatchObject({ status: 'delivered', message_id: `${posted.body.id}@einvoice` });
-    const delivered = (await liveHistory(receiver.liveKey, posted.body.id)).find((step) => step.step === 'delivered');
-    expect(delivered?.message).toContain(`to ${OXALIS_BUYER} (access point ${OXALIS_SEAT}); AS4 receipt`);
+  ])(
+    'when we send a live %s to a participant Oxalis serves, then Oxalis receipts it, our side checks the receipt, and Oxalis keeps the SBD carrying our UBL byte for byte',
+    async (kind, name) => {
+      const body = fixture(name);
+      const posted = await postLive(receiver.liveKey, {
+        ...body,
+        company_id: receiver.companyId,
+        number: `OXALIS-${kind}-${Date.now()}`,
+        to: { ...(body.to as object), peppol_id: OXALIS_BUYER },
+      });
+      expect(posted.status).toBe(202);
+      const document = await waitForStatus(
+        receiver.liveKey,
+        posted.body.id,
+        receiver.companyId,
+        ['delivered', 'failed'],
+        90_000,
+        { host: LIVE },
+      );
+      expect(document).toMatchObject({ status: 'delivered', message_id: `${posted.body.id}@einvoice` });
+      const delivered = (await liveHistory(receiver.liveKey, posted.body.id)).find((step) => step.step === 'delivered');
+      expect(delivered?.message).toContain(`to ${OXALIS_BUYER} (access point ${OXALIS_SEAT}); AS4 receipt`);
 
-    const arrival = await until('Oxalis keeping it', () => arrivalOf(`${posted.body.id}@einvoice`), (found) => found !== undefined);
-    expect(arrival!.receiver).toBe(OXALIS_BUYER.replace(':', '_'));
-    const ubl = await callAs(receiver.liveKey, `/v1/documents/${posted.body.id}/ubl`, { host: LIVE });
-    expect(sbdPayload(Buffer.from(arrival!.sbd))!.toString('utf8')).toBe(ubl.text.replace(/^<\?xml[^?]*\?>\s*/, '').trim());
-    sent[kind] = posted.body.id;
-  }, 120_000);
+      const arrival = await until(
+        'Oxalis keeping it',
+        () => arrivalOf(`${posted.body.id}@einvoice`),
+        (found) => found !== undefined,
+      );
+      expect(arrival!.receiver).toBe(OXALIS_BUYER.replace(':', '_'));
+      const ubl = await callAs(receiver.liveKey, `/v1/documents/${posted.body.id}/ubl`, { host: LIVE });
+      expect(sbdPayload(Buffer.from(arrival!.sbd))!.toString('utf8')).toBe(
+        ubl.text.replace(/^<\?xml[^?]*\?>\s*/, '').trim(),
+      );
+      sent[kind] = posted.body.id;
+    },
+    120_000,
+  );
 
   it('when Oxalis answers our invoice with a Message Level Status and an Invoice Response, then both are filed on it', async () => {
     const documentId = sent.invoice!;
@@ -151,7 +203,9 @@ describe('our access point and Oxalis', () => {
     })!;
     expect(received.mlsType).toBe('ALWAYS_SEND');
     expect(await sendMessageLevelStatus(standIn(), received, OXALIS_SEAT, 'oxalis')).toContain('delivered');
-    expect(await sendInvoiceResponse(standIn(), received, { code: 'AB', reasons: [], actions: [], note: null }, 'oxalis')).toContain('delivered');
+    expect(
+      await sendInvoiceResponse(standIn(), received, { code: 'AB', reasons: [], actions: [], note: null }, 'oxalis'),
+    ).toContain('delivered');
     const answered = await until(
       'the MLS and the response on our document',
       () => callAs(receiver.liveKey, `/v1/documents/${documentId}?company_id=${receiver.companyId}`, { host: LIVE }),
@@ -165,21 +219,33 @@ describe('our access point and Oxalis', () => {
     const number = `OXALIS-NOT-ITS-${Date.now()}`;
     const posted = await postLive(receiver.liveKey, { ...body, company_id: receiver.companyId, number });
     expect(posted.status).toBe(202);
-    await waitForStatus(receiver.liveKey, posted.body.id, receiver.companyId, ['delivered', 'failed'], 90_000, { host: LIVE });
+    await waitForStatus(receiver.liveKey, posted.body.id, receiver.companyId, ['delivered', 'failed'], 90_000, {
+      host: LIVE,
+    });
     // Delivered to the stand-in's buyer through the stand-in's access point (PBE000001), which keeps it in its inbox.
     const standInInbox = path.join(sharedStack().dataDir, 'peppol-network', 'inbox');
-    const delivered = await until('the invoice at the stand-in', async () => {
-      for (const entry of await inboxEntries(standInInbox)) {
-        const read = await readBusinessDocument(standInInbox, entry);
-        if (read?.number === number) return read;
-      }
-      return undefined;
-    }, (found) => found !== undefined);
+    const delivered = await until(
+      'the invoice at the stand-in',
+      async () => {
+        for (const entry of await inboxEntries(standInInbox)) {
+          const read = await readBusinessDocument(standInInbox, entry);
+          if (read?.number === number) return read;
+        }
+        return undefined;
+      },
+      (found) => found !== undefined,
+    );
 
     // Oxalis speaks for a message it never received: the status names the right instance but comes from POX000003.
     expect(await sendMessageLevelStatus(standIn(), delivered!, OXALIS_SEAT, 'oxalis')).toContain('delivered');
-    const unmatched = await until('the MLS kept unmatched', () => opsWith({}, 'mls', 'unmatched'), (result) => result.stdout.includes(delivered!.instanceId!));
-    expect(JSON.parse(unmatched.stdout.split('\n').find((line) => line.includes(delivered!.instanceId!))!)).toMatchObject({
+    const unmatched = await until(
+      'the MLS kept unmatched',
+      () => opsWith({}, 'mls', 'unmatched'),
+      (result) => result.stdout.includes(delivered!.instanceId!),
+    );
+    expect(
+      JSON.parse(unmatched.stdout.split('\n').find((line) => line.includes(delivered!.instanceId!))!),
+    ).toMatchObject({
       code: 'AP',
       referenced_instance_id: delivered!.instanceId,
       from_access_point: OXALIS_SEAT,
@@ -190,32 +256,69 @@ describe('our access point and Oxalis', () => {
     const file = path.join(workDir, 'from-oxalis.xml');
     await writeFile(file, fromOxalisBuyer(receiver.peppolId));
     // The options before the arguments as well as after them (ops/arguments.ts).
-    const result = await opsWith(network(), 'network', 'send', '--via', 'oxalis', receiver.peppolId, file, '--mls', 'always', '--mls-to', OXALIS_PROVIDER);
+    const result = await opsWith(
+      network(),
+      'network',
+      'send',
+      '--via',
+      'oxalis',
+      receiver.peppolId,
+      file,
+      '--mls',
+      'always',
+      '--mls-to',
+      OXALIS_PROVIDER,
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(new RegExp(`^delivered by Oxalis: invoice from ${OXALIS_BUYER} to ${receiver.peppolId} at \\S+ \\(access point PBE000001\\)`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^delivered by Oxalis: invoice from ${OXALIS_BUYER} to ${receiver.peppolId} at \\S+ \\(access point PBE000001\\)`,
+      ),
+    );
     const messageId = /AS4 message id (\S+);/.exec(result.stdout)![1]!;
 
-    const listed = await until('the inbox', () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
+    const listed = await until(
+      'the inbox',
+      () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }),
+      (response) => response.body.data?.length === 1,
+    );
     const documentId: string = listed.body.data[0].id;
-    const document = await callAs(receiver.liveKey, `/v1/documents/${documentId}?company_id=${receiver.companyId}`, { host: LIVE });
-    expect(document.body.received).toMatchObject({ source: 'peppol', sender_id: OXALIS_BUYER, access_point: OXALIS_SEAT, as4_message_id: messageId });
+    const document = await callAs(receiver.liveKey, `/v1/documents/${documentId}?company_id=${receiver.companyId}`, {
+      host: LIVE,
+    });
+    expect(document.body.received).toMatchObject({
+      source: 'peppol',
+      sender_id: OXALIS_BUYER,
+      access_point: OXALIS_SEAT,
+      as4_message_id: messageId,
+    });
 
     // The MLS our SBDH reader found asked for goes to Oxalis' service provider participant.
     const mls = await until(
       'our MLS at Oxalis',
       // From our service provider participant (0242:000001) to Oxalis': only our answers to Oxalis' sends go there.
-      async () => (await oxalisArrivals(inbound())).find((arrival) => arrival.receiver === '0242_000003' && arrival.sender === '0242_000001'),
+      async () =>
+        (await oxalisArrivals(inbound())).find(
+          (arrival) => arrival.receiver === '0242_000003' && arrival.sender === '0242_000001',
+        ),
       (found) => found !== undefined,
       90_000,
     );
     // AB: the message was received and is being processed (MLS 1.0).
     expect(mls!.sbd).toMatch(/<cbc:ResponseCode>AB<\/cbc:ResponseCode>/);
 
-    const response = await callAs(receiver.liveKey, `/v1/documents/${documentId}/responses?company_id=${receiver.companyId}`, { host: LIVE, method: 'POST', body: { code: 'AP' } });
+    const response = await callAs(
+      receiver.liveKey,
+      `/v1/documents/${documentId}/responses?company_id=${receiver.companyId}`,
+      { host: LIVE, method: 'POST', body: { code: 'AP' } },
+    );
     expect(response.status).toBe(202);
     await until(
       'our Invoice Response at Oxalis',
-      async () => (await oxalisArrivals(inbound())).find((arrival) => arrival.receiver === OXALIS_BUYER.replace(':', '_') && arrival.sbd.includes('invoice_response')),
+      async () =>
+        (await oxalisArrivals(inbound())).find(
+          (arrival) => arrival.receiver === OXALIS_BUYER.replace(':', '_') && arrival.sbd.includes('invoice_response'),
+        ),
       (found) => found !== undefined,
       90_000,
     );
@@ -227,18 +330,27 @@ describe('our access point and Oxalis', () => {
     try {
       const ubl = fromOxalisBuyer(receiver.peppolId);
       const routing = routingOf(ubl);
-      const setup = await oxalisHome(await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_OXALIS, () => undefined), path.join(workDir, 'oxalis-retry'), {
-        keystore: pki().oxalisKeystore,
-        trustedCas: [pki().ca],
-        truststore: pki().truststoreJks,
-      });
-      const first = await sendByOxalis(setup, standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }), {
-        url: proxy.url,
-        certificate: target.certificate,
-      });
+      const setup = await oxalisHome(
+        await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_OXALIS, () => undefined),
+        path.join(workDir, 'oxalis-retry'),
+        {
+          keystore: pki().oxalisKeystore,
+          trustedCas: [pki().ca],
+          truststore: pki().truststoreJks,
+        },
+      );
+      const first = await sendByOxalis(
+        setup,
+        standardBusinessDocument(ubl, routing, { instanceId: randomUUID(), createdAt: new Date() }),
+        {
+          url: proxy.url,
+          certificate: target.certificate,
+        },
+      );
       expect(proxy.recorded).toHaveLength(1);
       const { headers, body } = proxy.recorded[0]!;
-      const again = () => fetch(target.url, { method: 'POST', headers: { 'Content-Type': headers['content-type']! }, body });
+      const again = () =>
+        fetch(target.url, { method: 'POST', headers: { 'Content-Type': headers['content-type']! }, body });
       const answers = [await again(), ...(await Promise.all([again(), again()]))];
       for (const answer of answers) {
         expect(answer.status).toBe(200);
@@ -246,11 +358,14 @@ describe('our access point and Oxalis', () => {
       }
       const filed = await until(
         'the message filed',
-        () => withStore((store) => store.documents.find({ 'received.as4_message_id': first.messageId }, { _id: 1 }).lean()),
+        () =>
+          withStore((store) => store.documents.find({ 'received.as4_message_id': first.messageId }, { _id: 1 }).lean()),
         (rows) => rows.length > 0,
       );
       expect(filed).toHaveLength(1);
-      expect(await withStore((store) => store.receivedMessages.countDocuments({ message_id: first.messageId }))).toBe(1);
+      expect(await withStore((store) => store.receivedMessages.countDocuments({ message_id: first.messageId }))).toBe(
+        1,
+      );
     } finally {
       await proxy.close();
     }
@@ -258,15 +373,23 @@ describe('our access point and Oxalis', () => {
 
   it('when a message comes signed with a certificate outside the AP CA, then our access point refuses it with the AS4 error and files nothing', async () => {
     const ubl = fromOxalisBuyer(receiver.peppolId);
-    const setup = await oxalisHome(await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_OXALIS, () => undefined), path.join(workDir, 'oxalis-outside'), {
-      keystore: pki().outsideKeystore,
-      // Oxalis must accept its own certificate to start at all, and ours to send to us.
-      trustedCas: [pki().ca, pki().outsideCa],
-      truststore: pki().truststoreJks,
-    });
+    const setup = await oxalisHome(
+      await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_OXALIS, () => undefined),
+      path.join(workDir, 'oxalis-outside'),
+      {
+        keystore: pki().outsideKeystore,
+        // Oxalis must accept its own certificate to start at all, and ours to send to us.
+        trustedCas: [pki().ca, pki().outsideCa],
+        truststore: pki().truststoreJks,
+      },
+    );
     const target = await ourEndpoint();
     const proxy = await recordingProxy(target.url);
-    const refused = await sendByOxalis(setup, standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() }), { ...target, url: proxy.url })
+    const refused = await sendByOxalis(
+      setup,
+      standardBusinessDocument(ubl, routingOf(ubl), { instanceId: randomUUID(), createdAt: new Date() }),
+      { ...target, url: proxy.url },
+    )
       .then(
         () => undefined,
         (err: unknown) => err,
@@ -274,7 +397,9 @@ describe('our access point and Oxalis', () => {
       .finally(() => proxy.close());
     expect(refused).toBeInstanceOf(OxalisSendError);
     // The signal the profile names for a sender that cannot be authenticated (ebMS 3.0, 6.7.1).
-    expect(proxy.recorded.map((exchange) => /errorCode="(EBMS:\d{4})"/.exec(exchange.answer)?.[1])).toEqual(['EBMS:0101']);
+    expect(proxy.recorded.map((exchange) => /errorCode="(EBMS:\d{4})"/.exec(exchange.answer)?.[1])).toEqual([
+      'EBMS:0101',
+    ]);
     // Oxalis reports the AS4 error our access point answered (EBMS:0101 FailedAuthentication) by its description.
     expect((refused as Error).message).toContain('Sending access point certificate CN=POX000009');
     expect((refused as Error).message).toContain('does not chain to a trusted CA');

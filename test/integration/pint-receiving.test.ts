@@ -19,17 +19,38 @@ const RECEIVER_ABN = '78004085610';
 const PINT_TYPES = Object.values(PINT_AUNZ_SERVICES).map((service) => fullIdentifier(service.documentType));
 
 it('when an Australian company is registered, then our SMP publishes PINT A-NZ beside BIS Billing, and a PINT A-NZ invoice sent by AS4 is filed, judged by the PINT A-NZ rules', async () => {
-  const receiver = await liveReceiver({ country: 'AU', peppol_id: `0151:${RECEIVER_ABN}`, company_registration_id: RECEIVER_ABN, tax_id: `AU${RECEIVER_ABN}` });
+  const receiver = await liveReceiver({
+    country: 'AU',
+    peppol_id: `0151:${RECEIVER_ABN}`,
+    company_registration_id: RECEIVER_ABN,
+    tax_id: `AU${RECEIVER_ABN}`,
+  });
   const company = await callAs(receiver.key, `/v1/companies/${receiver.companyId}`);
   expect(company.body.receiving.document_types).toEqual(expect.arrayContaining(PINT_TYPES));
 
-  const to = { ...pintInvoice.to, peppol_id: receiver.peppolId, company_registration_id: RECEIVER_ABN, tax_id: `AU${RECEIVER_ABN}` };
-  const converted = convertDocument(documentInputSchema.parse({ ...pintInvoice, to, company_id: 'com_x' }), australianSeller);
+  const to = {
+    ...pintInvoice.to,
+    peppol_id: receiver.peppolId,
+    company_registration_id: RECEIVER_ABN,
+    tax_id: `AU${RECEIVER_ABN}`,
+  };
+  const converted = convertDocument(
+    documentInputSchema.parse({ ...pintInvoice, to, company_id: 'com_x' }),
+    australianSeller,
+  );
   if (!converted.ok) throw new Error(JSON.stringify(converted.violations));
   await sendToUs(converted.ubl, receiver.peppolId, `pint-${Date.now()}@pint-receiving`);
 
-  const listed = await until('the inbox', () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
-  const document = await callAs(receiver.liveKey, `/v1/documents/${listed.body.data[0].id}?company_id=${receiver.companyId}`, { host: LIVE });
+  const listed = await until(
+    'the inbox',
+    () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }),
+    (response) => response.body.data?.length === 1,
+  );
+  const document = await callAs(
+    receiver.liveKey,
+    `/v1/documents/${listed.body.data[0].id}?company_id=${receiver.companyId}`,
+    { host: LIVE },
+  );
   expect(document.body).toMatchObject({
     number: pintInvoice.number,
     rule_set: expect.stringMatching(/^org\.peppol\.pint\.aunz:invoice:/),

@@ -21,7 +21,11 @@ describe('public plumbing endpoints on the real stack', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       environment: 'sandbox',
       checks: { db: 'ok', temporal: 'ok', validator: 'ok' },
-      rule_set: { id: expect.stringMatching(/^eu\.peppol\.bis3:/), name: expect.stringMatching(/^Peppol BIS Billing 3\.0\.\d+$/), valid_from: expect.any(String) },
+      rule_set: {
+        id: expect.stringMatching(/^eu\.peppol\.bis3:/),
+        name: expect.stringMatching(/^Peppol BIS Billing 3\.0\.\d+$/),
+        valid_from: expect.any(String),
+      },
     });
   });
 
@@ -41,7 +45,9 @@ describe('public plumbing endpoints on the real stack', () => {
         resource_documentation: `${liveOrigin}/v1/openapi.json`,
       });
     }
-    expect((await getWithHost('/.well-known/oauth-protected-resource', 'evil.example')).body.resource).toBe(sharedStack().apiUrl);
+    expect((await getWithHost('/.well-known/oauth-protected-resource', 'evil.example')).body.resource).toBe(
+      sharedStack().apiUrl,
+    );
     expect((await callApi('/.well-known/oauth-protected-resource')).body.resource).toBe(sharedStack().apiUrl);
   });
 
@@ -101,7 +107,9 @@ describe('public plumbing endpoints on the real stack', () => {
       if (path !== '/v1/signup') {
         // A key, or the web app's session cookie.
         expect(operation.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
-        expect(operation.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        expect(operation.responses['401'].content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/ErrorEnvelope',
+        });
         expect(operation.responses['429']).toBeDefined();
         expect(operation.responses[String(success)].headers['RateLimit-Remaining']).toBeDefined();
       }
@@ -109,14 +117,23 @@ describe('public plumbing endpoints on the real stack', () => {
         expect(operation.parameters.map((p: { name: string }) => p.name)).toContain(parameter.slice(1, -1));
       }
     }
-    expect(body.paths['/v1/signup'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SignupRequest' });
+    expect(body.paths['/v1/signup'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SignupRequest',
+    });
     expect(body.paths['/v1/documents'].post.responses['422'].description).toContain('document_invalid');
     expect(body.paths['/v1/documents/{id}/ubl'].get.responses['200'].content['application/xml']).toBeDefined();
     expect(body.components.schemas.DocumentRequest.properties).toEqual(
-      expect.objectContaining({ company_id: expect.anything(), lines: expect.anything(), payment: expect.anything(), attachments: expect.anything() }),
+      expect.objectContaining({
+        company_id: expect.anything(),
+        lines: expect.anything(),
+        payment: expect.anything(),
+        attachments: expect.anything(),
+      }),
     );
     expect(body.paths['/v1/workspaces/{id}/transfer-ownership'].post.requestBody).toBeDefined();
-    expect(body.paths['/v1/companies'].post.responses['400'].description).toMatch(/invalid_country.*invalid_peppol_id|invalid_peppol_id.*invalid_country/);
+    expect(body.paths['/v1/companies'].post.responses['400'].description).toMatch(
+      /invalid_country.*invalid_peppol_id|invalid_peppol_id.*invalid_country/,
+    );
   });
 
   describe('request ids', () => {
@@ -167,7 +184,7 @@ describe('public plumbing endpoints on the real stack', () => {
       expect(response.body.error.code).toBe('unsupported_media_type');
     });
 
-    it('when the body is over the route\'s limit, then 413 body_too_large naming the limit', async () => {
+    it("when the body is over the route's limit, then 413 body_too_large naming the limit", async () => {
       const oversized = JSON.stringify({ email: 'big@example.com', name: 'x'.repeat(70 * 1024) });
       const response = await callApi('/v1/signup', {
         method: 'POST',

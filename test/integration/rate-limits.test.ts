@@ -42,7 +42,11 @@ describe('rate limits', () => {
     for (let i = 0; i < 3; i += 1) expect((await callAs(account.key, '/v1/account')).status).toBe(200);
     const refused = await callAs(account.key, '/v1/account');
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded', retry: { retryable: true } });
+    expect(refused.body.error).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      retry: { retryable: true },
+    });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -67,23 +71,37 @@ describe('rate limits', () => {
       const port = await freePort();
       logDir = await mkdtemp(path.join(os.tmpdir(), 'einvoice-api2-'));
       secondUrl = `http://127.0.0.1:${port}`;
-      const { mongodbUri, temporalAddress, smtpUrl, validatorUrl, rateLimitSandbox, rateLimitLive, webhookSecretKey, kycEncryptionKey } = sharedStack();
-      second = new ManagedProcess('api-2', process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../api/server.ts')], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          MONGODB_URI: mongodbUri,
-          TEMPORAL_ADDRESS: temporalAddress,
-          SMTP_URL: smtpUrl,
-          VALIDATOR_URL: validatorUrl,
-          WEBHOOK_SECRET_KEY: webhookSecretKey,
-          KYC_ENCRYPTION_KEY: kycEncryptionKey,
-          RATE_LIMIT_SANDBOX: String(rateLimitSandbox),
-          RATE_LIMIT_LIVE: String(rateLimitLive),
-          LOG_LEVEL: 'debug',
+      const {
+        mongodbUri,
+        temporalAddress,
+        smtpUrl,
+        validatorUrl,
+        rateLimitSandbox,
+        rateLimitLive,
+        webhookSecretKey,
+        kycEncryptionKey,
+      } = sharedStack();
+      second = new ManagedProcess(
+        'api-2',
+        process.execPath,
+        ['--import', 'tsx', path.resolve(__dirname, '../../api/server.ts')],
+        {
+          env: {
+            ...process.env,
+            PORT: String(port),
+            MONGODB_URI: mongodbUri,
+            TEMPORAL_ADDRESS: temporalAddress,
+            SMTP_URL: smtpUrl,
+            VALIDATOR_URL: validatorUrl,
+            WEBHOOK_SECRET_KEY: webhookSecretKey,
+            KYC_ENCRYPTION_KEY: kycEncryptionKey,
+            RATE_LIMIT_SANDBOX: String(rateLimitSandbox),
+            RATE_LIMIT_LIVE: String(rateLimitLive),
+            LOG_LEVEL: 'debug',
+          },
+          logFile: path.join(logDir, 'api-2.log'),
         },
-        logFile: path.join(logDir, 'api-2.log'),
-      });
+      );
       second.start();
       const started = async () => {
         if (!second.running) throw new Error(`the second API exited:\n${second.tail()}`);
@@ -118,12 +136,22 @@ describe('rate limits', () => {
       // The last request's line is the marker that the log holds both (the logger writes in order).
       const last = `/v1/nothing?marker=${randomUUID()}`;
       await callAs(account.key, last, { baseUrl: secondUrl });
-      const log = await until("the last request's log line", () => readFile(path.join(logDir, 'api-2.log'), 'utf8'), (text) => text.includes(last), 10_000);
-      const lines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const log = await until(
+        "the last request's log line",
+        () => readFile(path.join(logDir, 'api-2.log'), 'utf8'),
+        (text) => text.includes(last),
+        10_000,
+      );
+      const lines = log
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const requestLines = lines.filter((line) => line.msg === 'request completed');
       expect(requestLines.length).toBeGreaterThan(0);
       for (const line of requestLines) expect(line.request_id).toMatch(/^req_/);
-      expect(requestLines).toEqual(expect.arrayContaining([expect.objectContaining({ account_id: account.id, key_prefix: account.prefix })]));
+      expect(requestLines).toEqual(
+        expect.arrayContaining([expect.objectContaining({ account_id: account.id, key_prefix: account.prefix })]),
+      );
       expect(log).not.toContain(account.key.slice(15));
       expect(log).not.toContain(hashApiKey(account.key));
     });
@@ -133,13 +161,15 @@ describe('rate limits', () => {
       const account = await signUp();
       await withSupportLimit(account, 10);
       const responses = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => callAs(account.key, '/v1/account', i % 2 === 0 ? {} : { baseUrl: secondUrl })),
+        Array.from({ length: 16 }, (_, i) =>
+          callAs(account.key, '/v1/account', i % 2 === 0 ? {} : { baseUrl: secondUrl }),
+        ),
       );
       expect(responses.filter((response) => response.status === 200)).toHaveLength(10);
       expect(responses.filter((response) => response.status === 429)).toHaveLength(6);
-      expect(new Set(responses.filter((r) => r.status === 200).map((r) => r.headers.get('ratelimit-remaining')))).toEqual(
-        new Set(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']),
-      );
+      expect(
+        new Set(responses.filter((r) => r.status === 200).map((r) => r.headers.get('ratelimit-remaining'))),
+      ).toEqual(new Set(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']));
       // Every call let through is counted once, whichever process served it.
       const counted = await withStore(async (store) =>
         (await store.usageDays.find({ account_id: account.id }).lean()).reduce((sum, row) => sum + row.api_calls, 0),

@@ -3,7 +3,13 @@ import { createHash } from 'node:crypto';
 import { envelopedPayload } from '../../domain/peppol-envelope';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
-import { ciiTotalsWritten, embeddedFileCount, officialExamples, REFUSED_BY_OUR_CHECKS, totalsWritten } from '../support/official-examples';
+import {
+  ciiTotalsWritten,
+  embeddedFileCount,
+  officialExamples,
+  REFUSED_BY_OUR_CHECKS,
+  totalsWritten,
+} from '../support/official-examples';
 import { liveReceiver, sendToUs } from '../support/receiving';
 import { until } from '../support/until';
 
@@ -50,7 +56,9 @@ beforeAll(async () => {
   );
   received = await Promise.all(
     listed.body.data.map(async ({ id }: { id: string }) => {
-      const document = (await callAs(receiver.liveKey, `/v1/documents/${id}?company_id=${receiver.companyId}`, { host: LIVE })).body;
+      const document = (
+        await callAs(receiver.liveKey, `/v1/documents/${id}?company_id=${receiver.companyId}`, { host: LIVE })
+      ).body;
       const name = messageIds.get(document.received.as4_message_id)!;
       const ubl = (await callAs(receiver.liveKey, `/v1/documents/${id}/ubl`, { host: LIVE })).text;
       return { name, xml: examples.find((example) => example.name === name)!.xml, document, ubl };
@@ -61,7 +69,8 @@ beforeAll(async () => {
 const receivedAs = (name: string) => received.find((entry) => entry.name === name)!;
 
 /** A total as the API shows one an example writes: the same digits, with two decimals at least (`1300` is `1300.00`). */
-const shownAs = (written: string | null) => (written === null ? null : written.includes('.') ? written.padEnd(written.indexOf('.') + 3, '0') : `${written}.00`);
+const shownAs = (written: string | null) =>
+  written === null ? null : written.includes('.') ? written.padEnd(written.indexOf('.') + 3, '0') : `${written}.00`;
 
 describe.each(peppol.map(({ name }) => ({ name })))('the Peppol BIS example $name, received by AS4', ({ name }) => {
   it('when filed, then its bytes are kept, the official rules accept it, its JSON view is there and its totals are the ones it states', () => {
@@ -70,31 +79,52 @@ describe.each(peppol.map(({ name }) => ({ name })))('the Peppol BIS example $nam
     expect(document.received.validation).toMatchObject({ valid: true, errors: [] });
     expect(document.received.json_view).not.toBeNull();
     const written = totalsWritten(xml);
-    expect(document.totals).toMatchObject({ payable: shownAs(written.payable), tax_exclusive: shownAs(written.tax_exclusive), tax_inclusive: shownAs(written.tax_inclusive) });
+    expect(document.totals).toMatchObject({
+      payable: shownAs(written.payable),
+      tax_exclusive: shownAs(written.tax_exclusive),
+      tax_inclusive: shownAs(written.tax_inclusive),
+    });
   });
 
   it('when it embeds files, then each is listed and downloads decoded, its SHA-256 as listed', async () => {
     const { xml, document } = receivedAs(name);
     expect(document.attachments).toHaveLength(embeddedFileCount(xml));
     for (const attachment of document.attachments as { id: string; size_bytes: number; sha256: string }[]) {
-      const { status, bytes } = await callAs(receiver.liveKey, `/v1/documents/${document.id}/attachments/${attachment.id}`, { host: LIVE });
-      expect({ status, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual({ status: 200, size: attachment.size_bytes, sha256: attachment.sha256 });
+      const { status, bytes } = await callAs(
+        receiver.liveKey,
+        `/v1/documents/${document.id}/attachments/${attachment.id}`,
+        { host: LIVE },
+      );
+      expect({ status, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual({
+        status: 200,
+        size: attachment.size_bytes,
+        sha256: attachment.sha256,
+      });
     }
   });
 
   it('when its JSON view is posted back for validation, then the official rules accept the UBL written from it, with the same totals, or our checks refuse only what its test data cannot pass', async () => {
     const { xml, document } = receivedAs(name);
-    const posted = await callAs(receiver.key, '/v1/documents/validate', { method: 'POST', body: { ...document.received.json_view, company_id: receiver.companyId } });
+    const posted = await callAs(receiver.key, '/v1/documents/validate', {
+      method: 'POST',
+      body: { ...document.received.json_view, company_id: receiver.companyId },
+    });
     const refused = REFUSED_BY_OUR_CHECKS[name];
     if (refused) {
       expect(posted.body.valid).toBe(false);
-      expect(posted.body.violations.map((violation: { path: string }) => violation.path).sort()).toEqual([...new Set(refused.refused.map((entry) => entry.split(' ')[0]))].sort());
+      expect(posted.body.violations.map((violation: { path: string }) => violation.path).sort()).toEqual(
+        [...new Set(refused.refused.map((entry) => entry.split(' ')[0]))].sort(),
+      );
       return;
     }
     expect(posted.status).toBe(200);
     expect(posted.body).toMatchObject({ valid: true, official: { errors: [] } });
     const written = totalsWritten(xml);
-    expect(posted.body.totals).toMatchObject({ payable: written.payable, tax_exclusive: written.tax_exclusive, tax_inclusive: written.tax_inclusive });
+    expect(posted.body.totals).toMatchObject({
+      payable: written.payable,
+      tax_exclusive: written.tax_exclusive,
+      tax_inclusive: written.tax_inclusive,
+    });
   });
 });
 
@@ -103,8 +133,12 @@ describe('the CEN EN 16931 examples, received by AS4', () => {
     for (const { name } of cen) {
       const { xml, document, ubl } = receivedAs(name);
       expect({ name, ubl }).toEqual({ name, ubl: envelopedPayload(xml).trim() });
-      expect({ name, payable: document.totals?.payable }).toEqual({ name, payable: shownAs(totalsWritten(xml).payable) });
-      for (const finding of [...document.received.validation.errors, ...document.received.validation.warnings]) expect(finding.rule).toMatch(/^[A-Za-z][\w.-]*$/);
+      expect({ name, payable: document.totals?.payable }).toEqual({
+        name,
+        payable: shownAs(totalsWritten(xml).payable),
+      });
+      for (const finding of [...document.received.validation.errors, ...document.received.validation.warnings])
+        expect(finding.rule).toMatch(/^[A-Za-z][\w.-]*$/);
     }
   });
 });
@@ -115,7 +149,13 @@ describe('every example received, as CII', () => {
       const cii = await callAs(receiver.liveKey, `/v1/documents/${document.id}/cii`, { host: LIVE });
       const written = totalsWritten(xml);
       const stated = ciiTotalsWritten(cii.text);
-      expect({ name, status: cii.status, payable: stated.payable, tax: stated.tax, tax_exclusive: stated.tax_exclusive }).toEqual({
+      expect({
+        name,
+        status: cii.status,
+        payable: stated.payable,
+        tax: stated.tax,
+        tax_exclusive: stated.tax_exclusive,
+      }).toEqual({
         name,
         status: 200,
         payable: written.payable,

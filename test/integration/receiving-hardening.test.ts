@@ -26,9 +26,9 @@ import { sharedStack } from '../support/test-stack';
  * The intake checks its token and the declared length before it reads a body.
  */
 
-
 /** A valid invoice with 2,000 elements nested inside one of its notes: well within the size limit, far past the depth bound. */
-const nestedDeep = (ubl: string, depth: number) => ubl.replace('</cbc:Note>', `${'<Deep>'.repeat(depth)}${'</Deep>'.repeat(depth)}</cbc:Note>`);
+const nestedDeep = (ubl: string, depth: number) =>
+  ubl.replace('</cbc:Note>', `${'<Deep>'.repeat(depth)}${'</Deep>'.repeat(depth)}</cbc:Note>`);
 
 describe('received documents within bounds', () => {
   it('when a UBL nested 2,000 deep arrives by AS4 in a valid SBD, then it is receipted and kept with that as its finding, never validated', async () => {
@@ -39,23 +39,49 @@ describe('received documents within bounds', () => {
     const receipt = await sendToUs(ubl, receiver.peppolId, messageId);
     expect(receipt.messageId).toBeTruthy();
 
-    const listed = await until('the inbox', () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
-    const document = await callAs(receiver.liveKey, `/v1/documents/${listed.body.data[0].id}?company_id=${receiver.companyId}`, { host: LIVE });
+    const listed = await until(
+      'the inbox',
+      () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }),
+      (response) => response.body.data?.length === 1,
+    );
+    const document = await callAs(
+      receiver.liveKey,
+      `/v1/documents/${listed.body.data[0].id}?company_id=${receiver.companyId}`,
+      { host: LIVE },
+    );
     expect(document.body).toMatchObject({ type: 'other', status: 'received', rule_set: null });
-    expect(document.body.received.validation).toMatchObject({ valid: false, rule_set: null, errors: [{ rule: 'xml_too_complex', message: expect.stringContaining('nested deeper than 64') }] });
-    expect(document.body.received).toMatchObject({ json_view: null, json_view_problem: expect.stringContaining('nested deeper than 64') });
+    expect(document.body.received.validation).toMatchObject({
+      valid: false,
+      rule_set: null,
+      errors: [{ rule: 'xml_too_complex', message: expect.stringContaining('nested deeper than 64') }],
+    });
+    expect(document.body.received).toMatchObject({
+      json_view: null,
+      json_view_problem: expect.stringContaining('nested deeper than 64'),
+    });
     // Nor is it rendered: measured before the renderer sees it.
     const pdf = await callAs(receiver.liveKey, `/v1/documents/${listed.body.data[0].id}/pdf`, { host: LIVE });
     expect(pdf.status).toBe(422);
-    expect(pdf.body.error).toMatchObject({ code: 'document_not_renderable', message: expect.stringContaining('nested deeper than 64') });
+    expect(pdf.body.error).toMatchObject({
+      code: 'document_not_renderable',
+      message: expect.stringContaining('nested deeper than 64'),
+    });
   });
 
   it('when a document is received, then the validator judges it in the lane for received documents, not the send lane', async () => {
     const before = await validatorLanes();
     expect(before.receive.permits).toBeGreaterThanOrEqual(1);
     const receiver = await liveReceiver();
-    await sendToUs(ublTo('standard rate S, one line', receiver.peppolId), receiver.peppolId, `lane-${Date.now()}@receiving-bounds`);
-    await until('the inbox', () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.data?.length === 1);
+    await sendToUs(
+      ublTo('standard rate S, one line', receiver.peppolId),
+      receiver.peppolId,
+      `lane-${Date.now()}@receiving-bounds`,
+    );
+    await until(
+      'the inbox',
+      () => callAs(receiver.liveKey, `/v1/inbox?company_id=${receiver.companyId}`, { host: LIVE }),
+      (response) => response.body.data?.length === 1,
+    );
     const after = await validatorLanes();
     expect(after.receive.completed).toBeGreaterThan(before.receive.completed);
   });
@@ -94,20 +120,42 @@ describe('received documents within bounds', () => {
     });
     expect(asked).toBe(1);
     expect(filed).toMatchObject({ type: 'invoice', valid: false, jsonView: true });
-    const document = await callAs(receiver.liveKey, `/v1/documents/${documentId}?company_id=${receiver.companyId}`, { host: LIVE });
-    expect(document.body.received.validation.errors).toEqual([expect.objectContaining({ rule: 'validation_time_limit', message: expect.stringContaining('did not finish within 60 s') })]);
+    const document = await callAs(receiver.liveKey, `/v1/documents/${documentId}?company_id=${receiver.companyId}`, {
+      host: LIVE,
+    });
+    expect(document.body.received.validation.errors).toEqual([
+      expect.objectContaining({
+        rule: 'validation_time_limit',
+        message: expect.stringContaining('did not finish within 60 s'),
+      }),
+    ]);
   });
 
   it('when a sandbox document carries a DOCTYPE, then it is refused as the public validator refuses it', async () => {
     const account = await liveReceiver();
-    const ubl = ublTo('standard rate S, one line', account.peppolId).replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE Invoice [<!ENTITY % remote SYSTEM "http://127.0.0.1:1/x.dtd"> %remote;]>');
+    const ubl = ublTo('standard rate S, one line', account.peppolId).replace(
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE Invoice [<!ENTITY % remote SYSTEM "http://127.0.0.1:1/x.dtd"> %remote;]>',
+    );
     expect(ubl).toContain('<!DOCTYPE');
     for (const [path, key] of [
       ['/v1/sandbox/inbound', account.key],
       ['/v1/ubl/validate', null],
     ] as const) {
-      const answer = await callApi(path, { method: 'POST', headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': `10.9.${Date.now() % 250}.1`, ...(key && { Authorization: `Bearer ${key}` }) }, body: ubl });
-      expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 400, code: 'invalid_xml' });
+      const answer = await callApi(path, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/xml',
+          'X-Forwarded-For': `10.9.${Date.now() % 250}.1`,
+          ...(key && { Authorization: `Bearer ${key}` }),
+        },
+        body: ubl,
+      });
+      expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({
+        path,
+        status: 400,
+        code: 'invalid_xml',
+      });
       expect(answer.body.error.message).toContain('DOCTYPE');
     }
   });
@@ -120,8 +168,12 @@ describe('received documents within bounds', () => {
     await expect(again).rejects.toThrow(As4SendError);
     await expect(again).rejects.toThrow(/EBMS:0003/);
     // The same message again is a repeat: a receipt, nothing new.
-    await expect(sendToUs(ublTo('standard rate S, one line', first.peppolId), first.peppolId, messageId)).resolves.toMatchObject({ messageId });
-    const stored = await withStore((store) => store.receivedMessages.find({ message_id: messageId }, { company_id: 1 }).lean());
+    await expect(
+      sendToUs(ublTo('standard rate S, one line', first.peppolId), first.peppolId, messageId),
+    ).resolves.toMatchObject({ messageId });
+    const stored = await withStore((store) =>
+      store.receivedMessages.find({ message_id: messageId }, { company_id: 1 }).lean(),
+    );
     expect(stored.map((row) => row.company_id)).toEqual([first.companyId]);
   });
 });
@@ -130,10 +182,14 @@ describe('the intake reads no body before it knows who sends it and how much', (
   /** Headers only: the answer must come before any of the declared body is sent. */
   const answerBeforeBody = (headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      const post = request(sharedStack().intakeUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
-        resolve(response.statusCode!);
-        post.destroy();
-      });
+      const post = request(
+        sharedStack().intakeUrl,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } },
+        (response) => {
+          resolve(response.statusCode!);
+          post.destroy();
+        },
+      );
       post.on('error', reject);
       post.flushHeaders();
     });
@@ -144,7 +200,8 @@ describe('the intake reads no body before it knows who sends it and how much', (
 
   it('when our access point declares 300 MB, then 413 before any of it is read', async () => {
     const token = (await readFile(path.join(sharedStack().keysDir, 'inbound-token.key'), 'utf8')).trim();
-    expect(await answerBeforeBody({ Authorization: `Bearer ${token}`, 'Content-Length': String(300 * 1024 * 1024) })).toBe(413);
+    expect(
+      await answerBeforeBody({ Authorization: `Bearer ${token}`, 'Content-Length': String(300 * 1024 * 1024) }),
+    ).toBe(413);
   });
 });
-

@@ -23,7 +23,11 @@ import { sharedStack } from '../support/test-stack';
 
 const network = () => {
   const { dnsServer, receivingAccessPoint } = sharedStack().peppol;
-  return { SML_DNS_PORT: dnsServer.split(':')[1]!, PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port, DATA_DIR: sharedStack().dataDir };
+  return {
+    SML_DNS_PORT: dnsServer.split(':')[1]!,
+    PEPPOL_RECEIVER_PORT: new URL(receivingAccessPoint).port,
+    DATA_DIR: sharedStack().dataDir,
+  };
 };
 const networkSend = (...args: string[]) => opsWith(network(), 'network', 'send', ...args);
 
@@ -39,101 +43,164 @@ const lookupFromAnywhere = (path: string) => callApi(path, { headers: { 'X-Forwa
 const inbox = (key: string, companyId: string) => callAs(key, `/v1/inbox?company_id=${companyId}`, { host: LIVE });
 
 describe('receiving on the Peppol network', () => {
-  it(
-    'when a company goes live, then it is findable with signed SMP metadata, an invoice and a credit note sent to it by AS4 land in its inbox as sent and are announced, a repeated message creates nothing, and deleting it removes its NAPTR record',
-    async () => {
-      const receiver = await liveReceiver();
-      const registered = await until('the registration event', () => callAs(receiver.liveKey, '/v1/events?type=company.receiving_registered', { host: LIVE }), (response) => response.body.data?.length === 1);
-      expect(registered.body.data[0].data).toEqual({ company_id: receiver.companyId, participant_id: receiver.peppolId, status: 'registered', error_message: null });
+  it('when a company goes live, then it is findable with signed SMP metadata, an invoice and a credit note sent to it by AS4 land in its inbox as sent and are announced, a repeated message creates nothing, and deleting it removes its NAPTR record', async () => {
+    const receiver = await liveReceiver();
+    const registered = await until(
+      'the registration event',
+      () => callAs(receiver.liveKey, '/v1/events?type=company.receiving_registered', { host: LIVE }),
+      (response) => response.body.data?.length === 1,
+    );
+    expect(registered.body.data[0].data).toEqual({
+      company_id: receiver.companyId,
+      participant_id: receiver.peppolId,
+      status: 'registered',
+      error_message: null,
+    });
 
-      const lookup = await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`);
-      expect(lookup.status).toBe(200);
-      expect(lookup.body.can_receive).toEqual({ invoice: true, credit_note: true });
-      for (const service of lookup.body.smp.services) expect(service.smp_signature).toMatchObject({ verified: true });
+    const lookup = await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.can_receive).toEqual({ invoice: true, credit_note: true });
+    for (const service of lookup.body.smp.services) expect(service.smp_signature).toMatchObject({ verified: true });
 
-      const sent: { messageId: string; ubl: string; type: string }[] = [];
-      for (const [fixture, type] of [
-        ['standard rate S, one line', 'invoice'],
-        ['credit note with invoice reference and due date', 'credit_note'],
-      ] as const) {
-        const ubl = ublTo(fixture, receiver.peppolId);
-        const file = path.join(workDir, `${type}-${receiver.peppolId.replace(':', '-')}.xml`);
-        await writeFile(file, ubl);
-        const messageId = `${type}-${Date.now()}@receiving-live`;
-        const result = await networkSend(receiver.peppolId, file, '--message-id', messageId);
-        expect(result).toMatchObject({ code: 0, stderr: '' });
-        expect(result.stdout).toContain('(access point PBE000001)');
-        sent.push({ messageId, ubl, type });
-      }
+    const sent: { messageId: string; ubl: string; type: string }[] = [];
+    for (const [fixture, type] of [
+      ['standard rate S, one line', 'invoice'],
+      ['credit note with invoice reference and due date', 'credit_note'],
+    ] as const) {
+      const ubl = ublTo(fixture, receiver.peppolId);
+      const file = path.join(workDir, `${type}-${receiver.peppolId.replace(':', '-')}.xml`);
+      await writeFile(file, ubl);
+      const messageId = `${type}-${Date.now()}@receiving-live`;
+      const result = await networkSend(receiver.peppolId, file, '--message-id', messageId);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain('(access point PBE000001)');
+      sent.push({ messageId, ubl, type });
+    }
 
-      const listed = await until('the inbox', () => inbox(receiver.liveKey, receiver.companyId), (response) => response.body.data?.length === 2);
-      for (const { messageId, ubl, type } of sent) {
-        const summary = listed.body.data.find((entry: { type: string }) => entry.type === type);
-        const document = await callAs(receiver.liveKey, `/v1/documents/${summary.id}?company_id=${receiver.companyId}`, { host: LIVE });
-        expect(document.body).toMatchObject({
-          direction: 'received',
-          environment: 'live',
-          status: 'received',
-          totals: { payable: statedAmount(ubl, 'PayableAmount'), tax_exclusive: statedAmount(ubl, 'TaxExclusiveAmount'), tax_inclusive: statedAmount(ubl, 'TaxInclusiveAmount') },
-          received: { source: 'peppol', sender_id: '0208:0123456749', receiver_id: receiver.peppolId, access_point: 'PBE000002', as4_message_id: messageId, validation: { valid: true } },
-        });
-        const bytes = await callAs(receiver.liveKey, `/v1/documents/${summary.id}/ubl`, { host: LIVE });
-        expect(bytes.text).toBe(envelopedPayload(ubl).trim());
-      }
+    const listed = await until(
+      'the inbox',
+      () => inbox(receiver.liveKey, receiver.companyId),
+      (response) => response.body.data?.length === 2,
+    );
+    for (const { messageId, ubl, type } of sent) {
+      const summary = listed.body.data.find((entry: { type: string }) => entry.type === type);
+      const document = await callAs(receiver.liveKey, `/v1/documents/${summary.id}?company_id=${receiver.companyId}`, {
+        host: LIVE,
+      });
+      expect(document.body).toMatchObject({
+        direction: 'received',
+        environment: 'live',
+        status: 'received',
+        totals: {
+          payable: statedAmount(ubl, 'PayableAmount'),
+          tax_exclusive: statedAmount(ubl, 'TaxExclusiveAmount'),
+          tax_inclusive: statedAmount(ubl, 'TaxInclusiveAmount'),
+        },
+        received: {
+          source: 'peppol',
+          sender_id: '0208:0123456749',
+          receiver_id: receiver.peppolId,
+          access_point: 'PBE000002',
+          as4_message_id: messageId,
+          validation: { valid: true },
+        },
+      });
+      const bytes = await callAs(receiver.liveKey, `/v1/documents/${summary.id}/ubl`, { host: LIVE });
+      expect(bytes.text).toBe(envelopedPayload(ubl).trim());
+    }
 
-      // Announced in the live feed (and to live webhooks, which must be https: the sandbox test follows a delivery).
-      const announced = await until(
-        'the document.received events',
-        () => callAs(receiver.liveKey, '/v1/events?type=document.received', { host: LIVE }),
-        (response) => response.body.data?.length === 2,
-      );
-      for (const event of announced.body.data) expect(event.data).toMatchObject({ company_id: receiver.companyId, sender_id: '0208:0123456749', json_view: true });
+    // Announced in the live feed (and to live webhooks, which must be https: the sandbox test follows a delivery).
+    const announced = await until(
+      'the document.received events',
+      () => callAs(receiver.liveKey, '/v1/events?type=document.received', { host: LIVE }),
+      (response) => response.body.data?.length === 2,
+    );
+    for (const event of announced.body.data)
+      expect(event.data).toMatchObject({
+        company_id: receiver.companyId,
+        sender_id: '0208:0123456749',
+        json_view: true,
+      });
 
-      // The sender did not get our receipt and sends the same message again: a receipt, nothing new.
-      const repeat = await networkSend(receiver.peppolId, path.join(workDir, `invoice-${receiver.peppolId.replace(':', '-')}.xml`), '--message-id', sent[0]!.messageId);
-      expect(repeat.code).toBe(0);
-      // The count is final at once: a message is stored before its receipt, and filed under the stored message's id.
-      const stored = await withStore((store) => store.receivedMessages.countDocuments({ company_id: receiver.companyId }));
-      expect(stored).toBe(2);
-      expect((await inbox(receiver.liveKey, receiver.companyId)).body.data).toHaveLength(2);
+    // The sender did not get our receipt and sends the same message again: a receipt, nothing new.
+    const repeat = await networkSend(
+      receiver.peppolId,
+      path.join(workDir, `invoice-${receiver.peppolId.replace(':', '-')}.xml`),
+      '--message-id',
+      sent[0]!.messageId,
+    );
+    expect(repeat.code).toBe(0);
+    // The count is final at once: a message is stored before its receipt, and filed under the stored message's id.
+    const stored = await withStore((store) =>
+      store.receivedMessages.countDocuments({ company_id: receiver.companyId }),
+    );
+    expect(stored).toBe(2);
+    expect((await inbox(receiver.liveKey, receiver.companyId)).body.data).toHaveLength(2);
 
-      // Deleting the company unregisters it: the SML drops its NAPTR record.
-      expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'DELETE' })).status).toBe(200);
-      await until('the NAPTR record', () => lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}/dns`), (response) => response.body.registered === false);
-      expect((await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`)).status).toBe(404);
-    },
-    240_000,
-  );
+    // Deleting the company unregisters it: the SML drops its NAPTR record.
+    expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'DELETE' })).status).toBe(200);
+    await until(
+      'the NAPTR record',
+      () => lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}/dns`),
+      (response) => response.body.registered === false,
+    );
+    expect((await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`)).status).toBe(404);
+  }, 240_000);
 
-  it(
-    "when the front page's company goes live and the inbound example of the docs is sent to it, then it lands valid in its inbox, and the Invoice Response the company gives reaches the example's seller on the stand-in",
-    async () => {
-      // The README's and the walkthrough's company: an id the stand-in does not hold, so it registers.
-      const receiver = await liveReceiver({ peppol_id: '0208:0745612076', company_registration_id: '0745.612.076', tax_id: 'BE0745612076' });
-      const sent = await networkSend(receiver.peppolId, path.resolve(__dirname, '../../docs/examples/inbound-invoice.xml'));
-      expect(sent).toMatchObject({ code: 0, stderr: '' });
-      const filed = await until('the example in the inbox', () => inbox(receiver.liveKey, receiver.companyId), (response) => response.body.data?.length === 1);
-      const id: string = filed.body.data[0].id;
-      const document = await until('the example filed', () => callAs(receiver.liveKey, `/v1/documents/${id}?company_id=${receiver.companyId}`, { host: LIVE }), (response) => response.body.received?.validation !== undefined);
-      expect(document.body).toMatchObject({ number: 'SELLER-2026-0007', received: { sender_id: '0208:0123456749', validation: { valid: true } } });
+  it("when the front page's company goes live and the inbound example of the docs is sent to it, then it lands valid in its inbox, and the Invoice Response the company gives reaches the example's seller on the stand-in", async () => {
+    // The README's and the walkthrough's company: an id the stand-in does not hold, so it registers.
+    const receiver = await liveReceiver({
+      peppol_id: '0208:0745612076',
+      company_registration_id: '0745.612.076',
+      tax_id: 'BE0745612076',
+    });
+    const sent = await networkSend(
+      receiver.peppolId,
+      path.resolve(__dirname, '../../docs/examples/inbound-invoice.xml'),
+    );
+    expect(sent).toMatchObject({ code: 0, stderr: '' });
+    const filed = await until(
+      'the example in the inbox',
+      () => inbox(receiver.liveKey, receiver.companyId),
+      (response) => response.body.data?.length === 1,
+    );
+    const id: string = filed.body.data[0].id;
+    const document = await until(
+      'the example filed',
+      () => callAs(receiver.liveKey, `/v1/documents/${id}?company_id=${receiver.companyId}`, { host: LIVE }),
+      (response) => response.body.received?.validation !== undefined,
+    );
+    expect(document.body).toMatchObject({
+      number: 'SELLER-2026-0007',
+      received: { sender_id: '0208:0123456749', validation: { valid: true } },
+    });
 
-      const responses = `/v1/documents/${id}/responses?company_id=${receiver.companyId}`;
-      const given = await callAs(receiver.liveKey, responses, { method: 'POST', body: { code: 'AP' }, host: LIVE });
-      expect([given.status, given.text]).toEqual([202, expect.any(String)]);
-      const answered = await until('the response sent', () => callAs(receiver.liveKey, responses, { host: LIVE }), (response) => ['sent', 'failed'].includes(response.body.data?.[0]?.status), 90_000);
-      expect(answered.body.data[0]).toMatchObject({ code: 'AP', status: 'sent', receiver_id: '0208:0123456749' });
-    },
-    240_000,
-  );
+    const responses = `/v1/documents/${id}/responses?company_id=${receiver.companyId}`;
+    const given = await callAs(receiver.liveKey, responses, { method: 'POST', body: { code: 'AP' }, host: LIVE });
+    expect([given.status, given.text]).toEqual([202, expect.any(String)]);
+    const answered = await until(
+      'the response sent',
+      () => callAs(receiver.liveKey, responses, { host: LIVE }),
+      (response) => ['sent', 'failed'].includes(response.body.data?.[0]?.status),
+      90_000,
+    );
+    expect(answered.body.data[0]).toMatchObject({ code: 'AP', status: 'sent', receiver_id: '0208:0123456749' });
+  }, 240_000);
 
   it('when a company goes live with a Peppol id another access point registers, then its receiving fails saying so plainly, and ops kyc show shows it', async () => {
     // One of the stand-in's own participants: the stand-in SML holds it for another SMP.
     const receiver = await liveReceiver({ peppol_id: '0208:0404616494' }, 'registered_or_failed');
-    expect(receiver.receiving).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Peppol id 0208:0404616494 is registered by another access point') });
+    expect(receiver.receiving).toMatchObject({
+      status: 'failed',
+      error_message: expect.stringContaining('Peppol id 0208:0404616494 is registered by another access point'),
+    });
     expect(receiver.receiving.error_message).toContain('already exist');
     const shown = await ops('kyc', 'show', receiver.workspaceId);
     expect(JSON.parse(shown.stdout).companies).toEqual([
-      expect.objectContaining({ id: receiver.companyId, receiving: { status: 'failed', error_message: receiver.receiving.error_message } }),
+      expect.objectContaining({
+        id: receiver.companyId,
+        receiving: { status: 'failed', error_message: receiver.receiving.error_message },
+      }),
     ]);
   }, 180_000);
 

@@ -26,7 +26,8 @@ inBrowser('GET /docs in headless Chromium', () => {
     /** Requests to other hosts that got an answer (must be none), and those the browser refused, with why. */
     const answeredElsewhere: string[] = [];
     const refusedElsewhere: string[] = [];
-    const foreign = (url: string) => !url.startsWith(`${api.origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:');
+    const foreign = (url: string) =>
+      !url.startsWith(`${api.origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:');
     page.on('request', (request) => requested.push(request.url()));
     page.on('response', (answer) => {
       if (foreign(answer.url())) answeredElsewhere.push(answer.url());
@@ -39,8 +40,13 @@ inBrowser('GET /docs in headless Chromium', () => {
 
     // Each operation is a heading of the reference's middle column, under its summary.
     const heading = (name: string) => page.locator('h2', { hasText: name }).first();
-    await heading('Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document').waitFor({ timeout: 30_000 });
-    for (const name of ['Send up to 100 documents of one company, each processed on its own', 'Find where a Peppol participant is registered (the SML step only)']) {
+    await heading('Validate, convert to Peppol BIS Billing 3.0 UBL, queue and send a document').waitFor({
+      timeout: 30_000,
+    });
+    for (const name of [
+      'Send up to 100 documents of one company, each processed on its own',
+      'Find where a Peppol participant is registered (the SML step only)',
+    ]) {
       await expect(heading(name).isVisible()).resolves.toBe(true);
     }
     await expect(page.locator('h2', { hasText: 'document.delivered' }).first().isVisible()).resolves.toBe(true);
@@ -48,7 +54,9 @@ inBrowser('GET /docs in headless Chromium', () => {
     // Redoc's bundle asks for its vendor's logo from a CDN; the page's Content-Security-Policy stops it in the browser.
     expect(answeredElsewhere).toEqual([]);
     expect(refusedElsewhere).toEqual(requested.filter(foreign).map((url) => `${url} csp`));
-    expect(requested).toEqual(expect.arrayContaining([`${api.origin}/docs/redoc.standalone.js`, `${api.origin}/v1/openapi.json`]));
+    expect(requested).toEqual(
+      expect.arrayContaining([`${api.origin}/docs/redoc.standalone.js`, `${api.origin}/v1/openapi.json`]),
+    );
     await page.close();
   }, 90_000);
 });

@@ -36,7 +36,10 @@ const thousandLines = (companyId: string) => ({
 describe('renderings in a lane of their own', () => {
   it('when a 1,000-line document\u2019s PDF is being made, then another tenant\u2019s UBL in, document validation and public validation answer meanwhile, a second rendering by the same key is 429; the same rendering asked again is the kept one', async () => {
     const renderer = await sendingAccount();
-    const posted = await callAs(renderer.key, '/v1/documents', { method: 'POST', body: thousandLines(renderer.companyId) });
+    const posted = await callAs(renderer.key, '/v1/documents', {
+      method: 'POST',
+      body: thousandLines(renderer.companyId),
+    });
     expect(posted.status).toBe(202);
     const pdf = callAs(renderer.key, `/v1/documents/${posted.body.id}/pdf`);
     await until('the rendering to run', validatorLanes, (lanes) => lanes.view.running === 1, 30_000, 50);
@@ -55,7 +58,10 @@ describe('renderings in a lane of their own', () => {
         headers: { Authorization: `Bearer ${other.key}`, 'Content-Type': 'application/xml' },
         body: clientMadeUbl('peppol-bis/base-example.xml', SELLER, 'lane-buyer@example.com'),
       }),
-      callAs(other.key, '/v1/documents/validate', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: other.companyId } }),
+      callAs(other.key, '/v1/documents/validate', {
+        method: 'POST',
+        body: { ...validFixtures[0]!.body, company_id: other.companyId },
+      }),
       callApi('/v1/ubl/validate', {
         method: 'POST',
         headers: { 'Content-Type': 'application/xml', 'X-Forwarded-For': fakeClientIp() },
@@ -76,11 +82,15 @@ describe('renderings in a lane of their own', () => {
     // The same key renders again (its claim ended with the rendering); asked again (no If-None-Match), the kept bytes:
     // the kept row is overwritten here with bytes no renderer makes, so only a served kept row answers them (the view
     // lane's counters are shared with the rest of the suite's renderings, so they cannot tell).
-    const small = await callAs(renderer.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: renderer.companyId } });
+    const small = await callAs(renderer.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...validFixtures[0]!.body, company_id: renderer.companyId },
+    });
     expect(small.status).toBe(202);
     const first = await callAs(renderer.key, `/v1/documents/${small.body.id}/pdf`);
     expect(first.status).toBe(200);
-    const keptOf = (store: Store) => store.renderings.find({ _id: { $regex: `^${small.body.id}:` } }, { _id: 1 }).lean();
+    const keptOf = (store: Store) =>
+      store.renderings.find({ _id: { $regex: `^${small.body.id}:` } }, { _id: 1 }).lean();
     const [kept] = await withStore(keptOf);
     expect(kept).toBeDefined();
     const marker = Buffer.from('%PDF-kept-marker');

@@ -27,7 +27,9 @@ const fixture = validFixtures.find((candidate) => candidate.name === 'standard r
 
 /** BT-122 that closes the onClick's string and call and runs its own (the stylesheet writes `downloadData('<BT-122>')`). */
 const BREAKOUT_ID = "x'),window.name='pwned-bt122',('";
-const HTML_ATTACHMENT = Buffer.from('<html><body><script>window.name = "pwned-attachment"</script></body></html>').toString('base64');
+const HTML_ATTACHMENT = Buffer.from(
+  '<html><body><script>window.name = "pwned-attachment"</script></body></html>',
+).toString('base64');
 
 const reference = (inner: string) => `<cac:AdditionalDocumentReference>${inner}</cac:AdditionalDocumentReference>`;
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/'/g, '&apos;');
@@ -41,22 +43,38 @@ function ublWith(references: string[]): string {
 
 /** BT-122 breaking out, with an attachment of the type `mime`; BT-124 a `javascript:` URL; a harmless https BT-124 beside them. */
 const payloadReferences = (mime: string) => [
-  reference(`<cbc:ID>${escapeXml(BREAKOUT_ID)}</cbc:ID><cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="${mime}" filename="evil.html">${HTML_ATTACHMENT}</cbc:EmbeddedDocumentBinaryObject></cac:Attachment>`),
-  reference(`<cbc:ID>EXT-1</cbc:ID><cac:Attachment><cac:ExternalReference><cbc:URI>${escapeXml("javascript:window.name='pwned-bt124'")}</cbc:URI></cac:ExternalReference></cac:Attachment>`),
-  reference('<cbc:ID>EXT-2</cbc:ID><cac:Attachment><cac:ExternalReference><cbc:URI>https://example.com/specification.pdf</cbc:URI></cac:ExternalReference></cac:Attachment>'),
+  reference(
+    `<cbc:ID>${escapeXml(BREAKOUT_ID)}</cbc:ID><cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="${mime}" filename="evil.html">${HTML_ATTACHMENT}</cbc:EmbeddedDocumentBinaryObject></cac:Attachment>`,
+  ),
+  reference(
+    `<cbc:ID>EXT-1</cbc:ID><cac:Attachment><cac:ExternalReference><cbc:URI>${escapeXml("javascript:window.name='pwned-bt124'")}</cbc:URI></cac:ExternalReference></cac:Attachment>`,
+  ),
+  reference(
+    '<cbc:ID>EXT-2</cbc:ID><cac:Attachment><cac:ExternalReference><cbc:URI>https://example.com/specification.pdf</cbc:URI></cac:ExternalReference></cac:Attachment>',
+  ),
 ];
 
-const TABS = { menueUebersicht: 'uebersicht', menueDetails: 'details', menueZusaetze: 'zusaetze', menueAnlagen: 'anlagen', menueLaufzettel: 'laufzettel' };
+const TABS = {
+  menueUebersicht: 'uebersicht',
+  menueDetails: 'details',
+  menueZusaetze: 'zusaetze',
+  menueAnlagen: 'anlagen',
+  menueLaufzettel: 'laufzettel',
+};
 
 /**
  * Clicks every tab (each shows its own panel alone), then every link of the attachments' tab (a
  * download is taken and read), and answers what the downloads were and what `window.name` became.
  */
-async function clickThrough(page: Page): Promise<{ clicked: string[]; downloads: { name: string; bytes: string }[]; windowName: string }> {
+async function clickThrough(
+  page: Page,
+): Promise<{ clicked: string[]; downloads: { name: string; bytes: string }[]; windowName: string }> {
   for (const [tab, panel] of Object.entries(TABS)) {
     await page.click(`#${tab}`);
     // Page-side code as text: this project's TypeScript has no DOM types.
-    await page.waitForFunction(`${JSON.stringify(Object.values(TABS))}.every((id) => (document.getElementById(id).style.display === 'block') === (id === ${JSON.stringify(panel)}))`);
+    await page.waitForFunction(
+      `${JSON.stringify(Object.values(TABS))}.every((id) => (document.getElementById(id).style.display === 'block') === (id === ${JSON.stringify(panel)}))`,
+    );
     await expect(page.getAttribute(`#${tab}`, 'class')).resolves.toBe('btnAktiv');
   }
   await page.click('#menueAnlagen');
@@ -88,7 +106,11 @@ inBrowser('a rendering in headless Chromium', () => {
 
   /** The served page, opened from the API with its headers, then the same HTML set into a blank page with no policy at all. */
   async function checkServed(key: string, documentId: string) {
-    const served = await until('the rendering', () => callAs(key, `/v1/documents/${documentId}/html`), (response) => response.status === 200);
+    const served = await until(
+      'the rendering',
+      () => callAs(key, `/v1/documents/${documentId}/html`),
+      (response) => response.status === 200,
+    );
     expect(served.text).toContain('pwned-bt122');
     expect(served.text).toContain('pwned-bt124');
     const apiUrl = new URL(sharedStack().apiUrl);
@@ -100,7 +122,9 @@ inBrowser('a rendering in headless Chromium', () => {
       let policy: string | undefined;
       if (withPolicy) {
         // The API's answer as a browser gets it, headers included; the key goes as the header it takes.
-        await page.route(`${apiUrl.origin}/**`, (route) => route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${key}` } }));
+        await page.route(`${apiUrl.origin}/**`, (route) =>
+          route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${key}` } }),
+        );
         const response = await page.goto(`${apiUrl.origin}/v1/documents/${documentId}/html`);
         expect(response?.status()).toBe(200);
         policy = response?.headers()['content-security-policy'];

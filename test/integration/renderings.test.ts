@@ -23,13 +23,19 @@ const recipient = () => `reader-${randomBytes(5).toString('hex')}@example.com`;
 async function sentDocument(extra: Record<string, unknown> = {}) {
   const sender = await sendingAccount();
   const email = recipient();
-  const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email }, ...extra } });
+  const posted = await callAs(sender.key, '/v1/documents', {
+    method: 'POST',
+    body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email }, ...extra },
+  });
   expect(posted.status).toBe(202);
   return { sender, email, id: posted.body.id as string, number: fixture.number as string };
 }
 
 const embeddedPdfOf = (ubl: string) => {
-  const match = /<cbc:ID>RENDERED-PDF<\/cbc:ID>[\s\S]*?<cbc:EmbeddedDocumentBinaryObject mimeCode="application\/pdf" filename="([^"]+)">([^<]+)</.exec(ubl);
+  const match =
+    /<cbc:ID>RENDERED-PDF<\/cbc:ID>[\s\S]*?<cbc:EmbeddedDocumentBinaryObject mimeCode="application\/pdf" filename="([^"]+)">([^<]+)</.exec(
+      ubl,
+    );
   return match && { filename: match[1], pdf: Buffer.from(match[2]!, 'base64') };
 };
 
@@ -51,7 +57,9 @@ describe('a document as a person reads it', () => {
     expect(again.status).toBe(304);
     expect(again.bytes).toHaveLength(0);
     // A tag of the page as it was finished before (the same UBL, format and language) is not confirmed: that page may not be safe.
-    const earlier = await callAs(sender.key, `/v1/documents/${id}/pdf`, { headers: { 'If-None-Match': tag.replace(/-f\d+"$/, '"') } });
+    const earlier = await callAs(sender.key, `/v1/documents/${id}/pdf`, {
+      headers: { 'If-None-Match': tag.replace(/-f\d+"$/, '"') },
+    });
     expect(earlier.status).toBe(200);
   });
 
@@ -65,7 +73,9 @@ describe('a document as a person reads it', () => {
     const french = await callAs(sender.key, `/v1/documents/${id}/html?lang=fr`);
     expect(french.status).toBe(200);
     expect(french.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(french.headers.get('content-security-policy')).toBe(`sandbox allow-scripts allow-downloads; default-src 'none'; style-src 'unsafe-inline'; script-src ${VIEWER_SCRIPT_SOURCE}; img-src data:`);
+    expect(french.headers.get('content-security-policy')).toBe(
+      `sandbox allow-scripts allow-downloads; default-src 'none'; style-src 'unsafe-inline'; script-src ${VIEWER_SCRIPT_SOURCE}; img-src data:`,
+    );
     expect(french.text).toContain('Aperçu');
     expect(french.text).toContain(number);
 
@@ -92,7 +102,11 @@ describe('a document as a person reads it', () => {
     });
     expect(posted.status).toBe(202);
     // Filed by its receive workflow: a document from then on.
-    const html = await until('the rendering', () => callAs(account.key, `/v1/documents/${posted.body.id}/html`), (response) => response.status === 200);
+    const html = await until(
+      'the rendering',
+      () => callAs(account.key, `/v1/documents/${posted.body.id}/html`),
+      (response) => response.status === 200,
+    );
     expect(html.text).toContain(String(fixture.number));
     expect(html.text).toContain(belgianBuyerCompany.name);
   });

@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { SANDBOX_NOTICE } from '../../domain/rendering/sandbox-notice';
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
-import { attachmentBytes, inboxFor, LIVE, liveSender, postLive, sendingAccount, waitForStatus, type InboxMessage } from '../support/documents';
+import {
+  attachmentBytes,
+  inboxFor,
+  LIVE,
+  liveSender,
+  postLive,
+  sendingAccount,
+  waitForStatus,
+  type InboxMessage,
+} from '../support/documents';
 import { ops } from '../support/ops';
 import { pdfText } from '../support/rendering';
 
@@ -21,7 +30,10 @@ describe('a sandbox document says its sender is unverified', () => {
   it('when a sandbox document is delivered, then its email, the PDF attached to it, and its PDF and HTML renderings say the sender is unverified', async () => {
     const sender = await sendingAccount();
     const email = `reader-${randomBytes(5).toString('hex')}@example.com`;
-    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email } } });
+    const posted = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email } },
+    });
     expect(posted.status).toBe(202);
     await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered'], 60_000);
 
@@ -46,21 +58,32 @@ describe('a sandbox document says its sender is unverified', () => {
   it('when a sandbox document is sent with attach_pdf, then the rendering embedded in its UBL, which its email carries too, is stamped', async () => {
     const sender = await sendingAccount();
     const email = `reader-${randomBytes(5).toString('hex')}@example.com`;
-    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email }, attach_pdf: true } });
+    const posted = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...fixture, company_id: sender.companyId, to: { ...(fixture.to as object), email }, attach_pdf: true },
+    });
     expect(posted.status).toBe(202);
     await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered'], 60_000);
     const ubl = (await callAs(sender.key, `/v1/documents/${posted.body.id}/ubl`)).text;
-    const embedded = /<cbc:ID>RENDERED-PDF<\/cbc:ID>[\s\S]*?<cbc:EmbeddedDocumentBinaryObject[^>]*>([^<]+)</.exec(ubl)![1]!;
+    const embedded = /<cbc:ID>RENDERED-PDF<\/cbc:ID>[\s\S]*?<cbc:EmbeddedDocumentBinaryObject[^>]*>([^<]+)</.exec(
+      ubl,
+    )![1]!;
     expect(await pdfText(Buffer.from(embedded, 'base64'))).toContain(SANDBOX_NOTICE);
     const [message] = await inboxFor(email);
     const attachedPdf = message!.attachments!.find((attachment) => attachment.contentType === 'application/pdf')!;
-    expect((await attachmentBytes(message!, attachedPdf.generatedFileName)).equals(Buffer.from(embedded, 'base64'))).toBe(true);
+    expect(
+      (await attachmentBytes(message!, attachedPdf.generatedFileName)).equals(Buffer.from(embedded, 'base64')),
+    ).toBe(true);
   }, 120_000);
 
   it('when a live document is rendered, then neither its PDF nor its HTML carries the notice', async () => {
     const sender = await liveSender();
     expect((await ops('credits', 'add', sender.workspaceId, '1.00')).code).toBe(0);
-    const posted = await postLive(sender.liveKey, { ...fixture, company_id: sender.companyId, number: 'LIVE-NOTICE-1' });
+    const posted = await postLive(sender.liveKey, {
+      ...fixture,
+      company_id: sender.companyId,
+      number: 'LIVE-NOTICE-1',
+    });
     expect(posted.status).toBe(202);
 
     const pdf = await callAs(sender.liveKey, `/v1/documents/${posted.body.id}/pdf`, { host: LIVE });

@@ -50,7 +50,9 @@ describe('signing in to the web app', () => {
     const [link] = await signInLinksFor(account.email);
     const first = await startSession(tokenOf(link!));
     expect(first.response.status).toBe(201);
-    expect(first.response.headers.get('set-cookie')).toMatch(/einvoice_session=[0-9A-Za-z]{43}; Path=\/; Max-Age=43200; SameSite=Lax; HttpOnly/);
+    expect(first.response.headers.get('set-cookie')).toMatch(
+      /einvoice_session=[0-9A-Za-z]{43}; Path=\/; Max-Age=43200; SameSite=Lax; HttpOnly/,
+    );
     expect(first.response.body).toMatchObject({ csrf_token: first.session!.csrf });
     const me = await callWithSession(first.session!, '/v1/account');
     expect(me.status).toBe(200);
@@ -64,11 +66,26 @@ describe('signing in to the web app', () => {
   it('when a session or a key asks who it is, then each gets its account, workspace and environment, and both environments\u2019 apps', async () => {
     const account = await signUp('signin');
     const session = await signedIn(account.email);
-    const apps = { sandbox: `${sharedStack().apiUrl}/app`, live: expect.stringMatching(/^http:\/\/live\.localhost:\d+\/app$/) };
+    const apps = {
+      sandbox: `${sharedStack().apiUrl}/app`,
+      live: expect.stringMatching(/^http:\/\/live\.localhost:\d+\/app$/),
+    };
     const bySession = await callWithSession(session, '/v1/sessions/current');
-    expect(bySession.body).toEqual({ account_id: account.id, workspace_id: account.workspaceId, environment: 'sandbox', via: 'session', apps });
+    expect(bySession.body).toEqual({
+      account_id: account.id,
+      workspace_id: account.workspaceId,
+      environment: 'sandbox',
+      via: 'session',
+      apps,
+    });
     const byKey = await callAs(account.key, '/v1/sessions/current');
-    expect(byKey.body).toEqual({ account_id: account.id, workspace_id: account.workspaceId, environment: 'sandbox', via: 'api_key', apps });
+    expect(byKey.body).toEqual({
+      account_id: account.id,
+      workspace_id: account.workspaceId,
+      environment: 'sandbox',
+      via: 'api_key',
+      apps,
+    });
   });
 
   it('when a link is spent at the same moment twice, then one session opens', async () => {
@@ -84,7 +101,10 @@ describe('signing in to the web app', () => {
     await askForSignInLink(account.email);
     await askForSignInLink(account.email);
     const [old, other] = await signInLinksFor(account.email, 2);
-    await store.signInLinks.updateOne({ _id: hashToken(tokenOf(old!)) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    await store.signInLinks.updateOne(
+      { _id: hashToken(tokenOf(old!)) },
+      { $set: { expires_at: new Date(Date.now() - 1000) } },
+    );
     expect((await startSession(tokenOf(old!))).response.body.error.code).toBe('sign_in_link_invalid');
     expect((await startSession(tokenOf(other!), { host: LIVE })).response.body.error.code).toBe('sign_in_link_invalid');
   });
@@ -103,12 +123,19 @@ describe('a session', () => {
     const session = await signedIn(sender.email);
     const patch = { name: 'Renamed in the app' };
     for (const csrf of [null, 'x'.repeat(43)]) {
-      const refused = await callWithSession(session, `/v1/workspaces/${sender.workspaceId}`, { method: 'PATCH', body: patch, csrf });
+      const refused = await callWithSession(session, `/v1/workspaces/${sender.workspaceId}`, {
+        method: 'PATCH',
+        body: patch,
+        csrf,
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('csrf_token_invalid');
     }
     expect((await callAs(sender.key, `/v1/workspaces/${sender.workspaceId}`)).body.name).not.toBe(patch.name);
-    const made = await callWithSession(session, `/v1/workspaces/${sender.workspaceId}`, { method: 'PATCH', body: patch });
+    const made = await callWithSession(session, `/v1/workspaces/${sender.workspaceId}`, {
+      method: 'PATCH',
+      body: patch,
+    });
     expect(made.status).toBe(200);
     expect(made.body.name).toBe(patch.name);
   });
@@ -142,7 +169,13 @@ describe('the sign-in clean-up', () => {
   it('when links and sessions stopped working more than a day ago, then the hourly chore deletes them and keeps the others', async () => {
     const account = await signUp('cleanup');
     const now = Date.now();
-    const row = (hoursAgo: number) => ({ _id: hashToken(newToken()), account_id: account.id, environment: 'sandbox' as const, created_at: new Date(now), expires_at: new Date(now - hoursAgo * 3_600_000) });
+    const row = (hoursAgo: number) => ({
+      _id: hashToken(newToken()),
+      account_id: account.id,
+      environment: 'sandbox' as const,
+      created_at: new Date(now),
+      expires_at: new Date(now - hoursAgo * 3_600_000),
+    });
     const [oldLink, recentLink, oldSession] = [row(25), row(1), { ...row(25), csrf_hash: hashToken(newToken()) }];
     await store.signInLinks.create([oldLink, recentLink]);
     await store.sessions.create(oldSession);

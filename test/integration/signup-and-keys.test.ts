@@ -1,4 +1,12 @@
-import { callAs, disableAccount, fakeClientIp, signUp, teamWorkspace, uniqueEmail, withStore } from '../support/accounts';
+import {
+  callAs,
+  disableAccount,
+  fakeClientIp,
+  signUp,
+  teamWorkspace,
+  uniqueEmail,
+  withStore,
+} from '../support/accounts';
 import { callApi } from '../support/http';
 import { sharedStack } from '../support/test-stack';
 
@@ -14,13 +22,20 @@ describe('signup', () => {
     const email = uniqueEmail('new');
     const response = await postSignup({ email, name: 'New' });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ id: expect.stringMatching(/^acc_/), email, status: 'active', workspace_id: expect.stringMatching(/^wsp_/) });
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^acc_/),
+      email,
+      status: 'active',
+      workspace_id: expect.stringMatching(/^wsp_/),
+    });
     const key: string = response.body.api_key;
     expect(key).toMatch(/^ps_test_[0-9A-Za-z]{43}$/);
     expect(response.body.prefix).toBe(`${key.slice(0, 15)}...`);
 
     const workspaces = await callAs(key, '/v1/workspaces');
-    expect(workspaces.body.data).toEqual([expect.objectContaining({ id: response.body.workspace_id, role: 'owner', mode: 'sandbox' })]);
+    expect(workspaces.body.data).toEqual([
+      expect.objectContaining({ id: response.body.workspace_id, role: 'owner', mode: 'sandbox' }),
+    ]);
     const account = await callAs(key, '/v1/account');
     expect(account.status).toBe(200);
     expect(account.body.api_keys).toEqual([expect.objectContaining({ prefix: response.body.prefix, sandbox: true })]);
@@ -82,7 +97,9 @@ describe('authentication', () => {
     const response = await callApi('/v1/account');
     expect(response.status).toBe(401);
     expect(response.body.error).toMatchObject({ type: 'authentication_error', code: 'missing_api_key' });
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${sharedStack().apiUrl}/.well-known/oauth-protected-resource"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${sharedStack().apiUrl}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it.each([
@@ -97,8 +114,13 @@ describe('authentication', () => {
 
   it('when a sandbox key comes to the live host or a live key to the sandbox host, then 403 wrong_environment', async () => {
     const account = await signUp();
-    expect((await callAs(account.key, '/v1/account', { host: 'live.localhost' })).body.error.code).toBe('wrong_environment');
-    const live = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { sandbox: false, label: 'prod' } });
+    expect((await callAs(account.key, '/v1/account', { host: 'live.localhost' })).body.error.code).toBe(
+      'wrong_environment',
+    );
+    const live = await callAs(account.key, '/v1/account/keys', {
+      method: 'POST',
+      body: { sandbox: false, label: 'prod' },
+    });
     expect(live.status).toBe(201);
     expect(live.body).toMatchObject({ sandbox: false, api_key: expect.stringMatching(/^ps_live_/) });
     const onSandbox = await callAs(live.body.api_key, '/v1/account');
@@ -131,20 +153,33 @@ describe('API keys', () => {
     const account = await signUp();
     const second = await callAs(account.key, '/v1/account/keys', { method: 'POST', body: { label: 'ci' } });
     expect(second.status).toBe(201);
-    expect(second.body).toMatchObject({ sandbox: true, label: 'ci', company_id: null, api_key: expect.stringMatching(/^ps_test_/) });
+    expect(second.body).toMatchObject({
+      sandbox: true,
+      label: 'ci',
+      company_id: null,
+      api_key: expect.stringMatching(/^ps_test_/),
+    });
 
-    const revoked = await callAs(account.key, `/v1/account/keys/${encodeURIComponent(second.body.prefix)}`, { method: 'DELETE' });
+    const revoked = await callAs(account.key, `/v1/account/keys/${encodeURIComponent(second.body.prefix)}`, {
+      method: 'DELETE',
+    });
     expect(revoked.body).toEqual({ revoked: true, prefix: second.body.prefix });
     expect((await callAs(second.body.api_key, '/v1/account')).body.error.code).toBe('invalid_api_key');
-    const again = await callAs(account.key, `/v1/account/keys/${encodeURIComponent(second.body.prefix)}`, { method: 'DELETE' });
+    const again = await callAs(account.key, `/v1/account/keys/${encodeURIComponent(second.body.prefix)}`, {
+      method: 'DELETE',
+    });
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('api_key_not_found');
-    expect((await callAs(account.key, '/v1/account')).body.api_keys.map((key: { prefix: string }) => key.prefix)).toEqual([account.prefix]);
+    expect(
+      (await callAs(account.key, '/v1/account')).body.api_keys.map((key: { prefix: string }) => key.prefix),
+    ).toEqual([account.prefix]);
   });
 
   it('when another account’s prefix is revoked, then 404 and that key keeps working', async () => {
     const [mine, theirs] = [await signUp(), await signUp()];
-    const response = await callAs(mine.key, `/v1/account/keys/${encodeURIComponent(theirs.prefix)}`, { method: 'DELETE' });
+    const response = await callAs(mine.key, `/v1/account/keys/${encodeURIComponent(theirs.prefix)}`, {
+      method: 'DELETE',
+    });
     expect(response.status).toBe(404);
     expect((await callAs(theirs.key, '/v1/account')).status).toBe(200);
   });
@@ -152,24 +187,36 @@ describe('API keys', () => {
   it('when an admin creates a key for a workspace, then its home is that workspace; a member gets 403 insufficient_role', async () => {
     const owner = await signUp('owner');
     const { workspaceId, members } = await teamWorkspace(owner);
-    const adminKey = await callAs(members.admin!.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: workspaceId } });
+    const adminKey = await callAs(members.admin!.key, '/v1/account/keys', {
+      method: 'POST',
+      body: { workspace_id: workspaceId },
+    });
     expect(adminKey.status).toBe(201);
     expect(adminKey.body.workspace_id).toBe(workspaceId);
-    const memberKey = await callAs(members.member!.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: workspaceId } });
+    const memberKey = await callAs(members.member!.key, '/v1/account/keys', {
+      method: 'POST',
+      body: { workspace_id: workspaceId },
+    });
     expect(memberKey.status).toBe(403);
     expect(memberKey.body.error).toMatchObject({ type: 'authorization_error', code: 'insufficient_role' });
     const stranger = await signUp();
-    const foreign = await callAs(stranger.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: workspaceId } });
+    const foreign = await callAs(stranger.key, '/v1/account/keys', {
+      method: 'POST',
+      body: { workspace_id: workspaceId },
+    });
     expect(foreign.status).toBe(404);
   });
 
   it('when a key is limited to one company, then it sees only that company', async () => {
     const owner = await signUp('owner');
-    const create = (name: string) => callAs(owner.key, '/v1/companies', { method: 'POST', body: { name, country: 'BE' } });
+    const create = (name: string) =>
+      callAs(owner.key, '/v1/companies', { method: 'POST', body: { name, country: 'BE' } });
     const [first, second] = [(await create('First')).body.id, (await create('Second')).body.id];
     const scoped = await callAs(owner.key, '/v1/account/keys', { method: 'POST', body: { company_id: first } });
     expect(scoped.body.company_id).toBe(first);
-    expect((await callAs(scoped.body.api_key, '/v1/companies')).body.data.map((c: { id: string }) => c.id)).toEqual([first]);
+    expect((await callAs(scoped.body.api_key, '/v1/companies')).body.data.map((c: { id: string }) => c.id)).toEqual([
+      first,
+    ]);
     expect((await callAs(scoped.body.api_key, `/v1/companies/${second}`)).status).toBe(404);
   });
 });

@@ -24,7 +24,12 @@ const SHUTDOWN_WAIT_MS = 180_000;
 /** The components still running, each with its command line, so a wait that runs out says which. */
 async function stillRunning(components: number[]): Promise<string[]> {
   const alive = components.filter(isAlive);
-  return Promise.all(alive.map(async (pid) => `${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').slice(0, 160)}`));
+  return Promise.all(
+    alive.map(
+      async (pid) =>
+        `${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').slice(0, 160)}`,
+    ),
+  );
 }
 
 /** Every process below `root`, from /proc (a component runs in a process group of its own, so the group says nothing). */
@@ -51,11 +56,18 @@ async function descendantsOf(root: number): Promise<number[]> {
 }
 
 /** A stack started by `command` on a data directory and ports of its own (its environment, with `variables`), resolved once it prints `ready`. */
-async function startedStack(command: string, args: string[], ready = 'E-invoice delivery service is ready', variables: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
+async function startedStack(
+  command: string,
+  args: string[],
+  ready = 'E-invoice delivery service is ready',
+  variables: Record<string, string> = {},
+): Promise<{ child: ChildProcess; output: () => string; dataDir: string }> {
   const shared = sharedStack();
   const config = await isolatedStackConfig();
   // Our SMP is served only beside an access point the stack runs itself, which this one borrows.
-  const ports = Object.entries(config).filter(([name, value]) => (name === 'PORT' || name.endsWith('_PORT')) && name !== 'SMP_PORT' && typeof value === 'number');
+  const ports = Object.entries(config).filter(
+    ([name, value]) => (name === 'PORT' || name.endsWith('_PORT')) && name !== 'SMP_PORT' && typeof value === 'number',
+  );
   const env = {
     ...process.env,
     ...Object.fromEntries(ports.map(([name, value]) => [name, String(value)])),
@@ -72,13 +84,17 @@ async function startedStack(command: string, args: string[], ready = 'E-invoice 
   started.push({ child, dataDir: config.DATA_DIR });
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until('the stack to say it is running', () => Promise.resolve(output), (text) => text.includes(ready) || child.exitCode !== null, 240_000);
+  await until(
+    'the stack to say it is running',
+    () => Promise.resolve(output),
+    (text) => text.includes(ready) || child.exitCode !== null,
+    240_000,
+  );
   if (child.exitCode !== null) throw new Error(`the stack exited during start-up:\n${output}`);
   return { child, output: () => output, dataDir: config.DATA_DIR };
 }
 
 describe('an embedded stack ends with the process that started it', () => {
-
   afterAll(async () => {
     for (const { child, dataDir } of started) {
       if (child.pid && isAlive(child.pid)) child.kill('SIGKILL');
@@ -92,24 +108,42 @@ describe('an embedded stack ends with the process that started it', () => {
     ['SIGINT', 'development'],
     ['SIGTERM', 'development'],
     ['SIGINT', 'production'],
-  ] as const)('when npm start gets %s in its own process (the %s shape), then the stack stops in order on that signal and nothing of it is left', async (signal, shape) => {
-    const stack = await startedStack('npm', ['start'], undefined, { STACK_SHAPE: shape });
-    const components = await descendantsOf(stack.child.pid!);
-    expect(components.length).toBeGreaterThanOrEqual(5);
-    stack.child.kill(signal);
-    await until('every component to end', () => stillRunning(components), (alive) => alive.length === 0, SHUTDOWN_WAIT_MS);
-    // The stack's own shutdown ran on the signal itself (API and worker drained first), not on finding itself orphaned.
-    expect(stack.output()).toContain(`[stack] ${signal}: stopping`);
-    expect(stack.output()).toContain('[stack] stopped');
-  }, 480_000);
+  ] as const)(
+    'when npm start gets %s in its own process (the %s shape), then the stack stops in order on that signal and nothing of it is left',
+    async (signal, shape) => {
+      const stack = await startedStack('npm', ['start'], undefined, { STACK_SHAPE: shape });
+      const components = await descendantsOf(stack.child.pid!);
+      expect(components.length).toBeGreaterThanOrEqual(5);
+      stack.child.kill(signal);
+      await until(
+        'every component to end',
+        () => stillRunning(components),
+        (alive) => alive.length === 0,
+        SHUTDOWN_WAIT_MS,
+      );
+      // The stack's own shutdown ran on the signal itself (API and worker drained first), not on finding itself orphaned.
+      expect(stack.output()).toContain(`[stack] ${signal}: stopping`);
+      expect(stack.output()).toContain('[stack] stopped');
+    },
+    480_000,
+  );
 
   it('when the process holding a test stack is killed outright (as a CI timeout does to jest), then every component ends all the same', async () => {
     // The suite's shared stack, started as jest's global setup starts it, in a process of its own.
-    const stack = await startedStack(process.execPath, ['--import', 'tsx', '-e', "void require('./test/global-setup.ts').startSharedStack({})"], '[test stack] api');
+    const stack = await startedStack(
+      process.execPath,
+      ['--import', 'tsx', '-e', "void require('./test/global-setup.ts').startSharedStack({})"],
+      '[test stack] api',
+    );
     const components = await descendantsOf(stack.child.pid!);
     expect(components.length).toBeGreaterThanOrEqual(5);
     stack.child.kill('SIGKILL');
-    await until('every component to end', () => stillRunning(components), (alive) => alive.length === 0, SHUTDOWN_WAIT_MS);
+    await until(
+      'every component to end',
+      () => stillRunning(components),
+      (alive) => alive.length === 0,
+      SHUTDOWN_WAIT_MS,
+    );
     // The global setup chose a data directory of its own; it says which.
     const dataDir = /\(state in (\S+)\/temporal/.exec(stack.output())?.[1];
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

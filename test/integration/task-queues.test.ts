@@ -26,7 +26,8 @@ async function pollersOf(queue: string, type: 'workflow' | 'activity'): Promise<
   const { pollers } = await client().workflowService.describeTaskQueue({
     namespace: sharedStack().namespace,
     taskQueue: { name: queue },
-    taskQueueType: type === 'workflow' ? TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    taskQueueType:
+      type === 'workflow' ? TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
   });
   return (pollers ?? []).map((poller) => poller.identity ?? '');
 }
@@ -54,12 +55,18 @@ describe('task queues per resource', () => {
   it('when the stack runs, then its worker polls every resource\u2019s queue, each with the slots configured for what it guards', async () => {
     for (const resource of RESOURCE_NAMES) {
       const queue = taskQueueOf(resource, TASK_QUEUE);
-      expect({ queue, polled: (await pollersOf(queue, runsWorkflows(resource) ? 'workflow' : 'activity')).length > 0 }).toEqual({ queue, polled: true });
+      expect({
+        queue,
+        polled: (await pollersOf(queue, runsWorkflows(resource) ? 'workflow' : 'activity')).length > 0,
+      }).toEqual({ queue, polled: true });
     }
     // Slots free plus slots used is what the queue's worker has: the test stack's defaults (platform/config.ts).
     const families = await scrape(sharedStack().metrics.temporalWorker);
     const slotsOf = (queue: string, workerType: string) =>
-      ['temporal_worker_task_slots_available', 'temporal_worker_task_slots_used'].reduce((sum, name) => sum + valueOf(families, name, { task_queue: queue, worker_type: workerType }), 0);
+      ['temporal_worker_task_slots_available', 'temporal_worker_task_slots_used'].reduce(
+        (sum, name) => sum + valueOf(families, name, { task_queue: queue, worker_type: workerType }),
+        0,
+      );
     expect(slotsOf(taskQueueOf('as4', TASK_QUEUE), 'ActivityWorker')).toBe(8);
     expect(slotsOf(taskQueueOf('email', TASK_QUEUE), 'ActivityWorker')).toBe(4);
     expect(slotsOf(taskQueueOf('housekeeping', TASK_QUEUE), 'ActivityWorker')).toBe(2);
@@ -69,9 +76,15 @@ describe('task queues per resource', () => {
 
   it('when a sandbox document is sent with a webhook listening, then its validation runs on the validation queue, its email on the email queue and the webhook\u2019s endpoint workflow on the webhooks queue', async () => {
     const account = await sendingAccount();
-    const webhook = await callAs(account.key, '/v1/webhooks', { method: 'POST', body: { url: hooks.url, events: ['document.delivered'] } });
+    const webhook = await callAs(account.key, '/v1/webhooks', {
+      method: 'POST',
+      body: { url: hooks.url, events: ['document.delivered'] },
+    });
     expect(webhook.status).toBe(201);
-    const posted = await callAs(account.key, '/v1/documents', { method: 'POST', body: { ...invoice, company_id: account.companyId, attach_pdf: true } });
+    const posted = await callAs(account.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...invoice, company_id: account.companyId, attach_pdf: true },
+    });
     await waitForStatus(account.key, posted.body.id, account.companyId, ['delivered']);
 
     expect(await scheduledQueues(sendWorkflowId(posted.body.id))).toEqual({
@@ -79,7 +92,11 @@ describe('task queues per resource', () => {
       validateForSending: taskQueueOf('validation', TASK_QUEUE),
       deliverByEmail: taskQueueOf('email', TASK_QUEUE),
     });
-    await until('the webhook delivered', async () => (await callAs(account.key, `/v1/webhooks/${webhook.body.id}/deliveries`)).body.data, (list) => list?.[0]?.status === 'succeeded');
+    await until(
+      'the webhook delivered',
+      async () => (await callAs(account.key, `/v1/webhooks/${webhook.body.id}/deliveries`)).body.data,
+      (list) => list?.[0]?.status === 'succeeded',
+    );
     const description = await client().workflow.getHandle(webhookEndpointWorkflowId(webhook.body.id)).describe();
     expect(description.taskQueue).toBe(taskQueueOf('webhooks', TASK_QUEUE));
   });
@@ -87,7 +104,11 @@ describe('task queues per resource', () => {
   it('when a live document is sent, then its AS4 delivery runs on the as4 queue', async () => {
     const sender = await liveSender();
     expect((await ops('credits', 'add', sender.workspaceId, '1.00')).code).toBe(0);
-    const posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number: 'LIVE-QUEUES-1' });
+    const posted = await postLive(sender.liveKey, {
+      ...invoice,
+      company_id: sender.companyId,
+      number: 'LIVE-QUEUES-1',
+    });
     expect(posted.status).toBe(202);
     await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered'], undefined, { host: LIVE });
     expect(await scheduledQueues(sendWorkflowId(posted.body.id))).toEqual({
@@ -100,9 +121,19 @@ describe('task queues per resource', () => {
     const baseQueue = `subset-${Date.now()}`;
     const connection = await NativeConnection.connect({ address: sharedStack().temporalAddress });
     try {
-      const workers = await QueueWorkers.create({ connection, baseQueue, resources: ['as4', 'email'], codePath: await cachedWorkflowBundle(), activities: { deliverByEmail: () => Promise.resolve() } });
+      const workers = await QueueWorkers.create({
+        connection,
+        baseQueue,
+        resources: ['as4', 'email'],
+        codePath: await cachedWorkflowBundle(),
+        activities: { deliverByEmail: () => Promise.resolve() },
+      });
       await workers.runUntil(async () => {
-        await until('the as4 and email queues polled', () => Promise.all([pollersOf(`${baseQueue}-as4`, 'activity'), pollersOf(`${baseQueue}-email`, 'activity')]), (polled) => polled.every((pollers) => pollers.length > 0));
+        await until(
+          'the as4 and email queues polled',
+          () => Promise.all([pollersOf(`${baseQueue}-as4`, 'activity'), pollersOf(`${baseQueue}-email`, 'activity')]),
+          (polled) => polled.every((pollers) => pollers.length > 0),
+        );
         expect(await pollersOf(baseQueue, 'workflow')).toEqual([]);
         expect(await pollersOf(`${baseQueue}-validation`, 'activity')).toEqual([]);
       });

@@ -32,7 +32,10 @@ const accessPointJar = () => ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCE
 describe('our SMP, read by peppol-commons’ SMP client', () => {
   it('when a live company is registered, then peppol-commons reads its service metadata from our SMP with the signature verified, and finds our access point', async () => {
     const receiver = await liveReceiver();
-    const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as { sml: { smpUrl: string }; inbound: { endpointUrl: string } };
+    const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as {
+      sml: { smpUrl: string };
+      inbound: { endpointUrl: string };
+    };
     const { stdout } = await promisify(execFile)('java', [
       '-jar',
       await accessPointJar(),
@@ -43,24 +46,60 @@ describe('our SMP, read by peppol-commons’ SMP client', () => {
       pki().truststore,
       LOCAL_PKI_PASSWORD,
     ]);
-    const read = JSON.parse(stdout) as { found: boolean; endpoints: { url: string; transportProfile: string; certificateSubject: string }[] };
+    const read = JSON.parse(stdout) as {
+      found: boolean;
+      endpoints: { url: string; transportProfile: string; certificateSubject: string }[];
+    };
     expect(read.found).toBe(true);
-    expect(read.endpoints).toEqual([expect.objectContaining({ url: health.inbound.endpointUrl, transportProfile: 'peppol-transport-as4-v2_0', certificateSubject: expect.stringContaining('CN=PBE000001') })]);
+    expect(read.endpoints).toEqual([
+      expect.objectContaining({
+        url: health.inbound.endpointUrl,
+        transportProfile: 'peppol-transport-as4-v2_0',
+        certificateSubject: expect.stringContaining('CN=PBE000001'),
+      }),
+    ]);
   }, 120_000);
 
   it('when the answer is not signed by a CA the client trusts, then peppol-commons refuses it', async () => {
     const receiver = await liveReceiver();
-    const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as { sml: { smpUrl: string } };
+    const health = (await (await fetch(`${sharedStack().accessPointUrl}/health`)).json()) as {
+      sml: { smpUrl: string };
+    };
     // The G2 production SMP CA of OpenPeppol, as a trust store of its own: our local test SMP is not under it.
     const work = await mkdtemp(path.join(os.tmpdir(), 'smp-read-'));
     try {
       const store = path.join(work, 'peppol-g2.p12');
-      await promisify(execFile)('keytool', ['-importcert', '-noprompt', '-alias', 'smp-ca', '-file', path.join(__dirname, '..', 'fixtures', 'third-party', 'ca', 'g2', 'Peppol_ServiceMetadataPublisher_CA.cer'), '-keystore', store, '-storetype', 'PKCS12', '-storepass', 'changeit']);
-      const refused = await promisify(execFile)('java', ['-jar', await accessPointJar(), 'smp-read', health.sml.smpUrl, receiver.peppolId, fullIdentifier(BIS_BILLING_INVOICE), store, 'changeit']).then(
+      await promisify(execFile)('keytool', [
+        '-importcert',
+        '-noprompt',
+        '-alias',
+        'smp-ca',
+        '-file',
+        path.join(__dirname, '..', 'fixtures', 'third-party', 'ca', 'g2', 'Peppol_ServiceMetadataPublisher_CA.cer'),
+        '-keystore',
+        store,
+        '-storetype',
+        'PKCS12',
+        '-storepass',
+        'changeit',
+      ]);
+      const refused = await promisify(execFile)('java', [
+        '-jar',
+        await accessPointJar(),
+        'smp-read',
+        health.sml.smpUrl,
+        receiver.peppolId,
+        fullIdentifier(BIS_BILLING_INVOICE),
+        store,
+        'changeit',
+      ]).then(
         () => undefined,
         (err: { code: number; stderr: string }) => err,
       );
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("peppol-commons' SMP client refused the answer") });
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining("peppol-commons' SMP client refused the answer"),
+      });
     } finally {
       await rm(work, { recursive: true, force: true });
     }
@@ -75,9 +114,15 @@ describe('our SML client’s messages, against the SML’s published schema', ()
     const body = /<(?:[\w-]+:)?Body[^>]*>([\s\S]*)<\/(?:[\w-]+:)?Body>/.exec(envelope)?.[1]?.trim() ?? '';
     // Namespaces the envelope declared for the body are carried onto its element.
     const declarations = [...envelope.slice(0, envelope.indexOf(body)).matchAll(/xmlns:([\w-]+)="([^"]+)"/g)]
-      .filter(([, prefix]) => body.startsWith(`<${prefix}:`) || body.includes(` ${prefix}:`) || body.includes(`<${prefix}:`))
+      .filter(
+        ([, prefix]) => body.startsWith(`<${prefix}:`) || body.includes(` ${prefix}:`) || body.includes(`<${prefix}:`),
+      )
       .map(([declaration]) => declaration);
-    return body.replace(/^<([\w:-]+)/, (start) => `${start} ${declarations.filter((declaration) => !body.slice(0, body.indexOf('>')).includes(declaration)).join(' ')}`);
+    return body.replace(
+      /^<([\w:-]+)/,
+      (start) =>
+        `${start} ${declarations.filter((declaration) => !body.slice(0, body.indexOf('>')).includes(declaration)).join(' ')}`,
+    );
   }
 
   it('when our access point registers, migrates and unregisters a participant, then every SOAP message it sends is valid under BDMSL’s types', async () => {
@@ -99,14 +144,33 @@ describe('our SML client’s messages, against the SML’s published schema', ()
       const migrationKey = JSON.stringify({ migrationKey: 'ab#CD$12efGH' });
       expect((await fetch(participant, { method: 'PUT' })).status).toBe(200);
       expect((await fetch(`${participant}/migration-key`, { method: 'PUT', body: migrationKey })).status).toBe(200);
-      expect((await fetch(`${to.url}/sml/participants/0208:0765432146`, { method: 'PUT', body: migrationKey })).status).toBe(200);
+      expect(
+        (await fetch(`${to.url}/sml/participants/0208:0765432146`, { method: 'PUT', body: migrationKey })).status,
+      ).toBe(200);
       expect((await fetch(`${to.url}/sml/participants/0208:0765432146`, { method: 'DELETE' })).status).toBe(200);
 
-      const schema = [{ fileName: 'peppol-sml-types-v1.xsd', contents: await readFile(path.join(bdmsl, 'peppol-sml-types-v1.xsd'), 'utf8') }];
-      const preload = [{ fileName: 'peppol-identifiers-v1.xsd', contents: await readFile(path.join(bdmsl, 'peppol-identifiers-v1.xsd'), 'utf8') }];
+      const schema = [
+        {
+          fileName: 'peppol-sml-types-v1.xsd',
+          contents: await readFile(path.join(bdmsl, 'peppol-sml-types-v1.xsd'), 'utf8'),
+        },
+      ];
+      const preload = [
+        {
+          fileName: 'peppol-identifiers-v1.xsd',
+          contents: await readFile(path.join(bdmsl, 'peppol-identifiers-v1.xsd'), 'utf8'),
+        },
+      ];
       const operations = bodies.map(({ body }) => parseXml(bodyContent(body)).name);
       expect(operations).toEqual(
-        expect.arrayContaining(['ReadServiceMetadataPublisherService', 'CreateServiceMetadataPublisherService', 'CreateParticipantIdentifier', 'PrepareMigrationRecord', 'CompleteMigrationRecord', 'DeleteParticipantIdentifier']),
+        expect.arrayContaining([
+          'ReadServiceMetadataPublisherService',
+          'CreateServiceMetadataPublisherService',
+          'CreateParticipantIdentifier',
+          'PrepareMigrationRecord',
+          'CompleteMigrationRecord',
+          'DeleteParticipantIdentifier',
+        ]),
       );
       for (const { body } of bodies) {
         const content = bodyContent(body);
@@ -115,14 +179,33 @@ describe('our SML client’s messages, against the SML’s published schema', ()
         // The one departure, shared with the reference client: a Read carries the SMP id alone, as
         // peppol-commons' ManageServiceMetadataServiceCaller.read(smpId) sends it, although the type
         // BDMSL's schema gives the element also lists a PublisherEndpoint (the SML never reads one there).
-        const expected = operation === 'ReadServiceMetadataPublisherService' ? [expect.stringContaining('Expected is ( {http://busdox.org/serviceMetadata/locator/1.0/}PublisherEndpoint )')] : [];
-        expect({ operation, errors: result.errors.map((error) => error.message) }).toEqual({ operation, errors: expected });
+        const expected =
+          operation === 'ReadServiceMetadataPublisherService'
+            ? [
+                expect.stringContaining(
+                  'Expected is ( {http://busdox.org/serviceMetadata/locator/1.0/}PublisherEndpoint )',
+                ),
+              ]
+            : [];
+        expect({ operation, errors: result.errors.map((error) => error.message) }).toEqual({
+          operation,
+          errors: expected,
+        });
       }
       // The element names BDMSL's WSDL gives these operations, under its locator namespace.
       for (const content of bodies.map(({ body }) => parseXml(bodyContent(body)))) {
         expect(content.namespace).toBe('http://busdox.org/serviceMetadata/locator/1.0/');
-        if (['CreateParticipantIdentifier', 'DeleteParticipantIdentifier', 'PrepareMigrationRecord', 'CompleteMigrationRecord'].includes(content.name)) {
-          expect(childNamed(content, 'http://busdox.org/transport/identifiers/1.0/', 'ParticipantIdentifier')?.text).toBe('0208:0765432146');
+        if (
+          [
+            'CreateParticipantIdentifier',
+            'DeleteParticipantIdentifier',
+            'PrepareMigrationRecord',
+            'CompleteMigrationRecord',
+          ].includes(content.name)
+        ) {
+          expect(
+            childNamed(content, 'http://busdox.org/transport/identifiers/1.0/', 'ParticipantIdentifier')?.text,
+          ).toBe('0208:0765432146');
         }
       }
     } finally {

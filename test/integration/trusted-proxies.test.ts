@@ -30,7 +30,8 @@ describe('the client address behind proxies (TRUSTED_PROXIES)', () => {
   });
 
   /** An API with one signup per address per hour. */
-  const apiTrusting = (trustedProxies?: string) => inProcessApp(db, { SIGNUP_LIMIT: '1', ...(trustedProxies !== undefined && { TRUSTED_PROXIES: trustedProxies }) });
+  const apiTrusting = (trustedProxies?: string) =>
+    inProcessApp(db, { SIGNUP_LIMIT: '1', ...(trustedProxies !== undefined && { TRUSTED_PROXIES: trustedProxies }) });
 
   // The per-IP signup limit counts a request before its body is read: an empty body (400) counts too.
   const signupClaimingToBe = (app: ReturnType<typeof inProcessApp>, forwardedFor: string) =>
@@ -40,13 +41,16 @@ describe('the client address behind proxies (TRUSTED_PROXIES)', () => {
     ['not set', undefined],
     ['none', 'none'],
     ['another proxy', '192.0.2.0/24'],
-  ])('when TRUSTED_PROXIES is %s, then X-Forwarded-For from a loopback peer does not choose the per-IP bucket', async (_what, trustedProxies) => {
-    const api = apiTrusting(trustedProxies);
-    expect((await signupClaimingToBe(api, '10.1.1.1')).status).toBe(400);
-    const other = await signupClaimingToBe(api, '10.2.2.2');
-    expect(other.status).toBe(429);
-    expect(other.body.error.code).toBe('rate_limit_exceeded');
-  });
+  ])(
+    'when TRUSTED_PROXIES is %s, then X-Forwarded-For from a loopback peer does not choose the per-IP bucket',
+    async (_what, trustedProxies) => {
+      const api = apiTrusting(trustedProxies);
+      expect((await signupClaimingToBe(api, '10.1.1.1')).status).toBe(400);
+      const other = await signupClaimingToBe(api, '10.2.2.2');
+      expect(other.status).toBe(429);
+      expect(other.body.error.code).toBe('rate_limit_exceeded');
+    },
+  );
 
   it('when TRUSTED_PROXIES is loopback, then the address a loopback proxy forwards has its own bucket', async () => {
     const api = apiTrusting('loopback');

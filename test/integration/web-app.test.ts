@@ -31,8 +31,12 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** axe-core's serious and critical findings on the page as it is (run through the DevTools protocol, which the CSP does not govern). */
 async function seriousFindings(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
-  const violations = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>('axe.run().then((results) => results.violations)');
-  return violations.filter(({ impact }) => impact === 'serious' || impact === 'critical').map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const violations = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(
+    'axe.run().then((results) => results.violations)',
+  );
+  return violations
+    .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+    .map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 /**
@@ -48,7 +52,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if ((await frame.count()) > 0) {
     await frame.scrollIntoViewIfNeeded();
     const box = (await frame.boundingBox())!;
-    const at = { x: Math.round(box.x + (await page.evaluate<number>('window.scrollX'))), y: Math.round(box.y + (await page.evaluate<number>('window.scrollY'))) };
+    const at = {
+      x: Math.round(box.x + (await page.evaluate<number>('window.scrollX'))),
+      y: Math.round(box.y + (await page.evaluate<number>('window.scrollY'))),
+    };
     const width = Math.min(Math.round(box.width), whole.width - at.x);
     const height = Math.min(Math.round(box.height), whole.height - at.y);
     PNG.bitblt(PNG.sync.read(await frame.screenshot()), whole, 0, 0, width, height, at.x, at.y);
@@ -66,7 +73,12 @@ function cspViolations(page: Page): string[] {
 }
 
 /** Signs `email` in on `page` as a person does: the sign-in page, then the emailed link. */
-async function signIn(page: Page, app: string, email: string, words = { heading: 'Sign in', field: 'Email address', button: 'Send me a sign-in link' }): Promise<void> {
+async function signIn(
+  page: Page,
+  app: string,
+  email: string,
+  words = { heading: 'Sign in', field: 'Email address', button: 'Send me a sign-in link' },
+): Promise<void> {
   await page.goto(app);
   await page.getByRole('heading', { name: words.heading }).waitFor();
   await page.getByLabel(words.field).fill(email);
@@ -79,9 +91,17 @@ async function signIn(page: Page, app: string, email: string, words = { heading:
 async function receivedInSandbox(account: TestAccount, buyerId: string): Promise<string> {
   const converted = convertDocument(documentInputSchema.parse(validFixtures[0]!.body), belgianSeller);
   if (!converted.ok) throw new Error('the fixture is refused');
-  const posted = await callApi('/v1/sandbox/inbound', { method: 'POST', headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' }, body: converted.ubl });
+  const posted = await callApi('/v1/sandbox/inbound', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'application/xml' },
+    body: converted.ubl,
+  });
   expect(posted.status).toBe(202);
-  await until('the filed document', () => callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${buyerId}`), (response) => response.status === 200);
+  await until(
+    'the filed document',
+    () => callAs(account.key, `/v1/documents/${posted.body.id}?company_id=${buyerId}`),
+    (response) => response.status === 200,
+  );
   return posted.body.id;
 }
 
@@ -103,7 +123,10 @@ inBrowser('the web app in headless Chromium', () => {
 
   it('when a person asks for a link and opens it, then the app shows their company’s documents; the link does not work twice; signing out ends the session', async () => {
     const sender = await sendingAccount();
-    const posted = await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    const posted = await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...validFixtures[0]!.body, company_id: sender.companyId },
+    });
     expect(posted.status).toBe(202);
     await waitForStatus(sender.key, posted.body.id, sender.companyId, ['delivered']);
 
@@ -126,7 +149,10 @@ inBrowser('the web app in headless Chromium', () => {
     // The token left the address bar, and the session cookie is one no script can read.
     expect(page.url()).toBe(`${app}/documents`);
     const cookies = await context.cookies();
-    expect(cookies.find((cookie) => cookie.name === 'einvoice_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(cookies.find((cookie) => cookie.name === 'einvoice_session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
     expect(await page.evaluate('document.cookie')).not.toContain('einvoice_session');
     await screenshot(page, 'documents');
     expect(await seriousFindings(page)).toEqual([]);
@@ -140,9 +166,22 @@ inBrowser('the web app in headless Chromium', () => {
     await row.getByRole('link').click();
     await page.getByRole('heading', { name: `Invoice ${validFixtures[0]!.body.number as string}` }).waitFor();
     const timeline = page.getByRole('list').filter({ hasText: 'Accepted' });
-    for (const step of ['Accepted', 'Checked against the official rules', 'Queued for sending', 'Being sent', 'Delivered']) await timeline.getByText(step, { exact: true }).waitFor();
-    await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
-    const pdf = await page.request.get(new URL(await page.getByRole('link', { name: 'PDF' }).getAttribute('href') ?? '', page.url()).toString());
+    for (const step of [
+      'Accepted',
+      'Checked against the official rules',
+      'Queued for sending',
+      'Being sent',
+      'Delivered',
+    ])
+      await timeline.getByText(step, { exact: true }).waitFor();
+    await page
+      .frameLocator('iframe.rendered')
+      .getByText(validFixtures[0]!.body.number as string)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const pdf = await page.request.get(
+      new URL((await page.getByRole('link', { name: 'PDF' }).getAttribute('href')) ?? '', page.url()).toString(),
+    );
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     await screenshot(page, 'document');
@@ -151,7 +190,10 @@ inBrowser('the web app in headless Chromium', () => {
     const again = await browser.newContext();
     const second = await again.newPage();
     await second.goto(link!);
-    await second.getByRole('alert').filter({ hasText: 'This sign-in link is unknown, was used already or has expired' }).waitFor();
+    await second
+      .getByRole('alert')
+      .filter({ hasText: 'This sign-in link is unknown, was used already or has expired' })
+      .waitFor();
     await again.close();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -163,10 +205,17 @@ inBrowser('the web app in headless Chromium', () => {
 
   it('when the language is German and the screen 375 px wide, then the documents read in German and nothing runs off the side', async () => {
     const sender = await sendingAccount();
-    await callAs(sender.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, company_id: sender.companyId } });
+    await callAs(sender.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...validFixtures[0]!.body, company_id: sender.companyId },
+    });
     const narrow = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'de-DE' });
     const page = await narrow.newPage();
-    await signIn(page, app, sender.email, { heading: 'Anmelden', field: 'E-Mail-Adresse', button: 'Anmeldelink senden' });
+    await signIn(page, app, sender.email, {
+      heading: 'Anmelden',
+      field: 'E-Mail-Adresse',
+      button: 'Anmeldelink senden',
+    });
     await page.getByRole('heading', { name: 'Dokumente' }).waitFor();
     await page.getByText('Rechnung').first().waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('de');
@@ -174,10 +223,26 @@ inBrowser('the web app in headless Chromium', () => {
     await screenshot(page, 'documents-de-375px');
     expect(await seriousFindings(page)).toEqual([]);
     // Every other screen too: in German, within 375 px, nothing serious for axe.
-    for (const screen of ['send', 'inbox', 'companies', 'going-live', 'webhooks', 'keys', 'members', 'usage', 'audit']) {
+    for (const screen of [
+      'send',
+      'inbox',
+      'companies',
+      'going-live',
+      'webhooks',
+      'keys',
+      'members',
+      'usage',
+      'audit',
+    ]) {
       await page.goto(`${app}/${screen}`);
       await page.locator('h1').waitFor();
-      await until(`/${screen} loaded`, () => page.evaluate<boolean>("document.body.innerText.includes('Wird geladen')"), (loading) => !loading, 10_000, 50);
+      await until(
+        `/${screen} loaded`,
+        () => page.evaluate<boolean>("document.body.innerText.includes('Wird geladen')"),
+        (loading) => !loading,
+        10_000,
+        50,
+      );
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       if (width > 375) throw new Error(`/${screen} is ${width} px wide in a 375 px window`);
       expect({ screen, findings: await seriousFindings(page) }).toEqual({ screen, findings: [] });
@@ -203,7 +268,11 @@ inBrowser('the web app in headless Chromium', () => {
 
     await page.getByRole('button', { name: 'Accept' }).click();
     await page.getByRole('status').filter({ hasText: 'Your answer is on its way to the seller.' }).waitFor();
-    await page.getByRole('listitem').filter({ hasText: 'Accepted' }).filter({ hasText: 'sent' }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Accepted' })
+      .filter({ hasText: 'sent' })
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('list').filter({ hasText: 'Received' }).getByText('Answer sent', { exact: true }).waitFor();
     const given = await callAs(account.key, `/v1/documents/${documentId}/responses?company_id=${buyer.body.id}`);
     expect(given.body.data).toEqual([expect.objectContaining({ code: 'AP', direction: 'sent' })]);
@@ -217,7 +286,11 @@ inBrowser('the web app in headless Chromium', () => {
     await page.getByRole('button', { name: 'Mark as read' }).waitFor();
     const queue = await callAs(account.key, `/v1/inbox?company_id=${buyer.body.id}&acknowledged=false`);
     expect(queue.body.data.map((document: { id: string }) => document.id)).toEqual([documentId]);
-    await page.frameLocator('iframe.rendered').getByText(validFixtures[0]!.body.number as string).first().waitFor({ timeout: 60_000 });
+    await page
+      .frameLocator('iframe.rendered')
+      .getByText(validFixtures[0]!.body.number as string)
+      .first()
+      .waitFor({ timeout: 60_000 });
     await screenshot(page, 'received');
   }, 120_000);
 
@@ -244,7 +317,11 @@ inBrowser('the web app in headless Chromium', () => {
 
     // No buyer reference nor order reference: the API's rule, on its field, in words.
     const reference = page.getByLabel('Buyer reference');
-    await page.getByRole('alert').filter({ hasText: 'Buyer reference:' }).filter({ hasText: '(PEPPOL-EN16931-R003)' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Buyer reference:' })
+      .filter({ hasText: '(PEPPOL-EN16931-R003)' })
+      .waitFor();
     await expect(reference.getAttribute('aria-invalid')).resolves.toBe('true');
     await page.getByLabel('Totals').getByText('€1,512.50').waitFor();
     await buyer.getByRole('button', { name: 'Look up on Peppol' }).click();
@@ -264,14 +341,25 @@ inBrowser('the web app in headless Chromium', () => {
     await timeline.getByText('Delivered', { exact: true }).waitFor({ timeout: 60_000 });
     const id = /\/documents\/([^?]+)/.exec(page.url())![1]!;
     const sent = await callAs(sender.key, `/v1/documents/${id}?company_id=${sender.companyId}`);
-    expect(sent.body).toMatchObject({ number: 'FORM-2026-1', status: 'delivered', totals: expect.objectContaining({ payable: '1210.00' }) });
-    const pdf = await page.request.get(new URL(await page.getByRole('link', { name: 'PDF' }).getAttribute('href') ?? '', page.url()).toString());
+    expect(sent.body).toMatchObject({
+      number: 'FORM-2026-1',
+      status: 'delivered',
+      totals: expect.objectContaining({ payable: '1210.00' }),
+    });
+    const pdf = await page.request.get(
+      new URL((await page.getByRole('link', { name: 'PDF' }).getAttribute('href')) ?? '', page.url()).toString(),
+    );
     expect(pdf.headers()['content-type']).toBe('application/pdf');
 
     await page.getByRole('link', { name: 'Send', exact: true }).click();
     // A UUID, which the official rules warn of (UBL-CR-…): its page lists the warning under the official check.
-    const ubl = clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'ap@buyer.example').replace('<cbc:ID>Snippet1</cbc:ID>', '<cbc:ID>Snippet1</cbc:ID><cbc:UUID>6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f</cbc:UUID>');
-    await page.locator('#ubl-file').setInputFiles({ name: 'invoice.xml', mimeType: 'application/xml', buffer: Buffer.from(ubl) });
+    const ubl = clientMadeUbl('peppol-bis/base-example.xml', belgianSeller.peppol_id!, 'ap@buyer.example').replace(
+      '<cbc:ID>Snippet1</cbc:ID>',
+      '<cbc:ID>Snippet1</cbc:ID><cbc:UUID>6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f</cbc:UUID>',
+    );
+    await page
+      .locator('#ubl-file')
+      .setInputFiles({ name: 'invoice.xml', mimeType: 'application/xml', buffer: Buffer.from(ubl) });
     await page.waitForURL(/\/documents\/(?!\w+$)[^/]+\?company=/);
     await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Invoice' }).waitFor();
     await page.getByText('The official rules warned of (it was sent all the same):').waitFor({ timeout: 60_000 });
@@ -310,7 +398,11 @@ inBrowser('the web app in headless Chromium', () => {
     await delivery.getByRole('button', { name: `Deliver again ${deliveryId}` }).click();
     await attempts.nth(2).waitFor({ timeout: 30_000 });
     await expect(attempts.nth(2).textContent()).resolves.toMatch(/Delivered.*200/);
-    expect(hooks.received.map((request) => request.headers['x-peppol-delivery-id'])).toEqual([deliveryId, deliveryId, deliveryId]);
+    expect(hooks.received.map((request) => request.headers['x-peppol-delivery-id'])).toEqual([
+      deliveryId,
+      deliveryId,
+      deliveryId,
+    ]);
     await page.getByLabel('Show').selectOption('failed');
     await page.getByText('No deliveries.').waitFor();
   }, 120_000);
@@ -339,11 +431,20 @@ inBrowser('the web app in headless Chromium', () => {
     await environments.getByText('Live: once the workspace is verified').waitFor();
     await page.getByRole('link', { name: 'Going live' }).click();
     await page.getByText('Not submitted yet').waitFor();
-    for (const type of ['Extract from the company register', 'Identity document of the representative', 'Proof of the authority to represent the company']) {
+    for (const type of [
+      'Extract from the company register',
+      'Identity document of the representative',
+      'Proof of the authority to represent the company',
+    ]) {
       await page.getByLabel('Kind of document').selectOption({ label: type });
-      await page.getByLabel('File (PDF, PNG or JPEG)').setInputFiles({ name: 'proof.pdf', mimeType: 'application/pdf', buffer: files.pdf });
+      await page
+        .getByLabel('File (PDF, PNG or JPEG)')
+        .setInputFiles({ name: 'proof.pdf', mimeType: 'application/pdf', buffer: files.pdf });
       await page.getByRole('button', { name: 'Upload' }).click();
-      await page.getByRole('definition').filter({ hasText: `${type} (proof.pdf)` }).waitFor();
+      await page
+        .getByRole('definition')
+        .filter({ hasText: `${type} (proof.pdf)` })
+        .waitFor();
     }
     const attestation = page.getByRole('group', { name: 'Attestation' });
     await attestation.getByLabel('The company\u2019s legal name').fill('Acme BV');
@@ -358,7 +459,9 @@ inBrowser('the web app in headless Chromium', () => {
     await waitForKyc(owner.key, (state) => state.status === 'pending');
     expect((await ops('kyc', 'approve', owner.workspaceId)).code).toBe(0);
     await page.getByText('Approved: the workspace is live').waitFor({ timeout: 30_000 });
-    await expect(environments.getByRole('link', { name: 'Live' }).getAttribute('href')).resolves.toMatch(/^http:\/\/live\.localhost:\d+\/app$/);
+    await expect(environments.getByRole('link', { name: 'Live' }).getAttribute('href')).resolves.toMatch(
+      /^http:\/\/live\.localhost:\d+\/app$/,
+    );
     expect(await environments.getByRole('link', { name: 'Sandbox' }).getAttribute('aria-current')).toBe('page');
 
     await page.getByRole('link', { name: 'Members' }).click();
@@ -380,7 +483,8 @@ inBrowser('the web app in headless Chromium', () => {
     await screenshot(page, 'usage');
 
     await page.getByRole('link', { name: 'Audit log' }).click();
-    for (const action of ['company.created', 'kyc.submitted', 'member.added', 'member.removed']) await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    for (const action of ['company.created', 'kyc.submitted', 'member.added', 'member.removed'])
+      await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
     expect(await seriousFindings(page)).toEqual([]);
     await screenshot(page, 'audit');
   }, 180_000);
@@ -411,7 +515,10 @@ inBrowser('the web app in headless Chromium', () => {
 
   it('when a signed-in person opens the address of another workspace’s document, then it is refused and nothing of it shows', async () => {
     const [mine, theirs] = await Promise.all([sendingAccount(), sendingAccount()]);
-    const posted = await callAs(theirs.key, '/v1/documents', { method: 'POST', body: { ...validFixtures[0]!.body, number: 'THEIRS-1', company_id: theirs.companyId } });
+    const posted = await callAs(theirs.key, '/v1/documents', {
+      method: 'POST',
+      body: { ...validFixtures[0]!.body, number: 'THEIRS-1', company_id: theirs.companyId },
+    });
     expect(posted.status).toBe(202);
     const page = await context.newPage();
     await signIn(page, app, mine.email);

@@ -29,7 +29,8 @@ describe('webhook deliveries per endpoint', () => {
   });
   const receiver = receiversOfThisFile();
   const sendTests = async (key: string, webhookId: string, count: number) => {
-    for (let i = 0; i < count; i += 1) expect((await callAs(key, `/v1/webhooks/${webhookId}/test`, { method: 'POST' })).status).toBe(202);
+    for (let i = 0; i < count; i += 1)
+      expect((await callAs(key, `/v1/webhooks/${webhookId}/test`, { method: 'POST' })).status).toBe(202);
   };
 
   it('when one endpoint hangs on every request beside a healthy one, then the healthy one\u2019s deliveries arrive at once while the hanging one has four requests in flight at most', async () => {
@@ -48,7 +49,9 @@ describe('webhook deliveries per endpoint', () => {
       expect(arrived.every((request) => request.at - asked < 5_000)).toBe(true);
       // The hanging endpoint's workflow attempts four at a time at most, oldest first.
       expect(hanging.received.length).toBeLessThanOrEqual(4);
-      const workflows = await Promise.all([bad.id, good.id].map((id) => temporal().workflow.getHandle(webhookEndpointWorkflowId(id)).describe()));
+      const workflows = await Promise.all(
+        [bad.id, good.id].map((id) => temporal().workflow.getHandle(webhookEndpointWorkflowId(id)).describe()),
+      );
       expect(workflows.map((workflow) => workflow.status.name)).toEqual(['RUNNING', 'RUNNING']);
     } finally {
       // Deleted: its workflow ends at its next round, the requests in flight answered or timed out.
@@ -62,26 +65,57 @@ describe('webhook deliveries per endpoint', () => {
     const webhook = await registerWebhook(account.key, hooks.url);
     const made = await callAs(account.key, `/v1/webhooks/${webhook.id}/test`, { method: 'POST' });
     const read = () => callAs(account.key, `/v1/webhooks/${webhook.id}/deliveries/${made.body.id}`);
-    const delivery = (await until('the delivery succeeded', read, (response) => response.body.status === 'succeeded')).body;
-    expect(delivery).toMatchObject({ id: made.body.id, status: 'succeeded', next_attempt_at: null, workflow_id: webhookEndpointWorkflowId(webhook.id) });
+    const delivery = (await until('the delivery succeeded', read, (response) => response.body.status === 'succeeded'))
+      .body;
+    expect(delivery).toMatchObject({
+      id: made.body.id,
+      status: 'succeeded',
+      next_attempt_at: null,
+      workflow_id: webhookEndpointWorkflowId(webhook.id),
+    });
     expect(delivery.attempts).toEqual([
-      expect.objectContaining({ outcome: 'failed', status_code: 503, response_excerpt: 'not now', error: 'answered 503', next_attempt_at: expect.any(String) }),
-      expect.objectContaining({ outcome: 'succeeded', status_code: 200, response_excerpt: 'ok', error: null, next_attempt_at: null }),
+      expect.objectContaining({
+        outcome: 'failed',
+        status_code: 503,
+        response_excerpt: 'not now',
+        error: 'answered 503',
+        next_attempt_at: expect.any(String),
+      }),
+      expect.objectContaining({
+        outcome: 'succeeded',
+        status_code: 200,
+        response_excerpt: 'ok',
+        error: null,
+        next_attempt_at: null,
+      }),
     ]);
     // The second attempt came when the first said it was due (the stack's backoff starts at 1 s).
-    expect(Date.parse(delivery.attempts[1].at)).toBeGreaterThanOrEqual(Date.parse(delivery.attempts[0].next_attempt_at));
-    expect((await callAs(account.key, `/v1/webhooks/${webhook.id}/deliveries/whd_0000000000000000000000000`)).body.error).toMatchObject({ code: 'delivery_not_found', param: 'deliveryId' });
+    expect(Date.parse(delivery.attempts[1].at)).toBeGreaterThanOrEqual(
+      Date.parse(delivery.attempts[0].next_attempt_at),
+    );
+    expect(
+      (await callAs(account.key, `/v1/webhooks/${webhook.id}/deliveries/whd_0000000000000000000000000`)).body.error,
+    ).toMatchObject({ code: 'delivery_not_found', param: 'deliveryId' });
 
     // The operator finds it by its id too, with its endpoint's workflow and breaker.
     const shown = await ops('webhook', 'delivery', made.body.id);
     expect(shown.code).toBe(0);
     const lines = shown.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^delivery  ${made.body.id}  webhook\\.test  evt_\\w+  to  ${webhook.id}  ${hooks.url}  \\(enabled\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^delivery  ${made.body.id}  webhook\\.test  evt_\\w+  to  ${webhook.id}  ${hooks.url}  \\(enabled\\)$`,
+      ),
+    );
     expect(lines[1]).toBe('status  succeeded  ');
     expect(lines[2]).toMatch(/^attempt 1 {2}\S+ {2}failed {5}503 {2}\d+ ms {2}answered 503 {2}"not now"$/);
     expect(lines[3]).toMatch(/^attempt 2 {2}\S+ {2}succeeded {2}200 {2}\d+ ms {4}"ok"$/);
-    expect(lines[4]).toMatch(new RegExp(`^endpoint  ${webhookEndpointWorkflowId(webhook.id)}  running; breaker closed, 0 failed in a row$`));
-    expect(await ops('webhook', 'delivery', 'whd_0000000000000000000000000')).toMatchObject({ code: 1, stderr: expect.stringContaining('no webhook delivery whd_0000000000000000000000000') });
+    expect(lines[4]).toMatch(
+      new RegExp(`^endpoint  ${webhookEndpointWorkflowId(webhook.id)}  running; breaker closed, 0 failed in a row$`),
+    );
+    expect(await ops('webhook', 'delivery', 'whd_0000000000000000000000000')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no webhook delivery whd_0000000000000000000000000'),
+    });
   });
 
   it('when an endpoint has failed for the disable period, then the webhook is disabled saying why, its pending deliveries are dead letters, the workspace\u2019s other webhook gets webhook.disabled, the owner an email; enabled again, a redelivery goes', async () => {
@@ -95,28 +129,59 @@ describe('webhook deliveries per endpoint', () => {
     await failing.waitFor(1);
     // What the endpoint's workflow does once its breaker has seen five days of failures (time-skipping.test.ts runs those days).
     const failingSince = new Date(Date.now() - DISABLE_AFTER_MS);
-    const disable = () => withStore((store) => disableFailingWebhook(disablingDependencies(store), broken.id, failingSince, DISABLE_AFTER_MS));
+    const disable = () =>
+      withStore((store) =>
+        disableFailingWebhook(disablingDependencies(store), broken.id, failingSince, DISABLE_AFTER_MS),
+      );
     expect(await disable()).toBe(true);
 
     const webhook = (await callAs(account.key, `/v1/webhooks/${broken.id}`)).body;
-    expect(webhook).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining(`from ${failingSince.toISOString()} on; disabled after 5 days of failures`) });
+    expect(webhook).toMatchObject({
+      enabled: false,
+      disabled_reason: expect.stringContaining(
+        `from ${failingSince.toISOString()} on; disabled after 5 days of failures`,
+      ),
+    });
     const [deadLetter] = (await callAs(account.key, `/v1/webhooks/${broken.id}/deliveries?status=failed`)).body.data;
     expect(deadLetter).toMatchObject({ status: 'failed', next_attempt_at: null });
     const [notice] = await listening.waitFor(1);
-    expect(JSON.parse(notice!.raw)).toMatchObject({ type: 'webhook.disabled', data: { webhook_id: broken.id, url: failing.url, failing_since: failingSince.toISOString() } });
-    const feed = await until('the event in the feed', () => callAs(account.key, '/v1/events?type=webhook.disabled'), (response) => response.body.data?.length === 1);
+    expect(JSON.parse(notice!.raw)).toMatchObject({
+      type: 'webhook.disabled',
+      data: { webhook_id: broken.id, url: failing.url, failing_since: failingSince.toISOString() },
+    });
+    const feed = await until(
+      'the event in the feed',
+      () => callAs(account.key, '/v1/events?type=webhook.disabled'),
+      (response) => response.body.data?.length === 1,
+    );
     expect(feed.body.data[0].id).toBe(JSON.parse(notice!.raw).id);
-    const [mail] = await until('the owner told', () => inboxFor(account.email), (messages) => messages.some((message) => message.subject.startsWith('Webhook disabled')));
+    const [mail] = await until(
+      'the owner told',
+      () => inboxFor(account.email),
+      (messages) => messages.some((message) => message.subject.startsWith('Webhook disabled')),
+    );
     expect(mail).toBeDefined();
     // Told twice (the workflow's activity tried again): one event, one email.
     expect(await disable()).toBe(true);
     expect((await callAs(account.key, '/v1/events?type=webhook.disabled')).body.data).toHaveLength(1);
-    expect((await inboxFor(account.email)).filter((message) => message.subject.startsWith('Webhook disabled'))).toHaveLength(1);
+    expect(
+      (await inboxFor(account.email)).filter((message) => message.subject.startsWith('Webhook disabled')),
+    ).toHaveLength(1);
 
-    const enabled = await callAs(account.key, `/v1/webhooks/${broken.id}`, { method: 'PATCH', body: { enabled: true } });
+    const enabled = await callAs(account.key, `/v1/webhooks/${broken.id}`, {
+      method: 'PATCH',
+      body: { enabled: true },
+    });
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
-    expect((await callAs(account.key, `/v1/webhooks/${broken.id}/deliveries/${deadLetter.id}/redeliver`, { method: 'POST' })).status).toBe(202);
-    await until('redelivered', () => callAs(account.key, `/v1/webhooks/${broken.id}/deliveries/${deadLetter.id}`), (response) => response.body.status === 'succeeded');
+    expect(
+      (await callAs(account.key, `/v1/webhooks/${broken.id}/deliveries/${deadLetter.id}/redeliver`, { method: 'POST' }))
+        .status,
+    ).toBe(202);
+    await until(
+      'redelivered',
+      () => callAs(account.key, `/v1/webhooks/${broken.id}/deliveries/${deadLetter.id}`),
+      (response) => response.body.status === 'succeeded',
+    );
     expect(watcher.id).toMatch(/^whk_/);
   }, 60_000);
 });

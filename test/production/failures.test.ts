@@ -5,7 +5,11 @@ import { promisify } from 'node:util';
 import type { StackConfig } from '../../stack/config';
 import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
 import { isolatedStackConfig } from '../support/test-stack';
-import { documentsDeliveredOnceUnderKills, receiptedMessagesFiledOnceUnderKills, type Kill } from '../support/under-load';
+import {
+  documentsDeliveredOnceUnderKills,
+  receiptedMessagesFiledOnceUnderKills,
+  type Kill,
+} from '../support/under-load';
 import { until } from '../support/until';
 
 const run = promisify(execFile);
@@ -53,7 +57,11 @@ describe('the production shape when its processes fail', () => {
       const before = await copiesOf(name);
       expect(before).toHaveLength(2);
       process.kill(before[0]!, 'SIGKILL');
-      await until(`a new ${name} process in place of ${before[0]}`, () => copiesOf(name), (now) => now.length === 2 && !now.includes(before[0]!));
+      await until(
+        `a new ${name} process in place of ${before[0]}`,
+        () => copiesOf(name),
+        (now) => now.length === 2 && !now.includes(before[0]!),
+      );
     },
   });
 
@@ -68,23 +76,24 @@ describe('the production shape when its processes fail', () => {
     },
   });
 
-  const kills = () => [killOneCopy('api', false), killOneCopy('worker', true), killEngine('temporal'), killEngine('postgres')];
+  const kills = () => [
+    killOneCopy('api', false),
+    killOneCopy('worker', true),
+    killEngine('temporal'),
+    killEngine('postgres'),
+  ];
   const underTest = () => ({ api: stack!.urls.api!, inbox: stack!.urls.inbox!, mongodb: stack!.urls.mongodb });
 
-  it(
-    'when an API process, a worker, the Temporal server and PostgreSQL are killed in turn under load, then every accepted document is delivered once and every event reaches the webhook once',
-    async () => {
-      await documentsDeliveredOnceUnderKills(underTest(), 'production-load@example.com', kills());
-    },
-    900_000,
-  );
+  it('when an API process, a worker, the Temporal server and PostgreSQL are killed in turn under load, then every accepted document is delivered once and every event reaches the webhook once', async () => {
+    await documentsDeliveredOnceUnderKills(underTest(), 'production-load@example.com', kills());
+  }, 900_000);
 
-  it(
-    'when an API process, a worker, the Temporal server and PostgreSQL are killed right after AS4 receipts, then each message is filed once',
-    async () => {
-      const network = { accessPointUrl: stack!.urls.accessPoint, dataDir: config.DATA_DIR, standInUrl: stack!.urls.peppol!.receivingAccessPoint };
-      await receiptedMessagesFiledOnceUnderKills(underTest(), 'production-receiver@example.com', network, kills());
-    },
-    600_000,
-  );
+  it('when an API process, a worker, the Temporal server and PostgreSQL are killed right after AS4 receipts, then each message is filed once', async () => {
+    const network = {
+      accessPointUrl: stack!.urls.accessPoint,
+      dataDir: config.DATA_DIR,
+      standInUrl: stack!.urls.peppol!.receivingAccessPoint,
+    };
+    await receiptedMessagesFiledOnceUnderKills(underTest(), 'production-receiver@example.com', network, kills());
+  }, 600_000);
 });

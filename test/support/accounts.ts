@@ -39,7 +39,13 @@ export async function signUp(label = 'user', baseUrl?: string): Promise<TestAcco
     body: JSON.stringify({ email, name: label }),
   });
   if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${response.text}`);
-  return { id: response.body.id, email, key: response.body.api_key, prefix: response.body.prefix, workspaceId: response.body.workspace_id };
+  return {
+    id: response.body.id,
+    email,
+    key: response.body.api_key,
+    prefix: response.body.prefix,
+    workspaceId: response.body.workspace_id,
+  };
 }
 
 export interface CallOptions {
@@ -66,7 +72,10 @@ export function callAs(key: string, path: string, options: CallOptions = {}): Pr
 }
 
 /** Operator-side access to the data, for settings that have no API (disabling an account, a support rate limit). */
-export async function withStore<T>(use: (store: Store, db: Connection) => Promise<T>, mongodbUri = sharedStack().mongodbUri): Promise<T> {
+export async function withStore<T>(
+  use: (store: Store, db: Connection) => Promise<T>,
+  mongodbUri = sharedStack().mongodbUri,
+): Promise<T> {
   const db = await mongoose.createConnection(mongodbUri).asPromise();
   try {
     return await use(createStore(db), db);
@@ -76,8 +85,10 @@ export async function withStore<T>(use: (store: Store, db: Connection) => Promis
 }
 
 /** What support does to an account (as the ops CLI does it): its keys carry the change from the next request on. */
-export const setRateLimit = (accountId: string, perMinute: number) => withStore((store) => setAccountRateLimit(store, operatorActor('test'), accountId, perMinute));
-export const disableAccount = (accountId: string) => withStore((store) => setAccountStatus(store, operatorActor('test'), accountId, 'disabled'));
+export const setRateLimit = (accountId: string, perMinute: number) =>
+  withStore((store) => setAccountRateLimit(store, operatorActor('test'), accountId, perMinute));
+export const disableAccount = (accountId: string) =>
+  withStore((store) => setAccountStatus(store, operatorActor('test'), accountId, 'disabled'));
 
 /**
  * A team workspace owned by `owner`, with one fresh account per role given.
@@ -90,10 +101,16 @@ export async function teamWorkspace(owner: TestAccount, roles: ('owner' | 'admin
   const members: Partial<Record<'owner' | 'admin' | 'member', TestAccount>> = {};
   for (const role of roles) {
     const account = await signUp(role);
-    const added = await callAs(owner.key, `/v1/workspaces/${workspaceId}/members`, { method: 'POST', body: { account_id: account.id, role } });
+    const added = await callAs(owner.key, `/v1/workspaces/${workspaceId}/members`, {
+      method: 'POST',
+      body: { account_id: account.id, role },
+    });
     if (added.status !== 201) throw new Error(`adding ${role} failed: ${added.text}`);
     members[role] = account;
   }
-  const teamKey = await callAs(owner.key, '/v1/account/keys', { method: 'POST', body: { workspace_id: workspaceId, label: 'team' } });
+  const teamKey = await callAs(owner.key, '/v1/account/keys', {
+    method: 'POST',
+    body: { workspace_id: workspaceId, label: 'team' },
+  });
   return { workspaceId, members, ownerTeamKey: teamKey.body.api_key as string };
 }

@@ -13,7 +13,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** `describe` where Chromium is installed; elsewhere `describe.skip`, after saying why for the file `name`. */
 export function describeInBrowser(name: string): jest.Describe {
   if (existsSync(CHROMIUM)) return describe;
-  process.stdout.write(`${name}: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
+  process.stdout.write(
+    `${name}: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`,
+  );
   return describe.skip;
 }
 
@@ -21,5 +23,12 @@ export function describeInBrowser(name: string): jest.Describe {
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });

@@ -20,7 +20,9 @@ export interface ComposeService {
 }
 
 // Compose honours YAML merge keys (`<<: *service-env`).
-export const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
+export const compose = parse(readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8'), {
+  merge: true,
+}) as {
   services: Record<string, ComposeService>;
   networks?: { default?: { ipam?: { config?: { subnet: string }[] } } };
 };
@@ -28,14 +30,19 @@ export const { services } = compose;
 
 /** The hosts an address names: a MongoDB connection string may list several (a replica set's members). */
 export function hostsOf(address: string): string[] {
-  if (address.startsWith('mongodb://')) return /^mongodb:\/\/([^/?]+)/.exec(address)![1]!.split(',').map((member) => member.split(':')[0]!);
+  if (address.startsWith('mongodb://'))
+    return /^mongodb:\/\/([^/?]+)/
+      .exec(address)![1]!
+      .split(',')
+      .map((member) => member.split(':')[0]!);
   return [address.includes('://') ? new URL(address).hostname : address.split(':')[0]!];
 }
 
 /** Compose's interpolation of `${NAME:-default}` and `${NAME:?message}`: the default, or `required(NAME)` for a value the operator must give. */
 export function interpolate(value: string, required: (name: string) => string): string {
-  return value.replace(/\$\{(\w+)(?::([-?])((?:[^{}]|\$\{[^}]*\})*))?\}/g, (_, name: string, kind?: string, rest = '') =>
-    kind === '-' ? interpolate(rest, required) : required(name),
+  return value.replace(
+    /\$\{(\w+)(?::([-?])((?:[^{}]|\$\{[^}]*\})*))?\}/g,
+    (_, name: string, kind?: string, rest = '') => (kind === '-' ? interpolate(rest, required) : required(name)),
   );
 }
 
@@ -50,4 +57,3 @@ export const operatorValue = (name: string) =>
     SMP_PUBLIC_URL: 'https://smp.example.com',
     ACCESS_POINT_ENDPOINT_URL: 'https://ap.example.com/as4',
   })[name] ?? `unexpected required variable ${name}`;
-

@@ -13,7 +13,12 @@ export const eventLoopBusyDuring = async (work: () => unknown): Promise<number> 
  * under the same load, so a machine busy with other things slows both alike; work done on the loop costs at least
  * its yardstick in every round, so the least ratio under the bound is a sound proof that it was not.
  */
-export const leastBusyRatio = async (work: () => Promise<void>, yardstick: () => unknown, bound: number, tries = 5): Promise<number> => {
+export const leastBusyRatio = async (
+  work: () => Promise<void>,
+  yardstick: () => unknown,
+  bound: number,
+  tries = 5,
+): Promise<number> => {
   let least = Number.POSITIVE_INFINITY;
   for (let i = 0; i < tries && least >= bound; i += 1) {
     const onThisThread = await eventLoopBusyDuring(yardstick);

@@ -78,11 +78,28 @@ export const EVERY_TERM: TermDocument = {
       charges: [{ amount: '5.00', reason: 'Travel', reason_code: 'FC' }],
     },
     // Reverse charged: the breakdown's exemption reason is carried on the line in the JSON view.
-    { id: '2', quantity: '1', unit: 'C62', net: '50.00', description: 'Licence', tax_category: 'AE', tax_rate: '0', tax_exemption_reason: 'Reverse charge', tax_exemption_reason_code: 'VATEX-EU-AE', unit_price: '50.00' },
+    {
+      id: '2',
+      quantity: '1',
+      unit: 'C62',
+      net: '50.00',
+      description: 'Licence',
+      tax_category: 'AE',
+      tax_rate: '0',
+      tax_exemption_reason: 'Reverse charge',
+      tax_exemption_reason_code: 'VATEX-EU-AE',
+      unit_price: '50.00',
+    },
   ],
   attachments: [
     { id: 'DELIVERY-NOTE', description: 'Delivery note', uri: 'https://seller.example/notes/118' },
-    { id: 'att_timesheet', description: 'Timesheet', filename: 'timesheet.csv', mime_type: 'text/csv', content: Buffer.from('day,hours\n1,8\n').toString('base64') },
+    {
+      id: 'att_timesheet',
+      description: 'Timesheet',
+      filename: 'timesheet.csv',
+      mime_type: 'text/csv',
+      content: Buffer.from('day,hours\n1,8\n').toString('base64'),
+    },
   ],
   totals: {
     line_extension: '150.00',
@@ -97,6 +114,13 @@ export const EVERY_TERM: TermDocument = {
   },
   vat_breakdown: [
     { category: 'S', rate: '21', taxable: '95.00', tax: '19.95' },
-    { category: 'AE', rate: '0', taxable: '50.00', tax: '0.00', exemption_reason: 'Reverse charge', exemption_reason_code: 'VATEX-EU-AE' },
+    {
+      category: 'AE',
+      rate: '0',
+      taxable: '50.00',
+      tax: '0.00',
+      exemption_reason: 'Reverse charge',
+      exemption_reason_code: 'VATEX-EU-AE',
+    },
   ],
 };

@@ -30,32 +30,43 @@ export interface RequestOptions {
 export async function callApi(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
   const baseUrl = options.baseUrl ?? sharedStack().apiUrl;
   const response = await send(path, baseUrl, options);
-  await checkAgainstDescription(baseUrl, options.method ?? 'GET', path, response.status, response.headers.get('content-type'), response.body);
+  await checkAgainstDescription(
+    baseUrl,
+    options.method ?? 'GET',
+    path,
+    response.status,
+    response.headers.get('content-type'),
+    response.body,
+  );
   return response;
 }
 
 function send(path: string, baseUrl: string, options: RequestOptions): Promise<ApiResponse> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const text = bytes.toString('utf8');
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers, body, text, bytes });
-      });
-    });
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers, body, text, bytes });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });

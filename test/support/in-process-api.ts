@@ -20,7 +20,11 @@ import { sharedStack } from './test-stack';
  * (a larger body limit, other proxies, a probe that fails, a route that exists
  * only in the tests).
  */
-export function inProcessApp(db: DbConnection, env: Record<string, string> = {}, overrides: Partial<AppDependencies> = {}): Express {
+export function inProcessApp(
+  db: DbConnection,
+  env: Record<string, string> = {},
+  overrides: Partial<AppDependencies> = {},
+): Express {
   const logger = createLogger('silent', 'test');
   const store = overrides.store ?? createStore(db);
   return createApp({
@@ -28,7 +32,11 @@ export function inProcessApp(db: DbConnection, env: Record<string, string> = {},
     logger,
     store,
     temporal: new Client({ connection: Connection.lazy({ address: sharedStack().temporalAddress }) }),
-    probes: { db: () => Promise.resolve(true), temporal: () => Promise.resolve(true), validator: () => Promise.resolve(undefined) },
+    probes: {
+      db: () => Promise.resolve(true),
+      temporal: () => Promise.resolve(true),
+      validator: () => Promise.resolve(undefined),
+    },
     usage: usageCounters(store, logger),
     secretBox: new SecretBox(newSecretKey()),
     kycBox: new SecretBox(newSecretKey()),

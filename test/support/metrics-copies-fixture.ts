@@ -17,7 +17,15 @@ runCopies(
   copies,
   logger,
   () => {
-    observeWork(() => Promise.resolve({ inProgress: [{ status: 'queued', count: 7, oldestSeconds: 30 }], stuck: [{ kind: 'document', count: 2 }], lanes: [] }), logger);
+    observeWork(
+      () =>
+        Promise.resolve({
+          inProgress: [{ status: 'queued', count: 7, oldestSeconds: 30 }],
+          stuck: [{ kind: 'document', count: 2 }],
+          lanes: [],
+        }),
+      logger,
+    );
     documentsReached.inc({ direction: 'sent', status: 'queued' });
     // Stays up until stopped, as the API does.
     setInterval(() => undefined, 60_000);

@@ -59,14 +59,19 @@ const RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
 /** The totals a CII invoice states, read straight from its XML (not through the reader under test), named as totalsWritten names them. */
 export function ciiTotalsWritten(xml: string) {
   const root = parseXml(xml);
-  const settlement = [['SupplyChainTradeTransaction', RSM], ['ApplicableHeaderTradeSettlement', RAM]].reduce<ReturnType<typeof parseXml> | undefined>(
+  const settlement = [
+    ['SupplyChainTradeTransaction', RSM],
+    ['ApplicableHeaderTradeSettlement', RAM],
+  ].reduce<ReturnType<typeof parseXml> | undefined>(
     (element, [name, namespace]) => element && childNamed(element, namespace!, name!),
     root,
   );
   const currency = settlement && childNamed(settlement, RAM, 'InvoiceCurrencyCode')?.text;
   const summation = settlement && childNamed(settlement, RAM, 'SpecifiedTradeSettlementHeaderMonetarySummation');
   const amount = (name: string) => (summation && childNamed(summation, RAM, name)?.text) ?? null;
-  const tax = summation ? childrenNamed(summation, RAM, 'TaxTotalAmount').find((candidate) => candidate.attributes.currencyID === currency) : undefined;
+  const tax = summation
+    ? childrenNamed(summation, RAM, 'TaxTotalAmount').find((candidate) => candidate.attributes.currencyID === currency)
+    : undefined;
   return {
     line_extension: amount('LineTotalAmount'),
     allowance_total: amount('AllowanceTotalAmount'),
@@ -94,9 +99,17 @@ export const REFUSED_BY_OUR_CHECKS: Record<string, { refused: string[]; why: str
     refused: ['to.peppol_id'],
     why: 'the buyer endpoint 0002:4598375937 is no 9-digit SIREN with a Luhn check digit, which our check of scheme 0002 wants; the official rules check no format there',
   },
-  'peppol-bis/Vat-category-S.xml': { refused: ['to.peppol_id'], why: 'as Allowance-example: a buyer endpoint 0002 that is no SIREN' },
+  'peppol-bis/Vat-category-S.xml': {
+    refused: ['to.peppol_id'],
+    why: 'as Allowance-example: a buyer endpoint 0002 that is no SIREN',
+  },
   ...Object.fromEntries(
-    ['base-creditnote-correction.xml', 'base-example.xml', 'base-negative-inv-correction.xml', 'sales-order-example.xml'].map((name) => [
+    [
+      'base-creditnote-correction.xml',
+      'base-example.xml',
+      'base-negative-inv-correction.xml',
+      'sales-order-example.xml',
+    ].map((name) => [
       `peppol-bis/${name}`,
       {
         refused: ['from.peppol_id PEPPOL-COMMON-R040', 'to.peppol_id'],
@@ -114,7 +127,6 @@ export const REFUSED_BY_OUR_CHECKS: Record<string, { refused: string[]; why: str
   },
 };
 
-
 /**
  * An official example as a client of ours would make it for `POST /v1/documents` (application/xml): the seller's
  * EndpointID set to the sending company's Peppol id, and the buyer's contact email (where the sandbox delivers) set
@@ -124,10 +136,14 @@ export function clientMadeUbl(name: string, sellerPeppolId: string, buyerEmail: 
   const example = officialExamples('peppol-bis').find((candidate) => candidate.name === name);
   if (!example) throw new Error(`no official example ${name}`);
   const [scheme, id] = sellerPeppolId.split(/:(.*)/s) as [string, string];
-  const sellerEndpoint = /(<cac:AccountingSupplierParty>\s*<cac:Party>\s*)<cbc:EndpointID schemeID="[^"]*">[^<]*<\/cbc:EndpointID>/;
+  const sellerEndpoint =
+    /(<cac:AccountingSupplierParty>\s*<cac:Party>\s*)<cbc:EndpointID schemeID="[^"]*">[^<]*<\/cbc:EndpointID>/;
   const buyerContactEmail = /(<cac:AccountingCustomerParty>[\s\S]*?<cbc:ElectronicMail>)[^<]*(<\/cbc:ElectronicMail>)/;
-  if (!sellerEndpoint.test(example.xml) || !buyerContactEmail.test(example.xml)) throw new Error(`${name} names no seller endpoint or buyer email to replace`);
-  return example.xml.replace(sellerEndpoint, `$1<cbc:EndpointID schemeID="${scheme}">${id}</cbc:EndpointID>`).replace(buyerContactEmail, `$1${buyerEmail}$2`);
+  if (!sellerEndpoint.test(example.xml) || !buyerContactEmail.test(example.xml))
+    throw new Error(`${name} names no seller endpoint or buyer email to replace`);
+  return example.xml
+    .replace(sellerEndpoint, `$1<cbc:EndpointID schemeID="${scheme}">${id}</cbc:EndpointID>`)
+    .replace(buyerContactEmail, `$1${buyerEmail}$2`);
 }
 
 /** The seller identity a live document states besides its EndpointID: legal name (BT-27), VAT id (BT-31), legal registration id (BT-30). */

@@ -26,7 +26,10 @@ const descriptions = new Map<string, Promise<Description>>();
 
 async function load(baseUrl: string): Promise<Description> {
   const response = await fetch(new URL('/v1/openapi.json', baseUrl));
-  const document = (await response.json()) as { paths: Record<string, Record<string, Operation['responses'] | { responses: Operation['responses'] }>>; components: unknown };
+  const document = (await response.json()) as {
+    paths: Record<string, Record<string, Operation['responses'] | { responses: Operation['responses'] }>>;
+    components: unknown;
+  };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: document.components });
@@ -34,7 +37,12 @@ async function load(baseUrl: string): Promise<Description> {
   for (const [template, methods] of Object.entries(document.paths)) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
     for (const [method, operation] of Object.entries(methods)) {
-      operations.push({ pattern, method: method.toUpperCase(), template, responses: (operation as { responses: Operation['responses'] }).responses });
+      operations.push({
+        pattern,
+        method: method.toUpperCase(),
+        template,
+        responses: (operation as { responses: Operation['responses'] }).responses,
+      });
     }
   }
   return { operations, validators: new Map(), ajv };
@@ -48,7 +56,14 @@ export class UndocumentedResponseError extends Error {
 }
 
 /** Throws when the answer is not what the description of its operation says. */
-export async function checkAgainstDescription(baseUrl: string, method: string, path: string, status: number, contentType: string | null, body: unknown): Promise<void> {
+export async function checkAgainstDescription(
+  baseUrl: string,
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): Promise<void> {
   let description = descriptions.get(baseUrl);
   if (!description) {
     description = load(baseUrl);
@@ -61,7 +76,9 @@ export async function checkAgainstDescription(baseUrl: string, method: string, p
   const [asked] = operations
     .filter((candidate) => candidate.pattern.test(pathname))
     .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
-  const operation = operations.find((candidate) => candidate.template === asked?.template && candidate.method === method.toUpperCase());
+  const operation = operations.find(
+    (candidate) => candidate.template === asked?.template && candidate.method === method.toUpperCase(),
+  );
   if (!operation) return;
   const documented = operation.responses[String(status)];
   if (!documented) {
@@ -77,6 +94,8 @@ export async function checkAgainstDescription(baseUrl: string, method: string, p
   }
   const validate = validators.get(key);
   if (validate && !validate(body)) {
-    throw new UndocumentedResponseError(`${key}: the body does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`);
+    throw new UndocumentedResponseError(
+      `${key}: the body does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+    );
   }
 }

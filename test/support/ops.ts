@@ -8,11 +8,26 @@ import { sharedStack } from './test-stack';
 export const ops = (...args: string[]) => opsWith({}, ...args);
 
 /** The same, with variables of its own (another database, other keys). */
-export async function opsWith(variables: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function opsWith(
+  variables: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { mongodbUri, temporalAddress, namespace, kycEncryptionKey } = sharedStack();
-  const env = { ...process.env, MONGODB_URI: mongodbUri, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace, KYC_ENCRYPTION_KEY: kycEncryptionKey, OPERATOR: 'test-operator', ...variables };
+  const env = {
+    ...process.env,
+    MONGODB_URI: mongodbUri,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: namespace,
+    KYC_ENCRYPTION_KEY: kycEncryptionKey,
+    OPERATOR: 'test-operator',
+    ...variables,
+  };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../ops/main.ts'), ...args], { env });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', path.resolve(__dirname, '../../ops/main.ts'), ...args],
+      { env },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string };

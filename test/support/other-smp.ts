@@ -24,26 +24,36 @@ export interface OtherSmp {
   close(): Promise<void>;
 }
 
-export async function startOtherSmp(options: { smpId: string; keystore: string; smlUrl?: string; smpUrl?: string }): Promise<OtherSmp> {
+export async function startOtherSmp(options: {
+  smpId: string;
+  keystore: string;
+  smlUrl?: string;
+  smpUrl?: string;
+}): Promise<OtherSmp> {
   const stack = sharedStack();
   const pki = localPkiFiles(path.join(stack.dataDir, 'peppol-pki'));
   const work = await mkdtemp(path.join(os.tmpdir(), 'other-smp-'));
   const port = await freePort();
   const smpUrl = options.smpUrl ?? `http://127.0.0.1:9/${options.smpId.toLowerCase()}`;
   const jar = await ensureTool(loadStackConfig().TOOLS_DIR, PEPPOL_ACCESS_POINT, () => undefined);
-  const process = new ManagedProcess(`access-point-${options.smpId}`, 'java', [ACCESS_POINT_HEAP, '-jar', jar, 'sender'], {
-    env: {
-      ...globalThis.process.env,
-      ...accessPointEnvironment({
-        port,
-        keystore: pki.senderKeystore,
-        truststore: pki.truststore,
-        dataDir: path.join(work, 'access-point'),
-        sml: { url: options.smlUrl ?? stack.peppol.sml, smpId: options.smpId, smpUrl, keystore: options.keystore },
-      }),
+  const process = new ManagedProcess(
+    `access-point-${options.smpId}`,
+    'java',
+    [ACCESS_POINT_HEAP, '-jar', jar, 'sender'],
+    {
+      env: {
+        ...globalThis.process.env,
+        ...accessPointEnvironment({
+          port,
+          keystore: pki.senderKeystore,
+          truststore: pki.truststore,
+          dataDir: path.join(work, 'access-point'),
+          sml: { url: options.smlUrl ?? stack.peppol.sml, smpId: options.smpId, smpUrl, keystore: options.keystore },
+        }),
+      },
+      logFile: path.join(work, 'access-point.log'),
     },
-    logFile: path.join(work, 'access-point.log'),
-  });
+  );
   process.start();
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
@@ -55,7 +65,10 @@ export async function startOtherSmp(options: { smpId: string; keystore: string; 
       'the other SMP’s access point',
       async () => {
         if (!process.running) throw new Error(`it did not start:\n${process.tail()}`);
-        return fetch(`${url}/health`).then((response) => response.ok, () => false);
+        return fetch(`${url}/health`).then(
+          (response) => response.ok,
+          () => false,
+        );
       },
       (ready) => ready,
     );

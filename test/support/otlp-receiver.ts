@@ -28,7 +28,19 @@ interface KeyValue {
 
 /** ExportTraceServiceRequest, as OTLP/JSON has it and as protobufjs' toObject gives it (ids then in base64). */
 interface ExportRequest {
-  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: KeyValue[];
+      }[];
+    }[];
+  }[];
 }
 
 interface MessageCodec {
@@ -37,10 +49,15 @@ interface MessageCodec {
 }
 
 /** Its declaration calls the module a protobufjs Root; it is protobufjs' static code: namespaces of message codecs. */
-const { ExportTraceServiceRequest } = (otlp as unknown as { opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageCodec } } } } } }).opentelemetry.proto.collector.trace.v1;
+const { ExportTraceServiceRequest } = (
+  otlp as unknown as {
+    opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageCodec } } } } };
+  }
+).opentelemetry.proto.collector.trace.v1;
 
 /** AnyValue holds one of its fields. */
-const attributesOf = (attributes: KeyValue[] = []) => Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value ?? {})[0]]));
+const attributesOf = (attributes: KeyValue[] = []) =>
+  Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value ?? {})[0]]));
 
 /**
  * A collector of one's own for a test: OTLP/HTTP on 127.0.0.1 at /v1/traces, in JSON (the Node exporter's
@@ -58,7 +75,10 @@ export class OtlpReceiver {
   async start(): Promise<void> {
     this.server = createServer((request, response) => {
       this.take(request).then(
-        (contentType) => response.writeHead(200, { 'Content-Type': contentType }).end(contentType === 'application/json' ? '{}' : undefined),
+        (contentType) =>
+          response
+            .writeHead(200, { 'Content-Type': contentType })
+            .end(contentType === 'application/json' ? '{}' : undefined),
         (err: unknown) => response.writeHead(400).end(String(err)),
       );
     });
@@ -85,13 +105,23 @@ export class OtlpReceiver {
     // Metrics and logs are not exported (the Java agent is told so); whatever else comes is answered and dropped.
     if (request.url !== '/v1/traces') return 'application/json';
     const json = request.headers['content-type']?.startsWith('application/json') === true;
-    const exported: ExportRequest = json ? JSON.parse(body.toString('utf8')) : ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: String, bytes: String });
+    const exported: ExportRequest = json
+      ? JSON.parse(body.toString('utf8'))
+      : ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: String, bytes: String });
     // OTLP/JSON writes ids in hex, protobufjs gives bytes in base64.
     const hex = (id = '') => (json ? id : Buffer.from(id, 'base64').toString('hex'));
     for (const resourceSpans of exported.resourceSpans ?? []) {
       const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name']);
       for (const span of (resourceSpans.scopeSpans ?? []).flatMap((scope) => scope.spans ?? [])) {
-        this.spans.push({ service, traceId: hex(span.traceId), spanId: hex(span.spanId), parentSpanId: hex(span.parentSpanId), name: span.name, kind: span.kind, attributes: attributesOf(span.attributes) });
+        this.spans.push({
+          service,
+          traceId: hex(span.traceId),
+          spanId: hex(span.spanId),
+          parentSpanId: hex(span.parentSpanId),
+          name: span.name,
+          kind: span.kind,
+          attributes: attributesOf(span.attributes),
+        });
       }
     }
     return json ? 'application/json' : 'application/x-protobuf';

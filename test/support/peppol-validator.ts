@@ -1,4 +1,9 @@
-import { officialValidator, splitFindings, type OfficialFinding, type ValidationLane } from '../../platform/official-validator';
+import {
+  officialValidator,
+  splitFindings,
+  type OfficialFinding,
+  type ValidationLane,
+} from '../../platform/official-validator';
 import { sharedStack } from './test-stack';
 import { until } from './until';
 
@@ -35,9 +40,16 @@ export async function validateUbl(documents: { name: string; xml: string }[]): P
   const results: ValidationResult[] = [];
   for (const { name, xml } of documents) {
     const report = await validator.validate(xml, { lane: 'interactive' });
-    if (report.problem) throw new Error(`"${name}" could not be validated: ${report.problem.code}: ${report.problem.message}`);
+    if (report.problem)
+      throw new Error(`"${name}" could not be validated: ${report.problem.code}: ${report.problem.message}`);
     const { fatal, warnings } = splitFindings(report.findings);
-    results.push({ name, valid: report.valid, ruleSet: report.rule_set, fatal: fatal.map(strip), warnings: warnings.map(strip) });
+    results.push({
+      name,
+      valid: report.valid,
+      ruleSet: report.rule_set,
+      fatal: fatal.map(strip),
+      warnings: warnings.map(strip),
+    });
   }
   return results;
 }
@@ -53,7 +65,11 @@ export interface LaneCounts {
 
 /** Every lane of the shared stack's validator (send, interactive, public, receive, render, view), from its health answer. */
 export async function validatorLanes(): Promise<Record<ValidationLane, LaneCounts>> {
-  return ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { lanes: Record<ValidationLane, LaneCounts> }).lanes;
+  return (
+    (await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as {
+      lanes: Record<ValidationLane, LaneCounts>;
+    }
+  ).lanes;
 }
 
 /**
@@ -63,6 +79,16 @@ export async function validatorLanes(): Promise<Record<ValidationLane, LaneCount
  */
 export async function validatorWarm(): Promise<void> {
   const pools = async () =>
-    ((await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as { pools: Record<'validate' | 'render', { warming: number; started: number; workers: number }> }).pools;
-  await until('every validator worker warm', pools, ({ validate, render }) => [validate, render].every((pool) => pool.warming === 0 && pool.started >= pool.workers), 300_000, 500);
+    (
+      (await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as {
+        pools: Record<'validate' | 'render', { warming: number; started: number; workers: number }>;
+      }
+    ).pools;
+  await until(
+    'every validator worker warm',
+    pools,
+    ({ validate, render }) => [validate, render].every((pool) => pool.warming === 0 && pool.started >= pool.workers),
+    300_000,
+    500,
+  );
 }

@@ -6,14 +6,17 @@ export type { MetricFamily };
 export async function scrape(url: string): Promise<MetricFamily[]> {
   const response = await fetch(url);
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  if (!/^text\/plain; version=0\.0\.4/.test(response.headers.get('content-type') ?? '')) throw new Error(`${url} answered ${response.headers.get('content-type')}`);
+  if (!/^text\/plain; version=0\.0\.4/.test(response.headers.get('content-type') ?? ''))
+    throw new Error(`${url} answered ${response.headers.get('content-type')}`);
   return parsePrometheusTextFormat(await response.text());
 }
 
 /** The sum of a counter's or gauge's samples whose labels include `labels` (0 when there is none yet). */
 export function valueOf(families: MetricFamily[], name: string, labels: Record<string, string> = {}): number {
   const family = families.find((candidate) => candidate.name === name);
-  const matching = (family?.metrics ?? []).filter((sample) => Object.entries(labels).every(([label, value]) => sample.labels?.[label] === value));
+  const matching = (family?.metrics ?? []).filter((sample) =>
+    Object.entries(labels).every(([label, value]) => sample.labels?.[label] === value),
+  );
   return matching.reduce((sum, sample) => sum + Number(sample.value), 0);
 }
 

@@ -26,7 +26,8 @@ export function htmlText(html: string): string {
   const texts: string[] = [];
   const walk = (node: DefaultTreeAdapterMap['parentNode'] | DefaultTreeAdapterMap['childNode']) => {
     if (node.nodeName === '#text') texts.push((node as DefaultTreeAdapterMap['textNode']).value);
-    if (node.nodeName === 'style' || node.nodeName === 'script' || node.nodeName === 'title' || !('childNodes' in node)) return;
+    if (node.nodeName === 'style' || node.nodeName === 'script' || node.nodeName === 'title' || !('childNodes' in node))
+      return;
     for (const child of node.childNodes) walk(child);
   };
   walk(parse(html));
@@ -35,7 +36,10 @@ export function htmlText(html: string): string {
 
 /** One page of a PDF as a PNG, `dpi` dots per inch. */
 export async function pdfPage(pdf: Buffer, page: number, dpi: number): Promise<Buffer> {
-  const child = run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-'], { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024 });
+  const child = run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-'], {
+    encoding: 'buffer',
+    maxBuffer: 32 * 1024 * 1024,
+  });
   child.child.stdin?.end(pdf);
   return (await child).stdout;
 }
@@ -47,15 +51,25 @@ const partyName = (root: XmlElement, role: 'AccountingSupplierParty' | 'Accounti
 };
 
 /** An amount as the English rendering prints it: thousands grouped, two decimals. */
-const englishAmount = (amount: string) => new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(amount));
+const englishAmount = (amount: string) =>
+  new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(amount));
 /** A date as the English rendering prints it: `13 November 2017`. */
-const englishDate = (date: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const englishDate = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 
 /**
  * What a reader must find on the page, read straight from the UBL: its number, issue date, both
  * parties' legal names and the amount due (English number and date formats).
  */
-export function essentialsOf(ubl: string): { number: string; issueDate: string; seller: string; buyer: string; payable: string } {
+export function essentialsOf(ubl: string): {
+  number: string;
+  issueDate: string;
+  seller: string;
+  buyer: string;
+  payable: string;
+} {
   const root = parseXml(ubl);
   const monetary = childNamed(root, CAC, 'LegalMonetaryTotal');
   return {

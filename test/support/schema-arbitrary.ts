@@ -38,7 +38,11 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   const maxLength = typeof schema.maxLength === 'number' ? Math.min(schema.maxLength, 60) : 30;
   if (typeof schema.pattern === 'string') {
     try {
-      return matching(schema.pattern).filter((value) => value.length >= minLength && value.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : Infinity));
+      return matching(schema.pattern).filter(
+        (value) =>
+          value.length >= minLength &&
+          value.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : Infinity),
+      );
     } catch {
       // A pattern fast-check cannot generate from: plain strings instead.
     }
@@ -47,9 +51,13 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
     case 'email':
       return fc.emailAddress();
     case 'date':
-      return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+        .map((date) => date.toISOString().slice(0, 10));
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((date) => date.toISOString());
+      return fc
+        .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+        .map((date) => date.toISOString());
     case 'uri':
       return fc.webUrl();
     default:
@@ -64,7 +72,11 @@ export function valid(schema: Schema, components: Schema, depth = 0): fc.Arbitra
     // Choices that add requirements to the object beside them (`one of these fields is required`): its fields, each choice's required ones.
     const { anyOf: _any, oneOf: _one, ...base } = resolved;
     const required = (base.required ?? []) as string[];
-    return fc.oneof(...choices.map((choice) => valid({ ...base, required: [...required, ...((choice.required ?? []) as string[])] }, components, depth)));
+    return fc.oneof(
+      ...choices.map((choice) =>
+        valid({ ...base, required: [...required, ...((choice.required ?? []) as string[])] }, components, depth),
+      ),
+    );
   }
   if (choices) return fc.oneof(...choices.map((choice) => valid(choice, components, depth)));
   if (resolved.const !== undefined) return fc.constant(resolved.const);
@@ -76,16 +88,26 @@ export function valid(schema: Schema, components: Schema, depth = 0): fc.Arbitra
     case 'boolean':
       return fc.boolean();
     case 'integer':
-      return fc.integer({ min: typeof resolved.minimum === 'number' ? resolved.minimum : -1000, max: typeof resolved.maximum === 'number' ? resolved.maximum : 1000 });
+      return fc.integer({
+        min: typeof resolved.minimum === 'number' ? resolved.minimum : -1000,
+        max: typeof resolved.maximum === 'number' ? resolved.maximum : 1000,
+      });
     case 'number':
-      return fc.double({ min: typeof resolved.minimum === 'number' ? resolved.minimum : -1e6, max: typeof resolved.maximum === 'number' ? resolved.maximum : 1e6, noNaN: true });
+      return fc.double({
+        min: typeof resolved.minimum === 'number' ? resolved.minimum : -1e6,
+        max: typeof resolved.maximum === 'number' ? resolved.maximum : 1e6,
+        noNaN: true,
+      });
     case 'string':
       return stringFor(resolved);
     case 'array': {
       if (depth >= MAX_DEPTH) return fc.constant([]);
       const minLength = typeof resolved.minItems === 'number' ? resolved.minItems : 0;
       const maxLength = Math.min(typeof resolved.maxItems === 'number' ? resolved.maxItems : 3, minLength + 3);
-      return fc.array(valid((resolved.items as Schema | undefined) ?? {}, components, depth + 1), { minLength, maxLength });
+      return fc.array(valid((resolved.items as Schema | undefined) ?? {}, components, depth + 1), {
+        minLength,
+        maxLength,
+      });
     }
     case 'object': {
       const properties = (resolved.properties ?? {}) as Record<string, Schema>;
@@ -107,9 +129,13 @@ export function wild(schema: Schema, components: Schema): fc.Arbitrary<unknown> 
     { arbitrary: shaped, weight: 3 },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 },
     {
-      arbitrary: fc.tuple(shaped, fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 })).map(([value, key, replacement]) =>
-        value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value, [Object.keys(value)[0] ?? key]: replacement } : value,
-      ),
+      arbitrary: fc
+        .tuple(shaped, fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+        .map(([value, key, replacement]) =>
+          value !== null && typeof value === 'object' && !Array.isArray(value)
+            ? { ...value, [Object.keys(value)[0] ?? key]: replacement }
+            : value,
+        ),
       weight: 1,
     },
   );

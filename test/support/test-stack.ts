@@ -19,7 +19,15 @@ export interface SharedStack {
   /** The longest the worker keeps a receiver's lookup (PEPPOL_LOOKUP_CACHE_SECONDS). */
   lookupCacheSeconds: number;
   /** The local Peppol network stand-in the stack runs: its SML's DNS server (host:port), zone, management interface, SMP, receiving access point, independent access point (Oxalis, its AS4 URL) and the local test CA (PEM file). */
-  peppol: { dnsServer: string; zone: string; sml: string; smp: string; receivingAccessPoint: string; oxalis: string; ca: string };
+  peppol: {
+    dnsServer: string;
+    zone: string;
+    sml: string;
+    smp: string;
+    receivingAccessPoint: string;
+    oxalis: string;
+    ca: string;
+  };
   /** Our access point (sending, and registering our SMP's participants in the stand-in's SML). */
   accessPointUrl: string;
   /** The API's intake, where our access point hands over what it received (INBOUND_PORT). */

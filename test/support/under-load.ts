@@ -44,15 +44,27 @@ export interface StackUnderTest {
  * checks that every accepted one was delivered by email once (a second copy only where a kill could cut an SMTP attempt
  * off) and that its three events reached the webhook, one body per delivery id.
  */
-export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, email: string, kills: Kill[]): Promise<void> {
+export async function documentsDeliveredOnceUnderKills(
+  stack: StackUnderTest,
+  email: string,
+  kills: Kill[],
+): Promise<void> {
   const { api } = stack;
-  const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
+  const signup = await callApi('/v1/signup', {
+    baseUrl: api,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   const key: string = signup.body.api_key;
   const company = await callAs(key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller } });
   expect([company.status, company.text]).toEqual([201, expect.any(String)]);
   const receiver = new WebhookReceiver();
   await receiver.start();
-  expect((await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } })).status).toBe(201);
+  expect(
+    (await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } }))
+      .status,
+  ).toBe(201);
   const accepted: string[] = [];
   const failedAnswers: { status: number; code?: string }[] = [];
   /** The first answers that were not 202, for a run that accepts too few to say why. */
@@ -61,17 +73,26 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   let posting = true;
   const poster = (async () => {
     for (let n = 0; posting; n += 1) {
-      const body = { ...validFixtures[0]!.body, company_id: company.body.id, number: `LOAD-${n}`, to: { ...(validFixtures[0]!.body.to as object), email: 'load@example.com' } };
+      const body = {
+        ...validFixtures[0]!.body,
+        company_id: company.body.id,
+        number: `LOAD-${n}`,
+        to: { ...(validFixtures[0]!.body.to as object), email: 'load@example.com' },
+      };
       // No answer at all is what a killed API process leaves its open requests with; an answer the description
       // does not list (the front's 502, a 500) is kept by its status.
-      const response = await callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body }).catch((err: Error) => {
-        const undocumented = /answered (\d{3})/.exec(err.message)?.[1];
-        if (undocumented) failedAnswers.push({ status: Number(undocumented), code: err.message.slice(0, 300) });
-        return undefined;
-      });
+      const response = await callAs(key, '/v1/documents', { baseUrl: api, method: 'POST', body }).catch(
+        (err: Error) => {
+          const undocumented = /answered (\d{3})/.exec(err.message)?.[1];
+          if (undocumented) failedAnswers.push({ status: Number(undocumented), code: err.message.slice(0, 300) });
+          return undefined;
+        },
+      );
       if (response?.status === 202) accepted.push(response.body.id);
-      else if (refusals.length < 5) refusals.push(response ? `${response.status} ${response.body?.error?.code ?? ''}` : 'no answer');
-      if (response && response.status >= 500) failedAnswers.push({ status: response.status, code: response.body?.error?.code });
+      else if (refusals.length < 5)
+        refusals.push(response ? `${response.status} ${response.body?.error?.code ?? ''}` : 'no answer');
+      if (response && response.status >= 500)
+        failedAnswers.push({ status: response.status, code: response.body?.error?.code });
       await new Promise((resolve) => setTimeout(resolve, POST_INTERVAL_MS));
     }
   })();
@@ -84,7 +105,11 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   }
   // Enough documents to mean something, however quickly the kills went by (four on the production shape can take
   // under half a minute, with the API away for part of it): posting goes on until there are.
-  await until(`${ENOUGH_DOCUMENTS} accepted documents`, () => Promise.resolve({ accepted: accepted.length, refusals }), ({ accepted: count }) => count >= ENOUGH_DOCUMENTS);
+  await until(
+    `${ENOUGH_DOCUMENTS} accepted documents`,
+    () => Promise.resolve({ accepted: accepted.length, refusals }),
+    ({ accepted: count }) => count >= ENOUGH_DOCUMENTS,
+  );
   posting = false;
   await poster;
   // While a part is away the API says "try again" (503), or the front that its process is gone (502); never 500.
@@ -95,13 +120,21 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   const undelivered = [...accepted];
   const deliveredSoFar = async () => {
     while (undelivered.length > 0) {
-      const document = await callAs(key, `/v1/documents/${undelivered[0]}?company_id=${company.body.id}`, { baseUrl: api });
+      const document = await callAs(key, `/v1/documents/${undelivered[0]}?company_id=${company.body.id}`, {
+        baseUrl: api,
+      });
       if (document.body?.status !== 'delivered') break;
       undelivered.shift();
     }
     return { undelivered: undelivered.length, first: undelivered[0] };
   };
-  await until('every accepted document delivered', deliveredSoFar, ({ undelivered: left }) => left === 0, DELIVERY_DEADLINE_MS, 1_000);
+  await until(
+    'every accepted document delivered',
+    deliveredSoFar,
+    ({ undelivered: left }) => left === 0,
+    DELIVERY_DEADLINE_MS,
+    1_000,
+  );
   const inbox = (await (await fetch(`${stack.inbox}/email`)).json()) as { messageId: string; date: string }[];
   const copiesOf = (id: string) => inbox.filter((message) => message.messageId === `${id}@einvoice.localhost`);
   expect(accepted.filter((id) => copiesOf(id).length === 0)).toEqual([]);
@@ -112,8 +145,11 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
   // retried attempt finds the note), nor the database lost after a 250 (the attempt still counts;
   // delivery-failures.test.ts).
   const copyWithoutItsKill = accepted.filter((id) => {
-    const sent = copiesOf(id).map((copy) => Date.parse(copy.date)).sort((a, b) => a - b);
-    const cutOff = ({ kill, at }: { kill: Kill; at: number }) => kill.cutsSmtp && sent[0]! <= at && at < sent.at(-1)! + 1_000;
+    const sent = copiesOf(id)
+      .map((copy) => Date.parse(copy.date))
+      .sort((a, b) => a - b);
+    const cutOff = ({ kill, at }: { kill: Kill; at: number }) =>
+      kill.cutsSmtp && sent[0]! <= at && at < sent.at(-1)! + 1_000;
     return sent.length > 1 && !killed.some(cutOff);
   });
   expect(copyWithoutItsKill).toEqual([]);
@@ -127,19 +163,30 @@ export async function documentsDeliveredOnceUnderKills(stack: StackUnderTest, em
       const id = String(request.headers['x-peppol-delivery-id']);
       bodies.set(id, (bodies.get(id) ?? new Set()).add(request.raw));
     }
-    const events = [...bodies.values()].map((set) => JSON.parse([...set][0]!) as { type: string; data: { document_id: string } });
+    const events = [...bodies.values()].map(
+      (set) => JSON.parse([...set][0]!) as { type: string; data: { document_id: string } },
+    );
     return { bodies, events };
   };
   await until(
     'every event of every accepted document at the webhook',
     () => Promise.resolve(deliveriesOf().events),
-    (events) => accepted.every((id) => kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id))),
+    (events) =>
+      accepted.every((id) =>
+        kinds.every((kind) => events.some((event) => event.type === kind && event.data.document_id === id)),
+      ),
     180_000,
     500,
   );
   await receiver.stop();
   const { bodies, events } = deliveriesOf();
-  for (const id of accepted) expect(events.filter((event) => event.data.document_id === id).map((event) => event.type).sort()).toEqual([...kinds].sort());
+  for (const id of accepted)
+    expect(
+      events
+        .filter((event) => event.data.document_id === id)
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual([...kinds].sort());
   expect([...bodies.values()].every((set) => set.size === 1)).toBe(true);
 }
 
@@ -154,9 +201,18 @@ export async function receiptedMessagesFiledOnceUnderKills(
   kills: Kill[],
 ): Promise<void> {
   const { api } = stack;
-  const signup = await callApi('/v1/signup', { baseUrl: api, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
+  const signup = await callApi('/v1/signup', {
+    baseUrl: api,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   const peppolId = uniqueBelgianPeppolId();
-  const company = await callAs(signup.body.api_key, '/v1/companies', { baseUrl: api, method: 'POST', body: { ...belgianSeller, peppol_id: peppolId } });
+  const company = await callAs(signup.body.api_key, '/v1/companies', {
+    baseUrl: api,
+    method: 'POST',
+    body: { ...belgianSeller, peppol_id: peppolId },
+  });
   const db = await mongoose.createConnection(stack.mongodb).asPromise();
   try {
     // Registered as the registration workflow leaves it (KYC and the SML are other tests' business).
@@ -174,16 +230,27 @@ export async function receiptedMessagesFiledOnceUnderKills(
     const messageIds: string[] = [];
     for (const kill of kills) {
       const messageId = `before-${kill.name.replace(/\W+/g, '-')}-dies-${Date.now()}@under-load`;
-      await sendAsASenderWould(() => sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network));
+      await sendAsASenderWould(() =>
+        sendToUs(ublTo('standard rate S, one line', peppolId), peppolId, messageId, network),
+      );
       messageIds.push(messageId);
       await kill.kill();
     }
-    const filed = () => db.collection('documents').find({ company_id: company.body.id, direction: 'received' }).toArray();
-    const documents = await until('every receipted message filed', () => filed().catch(() => []), (found) => found.length >= messageIds.length, 180_000, 500);
+    const filed = () =>
+      db.collection('documents').find({ company_id: company.body.id, direction: 'received' }).toArray();
+    const documents = await until(
+      'every receipted message filed',
+      () => filed().catch(() => []),
+      (found) => found.length >= messageIds.length,
+      180_000,
+      500,
+    );
     expect(documents.map((document) => document.received.as4_message_id).sort()).toEqual([...messageIds].sort());
     // No window for a late second filing is needed: a message is stored before its receipt, and filed under the
     // stored message's id, so a second filing of anything would be a second stored message, counted here.
-    expect(await db.collection('received_messages').countDocuments({ company_id: company.body.id })).toBe(messageIds.length);
+    expect(await db.collection('received_messages').countDocuments({ company_id: company.body.id })).toBe(
+      messageIds.length,
+    );
   } finally {
     await db.close();
   }

@@ -58,7 +58,13 @@ export class WebhookReceiver {
 
   /** Waits until `count` requests arrived (or fails after the timeout). */
   waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
-    return until(`${count} webhook requests`, () => Promise.resolve(this.received), (received) => received.length >= count, timeoutMs, 50);
+    return until(
+      `${count} webhook requests`,
+      () => Promise.resolve(this.received),
+      (received) => received.length >= count,
+      timeoutMs,
+      50,
+    );
   }
 }
 
@@ -77,7 +83,11 @@ export function receiversOfThisFile(): () => Promise<WebhookReceiver> {
 }
 
 /** Registers a webhook for `events` through the API, as a client does; its id and signing secret. */
-export async function registerWebhook(key: string, url: string, events: string[] = ['*']): Promise<{ id: string; secret: string }> {
+export async function registerWebhook(
+  key: string,
+  url: string,
+  events: string[] = ['*'],
+): Promise<{ id: string; secret: string }> {
   const response = await callAs(key, '/v1/webhooks', { method: 'POST', body: { url, events } });
   expect(response.status).toBe(201);
   return response.body as { id: string; secret: string };

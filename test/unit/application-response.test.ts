@@ -1,5 +1,9 @@
 import { followUpRefusal, contentProblems } from '../../domain/invoice-response';
-import { readApplicationResponse, writeInvoiceResponse, writeMessageLevelStatus } from '../../domain/ubl/application-response';
+import {
+  readApplicationResponse,
+  writeInvoiceResponse,
+  writeMessageLevelStatus,
+} from '../../domain/ubl/application-response';
 
 describe('Invoice Response (T111)', () => {
   const written = writeInvoiceResponse({
@@ -7,7 +11,12 @@ describe('Invoice Response (T111)', () => {
     issueDate: '2026-11-25',
     sender: { participantId: '0208:0987654394', name: 'Buyer & Co NV' },
     receiver: { participantId: '0208:0123456749', name: 'Seller SRL' },
-    content: { code: 'RE', reasons: [{ code: 'REF', text: 'Order number unknown' }], actions: [{ code: 'NIN', text: null }], note: 'See our order' },
+    content: {
+      code: 'RE',
+      reasons: [{ code: 'REF', text: 'Order number unknown' }],
+      actions: [{ code: 'NIN', text: null }],
+      note: 'See our order',
+    },
     reference: { id: 'INV-42', issueDate: '2026-11-20', typeCode: '380' },
   });
 
@@ -38,8 +47,14 @@ describe('Invoice Response (T111)', () => {
   });
 
   it('names the field of a missing clarification', () => {
-    expect(contentProblems({ code: 'RE', reasons: [], actions: [], note: null })).toEqual([expect.objectContaining({ field: 'reasons', rule: 'PEPPOL-T111-R001' })]);
-    expect(contentProblems({ code: 'AP', reasons: [{ code: 'PPD', text: null }], actions: [], note: null }).map((p) => p.rule)).toEqual(['PEPPOL-T111-R005', 'PEPPOL-T111-R004']);
+    expect(contentProblems({ code: 'RE', reasons: [], actions: [], note: null })).toEqual([
+      expect.objectContaining({ field: 'reasons', rule: 'PEPPOL-T111-R001' }),
+    ]);
+    expect(
+      contentProblems({ code: 'AP', reasons: [{ code: 'PPD', text: null }], actions: [], note: null }).map(
+        (p) => p.rule,
+      ),
+    ).toEqual(['PEPPOL-T111-R005', 'PEPPOL-T111-R004']);
   });
 });
 
@@ -69,6 +84,8 @@ describe('Message Level Status', () => {
   });
 
   it('says why a document is neither', () => {
-    expect(readApplicationResponse('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>')).toEqual({ unreadable: expect.stringContaining('not a UBL ApplicationResponse') });
+    expect(
+      readApplicationResponse('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>'),
+    ).toEqual({ unreadable: expect.stringContaining('not a UBL ApplicationResponse') });
   });
 });

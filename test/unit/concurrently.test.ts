@@ -15,6 +15,8 @@ describe('mapConcurrently', () => {
   });
 
   it('when one item fails, then the whole call fails with its error', async () => {
-    await expect(mapConcurrently([1, 2, 3], 2, (n) => (n === 2 ? Promise.reject(new Error('two')) : Promise.resolve(n)))).rejects.toThrow('two');
+    await expect(
+      mapConcurrently([1, 2, 3], 2, (n) => (n === 2 ? Promise.reject(new Error('two')) : Promise.resolve(n))),
+    ).rejects.toThrow('two');
   });
 });

@@ -46,7 +46,10 @@ describe('configuration', () => {
   });
 
   it('when LIVE_HOSTS lists hosts loosely, then they are trimmed and lower-cased', () => {
-    expect(loadConfig({ LIVE_HOSTS: ' Live.Example.com, api.live.test ,' }).LIVE_HOSTS).toEqual(['live.example.com', 'api.live.test']);
+    expect(loadConfig({ LIVE_HOSTS: ' Live.Example.com, api.live.test ,' }).LIVE_HOSTS).toEqual([
+      'live.example.com',
+      'api.live.test',
+    ]);
   });
 
   it('when an address variable is empty, then it counts as not set', () => {
@@ -60,8 +63,15 @@ describe('configuration', () => {
   it("when MONGODB_URI names a replica set's members, then it is taken; a string that is not a MongoDB connection string is refused", () => {
     const replicaSet = 'mongodb://mongodb-1:27017,mongodb-2:27017,mongodb-3:27017/einvoice?replicaSet=rs0&w=majority';
     expect(loadConfig({ MONGODB_URI: replicaSet }).MONGODB_URI).toBe(replicaSet);
-    expect(loadConfig({ MONGODB_URI: 'mongodb+srv://user:pw@cluster0.example.net/einvoice' }).MONGODB_URI).toBeDefined();
-    for (const bad of ['http://mongodb:27017/einvoice', 'mongodb://', 'mongodb://a:27017,b c:27017/x', 'mongodb+srv://a,b/x']) {
+    expect(
+      loadConfig({ MONGODB_URI: 'mongodb+srv://user:pw@cluster0.example.net/einvoice' }).MONGODB_URI,
+    ).toBeDefined();
+    for (const bad of [
+      'http://mongodb:27017/einvoice',
+      'mongodb://',
+      'mongodb://a:27017,b c:27017/x',
+      'mongodb+srv://a,b/x',
+    ]) {
       expect(() => loadConfig({ MONGODB_URI: bad })).toThrow(/MONGODB_URI: expected a MongoDB connection string/);
     }
   });
@@ -71,7 +81,10 @@ describe('configuration', () => {
     const four = loadConfig({ API_PROCESSES: '4' });
     expect(four.API_WORKER_THREADS).toBe(Math.max(1, Math.floor(one.API_WORKER_THREADS / 4)));
     expect(loadConfig({ API_PROCESSES: '4', API_WORKER_THREADS: '3' }).API_WORKER_THREADS).toBe(3);
-    expect(loadConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' })).toMatchObject({ API_PROCESSES: loadConfig({}).API_PROCESSES, WORKER_PROCESSES: loadConfig({}).WORKER_PROCESSES });
+    expect(loadConfig({ API_PROCESSES: '', WORKER_PROCESSES: '' })).toMatchObject({
+      API_PROCESSES: loadConfig({}).API_PROCESSES,
+      WORKER_PROCESSES: loadConfig({}).WORKER_PROCESSES,
+    });
     expect(() => loadConfig({ WORKER_PROCESSES: '0' })).toThrow(/WORKER_PROCESSES="0"/);
   });
 
@@ -79,16 +92,28 @@ describe('configuration', () => {
     expect(loadConfig({}).WORKER_TASK_QUEUES).toEqual(RESOURCE_NAMES);
     expect(loadConfig({ WORKER_TASK_QUEUES: '' }).WORKER_TASK_QUEUES).toEqual(RESOURCE_NAMES);
     expect(loadConfig({ WORKER_TASK_QUEUES: ' as4, email,as4' }).WORKER_TASK_QUEUES).toEqual(['as4', 'email']);
-    expect(() => loadConfig({ WORKER_TASK_QUEUES: 'as4,smtp' })).toThrow(/WORKER_TASK_QUEUES="as4,smtp": unknown task queue "smtp"; expected some of workflows, validation, as4, email, webhooks, housekeeping/);
+    expect(() => loadConfig({ WORKER_TASK_QUEUES: 'as4,smtp' })).toThrow(
+      /WORKER_TASK_QUEUES="as4,smtp": unknown task queue "smtp"; expected some of workflows, validation, as4, email, webhooks, housekeeping/,
+    );
   });
 
   it("when the validation slots are not set, then each worker process takes its share of the validator's send permits, at least one", () => {
-    const slots = (env: Record<string, string>, permits: number | undefined) => configuredSlots(loadConfig(env), permits);
-    expect(slots({ WORKER_PROCESSES: '1' }, 2)).toEqual({ validation: 2, as4: 8, email: 4, webhooks: 16, housekeeping: 2 });
+    const slots = (env: Record<string, string>, permits: number | undefined) =>
+      configuredSlots(loadConfig(env), permits);
+    expect(slots({ WORKER_PROCESSES: '1' }, 2)).toEqual({
+      validation: 2,
+      as4: 8,
+      email: 4,
+      webhooks: 16,
+      housekeeping: 2,
+    });
     expect(slots({ WORKER_PROCESSES: '2' }, 3).validation).toBe(2);
     expect(slots({ WORKER_PROCESSES: '4' }, 2).validation).toBe(1);
     expect(slots({ WORKER_PROCESSES: '1' }, undefined).validation).toBe(os.availableParallelism());
-    expect(slots({ WORKER_PROCESSES: '2', VALIDATION_TASK_SLOTS: '5', AS4_TASK_SLOTS: '3' }, 2)).toMatchObject({ validation: 5, as4: 3 });
+    expect(slots({ WORKER_PROCESSES: '2', VALIDATION_TASK_SLOTS: '5', AS4_TASK_SLOTS: '3' }, 2)).toMatchObject({
+      validation: 5,
+      as4: 3,
+    });
     expect(() => loadConfig({ EMAIL_TASK_SLOTS: '0' })).toThrow(/EMAIL_TASK_SLOTS="0"/);
   });
 
@@ -97,7 +122,12 @@ describe('configuration', () => {
   });
 
   it('when public URLs are set, then links use their origin', () => {
-    expect(loadConfig({ PUBLIC_SANDBOX_URL: 'https://api.example.com/some/path', PUBLIC_LIVE_URL: 'https://live.example.com' })).toMatchObject({
+    expect(
+      loadConfig({
+        PUBLIC_SANDBOX_URL: 'https://api.example.com/some/path',
+        PUBLIC_LIVE_URL: 'https://live.example.com',
+      }),
+    ).toMatchObject({
       PUBLIC_SANDBOX_URL: 'https://api.example.com',
       PUBLIC_LIVE_URL: 'https://live.example.com',
     });
@@ -114,7 +144,12 @@ describe('configuration', () => {
   });
 
   it('when a configuration is turned back into variables, then loading them gives the same configuration', () => {
-    const config = loadConfig({ PORT: '4000', LIVE_HOSTS: 'a.test,b.test', MONGODB_URI: 'mongodb://db:27017/x', STRICT_QUERY_SHAPES: 'true' });
+    const config = loadConfig({
+      PORT: '4000',
+      LIVE_HOSTS: 'a.test,b.test',
+      MONGODB_URI: 'mongodb://db:27017/x',
+      STRICT_QUERY_SHAPES: 'true',
+    });
     expect(loadConfig(toEnvironment(config))).toEqual(config);
   });
 
@@ -140,19 +175,28 @@ describe('configuration', () => {
     const second = loadStackConfig({ DATA_DIR: '/tmp/stack-two' }).KEYS_DIR;
     expect(first).not.toBe(second);
     expect(loadStackConfig({ DATA_DIR: '/tmp/stack-one' }).KEYS_DIR).toBe(first);
-    for (const dir of [first, second]) expect(path.dirname(dir)).toBe(path.join(os.homedir(), '.config', 'einvoice', 'keys'));
+    for (const dir of [first, second])
+      expect(path.dirname(dir)).toBe(path.join(os.homedir(), '.config', 'einvoice', 'keys'));
     expect(loadStackConfig({ DATA_DIR: '/tmp/stack-one', KEYS_DIR: '/srv/keys' }).KEYS_DIR).toBe('/srv/keys');
   });
 
   it('when TRUSTED_PROXIES lists addresses, ranges and network names, then they are kept; none trusts no proxy', () => {
-    expect(loadConfig({ TRUSTED_PROXIES: ' loopback, 10.0.0.0/8 ,2001:db8::/32, 192.0.2.7' }).TRUSTED_PROXIES).toEqual(['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.7']);
+    expect(loadConfig({ TRUSTED_PROXIES: ' loopback, 10.0.0.0/8 ,2001:db8::/32, 192.0.2.7' }).TRUSTED_PROXIES).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::/32',
+      '192.0.2.7',
+    ]);
     expect(loadConfig({ TRUSTED_PROXIES: 'none' }).TRUSTED_PROXIES).toEqual([]);
     expect(loadConfig({ TRUSTED_PROXIES: '' }).TRUSTED_PROXIES).toEqual([]);
   });
 
-  it.each(['true', '1', 'proxy.example.com', '10.0.0.0/33', '::1/129', 'none,loopback', '10.0.0.1/8/8', ','])('when TRUSTED_PROXIES is %p, then it is refused naming the variable', (value) => {
-    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES=.*expected none, or a comma list/);
-  });
+  it.each(['true', '1', 'proxy.example.com', '10.0.0.0/33', '::1/129', 'none,loopback', '10.0.0.1/8/8', ','])(
+    'when TRUSTED_PROXIES is %p, then it is refused naming the variable',
+    (value) => {
+      expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/TRUSTED_PROXIES=.*expected none, or a comma list/);
+    },
+  );
 
   it('the embedded stack trusts a proxy on this machine unless told otherwise, and passes that on to its API', () => {
     expect(loadStackConfig({}).TRUSTED_PROXIES).toEqual(['loopback']);

@@ -17,15 +17,21 @@ interface Panel {
   targets?: { expr: string }[];
 }
 
-const dashboard = JSON.parse(readFileSync(path.resolve(__dirname, '../../deploy/grafana/einvoice-dashboard.json'), 'utf8')) as { panels: Panel[] };
-const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr })));
-const namesIn = (expr: string, prefix: string) => [...expr.matchAll(new RegExp(`\\b${prefix}[a-z0-9_]+`, 'g'))].map((match) => match[0]);
+const dashboard = JSON.parse(
+  readFileSync(path.resolve(__dirname, '../../deploy/grafana/einvoice-dashboard.json'), 'utf8'),
+) as { panels: Panel[] };
+const expressions = dashboard.panels.flatMap((panel) =>
+  (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr })),
+);
+const namesIn = (expr: string, prefix: string) =>
+  [...expr.matchAll(new RegExp(`\\b${prefix}[a-z0-9_]+`, 'g'))].map((match) => match[0]);
 
 /**
  * The series names a metric family is read by: a histogram's buckets, sum and count. (prom-client's types call
  * `type` a numeric enum; what it holds is the type's name.)
  */
-const seriesOf = ({ name, type }: { name: string; type: unknown }) => (type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => `${name}${suffix}`) : [name]);
+const seriesOf = ({ name, type }: { name: string; type: unknown }) =>
+  type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => `${name}${suffix}`) : [name];
 
 describe('the Grafana dashboard', () => {
   // As a process whose metrics are served has them: Node's own included.
@@ -43,13 +49,21 @@ describe('the Grafana dashboard', () => {
 
   it('uses only the einvoice_ metrics the metrics module defines', async () => {
     const defined = new Set((await register.getMetricsAsJSON()).flatMap((metric) => seriesOf(metric)));
-    const unknown = expressions.flatMap(({ panel, expr }) => namesIn(expr, 'einvoice_').filter((name) => !defined.has(name)).map((name) => `${panel}: ${name}`));
+    const unknown = expressions.flatMap(({ panel, expr }) =>
+      namesIn(expr, 'einvoice_')
+        .filter((name) => !defined.has(name))
+        .map((name) => `${panel}: ${name}`),
+    );
     expect(unknown).toEqual([]);
   });
 
   it('shows every metric the metrics module defines of its own (Node’s runtime metrics are there to pick from)', async () => {
     const used = new Set(expressions.flatMap(({ expr }) => namesIn(expr, 'einvoice_')));
-    const ours = (await register.getMetricsAsJSON()).filter((metric) => !metric.name.startsWith('einvoice_nodejs_') && !metric.name.startsWith('einvoice_process_'));
-    expect(ours.filter((metric) => !seriesOf(metric).some((series) => used.has(series))).map((metric) => metric.name)).toEqual([]);
+    const ours = (await register.getMetricsAsJSON()).filter(
+      (metric) => !metric.name.startsWith('einvoice_nodejs_') && !metric.name.startsWith('einvoice_process_'),
+    );
+    expect(
+      ours.filter((metric) => !seriesOf(metric).some((series) => used.has(series))).map((metric) => metric.name),
+    ).toEqual([]);
   });
 });

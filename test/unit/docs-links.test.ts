@@ -31,7 +31,9 @@ function prose(markdown: string): string {
 
 /** Relative link targets: `[text](target)`, without web addresses. */
 function relativeLinks(markdown: string): string[] {
-  return [...prose(markdown).matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/i.test(target));
+  return [...prose(markdown).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z]+:/i.test(target));
 }
 
 /** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
@@ -55,24 +57,31 @@ function brokenLink(page: string, target: string): string | undefined {
   const [file = '', anchor] = target.split('#');
   const resolved = file === '' ? page : path.resolve(path.dirname(page), decodeURIComponent(file));
   // A clone has nothing beside it: the documentation names what it needs, it does not point out of the repository.
-  if (path.relative(ROOT, resolved).startsWith('..')) return `${target}: outside the repository, which a clone does not have`;
+  if (path.relative(ROOT, resolved).startsWith('..'))
+    return `${target}: outside the repository, which a clone does not have`;
   if (!existsSync(resolved)) return `${target}: no such file`;
   if (anchor === undefined || statSync(resolved).isDirectory() || !resolved.endsWith('.md')) return undefined;
   return anchors(readFileSync(resolved, 'utf8')).has(anchor) ? undefined : `${target}: no heading with that anchor`;
 }
 
 describe('the documentation', () => {
-  it.each(pages.map((page) => [path.relative(ROOT, page), page]))('when %s is read, then it names no file outside the repository, in a link or in code', (_name, page) => {
-    expect(readFileSync(page, 'utf8').match(/\.\.\/shared\b[^\s)`]*/g) ?? []).toEqual([]);
-  });
+  it.each(pages.map((page) => [path.relative(ROOT, page), page]))(
+    'when %s is read, then it names no file outside the repository, in a link or in code',
+    (_name, page) => {
+      expect(readFileSync(page, 'utf8').match(/\.\.\/shared\b[^\s)`]*/g) ?? []).toEqual([]);
+    },
+  );
 
-  it.each(pages.map((page) => [path.relative(ROOT, page), page]))('when %s is read, then every relative link and anchor lands', (_name, page) => {
-    const markdown = readFileSync(page, 'utf8');
-    const broken = relativeLinks(markdown)
-      .map((target) => brokenLink(page, target))
-      .filter((problem) => problem !== undefined);
-    expect(broken).toEqual([]);
-  });
+  it.each(pages.map((page) => [path.relative(ROOT, page), page]))(
+    'when %s is read, then every relative link and anchor lands',
+    (_name, page) => {
+      const markdown = readFileSync(page, 'utf8');
+      const broken = relativeLinks(markdown)
+        .map((target) => brokenLink(page, target))
+        .filter((problem) => problem !== undefined);
+      expect(broken).toEqual([]);
+    },
+  );
 
   it(`when the front page is read, then it holds at most ${FRONT_PAGE_MAX_LINES} lines`, () => {
     const lines = readFileSync(FRONT_PAGE, 'utf8').trimEnd().split('\n').length;
@@ -81,8 +90,12 @@ describe('the documentation', () => {
 
   it('when the index is read, then it links every page of docs/', () => {
     const index = path.join(DOCS, 'README.md');
-    const linked = new Set(relativeLinks(readFileSync(index, 'utf8')).map((target) => path.resolve(DOCS, target.split('#')[0]!)));
-    const unlinked = docPages.filter((page) => page !== index && !linked.has(page)).map((page) => path.relative(ROOT, page));
+    const linked = new Set(
+      relativeLinks(readFileSync(index, 'utf8')).map((target) => path.resolve(DOCS, target.split('#')[0]!)),
+    );
+    const unlinked = docPages
+      .filter((page) => page !== index && !linked.has(page))
+      .map((page) => path.relative(ROOT, page));
     expect(unlinked).toEqual([]);
   });
 

@@ -7,7 +7,10 @@ import { isXmlSafe } from '../../domain/text';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 
 const base = validFixtures[0]!.body;
-const withLine = (line: Record<string, unknown>) => ({ ...base, lines: [{ description: 'x', tax_rate: 21, quantity: 1, unit_price: '1.00', ...line }] });
+const withLine = (line: Record<string, unknown>) => ({
+  ...base,
+  lines: [{ description: 'x', tax_rate: 21, quantity: 1, unit_price: '1.00', ...line }],
+});
 const refusalPaths = (body: unknown) => {
   const parsed = documentInputSchema.safeParse(body);
   return parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join('.'));
@@ -72,7 +75,30 @@ describe('decimals are bounded', () => {
 describe('the UBL is always well-formed and says what the JSON said', () => {
   const textField = fc.oneof(
     fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-    fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\r', '\n', '&', '<', '>', '"', "'", ';', '#', '1', 'x', '\u00e9', '\u{1F600}', '\uD800', '\u0001'), minLength: 1, maxLength: 20 }),
+    fc.string({
+      unit: fc.constantFrom(
+        'a',
+        ' ',
+        '\t',
+        '\r',
+        '\n',
+        '&',
+        '<',
+        '>',
+        '"',
+        "'",
+        ';',
+        '#',
+        '1',
+        'x',
+        '\u00e9',
+        '\u{1F600}',
+        '\uD800',
+        '\u0001',
+      ),
+      minLength: 1,
+      maxLength: 20,
+    }),
   );
 
   it('when any text is sent, then it is refused naming its field, or the UBL parses strictly and carries it exactly', () => {
@@ -111,7 +137,9 @@ describe('the UBL is always well-formed and says what the JSON said', () => {
         ...base,
         number: 'INV&#49; &amp; <x>',
         note: 'line one\r\nline two',
-        attachments: [{ filename: 'a\tb\r\nc.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') }],
+        attachments: [
+          { filename: 'a\tb\r\nc.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') },
+        ],
       }),
       belgianSeller,
       ['att_1'],

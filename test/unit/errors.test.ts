@@ -30,14 +30,19 @@ describe('the error envelope', () => {
   it('when an SMP fails, then the answer says so in a fixed phrase and only the log line carries what happened', () => {
     const info = jest.fn();
     const url = 'http://smp.example/iso6523-actorid-upis%3A%3A0208%3A0987654394';
-    const answer = answerFor(new SmpLookupError(url, 'notSmp', 'answered HTTP 503'), { log: { info } } as unknown as Request);
+    const answer = answerFor(new SmpLookupError(url, 'notSmp', 'answered HTTP 503'), {
+      log: { info },
+    } as unknown as Request);
     expect(answer.toEnvelope().error).toMatchObject({
       code: 'lookup_smp_failed',
       message: `The lookup failed at its second step (SMP, HTTP): the SMP answered with something other than Peppol SMP 1.x XML (${url}). Retry later.`,
       details: { step: 'smp', url, reason: 'answered with something other than Peppol SMP 1.x XML' },
     });
     expect(JSON.stringify(answer.toEnvelope())).not.toContain('503');
-    expect(info).toHaveBeenCalledWith(expect.objectContaining({ code: 'lookup_smp_failed', cause: `the SMP answered HTTP 503 (${url})` }), answer.message);
+    expect(info).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'lookup_smp_failed', cause: `the SMP answered HTTP 503 (${url})` }),
+      answer.message,
+    );
   });
 
   describe('the error handler', () => {
@@ -55,7 +60,11 @@ describe('the error envelope', () => {
     it('when a handler throws something unexpected, then the answer is a 500 envelope without internals', async () => {
       const response = await request(app).get('/boom');
       expect(response.status).toBe(500);
-      expect(response.body.error).toMatchObject({ type: 'api_error', code: 'internal_error', retry: { retryable: true } });
+      expect(response.body.error).toMatchObject({
+        type: 'api_error',
+        code: 'internal_error',
+        retry: { retryable: true },
+      });
       expect(JSON.stringify(response.body)).not.toMatch(/secret|mongodb|Error:|at /);
       expect(response.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
     });

@@ -19,14 +19,34 @@ describe('the front proxy', () => {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         seen.push({ headers: req.headers, body, method: req.method, url: req.url });
-        res.writeHead(201, { 'Content-Type': 'application/json', 'X-Upstream': 'yes' }).end(JSON.stringify({ echoed: body }));
+        res
+          .writeHead(201, { 'Content-Type': 'application/json', 'X-Upstream': 'yes' })
+          .end(JSON.stringify({ echoed: body }));
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const port = await freePort();
-    front = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../stack/production/front-proxy.ts'), '--port', String(port), '--upstream', String((upstream.address() as AddressInfo).port)], { stdio: 'ignore' });
+    front = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.resolve(__dirname, '../../stack/production/front-proxy.ts'),
+        '--port',
+        String(port),
+        '--upstream',
+        String((upstream.address() as AddressInfo).port),
+      ],
+      { stdio: 'ignore' },
+    );
     frontUrl = `http://127.0.0.1:${port}`;
-    await until('the front proxy listening', () => canConnect(port), (listening) => listening, 20_000, 100);
+    await until(
+      'the front proxy listening',
+      () => canConnect(port),
+      (listening) => listening,
+      20_000,
+      100,
+    );
   }, 30_000);
 
   afterAll(async () => {
@@ -36,19 +56,30 @@ describe('the front proxy', () => {
 
   it('passes method, path, Host and body through, and the answer back with its status and headers', async () => {
     // node:http, since fetch will not send a Host of its own choosing.
-    const response = await new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const request = http.request(`${frontUrl}/v1/documents?x=1`, { method: 'POST', headers: { Host: 'live.localhost', 'Content-Type': 'application/json' } }, (answer) => {
-        let body = '';
-        answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        answer.on('end', () => resolve({ status: answer.statusCode, headers: answer.headers, body }));
-      });
-      request.once('error', reject);
-      request.end('{"a":1}');
-    });
+    const response = await new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: string }>(
+      (resolve, reject) => {
+        const request = http.request(
+          `${frontUrl}/v1/documents?x=1`,
+          { method: 'POST', headers: { Host: 'live.localhost', 'Content-Type': 'application/json' } },
+          (answer) => {
+            let body = '';
+            answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            answer.on('end', () => resolve({ status: answer.statusCode, headers: answer.headers, body }));
+          },
+        );
+        request.once('error', reject);
+        request.end('{"a":1}');
+      },
+    );
     expect(response.status).toBe(201);
     expect(response.headers['x-upstream']).toBe('yes');
     expect(JSON.parse(response.body)).toEqual({ echoed: '{"a":1}' });
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v1/documents?x=1', body: '{"a":1}', headers: expect.objectContaining({ host: 'live.localhost' }) });
+    expect(seen.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/v1/documents?x=1',
+      body: '{"a":1}',
+      headers: expect.objectContaining({ host: 'live.localhost' }),
+    });
   });
 
   it('replaces the X-Forwarded-For a client sends with the address it saw, so a client cannot choose whom its limits count', async () => {

@@ -11,7 +11,19 @@ import path from 'node:path';
  */
 
 const ROOT = path.resolve(__dirname, '../..');
-const LAYERS = ['api', 'services', 'platform', 'store', 'domain', 'workflows', 'activities', 'worker', 'ops', 'stack', 'mcp'];
+const LAYERS = [
+  'api',
+  'services',
+  'platform',
+  'store',
+  'domain',
+  'workflows',
+  'activities',
+  'worker',
+  'ops',
+  'stack',
+  'mcp',
+];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -37,7 +49,10 @@ function importGraph(): Map<string, string[]> {
       });
       return path.relative(ROOT, asFile ?? target);
     });
-    graph.set(path.relative(ROOT, file), targets.filter((target) => target.endsWith('.ts')));
+    graph.set(
+      path.relative(ROOT, file),
+      targets.filter((target) => target.endsWith('.ts')),
+    );
   }
   return graph;
 }
@@ -63,7 +78,10 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 describe('the direction of imports', () => {
   const graph = importGraph();
-  const importsOf = (folder: string) => [...graph].filter(([file]) => file.startsWith(`${folder}/`)).flatMap(([file, targets]) => targets.map((target) => `${file} → ${target}`));
+  const importsOf = (folder: string) =>
+    [...graph]
+      .filter(([file]) => file.startsWith(`${folder}/`))
+      .flatMap(([file, targets]) => targets.map((target) => `${file} → ${target}`));
 
   it('when the source is read, then no file reaches itself through its imports', () => {
     expect(circles(graph)).toEqual([]);
@@ -81,8 +99,12 @@ describe('the direction of imports', () => {
     expect(importsOf('domain').filter((arrow) => !/→ domain\//.test(arrow))).toEqual([]);
   });
 
-  it('when the MCP server imports, then only its own files, the SDK, the API\'s routes (for their schemas) and domain code; and nothing imports it', () => {
+  it("when the MCP server imports, then only its own files, the SDK, the API's routes (for their schemas) and domain code; and nothing imports it", () => {
     expect(importsOf('mcp').filter((arrow) => !/→ (mcp\/|sdk\/src\/|api\/routes\/|domain\/)/.test(arrow))).toEqual([]);
-    expect([...graph].flatMap(([file, targets]) => (file.startsWith('mcp/') ? [] : targets.filter((target) => target.startsWith('mcp/'))))).toEqual([]);
+    expect(
+      [...graph].flatMap(([file, targets]) =>
+        file.startsWith('mcp/') ? [] : targets.filter((target) => target.startsWith('mcp/')),
+      ),
+    ).toEqual([]);
   });
 });

@@ -14,7 +14,12 @@ type Schema = z.ZodType;
 /** The schema itself and what it wraps (optional, default, a pipe's input), outermost first. */
 function layers(schema: Schema): Schema[] {
   const def = (schema as unknown as { def: { type: string; innerType?: Schema; in?: Schema } }).def;
-  const inner = def.type === 'optional' || def.type === 'default' || def.type === 'nullable' ? def.innerType : def.type === 'pipe' ? def.in : undefined;
+  const inner =
+    def.type === 'optional' || def.type === 'default' || def.type === 'nullable'
+      ? def.innerType
+      : def.type === 'pipe'
+        ? def.in
+        : undefined;
   return inner ? [schema, ...layers(inner)] : [schema];
 }
 
@@ -25,18 +30,25 @@ function fieldAt(schema: Schema, path: string): Schema | undefined {
     const object = layers(at).find((layer): layer is z.ZodObject => layer instanceof z.ZodObject);
     const field = object?.shape[step.replace(/\[\]$/, '')] as Schema | undefined;
     if (!field || !step.endsWith('[]')) return field;
-    return layers(field).find((layer): layer is z.ZodArray => layer instanceof z.ZodArray)?.element as Schema | undefined;
+    return layers(field).find((layer): layer is z.ZodArray => layer instanceof z.ZodArray)?.element as
+      Schema | undefined;
   }, schema);
 }
 
-const descriptionOf = (field: Schema) => layers(field).map((layer) => z.globalRegistry.get(layer)?.description).find((text) => text !== undefined);
+const descriptionOf = (field: Schema) =>
+  layers(field)
+    .map((layer) => z.globalRegistry.get(layer)?.description)
+    .find((text) => text !== undefined);
 
 const posted = TERMS.filter((term) => !term.computed && !term.readOnly);
 
 describe('the input schema and the term table', () => {
-  it.each(posted.map((term) => [term.id, termJsonPath(term), term] as const))('when %s is posted, then the input has a field at %s and its description names the term', (id, path) => {
-    const field = fieldAt(documentInputSchema, path);
-    expect(field).toBeDefined();
-    expect(descriptionOf(field!)).toMatch(new RegExp(`(^|[/ ])${id.replace(/-/g, '\\-')}(?![\\d-])`));
-  });
+  it.each(posted.map((term) => [term.id, termJsonPath(term), term] as const))(
+    'when %s is posted, then the input has a field at %s and its description names the term',
+    (id, path) => {
+      const field = fieldAt(documentInputSchema, path);
+      expect(field).toBeDefined();
+      expect(descriptionOf(field!)).toMatch(new RegExp(`(^|[/ ])${id.replace(/-/g, '\\-')}(?![\\d-])`));
+    },
+  );
 });

@@ -43,20 +43,30 @@ describe('the checks of a KYC upload', () => {
   const content = files.pdf.toString('base64');
 
   it('when several things are wrong, then the document type is named first, then the pairing, then the file', () => {
-    expect(checkKycUpload({ doc_type: 'passport', content: '!!' })).toMatchObject({ refusal: { code: 'kyc_invalid_doc_type', param: 'doc_type' } });
-    expect(checkKycUpload({ doc_type: 'mandate', content: '!!' })).toMatchObject({ refusal: { code: 'kyc_mandate_requires_company', param: 'company_id' } });
+    expect(checkKycUpload({ doc_type: 'passport', content: '!!' })).toMatchObject({
+      refusal: { code: 'kyc_invalid_doc_type', param: 'doc_type' },
+    });
+    expect(checkKycUpload({ doc_type: 'mandate', content: '!!' })).toMatchObject({
+      refusal: { code: 'kyc_mandate_requires_company', param: 'company_id' },
+    });
     expect(checkKycUpload({ doc_type: 'registry_extract', company_id: 'com_x', content: '!!' })).toMatchObject({
       refusal: { code: 'kyc_doc_pairing_invalid', param: 'company_id' },
     });
-    expect(checkKycUpload({ doc_type: 'registry_extract', content: '!!' })).toMatchObject({ refusal: { code: 'kyc_invalid_encoding', param: 'file' } });
+    expect(checkKycUpload({ doc_type: 'registry_extract', content: '!!' })).toMatchObject({
+      refusal: { code: 'kyc_invalid_encoding', param: 'file' },
+    });
   });
 
   it('when base64 is wrapped in lines, then it is decoded as one', () => {
     const wrapped = content.replace(/(.{16})/g, '$1\r\n');
-    expect(checkKycUpload({ doc_type: 'registry_extract', content: wrapped })).toMatchObject({ upload: { mimeType: 'application/pdf', filename: 'registry_extract.pdf' } });
+    expect(checkKycUpload({ doc_type: 'registry_extract', content: wrapped })).toMatchObject({
+      upload: { mimeType: 'application/pdf', filename: 'registry_extract.pdf' },
+    });
   });
 
   it('when the declared type differs only in case, then it is the same type', () => {
-    expect(checkKycUpload({ doc_type: 'registry_extract', content, mime_type: 'Application/PDF' })).toHaveProperty('upload');
+    expect(checkKycUpload({ doc_type: 'registry_extract', content, mime_type: 'Application/PDF' })).toHaveProperty(
+      'upload',
+    );
   });
 });

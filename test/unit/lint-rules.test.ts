@@ -10,7 +10,14 @@ function ruleIds(code: string, filePath: string): string[] {
   const root = path.resolve(__dirname, '../..');
   const result = spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--stdin', '--stdin-filename', filePath, '--format', 'json'],
+    [
+      path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
+      '--stdin',
+      '--stdin-filename',
+      filePath,
+      '--format',
+      'json',
+    ],
     { cwd: root, input: code, encoding: 'utf8' },
   );
   const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string }[] }[];

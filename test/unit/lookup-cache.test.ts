@@ -1,7 +1,18 @@
-import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, PEPPOL_AS4, type SignatureCheck } from '../../domain/peppol-capabilities';
+import {
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_PROCESS,
+  PEPPOL_AS4,
+  type SignatureCheck,
+} from '../../domain/peppol-capabilities';
 import type { Identifier, ServiceMetadata } from '../../domain/peppol-smp';
 import { cachedPeppolLookup } from '../../platform/cached-peppol-lookup';
-import { discoverParticipant, SmpLookupError, type PeppolLookup, type SmlAnswer, type SmpAnswer } from '../../platform/peppol-lookup';
+import {
+  discoverParticipant,
+  SmpLookupError,
+  type PeppolLookup,
+  type SmlAnswer,
+  type SmpAnswer,
+} from '../../platform/peppol-lookup';
 import { DAY, issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /**
@@ -17,16 +28,35 @@ const START = Date.parse('2026-06-01T12:00:00Z');
 
 let apCertificate: TestCertificate;
 beforeAll(async () => {
-  apCertificate = await issuedBy(await testCa('Test AP CA'), 'PBE000002', { from: new Date(START - DAY), to: new Date(START + 30 * DAY) });
+  apCertificate = await issuedBy(await testCa('Test AP CA'), 'PBE000002', {
+    from: new Date(START - DAY),
+    to: new Date(START + 30 * DAY),
+  });
 });
 const certificateData = () => apCertificate.certificate.replace(/-----[A-Z ]+-----|\s+/g, '');
 
-const verified = (signerValidTo = new Date(START + 365 * DAY)): SignatureCheck => ({ verified: true, signerSubject: 'CN=SMP test', signerValidTo });
+const verified = (signerValidTo = new Date(START + 365 * DAY)): SignatureCheck => ({
+  verified: true,
+  signerSubject: 'CN=SMP test',
+  signerValidTo,
+});
 const metadata = (endpoint: { expiration?: string } = {}): ServiceMetadata => ({
   kind: 'metadata',
   participant,
   documentType: BIS_BILLING_INVOICE,
-  processes: [{ process: BIS_BILLING_PROCESS, endpoints: [{ transportProfile: PEPPOL_AS4, address: 'https://ap.example.com/as4', certificate: certificateData(), ...endpoint }] }],
+  processes: [
+    {
+      process: BIS_BILLING_PROCESS,
+      endpoints: [
+        {
+          transportProfile: PEPPOL_AS4,
+          address: 'https://ap.example.com/as4',
+          certificate: certificateData(),
+          ...endpoint,
+        },
+      ],
+    },
+  ],
 });
 
 /** A lookup whose answers the test sets, counting the questions it gets; `release` holds SMP answers back. */
@@ -46,10 +76,28 @@ function countingLookup() {
     accessPointTrust: { setting: 'PEPPOL_AP_CA', problem: 'not asked in these tests' },
     sml(participantValue) {
       state.smlCalls += 1;
-      const answer: SmlAnswer = { participant: { ...participant, value: participantValue }, zone: 'sml.test', dnsName: 'x.sml.test', records: [] };
+      const answer: SmlAnswer = {
+        participant: { ...participant, value: participantValue },
+        zone: 'sml.test',
+        dnsName: 'x.sml.test',
+        records: [],
+      };
       if (state.smpUrl === undefined) return Promise.resolve(answer);
-      const record = { order: 100, preference: 10, flags: 'U', service: 'Meta:SMP', regexp: `!.*!${state.smpUrl}!`, replacement: '' };
-      return Promise.resolve({ ...answer, records: [record], record, smpUrl: state.smpUrl, ...(state.ttlSeconds !== undefined && { ttlSeconds: state.ttlSeconds }) });
+      const record = {
+        order: 100,
+        preference: 10,
+        flags: 'U',
+        service: 'Meta:SMP',
+        regexp: `!.*!${state.smpUrl}!`,
+        replacement: '',
+      };
+      return Promise.resolve({
+        ...answer,
+        records: [record],
+        record,
+        smpUrl: state.smpUrl,
+        ...(state.ttlSeconds !== undefined && { ttlSeconds: state.ttlSeconds }),
+      });
     },
     async smp(smpUrl, asked) {
       state.smpCalls += 1;
@@ -58,7 +106,14 @@ function countingLookup() {
       const answer: SmpAnswer = {
         url: smpUrl,
         serviceGroup: { participant: asked, documentTypes: [BIS_BILLING_INVOICE] },
-        services: [{ documentType: BIS_BILLING_INVOICE, url: `${smpUrl}/x`, metadata: state.metadata ?? metadata(), signature: state.signature }],
+        services: [
+          {
+            documentType: BIS_BILLING_INVOICE,
+            url: `${smpUrl}/x`,
+            metadata: state.metadata ?? metadata(),
+            signature: state.signature,
+          },
+        ],
       };
       return answer;
     },
@@ -68,7 +123,11 @@ function countingLookup() {
 
 function cachedOver(lookup: PeppolLookup, options: { maxSeconds?: number; maxEntries?: number } = {}) {
   const clock = { now: START };
-  const cached = cachedPeppolLookup(lookup, { maxSeconds: options.maxSeconds ?? 300, maxEntries: options.maxEntries ?? 100, now: () => clock.now });
+  const cached = cachedPeppolLookup(lookup, {
+    maxSeconds: options.maxSeconds ?? 300,
+    maxEntries: options.maxEntries ?? 100,
+    now: () => clock.now,
+  });
   const discover = (value = RECEIVER) => discoverParticipant(cached, value, new Date(clock.now));
   return { cached, clock, discover };
 }
@@ -119,7 +178,11 @@ describe('the lookup cache of a sending worker', () => {
 
   it('when the SMP signature is not verified, then the answer is never kept (and still says the endpoint cannot be used)', async () => {
     const { state, lookup } = countingLookup();
-    state.signature = { verified: false, signerSubject: 'CN=SMP test', problem: 'the document was changed after it was signed (its digest does not match)' };
+    state.signature = {
+      verified: false,
+      signerSubject: 'CN=SMP test',
+      problem: 'the document was changed after it was signed (its digest does not match)',
+    };
     const { discover } = cachedOver(lookup);
     const first = await discover();
     await discover();

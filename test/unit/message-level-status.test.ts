@@ -8,11 +8,21 @@ import { ublTo } from '../support/receiving';
 
 const invoice = ublTo('standard rate S, one line', '0208:0987654394');
 const envelope = (mls?: Parameters<typeof standardBusinessDocument>[2]['mls']) =>
-  Buffer.from(standardBusinessDocument(invoice, routingOf(invoice), { instanceId: 'f2b1c7c4-0000-4000-8000-000000000001', createdAt: new Date(), ...(mls && { mls }) }));
+  Buffer.from(
+    standardBusinessDocument(invoice, routingOf(invoice), {
+      instanceId: 'f2b1c7c4-0000-4000-8000-000000000001',
+      createdAt: new Date(),
+      ...(mls && { mls }),
+    }),
+  );
 
 describe('what a received SBDH asks of our Message Level Status', () => {
   it('reads MLS_TYPE and a valid MLS_TO; without them FAILURE_ONLY to the sending access point', () => {
-    expect(mlsAskedIn(envelope({ type: 'ALWAYS_SEND', to: '0242:000123' }))).toEqual({ instanceId: 'f2b1c7c4-0000-4000-8000-000000000001', type: 'ALWAYS_SEND', to: '000123' });
+    expect(mlsAskedIn(envelope({ type: 'ALWAYS_SEND', to: '0242:000123' }))).toEqual({
+      instanceId: 'f2b1c7c4-0000-4000-8000-000000000001',
+      type: 'ALWAYS_SEND',
+      to: '000123',
+    });
     const plain = mlsAskedIn(envelope())!;
     expect(plain).toEqual({ instanceId: 'f2b1c7c4-0000-4000-8000-000000000001', type: 'FAILURE_ONLY', to: null });
     expect(mlsAddressee(plain, 'PBE000002')).toBe('000002');
@@ -23,8 +33,23 @@ describe('what a received SBDH asks of our Message Level Status', () => {
 
   it('answers AB only when asked always, RE with a BV or SV line per fatal finding, and never an MLS', () => {
     expect(mlsVerdict({ type: 'FAILURE_ONLY' }, { valid: true, errors: [] })).toBeUndefined();
-    expect(mlsVerdict({ type: 'ALWAYS_SEND' }, { valid: true, errors: [] })).toEqual({ code: 'AB', description: null, lines: [] });
-    expect(mlsVerdict({ type: 'FAILURE_ONLY' }, { valid: false, errors: [{ rule: 'BR-CO-16', location: '/Invoice[1]', message: 'Amount due for payment' }, { rule: 'not_ubl', location: '', message: 'no UBL' }] })).toEqual({
+    expect(mlsVerdict({ type: 'ALWAYS_SEND' }, { valid: true, errors: [] })).toEqual({
+      code: 'AB',
+      description: null,
+      lines: [],
+    });
+    expect(
+      mlsVerdict(
+        { type: 'FAILURE_ONLY' },
+        {
+          valid: false,
+          errors: [
+            { rule: 'BR-CO-16', location: '/Invoice[1]', message: 'Amount due for payment' },
+            { rule: 'not_ubl', location: '', message: 'no UBL' },
+          ],
+        },
+      ),
+    ).toEqual({
       code: 'RE',
       description: 'Rejected due to validation errors',
       lines: [
@@ -58,7 +83,13 @@ describe('routing a reply', () => {
       reference: { id: 'INV-1', issueDate: null, typeCode: '380' },
     });
     const routing = replyRouting(ubl, INVOICE_RESPONSE, 'BE');
-    expect(routing).toMatchObject({ sender: '0208:0987654394', receiver: '0208:0123456749', documentType: INVOICE_RESPONSE.documentType, process: INVOICE_RESPONSE.process, root: { name: 'ApplicationResponse' } });
+    expect(routing).toMatchObject({
+      sender: '0208:0987654394',
+      receiver: '0208:0123456749',
+      documentType: INVOICE_RESPONSE.documentType,
+      process: INVOICE_RESPONSE.process,
+      root: { name: 'ApplicationResponse' },
+    });
     const sbd = standardBusinessDocument(ubl, routing, { instanceId: 'x', createdAt: new Date() });
     expect(sbd).toContain('<InstanceIdentifier>urn:fdc:peppol.eu:poacc:bis:invoice_response:3</InstanceIdentifier>');
     expect(sbd).not.toContain('MLS_TYPE');

@@ -12,7 +12,11 @@ import { scrape, valueOf } from '../support/prometheus';
 
 const FIXTURE = path.join(__dirname, '..', 'support', 'metrics-copies-fixture.ts');
 
-async function scrapeWhen(url: string, ready: (families: Awaited<ReturnType<typeof scrape>>) => boolean, timeoutMs = 60_000) {
+async function scrapeWhen(
+  url: string,
+  ready: (families: Awaited<ReturnType<typeof scrape>>) => boolean,
+  timeoutMs = 60_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const families = await scrape(url).catch(() => []);
@@ -34,14 +38,24 @@ describe('metrics of process copies', () => {
   it.each([
     ['two copies: the primary sums what the copies counted and keeps one reading of the database', 2],
     ['one process: it serves its own', 1],
-  ])('%s', async (_title, copies) => {
-    const port = await freePort();
-    primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, COPIES: String(copies), PORT: String(port) }, stdio: 'inherit' });
-    const url = `http://127.0.0.1:${port}/metrics`;
-    const families = await scrapeWhen(url, (now) => valueOf(now, 'einvoice_documents_total', { direction: 'sent', status: 'queued' }) === copies);
-    expect(valueOf(families, 'einvoice_documents_in_progress', { status: 'queued' })).toBe(7);
-    expect(valueOf(families, 'einvoice_stuck_work', { kind: 'document' })).toBe(2);
-    expect(families.some((family) => family.name === 'einvoice_process_resident_memory_bytes')).toBe(true);
-    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
-  }, 90_000);
+  ])(
+    '%s',
+    async (_title, copies) => {
+      const port = await freePort();
+      primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+        env: { ...process.env, COPIES: String(copies), PORT: String(port) },
+        stdio: 'inherit',
+      });
+      const url = `http://127.0.0.1:${port}/metrics`;
+      const families = await scrapeWhen(
+        url,
+        (now) => valueOf(now, 'einvoice_documents_total', { direction: 'sent', status: 'queued' }) === copies,
+      );
+      expect(valueOf(families, 'einvoice_documents_in_progress', { status: 'queued' })).toBe(7);
+      expect(valueOf(families, 'einvoice_stuck_work', { kind: 'document' })).toBe(2);
+      expect(families.some((family) => family.name === 'einvoice_process_resident_memory_bytes')).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    },
+    90_000,
+  );
 });

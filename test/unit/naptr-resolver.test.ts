@@ -16,20 +16,35 @@ import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-networ
 const ZONE = 'sml.peppol.localhost';
 let dns: RunningDnsServer;
 beforeAll(async () => {
-  dns = await startDnsServer({ zone: ZONE, port: 0, participants: ['0208:0987654394'], smpUrl: 'http://127.0.0.1:8088' });
+  dns = await startDnsServer({
+    zone: ZONE,
+    port: 0,
+    participants: ['0208:0987654394'],
+    smpUrl: 'http://127.0.0.1:8088',
+  });
 });
 afterAll(() => dns.close());
 
 const resolver = () => naptrResolver({ server: `127.0.0.1:${dns.port}`, timeoutMs: 500, tries: 2 });
-const codeOf = (name: string, asked = resolver()) => asked.resolveNaptr(name).then(
-  () => 'answered',
-  (err: NodeJS.ErrnoException) => err.code,
-);
+const codeOf = (name: string, asked = resolver()) =>
+  asked.resolveNaptr(name).then(
+    () => 'answered',
+    (err: NodeJS.ErrnoException) => err.code,
+  );
 
 describe('NAPTR queries with their TTL', () => {
   it('when the participant is published, then its record comes with the TTL the server gave', async () => {
     expect(await resolver().resolveNaptr(smlDnsName('0208:0987654394', ZONE))).toEqual({
-      records: [{ order: 100, preference: 10, flags: 'U', service: 'Meta:SMP', regexp: '!.*!http://127.0.0.1:8088!', replacement: '' }],
+      records: [
+        {
+          order: 100,
+          preference: 10,
+          flags: 'U',
+          service: 'Meta:SMP',
+          regexp: '!.*!http://127.0.0.1:8088!',
+          replacement: '',
+        },
+      ],
       ttlSeconds: 60,
     });
   });
@@ -46,11 +61,18 @@ describe('NAPTR queries with their TTL', () => {
     const silent = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     try {
-      expect(await codeOf('x.example', naptrResolver({ server: `127.0.0.1:${silent.address().port}`, timeoutMs: 100, tries: 2 }))).toBe('ETIMEOUT');
+      expect(
+        await codeOf(
+          'x.example',
+          naptrResolver({ server: `127.0.0.1:${silent.address().port}`, timeoutMs: 100, tries: 2 }),
+        ),
+      ).toBe('ETIMEOUT');
     } finally {
       silent.close();
     }
-    expect(await codeOf('x.example', naptrResolver({ server: '127.0.0.1:1', timeoutMs: 100, tries: 1 }))).toBe('ECONNREFUSED');
+    expect(await codeOf('x.example', naptrResolver({ server: '127.0.0.1:1', timeoutMs: 100, tries: 1 }))).toBe(
+      'ECONNREFUSED',
+    );
   });
 
   it('reads server addresses as PEPPOL_DNS_SERVER allows them', () => {
@@ -64,13 +86,19 @@ describe('NAPTR queries with their TTL', () => {
 });
 
 describe('A queries with their TTL (the legacy SML scheme)', () => {
-  const addressCodeOf = (name: string) => resolver().resolveAddresses(name).then(
-    () => 'answered',
-    (err: NodeJS.ErrnoException) => err.code,
-  );
+  const addressCodeOf = (name: string) =>
+    resolver()
+      .resolveAddresses(name)
+      .then(
+        () => 'answered',
+        (err: NodeJS.ErrnoException) => err.code,
+      );
 
   it('when the legacy name of a published participant is asked, then the address its CNAME leads to comes with the TTL', async () => {
-    expect(await resolver().resolveAddresses(smlCnameDnsName('0208:0987654394', ZONE))).toEqual({ addresses: ['127.0.0.1'], ttlSeconds: 60 });
+    expect(await resolver().resolveAddresses(smlCnameDnsName('0208:0987654394', ZONE))).toEqual({
+      addresses: ['127.0.0.1'],
+      ttlSeconds: 60,
+    });
   });
 
   it.each([
@@ -81,12 +109,21 @@ describe('A queries with their TTL (the legacy SML scheme)', () => {
     expect(await addressCodeOf(name())).toBe(code);
   });
 
-  it('when the server answers with a CNAME it does not follow, then the name resolves, to no address, with the CNAME\'s TTL', async () => {
+  it("when the server answers with a CNAME it does not follow, then the name resolves, to no address, with the CNAME's TTL", async () => {
     const server = dgram.createSocket('udp4');
     server.on('message', (message, sender) => {
       const query = dnsPacket.decode(message);
-      const alias: dnsPacket.Answer = { type: 'CNAME', name: query.questions![0]!.name, ttl: 30, data: 'smp.elsewhere.example' };
-      server.send(dnsPacket.encode({ type: 'response', id: query.id, flags: 0, questions: query.questions, answers: [alias] }), sender.port, sender.address);
+      const alias: dnsPacket.Answer = {
+        type: 'CNAME',
+        name: query.questions![0]!.name,
+        ttl: 30,
+        data: 'smp.elsewhere.example',
+      };
+      server.send(
+        dnsPacket.encode({ type: 'response', id: query.id, flags: 0, questions: query.questions, answers: [alias] }),
+        sender.port,
+        sender.address,
+      );
     });
     await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
     try {

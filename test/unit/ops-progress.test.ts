@@ -29,6 +29,9 @@ describe('what the ops CLI says while it works', () => {
     jest.advanceTimersByTime(SAY_AFTER_MS);
     doing('building the reports for 2026-10 and validating them with the official rules');
     jest.advanceTimersByTime(5 * SAY_AFTER_MS);
-    expect(said).toEqual(['ops: connecting to the database…\n', 'ops: building the reports for 2026-10 and validating them with the official rules…\n']);
+    expect(said).toEqual([
+      'ops: connecting to the database…\n',
+      'ops: building the reports for 2026-10 and validating them with the official rules…\n',
+    ]);
   });
 });

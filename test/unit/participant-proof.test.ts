@@ -1,13 +1,25 @@
 import sources from '../../domain/data/participant-id-sources.json';
 import easCodes from '../../domain/data/eas-codes.json';
-import { identityStanding, participantProof, registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
+import {
+  identityStanding,
+  participantProof,
+  registrableParticipant,
+  type CompanyIdentity,
+} from '../../domain/participant-proof';
 
-const verified: CompanyIdentity = { peppol_id: '0208:0123456749', name: 'Example Consulting SRL', company_registration_id: '0123.456.749', tax_id: 'BE 0123 456 749' };
+const verified: CompanyIdentity = {
+  peppol_id: '0208:0123456749',
+  name: 'Example Consulting SRL',
+  company_registration_id: '0123.456.749',
+  tax_id: 'BE 0123 456 749',
+};
 
 describe('a Peppol id proven to be the company’s own', () => {
   it('the verified Peppol id itself, in any case', () => {
     expect(participantProof('0208:0123456749', verified)).toEqual({ by: 'verified_peppol_id' });
-    expect(participantProof('9925:be0123456749', { ...verified, peppol_id: '9925:BE0123456749' })).toEqual({ by: 'verified_peppol_id' });
+    expect(participantProof('9925:be0123456749', { ...verified, peppol_id: '9925:BE0123456749' })).toEqual({
+      by: 'verified_peppol_id',
+    });
   });
 
   it.each([
@@ -29,7 +41,15 @@ describe('a Peppol id proven to be the company’s own', () => {
     ['9933:123456783', { tax_id: 'EL123456783' }],
     ['0183:CHE109322551', { tax_id: 'CHE-109.322.551 MWST' }],
   ])('%s matches %j', (peppolId, numbers) => {
-    expect(participantProof(peppolId, { peppol_id: null, name: null, company_registration_id: null, tax_id: null, ...numbers })).not.toBeNull();
+    expect(
+      participantProof(peppolId, {
+        peppol_id: null,
+        name: null,
+        company_registration_id: null,
+        tax_id: null,
+        ...numbers,
+      }),
+    ).not.toBeNull();
   });
 
   it.each([
@@ -63,40 +83,72 @@ describe('where a company’s participant id stands', () => {
 
   it('another business’s id: reviewed, and nothing of it registered', () => {
     const standing = identityStanding(current({ peppol_id: '0208:0987654394' }), verified, null);
-    expect(standing).toMatchObject({ status: 'review', proof: null, why: expect.stringContaining("0208:0987654394 is not the company's verified registration id or VAT number") });
+    expect(standing).toMatchObject({
+      status: 'review',
+      proof: null,
+      why: expect.stringContaining("0208:0987654394 is not the company's verified registration id or VAT number"),
+    });
     expect(registrableParticipant(standing, '0208:0987654394')).toBeNull();
   });
 
   it('a changed VAT number: reviewed, while the verified id stays registered', () => {
     const standing = identityStanding(current({ tax_id: 'BE0987654394' }), verified, null);
-    expect(standing).toMatchObject({ status: 'review', why: 'its tax_id changed after verification', proof: { by: 'verified_peppol_id' } });
+    expect(standing).toMatchObject({
+      status: 'review',
+      why: 'its tax_id changed after verification',
+      proof: { by: 'verified_peppol_id' },
+    });
     expect(registrableParticipant(standing, '0208:0123456749')).toBe('0208:0123456749');
   });
 
   it('a renamed company: reviewed, while the verified id stays registered; case and spacing are no rename', () => {
     const standing = identityStanding(current({ name: 'Another Business NV' }), verified, null);
-    expect(standing).toMatchObject({ status: 'review', why: 'its legal name changed after verification', proof: { by: 'verified_peppol_id' } });
+    expect(standing).toMatchObject({
+      status: 'review',
+      why: 'its legal name changed after verification',
+      proof: { by: 'verified_peppol_id' },
+    });
     expect(registrableParticipant(standing, '0208:0123456749')).toBe('0208:0123456749');
-    expect(identityStanding(current({ name: ' example  consulting srl' }), verified, null)).toMatchObject({ status: 'verified' });
+    expect(identityStanding(current({ name: ' example  consulting srl' }), verified, null)).toMatchObject({
+      status: 'verified',
+    });
   });
 
   it('a legal name verified before names were kept is reviewed once', () => {
-    expect(identityStanding(current(), { ...verified, name: null }, null)).toMatchObject({ status: 'review', why: 'its legal name changed after verification' });
+    expect(identityStanding(current(), { ...verified, name: null }, null)).toMatchObject({
+      status: 'review',
+      why: 'its legal name changed after verification',
+    });
   });
 
   it('a changed VAT number cannot prove a new id: the proof reads the verified numbers only', () => {
-    const standing = identityStanding(current({ peppol_id: '9925:BE0987654394', tax_id: 'BE0987654394' }), verified, null);
+    const standing = identityStanding(
+      current({ peppol_id: '9925:BE0987654394', tax_id: 'BE0987654394' }),
+      verified,
+      null,
+    );
     expect(standing).toMatchObject({ status: 'review', proof: null });
   });
 
   it('a company no KYC review covered: reviewed', () => {
-    expect(identityStanding(current(), null, null)).toMatchObject({ status: 'review', why: expect.stringContaining('not part of an approved KYC review') });
+    expect(identityStanding(current(), null, null)).toMatchObject({
+      status: 'review',
+      why: expect.stringContaining('not part of an approved KYC review'),
+    });
   });
 
   it('an identity the operator refused stays refused until the company changes it', () => {
     const refused = current({ peppol_id: '0208:0987654394' });
-    expect(identityStanding(refused, verified, { status: 'rejected', identity: refused, reason: 'not theirs' })).toMatchObject({ status: 'rejected', reason: 'not theirs' });
-    expect(identityStanding(current({ peppol_id: '0208:0000000097' }), verified, { status: 'rejected', identity: refused, reason: 'not theirs' })).toMatchObject({ status: 'review' });
+    expect(
+      identityStanding(refused, verified, { status: 'rejected', identity: refused, reason: 'not theirs' }),
+    ).toMatchObject({ status: 'rejected', reason: 'not theirs' });
+    expect(
+      identityStanding(current({ peppol_id: '0208:0000000097' }), verified, {
+        status: 'rejected',
+        identity: refused,
+        reason: 'not theirs',
+      }),
+    ).toMatchObject({ status: 'review' });
   });
 
   it('no Peppol id: nothing to prove', () => {

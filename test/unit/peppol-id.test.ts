@@ -54,9 +54,12 @@ describe('Peppol participant ids', () => {
     ['&', '0060:12&34'],
     ['"', '0060:12"34'],
     ["'", "0060:12'34"],
-  ])('an identifier of a scheme without a format holding %s is refused (Policy for use of Identifiers, POLICY 1)', (_what, id) => {
-    expect(peppolIdProblem(id)).toMatch(/only printable ASCII characters other than space and < > & " '/);
-  });
+  ])(
+    'an identifier of a scheme without a format holding %s is refused (Policy for use of Identifiers, POLICY 1)',
+    (_what, id) => {
+      expect(peppolIdProblem(id)).toMatch(/only printable ASCII characters other than space and < > & " '/);
+    },
+  );
 
   it('an identifier of a scheme without a format may hold any other printable ASCII character', () => {
     expect(peppolIdProblem('0060:AZaz09!#$%()*+,-./:;=?@[\\]^_`{|}~')).toBeUndefined();

@@ -22,17 +22,33 @@ const UNREGISTERED = '0208:0677424046';
 describe('the legacy SML name of a participant', () => {
   it.each([
     // PeppolURLProviderTest: the value lower-cased before MD5, so both spellings give one name.
-    ['0088:123abc', 'edelivery.tech.ec.europa.eu', 'B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu'],
-    ['0088:123ABC', 'edelivery.tech.ec.europa.eu', 'B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu'],
-    ['9915:test', 'acc.edelivery.tech.ec.europa.eu', 'B-85008b8279e07ab0392da75fa55856a2.iso6523-actorid-upis.acc.edelivery.tech.ec.europa.eu'],
+    [
+      '0088:123abc',
+      'edelivery.tech.ec.europa.eu',
+      'B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu',
+    ],
+    [
+      '0088:123ABC',
+      'edelivery.tech.ec.europa.eu',
+      'B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu',
+    ],
+    [
+      '9915:test',
+      'acc.edelivery.tech.ec.europa.eu',
+      'B-85008b8279e07ab0392da75fa55856a2.iso6523-actorid-upis.acc.edelivery.tech.ec.europa.eu',
+    ],
   ])('reproduces peppol-commons for %s in %s', (value, zone, name) => {
     expect(smlCnameDnsName(value, zone)).toBe(name);
   });
 
   it('names the SMP at the root of that name over http, on port 80 unless a stand-in says otherwise', () => {
     const name = smlCnameDnsName('0088:123ABC', 'edelivery.tech.ec.europa.eu');
-    expect(cnameSmpUrl(name)).toBe('http://B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu');
-    expect(cnameSmpUrl(name, 8088)).toBe('http://B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu:8088');
+    expect(cnameSmpUrl(name)).toBe(
+      'http://B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu',
+    );
+    expect(cnameSmpUrl(name, 8088)).toBe(
+      'http://B-f5e78500450d37de5aabe6648ac3bb70.iso6523-actorid-upis.edelivery.tech.ec.europa.eu:8088',
+    );
   });
 });
 
@@ -47,7 +63,14 @@ describe('the legacy scheme on the stand-in DNS and the SML step over it', () =>
 
   // Nothing here reads service metadata, so nothing needs to be trusted.
   const lookupOn = (options: { zone?: string; cnameSmpPort?: number } = {}) =>
-    peppolLookup({ zone: ZONE, smlLookup: 'cname', dnsServer: server, ...options, smpAddresses: { allowPrivate: true }, trust: peppolTrust({ PEPPOL_SMP_CA: undefined, PEPPOL_AP_CA: undefined }) });
+    peppolLookup({
+      zone: ZONE,
+      smlLookup: 'cname',
+      dnsServer: server,
+      ...options,
+      smpAddresses: { allowPrivate: true },
+      trust: peppolTrust({ PEPPOL_SMP_CA: undefined, PEPPOL_AP_CA: undefined }),
+    });
 
   it('when a registered participant is asked by node:dns, then its legacy name is a CNAME to smp.<zone>, which has the loopback address, and its NAPTR name is still published', async () => {
     const resolver = new Resolver();
@@ -56,7 +79,9 @@ describe('the legacy scheme on the stand-in DNS and the SML step over it', () =>
     expect(await resolver.resolveCname(name)).toEqual([`smp.${ZONE}`]);
     expect(await resolver.resolve4(name)).toEqual(['127.0.0.1']);
     expect(await resolver.resolve4(`smp.${ZONE}`)).toEqual(['127.0.0.1']);
-    expect(await resolver.resolveNaptr(smlDnsName(REGISTERED, ZONE))).toEqual([expect.objectContaining({ regexp: '!.*!http://127.0.0.1:8088!' })]);
+    expect(await resolver.resolveNaptr(smlDnsName(REGISTERED, ZONE))).toEqual([
+      expect.objectContaining({ regexp: '!.*!http://127.0.0.1:8088!' }),
+    ]);
     await expect(resolver.resolve4(smlCnameDnsName(UNREGISTERED, ZONE))).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
 
@@ -77,8 +102,18 @@ describe('the legacy scheme on the stand-in DNS and the SML step over it', () =>
   it('when the name does not exist (NXDOMAIN), then the participant is not registered and discovery says which name', async () => {
     const lookup = lookupOn();
     const sml = await lookup.sml(UNREGISTERED);
-    expect(sml).toEqual({ participant: { scheme: 'iso6523-actorid-upis', value: UNREGISTERED }, zone: ZONE, dnsName: smlCnameDnsName(UNREGISTERED, ZONE), records: [], smlLookup: 'cname' });
-    expect(await discoverParticipant(lookup, UNREGISTERED, new Date())).toEqual({ found: false, sml, why: `the SML's name ${sml.dnsName} does not resolve` });
+    expect(sml).toEqual({
+      participant: { scheme: 'iso6523-actorid-upis', value: UNREGISTERED },
+      zone: ZONE,
+      dnsName: smlCnameDnsName(UNREGISTERED, ZONE),
+      records: [],
+      smlLookup: 'cname',
+    });
+    expect(await discoverParticipant(lookup, UNREGISTERED, new Date())).toEqual({
+      found: false,
+      sml,
+      why: `the SML's name ${sml.dnsName} does not resolve`,
+    });
   });
 
   it('when the DNS server does not answer for the zone, then the SML step fails as in the NAPTR scheme', async () => {

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 
-import { base32, PRODUCTION_SML_ZONE, smlDnsName, smpRecord, smpUrlFromRegexp, type NaptrRecord } from '../../domain/peppol-sml';
+import {
+  base32,
+  PRODUCTION_SML_ZONE,
+  smlDnsName,
+  smpRecord,
+  smpUrlFromRegexp,
+  type NaptrRecord,
+} from '../../domain/peppol-sml';
 
 /** The SML step against the reference's worked example (part C.6) and its other vectors (C.2, C.6). */
 describe('the SML DNS name of a participant', () => {
@@ -64,7 +71,13 @@ describe('the SMP URL from NAPTR records', () => {
   });
 
   it('when several records are published, then the U / Meta:SMP one with the lowest order, then preference, is chosen', () => {
-    const chosen = record({ order: 10, preference: 5, flags: 'u', service: 'meta:smp', regexp: '!.*!https://first.example!' });
+    const chosen = record({
+      order: 10,
+      preference: 5,
+      flags: 'u',
+      service: 'meta:smp',
+      regexp: '!.*!https://first.example!',
+    });
     const records = [
       record({ order: 10, preference: 20 }),
       record({ order: 1, service: 'Meta:Other' }),
@@ -108,7 +121,11 @@ describe('the SMP URL from NAPTR records', () => {
   it('when the regexp would backtrack catastrophically on the name, then it is refused at once, never run', () => {
     const hostile = '!^(([a-z0-9]+)+)+\\.x$!https://smp.example.com!';
     // The call runs under a time limit, so a regexp engine stuck on it fails the test instead of hanging it.
-    const result = vm.runInNewContext('refuse()', { refuse: () => smpUrlFromRegexp(hostile) }, { timeout: 1_000 }) as ReturnType<typeof smpUrlFromRegexp>;
+    const result = vm.runInNewContext(
+      'refuse()',
+      { refuse: () => smpUrlFromRegexp(hostile) },
+      { timeout: 1_000 },
+    ) as ReturnType<typeof smpUrlFromRegexp>;
     expect(result).toEqual({ problem: expect.stringMatching(/is not of the form !\.\*!URL! or !\^\.\*\$!URL!/) });
   }, 5_000);
 });

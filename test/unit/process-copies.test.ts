@@ -65,7 +65,10 @@ async function placesAnswering(port: number, tries = 16): Promise<Map<string, st
 describe('process copies', () => {
   let primary: ChildProcess | undefined;
   const start = (copies: number, port: number, env: Record<string, string> = {}) => {
-    primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, COPIES: String(copies), PORT: String(port), ...env }, stdio: 'inherit' });
+    primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+      env: { ...process.env, COPIES: String(copies), PORT: String(port), ...env },
+      stdio: 'inherit',
+    });
     return primary;
   };
   afterEach(() => {
@@ -79,12 +82,22 @@ describe('process copies', () => {
   it('when there are two, then both answer on the one port, a copy that dies is replaced, and SIGTERM to the primary ends every copy', async () => {
     const port = await freePort();
     const child = start(2, port);
-    const first = await until('two copies answering', () => answering(port), (pids) => pids.size === 2, 30_000);
+    const first = await until(
+      'two copies answering',
+      () => answering(port),
+      (pids) => pids.size === 2,
+      30_000,
+    );
     expect(first.size).toBe(2);
     expect(first.has(String(child.pid))).toBe(false);
 
     await get(port, '/die').catch(() => undefined);
-    const after = await until('a new copy in place of the dead one', () => answering(port), (pids) => pids.size === 2 && [...first].some((pid) => !pids.has(pid)), 30_000);
+    const after = await until(
+      'a new copy in place of the dead one',
+      () => answering(port),
+      (pids) => pids.size === 2 && [...first].some((pid) => !pids.has(pid)),
+      30_000,
+    );
     expect(after.size).toBe(2);
     const dead = [...first].filter((pid) => !after.has(pid));
     expect(dead).toHaveLength(1);
@@ -100,16 +113,34 @@ describe('process copies', () => {
     const port = await freePort();
     // A parent of its own between the test and the process, as the embedded stack is between npm and a component.
     const parentScript = `require('node:child_process').spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(FIXTURE)}], { stdio: 'ignore' }); setInterval(() => undefined, 60_000);`;
-    primary = spawn(process.execPath, ['-e', parentScript], { env: { ...process.env, COPIES: '1', PORT: String(port), END_WITH_PARENT: '1' }, stdio: 'inherit' });
-    const [pid] = await until('the process answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
+    primary = spawn(process.execPath, ['-e', parentScript], {
+      env: { ...process.env, COPIES: '1', PORT: String(port), END_WITH_PARENT: '1' },
+      stdio: 'inherit',
+    });
+    const [pid] = await until(
+      'the process answering',
+      () => answering(port, 4),
+      (answered) => answered.size > 0,
+      30_000,
+    );
     primary.kill('SIGKILL');
-    await until('the process to end', () => Promise.resolve(isAlive(Number(pid))), (alive) => !alive, 30_000);
+    await until(
+      'the process to end',
+      () => Promise.resolve(isAlive(Number(pid))),
+      (alive) => !alive,
+      30_000,
+    );
   }, 60_000);
 
   it('when a stop hangs, then the process ends at its deadline with exit code 1', async () => {
     const port = await freePort();
     const child = start(1, port, { STOP_HANGS: '500' });
-    await until('the process answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
+    await until(
+      'the process answering',
+      () => answering(port, 4),
+      (answered) => answered.size > 0,
+      30_000,
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(1);
@@ -118,11 +149,21 @@ describe('process copies', () => {
   it('when there are two, then each knows its place (0 and 1), and the copy that replaces a dead one takes its place', async () => {
     const port = await freePort();
     start(2, port);
-    const first = await until('two copies telling their places', () => placesAnswering(port), (places) => places.size === 2, 30_000);
+    const first = await until(
+      'two copies telling their places',
+      () => placesAnswering(port),
+      (places) => places.size === 2,
+      30_000,
+    );
     expect([...first.values()].sort()).toEqual(['0', '1']);
 
     await get(port, '/die').catch(() => undefined);
-    const after = await until('a new copy in place of the dead one', () => placesAnswering(port), (places) => places.size === 2 && [...first.keys()].some((pid) => !places.has(pid)), 30_000);
+    const after = await until(
+      'a new copy in place of the dead one',
+      () => placesAnswering(port),
+      (places) => places.size === 2 && [...first.keys()].some((pid) => !places.has(pid)),
+      30_000,
+    );
     const [replacement] = [...after.keys()].filter((pid) => !first.has(pid));
     const [dead] = [...first.keys()].filter((pid) => !after.has(pid));
     expect(after.get(replacement!)).toBe(first.get(dead!));
@@ -138,7 +179,12 @@ describe('process copies', () => {
   it('when there is one, then the entry runs in the process itself, with no primary', async () => {
     const port = await freePort();
     const child = start(1, port);
-    const pids = await until('a copy answering', () => answering(port, 4), (answered) => answered.size > 0, 30_000);
+    const pids = await until(
+      'a copy answering',
+      () => answering(port, 4),
+      (answered) => answered.size > 0,
+      30_000,
+    );
     expect([...pids]).toEqual([String(child.pid)]);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

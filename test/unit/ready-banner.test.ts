@@ -10,7 +10,9 @@ const projectRoot = path.resolve(__dirname, '../..');
 /** The second column of the README's table of what `npm start` prints once it is ready. */
 function readmeRows(): { what: string; where: string }[] {
   const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('Once it is ready, `npm start` prints where everything is')).split('\n\n')[1]!;
+  const table = readme
+    .slice(readme.indexOf('Once it is ready, `npm start` prints where everything is'))
+    .split('\n\n')[1]!;
   return table
     .split('\n')
     .slice(2)
@@ -19,7 +21,8 @@ function readmeRows(): { what: string; where: string }[] {
 }
 
 /** Each address, path or command a README cell names: URLs, host:port, and what stands in backticks. */
-const itemsOf = (cell: string) => (cell.match(/https?:\/\/[^\s,()`]+|127\.0\.0\.1:\d+|`[^`]+`/g) ?? []).map((item) => item.replace(/`/g, ''));
+const itemsOf = (cell: string) =>
+  (cell.match(/https?:\/\/[^\s,()`]+|127\.0\.0\.1:\d+|`[^`]+`/g) ?? []).map((item) => item.replace(/`/g, ''));
 
 /** The URLs the embedded stack reports on its default ports (stack/embedded-stack.ts builds them the same way). */
 function defaultUrls(): StackUrls {
@@ -42,7 +45,11 @@ function defaultUrls(): StackUrls {
       oxalis: 'http://127.0.0.1:8092/as4',
       ca: '/x/ca.pem',
     },
-    metrics: { api: 'http://127.0.0.1:9464/metrics', worker: 'http://127.0.0.1:9465/metrics', temporalWorker: 'http://127.0.0.1:9466/metrics' },
+    metrics: {
+      api: 'http://127.0.0.1:9464/metrics',
+      worker: 'http://127.0.0.1:9465/metrics',
+      temporalWorker: 'http://127.0.0.1:9466/metrics',
+    },
   };
 }
 
@@ -55,18 +62,37 @@ describe('the ready banner of npm start', () => {
 
   it("when the README's table lists where something is, then the banner prints it too", () => {
     const rows = readmeRows();
-    expect(rows.map((row) => row.what)).toEqual(expect.arrayContaining([expect.stringMatching(/^Operator CLI/), expect.stringMatching(/^Metrics/), expect.stringMatching(/Oxalis/)]));
+    expect(rows.map((row) => row.what)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Operator CLI/),
+        expect.stringMatching(/^Metrics/),
+        expect.stringMatching(/Oxalis/),
+      ]),
+    );
     for (const { what, where } of rows) {
       const items = itemsOf(where);
       expect({ what, items: items.length }).not.toEqual({ what, items: 0 });
-      for (const item of items) expect({ what, item, printed: banner.includes(item.replace(/\/$/, '')) }).toEqual({ what, item, printed: true });
+      for (const item of items)
+        expect({ what, item, printed: banner.includes(item.replace(/\/$/, '')) }).toEqual({
+          what,
+          item,
+          printed: true,
+        });
     }
   });
 
   it('the default URLs here are the stack defaults the README names', () => {
     const config = loadStackConfig({});
-    expect([config.PORT, config.TEMPORAL_UI_PORT, config.MAIL_UI_PORT, config.VALIDATOR_PORT, config.OXALIS_PORT, config.ACCESS_POINT_PORT, config.METRICS_PORT, config.WORKER_METRICS_PORT, config.TEMPORAL_METRICS_PORT]).toEqual([
-      3000, 8233, 1080, 8081, 8092, 8089, 9464, 9465, 9466,
-    ]);
+    expect([
+      config.PORT,
+      config.TEMPORAL_UI_PORT,
+      config.MAIL_UI_PORT,
+      config.VALIDATOR_PORT,
+      config.OXALIS_PORT,
+      config.ACCESS_POINT_PORT,
+      config.METRICS_PORT,
+      config.WORKER_METRICS_PORT,
+      config.TEMPORAL_METRICS_PORT,
+    ]).toEqual([3000, 8233, 1080, 8081, 8092, 8089, 9464, 9465, 9466]);
   });
 });

@@ -1,6 +1,7 @@
 import { sbdPayload } from '../../domain/received-payload';
 
-const ubl = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID xmlns:cbc="x">Ä-1</cbc:ID></Invoice>';
+const ubl =
+  '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID xmlns:cbc="x">Ä-1</cbc:ID></Invoice>';
 
 describe('the payload of a received SBD', () => {
   it('when the envelope uses a prefix, then the payload is the bytes after the header, exactly', () => {
@@ -15,6 +16,12 @@ describe('the payload of a received SBD', () => {
 
   it('when there is no header or no payload, then there is none', () => {
     expect(sbdPayload(Buffer.from(ubl))).toBeUndefined();
-    expect(sbdPayload(Buffer.from('<StandardBusinessDocument><StandardBusinessDocumentHeader></StandardBusinessDocumentHeader></StandardBusinessDocument>'))).toBeUndefined();
+    expect(
+      sbdPayload(
+        Buffer.from(
+          '<StandardBusinessDocument><StandardBusinessDocumentHeader></StandardBusinessDocumentHeader></StandardBusinessDocument>',
+        ),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -4,7 +4,15 @@ import { hasRenderedPdf, renderedPdfIn, renderingLanguageOf, withRenderedPdf } f
 import { parseXml } from '../../domain/xml-tree';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 
-const converted = convertDocument(documentInputSchema.parse({ ...validFixtures[0]!.body, attachments: [{ filename: 'timesheet.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') }] }), belgianSeller);
+const converted = convertDocument(
+  documentInputSchema.parse({
+    ...validFixtures[0]!.body,
+    attachments: [
+      { filename: 'timesheet.csv', mime_type: 'text/csv', content: Buffer.from('a;b\n').toString('base64') },
+    ],
+  }),
+  belgianSeller,
+);
 if (!converted.ok) throw new Error('the fixture is refused');
 const ubl = converted.ubl;
 const pdf = Buffer.from('%PDF-1.7\n…\n%%EOF\n');
@@ -19,9 +27,16 @@ describe('the rendered PDF embedded as a supporting document', () => {
     const references = order.flatMap((name, index) => (name === 'AdditionalDocumentReference' ? [index] : []));
     expect(references).toHaveLength(2);
     expect(order[references[1]! + 1]).toBe('AccountingSupplierParty');
-    expect(embedded).toContain(`filename="INV_2026_7.pdf">${pdf.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+    expect(embedded).toContain(
+      `filename="INV_2026_7.pdf">${pdf.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`,
+    );
     // Nothing else changed: without the inserted lines it is the UBL as it was.
-    expect(embedded.replace(/[ \t]*<cac:AdditionalDocumentReference>\n[ \t]*<cbc:ID>RENDERED-PDF<[\s\S]*?<\/cac:AdditionalDocumentReference>\n/, '')).toBe(ubl);
+    expect(
+      embedded.replace(
+        /[ \t]*<cac:AdditionalDocumentReference>\n[ \t]*<cbc:ID>RENDERED-PDF<[\s\S]*?<\/cac:AdditionalDocumentReference>\n/,
+        '',
+      ),
+    ).toBe(ubl);
   });
 
   it('when asked whether a UBL has it, then only an embedded one counts', () => {
@@ -39,6 +54,13 @@ describe('the rendered PDF embedded as a supporting document', () => {
   });
 
   it('when the seller is in a German-speaking country, then the labels are German; elsewhere English', () => {
-    expect(['DE', 'AT', 'LI', 'BE', 'CH', undefined].map(renderingLanguageOf)).toEqual(['de', 'de', 'de', 'en', 'en', 'en']);
+    expect(['DE', 'AT', 'LI', 'BE', 'CH', undefined].map(renderingLanguageOf)).toEqual([
+      'de',
+      'de',
+      'de',
+      'en',
+      'en',
+      'en',
+    ]);
   });
 });

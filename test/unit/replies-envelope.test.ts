@@ -1,4 +1,10 @@
-import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS, BIS_BILLING_PROCESS, BIS_BILLING_INVOICE, processOf } from '../../domain/peppol-capabilities';
+import {
+  INVOICE_RESPONSE,
+  MESSAGE_LEVEL_STATUS,
+  BIS_BILLING_PROCESS,
+  BIS_BILLING_INVOICE,
+  processOf,
+} from '../../domain/peppol-capabilities';
 import { standardBusinessDocument, type EnvelopeRouting } from '../../domain/peppol-envelope';
 import { serviceProviderParticipant } from '../../domain/peppol-id';
 import { sbdhFacts, sbdPayload } from '../../domain/received-payload';
@@ -12,14 +18,27 @@ const routing: EnvelopeRouting = {
   receiver: '0208:0987654394',
   countryC1: 'BE',
 };
-const ubl = '<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>';
+const ubl =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>';
 
 describe('the envelope asks for Message Level Status', () => {
   it('when MLS is requested, then MLS_TO names the service provider participant (iso6523-actorid-upis) and MLS_TYPE the kind, and a reader finds both with the instance id', () => {
-    const sbd = standardBusinessDocument(ubl, routing, { instanceId: 'instance-1', createdAt: new Date(0), mls: { to: '0242:000001', type: 'ALWAYS_SEND' } });
-    expect(sbd).toContain('<Scope><Type>MLS_TO</Type><InstanceIdentifier>0242:000001</InstanceIdentifier><Identifier>iso6523-actorid-upis</Identifier></Scope>');
+    const sbd = standardBusinessDocument(ubl, routing, {
+      instanceId: 'instance-1',
+      createdAt: new Date(0),
+      mls: { to: '0242:000001', type: 'ALWAYS_SEND' },
+    });
+    expect(sbd).toContain(
+      '<Scope><Type>MLS_TO</Type><InstanceIdentifier>0242:000001</InstanceIdentifier><Identifier>iso6523-actorid-upis</Identifier></Scope>',
+    );
     expect(sbd).toContain('<Scope><Type>MLS_TYPE</Type><InstanceIdentifier>ALWAYS_SEND</InstanceIdentifier></Scope>');
-    expect(sbdhFacts(sbd)).toEqual({ instanceId: 'instance-1', sender: routing.sender, receiver: routing.receiver, mlsTo: '0242:000001', mlsType: 'ALWAYS_SEND' });
+    expect(sbdhFacts(sbd)).toEqual({
+      instanceId: 'instance-1',
+      sender: routing.sender,
+      receiver: routing.receiver,
+      mlsTo: '0242:000001',
+      mlsType: 'ALWAYS_SEND',
+    });
     expect(sbdPayload(Buffer.from(sbd))?.toString()).toContain('<ID>1</ID>');
   });
 
@@ -30,7 +49,8 @@ describe('the envelope asks for Message Level Status', () => {
   });
 
   it('when the header uses a prefix, then it is read all the same; no header, nothing', () => {
-    const prefixed = '<sh:StandardBusinessDocument xmlns:sh="http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"><sh:StandardBusinessDocumentHeader><sh:DocumentIdentification><sh:InstanceIdentifier>x</sh:InstanceIdentifier></sh:DocumentIdentification></sh:StandardBusinessDocumentHeader><Invoice/></sh:StandardBusinessDocument>';
+    const prefixed =
+      '<sh:StandardBusinessDocument xmlns:sh="http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"><sh:StandardBusinessDocumentHeader><sh:DocumentIdentification><sh:InstanceIdentifier>x</sh:InstanceIdentifier></sh:DocumentIdentification></sh:StandardBusinessDocumentHeader><Invoice/></sh:StandardBusinessDocument>';
     expect(sbdhFacts(prefixed)).toMatchObject({ instanceId: 'x' });
     expect(sbdhFacts(ubl)).toBeUndefined();
   });

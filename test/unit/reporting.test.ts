@@ -2,7 +2,14 @@ import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/repo
 import type { ReportingItem } from '../../domain/reporting/items';
 import { monthPeriod, previousMonth } from '../../domain/reporting/months';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, END_USER_STATISTICS_REPORT, MESSAGE_LEVEL_STATUS, PEPPOL_AS4 } from '../../domain/peppol-capabilities';
+import {
+  BIS_BILLING_CREDIT_NOTE,
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_PROCESS,
+  END_USER_STATISTICS_REPORT,
+  MESSAGE_LEVEL_STATUS,
+  PEPPOL_AS4,
+} from '../../domain/peppol-capabilities';
 
 /** The pure part of Peppol reporting: what a month's items count to, and the XML it becomes. */
 
@@ -24,8 +31,22 @@ const MONTH = [
   item({}),
   item({ endUserId: 'cmp_b', c1Country: 'NL' }),
   item({ documentType: BIS_BILLING_CREDIT_NOTE }),
-  item({ direction: 'receiving', c2Id: 'PNO000123', c3Id: 'PBE000001', c1Country: 'NO', c4Country: 'BE', endUserId: 'cmp_a' }),
-  item({ direction: 'receiving', c2Id: 'PNO000123', c3Id: 'PBE000001', c1Country: 'NO', c4Country: 'BE', endUserId: 'cmp_c' }),
+  item({
+    direction: 'receiving',
+    c2Id: 'PNO000123',
+    c3Id: 'PBE000001',
+    c1Country: 'NO',
+    c4Country: 'BE',
+    endUserId: 'cmp_a',
+  }),
+  item({
+    direction: 'receiving',
+    c2Id: 'PNO000123',
+    c3Id: 'PBE000001',
+    c1Country: 'NO',
+    c4Country: 'BE',
+    endUserId: 'cmp_c',
+  }),
   // Counted for TSR only.
   item({ documentType: MESSAGE_LEVEL_STATUS.documentType, endUserId: 'cmp_mls' }),
   // Never counted.
@@ -41,9 +62,23 @@ describe('transaction statistics (TSR)', () => {
 
   it('subtotals per transport profile, per other service provider, document type and process, and per countries for incoming only', () => {
     const perTp = statistics.subtotals.filter((subtotal) => subtotal.type === 'PerTP');
-    expect(perTp).toEqual([{ type: 'PerTP', keys: [{ metaSchemeID: 'TP', schemeID: 'Peppol', value: PEPPOL_AS4 }], incoming: 2, outgoing: 4 }]);
+    expect(perTp).toEqual([
+      {
+        type: 'PerTP',
+        keys: [{ metaSchemeID: 'TP', schemeID: 'Peppol', value: PEPPOL_AS4 }],
+        incoming: 2,
+        outgoing: 4,
+      },
+    ]);
     const perSp = statistics.subtotals.filter((subtotal) => subtotal.type === 'PerSP-DT-PR');
-    expect(perSp.map((subtotal) => [subtotal.keys[0]!.value, subtotal.keys[1]!.value === BIS_BILLING_INVOICE.value ? 'invoice' : 'other', subtotal.incoming, subtotal.outgoing])).toEqual(
+    expect(
+      perSp.map((subtotal) => [
+        subtotal.keys[0]!.value,
+        subtotal.keys[1]!.value === BIS_BILLING_INVOICE.value ? 'invoice' : 'other',
+        subtotal.incoming,
+        subtotal.outgoing,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         ['PBE000002', 'invoice', 0, 2],
         ['PNO000123', 'invoice', 2, 0],
@@ -65,7 +100,9 @@ describe('transaction statistics (TSR)', () => {
     expect(xml).toContain('<StartDate>2026-10-01</StartDate>');
     expect(xml).toContain('<EndDate>2026-10-31</EndDate>');
     expect(xml).toContain('<ReporterID schemeID="CertSubjectCN">PBE000001</ReporterID>');
-    expect(transactionStatisticsReportXml('2026-10', 'PBE000001', transactionStatistics([...MONTH].reverse()))).toBe(xml);
+    expect(transactionStatisticsReportXml('2026-10', 'PBE000001', transactionStatistics([...MONTH].reverse()))).toBe(
+      xml,
+    );
   });
 
   it('an empty month is all zeros and no subtotals', () => {
@@ -82,14 +119,21 @@ describe('end user statistics (EUSR)', () => {
   });
 
   it('subsets per document type and process, per document type and end user country, both, and per country', () => {
-    const perCountry = statistics.subsets.filter((subset) => subset.type === 'PerEUC').map((subset) => [subset.keys[0]!.value, subset.sending, subset.receiving, subset.sendingOrReceiving]);
+    const perCountry = statistics.subsets
+      .filter((subset) => subset.type === 'PerEUC')
+      .map((subset) => [subset.keys[0]!.value, subset.sending, subset.receiving, subset.sendingOrReceiving]);
     // a sends from BE and receives in BE; b sends from NL; c receives in BE.
     expect(perCountry).toEqual([
       ['BE', 1, 2, 2],
       ['NL', 1, 0, 1],
     ]);
     const perDocument = statistics.subsets.filter((subset) => subset.type === 'PerDT-PR');
-    expect(perDocument.map((subset) => [subset.keys[0]!.value === BIS_BILLING_INVOICE.value ? 'invoice' : 'credit_note', subset.sendingOrReceiving])).toEqual(
+    expect(
+      perDocument.map((subset) => [
+        subset.keys[0]!.value === BIS_BILLING_INVOICE.value ? 'invoice' : 'credit_note',
+        subset.sendingOrReceiving,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         ['invoice', 3],
         ['credit_note', 1],

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 
 import { defaultTreeAdapter as tree, parse, type DefaultTreeAdapterMap } from 'parse5';
 
-import { safeFilename, safeRenderedHtml, safeUrl, VIEWER_SCRIPT, VIEWER_SCRIPT_SOURCE } from '../../domain/rendering/safe-html';
+import {
+  safeFilename,
+  safeRenderedHtml,
+  safeUrl,
+  VIEWER_SCRIPT,
+  VIEWER_SCRIPT_SOURCE,
+} from '../../domain/rendering/safe-html';
 
 type Element = DefaultTreeAdapterMap['element'];
 
@@ -11,7 +17,19 @@ type Element = DefaultTreeAdapterMap['element'];
  * tabs wired by inline handlers, one supporting document (BG-24) per box, an embedded attachment kept
  * in a hidden element beside a link whose `onClick` names the document's BT-122, and BT-124 as an `href`.
  */
-const supportingDocument = ({ id, location, mime = '', filename = '', content = '' }: { id: string; location: string; mime?: string; filename?: string; content?: string }) => `
+const supportingDocument = ({
+  id,
+  location,
+  mime = '',
+  filename = '',
+  content = '',
+}: {
+  id: string;
+  location: string;
+  mime?: string;
+  filename?: string;
+  content?: string;
+}) => `
   <div class="boxtabelle boxinhalt borderSpacing">
     <div class="boxzeile"><div class="boxdaten legende">ID:</div><div id="BT-122" class="boxdaten wert">${escapeText(id)}</div></div>
     <div class="boxzeile"><div class="boxdaten legende">Reference:</div><div id="BT-124" class="boxdaten wert"><a href="${escapeAttribute(location)}">${escapeText(location)}</a></div></div>
@@ -45,8 +63,13 @@ const rendering = (documents: string) => `<!DOCTYPE HTML>
 const HTML_ATTACHMENT = Buffer.from('<script>window.name = "pwned-attachment"</script>').toString('base64');
 /** BT-122 closing the onClick's string and call to run its own; BT-124 a `javascript:` URL. */
 const payloads = rendering(
-  supportingDocument({ id: "x'),window.name='pwned-122',('", location: 'https://example.com/spec.pdf', mime: 'text/html', filename: '../evil.html', content: HTML_ATTACHMENT }) +
-    supportingDocument({ id: 'ext-1', location: " \tjava\nscript:window.name='pwned-124'" }),
+  supportingDocument({
+    id: "x'),window.name='pwned-122',('",
+    location: 'https://example.com/spec.pdf',
+    mime: 'text/html',
+    filename: '../evil.html',
+    content: HTML_ATTACHMENT,
+  }) + supportingDocument({ id: 'ext-1', location: " \tjava\nscript:window.name='pwned-124'" }),
 );
 
 function elementsOf(html: string): Element[] {
@@ -69,7 +92,9 @@ describe('the rendered HTML made safe', () => {
 
   it('when a BT-122 tries to break out of the onClick, then no element keeps an event handler attribute', () => {
     expect(payloads).toContain("onClick=\"downloadData('x'),window.name='pwned-122',('')\"");
-    const handlers = elements.flatMap((element) => element.attrs.filter((attr) => /^on/i.test(attr.name)).map((attr) => `${element.tagName} ${attr.name}`));
+    const handlers = elements.flatMap((element) =>
+      element.attrs.filter((attr) => /^on/i.test(attr.name)).map((attr) => `${element.tagName} ${attr.name}`),
+    );
     expect(handlers).toEqual([]);
     // The value itself is still shown, as text.
     expect(safe).toContain("x'),window.name='pwned-122',('");
@@ -84,16 +109,21 @@ describe('the rendered HTML made safe', () => {
 
   it('when an attachment declares text/html, then it is a download of plain bytes under a safe name, and its hidden holder is gone', () => {
     const downloads = elements.filter((element) => attribute(element, 'download') !== undefined);
-    expect(downloads.map((link) => [attribute(link, 'href'), attribute(link, 'download')])).toEqual([[`data:application/octet-stream;base64,${HTML_ATTACHMENT}`, 'evil.html.bin']]);
+    expect(downloads.map((link) => [attribute(link, 'href'), attribute(link, 'download')])).toEqual([
+      [`data:application/octet-stream;base64,${HTML_ATTACHMENT}`, 'evil.html.bin'],
+    ]);
     expect(elements.filter((element) => attribute(element, 'mimetype') !== undefined)).toEqual([]);
     // The attachment without content links nowhere.
     expect(elements.filter((element) => element.tagName === 'a' && attribute(element, 'href') === '#')).toEqual([]);
   });
 
-  it('when the stylesheet brings its scripts, then the one script left is the viewer\'s, whose hash the policy names', () => {
+  it("when the stylesheet brings its scripts, then the one script left is the viewer's, whose hash the policy names", () => {
     const scripts = elements.filter((element) => element.tagName === 'script');
     expect(scripts).toHaveLength(1);
-    const text = tree.getChildNodes(scripts[0]!).map((node) => (tree.isTextNode(node) ? node.value : '')).join('');
+    const text = tree
+      .getChildNodes(scripts[0]!)
+      .map((node) => (tree.isTextNode(node) ? node.value : ''))
+      .join('');
     expect(text).toBe(VIEWER_SCRIPT);
     expect(VIEWER_SCRIPT_SOURCE).toBe(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
     expect(safe).not.toContain('stylesheetScript');
@@ -104,14 +134,26 @@ describe('the rendered HTML made safe', () => {
     const body = noticed.find((element) => element.tagName === 'body')!;
     const first = tree.getChildNodes(body).find((node) => tree.isElementNode(node))!;
     expect(attribute(first, 'class')).toBe('einvoice-notice');
-    expect(tree.getChildNodes(first).map((node) => (tree.isTextNode(node) ? node.value : '')).join('')).toBe('Sandbox: unverified sender');
+    expect(
+      tree
+        .getChildNodes(first)
+        .map((node) => (tree.isTextNode(node) ? node.value : ''))
+        .join(''),
+    ).toBe('Sandbox: unverified sender');
     expect(elements.some((element) => attribute(element, 'class') === 'einvoice-notice')).toBe(false);
   });
 
   it('when the markup carries elements that load or navigate, then they go', () => {
-    const hostile = rendering('<iframe src="https://example.com"></iframe><object data="x.swf"></object><base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:alert(1)"><img src="javascript:alert(1)" srcset="javascript:alert(1) 1x"><form action="javascript:alert(1)"><button formaction="javascript:alert(1)">go</button></form>');
+    const hostile = rendering(
+      '<iframe src="https://example.com"></iframe><object data="x.swf"></object><base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:alert(1)"><img src="javascript:alert(1)" srcset="javascript:alert(1) 1x"><form action="javascript:alert(1)"><button formaction="javascript:alert(1)">go</button></form>',
+    );
     const left = elementsOf(safeRenderedHtml(hostile));
-    expect(left.filter((element) => ['iframe', 'object', 'base'].includes(element.tagName) || attribute(element, 'http-equiv') === 'refresh')).toEqual([]);
+    expect(
+      left.filter(
+        (element) =>
+          ['iframe', 'object', 'base'].includes(element.tagName) || attribute(element, 'http-equiv') === 'refresh',
+      ),
+    ).toEqual([]);
     expect(left.flatMap((element) => element.attrs).filter((attr) => /javascript/i.test(attr.value))).toEqual([]);
   });
 });

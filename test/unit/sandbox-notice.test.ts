@@ -6,11 +6,14 @@ import { renderingNoticeFor, SANDBOX_NOTICE } from '../../domain/rendering/sandb
 
 async function pdfOfPages(count: number): Promise<Buffer> {
   const document = await PDFDocument.create();
-  for (let page = 0; page < count; page += 1) document.addPage([595.28, 841.89]).drawText(`Page ${page + 1} of the invoice`, { x: 50, y: 700 });
+  for (let page = 0; page < count; page += 1)
+    document.addPage([595.28, 841.89]).drawText(`Page ${page + 1} of the invoice`, { x: 50, y: 700 });
   return Buffer.from(await document.save());
 }
 
-const html = Buffer.from('<!DOCTYPE HTML><html><head><title>XRechnung</title></head><body><div id="uebersicht">Overview</div></body></html>');
+const html = Buffer.from(
+  '<!DOCTYPE HTML><html><head><title>XRechnung</title></head><body><div id="uebersicht">Overview</div></body></html>',
+);
 
 describe('a rendering says when its sender is unverified', () => {
   it('when the document is a sandbox one, then its readings carry the notice; a live one none', () => {
@@ -27,7 +30,7 @@ describe('a rendering says when its sender is unverified', () => {
     expect(page).toContain(`>${SANDBOX_NOTICE}</div>`);
   });
 
-  it('when a live document is rendered, then its PDF is the renderer\'s byte for byte and its HTML has no banner', async () => {
+  it("when a live document is rendered, then its PDF is the renderer's byte for byte and its HTML has no banner", async () => {
     const pdf = await pdfOfPages(2);
     expect((await finishedRendering(pdf, 'pdf', 'live', safeRenderedPage)).equals(pdf)).toBe(true);
     const page = (await finishedRendering(html, 'html', 'live', safeRenderedPage)).toString();

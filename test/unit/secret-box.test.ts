@@ -34,7 +34,9 @@ describe('sealing bytes under a named key', () => {
     const after = new SecretBox(currentKey);
     expect(after.holds(before.keyId)).toBe(false);
     expect(after.openBytes(sealedNow, after.keyId, 'kyb_one').equals(content)).toBe(true);
-    expect(() => after.openBytes(sealedBefore, before.keyId, 'kyb_one')).toThrow(/neither the current nor the previous key/);
+    expect(() => after.openBytes(sealedBefore, before.keyId, 'kyb_one')).toThrow(
+      /neither the current nor the previous key/,
+    );
   });
 
   it('when a previous key is not 32 bytes, then the box is refused', () => {

@@ -19,7 +19,11 @@ describe('web app session tokens and cookies', () => {
   });
 
   it('when a cookie is set, then it is host-only for the whole origin, SameSite=Lax, HttpOnly and Secure as asked; a maximum age of 0 removes it', () => {
-    expect(setCookie('einvoice_session', 'abc', { maxAgeMs: 3_600_000, secure: true, httpOnly: true })).toBe('einvoice_session=abc; Path=/; Max-Age=3600; SameSite=Lax; HttpOnly; Secure');
-    expect(setCookie('einvoice_csrf', '', { maxAgeMs: 0, secure: false, httpOnly: false })).toBe('einvoice_csrf=; Path=/; Max-Age=0; SameSite=Lax');
+    expect(setCookie('einvoice_session', 'abc', { maxAgeMs: 3_600_000, secure: true, httpOnly: true })).toBe(
+      'einvoice_session=abc; Path=/; Max-Age=3600; SameSite=Lax; HttpOnly; Secure',
+    );
+    expect(setCookie('einvoice_csrf', '', { maxAgeMs: 0, secure: false, httpOnly: false })).toBe(
+      'einvoice_csrf=; Path=/; Max-Age=0; SameSite=Lax',
+    );
   });
 });

@@ -5,7 +5,16 @@ import path from 'node:path';
 import { smlDnsName } from '../../domain/peppol-sml';
 import { childNamed, parseXml } from '../../domain/xml-tree';
 import { LIST_PAGE_SIZE, SmlRegistrations, type SmpOwner } from '../../stack/peppol-network/sml-registrations';
-import { answerEnvelope, faultEnvelope, IDS_NS, LOCATOR_NS, parseSmlRequest, SmlFault, SOAP_NS, type SmlRequest } from '../../stack/peppol-network/sml-soap';
+import {
+  answerEnvelope,
+  faultEnvelope,
+  IDS_NS,
+  LOCATOR_NS,
+  parseSmlRequest,
+  SmlFault,
+  SOAP_NS,
+  type SmlRequest,
+} from '../../stack/peppol-network/sml-soap';
 
 /**
  * The stand-in SML's management interface without sockets: the SOAP messages
@@ -32,20 +41,45 @@ describe('reading the SOAP requests of the SML management interface', () => {
   });
 
   it('reads the SMP record operations, Delete being a bare ServiceMetadataPublisherID, and a list request with an empty page id', () => {
-    const endpoint = '<PublisherEndpoint><LogicalAddress>https://smp.example.com</LogicalAddress><PhysicalAddress>203.0.113.7</PhysicalAddress></PublisherEndpoint>';
-    expect(parseSmlRequest('manageservicemetadata', envelope(`<l:CreateServiceMetadataPublisherService xmlns:l="${LOCATOR_NS}">${endpoint.replace(/<(\/?)/g, '<$1l:')}<l:ServiceMetadataPublisherID>SMP-1</l:ServiceMetadataPublisherID></l:CreateServiceMetadataPublisherService>`))).toEqual({
+    const endpoint =
+      '<PublisherEndpoint><LogicalAddress>https://smp.example.com</LogicalAddress><PhysicalAddress>203.0.113.7</PhysicalAddress></PublisherEndpoint>';
+    expect(
+      parseSmlRequest(
+        'manageservicemetadata',
+        envelope(
+          `<l:CreateServiceMetadataPublisherService xmlns:l="${LOCATOR_NS}">${endpoint.replace(/<(\/?)/g, '<$1l:')}<l:ServiceMetadataPublisherID>SMP-1</l:ServiceMetadataPublisherID></l:CreateServiceMetadataPublisherService>`,
+        ),
+      ),
+    ).toEqual({
       operation: 'createSmp',
       smpId: 'SMP-1',
       logicalAddress: 'https://smp.example.com',
       physicalAddress: '203.0.113.7',
     });
-    expect(parseSmlRequest('manageservicemetadata', envelope(`<ReadServiceMetadataPublisherService xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID></ReadServiceMetadataPublisherService>`))).toEqual({
+    expect(
+      parseSmlRequest(
+        'manageservicemetadata',
+        envelope(
+          `<ReadServiceMetadataPublisherService xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID></ReadServiceMetadataPublisherService>`,
+        ),
+      ),
+    ).toEqual({
       operation: 'readSmp',
       smpId: 'SMP-1',
     });
-    expect(parseSmlRequest('manageservicemetadata', envelope(`<ServiceMetadataPublisherID xmlns="${LOCATOR_NS}">SMP-1</ServiceMetadataPublisherID>`))).toEqual({ operation: 'deleteSmp', smpId: 'SMP-1' });
     expect(
-      parseSmlRequest('manageparticipantidentifier', envelope(`<PageRequest xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID><NextPageIdentifier></NextPageIdentifier></PageRequest>`)),
+      parseSmlRequest(
+        'manageservicemetadata',
+        envelope(`<ServiceMetadataPublisherID xmlns="${LOCATOR_NS}">SMP-1</ServiceMetadataPublisherID>`),
+      ),
+    ).toEqual({ operation: 'deleteSmp', smpId: 'SMP-1' });
+    expect(
+      parseSmlRequest(
+        'manageparticipantidentifier',
+        envelope(
+          `<PageRequest xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID><NextPageIdentifier></NextPageIdentifier></PageRequest>`,
+        ),
+      ),
     ).toEqual({ operation: 'listParticipants', smpId: 'SMP-1', nextPageId: '' });
   });
 
@@ -55,19 +89,65 @@ describe('reading the SOAP requests of the SML management interface', () => {
         `<${root} xmlns="${LOCATOR_NS}" xmlns:ns2="${IDS_NS}"><ServiceMetadataPublisherID>SMP-1</ServiceMetadataPublisherID>` +
           `<ns2:ParticipantIdentifier scheme="iso6523-actorid-upis">0208:0123456749</ns2:ParticipantIdentifier><MigrationKey>ab#CD$12efGH</MigrationKey></${root}>`,
       );
-    const expected = { smpId: 'SMP-1', participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' }, migrationKey: 'ab#CD$12efGH' };
-    expect(parseSmlRequest('manageparticipantidentifier', record('PrepareMigrationRecord'))).toEqual({ operation: 'prepareMigration', ...expected });
-    expect(parseSmlRequest('manageparticipantidentifier', record('CompleteMigrationRecord'))).toEqual({ operation: 'migrate', ...expected });
+    const expected = {
+      smpId: 'SMP-1',
+      participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
+      migrationKey: 'ab#CD$12efGH',
+    };
+    expect(parseSmlRequest('manageparticipantidentifier', record('PrepareMigrationRecord'))).toEqual({
+      operation: 'prepareMigration',
+      ...expected,
+    });
+    expect(parseSmlRequest('manageparticipantidentifier', record('CompleteMigrationRecord'))).toEqual({
+      operation: 'migrate',
+      ...expected,
+    });
   });
 
   it.each([
     ['not XML', 'manageparticipantidentifier', 'hello', /not well-formed XML/],
-    ['not a SOAP envelope', 'manageparticipantidentifier', `<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`, /not a SOAP 1\.1 envelope/],
-    ['an operation of the other service', 'manageservicemetadata', envelope(`<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`), /is not an operation of \/manageservicemetadata/],
-    ['an operation the stand-in does not implement', 'manageparticipantidentifier', envelope(`<CreateList xmlns="${LOCATOR_NS}"/>`), /CreateList is not an operation/],
-    ['a migration without its key', 'manageparticipantidentifier', envelope(`<PrepareMigrationRecord xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}" scheme="iso6523-actorid-upis">0208:0123456749</ParticipantIdentifier></PrepareMigrationRecord>`), /MigrationKey is missing/],
-    ['a participant without scheme', 'manageparticipantidentifier', envelope(`<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}">0208:0123456749</ParticipantIdentifier></CreateParticipantIdentifier>`), /Scheme cannot be null or empty/],
-    ['an SMP create without endpoint', 'manageservicemetadata', envelope(`<CreateServiceMetadataPublisherService xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID></CreateServiceMetadataPublisherService>`), /PublisherEndpoint is missing/],
+    [
+      'not a SOAP envelope',
+      'manageparticipantidentifier',
+      `<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`,
+      /not a SOAP 1\.1 envelope/,
+    ],
+    [
+      'an operation of the other service',
+      'manageservicemetadata',
+      envelope(`<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"/>`),
+      /is not an operation of \/manageservicemetadata/,
+    ],
+    [
+      'an operation the stand-in does not implement',
+      'manageparticipantidentifier',
+      envelope(`<CreateList xmlns="${LOCATOR_NS}"/>`),
+      /CreateList is not an operation/,
+    ],
+    [
+      'a migration without its key',
+      'manageparticipantidentifier',
+      envelope(
+        `<PrepareMigrationRecord xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}" scheme="iso6523-actorid-upis">0208:0123456749</ParticipantIdentifier></PrepareMigrationRecord>`,
+      ),
+      /MigrationKey is missing/,
+    ],
+    [
+      'a participant without scheme',
+      'manageparticipantidentifier',
+      envelope(
+        `<CreateParticipantIdentifier xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID><ParticipantIdentifier xmlns="${IDS_NS}">0208:0123456749</ParticipantIdentifier></CreateParticipantIdentifier>`,
+      ),
+      /Scheme cannot be null or empty/,
+    ],
+    [
+      'an SMP create without endpoint',
+      'manageservicemetadata',
+      envelope(
+        `<CreateServiceMetadataPublisherService xmlns="${LOCATOR_NS}"><ServiceMetadataPublisherID>S</ServiceMetadataPublisherID></CreateServiceMetadataPublisherService>`,
+      ),
+      /PublisherEndpoint is missing/,
+    ],
   ] as const)('answers %s with a BadRequestFault', (_what, service, xml, message) => {
     let fault: unknown;
     try {
@@ -95,12 +175,36 @@ describe('writing the answers of the SML management interface', () => {
   it('writes an empty Body for Create/Update/Delete, the SMP record for Read, and a participant page with its next page id', () => {
     expect(childNamed(parseXml(answerEnvelope({ kind: 'empty' })), SOAP_NS, 'Body')?.children).toEqual([]);
 
-    const record = childNamed(parseXml(answerEnvelope({ kind: 'smp', smpId: 'SMP-1', addresses: { logicalAddress: 'https://smp.example.com', physicalAddress: '203.0.113.7' } })), SOAP_NS, 'Body')!.children[0]!;
+    const record = childNamed(
+      parseXml(
+        answerEnvelope({
+          kind: 'smp',
+          smpId: 'SMP-1',
+          addresses: { logicalAddress: 'https://smp.example.com', physicalAddress: '203.0.113.7' },
+        }),
+      ),
+      SOAP_NS,
+      'Body',
+    )!.children[0]!;
     expect(record).toMatchObject({ namespace: LOCATOR_NS, name: 'ServiceMetadataPublisherService' });
-    expect(childNamed(childNamed(record, LOCATOR_NS, 'PublisherEndpoint')!, LOCATOR_NS, 'LogicalAddress')?.text).toBe('https://smp.example.com');
+    expect(childNamed(childNamed(record, LOCATOR_NS, 'PublisherEndpoint')!, LOCATOR_NS, 'LogicalAddress')?.text).toBe(
+      'https://smp.example.com',
+    );
     expect(childNamed(record, LOCATOR_NS, 'ServiceMetadataPublisherID')?.text).toBe('SMP-1');
 
-    const page = childNamed(parseXml(answerEnvelope({ kind: 'page', smpId: 'SMP-1', scheme: 'iso6523-actorid-upis', participantValues: ['0208:0123456749', '0088:<&>'], nextPageId: '100' })), SOAP_NS, 'Body')!.children[0]!;
+    const page = childNamed(
+      parseXml(
+        answerEnvelope({
+          kind: 'page',
+          smpId: 'SMP-1',
+          scheme: 'iso6523-actorid-upis',
+          participantValues: ['0208:0123456749', '0088:<&>'],
+          nextPageId: '100',
+        }),
+      ),
+      SOAP_NS,
+      'Body',
+    )!.children[0]!;
     expect(page.children.map((child) => [child.name, child.text, child.attributes.scheme])).toEqual([
       ['ParticipantIdentifier', '0208:0123456749', 'iso6523-actorid-upis'],
       ['ParticipantIdentifier', '0088:<&>', 'iso6523-actorid-upis'],
@@ -114,8 +218,17 @@ describe('the registrations of the stand-in SML', () => {
   const zone = 'sml.peppol.localhost';
   const ours: SmpOwner = { subject: 'CN=SMP local test', fingerprint: 'AA:01' };
   const theirs: SmpOwner = { subject: 'CN=Other SMP', fingerprint: 'BB:02' };
-  const createSmp = (smpId: string, logicalAddress = `http://127.0.0.1:9/${smpId}`): SmlRequest => ({ operation: 'createSmp', smpId, logicalAddress, physicalAddress: '127.0.0.1' });
-  const participant = (operation: 'createParticipant' | 'deleteParticipant', smpId: string, value: string): SmlRequest => ({
+  const createSmp = (smpId: string, logicalAddress = `http://127.0.0.1:9/${smpId}`): SmlRequest => ({
+    operation: 'createSmp',
+    smpId,
+    logicalAddress,
+    physicalAddress: '127.0.0.1',
+  });
+  const participant = (
+    operation: 'createParticipant' | 'deleteParticipant',
+    smpId: string,
+    value: string,
+  ): SmlRequest => ({
     operation,
     smpId,
     participant: { scheme: 'iso6523-actorid-upis', value },
@@ -145,24 +258,38 @@ describe('the registrations of the stand-in SML', () => {
     expect(sml.smpUrlAt(name)).toBe('http://127.0.0.1:8085');
     expect(sml.smpUrlAt(name.toUpperCase())).toBe('http://127.0.0.1:8085');
 
-    await sml.handle({ operation: 'updateSmp', smpId: 'SMP-OURS', logicalAddress: 'https://smp.example.com', physicalAddress: '203.0.113.7' }, ours);
+    await sml.handle(
+      {
+        operation: 'updateSmp',
+        smpId: 'SMP-OURS',
+        logicalAddress: 'https://smp.example.com',
+        physicalAddress: '203.0.113.7',
+      },
+      ours,
+    );
     expect(sml.smpUrlAt(name)).toBe('https://smp.example.com');
 
     await sml.handle(participant('deleteParticipant', 'SMP-OURS', '0208:0123456749'), ours);
     expect(sml.smpUrlAt(name)).toBeUndefined();
   });
 
-  it('lets an SMP touch only its own record and participants: another certificate is Unauthorized, another SMP\'s participant NotFound', async () => {
+  it("lets an SMP touch only its own record and participants: another certificate is Unauthorized, another SMP's participant NotFound", async () => {
     const sml = await SmlRegistrations.open(file, zone, []);
     await sml.handle(createSmp('SMP-OURS'), ours);
     await sml.handle(createSmp('SMP-THEIRS'), theirs);
     await sml.handle(participant('createParticipant', 'SMP-THEIRS', '0208:0123456749'), theirs);
 
     expect(await faultOf(sml.handle({ operation: 'readSmp', smpId: 'SMP-THEIRS' }, ours))).toBe('UnauthorizedFault');
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-THEIRS', '0106:12345678'), ours))).toBe('UnauthorizedFault');
-    expect(await faultOf(sml.handle(participant('deleteParticipant', 'SMP-OURS', '0208:0123456749'), ours))).toBe('NotFoundFault');
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-THEIRS', '0106:12345678'), ours))).toBe(
+      'UnauthorizedFault',
+    );
+    expect(await faultOf(sml.handle(participant('deleteParticipant', 'SMP-OURS', '0208:0123456749'), ours))).toBe(
+      'NotFoundFault',
+    );
     // Taken by another SMP: BDMSL's "already exist".
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0123456749'), ours))).toBe('BadRequestFault');
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0123456749'), ours))).toBe(
+      'BadRequestFault',
+    );
     expect(sml.smpUrlAt(smlDnsName('0208:0123456749', zone))).toBe('http://127.0.0.1:9/SMP-THEIRS');
   });
 
@@ -171,28 +298,63 @@ describe('the registrations of the stand-in SML', () => {
     await sml.handle(createSmp('SMP-OURS'), ours);
     expect(await faultOf(sml.handle(createSmp('smp-ours'), theirs))).toBe('BadRequestFault');
     expect(await faultOf(sml.handle(createSmp('SMP_UNDERSCORE'), ours))).toBe('BadRequestFault');
-    expect(await faultOf(sml.handle({ ...createSmp('SMP-X'), physicalAddress: 'smp.example.com' } as SmlRequest, ours))).toBe('BadRequestFault');
-    expect(await faultOf(sml.handle({ ...createSmp('SMP-Y'), logicalAddress: 'ftp://smp.example.com' } as SmlRequest, ours))).toBe('BadRequestFault');
+    expect(
+      await faultOf(sml.handle({ ...createSmp('SMP-X'), physicalAddress: 'smp.example.com' } as SmlRequest, ours)),
+    ).toBe('BadRequestFault');
+    expect(
+      await faultOf(sml.handle({ ...createSmp('SMP-Y'), logicalAddress: 'ftp://smp.example.com' } as SmlRequest, ours)),
+    ).toBe('BadRequestFault');
     expect(await faultOf(sml.handle({ operation: 'readSmp', smpId: 'SMP-NONE' }, ours))).toBe('NotFoundFault');
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-NONE', '0106:12345678'), ours))).toBe('NotFoundFault');
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0987654394'), ours))).toBe('BadRequestFault');
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0123456748'), ours))).toBe('BadRequestFault');
-    expect(await faultOf(sml.handle({ operation: 'createParticipant', smpId: 'SMP-OURS', participant: { scheme: 'other-scheme', value: '0106:12345678' } }, ours))).toBe('BadRequestFault');
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-NONE', '0106:12345678'), ours))).toBe(
+      'NotFoundFault',
+    );
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0987654394'), ours))).toBe(
+      'BadRequestFault',
+    );
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0208:0123456748'), ours))).toBe(
+      'BadRequestFault',
+    );
+    expect(
+      await faultOf(
+        sml.handle(
+          {
+            operation: 'createParticipant',
+            smpId: 'SMP-OURS',
+            participant: { scheme: 'other-scheme', value: '0106:12345678' },
+          },
+          ours,
+        ),
+      ),
+    ).toBe('BadRequestFault');
 
     await sml.handle(participant('createParticipant', 'SMP-OURS', '0106:12345678'), ours);
-    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0106:12345678'), ours))).toBe('BadRequestFault');
+    expect(await faultOf(sml.handle(participant('createParticipant', 'SMP-OURS', '0106:12345678'), ours))).toBe(
+      'BadRequestFault',
+    );
   });
 
-  it('lists an SMP\'s participants page by page and removes them with the SMP', async () => {
+  it("lists an SMP's participants page by page and removes them with the SMP", async () => {
     const sml = await SmlRegistrations.open(file, zone, []);
     await sml.handle(createSmp('SMP-OURS'), ours);
     const values = Array.from({ length: LIST_PAGE_SIZE + 1 }, (_, index) => `0106:${String(index).padStart(8, '0')}`);
-    for (const value of values) await sml.handle({ operation: 'createParticipant', smpId: 'SMP-OURS', participant: { scheme: 'iso6523-actorid-upis', value } }, ours);
+    for (const value of values)
+      await sml.handle(
+        { operation: 'createParticipant', smpId: 'SMP-OURS', participant: { scheme: 'iso6523-actorid-upis', value } },
+        ours,
+      );
 
     const first = await sml.handle({ operation: 'listParticipants', smpId: 'SMP-OURS', nextPageId: '' }, ours);
     expect(first).toMatchObject({ kind: 'page', nextPageId: String(LIST_PAGE_SIZE) });
-    const second = await sml.handle({ operation: 'listParticipants', smpId: 'SMP-OURS', nextPageId: String(LIST_PAGE_SIZE) }, ours);
-    expect(second).toEqual({ kind: 'page', smpId: 'SMP-OURS', scheme: 'iso6523-actorid-upis', participantValues: [values.at(-1)] });
+    const second = await sml.handle(
+      { operation: 'listParticipants', smpId: 'SMP-OURS', nextPageId: String(LIST_PAGE_SIZE) },
+      ours,
+    );
+    expect(second).toEqual({
+      kind: 'page',
+      smpId: 'SMP-OURS',
+      scheme: 'iso6523-actorid-upis',
+      participantValues: [values.at(-1)],
+    });
 
     await sml.handle({ operation: 'deleteSmp', smpId: 'SMP-OURS' }, ours);
     expect(sml.smpUrlAt(smlDnsName(values[0]!, zone))).toBeUndefined();
@@ -222,14 +384,18 @@ describe('the registrations of the stand-in SML', () => {
       expect(sml.smpUrlAt(smlDnsName('0208:0123456749', zone))).toBe('http://127.0.0.1:9/SMP-NEW');
       // The key is used up, and the old SMP no longer holds the participant.
       expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW'), ours))).toBe('NotFoundFault');
-      expect(await faultOf(sml.handle(participant('deleteParticipant', 'SMP-OLD', '0208:0123456749'), theirs))).toBe('NotFoundFault');
+      expect(await faultOf(sml.handle(participant('deleteParticipant', 'SMP-OLD', '0208:0123456749'), theirs))).toBe(
+        'NotFoundFault',
+      );
     });
 
     it('refuses a migration nobody prepared, a wrong key, a prepare by an SMP that does not hold the participant, and a key outside the rule', async () => {
       const sml = await twoSmps();
       expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW'), ours))).toBe('NotFoundFault');
       expect(await faultOf(sml.handle(migration('prepareMigration', 'SMP-NEW'), ours))).toBe('NotFoundFault');
-      expect(await faultOf(sml.handle(migration('prepareMigration', 'SMP-OLD', 'short'), theirs))).toBe('BadRequestFault');
+      expect(await faultOf(sml.handle(migration('prepareMigration', 'SMP-OLD', 'short'), theirs))).toBe(
+        'BadRequestFault',
+      );
       await sml.handle(migration('prepareMigration', 'SMP-OLD'), theirs);
       expect(await faultOf(sml.handle(migration('migrate', 'SMP-NEW', 'zz#YY$98xxWW'), ours))).toBe('NotFoundFault');
       expect(sml.smpOf('0208:0123456749')?.id).toBe('SMP-OLD');
@@ -238,12 +404,17 @@ describe('the registrations of the stand-in SML', () => {
 
   it('keeps its registrations across a restart, in DATA_DIR/peppol-network/sml-registrations.json', async () => {
     const before = await SmlRegistrations.open(file, zone, []);
-    await Promise.all([before.handle(createSmp('SMP-OURS', 'http://127.0.0.1:8085'), ours), before.handle(createSmp('SMP-THEIRS'), theirs)]);
+    await Promise.all([
+      before.handle(createSmp('SMP-OURS', 'http://127.0.0.1:8085'), ours),
+      before.handle(createSmp('SMP-THEIRS'), theirs),
+    ]);
     await before.handle(participant('createParticipant', 'SMP-OURS', '0208:0123456749'), ours);
 
     const after = await SmlRegistrations.open(file, zone, []);
     expect(after.smpUrlAt(smlDnsName('0208:0123456749', zone))).toBe('http://127.0.0.1:8085');
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ participants: [{ value: '0208:0123456749', smpId: 'SMP-OURS' }] });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      participants: [{ value: '0208:0123456749', smpId: 'SMP-OURS' }],
+    });
     expect(await faultOf(after.handle({ operation: 'readSmp', smpId: 'SMP-OURS' }, theirs))).toBe('UnauthorizedFault');
   });
 });

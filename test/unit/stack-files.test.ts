@@ -27,13 +27,24 @@ describe("the embedded stack's files are its user's only", () => {
     const outside = path.join(root, 'outside.txt');
     await writeFile(outside, 'not the stack’s');
     await symlink(outside, path.join(dataDir, 'link'));
-    for (const entry of [dataDir, path.join(dataDir, 'ferretdb'), path.join(dataDir, 'ferretdb', 'sqlite')]) await chmod(entry, 0o755);
-    for (const entry of [path.join(dataDir, 'ferretdb', 'sqlite', 'einvoice.sqlite'), path.join(dataDir, 'webhook-secret.key'), outside]) await chmod(entry, 0o644);
+    for (const entry of [dataDir, path.join(dataDir, 'ferretdb'), path.join(dataDir, 'ferretdb', 'sqlite')])
+      await chmod(entry, 0o755);
+    for (const entry of [
+      path.join(dataDir, 'ferretdb', 'sqlite', 'einvoice.sqlite'),
+      path.join(dataDir, 'webhook-secret.key'),
+      outside,
+    ])
+      await chmod(entry, 0o644);
 
     await privateDirectory(dataDir);
 
-    for (const entry of [dataDir, path.join(dataDir, 'ferretdb'), path.join(dataDir, 'ferretdb', 'sqlite')]) expect(await modeOf(entry)).toBe(0o700);
-    for (const entry of [path.join(dataDir, 'ferretdb', 'sqlite', 'einvoice.sqlite'), path.join(dataDir, 'webhook-secret.key')]) expect(await modeOf(entry)).toBe(0o600);
+    for (const entry of [dataDir, path.join(dataDir, 'ferretdb'), path.join(dataDir, 'ferretdb', 'sqlite')])
+      expect(await modeOf(entry)).toBe(0o700);
+    for (const entry of [
+      path.join(dataDir, 'ferretdb', 'sqlite', 'einvoice.sqlite'),
+      path.join(dataDir, 'webhook-secret.key'),
+    ])
+      expect(await modeOf(entry)).toBe(0o600);
     expect(await modeOf(outside)).toBe(0o644);
   });
 

@@ -14,7 +14,11 @@ function instancesOf(groupName: string): Record<string, unknown>[] {
     ...(name === groupName ? [instance] : []),
     ...childGroups(name as never).flatMap((child) => {
       const value = valueAt(instance, child.json);
-      const each = child.repeats ? ((value as Record<string, unknown>[] | undefined) ?? []) : value ? [value as Record<string, unknown>] : [];
+      const each = child.repeats
+        ? ((value as Record<string, unknown>[] | undefined) ?? [])
+        : value
+          ? [value as Record<string, unknown>]
+          : [];
       return each.flatMap((item) => walk(child.name, item));
     }),
   ];
@@ -36,9 +40,12 @@ describe('the term table', () => {
     }
   });
 
-  it.each(TERMS.map((term) => ({ id: term.id, group: term.group, json: term.json })))('when the fixture is read for $id ($group), then it has a value, so the writers are checked with every term', ({ group, json }) => {
-    expect(instancesOf(group).some((instance) => valueAt(instance, json) !== undefined)).toBe(true);
-  });
+  it.each(TERMS.map((term) => ({ id: term.id, group: term.group, json: term.json })))(
+    'when the fixture is read for $id ($group), then it has a value, so the writers are checked with every term',
+    ({ group, json }) => {
+      expect(instancesOf(group).some((instance) => valueAt(instance, json) !== undefined)).toBe(true);
+    },
+  );
 });
 
 describe('CII written and read by the table', () => {
@@ -53,17 +60,39 @@ describe('CII written and read by the table', () => {
   });
 
   it('when it is read again, then the JSON view says what the terms said', () => {
-    const { specification: _s, process: _p, taxScheme: _scheme, type_code: _t, totals, vat_breakdown: _v, lines, attachments, from, to, ...document } = EVERY_TERM;
+    const {
+      specification: _s,
+      process: _p,
+      taxScheme: _scheme,
+      type_code: _t,
+      totals,
+      vat_breakdown: _v,
+      lines,
+      attachments,
+      from,
+      to,
+      ...document
+    } = EVERY_TERM;
     const withoutTradingName = ({ trading_name: _name, ...party }: typeof from) => party;
     expect(read.document).toEqual({
       ...document,
       from: withoutTradingName(from),
       to: withoutTradingName(to),
       lines: lines.map(({ id: _id, net: _net, price_base_quantity: _q, price_base_unit: _u, ...line }) => line),
-      attachments: attachments!.filter((attachment) => attachment.content).map(({ id: _id, ...attachment }) => attachment),
+      attachments: attachments!
+        .filter((attachment) => attachment.content)
+        .map(({ id: _id, ...attachment }) => attachment),
       payment: { ...document.payment, prepaid_amount: totals.prepaid, rounding_amount: totals.payable_rounding },
     });
-    expect(read.stated_totals).toEqual({ ...totals, tax_breakdown: EVERY_TERM.vat_breakdown.map(({ category, rate, taxable, tax }) => ({ category, rate, taxable, tax })) });
+    expect(read.stated_totals).toEqual({
+      ...totals,
+      tax_breakdown: EVERY_TERM.vat_breakdown.map(({ category, rate, taxable, tax }) => ({
+        category,
+        rate,
+        taxable,
+        tax,
+      })),
+    });
     expect(read.stated_line_nets).toEqual(['100.00', '50.00']);
   });
 
@@ -88,15 +117,21 @@ describe('UBL written by the table', () => {
     expect(ubl.stated_totals).toEqual(cii.stated_totals);
     expect(ubl.stated_line_nets).toEqual(cii.stated_line_nets);
     // The reference without a file, which neither view has a field for.
-    expect(ubl.unmapped).toEqual(['cac:AdditionalDocumentReference: a supporting document without an embedded file; the JSON view carries embedded files only']);
+    expect(ubl.unmapped).toEqual([
+      'cac:AdditionalDocumentReference: a supporting document without an embedded file; the JSON view carries embedded files only',
+    ]);
   });
 
   it('when a credit note is written, then its root, type code, lines, quantities and due date are a credit note’s', () => {
     const ubl = writeUbl({ ...EVERY_TERM, type: 'credit_note', type_code: '381' });
-    expect(ubl).toMatch(/^<\?xml[^>]*>\s*<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/);
+    expect(ubl).toMatch(
+      /^<\?xml[^>]*>\s*<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/,
+    );
     expect(ubl).toContain('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>');
     expect(ubl).toContain('<cbc:CreditedQuantity unitCode="HUR">2</cbc:CreditedQuantity>');
-    expect(ubl).toMatch(/<cac:PaymentMeans>\s*<cbc:PaymentMeansCode>59<\/cbc:PaymentMeansCode>\s*<cbc:PaymentDueDate>2026-12-31<\/cbc:PaymentDueDate>/);
+    expect(ubl).toMatch(
+      /<cac:PaymentMeans>\s*<cbc:PaymentMeansCode>59<\/cbc:PaymentMeansCode>\s*<cbc:PaymentDueDate>2026-12-31<\/cbc:PaymentDueDate>/,
+    );
     expect(ubl).not.toMatch(/InvoiceLine|InvoicedQuantity|<cbc:DueDate>/);
   });
 

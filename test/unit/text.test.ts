@@ -10,14 +10,23 @@ describe('text printed on a terminal', () => {
     ['a C1 control (CSI)', 'a\u009bb', 'a\\u009bb'],
     ['the line and paragraph separators', 'a\u2028b\u2029c', 'a\\u2028b\\u2029c'],
     ['a bidi override', 'Acme \u202eVB', 'Acme \\u202eVB'],
-    ['the bidi marks (right-to-left, left-to-right, Arabic letter)', 'Acme\u200f BV\u200e \u061cx', 'Acme\\u200f BV\\u200e \\u061cx'],
-    ['every bidi embedding, override and isolate', '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069', '\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069'],
+    [
+      'the bidi marks (right-to-left, left-to-right, Arabic letter)',
+      'Acme\u200f BV\u200e \u061cx',
+      'Acme\\u200f BV\\u200e \\u061cx',
+    ],
+    [
+      'every bidi embedding, override and isolate',
+      '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069',
+      '\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
+    ],
   ])('when a value holds %s, then it is escaped', (_what, text, escaped) => {
     expect(escapeForTerminal(text)).toBe(escaped);
   });
 
   it('when a value holds only printable text, whatever its script, then it is printed as it is', () => {
-    for (const text of ['Acme BV (0123.456.749)', 'Société Générale', 'Ελληνικά', 'שלום', 'a\\nb "quoted"']) expect(escapeForTerminal(text)).toBe(text);
+    for (const text of ['Acme BV (0123.456.749)', 'Société Générale', 'Ελληνικά', 'שלום', 'a\\nb "quoted"'])
+      expect(escapeForTerminal(text)).toBe(text);
   });
 
   it('escaping twice changes nothing, so JSON text passes through it unharmed', () => {

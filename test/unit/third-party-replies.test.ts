@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { followUpRefusal, type ResponseCode } from '../../domain/invoice-response';
-import { readApplicationResponse, type ReadInvoiceResponse, type ReadMessageLevelStatus } from '../../domain/ubl/application-response';
+import {
+  readApplicationResponse,
+  type ReadInvoiceResponse,
+  type ReadMessageLevelStatus,
+} from '../../domain/ubl/application-response';
 
 /**
  * Invoice Responses and Message Level Statuses nobody here wrote, read by our
@@ -27,15 +31,21 @@ describe("OpenPeppol's Invoice Response examples, read", () => {
   ])('%s: code %s with its reasons and actions, about invoice inv021', (file, code, reasons, actions) => {
     const response = invoiceResponse(file);
     expect(response).toMatchObject({ kind: 'invoice_response', id: 'imrid001', code, reference: { id: 'inv021' } });
-    expect(response.reasons.map(({ code: reason }) => ({ code: reason }))).toEqual(reasons.map(({ code: reason }) => ({ code: reason })));
+    expect(response.reasons.map(({ code: reason }) => ({ code: reason }))).toEqual(
+      reasons.map(({ code: reason }) => ({ code: reason })),
+    );
     expect(response.actions.map(({ code: action }) => ({ code: action }))).toEqual(actions);
     expect(response.sender?.participantId).toMatch(/^\d{4}:/);
     expect(response.receiver?.participantId).toMatch(/^\d{4}:/);
   });
 
   it('the process rules read them as the process does: after RE nothing more, after AP only PD, after IP or UQ the next', () => {
-    expect(followUpRefusal([invoiceResponse('T111-uc004a-Invoice_is_rejected.xml').code], 'AP')).toMatchObject({ rule: 'OP-BR111-R004' });
-    expect(followUpRefusal([invoiceResponse('T111-uc003-Invoice_is_accepted.xml').code], 'RE')).toMatchObject({ rule: 'OP-BR111-R005' });
+    expect(followUpRefusal([invoiceResponse('T111-uc004a-Invoice_is_rejected.xml').code], 'AP')).toMatchObject({
+      rule: 'OP-BR111-R004',
+    });
+    expect(followUpRefusal([invoiceResponse('T111-uc003-Invoice_is_accepted.xml').code], 'RE')).toMatchObject({
+      rule: 'OP-BR111-R005',
+    });
     expect(followUpRefusal([invoiceResponse('T111-uc003-Invoice_is_accepted.xml').code], 'PD')).toBeUndefined();
     expect(followUpRefusal([invoiceResponse('T111-uc001-Invoice_in_process.xml').code], 'AP')).toBeUndefined();
     expect(followUpRefusal([invoiceResponse('T111-uc006b-Missing_PO.xml').code], 'AP')).toBeUndefined();
@@ -61,6 +71,11 @@ describe('the Message Level Status 1.1.0 examples, read', () => {
   });
 
   it('service provider ids with a suffix (MLS 1.1.0: 123456-MLS.ANYTHING) are read whole', () => {
-    expect(mls('MessageLevelStatus_Example_AB3.xml')).toMatchObject({ kind: 'mls', code: 'AB', senderSpid: '123456-MLS.ANYTHING', receiverSpid: '234567-mls.P12345.99' });
+    expect(mls('MessageLevelStatus_Example_AB3.xml')).toMatchObject({
+      kind: 'mls',
+      code: 'AB',
+      senderSpid: '123456-MLS.ANYTHING',
+      receiverSpid: '234567-mls.P12345.99',
+    });
   });
 });

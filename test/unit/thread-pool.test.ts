@@ -11,7 +11,9 @@ describe('threadPool', () => {
 
   it('when a task runs, then its result comes back, and a task that throws rejects with its message', async () => {
     expect(await pool.run('add', { a: 2, b: 3 })).toBe(5);
-    await expect(pool.run('fail', { why: 'refused on purpose' })).rejects.toThrow(/task fail failed in a worker thread: .*refused on purpose/);
+    await expect(pool.run('fail', { why: 'refused on purpose' })).rejects.toThrow(
+      /task fail failed in a worker thread: .*refused on purpose/,
+    );
   });
 
   it('when the queue is full, then the next task is refused at once and the queued ones still run', async () => {

@@ -20,7 +20,13 @@ describe('the per-machine tool cache', () => {
       }
       const lines: string[] = [];
       await pruneUnused(toolsDir, PEPPOL_VALIDATOR, (line) => lines.push(line));
-      expect((await readdir(toolsDir)).sort()).toEqual(['ferretdb-v1.24.2-old', 'peppol-validator-1.0.0-recent', `peppol-validator-${PEPPOL_VALIDATOR.version}`].sort());
+      expect((await readdir(toolsDir)).sort()).toEqual(
+        [
+          'ferretdb-v1.24.2-old',
+          'peppol-validator-1.0.0-recent',
+          `peppol-validator-${PEPPOL_VALIDATOR.version}`,
+        ].sort(),
+      );
       expect(lines).toEqual([`removed ${path.join(toolsDir, 'peppol-validator-1.0.0-old')} (not started for 30 days)`]);
     } finally {
       await rm(toolsDir, { recursive: true, force: true });

@@ -14,7 +14,8 @@ function received(result: UblReadResult): ReceivedUbl {
   return result;
 }
 
-const parse = (document: ReceivedUbl['document']) => documentInputSchema.safeParse({ company_id: 'com_received', ...document });
+const parse = (document: ReceivedUbl['document']) =>
+  documentInputSchema.safeParse({ company_id: 'com_received', ...document });
 
 /** Examples whose JSON view the input schema refuses, because the input cannot say what they say: the refused fields, and why. */
 const NOT_EXPRESSIBLE: Record<string, { fields: string[]; why: string }> = {
@@ -88,7 +89,9 @@ describe.each(examples)('the official example $name, received', ({ name, xml }) 
         break;
       case 'line amounts not quantity × price':
         expect(differing).toContain('line_extension');
-        expect(reading.unmapped).toContainEqual(expect.stringMatching(/^cac:(Invoice|CreditNote)Line\/cbc:LineExtensionAmount: .* give /));
+        expect(reading.unmapped).toContainEqual(
+          expect.stringMatching(/^cac:(Invoice|CreditNote)Line\/cbc:LineExtensionAmount: .* give /),
+        );
         break;
     }
   });
@@ -99,7 +102,11 @@ describe.each(examples)('the official example $name, received', ({ name, xml }) 
     for (const attachment of reading.attachments) {
       expect(attachment.content.length).toBeGreaterThan(0);
       expect(reading.document.attachments).toContainEqual(
-        expect.objectContaining({ filename: attachment.filename, mime_type: attachment.mime_code, content: attachment.content.toString('base64') }),
+        expect.objectContaining({
+          filename: attachment.filename,
+          mime_type: attachment.mime_code,
+          content: attachment.content.toString('base64'),
+        }),
       );
     }
   });
@@ -134,26 +141,38 @@ describe('what the JSON view of a received document leaves out', () => {
   it('when the trading name differs from the registration name, then the view takes the registration name and names the trading one', () => {
     const reading = read('peppol-bis/base-example.xml');
     expect(reading.document.from.name).toBe('SupplierOfficialName Ltd');
-    expect(reading.unmapped).toContain('cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name: a trading name other than the name (SupplierOfficialName Ltd); the JSON view has one name');
+    expect(reading.unmapped).toContain(
+      'cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name: a trading name other than the name (SupplierOfficialName Ltd); the JSON view has one name',
+    );
   });
 
   it('when a price is stated per base quantity, then the view gives the price of one unit', () => {
     // Line 2 of the example: 200.00 per 2 pieces.
-    expect(read('peppol-bis/Allowance-example.xml').document.lines[1]).toMatchObject({ quantity: '10', unit: 'C62', unit_price: '100' });
+    expect(read('peppol-bis/Allowance-example.xml').document.lines[1]).toMatchObject({
+      quantity: '10',
+      unit: 'C62',
+      unit_price: '100',
+    });
   });
 
   it('when an exempt category has its reason in the VAT breakdown, then the view puts it on each item of that category', () => {
     const { document } = read('peppol-bis/vat-category-E.xml');
-    expect(document.lines.every((line) => line.tax_category === 'E' && line.tax_exemption_reason_code === 'VATEX-EU-F')).toBe(true);
+    expect(
+      document.lines.every((line) => line.tax_category === 'E' && line.tax_exemption_reason_code === 'VATEX-EU-F'),
+    ).toBe(true);
   });
 
   it('when an EN 16931 core example says 0 for an allowance, then the view takes it as one (an xs:boolean)', () => {
-    expect(read('en16931/ubl-tc434-example2.xml').document.allowances).toEqual([expect.objectContaining({ amount: '100.00', reason: 'Promotion discount' })]);
+    expect(read('en16931/ubl-tc434-example2.xml').document.allowances).toEqual([
+      expect.objectContaining({ amount: '100.00', reason: 'Promotion discount' }),
+    ]);
   });
 
   it('when the tax currency differs, then the view keeps the VAT total in the document currency and names the second one', () => {
     const reading = read('peppol-bis/Allowance-example.xml');
-    expect(reading.stated_totals.tax).toBe(totalsWritten(examples.find((example) => example.name === 'peppol-bis/Allowance-example.xml')!.xml).tax);
+    expect(reading.stated_totals.tax).toBe(
+      totalsWritten(examples.find((example) => example.name === 'peppol-bis/Allowance-example.xml')!.xml).tax,
+    );
     // The second (BT-111, in the tax currency) has no field in the view.
     expect(reading.unmapped).toContain('cac:TaxTotal');
     expect(reading.unmapped).toContain('cbc:TaxCurrencyCode');
@@ -161,15 +180,21 @@ describe('what the JSON view of a received document leaves out', () => {
 });
 
 describe('UBL the service writes, read back', () => {
-  it.each(validFixtures.map((fixture) => [fixture.name, fixture] as const))('when %s is converted, read and converted again, then the UBL is the same and nothing is unmapped', (_name, fixture) => {
-    const first = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
-    if (!first.ok) throw new Error('the fixture is refused');
-    const reading = received(readUbl(first.ubl));
-    // A company that adds nothing: everything comes from the JSON view.
-    const second = convertDocument(documentInputSchema.parse({ company_id: 'com_received', ...reading.document }), { name: 'unused', country: 'ZZ' });
-    expect(second.ok && second.ubl).toBe(first.ubl);
-    expect(reading.unmapped).toEqual([]);
-  });
+  it.each(validFixtures.map((fixture) => [fixture.name, fixture] as const))(
+    'when %s is converted, read and converted again, then the UBL is the same and nothing is unmapped',
+    (_name, fixture) => {
+      const first = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
+      if (!first.ok) throw new Error('the fixture is refused');
+      const reading = received(readUbl(first.ubl));
+      // A company that adds nothing: everything comes from the JSON view.
+      const second = convertDocument(documentInputSchema.parse({ company_id: 'com_received', ...reading.document }), {
+        name: 'unused',
+        country: 'ZZ',
+      });
+      expect(second.ok && second.ubl).toBe(first.ubl);
+      expect(reading.unmapped).toEqual([]);
+    },
+  );
 });
 
 describe('a value the input schema refuses', () => {
@@ -178,16 +203,25 @@ describe('a value the input schema refuses', () => {
   const ubl = converted.ok ? converted.ubl : '';
 
   it('when an optional value breaks the input schema, then the view leaves it out, names it, and still parses', () => {
-    const withBadEmail = ubl.replace('<cbc:ElectronicMail>ap@buyer.example</cbc:ElectronicMail>', '<cbc:ElectronicMail>not an address</cbc:ElectronicMail>');
+    const withBadEmail = ubl.replace(
+      '<cbc:ElectronicMail>ap@buyer.example</cbc:ElectronicMail>',
+      '<cbc:ElectronicMail>not an address</cbc:ElectronicMail>',
+    );
     expect(withBadEmail).not.toBe(ubl);
     const reading = received(readUbl(withBadEmail));
     expect(reading.document.to.email).toBeUndefined();
-    expect(reading.unmapped).toContainEqual(expect.stringMatching(/^cac:AccountingCustomerParty\/cac:Party\/cac:Contact\/cbc:ElectronicMail: .*left out of the JSON view$/));
+    expect(reading.unmapped).toContainEqual(
+      expect.stringMatching(
+        /^cac:AccountingCustomerParty\/cac:Party\/cac:Contact\/cbc:ElectronicMail: .*left out of the JSON view$/,
+      ),
+    );
     expect(parse(reading.document).success).toBe(true);
   });
 
   it('when an amount is no decimal number, then it is named and not guessed', () => {
-    const reading = received(readUbl(ubl.replace(/<cbc:PayableAmount currencyID="EUR">[^<]*</, '<cbc:PayableAmount currencyID="EUR">1e3<')));
+    const reading = received(
+      readUbl(ubl.replace(/<cbc:PayableAmount currencyID="EUR">[^<]*</, '<cbc:PayableAmount currencyID="EUR">1e3<')),
+    );
     expect(reading.stated_totals.payable).toBeNull();
     expect(reading.unmapped).toContain('cac:LegalMonetaryTotal/cbc:PayableAmount: "1e3" is not a decimal number');
   });
@@ -213,14 +247,19 @@ describe('a received document missing anything or saying nonsense anywhere', () 
 
 describe('what is not a UBL invoice or credit note', () => {
   it('when the XML is not well-formed, then it is unsupported, saying where', () => {
-    expect(readUbl('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>')).toEqual({ unsupported: expect.stringMatching(/^not well-formed XML: line 1, column \d+: /) });
+    expect(readUbl('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>')).toEqual({
+      unsupported: expect.stringMatching(/^not well-formed XML: line 1, column \d+: /),
+    });
   });
 
   it('when the root is another document, or an Invoice in another namespace, then it is unsupported, naming the root', () => {
     expect(readUbl('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>')).toEqual({
-      unsupported: 'the root element is {urn:oasis:names:specification:ubl:schema:xsd:Order-2}Order, not a UBL 2.1 Invoice or CreditNote',
+      unsupported:
+        'the root element is {urn:oasis:names:specification:ubl:schema:xsd:Order-2}Order, not a UBL 2.1 Invoice or CreditNote',
     });
-    expect(readUbl('<Invoice xmlns="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>')).toEqual({ unsupported: expect.stringContaining('not a UBL 2.1 Invoice or CreditNote') });
+    expect(readUbl('<Invoice xmlns="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>')).toEqual({
+      unsupported: expect.stringContaining('not a UBL 2.1 Invoice or CreditNote'),
+    });
   });
 
   it('when the XML nests deeper than UBL ever does, then it is unsupported before any tree is built', () => {

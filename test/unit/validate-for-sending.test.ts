@@ -39,7 +39,9 @@ describe('validating a document for sending', () => {
   });
 
   it('when the rendering fails, then the step still answers the verdict, once, and the email goes without a PDF', async () => {
-    const { step, warnings } = setUp({ renderReadablePdf: () => Promise.reject(new Error('the renderer did not answer within 10 s')) });
+    const { step, warnings } = setUp({
+      renderReadablePdf: () => Promise.reject(new Error('the renderer did not answer within 10 s')),
+    });
     await expect(step('doc_1')).resolves.toEqual({ ...accepted, readablePdf: 'without' });
     expect(warnings).toHaveLength(1);
   });

@@ -12,8 +12,17 @@ import { officialValidator, validatorLanes, ValidatorUnavailableError } from '..
  * validator's health answer; against a stand-in validator that answers as it is told.
  */
 
-const REPORT = { rule_set: 'eu.peppol.bis3:2026.5', document_type: 'invoice', problem: null, valid: true, findings: [] };
-const LANES = { send: { permits: 2, running: 1, completed: 5, stopped: 0, lost: 0 }, interactive: { permits: 1, running: 0, completed: 3, stopped: 1, lost: 2 } };
+const REPORT = {
+  rule_set: 'eu.peppol.bis3:2026.5',
+  document_type: 'invoice',
+  problem: null,
+  valid: true,
+  findings: [],
+};
+const LANES = {
+  send: { permits: 2, running: 1, completed: 5, stopped: 0, lost: 0 },
+  interactive: { permits: 1, running: 0, completed: 3, stopped: 1, lost: 2 },
+};
 
 let server: Server;
 let baseUrl: string;
@@ -23,7 +32,8 @@ let status = 200;
 beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
-    if (req.url?.startsWith('/health')) res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok', lanes: LANES }));
+    if (req.url?.startsWith('/health'))
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok', lanes: LANES }));
     else res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(REPORT));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,7 +43,12 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 /** How many validations the histogram counted under these labels. */
 const counted = async (labels: { lane: string; outcome: string }) =>
-  (await validationDuration.get()).values.find((sample) => sample.metricName === 'einvoice_validation_duration_seconds_count' && sample.labels.lane === labels.lane && sample.labels.outcome === labels.outcome)?.value ?? 0;
+  (await validationDuration.get()).values.find(
+    (sample) =>
+      sample.metricName === 'einvoice_validation_duration_seconds_count' &&
+      sample.labels.lane === labels.lane &&
+      sample.labels.outcome === labels.outcome,
+  )?.value ?? 0;
 
 describe('validation metrics', () => {
   it('when a validation answers, then it is counted under its lane and verdict; when the validator fails, under unavailable', async () => {
@@ -55,10 +70,16 @@ describe('validation metrics', () => {
   });
 
   it('the lanes\u2019 jobs are counted at the scrape by how they ended: completed, stopped, lost', async () => {
-    observeWork(async () => ({ inProgress: [], stuck: [], lanes: await validatorLanes(baseUrl) }), createLogger('silent', 'test'));
+    observeWork(
+      async () => ({ inProgress: [], stuck: [], lanes: await validatorLanes(baseUrl) }),
+      createLogger('silent', 'test'),
+    );
     const jobs = (await register.getSingleMetric('einvoice_validator_lane_jobs_total')!.get()).values;
-    const count = (lane: string, outcome: string) => jobs.find((sample) => sample.labels.lane === lane && sample.labels.outcome === outcome)?.value;
+    const count = (lane: string, outcome: string) =>
+      jobs.find((sample) => sample.labels.lane === lane && sample.labels.outcome === outcome)?.value;
     expect([count('send', 'completed'), count('send', 'stopped'), count('send', 'lost')]).toEqual([5, 0, 0]);
-    expect([count('interactive', 'completed'), count('interactive', 'stopped'), count('interactive', 'lost')]).toEqual([3, 1, 2]);
+    expect([count('interactive', 'completed'), count('interactive', 'stopped'), count('interactive', 'lost')]).toEqual([
+      3, 1, 2,
+    ]);
   });
 });

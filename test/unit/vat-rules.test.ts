@@ -35,13 +35,19 @@ describe('category O, not subject to VAT', () => {
   });
 
   it('when a line in another category has no rate, then the shape is refused naming its tax_rate', () => {
-    expect(shapeProblems({ ...base, lines: [{ ...item, tax_category: 'S' }] })).toEqual([expect.stringMatching(/^lines\.0\.tax_rate: tax_rate is required/)]);
+    expect(shapeProblems({ ...base, lines: [{ ...item, tax_category: 'S' }] })).toEqual([
+      expect.stringMatching(/^lines\.0\.tax_rate: tax_rate is required/),
+    ]);
     expect(shapeProblems({ ...base, lines: [item] })).toEqual([expect.stringMatching(/^lines\.0\.tax_rate: /)]);
-    expect(shapeProblems({ ...base, charges: [{ amount: 1, reason: 'x', tax_category: 'Z' }] })).toEqual([expect.stringMatching(/^charges\.0\.tax_rate: /)]);
+    expect(shapeProblems({ ...base, charges: [{ amount: 1, reason: 'x', tax_category: 'Z' }] })).toEqual([
+      expect.stringMatching(/^charges\.0\.tax_rate: /),
+    ]);
   });
 
   it('when the rate is missing and another field is wrong too, then both are named at once', () => {
-    expect(shapeProblems({ ...base, lines: [{ ...item, quantity: 'lots' }] }).map((problem) => problem.split(':')[0])).toEqual(['lines.0.quantity', 'lines.0.tax_rate']);
+    expect(
+      shapeProblems({ ...base, lines: [{ ...item, quantity: 'lots' }] }).map((problem) => problem.split(':')[0]),
+    ).toEqual(['lines.0.quantity', 'lines.0.tax_rate']);
   });
 
   it('when an O item has a rate, even 0, then BR-O-05 (line), BR-O-06 (allowance) or BR-O-07 (charge)', () => {
@@ -59,18 +65,32 @@ describe('category O, not subject to VAT', () => {
     const result = convert(notSubjectToVat);
     expect(result.ok && result.document.from.tax_id).toBeUndefined();
     expect(ublOf(notSubjectToVat)).not.toContain('PartyTaxScheme');
-    expect(violationsOf({ ...notSubjectToVat, from: { tax_id: 'BE0123456749' }, to: base.to })).toEqual(['from.tax_id BR-O-02', 'to.tax_id BR-O-02']);
+    expect(violationsOf({ ...notSubjectToVat, from: { tax_id: 'BE0123456749' }, to: base.to })).toEqual([
+      'from.tax_id BR-O-02',
+      'to.tax_id BR-O-02',
+    ]);
   });
 
   it('when only document allowances are O, then the VAT ids are refused under the allowance rule BR-O-03', () => {
     expect(
-      violationsOf({ ...base, lines: [{ ...item, tax_rate: 21 }], allowances: [{ amount: 1, reason: 'x', tax_category: 'O' }] }),
-    ).toEqual(['allowances[0].tax_category BR-O-11', 'lines[0].tax_category BR-O-12', 'from.tax_id BR-O-03', 'to.tax_id BR-O-03']);
+      violationsOf({
+        ...base,
+        lines: [{ ...item, tax_rate: 21 }],
+        allowances: [{ amount: 1, reason: 'x', tax_category: 'O' }],
+      }),
+    ).toEqual([
+      'allowances[0].tax_category BR-O-11',
+      'lines[0].tax_category BR-O-12',
+      'from.tax_id BR-O-03',
+      'to.tax_id BR-O-03',
+    ]);
   });
 
   it('when an O document names neither VAT id nor legal id of the seller, then BR-CO-26', () => {
     const result = convertDocument(parse(notSubjectToVat), { ...belgianSeller, company_registration_id: null });
-    expect(result.ok ? [] : result.violations.map((violation) => `${violation.path} ${violation.rule}`)).toEqual(['from.company_registration_id BR-CO-26']);
+    expect(result.ok ? [] : result.violations.map((violation) => `${violation.path} ${violation.rule}`)).toEqual([
+      'from.company_registration_id BR-CO-26',
+    ]);
   });
 
   it('when an O charge joins standard-rated lines, then BR-O-14 names the charge', () => {
@@ -95,7 +115,9 @@ describe('rates per kind of item', () => {
   });
 
   it('when a rate is negative, then the category’s rate rule is named', () => {
-    expect(violationsOf({ ...base, lines: [{ ...item, tax_rate: -7, tax_category: 'L' }] })).toEqual(['lines[0].tax_rate BR-AF-05']);
+    expect(violationsOf({ ...base, lines: [{ ...item, tax_rate: -7, tax_category: 'L' }] })).toEqual([
+      'lines[0].tax_rate BR-AF-05',
+    ]);
   });
 });
 
@@ -135,7 +157,10 @@ describe('VATEX exemption codes', () => {
 });
 
 describe('attachment types', () => {
-  const attach = (mime_type: string) => ({ ...base, attachments: [{ filename: 'f', mime_type, content: Buffer.from('<a/>').toString('base64') }] });
+  const attach = (mime_type: string) => ({
+    ...base,
+    attachments: [{ filename: 'f', mime_type, content: Buffer.from('<a/>').toString('base64') }],
+  });
 
   it('when an attachment has a type Peppol does not allow, then it is parsed and refused naming BR-CL-24 on its mime_type', () => {
     expect(shapeProblems(attach('application/xml'))).toEqual([]);
@@ -143,9 +168,8 @@ describe('attachment types', () => {
   });
 
   it('when a type is allowed but the content is not base64, then both problems are named', () => {
-    expect(violationsOf({ ...base, attachments: [{ filename: 'f', mime_type: 'image/gif', content: 'not base64!' }] })).toEqual([
-      'attachments[0].mime_type BR-CL-24',
-      'attachments[0].content -',
-    ]);
+    expect(
+      violationsOf({ ...base, attachments: [{ filename: 'f', mime_type: 'image/gif', content: 'not base64!' }] }),
+    ).toEqual(['attachments[0].mime_type BR-CL-24', 'attachments[0].content -']);
   });
 });

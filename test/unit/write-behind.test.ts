@@ -66,7 +66,8 @@ describe('writing behind the caller', () => {
     const batches: number[][] = [];
     let calls = 0;
     const behind = writeBehind(
-      (items: number[]) => ((calls += 1) === 1 ? Promise.reject(new Error('database unavailable')) : into(batches)(items)),
+      (items: number[]) =>
+        (calls += 1) === 1 ? Promise.reject(new Error('database unavailable')) : into(batches)(items),
       (_err, items) => failed.push(items),
       { lingerMs: 0 },
     );

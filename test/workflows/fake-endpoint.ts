@@ -25,7 +25,9 @@ interface FakeDelivery {
 export function fakeEndpoint(script: FakeEndpointScript) {
   const calls: string[] = [];
   const attemptTimes: number[] = [];
-  const deliveries = new Map<string, FakeDelivery>(script.deliveries.map((id) => [id, { status: 'pending', dueAt: 0, attempts: 0 }]));
+  const deliveries = new Map<string, FakeDelivery>(
+    script.deliveries.map((id) => [id, { status: 'pending', dueAt: 0, attempts: 0 }]),
+  );
   let disabled: { failingSince: number; at: number } | null = null;
   const pending = () => [...deliveries.entries()].filter(([, delivery]) => delivery.status === 'pending');
   const activities = {
@@ -39,7 +41,11 @@ export function fakeEndpoint(script: FakeEndpointScript) {
         .sort()
         .slice(0, limit);
       const later = pending().filter(([, delivery]) => delivery.dueAt > now);
-      return { endpoint: 'active', due, nextDueAt: later.length === 0 ? null : Math.min(...later.map(([, delivery]) => delivery.dueAt)) };
+      return {
+        endpoint: 'active',
+        due,
+        nextDueAt: later.length === 0 ? null : Math.min(...later.map(([, delivery]) => delivery.dueAt)),
+      };
     },
     async attemptWebhookDelivery(deliveryId: string) {
       const now = await script.now();

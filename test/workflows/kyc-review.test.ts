@@ -7,12 +7,23 @@ import { KYC_SCENARIOS, runKycScenario } from './kyc-scenarios';
  * provider refuses for a while is retried without holding back the others.
  */
 
-const review = (name: string) => runKycScenario(sharedStack().temporalAddress, KYC_SCENARIOS.find((scenario) => scenario.name === name)!);
+const review = (name: string) =>
+  runKycScenario(
+    sharedStack().temporalAddress,
+    KYC_SCENARIOS.find((scenario) => scenario.name === name)!,
+  );
 
 describe('the KYC review workflow', () => {
   it('when approved, then it records the decision, onboards, and provisions each company, retrying one the provider refuses for a while', async () => {
     const run = await review('approved-one-company-retried');
-    expect(run.result).toEqual({ workspaceId: 'wsp_test', submission: 1, status: 'approved', rejectReason: null, provisioned: ['com_a', 'com_b'], provisioning: [] });
+    expect(run.result).toEqual({
+      workspaceId: 'wsp_test',
+      submission: 1,
+      status: 'approved',
+      rejectReason: null,
+      provisioned: ['com_a', 'com_b'],
+      provisioning: [],
+    });
     expect(run.calls.slice(0, 2)).toEqual(['recordKycReview wsp_test #1 approve', 'onboardKycWorkspace wsp_test']);
     expect(run.calls.filter((call) => call === 'provisionCompany com_b')).toHaveLength(3);
     expect(run.statusAttribute).toBe('approved');

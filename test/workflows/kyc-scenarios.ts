@@ -19,7 +19,15 @@ export interface KycScenario {
 
 export const KYC_SCENARIOS: KycScenario[] = [
   { name: 'approved-one-company-retried', signals: [{ decision: 'approve' }], provisionFailures: { com_b: 2 } },
-  { name: 'rejected-after-signals-that-decide-nothing', signals: [{ decision: 'maybe' }, { reason: 'no decision' }, { decision: 'reject', reason: 'Blurred ID' }, { decision: 'approve' }] },
+  {
+    name: 'rejected-after-signals-that-decide-nothing',
+    signals: [
+      { decision: 'maybe' },
+      { reason: 'no decision' },
+      { decision: 'reject', reason: 'Blurred ID' },
+      { decision: 'approve' },
+    ],
+  },
 ];
 
 export async function runKycScenario(temporalAddress: string, { name, signals, provisionFailures = {} }: KycScenario) {
@@ -28,9 +36,14 @@ export async function runKycScenario(temporalAddress: string, { name, signals, p
   const activities = {
     recordKycReview: (workspaceId: string, submission: number, { decision, reason }: KycDecision) => {
       calls.push(`recordKycReview ${workspaceId} #${submission} ${decision}`);
-      return Promise.resolve(decision === 'approve' ? { status: 'approved', rejectReason: null } : { status: 'rejected', rejectReason: reason ?? 'none given' });
+      return Promise.resolve(
+        decision === 'approve'
+          ? { status: 'approved', rejectReason: null }
+          : { status: 'rejected', rejectReason: reason ?? 'none given' },
+      );
     },
-    onboardKycWorkspace: (workspaceId: string) => Promise.resolve(void calls.push(`onboardKycWorkspace ${workspaceId}`)),
+    onboardKycWorkspace: (workspaceId: string) =>
+      Promise.resolve(void calls.push(`onboardKycWorkspace ${workspaceId}`)),
     companiesToProvision: () => Promise.resolve(['com_a', 'com_b']),
     provisionCompany: (companyId: string) => {
       calls.push(`provisionCompany ${companyId}`);
@@ -54,6 +67,11 @@ export async function runKycScenario(temporalAddress: string, { name, signals, p
       for (const signal of signals) await handle.signal('review', signal);
       return handle;
     },
-    async (handle, result) => ({ result, calls, statusAttribute: (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus), workflowId: handle.workflowId }),
+    async (handle, result) => ({
+      result,
+      calls,
+      statusAttribute: (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus),
+      workflowId: handle.workflowId,
+    }),
   );
 }

@@ -48,7 +48,13 @@ export async function runOnOwnWorker<W extends Workflow, Seen>(
   try {
     const codePath = await cachedWorkflowBundle();
     const version = { deploymentName: taskQueue, buildId: await buildIdOf(codePath) };
-    const workers = await QueueWorkers.create({ connection: native, baseQueue: taskQueue, codePath, version, activities });
+    const workers = await QueueWorkers.create({
+      connection: native,
+      baseQueue: taskQueue,
+      codePath,
+      version,
+      activities,
+    });
     return await workers.runUntil(async () => {
       await takeOverIfNewest(connection, 'default', version, QUIET_LOGGER, new AbortController().signal);
       const started = Date.now();

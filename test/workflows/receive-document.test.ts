@@ -1,7 +1,11 @@
 import { sharedStack } from '../support/test-stack';
 import { RECEIVE_SCENARIOS, runReceiveScenario } from './receive-scenarios';
 
-const receive = (name: string) => runReceiveScenario(sharedStack().temporalAddress, RECEIVE_SCENARIOS.find((scenario) => scenario.name === name)!);
+const receive = (name: string) =>
+  runReceiveScenario(
+    sharedStack().temporalAddress,
+    RECEIVE_SCENARIOS.find((scenario) => scenario.name === name)!,
+  );
 
 /**
  * The receive workflow against the embedded Temporal dev server, its
@@ -15,7 +19,11 @@ describe('the receive workflow', () => {
   it('when the message files, then it is announced and answered', async () => {
     const run = await receive('filed-and-announced');
     expect(run.result).toBe('received');
-    expect(run.calls).toEqual(['fileReceivedDocument doc_test #1', 'announceReceivedDocument doc_test', 'planMessageLevelStatus doc_test']);
+    expect(run.calls).toEqual([
+      'fileReceivedDocument doc_test #1',
+      'announceReceivedDocument doc_test',
+      'planMessageLevelStatus doc_test',
+    ]);
   });
 
   it('when the validator is away for a while, then filing is tried again and the MLS the sender asked for goes out', async () => {
@@ -52,7 +60,9 @@ describe('the receive workflow', () => {
       'sendReplyOnPeppol mls',
     ]);
     expect(rest.indexOf('acknowledgeOnReceipt doc_test')).toBeLessThan(rest.indexOf('claimInvoiceResponse rsp_test'));
-    expect(rest.indexOf('claimInvoiceResponse rsp_test')).toBeLessThan(rest.indexOf('sendReplyOnPeppol invoice_response'));
+    expect(rest.indexOf('claimInvoiceResponse rsp_test')).toBeLessThan(
+      rest.indexOf('sendReplyOnPeppol invoice_response'),
+    );
   });
 
   it('when the message is an Invoice Response about a document we sent, then it is announced on that document and answered with the MLS its sender asked for', async () => {

@@ -36,7 +36,13 @@ export const SEND_RESPONSE_HISTORY = 'send-response-acknowledgement-sent';
 
 const FILED = { type: 'invoice', number: 'INV-1', valid: true, jsonView: true };
 /** What filing a reply returns: the reply, filed on the sent document it answers. */
-const filedReply = (kind: 'invoice_response' | 'mls') => ({ type: 'other', number: kind === 'mls' ? '' : 'INV-7', valid: true, jsonView: false, reply: { kind, documentId: 'doc_sent', code: 'AP' } });
+const filedReply = (kind: 'invoice_response' | 'mls') => ({
+  type: 'other',
+  number: kind === 'mls' ? '' : 'INV-7',
+  valid: true,
+  jsonView: false,
+  reply: { kind, documentId: 'doc_sent', code: 'AP' },
+});
 
 export async function runReceiveScenario(temporalAddress: string, scenario: ReceiveScenario) {
   const calls: string[] = [];
@@ -64,7 +70,8 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       calls.push(`fileUnreadDocument ${documentId} (${why})`);
       return Promise.resolve({ type: 'other', number: '', valid: false, jsonView: false });
     },
-    announceReceivedDocument: (documentId: string) => Promise.resolve(void calls.push(`announceReceivedDocument ${documentId}`)),
+    announceReceivedDocument: (documentId: string) =>
+      Promise.resolve(void calls.push(`announceReceivedDocument ${documentId}`)),
     announceReceivedReply: (documentId: string, reply: { kind: string; documentId: string | null }) =>
       Promise.resolve(void calls.push(`announceReceivedReply ${documentId} (${reply.kind} on ${reply.documentId})`)),
     planMessageLevelStatus: (documentId: string) => {
@@ -72,24 +79,41 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       return Promise.resolve(scenario.mls ? { kind: 'mls', id: 'mls_test' } : null);
     },
     validateReply: () => Promise.resolve({ refusal: null, channel: 'peppol' }),
-    sendReplyOnPeppol: (reply: { kind: string }) => Promise.resolve(void calls.push(`sendReplyOnPeppol ${reply.kind}`)).then(() => ({ status: 'sent', messageId: 'mls-message', description: 'receipted' })),
-    recordReplyOutcome: (reply: { kind: string }, outcome: { status: string }) => Promise.resolve(void calls.push(`recordReplyOutcome ${reply.kind} ${outcome.status}`)),
+    sendReplyOnPeppol: (reply: { kind: string }) =>
+      Promise.resolve(void calls.push(`sendReplyOnPeppol ${reply.kind}`)).then(() => ({
+        status: 'sent',
+        messageId: 'mls-message',
+        description: 'receipted',
+      })),
+    recordReplyOutcome: (reply: { kind: string }, outcome: { status: string }) =>
+      Promise.resolve(void calls.push(`recordReplyOutcome ${reply.kind} ${outcome.status}`)),
     acknowledgeOnReceipt: (documentId: string) => {
       // Recorded only when it gives a response: it runs beside the MLS, in either order.
       if (!scenario.acknowledged) return Promise.resolve(null);
       calls.push(`acknowledgeOnReceipt ${documentId}`);
       return Promise.resolve(acknowledgement);
     },
-    claimInvoiceResponse: (responseId: string) => Promise.resolve(void calls.push(`claimInvoiceResponse ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`)).then(() => ({ given: true })),
+    claimInvoiceResponse: (responseId: string) =>
+      Promise.resolve(
+        void calls.push(
+          `claimInvoiceResponse ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`,
+        ),
+      ).then(() => ({ given: true })),
   };
   return runOnOwnWorker(
     temporalAddress,
     `receive-test-${scenario.name}`,
     activities,
-    (client, run) => client.workflow.start<typeof receiveDocumentWorkflow>('receiveDocumentWorkflow', { ...run, args: [{ documentId: 'doc_test' }] }),
+    (client, run) =>
+      client.workflow.start<typeof receiveDocumentWorkflow>('receiveDocumentWorkflow', {
+        ...run,
+        args: [{ documentId: 'doc_test' }],
+      }),
     async (handle, result) => {
       // The acknowledgement's own workflow, the receive workflow's child, outlives it: its end is awaited here.
-      const acknowledgementWorkflowId = scenario.acknowledged ? responseWorkflowId(acknowledgement.input.responseId) : null;
+      const acknowledgementWorkflowId = scenario.acknowledged
+        ? responseWorkflowId(acknowledgement.input.responseId)
+        : null;
       const sent = acknowledgementWorkflowId ? await handle.client.getHandle(acknowledgementWorkflowId).result() : null;
       return { result, calls, sent, workflowId: handle.workflowId, acknowledgementWorkflowId };
     },

@@ -14,9 +14,22 @@ import { runOnOwnWorker } from './own-worker';
  * review is open. The recorder keeps the histories for the replay test.
  */
 
-const identity = { peppol_id: '0208:0987654394', name: 'Example Consulting SRL', company_registration_id: '0123456749', tax_id: 'BE0123456749' };
+const identity = {
+  peppol_id: '0208:0987654394',
+  name: 'Example Consulting SRL',
+  company_registration_id: '0123456749',
+  tax_id: 'BE0123456749',
+};
 const review = { identity, why: "0208:0987654394 is not the company's verified registration id or VAT number" };
-const nothing: ReceivingPlan = { desired: null, register: null, unregister: [], review: null, refused: null, listings: [], prepareMigration: null };
+const nothing: ReceivingPlan = {
+  desired: null,
+  register: null,
+  unregister: [],
+  review: null,
+  refused: null,
+  listings: [],
+  prepareMigration: null,
+};
 
 export interface ReceivingScenario {
   name: string;
@@ -33,20 +46,47 @@ export interface ReceivingScenario {
 export const RECEIVING_SCENARIOS: ReceivingScenario[] = [
   {
     name: 'registered-and-listed',
-    plans: [{ ...nothing, desired: identity.peppol_id, register: identity.peppol_id, listings: [identity.peppol_id] }, { ...nothing, desired: identity.peppol_id }],
+    plans: [
+      { ...nothing, desired: identity.peppol_id, register: identity.peppol_id, listings: [identity.peppol_id] },
+      { ...nothing, desired: identity.peppol_id },
+    ],
   },
-  { name: 'listing-refused', plans: [{ ...nothing, desired: identity.peppol_id, listings: [identity.peppol_id] }], directoryRefuses: true },
-  { name: 'unregistered-listing-dropped-first', plans: [{ ...nothing, unregister: ['0208:0123456749'], listings: ['0208:0123456749'] }] },
-  { name: 'migration-key-prepared', plans: [{ ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }] },
-  { name: 'migration-key-refused', plans: [{ ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id }], smlRefusesKey: true },
+  {
+    name: 'listing-refused',
+    plans: [{ ...nothing, desired: identity.peppol_id, listings: [identity.peppol_id] }],
+    directoryRefuses: true,
+  },
+  {
+    name: 'unregistered-listing-dropped-first',
+    plans: [{ ...nothing, unregister: ['0208:0123456749'], listings: ['0208:0123456749'] }],
+  },
+  {
+    name: 'migration-key-prepared',
+    plans: [
+      { ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id },
+      { ...nothing, desired: identity.peppol_id },
+    ],
+  },
+  {
+    name: 'migration-key-refused',
+    plans: [{ ...nothing, desired: identity.peppol_id, prepareMigration: identity.peppol_id }],
+    smlRefusesKey: true,
+  },
   {
     name: 'review-approved-then-registered',
-    plans: [{ ...nothing, unregister: ['0208:0123456749'], review }, { ...nothing, desired: identity.peppol_id, register: identity.peppol_id }, { ...nothing, desired: identity.peppol_id }],
+    plans: [
+      { ...nothing, unregister: ['0208:0123456749'], review },
+      { ...nothing, desired: identity.peppol_id, register: identity.peppol_id },
+      { ...nothing, desired: identity.peppol_id },
+    ],
     decision: { decision: 'approve', operator: 'operator:alice' },
   },
   {
     name: 'review-rejected',
-    plans: [{ ...nothing, review }, { ...nothing, refused: { participant: identity.peppol_id, reason: 'not theirs' } }],
+    plans: [
+      { ...nothing, review },
+      { ...nothing, refused: { participant: identity.peppol_id, reason: 'not theirs' } },
+    ],
     decision: { decision: 'reject', reason: 'not theirs', operator: 'operator:alice' },
   },
 ];
@@ -57,8 +97,10 @@ export async function runReceivingScenario(temporalAddress: string, scenario: Re
   let handle: WorkflowHandle<typeof syncReceivingWorkflow> | undefined;
   const activities = {
     planReceiving: () => Promise.resolve(scenario.plans[Math.min(reads++, scenario.plans.length - 1)]),
-    registerReceiver: (_companyId: string, participant: string) => Promise.resolve(void calls.push(`registerReceiver ${participant}`)),
-    unregisterReceiver: (_companyId: string, participant: string) => Promise.resolve(void calls.push(`unregisterReceiver ${participant}`)),
+    registerReceiver: (_companyId: string, participant: string) =>
+      Promise.resolve(void calls.push(`registerReceiver ${participant}`)),
+    unregisterReceiver: (_companyId: string, participant: string) =>
+      Promise.resolve(void calls.push(`unregisterReceiver ${participant}`)),
     recordReceivingOutcome: (_companyId: string, outcome: { status: string; participant: string | null }) =>
       Promise.resolve(void calls.push(`recordReceivingOutcome ${outcome.status} ${outcome.participant ?? ''}`.trim())),
     openParticipantReview: () => {
@@ -69,16 +111,20 @@ export async function runReceivingScenario(temporalAddress: string, scenario: Re
     },
     syncBusinessCard: (_companyId: string, participant: string) => {
       calls.push(`syncBusinessCard ${participant}`);
-      if (scenario.directoryRefuses) throw ApplicationFailure.nonRetryable('the Peppol Directory answered HTTP 403', REGISTRATION_REFUSED);
+      if (scenario.directoryRefuses)
+        throw ApplicationFailure.nonRetryable('the Peppol Directory answered HTTP 403', REGISTRATION_REFUSED);
       return Promise.resolve('published');
     },
-    recordBusinessCardFailure: (_companyId: string, participant: string, reason: string) => Promise.resolve(void calls.push(`recordBusinessCardFailure ${participant}: ${reason}`)),
+    recordBusinessCardFailure: (_companyId: string, participant: string, reason: string) =>
+      Promise.resolve(void calls.push(`recordBusinessCardFailure ${participant}: ${reason}`)),
     prepareMigration: () => {
       calls.push('prepareMigration');
-      if (scenario.smlRefusesKey) throw ApplicationFailure.nonRetryable('the SML refused: NotFoundFault', REGISTRATION_REFUSED);
+      if (scenario.smlRefusesKey)
+        throw ApplicationFailure.nonRetryable('the SML refused: NotFoundFault', REGISTRATION_REFUSED);
       return Promise.resolve('prepared');
     },
-    recordMigrationFailure: (_companyId: string, reason: string) => Promise.resolve(void calls.push(`recordMigrationFailure: ${reason}`)),
+    recordMigrationFailure: (_companyId: string, reason: string) =>
+      Promise.resolve(void calls.push(`recordMigrationFailure: ${reason}`)),
     recordParticipantDecision: (_companyId: string, _identity: unknown, decision: KycDecision) => {
       calls.push(`recordParticipantDecision ${decision.decision}`);
       return Promise.resolve(decision.decision === 'approve' ? 'approved' : 'rejected');
@@ -89,9 +135,17 @@ export async function runReceivingScenario(temporalAddress: string, scenario: Re
     `receiving-test-${scenario.name}`,
     activities,
     async (client, run) => {
-      handle = await client.workflow.start<typeof syncReceivingWorkflow>('syncReceivingWorkflow', { ...run, args: [{ companyId: 'com_test' }] });
+      handle = await client.workflow.start<typeof syncReceivingWorkflow>('syncReceivingWorkflow', {
+        ...run,
+        args: [{ companyId: 'com_test' }],
+      });
       return handle;
     },
-    async (finished, result) => ({ result, calls, statusAttribute: (await finished.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus), workflowId: finished.workflowId }),
+    async (finished, result) => ({
+      result,
+      calls,
+      statusAttribute: (await finished.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.kycStatus),
+      workflowId: finished.workflowId,
+    }),
   );
 }

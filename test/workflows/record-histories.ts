@@ -47,11 +47,15 @@ async function main(): Promise<void> {
     const wanted = (name: string) => prefixes.length === 0 || prefixes.some((prefix) => name.startsWith(prefix));
     for (const scenario of SCENARIOS) {
       const name = `send-document-${scenario.name}`;
-      if (wanted(name)) await runScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+      if (wanted(name))
+        await runScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of KYC_SCENARIOS) {
       const name = `kyc-review-${scenario.name}`;
-      if (wanted(name)) await runKycScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result.status));
+      if (wanted(name))
+        await runKycScenario(stack.urls.temporal, scenario).then((run) =>
+          keep(run.workflowId, name, run.result.status),
+        );
     }
     for (const scenario of RECEIVE_SCENARIOS) {
       const name = `receive-document-${scenario.name}`;
@@ -63,15 +67,18 @@ async function main(): Promise<void> {
     }
     for (const scenario of RECEIVING_SCENARIOS) {
       const name = `sync-receiving-${scenario.name}`;
-      if (wanted(name)) await runReceivingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+      if (wanted(name))
+        await runReceivingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of WEBHOOK_SCENARIOS) {
       const name = `webhook-endpoint-${scenario.name}`;
-      if (wanted(name)) await runWebhookScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+      if (wanted(name))
+        await runWebhookScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
     for (const scenario of REPORTING_SCENARIOS) {
       const name = `peppol-reporting-${scenario.name}`;
-      if (wanted(name)) await runReportingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
+      if (wanted(name))
+        await runReportingScenario(stack.urls.temporal, scenario).then((run) => keep(run.workflowId, name, run.result));
     }
   } finally {
     await stack.stop();

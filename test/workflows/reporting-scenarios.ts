@@ -39,14 +39,28 @@ export interface ReportingScenarioRun {
   workflowId: string;
 }
 
-export async function runReportingScenario(temporalAddress: string, scenario: ReportingScenario): Promise<ReportingScenarioRun> {
+export async function runReportingScenario(
+  temporalAddress: string,
+  scenario: ReportingScenario,
+): Promise<ReportingScenarioRun> {
   const calls: string[] = [];
   const activities = {
     sendPeppolReports: (month: string, claimant: string): Promise<ReportingOutcome> => {
       calls.push(`sendPeppolReports ${month} (${claimant})`);
-      if (scenario.sending === 'refused') return Promise.reject(ApplicationFailure.nonRetryable(`the reports of ${month} break the official rules`, REPORTING_REFUSED));
+      if (scenario.sending === 'refused')
+        return Promise.reject(
+          ApplicationFailure.nonRetryable(`the reports of ${month} break the official rules`, REPORTING_REFUSED),
+        );
       const at = `${month}-28T06:07:00.000Z`;
-      return Promise.resolve({ month, status: 'sent', claimedBy: claimant, receiver: '9925:BE0848934496', tsrSentAt: at, eusrSentAt: at, summary: 'TSR and EUSR sent' });
+      return Promise.resolve({
+        month,
+        status: 'sent',
+        claimedBy: claimant,
+        receiver: '9925:BE0848934496',
+        tsrSentAt: at,
+        eusrSentAt: at,
+        summary: 'TSR and EUSR sent',
+      });
     },
   };
   // The schedule's run reports on the month before its own firing time, which is about now.
@@ -57,7 +71,12 @@ export async function runReportingScenario(temporalAddress: string, scenario: Re
       temporalAddress,
       `reporting-test-${scenario.name}-before`,
       activities,
-      (client, run) => client.workflow.start<typeof peppolReportingWorkflow>('peppolReportingWorkflow', { taskQueue: run.taskQueue, workflowId: peppolReportingWorkflowId(month), args: [{ month, claimant: 'ops' }] }),
+      (client, run) =>
+        client.workflow.start<typeof peppolReportingWorkflow>('peppolReportingWorkflow', {
+          taskQueue: run.taskQueue,
+          workflowId: peppolReportingWorkflowId(month),
+          args: [{ month, claimant: 'ops' }],
+        }),
       () => Promise.resolve(),
     );
   }
@@ -70,12 +89,23 @@ export async function runReportingScenario(temporalAddress: string, scenario: Re
       async (client, run) => {
         const handle =
           scenario.workflow === 'monthly'
-            ? await client.workflow.start<typeof monthlyPeppolReportingWorkflow>('monthlyPeppolReportingWorkflow', { ...run, args: [] })
-            : await client.workflow.start<typeof peppolReportingWorkflow>('peppolReportingWorkflow', { ...run, args: [{ month, claimant: 'ops' }] });
+            ? await client.workflow.start<typeof monthlyPeppolReportingWorkflow>('monthlyPeppolReportingWorkflow', {
+                ...run,
+                args: [],
+              })
+            : await client.workflow.start<typeof peppolReportingWorkflow>('peppolReportingWorkflow', {
+                ...run,
+                args: [{ month, claimant: 'ops' }],
+              });
         started = handle;
         return handle;
       },
-      (handle, result) => Promise.resolve({ result: typeof result === 'string' ? result : `${result.month}: ${result.status}`, calls, workflowId: handle.workflowId }),
+      (handle, result) =>
+        Promise.resolve({
+          result: typeof result === 'string' ? result : `${result.month}: ${result.status}`,
+          calls,
+          workflowId: handle.workflowId,
+        }),
     );
   } catch (err) {
     // A refusal fails the workflow, which is what its history records.

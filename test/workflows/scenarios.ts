@@ -7,7 +7,12 @@ import type { OfficialVerdict } from '../../activities/official-validation';
 import type { SendingVerdict } from '../../activities/validate-for-sending';
 import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documents/acceptance';
 import { acceptUpdate, type sendDocumentWorkflow } from '../../workflows/send-document';
-import { ACCEPT_UPDATE, PERMANENT_DELIVERY_ERROR, SEARCH_ATTRIBUTES, type DeliveryChannel } from '../../workflows/shared';
+import {
+  ACCEPT_UPDATE,
+  PERMANENT_DELIVERY_ERROR,
+  SEARCH_ATTRIBUTES,
+  type DeliveryChannel,
+} from '../../workflows/shared';
 import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
 import { runOnOwnWorker } from './own-worker';
 
@@ -44,8 +49,18 @@ export const SCENARIOS: Scenario[] = [
   { name: 'permanent-failure', windowSeconds: 30, attempt: () => 'permanent' },
   { name: 'window-ran-out', windowSeconds: 3, attempt: () => 'transient' },
   { name: 'refused-by-official-rules', windowSeconds: 30, attempt: () => 'deliver', validation: () => 'refuse' },
-  { name: 'validator-unavailable-then-accepts', windowSeconds: 30, attempt: () => 'deliver', validation: (n) => (n === 1 ? 'unavailable' : 'accept') },
-  { name: 'live-retried-then-delivered-on-peppol', windowSeconds: 30, attempt: (n) => (n === 1 ? 'transient' : 'deliver'), channel: 'peppol' },
+  {
+    name: 'validator-unavailable-then-accepts',
+    windowSeconds: 30,
+    attempt: () => 'deliver',
+    validation: (n) => (n === 1 ? 'unavailable' : 'accept'),
+  },
+  {
+    name: 'live-retried-then-delivered-on-peppol',
+    windowSeconds: 30,
+    attempt: (n) => (n === 1 ? 'transient' : 'deliver'),
+    channel: 'peppol',
+  },
   { name: 'live-receiver-cannot-receive', windowSeconds: 30, attempt: () => 'permanent', channel: 'peppol' },
   { name: 'delivered-with-rendered-pdf', windowSeconds: 30, attempt: () => 'deliver', attachPdf: true },
   { name: 'delivered-without-a-readable-pdf', windowSeconds: 30, attempt: () => 'deliver', readablePdfFails: true },
@@ -57,7 +72,8 @@ export const REFUSAL = `Refused by the official Peppol rules (${RULE_SET}): 1 fa
 
 const PERMANENT_FAILURES: Record<string, string> = {
   deliverByEmail: 'The mail server refused the message: 550 no such mailbox',
-  deliverOnPeppol: 'The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.',
+  deliverOnPeppol:
+    'The receiver 0106:12345678 cannot receive BIS Billing 3.0 credit notes on Peppol: its SMP does not list the document type.',
 };
 
 export interface ScenarioRun {
@@ -94,7 +110,8 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     attempts += 1;
     calls.push(`${activity} ${documentId} #${attempts}`);
     const outcome = scenario.attempt(attempts);
-    if (outcome === 'permanent') return Promise.reject(ApplicationFailure.nonRetryable(PERMANENT_FAILURES[activity], PERMANENT_DELIVERY_ERROR));
+    if (outcome === 'permanent')
+      return Promise.reject(ApplicationFailure.nonRetryable(PERMANENT_FAILURES[activity], PERMANENT_DELIVERY_ERROR));
     if (outcome === 'transient') return Promise.reject(new Error(`connection refused (attempt ${attempts})`));
     return Promise.resolve({ messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-11-23T10:00:00.000Z' });
   };
@@ -103,7 +120,8 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     validations += 1;
     calls.push(`${activity} ${documentId} #${validations}`);
     const outcome = scenario.validation?.(validations) ?? 'accept';
-    if (outcome === 'unavailable') return Promise.reject(new Error('the official validator did not answer: connection refused'));
+    if (outcome === 'unavailable')
+      return Promise.reject(new Error('the official validator did not answer: connection refused'));
     return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
   };
   const activities = {
@@ -114,7 +132,8 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     embedRenderedPdf: (documentId: string) => record(`embedRenderedPdf ${documentId}`),
     validateForSending: async (documentId: string): Promise<SendingVerdict> => {
       const verdict = await validate('validateForSending', documentId);
-      if (verdict.refusal !== null || (scenario.channel ?? 'email') !== 'email') return { ...verdict, readablePdf: 'not needed' };
+      if (verdict.refusal !== null || (scenario.channel ?? 'email') !== 'email')
+        return { ...verdict, readablePdf: 'not needed' };
       return { ...verdict, readablePdf: scenario.readablePdfFails ? 'without' : 'rendered' };
     },
     markSending: async (documentId: string, ruleSet?: string) => {
@@ -123,7 +142,8 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     },
     deliverByEmail: (documentId: string) => attempt('deliverByEmail', documentId),
     deliverOnPeppol: (documentId: string) => attempt('deliverOnPeppol', documentId),
-    markDelivered: (documentId: string, receipt: DeliveryReceipt) => record(`markDelivered ${documentId} ${receipt.messageId}`),
+    markDelivered: (documentId: string, receipt: DeliveryReceipt) =>
+      record(`markDelivered ${documentId} ${receipt.messageId}`),
     markFailed: (documentId: string, reason: string, ruleSet?: string) => {
       failedWith = reason;
       return record(`markFailed ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
@@ -135,12 +155,25 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     activities,
     // Started as the API starts it: with the `accept` update, answered by the first step.
     async (client, run) => {
-      const startWorkflowOperation = new WithStartWorkflowOperation<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
-        ...run,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        args: [{ documentId: 'doc_test', acceptance: stubAcceptance('doc_test'), deliveryWindowSeconds: scenario.windowSeconds, ...(scenario.attachPdf && { attachPdf: true }) }],
+      const startWorkflowOperation = new WithStartWorkflowOperation<typeof sendDocumentWorkflow>(
+        'sendDocumentWorkflow',
+        {
+          ...run,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          args: [
+            {
+              documentId: 'doc_test',
+              acceptance: stubAcceptance('doc_test'),
+              deliveryWindowSeconds: scenario.windowSeconds,
+              ...(scenario.attachPdf && { attachPdf: true }),
+            },
+          ],
+        },
+      );
+      accepted = await client.workflow.executeUpdateWithStart(acceptUpdate, {
+        updateId: ACCEPT_UPDATE,
+        startWorkflowOperation,
       });
-      accepted = await client.workflow.executeUpdateWithStart(acceptUpdate, { updateId: ACCEPT_UPDATE, startWorkflowOperation });
       return startWorkflowOperation.workflowHandle();
     },
     async (handle, result, seconds) => ({

@@ -41,7 +41,9 @@ describe('the send workflow', () => {
     expect(updateCompleted).toBeGreaterThan(updateAccepted);
     // The first step is a local activity (its marker); the update is answered in the workflow task that ran it.
     expect(updateCompleted).toBeGreaterThan(run.eventTypes.indexOf('EVENT_TYPE_MARKER_RECORDED'));
-    expect(run.eventTypes.slice(0, updateCompleted).filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(1);
+    expect(
+      run.eventTypes.slice(0, updateCompleted).filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED'),
+    ).toHaveLength(1);
   });
 
   it('when its first step finds the idempotency key used by an earlier request, then the update answers with that document and the workflow ends without validating or sending', async () => {
@@ -63,7 +65,13 @@ describe('the send workflow', () => {
   it('when delivery fails permanently, then there is no second attempt and the document fails with the reason', async () => {
     const run = await runScenario(address(), scenario('permanent-failure'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', `markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markFailed doc_test']);
+    expect(run.calls).toEqual([
+      'recordAcceptance doc_test',
+      'validateForSending doc_test #1',
+      `markSending doc_test ${RULE_SET}`,
+      'deliverByEmail doc_test #1',
+      'markFailed doc_test',
+    ]);
     expect(run.failedWith).toBe('The mail server refused the message: 550 no such mailbox');
     expect(run.statusAttribute).toBe('failed');
   });
@@ -71,7 +79,11 @@ describe('the send workflow', () => {
   it('when the official rules refuse the document, then it fails with their findings and the rule set, and no delivery is attempted', async () => {
     const run = await runScenario(address(), scenario('refused-by-official-rules'));
     expect(run.result).toBe('failed');
-    expect(run.calls).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', `markFailed doc_test ${RULE_SET}`]);
+    expect(run.calls).toEqual([
+      'recordAcceptance doc_test',
+      'validateForSending doc_test #1',
+      `markFailed doc_test ${RULE_SET}`,
+    ]);
     expect(run.failedWith).toBe(REFUSAL);
     expect(run.statusAttribute).toBe('failed');
   });
@@ -79,13 +91,20 @@ describe('the send workflow', () => {
   it('when the validator does not answer, then the retry policy asks again and the document goes on once it answers', async () => {
     const run = await runScenario(address(), scenario('validator-unavailable-then-accepts'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(0, 4)).toEqual(['recordAcceptance doc_test', 'validateForSending doc_test #1', 'validateForSending doc_test #2', `markSending doc_test ${RULE_SET}`]);
+    expect(run.calls.slice(0, 4)).toEqual([
+      'recordAcceptance doc_test',
+      'validateForSending doc_test #1',
+      'validateForSending doc_test #2',
+      `markSending doc_test ${RULE_SET}`,
+    ]);
   });
 
   it('when the delivery window runs out, then the document fails naming the window and the last error', async () => {
     const run = await runScenario(address(), scenario('window-ran-out'));
     expect(run.result).toBe('failed');
-    expect(run.failedWith).toMatch(/^Delivery did not succeed within 3 s; last error: connection refused \(attempt \d\)\.$/);
+    expect(run.failedWith).toMatch(
+      /^Delivery did not succeed within 3 s; last error: connection refused \(attempt \d\)\.$/,
+    );
     expect(run.calls.filter((call) => call.startsWith('deliverByEmail')).length).toBeGreaterThanOrEqual(2);
     expect(run.seconds).toBeLessThan(10);
   });
@@ -126,6 +145,10 @@ describe('the send workflow', () => {
   it('when the PDF for the sandbox email cannot be rendered, then the email goes with the UBL only and the document is delivered', async () => {
     const run = await runScenario(address(), scenario('delivered-without-a-readable-pdf'));
     expect(run.result).toBe('delivered');
-    expect(run.calls.slice(2)).toEqual([`markSending doc_test ${RULE_SET}`, 'deliverByEmail doc_test #1', 'markDelivered doc_test <doc_test@einvoice.localhost>']);
+    expect(run.calls.slice(2)).toEqual([
+      `markSending doc_test ${RULE_SET}`,
+      'deliverByEmail doc_test #1',
+      'markDelivered doc_test <doc_test@einvoice.localhost>',
+    ]);
   });
 });

@@ -7,7 +7,14 @@ import { QueueWorkers } from '../../worker/task-queues';
 import { addSearchAttributes } from '../../worker/temporal-setup';
 import { cachedWorkflowBundle } from '../../worker/workflow-bundle';
 import type { sendDocumentWorkflow } from '../../workflows/send-document';
-import { delayAfterAttempt, KYC_REVIEW_REMINDER_EVERY, KYC_REVIEW_SIGNAL, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_WAKE_SIGNAL, type WebhookWake } from '../../workflows/shared';
+import {
+  delayAfterAttempt,
+  KYC_REVIEW_REMINDER_EVERY,
+  KYC_REVIEW_SIGNAL,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_WAKE_SIGNAL,
+  type WebhookWake,
+} from '../../workflows/shared';
 import type { kycReviewWorkflow } from '../../workflows/kyc-review';
 import type { webhookEndpointWorkflow } from '../../workflows/webhook-endpoint';
 import { loadConfig } from '../../platform/config';
@@ -34,7 +41,9 @@ describe('the workflows over their real windows (time skipped)', () => {
       // Installed already in this process.
     }
     const server = await ensureTool(loadStackConfig().TOOLS_DIR, TEMPORAL_TEST_SERVER, () => undefined);
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } });
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: server } },
+    });
     // The send workflow writes the document's status to its search attribute, which the server must know.
     await addSearchAttributes(env.connection, 'default');
     codePath = await cachedWorkflowBundle();
@@ -46,13 +55,30 @@ describe('the workflows over their real windows (time skipped)', () => {
 
   /** Runs one workflow to its end on a worker of its own queue with the stubbed activities. */
   async function run<T>(taskQueue: string, activities: object, execute: (taskQueue: string) => Promise<T>): Promise<T> {
-    const workers = await QueueWorkers.create({ connection: env.nativeConnection, baseQueue: taskQueue, codePath, activities });
+    const workers = await QueueWorkers.create({
+      connection: env.nativeConnection,
+      baseQueue: taskQueue,
+      codePath,
+      activities,
+    });
     return workers.runUntil(() => execute(taskQueue));
   }
 
   it.each([
-    { environment: 'sandbox', channel: 'email', activity: 'deliverByEmail', windowSeconds: defaults.DELIVERY_WINDOW_SECONDS, attempts: 20 },
-    { environment: 'live', channel: 'peppol', activity: 'deliverOnPeppol', windowSeconds: defaults.LIVE_DELIVERY_WINDOW_SECONDS, attempts: 872 },
+    {
+      environment: 'sandbox',
+      channel: 'email',
+      activity: 'deliverByEmail',
+      windowSeconds: defaults.DELIVERY_WINDOW_SECONDS,
+      attempts: 20,
+    },
+    {
+      environment: 'live',
+      channel: 'peppol',
+      activity: 'deliverOnPeppol',
+      windowSeconds: defaults.LIVE_DELIVERY_WINDOW_SECONDS,
+      attempts: 872,
+    },
   ])(
     'when every $environment delivery attempt fails, then the attempts follow the backoff for the configured window ($windowSeconds s) and the document fails, saying so',
     async ({ channel, activity, windowSeconds, attempts: expectedAttempts }) => {
@@ -62,7 +88,8 @@ describe('the workflows over their real windows (time skipped)', () => {
         `send-window-${channel}`,
         {
           recordAcceptance: recordedAsAccepted,
-          validateForSending: () => Promise.resolve({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' }),
+          validateForSending: () =>
+            Promise.resolve({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' }),
           markSending: () => Promise.resolve({ channel }),
           [activity]: async () => {
             attempts.push(await env.currentTimeMs());
@@ -74,7 +101,17 @@ describe('the workflows over their real windows (time skipped)', () => {
           },
         },
         (taskQueue) =>
-          env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `send-window-${channel}`, args: [{ documentId: 'doc_window', acceptance: stubAcceptance('doc_window'), deliveryWindowSeconds: windowSeconds }] }),
+          env.client.workflow.execute<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+            taskQueue,
+            workflowId: `send-window-${channel}`,
+            args: [
+              {
+                documentId: 'doc_window',
+                acceptance: stubAcceptance('doc_window'),
+                deliveryWindowSeconds: windowSeconds,
+              },
+            ],
+          }),
       );
       expect(result).toBe('failed');
       expect(failedWith).toBe(`Delivery did not succeed within ${windowSeconds} s; last error: connection refused.`);
@@ -119,7 +156,12 @@ describe('the workflows over their real windows (time skipped)', () => {
 
   it('when a webhook endpoint fails every attempt of a delivery, then the five attempts follow the configured schedule (30 s doubling) and the delivery is dead-lettered', async () => {
     const retryInitialMs = defaults.WEBHOOK_RETRY_INITIAL_INTERVAL;
-    const endpoint = fakeEndpoint({ deliveries: ['whd_window'], answer: () => 'fail', retryInitialMs, now: () => env.currentTimeMs() });
+    const endpoint = fakeEndpoint({
+      deliveries: ['whd_window'],
+      answer: () => 'fail',
+      retryInitialMs,
+      now: () => env.currentTimeMs(),
+    });
     expect(await runEndpoint('webhook-window', endpoint)).toBe('gone');
     expect(endpoint.deliveries.get('whd_window')!.status).toBe('failed');
     expect(endpoint.attemptTimes).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
@@ -128,7 +170,12 @@ describe('the workflows over their real windows (time skipped)', () => {
 
   it('when an endpoint fails everything for days, then its breaker pauses it after ten failures in a row (1 minute, doubling to an hour, one probe each) and it is disabled once it has failed for the configured period', async () => {
     const deliveries = Array.from({ length: 40 }, (_, i) => `whd_${String(i).padStart(2, '0')}`);
-    const endpoint = fakeEndpoint({ deliveries, answer: () => 'fail', retryInitialMs: defaults.WEBHOOK_RETRY_INITIAL_INTERVAL, now: () => env.currentTimeMs() });
+    const endpoint = fakeEndpoint({
+      deliveries,
+      answer: () => 'fail',
+      retryInitialMs: defaults.WEBHOOK_RETRY_INITIAL_INTERVAL,
+      now: () => env.currentTimeMs(),
+    });
     expect(await runEndpoint('webhook-breaker', endpoint)).toBe('disabled');
     const times = endpoint.attemptTimes;
     const disabled = endpoint.disabled()!;
@@ -148,7 +195,11 @@ describe('the workflows over their real windows (time skipped)', () => {
     expect(pauses.slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
     expect(Math.max(...pauses)).toBe(60);
     // Every delivery still pending then is in the dead-letter queue; none was attempted more than five times.
-    expect([...endpoint.deliveries.values()].every((delivery) => delivery.status === 'failed' && delivery.attempts <= WEBHOOK_MAX_ATTEMPTS)).toBe(true);
+    expect(
+      [...endpoint.deliveries.values()].every(
+        (delivery) => delivery.status === 'failed' && delivery.attempts <= WEBHOOK_MAX_ATTEMPTS,
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it('when a KYC review waits for its decision, then the operators are reminded once a day, as configured, until it comes, and the review goes on with the decision', async () => {
@@ -157,21 +208,35 @@ describe('the workflows over their real windows (time skipped)', () => {
     const state = await run(
       'kyc-reminders',
       {
-        remindKycReviewers: async (_workspaceId: string, _submission: number, days: number) => void reminders.push({ at: await env.currentTimeMs(), days }),
-        recordKycReview: () => Promise.resolve({ status: 'rejected', rejectReason: 'The scan of the registration extract is unreadable.' }),
+        remindKycReviewers: async (_workspaceId: string, _submission: number, days: number) =>
+          void reminders.push({ at: await env.currentTimeMs(), days }),
+        recordKycReview: () =>
+          Promise.resolve({ status: 'rejected', rejectReason: 'The scan of the registration extract is unreadable.' }),
       },
       async (taskQueue) => {
-        const handle = await env.client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', { taskQueue, workflowId: 'kyc-reminders', args: [{ workspaceId: 'wsp_test', submission: 1 }] });
+        const handle = await env.client.workflow.start<typeof kycReviewWorkflow>('kycReviewWorkflow', {
+          taskQueue,
+          workflowId: 'kyc-reminders',
+          args: [{ workspaceId: 'wsp_test', submission: 1 }],
+        });
         started = await env.currentTimeMs();
         await env.sleep('84 hours');
-        await handle.signal(KYC_REVIEW_SIGNAL, { decision: 'reject', reason: 'The scan of the registration extract is unreadable.' });
+        await handle.signal(KYC_REVIEW_SIGNAL, {
+          decision: 'reject',
+          reason: 'The scan of the registration extract is unreadable.',
+        });
         return handle.result();
       },
     );
-    expect(state).toMatchObject({ status: 'rejected', rejectReason: 'The scan of the registration extract is unreadable.' });
+    expect(state).toMatchObject({
+      status: 'rejected',
+      rejectReason: 'The scan of the registration extract is unreadable.',
+    });
     expect(reminders.map(({ days }) => days)).toEqual([1, 2, 3]);
     const dayMs = 24 * 3600_000;
-    expect(reminders.map(({ at }) => Math.round((at - started) / 60_000))).toEqual([1, 2, 3].map((days) => (days * dayMs) / 60_000));
+    expect(reminders.map(({ at }) => Math.round((at - started) / 60_000))).toEqual(
+      [1, 2, 3].map((days) => (days * dayMs) / 60_000),
+    );
     expect(KYC_REVIEW_REMINDER_EVERY).toBe('1 day');
   });
 });

@@ -19,7 +19,11 @@ describe('the webhook endpoint workflow', () => {
     expect(run.calls.slice(0, 4).sort()).toEqual(attempted(['whd_1', 'whd_2', 'whd_3', 'whd_4']));
     expect(run.calls.slice(4).sort()).toEqual(attempted(['whd_5', 'whd_6']));
     expect(Object.values(run.statuses)).toEqual(Array(6).fill('succeeded'));
-    expect(run.eventTypes.filter((type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK') || type.startsWith('EVENT_TYPE_TIMER'))).toEqual([]);
+    expect(
+      run.eventTypes.filter(
+        (type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK') || type.startsWith('EVENT_TYPE_TIMER'),
+      ),
+    ).toEqual([]);
   });
 
   it('when attempts fail for a while, then each wait for the next is a durable timer and the delivery succeeds', async () => {

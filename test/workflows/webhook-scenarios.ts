@@ -18,7 +18,11 @@ export interface WebhookScenario {
 }
 
 export const WEBHOOK_SCENARIOS: WebhookScenario[] = [
-  { name: 'delivered-in-order', deliveries: ['whd_1', 'whd_2', 'whd_3', 'whd_4', 'whd_5', 'whd_6'], answer: () => 'succeed' },
+  {
+    name: 'delivered-in-order',
+    deliveries: ['whd_1', 'whd_2', 'whd_3', 'whd_4', 'whd_5', 'whd_6'],
+    answer: () => 'succeed',
+  },
   { name: 'retried-then-succeeded', deliveries: ['whd_1'], answer: (_id, n) => (n <= 2 ? 'fail' : 'succeed') },
   { name: 'dead-lettered', deliveries: ['whd_1'], answer: () => 'fail' },
 ];
@@ -32,8 +36,16 @@ export interface WebhookScenarioRun {
   workflowId: string;
 }
 
-export async function runWebhookScenario(temporalAddress: string, scenario: WebhookScenario): Promise<WebhookScenarioRun> {
-  const endpoint = fakeEndpoint({ deliveries: scenario.deliveries, answer: scenario.answer, retryInitialMs: 100, now: () => Promise.resolve(Date.now()) });
+export async function runWebhookScenario(
+  temporalAddress: string,
+  scenario: WebhookScenario,
+): Promise<WebhookScenarioRun> {
+  const endpoint = fakeEndpoint({
+    deliveries: scenario.deliveries,
+    answer: scenario.answer,
+    retryInitialMs: 100,
+    now: () => Promise.resolve(Date.now()),
+  });
   return runOnOwnWorker(
     temporalAddress,
     `webhook-test-${scenario.name}`,

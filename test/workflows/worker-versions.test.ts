@@ -27,7 +27,12 @@ function stubbedActivities(build: string, calls: string[], deliveryGate: Promise
     recordAcceptance: recordedAsAccepted,
     embedRenderedPdf: () => Promise.resolve(),
     noteNextBuild: (documentId: string) => note(`noteNextBuild ${documentId}`),
-    validateForSending: (documentId: string) => note(`validateForSending ${documentId}`).then(() => ({ ruleSet: 'eu.peppol.bis3:test', refusal: null, readablePdf: 'rendered' as const })),
+    validateForSending: (documentId: string) =>
+      note(`validateForSending ${documentId}`).then(() => ({
+        ruleSet: 'eu.peppol.bis3:test',
+        refusal: null,
+        readablePdf: 'rendered' as const,
+      })),
     markSending: () => Promise.resolve({ channel: 'email' as const }),
     deliverByEmail: async (documentId: string) => {
       await note(`deliverByEmail ${documentId}`);
@@ -67,33 +72,66 @@ describe('worker versioning', () => {
     try {
       const bundleN = await cachedWorkflowBundle();
       const bundleNext = path.join(scratch, 'next-build.js');
-      const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./next-build'), logger: SILENT_BUNDLER });
+      const { code } = await bundleWorkflowCode({
+        workflowsPath: require.resolve('./next-build'),
+        logger: SILENT_BUNDLER,
+      });
       await writeFile(bundleNext, code);
       const versionN: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleN) };
       const versionNext: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleNext) };
       expect(versionNext.buildId).not.toBe(versionN.buildId);
 
       const workerOf = (version: WorkerVersion, codePath: string, build: string) =>
-        QueueWorkers.create({ connection: native, namespace: NAMESPACE, baseQueue: taskQueue, codePath, version, activities: stubbedActivities(build, calls, gate) });
+        QueueWorkers.create({
+          connection: native,
+          namespace: NAMESPACE,
+          baseQueue: taskQueue,
+          codePath,
+          version,
+          activities: stubbedActivities(build, calls, gate),
+        });
       const start = (documentId: string) =>
-        client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', { taskQueue, workflowId: `${deploymentName}-${documentId}`, args: [{ documentId, acceptance: stubAcceptance(documentId), deliveryWindowSeconds: 60 }] });
-      const buildOf = async (handle: { describe(): Promise<{ raw: { workflowExecutionInfo?: { versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null } | null } }> }) =>
-        (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
+        client.workflow.start<typeof sendDocumentWorkflow>('sendDocumentWorkflow', {
+          taskQueue,
+          workflowId: `${deploymentName}-${documentId}`,
+          args: [{ documentId, acceptance: stubAcceptance(documentId), deliveryWindowSeconds: 60 }],
+        });
+      const buildOf = async (handle: {
+        describe(): Promise<{
+          raw: {
+            workflowExecutionInfo?: {
+              versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null;
+            } | null;
+          };
+        }>;
+      }) => (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
 
       const workerN = await workerOf(versionN, bundleN, 'N');
       workers.push([workerN, workerN.run()]);
       expect(await takeOverIfNewest(connection, NAMESPACE, versionN, QUIET_LOGGER, stopping.signal)).toBe('current');
       const inFlight = await Promise.all(['doc_n1', 'doc_n2', 'doc_n3'].map(start));
-      await until('the three workflows of build N delivering', () => Promise.resolve(calls), (seen) => ['doc_n1', 'doc_n2', 'doc_n3'].every((id) => seen.includes(`N: deliverByEmail ${id}`)), 30_000);
+      await until(
+        'the three workflows of build N delivering',
+        () => Promise.resolve(calls),
+        (seen) => ['doc_n1', 'doc_n2', 'doc_n3'].every((id) => seen.includes(`N: deliverByEmail ${id}`)),
+        30_000,
+      );
 
       const workerNext = await workerOf(versionNext, bundleNext, 'N+1');
       workers.push([workerNext, workerNext.run()]);
       expect(await takeOverIfNewest(connection, NAMESPACE, versionNext, QUIET_LOGGER, stopping.signal)).toBe('current');
       // A worker of build N that starts again now (a crash, a restart) drains its own and takes nothing back.
-      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, QUIET_LOGGER, stopping.signal)).toBe('newer build runs');
+      expect(await takeOverIfNewest(connection, NAMESPACE, versionN, QUIET_LOGGER, stopping.signal)).toBe(
+        'newer build runs',
+      );
 
       const after = await start('doc_next');
-      await until('the workflow started after the takeover on build N+1', () => Promise.resolve(calls), (seen) => seen.includes('N+1: noteNextBuild doc_next'), 30_000);
+      await until(
+        'the workflow started after the takeover on build N+1',
+        () => Promise.resolve(calls),
+        (seen) => seen.includes('N+1: noteNextBuild doc_next'),
+        30_000,
+      );
       openGate();
       await expect(after.result()).resolves.toBe('delivered');
       expect(await buildOf(after)).toBe(versionNext.buildId);
@@ -103,9 +141,15 @@ describe('worker versioning', () => {
       }
       // Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break.
       for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
-        expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`N: validateForSending ${id}`, `N: deliverByEmail ${id}`, `N: markDelivered ${id}`]);
+        expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([
+          `N: validateForSending ${id}`,
+          `N: deliverByEmail ${id}`,
+          `N: markDelivered ${id}`,
+        ]);
       }
-      await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory())).rejects.toThrow(/[Nn]ondeterminism/);
+      await expect(
+        Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory()),
+      ).rejects.toThrow(/[Nn]ondeterminism/);
     } finally {
       openGate();
       for (const [worker, running] of workers) {

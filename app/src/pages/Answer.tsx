@@ -18,9 +18,11 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   const queryClient = useQueryClient();
   const given = useQuery({
     queryKey: ['responses', id],
-    queryFn: () => answer(api.GET('/v1/documents/{id}/responses', { params: { path: { id }, query: { company_id: companyId } } })),
+    queryFn: () =>
+      answer(api.GET('/v1/documents/{id}/responses', { params: { path: { id }, query: { company_id: companyId } } })),
     // An answer on its way is asked after until it is sent or has failed.
-    refetchInterval: (query) => (query.state.data?.data.some((response) => response.status === 'queued') ? 1000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.data.some((response) => response.status === 'queued') ? 1000 : false,
   });
   // The document's timeline shows each answer's step: read again whenever the answers change.
   useEffect(() => {
@@ -28,13 +30,19 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   }, [given.dataUpdatedAt, queryClient, id]);
   const [reason, setReason] = useState<Reason>('REF');
   const [text, setText] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ predicate: ({ queryKey }) => ['responses', 'history', 'document', 'inbox'].includes(queryKey[0] as string) });
+  const refresh = () =>
+    queryClient.invalidateQueries({
+      predicate: ({ queryKey }) => ['responses', 'history', 'document', 'inbox'].includes(queryKey[0] as string),
+    });
   const respond = useMutation({
     mutationFn: (code: Code) =>
       answer(
         api.POST('/v1/documents/{id}/responses', {
           params: { path: { id }, query: { company_id: companyId } },
-          body: { code, ...(code !== 'AP' && { reasons: [{ code: reason, ...(text.trim() && { text: text.trim() }) }] }) },
+          body: {
+            code,
+            ...(code !== 'AP' && { reasons: [{ code: reason, ...(text.trim() && { text: text.trim() }) }] }),
+          },
         }),
       ),
     onSuccess: refresh,
@@ -43,7 +51,9 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   const acknowledge = useMutation({
     mutationFn: (read: boolean) => {
       const path = { params: { path: { id }, query: { company_id: companyId } } };
-      return answer(read ? api.POST('/v1/documents/{id}/acknowledge', path) : api.DELETE('/v1/documents/{id}/acknowledge', path));
+      return answer(
+        read ? api.POST('/v1/documents/{id}/acknowledge', path) : api.DELETE('/v1/documents/{id}/acknowledge', path),
+      );
     },
     onSuccess: refresh,
   });
@@ -55,7 +65,12 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   return (
     <section aria-labelledby="answer-title">
       <h2 id="answer-title">{words.answer}</h2>
-      <button type="button" className="secondary" onClick={() => acknowledge.mutate(!acknowledged)} disabled={acknowledge.isPending}>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => acknowledge.mutate(!acknowledged)}
+        disabled={acknowledge.isPending}
+      >
         {acknowledged ? words.markUnread : words.markRead}
       </button>
       <form className="answer" onSubmit={submit('AP')}>
@@ -99,7 +114,9 @@ function GivenAnswers({ responses, words }: { responses: Schemas['InvoiceRespons
         {responses.map((response) => (
           <li key={response.id}>
             <strong>{words[`code_${response.code}`]}</strong>
-            {response.reasons.map((each) => ` · ${words[`reason_${each.code}`]}${each.text ? `: ${each.text}` : ''}`).join('')}{' '}
+            {response.reasons
+              .map((each) => ` · ${words[`reason_${each.code}`]}${each.text ? `: ${each.text}` : ''}`)
+              .join('')}{' '}
             <span className="muted">{`(${words[`answer_${response.status}`]}, ${locale.dateTime(response.created_at)})`}</span>
           </li>
         ))}

@@ -19,13 +19,15 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
   const { words, language } = locale;
   const document = useQuery({
     queryKey: ['document', id],
-    queryFn: () => answer(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
+    queryFn: () =>
+      answer(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } })),
     refetchInterval: (query) => (UNSETTLED.has(query.state.data?.status ?? '') ? 2000 : false),
   });
   // The timeline follows the document: read again whenever its status moves.
   const history = useQuery({
     queryKey: ['history', id, document.data?.status],
-    queryFn: () => answer(api.GET('/v1/documents/{id}/history', { params: { path: { id }, query: { company_id: companyId } } })),
+    queryFn: () =>
+      answer(api.GET('/v1/documents/{id}/history', { params: { path: { id }, query: { company_id: companyId } } })),
     placeholderData: keepPreviousData,
   });
 
@@ -63,7 +65,9 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
           <p>{words.whatToDo}</p>
         </section>
       )}
-      {shown.direction === 'received' && shown.received && <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />}
+      {shown.direction === 'received' && shown.received && (
+        <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />
+      )}
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">{words.timeline}</h2>
         {history.data ? (
@@ -109,7 +113,12 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
       </section>
       <section aria-labelledby="rendered-title">
         <h2 id="rendered-title">{words.rendered}</h2>
-        <iframe className="rendered" title={`${words[`type_${shown.type}`]} ${shown.number}`} src={`${base}/html?lang=${language}`} sandbox="allow-scripts" />
+        <iframe
+          className="rendered"
+          title={`${words[`type_${shown.type}`]} ${shown.number}`}
+          src={`${base}/html?lang=${language}`}
+          sandbox="allow-scripts"
+        />
       </section>
     </article>
   );

@@ -76,14 +76,19 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
           <input type="date" value={issuedFrom} onChange={(event) => setIssuedFrom(event.target.value)} />
         </label>
         <label>
-          {words.issuedTo}{' '}
-          <input type="date" value={issuedTo} onChange={(event) => setIssuedTo(event.target.value)} />
+          {words.issuedTo} <input type="date" value={issuedTo} onChange={(event) => setIssuedTo(event.target.value)} />
         </label>
         <label>
-          <input type="checkbox" checked={unread} onChange={(event) => setUnread(event.target.checked)} /> {words.unreadOnly}
+          <input type="checkbox" checked={unread} onChange={(event) => setUnread(event.target.checked)} />{' '}
+          {words.unreadOnly}
         </label>
       </div>
-      <DocumentTable queryKey={['documents', workspaceId, query]} fetchPage={(cursor) => answer(api.GET('/v1/documents', { params: { query: { ...query, ...(cursor && { cursor }) } } }))} />
+      <DocumentTable
+        queryKey={['documents', workspaceId, query]}
+        fetchPage={(cursor) =>
+          answer(api.GET('/v1/documents', { params: { query: { ...query, ...(cursor && { cursor }) } } }))
+        }
+      />
     </section>
   );
 }
@@ -91,7 +96,13 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
 type DocumentPage = { data: Schemas['DocumentSummary'][]; has_more: boolean; next_cursor: string | null };
 
 /** A list of documents, newest first, a page at a time: those `fetchPage` gives (from the cursor, '' for the first page). */
-export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fetchPage: (cursor: string) => Promise<DocumentPage> }) {
+export function DocumentTable({
+  queryKey,
+  fetchPage,
+}: {
+  queryKey: unknown[];
+  fetchPage: (cursor: string) => Promise<DocumentPage>;
+}) {
   const locale = useLocale();
   const { words } = locale;
   const pages = useInfiniteQuery({
@@ -126,7 +137,13 @@ export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fe
           {documents.map((document) => (
             <tr key={document.id}>
               <td data-label={words.number}>
-                <a href={hrefOf(`/documents/${encodeURIComponent(document.id)}?company=${encodeURIComponent(document.company_id)}`)}>{document.number || '—'}</a>
+                <a
+                  href={hrefOf(
+                    `/documents/${encodeURIComponent(document.id)}?company=${encodeURIComponent(document.company_id)}`,
+                  )}
+                >
+                  {document.number || '—'}
+                </a>
               </td>
               <td data-label={words.party}>{document.counterparty ?? '—'}</td>
               <td data-label={words.type}>{words[`type_${document.type}`]}</td>
@@ -151,4 +168,6 @@ export function DocumentTable({ queryKey, fetchPage }: { queryKey: unknown[]; fe
   );
 }
 
-const StatusBadge = ({ status, words }: { status: Status; words: Words }) => <span className={`status status-${status}`}>{words[`status_${status}`]}</span>;
+const StatusBadge = ({ status, words }: { status: Status; words: Words }) => (
+  <span className={`status status-${status}`}>{words[`status_${status}`]}</span>
+);

@@ -14,7 +14,11 @@ export function Inbox({ workspaceId }: { workspaceId: string }) {
   if (!companyId) return <p>{words.noCompanies}</p>;
 
   const inbox = (acknowledged: 'true' | 'false') => (cursor: string) =>
-    answer(api.GET('/v1/inbox', { params: { query: { company_id: companyId, acknowledged, limit: 20, ...(cursor && { cursor }) } } }));
+    answer(
+      api.GET('/v1/inbox', {
+        params: { query: { company_id: companyId, acknowledged, limit: 20, ...(cursor && { cursor }) } },
+      }),
+    );
   return (
     <section aria-labelledby="inbox-title">
       <h1 id="inbox-title">{words.inbox}</h1>

@@ -36,7 +36,11 @@ export function Keys({ workspaceId }: { workspaceId: string }) {
         <label htmlFor="key-label">{words.keyLabel}</label>
         <input id="key-label" value={label} maxLength={100} onChange={(event) => setLabel(event.target.value)} />
         <label htmlFor="key-kind">{words.keyKind}</label>
-        <select id="key-kind" value={sandbox ? 'sandbox' : 'live'} onChange={(event) => setSandbox(event.target.value === 'sandbox')}>
+        <select
+          id="key-kind"
+          value={sandbox ? 'sandbox' : 'live'}
+          onChange={(event) => setSandbox(event.target.value === 'sandbox')}
+        >
           <option value="sandbox">{words.sandboxKey}</option>
           <option value="live">{words.liveKey}</option>
         </select>
@@ -51,12 +55,22 @@ export function Keys({ workspaceId }: { workspaceId: string }) {
         </div>
       )}
       {(create.error ?? revoke.error) && <p role="alert">{(create.error ?? revoke.error)!.message}</p>}
-      {account.data && <KeyTable keys={account.data.api_keys} onRevoke={(prefix) => revoke.mutate(prefix)} busy={revoke.isPending} />}
+      {account.data && (
+        <KeyTable keys={account.data.api_keys} onRevoke={(prefix) => revoke.mutate(prefix)} busy={revoke.isPending} />
+      )}
     </section>
   );
 }
 
-function KeyTable({ keys, onRevoke, busy }: { keys: Schemas['ApiKeySummary'][]; onRevoke: (prefix: string) => void; busy: boolean }) {
+function KeyTable({
+  keys,
+  onRevoke,
+  busy,
+}: {
+  keys: Schemas['ApiKeySummary'][];
+  onRevoke: (prefix: string) => void;
+  busy: boolean;
+}) {
   const locale = useLocale();
   const { words } = locale;
   if (keys.length === 0) return <p>{words.noKeys}</p>;
@@ -80,10 +94,18 @@ function KeyTable({ keys, onRevoke, busy }: { keys: Schemas['ApiKeySummary'][]; 
               <code>{key.prefix}</code>
             </td>
             <td data-label={words.keyLabel}>{key.label || '—'}</td>
-            <td data-label={words.keyKind}>{`${key.sandbox ? words.sandboxKey : words.liveKey}${key.company_id ? ` · ${words.companyOnly}` : ''}`}</td>
+            <td
+              data-label={words.keyKind}
+            >{`${key.sandbox ? words.sandboxKey : words.liveKey}${key.company_id ? ` · ${words.companyOnly}` : ''}`}</td>
             <td data-label={words.keyCreated}>{locale.date(key.created_at)}</td>
             <td>
-              <button type="button" className="secondary" onClick={() => onRevoke(key.prefix)} disabled={busy} aria-label={`${words.revoke} ${key.prefix}`}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => onRevoke(key.prefix)}
+                disabled={busy}
+                aria-label={`${words.revoke} ${key.prefix}`}
+              >
                 {words.revoke}
               </button>
             </td>

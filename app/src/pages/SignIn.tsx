@@ -49,7 +49,14 @@ export function SignIn() {
       <p>{words.signInIntro}</p>
       <form onSubmit={(event) => void ask(event)}>
         <label htmlFor="email">{words.emailLabel}</label>
-        <input id="email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         <button type="submit" disabled={state === 'sending'}>
           {state === 'sending' ? words.sending : words.sendLink}
         </button>

@@ -40,9 +40,11 @@ export function Send({ workspaceId }: { workspaceId: string }) {
     retry: false,
     staleTime: Infinity,
   });
-  const opened = (id: string) => navigate(`/documents/${encodeURIComponent(id)}?company=${encodeURIComponent(companyId ?? '')}`);
+  const opened = (id: string) =>
+    navigate(`/documents/${encodeURIComponent(id)}?company=${encodeURIComponent(companyId ?? '')}`);
   const submit = useMutation({
-    mutationFn: () => answer(api.POST('/v1/documents', { body: request, headers: { 'Idempotency-Key': idempotencyKey } })),
+    mutationFn: () =>
+      answer(api.POST('/v1/documents', { body: request, headers: { 'Idempotency-Key': idempotencyKey } })),
     onSuccess: (accepted) => opened(accepted.id),
   });
 
@@ -52,7 +54,11 @@ export function Send({ workspaceId }: { workspaceId: string }) {
     // A refusal was of what was sent: once changed, the checks speak again.
     submit.reset();
   };
-  const problems = problemsOf(submit.error ? undefined : check.data, (submit.error as { api?: ApiError } | null)?.api, send);
+  const problems = problemsOf(
+    submit.error ? undefined : check.data,
+    (submit.error as { api?: ApiError } | null)?.api,
+    send,
+  );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     submit.mutate();
@@ -97,12 +103,22 @@ export function Send({ workspaceId }: { workspaceId: string }) {
 }
 
 /** What to fix: the violations (each with its rule) and the official rules' errors, of the last check or of the refused send. */
-function problemsOf(validation: Schemas['DocumentValidation'] | undefined, refused: ApiError | undefined, words: SendWords): Problem[] {
+function problemsOf(
+  validation: Schemas['DocumentValidation'] | undefined,
+  refused: ApiError | undefined,
+  words: SendWords,
+): Problem[] {
   const details = refused?.details as { violations?: Schemas['DocumentViolation'][] } | undefined;
   if (refused && !details?.violations) return [{ field: '', text: refused.message }];
   const violations = details?.violations ?? validation?.violations ?? [];
-  const found = violations.map(({ path, rule, message }) => ({ field: fieldOf(path), text: `${labelOf(path, words)}: ${message}${rule ? ` (${rule})` : ''}` }));
-  const official = (validation?.official?.errors ?? []).map(({ rule, message }) => ({ field: '', text: `${rule}: ${message}` }));
+  const found = violations.map(({ path, rule, message }) => ({
+    field: fieldOf(path),
+    text: `${labelOf(path, words)}: ${message}${rule ? ` (${rule})` : ''}`,
+  }));
+  const official = (validation?.official?.errors ?? []).map(({ rule, message }) => ({
+    field: '',
+    text: `${rule}: ${message}`,
+  }));
   return [...found, ...official];
 }
 
@@ -144,29 +160,81 @@ interface Part {
 }
 
 /** A field of the form, named by the path the API's violations give (`to.name`, `lines[0].quantity`). */
-function Field({ name, problems, ...rest }: { name: string; label: string; value: string; onChange: (value: string) => void; problems: Problem[]; type?: string; children?: ReactNode }) {
+function Field({
+  name,
+  problems,
+  ...rest
+}: {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  problems: Problem[];
+  type?: string;
+  children?: ReactNode;
+}) {
   return <LabelledField id={`f-${name}`} problem={problems.find((each) => each.field === name)?.text} {...rest} />;
 }
 
 function DocumentFields({ draft, change, problems, words }: Part) {
   const { words: shared } = useLocale();
-  const set = (key: 'number' | 'issue_date' | 'due_date' | 'currency' | 'buyer_reference' | 'corrects') => (value: string) => change({ ...draft, [key]: value });
+  const set =
+    (key: 'number' | 'issue_date' | 'due_date' | 'currency' | 'buyer_reference' | 'corrects') => (value: string) =>
+      change({ ...draft, [key]: value });
   return (
     <fieldset>
       <legend>{words.kind}</legend>
       <div className="field">
         <label htmlFor="f-type">{words.kind}</label>
-        <select id="f-type" value={draft.type} onChange={(event) => change({ ...draft, type: event.target.value as Draft['type'] })}>
+        <select
+          id="f-type"
+          value={draft.type}
+          onChange={(event) => change({ ...draft, type: event.target.value as Draft['type'] })}
+        >
           <option value="invoice">{shared.type_invoice}</option>
           <option value="credit_note">{shared.type_credit_note}</option>
         </select>
       </div>
       <Field name="number" label={words.number} value={draft.number} onChange={set('number')} problems={problems} />
-      <Field name="issue_date" label={words.issueDate} type="date" value={draft.issue_date} onChange={set('issue_date')} problems={problems} />
-      <Field name="due_date" label={words.dueDate} type="date" value={draft.due_date} onChange={set('due_date')} problems={problems} />
-      <Field name="currency" label={words.currency} value={draft.currency} onChange={set('currency')} problems={problems} />
-      <Field name="buyer_reference" label={words.buyerReference} value={draft.buyer_reference} onChange={set('buyer_reference')} problems={problems} />
-      {draft.type === 'credit_note' && <Field name="invoice_reference.number" label={words.corrects} value={draft.corrects} onChange={set('corrects')} problems={problems} />}
+      <Field
+        name="issue_date"
+        label={words.issueDate}
+        type="date"
+        value={draft.issue_date}
+        onChange={set('issue_date')}
+        problems={problems}
+      />
+      <Field
+        name="due_date"
+        label={words.dueDate}
+        type="date"
+        value={draft.due_date}
+        onChange={set('due_date')}
+        problems={problems}
+      />
+      <Field
+        name="currency"
+        label={words.currency}
+        value={draft.currency}
+        onChange={set('currency')}
+        problems={problems}
+      />
+      <Field
+        name="buyer_reference"
+        label={words.buyerReference}
+        value={draft.buyer_reference}
+        onChange={set('buyer_reference')}
+        problems={problems}
+      />
+      {draft.type === 'credit_note' && (
+        <Field
+          name="invoice_reference.number"
+          label={words.corrects}
+          value={draft.corrects}
+          onChange={set('corrects')}
+          problems={problems}
+        />
+      )}
     </fieldset>
   );
 }
@@ -182,7 +250,11 @@ function BuyerFields({ draft, change, problems, words }: Part) {
     <fieldset>
       <legend>{words.buyer}</legend>
       {field('name', words.buyerName)}
-      {field('peppol_id', words.peppolId, <PeppolLookup peppolId={draft.to.peppol_id.trim()} kind={draft.type} words={words} />)}
+      {field(
+        'peppol_id',
+        words.peppolId,
+        <PeppolLookup peppolId={draft.to.peppol_id.trim()} kind={draft.type} words={words} />,
+      )}
       {field('tax_id', words.taxId)}
       {field('email', words.email)}
       {field('street', words.street)}
@@ -195,7 +267,9 @@ function BuyerFields({ draft, change, problems, words }: Part) {
 
 /** Whether the buyer's Peppol id receives this kind of document, by the service's lookup (SML, then SMP). */
 function PeppolLookup({ peppolId, kind, words }: { peppolId: string; kind: Draft['type']; words: SendWords }) {
-  const lookup = useMutation({ mutationFn: () => answer(api.GET('/v1/lookup/{peppol_id}', { params: { path: { peppol_id: peppolId } } })) });
+  const lookup = useMutation({
+    mutationFn: () => answer(api.GET('/v1/lookup/{peppol_id}', { params: { path: { peppol_id: peppolId } } })),
+  });
   // A new id forgets the old id's answer.
   const { reset } = lookup;
   useEffect(() => reset(), [peppolId, reset]);
@@ -204,7 +278,12 @@ function PeppolLookup({ peppolId, kind, words }: { peppolId: string; kind: Draft
   else if (lookup.error) said = statusOf(lookup.error) === 404 ? words.notOnPeppol : lookup.error.message;
   return (
     <>
-      <button type="button" className="secondary" disabled={!peppolId || lookup.isPending} onClick={() => lookup.mutate()}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!peppolId || lookup.isPending}
+        onClick={() => lookup.mutate()}
+      >
         {words.lookUp}
       </button>
       {said && (
@@ -217,25 +296,59 @@ function PeppolLookup({ peppolId, kind, words }: { peppolId: string; kind: Draft
 }
 
 function Lines({ draft, change, problems, words }: Part) {
-  const setLine = (index: number, key: keyof LineDraft) => (value: string) => change({ ...draft, lines: draft.lines.map((line, at) => (at === index ? { ...line, [key]: value } : line)) });
+  const setLine = (index: number, key: keyof LineDraft) => (value: string) =>
+    change({ ...draft, lines: draft.lines.map((line, at) => (at === index ? { ...line, [key]: value } : line)) });
   const remove = (index: number) => change({ ...draft, lines: draft.lines.filter((_, at) => at !== index) });
   return (
     <fieldset>
       <legend>{words.lines}</legend>
       {draft.lines.map((line, index) => (
         <div className="line" key={index} role="group" aria-label={`${words.lines} ${index + 1}`}>
-          <Field name={`lines[${index}].description`} label={words.description} value={line.description} onChange={setLine(index, 'description')} problems={problems} />
-          <Field name={`lines[${index}].quantity`} label={words.quantity} value={line.quantity} onChange={setLine(index, 'quantity')} problems={problems} />
-          <Field name={`lines[${index}].unit_price`} label={words.unitPrice} value={line.unit_price} onChange={setLine(index, 'unit_price')} problems={problems} />
-          <Field name={`lines[${index}].tax_rate`} label={words.taxRate} value={line.tax_rate} onChange={setLine(index, 'tax_rate')} problems={problems} />
+          <Field
+            name={`lines[${index}].description`}
+            label={words.description}
+            value={line.description}
+            onChange={setLine(index, 'description')}
+            problems={problems}
+          />
+          <Field
+            name={`lines[${index}].quantity`}
+            label={words.quantity}
+            value={line.quantity}
+            onChange={setLine(index, 'quantity')}
+            problems={problems}
+          />
+          <Field
+            name={`lines[${index}].unit_price`}
+            label={words.unitPrice}
+            value={line.unit_price}
+            onChange={setLine(index, 'unit_price')}
+            problems={problems}
+          />
+          <Field
+            name={`lines[${index}].tax_rate`}
+            label={words.taxRate}
+            value={line.tax_rate}
+            onChange={setLine(index, 'tax_rate')}
+            problems={problems}
+          />
           {draft.lines.length > 1 && (
-            <button type="button" className="secondary" onClick={() => remove(index)} aria-label={`${words.removeLine} ${index + 1}`}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => remove(index)}
+              aria-label={`${words.removeLine} ${index + 1}`}
+            >
               {words.removeLine}
             </button>
           )}
         </div>
       ))}
-      <button type="button" className="secondary" onClick={() => change({ ...draft, lines: [...draft.lines, emptyLine()] })}>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => change({ ...draft, lines: [...draft.lines, emptyLine()] })}
+      >
         {words.addLine}
       </button>
     </fieldset>
@@ -243,7 +356,15 @@ function Lines({ draft, change, problems, words }: Part) {
 }
 
 /** The totals the API computed for the last check (never computed twice, here and there). */
-function Totals({ validation, currency, words }: { validation: Schemas['DocumentValidation'] | undefined; currency: string; words: SendWords }) {
+function Totals({
+  validation,
+  currency,
+  words,
+}: {
+  validation: Schemas['DocumentValidation'] | undefined;
+  currency: string;
+  words: SendWords;
+}) {
   const locale = useLocale();
   const totals = validation?.totals;
   if (!totals) return null;
@@ -278,7 +399,8 @@ function UblDrop({ companyId, onSent, words }: { companyId: string; onSent: (id:
   });
   const take = (files: FileList | null) => files?.[0] && post.mutate(files[0]);
   const refused = (post.error as { api?: ApiError } | null)?.api;
-  const violations = (refused?.details as { violations?: Schemas['DocumentViolation'][] } | undefined)?.violations ?? [];
+  const violations =
+    (refused?.details as { violations?: Schemas['DocumentViolation'][] } | undefined)?.violations ?? [];
   return (
     <section
       className="drop"
@@ -292,7 +414,13 @@ function UblDrop({ companyId, onSent, words }: { companyId: string; onSent: (id:
       <h2 id="drop-title">{words.dropTitle}</h2>
       <p>{words.dropIntro}</p>
       <label htmlFor="ubl-file">{words.chooseFile}</label>
-      <input id="ubl-file" type="file" accept=".xml,application/xml,text/xml" onChange={(event) => take(event.target.files)} disabled={post.isPending} />
+      <input
+        id="ubl-file"
+        type="file"
+        accept=".xml,application/xml,text/xml"
+        onChange={(event) => take(event.target.files)}
+        disabled={post.isPending}
+      />
       {post.error && (
         <div className="problem" role="alert">
           <p>{post.error.message}</p>

@@ -20,7 +20,16 @@ export interface Draft {
   currency: string;
   buyer_reference: string;
   corrects: string;
-  to: { name: string; peppol_id: string; tax_id: string; email: string; street: string; city: string; postal_code: string; country: string };
+  to: {
+    name: string;
+    peppol_id: string;
+    tax_id: string;
+    email: string;
+    street: string;
+    city: string;
+    postal_code: string;
+    country: string;
+  };
   lines: LineDraft[];
 }
 
@@ -42,7 +51,9 @@ export function emptyDraft(today: string): Draft {
 
 /** The fields of `fields` that hold text, trimmed; the others left out. */
 function filled<T extends { [key in keyof T]: string }>(fields: T): Partial<T> {
-  return Object.fromEntries(Object.entries<string>(fields).flatMap(([key, value]) => (value.trim() ? [[key, value.trim()]] : []))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries<string>(fields).flatMap(([key, value]) => (value.trim() ? [[key, value.trim()]] : [])),
+  ) as Partial<T>;
 }
 
 export function requestOf(draft: Draft, companyId: string): Schemas['DocumentRequest'] {
@@ -56,9 +67,15 @@ export function requestOf(draft: Draft, companyId: string): Schemas['DocumentReq
     issue_date: draft.issue_date,
     currency: draft.currency.trim().toUpperCase(),
     ...top,
-    ...(draft.type === 'credit_note' && draft.corrects.trim() && { invoice_reference: { number: draft.corrects.trim() } }),
+    ...(draft.type === 'credit_note' &&
+      draft.corrects.trim() && { invoice_reference: { number: draft.corrects.trim() } }),
     to: { ...filled(party), ...(Object.keys(address).length > 0 && { address: { country: '', ...address } }) },
-    lines: draft.lines.map((line) => ({ ...filled(line), description: line.description.trim(), quantity: line.quantity.trim(), unit_price: line.unit_price.trim() })),
+    lines: draft.lines.map((line) => ({
+      ...filled(line),
+      description: line.description.trim(),
+      quantity: line.quantity.trim(),
+      unit_price: line.unit_price.trim(),
+    })),
   };
 }
 

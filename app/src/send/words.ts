@@ -42,7 +42,8 @@ export const SEND_WORDS: ScreenWords<{
   chooseFile: string;
 }> = {
   en: {
-    sendIntro: 'Fill in the invoice; it is checked against the Peppol rules as you type. The seller is the company chosen.',
+    sendIntro:
+      'Fill in the invoice; it is checked against the Peppol rules as you type. The seller is the company chosen.',
     kind: 'Kind',
     number: 'Number',
     issueDate: 'Issue date',
@@ -83,7 +84,8 @@ export const SEND_WORDS: ScreenWords<{
     chooseFile: 'Choose or drop an XML file',
   },
   de: {
-    sendIntro: 'Füllen Sie die Rechnung aus; sie wird bei der Eingabe gegen die Peppol-Regeln geprüft. Verkäufer ist das gewählte Unternehmen.',
+    sendIntro:
+      'Füllen Sie die Rechnung aus; sie wird bei der Eingabe gegen die Peppol-Regeln geprüft. Verkäufer ist das gewählte Unternehmen.',
     kind: 'Art',
     number: 'Nummer',
     issueDate: 'Rechnungsdatum',
@@ -120,11 +122,13 @@ export const SEND_WORDS: ScreenWords<{
     problems: 'Vor dem Senden zu beheben',
     submit: 'Dokument senden',
     dropTitle: 'Oder eine UBL-Datei senden',
-    dropIntro: 'Eine Rechnung oder Gutschrift nach Peppol BIS Billing 3.0 (oder eine CII-Rechnung), deren Verkäufer das gewählte Unternehmen ist.',
+    dropIntro:
+      'Eine Rechnung oder Gutschrift nach Peppol BIS Billing 3.0 (oder eine CII-Rechnung), deren Verkäufer das gewählte Unternehmen ist.',
     chooseFile: 'XML-Datei wählen oder hierher ziehen',
   },
   fr: {
-    sendIntro: 'Remplissez la facture ; elle est vérifiée selon les règles Peppol pendant la saisie. Le vendeur est l’entreprise choisie.',
+    sendIntro:
+      'Remplissez la facture ; elle est vérifiée selon les règles Peppol pendant la saisie. Le vendeur est l’entreprise choisie.',
     kind: 'Type',
     number: 'Numéro',
     issueDate: 'Date d’émission',
@@ -161,11 +165,13 @@ export const SEND_WORDS: ScreenWords<{
     problems: 'À corriger avant l’envoi',
     submit: 'Envoyer le document',
     dropTitle: 'Ou envoyer un fichier UBL',
-    dropIntro: 'Une facture ou note de crédit Peppol BIS Billing 3.0 (ou une facture CII) dont le vendeur est l’entreprise choisie.',
+    dropIntro:
+      'Une facture ou note de crédit Peppol BIS Billing 3.0 (ou une facture CII) dont le vendeur est l’entreprise choisie.',
     chooseFile: 'Choisir ou déposer un fichier XML',
   },
   nl: {
-    sendIntro: 'Vul de factuur in; ze wordt tijdens het typen getoetst aan de Peppol-regels. De verkoper is het gekozen bedrijf.',
+    sendIntro:
+      'Vul de factuur in; ze wordt tijdens het typen getoetst aan de Peppol-regels. De verkoper is het gekozen bedrijf.',
     kind: 'Soort',
     number: 'Nummer',
     issueDate: 'Factuurdatum',
@@ -202,7 +208,8 @@ export const SEND_WORDS: ScreenWords<{
     problems: 'Te verbeteren vóór verzending',
     submit: 'Document verzenden',
     dropTitle: 'Of een UBL-bestand verzenden',
-    dropIntro: 'Een Peppol BIS Billing 3.0-factuur of -creditnota (of een CII-factuur) met het gekozen bedrijf als verkoper.',
+    dropIntro:
+      'Een Peppol BIS Billing 3.0-factuur of -creditnota (of een CII-factuur) met het gekozen bedrijf als verkoper.',
     chooseFile: 'Kies of sleep een XML-bestand',
   },
 };

@@ -24,12 +24,24 @@ export function WebhookPage({ id }: { id: string }) {
   const webhook = useQuery({ queryKey: ['webhook', id], queryFn: () => answer(api.GET('/v1/webhooks/{id}', path)) });
   const deliveries = useQuery({
     queryKey: ['deliveries', id, status],
-    queryFn: () => answer(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 50, ...(status && { status }) } } })),
-    refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === 'pending') ? 2000 : false),
+    queryFn: () =>
+      answer(
+        api.GET('/v1/webhooks/{id}/deliveries', {
+          params: { path: { id }, query: { limit: 50, ...(status && { status }) } },
+        }),
+      ),
+    refetchInterval: (query) =>
+      query.state.data?.data.some((delivery) => delivery.status === 'pending') ? 2000 : false,
   });
-  const refresh = () => queryClient.invalidateQueries({ predicate: (query) => ['webhook', 'webhooks', 'deliveries'].includes(query.queryKey[0] as string) });
+  const refresh = () =>
+    queryClient.invalidateQueries({
+      predicate: (query) => ['webhook', 'webhooks', 'deliveries'].includes(query.queryKey[0] as string),
+    });
   const test = useMutation({ mutationFn: () => answer(api.POST('/v1/webhooks/{id}/test', path)), onSuccess: refresh });
-  const switchTo = useMutation({ mutationFn: (enabled: boolean) => answer(api.PATCH('/v1/webhooks/{id}', { ...path, body: { enabled } })), onSuccess: refresh });
+  const switchTo = useMutation({
+    mutationFn: (enabled: boolean) => answer(api.PATCH('/v1/webhooks/{id}', { ...path, body: { enabled } })),
+    onSuccess: refresh,
+  });
   const remove = useMutation({
     mutationFn: () => answer(api.DELETE('/v1/webhooks/{id}', path)),
     onSuccess: async () => {
@@ -38,7 +50,8 @@ export function WebhookPage({ id }: { id: string }) {
     },
   });
   const redeliver = useMutation({
-    mutationFn: (deliveryId: string) => answer(api.POST('/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } } })),
+    mutationFn: (deliveryId: string) =>
+      answer(api.POST('/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } } })),
     onSuccess: refresh,
   });
   const failure = test.error ?? switchTo.error ?? remove.error ?? redeliver.error;
@@ -60,7 +73,11 @@ export function WebhookPage({ id }: { id: string }) {
         <dt>{words.events}</dt>
         <dd>{shown.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}</dd>
         <dt>{shared.status}</dt>
-        <dd>{shown.enabled ? words.enabled : `${words.disabled}${shown.disabled_reason ? `: ${shown.disabled_reason}` : ''}`}</dd>
+        <dd>
+          {shown.enabled
+            ? words.enabled
+            : `${words.disabled}${shown.disabled_reason ? `: ${shown.disabled_reason}` : ''}`}
+        </dd>
         <dt>{words.environment}</dt>
         <dd>{shown.environment}</dd>
       </dl>
@@ -68,7 +85,12 @@ export function WebhookPage({ id }: { id: string }) {
         <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !shown.enabled}>
           {words.sendTest}
         </button>
-        <button type="button" className="secondary" onClick={() => switchTo.mutate(!shown.enabled)} disabled={switchTo.isPending}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => switchTo.mutate(!shown.enabled)}
+          disabled={switchTo.isPending}
+        >
           {shown.enabled ? words.disable : words.enable}
         </button>
         <button type="button" className="secondary" onClick={() => remove.mutate()} disabled={remove.isPending}>
@@ -92,19 +114,40 @@ export function WebhookPage({ id }: { id: string }) {
       </div>
       {deliveries.data && deliveries.data.data.length === 0 && <p>{words.noDeliveries}</p>}
       {deliveries.data?.data.map((delivery) => (
-        <DeliveryCard key={delivery.id} delivery={delivery} words={words} onRedeliver={() => redeliver.mutate(delivery.id)} busy={redeliver.isPending} />
+        <DeliveryCard
+          key={delivery.id}
+          delivery={delivery}
+          words={words}
+          onRedeliver={() => redeliver.mutate(delivery.id)}
+          busy={redeliver.isPending}
+        />
       ))}
     </article>
   );
 }
 
 /** One delivery: its event, status, and every attempt (time, outcome, HTTP status, time taken, the answer's start or the error). */
-function DeliveryCard({ delivery, words, onRedeliver, busy }: { delivery: Delivery; words: WebhookWords; onRedeliver: () => void; busy: boolean }) {
+function DeliveryCard({
+  delivery,
+  words,
+  onRedeliver,
+  busy,
+}: {
+  delivery: Delivery;
+  words: WebhookWords;
+  onRedeliver: () => void;
+  busy: boolean;
+}) {
   const { dateTime } = useLocale();
   return (
     <section className="delivery" aria-label={`${delivery.event_type} ${delivery.id}`}>
       <h3>
-        {delivery.event_type} <span className={`status status-${delivery.status === 'succeeded' ? 'delivered' : delivery.status === 'failed' ? 'failed' : 'sending'}`}>{words[`delivery_${delivery.status}`]}</span>
+        {delivery.event_type}{' '}
+        <span
+          className={`status status-${delivery.status === 'succeeded' ? 'delivered' : delivery.status === 'failed' ? 'failed' : 'sending'}`}
+        >
+          {words[`delivery_${delivery.status}`]}
+        </span>
       </h3>
       <p className="muted">
         <code>{delivery.id}</code> · {dateTime(delivery.created_at)}
@@ -136,7 +179,13 @@ function DeliveryCard({ delivery, words, onRedeliver, busy }: { delivery: Delive
         </tbody>
       </table>
       {delivery.status !== 'pending' && (
-        <button type="button" className="secondary" onClick={onRedeliver} disabled={busy} aria-label={`${words.redeliver} ${delivery.id}`}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={onRedeliver}
+          disabled={busy}
+          aria-label={`${words.redeliver} ${delivery.id}`}
+        >
           {words.redeliver}
         </button>
       )}

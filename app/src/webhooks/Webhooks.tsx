@@ -39,7 +39,8 @@ export function Webhooks() {
     mutationFn: () => answer(api.POST('/v1/webhooks', { body: { url, events, ...(description && { description }) } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
   });
-  const toggle = (kind: EventType, on: boolean) => setEvents((chosen) => (on ? [...chosen, kind] : chosen.filter((each) => each !== kind)));
+  const toggle = (kind: EventType, on: boolean) =>
+    setEvents((chosen) => (on ? [...chosen, kind] : chosen.filter((each) => each !== kind)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     add.mutate();
@@ -65,10 +66,18 @@ export function Webhooks() {
             {webhooks.data.data.map((webhook) => (
               <tr key={webhook.id}>
                 <td data-label={words.url}>
-                  <a href={hrefOf(`/webhooks/${encodeURIComponent(webhook.id)}`)}>{webhook.description || webhook.url}</a>
+                  <a href={hrefOf(`/webhooks/${encodeURIComponent(webhook.id)}`)}>
+                    {webhook.description || webhook.url}
+                  </a>
                 </td>
-                <td data-label={words.events}>{webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}</td>
-                <td data-label={shared.status}>{webhook.enabled ? words.enabled : `${words.disabled}${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`}</td>
+                <td data-label={words.events}>
+                  {webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}
+                </td>
+                <td data-label={shared.status}>
+                  {webhook.enabled
+                    ? words.enabled
+                    : `${words.disabled}${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`}
+                </td>
                 <td data-label={shared.date}>{dateTime(webhook.created_at)}</td>
               </tr>
             ))}
@@ -77,14 +86,31 @@ export function Webhooks() {
       )}
       <form className="answer" onSubmit={submit}>
         <label htmlFor="webhook-url">{words.url}</label>
-        <input id="webhook-url" type="url" required value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://" />
+        <input
+          id="webhook-url"
+          type="url"
+          required
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          placeholder="https://"
+        />
         <label htmlFor="webhook-description">{words.description}</label>
-        <input id="webhook-description" value={description} maxLength={200} onChange={(event) => setDescription(event.target.value)} />
+        <input
+          id="webhook-description"
+          value={description}
+          maxLength={200}
+          onChange={(event) => setDescription(event.target.value)}
+        />
         <fieldset className="choices">
           <legend>{words.events}</legend>
           {EVENT_TYPES.map((kind) => (
             <label key={kind}>
-              <input type="checkbox" checked={events.includes(kind)} onChange={(event) => toggle(kind, event.target.checked)} /> {kind === '*' ? words.everyEvent : kind}
+              <input
+                type="checkbox"
+                checked={events.includes(kind)}
+                onChange={(event) => toggle(kind, event.target.checked)}
+              />{' '}
+              {kind === '*' ? words.everyEvent : kind}
             </label>
           ))}
         </fieldset>

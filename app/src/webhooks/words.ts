@@ -38,7 +38,8 @@ export const WEBHOOK_WORDS: ScreenWords<{
   noAnswer: string;
 }> = {
   en: {
-    webhooksIntro: 'Your systems hear of each document’s progress at these addresses, in signed requests. Every delivery is listed with each of its attempts.',
+    webhooksIntro:
+      'Your systems hear of each document’s progress at these addresses, in signed requests. Every delivery is listed with each of its attempts.',
     url: 'Address (URL)',
     description: 'Description',
     events: 'Events',
@@ -75,7 +76,8 @@ export const WEBHOOK_WORDS: ScreenWords<{
     noAnswer: 'no answer',
   },
   de: {
-    webhooksIntro: 'Ihre Systeme erfahren unter diesen Adressen in signierten Anfragen, wie es um jedes Dokument steht. Jede Zustellung ist mit jedem Versuch aufgeführt.',
+    webhooksIntro:
+      'Ihre Systeme erfahren unter diesen Adressen in signierten Anfragen, wie es um jedes Dokument steht. Jede Zustellung ist mit jedem Versuch aufgeführt.',
     url: 'Adresse (URL)',
     description: 'Beschreibung',
     events: 'Ereignisse',
@@ -112,7 +114,8 @@ export const WEBHOOK_WORDS: ScreenWords<{
     noAnswer: 'keine Antwort',
   },
   fr: {
-    webhooksIntro: 'Vos systèmes apprennent à ces adresses, par des requêtes signées, où en est chaque document. Chaque livraison est listée avec chacune de ses tentatives.',
+    webhooksIntro:
+      'Vos systèmes apprennent à ces adresses, par des requêtes signées, où en est chaque document. Chaque livraison est listée avec chacune de ses tentatives.',
     url: 'Adresse (URL)',
     description: 'Description',
     events: 'Événements',
@@ -149,7 +152,8 @@ export const WEBHOOK_WORDS: ScreenWords<{
     noAnswer: 'pas de réponse',
   },
   nl: {
-    webhooksIntro: 'Uw systemen horen op deze adressen, in ondertekende verzoeken, hoe het met elk document gaat. Elke levering staat hier met elke poging.',
+    webhooksIntro:
+      'Uw systemen horen op deze adressen, in ondertekende verzoeken, hoe het met elk document gaat. Elke levering staat hier met elke poging.',
     url: 'Adres (URL)',
     description: 'Omschrijving',
     events: 'Gebeurtenissen',

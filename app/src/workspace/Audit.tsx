@@ -10,7 +10,12 @@ export function Audit({ workspaceId }: { workspaceId: string }) {
   const words = useScreenWords(WORKSPACE_WORDS);
   const audit = useInfiniteQuery({
     queryKey: ['audit', workspaceId],
-    queryFn: ({ pageParam }) => answer(api.GET('/v1/workspaces/{id}/audit', { params: { path: { id: workspaceId }, query: { limit: 50, ...(pageParam && { cursor: pageParam }) } } })),
+    queryFn: ({ pageParam }) =>
+      answer(
+        api.GET('/v1/workspaces/{id}/audit', {
+          params: { path: { id: workspaceId }, query: { limit: 50, ...(pageParam && { cursor: pageParam }) } },
+        }),
+      ),
     initialPageParam: '',
     getNextPageParam: (page) => (page.has_more ? (page.next_cursor ?? undefined) : undefined),
   });
@@ -36,14 +41,21 @@ export function Audit({ workspaceId }: { workspaceId: string }) {
               <td data-label={words.action}>
                 <code>{event.action}</code>
               </td>
-              <td data-label={words.actor}>{[event.actor.account_id, event.actor.key_prefix].filter(Boolean).join(' · ')}</td>
+              <td data-label={words.actor}>
+                {[event.actor.account_id, event.actor.key_prefix].filter(Boolean).join(' · ')}
+              </td>
               <td data-label={words.target}>{`${event.target.type} ${event.target.id}`}</td>
             </tr>
           ))}
         </tbody>
       </table>
       {audit.hasNextPage && (
-        <button type="button" className="secondary" onClick={() => void audit.fetchNextPage()} disabled={audit.isFetchingNextPage}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void audit.fetchNextPage()}
+          disabled={audit.isFetchingNextPage}
+        >
           {shared.more}
         </button>
       )}

@@ -10,7 +10,32 @@ type Country = Schemas['CreateCompanyRequest']['country'];
 type Words = (typeof WORKSPACE_WORDS)['en'];
 
 /** The countries a company can be in; the compiler checks that none of the API's is missing. */
-const COUNTRIES = ['AE', 'AT', 'AU', 'BE', 'DE', 'DK', 'FI', 'FR', 'GB', 'GR', 'IE', 'IS', 'IT', 'JP', 'MY', 'NG', 'NL', 'NO', 'NZ', 'OM', 'PL', 'SE', 'SG', 'SK'] as const satisfies readonly Country[];
+const COUNTRIES = [
+  'AE',
+  'AT',
+  'AU',
+  'BE',
+  'DE',
+  'DK',
+  'FI',
+  'FR',
+  'GB',
+  'GR',
+  'IE',
+  'IS',
+  'IT',
+  'JP',
+  'MY',
+  'NG',
+  'NL',
+  'NO',
+  'NZ',
+  'OM',
+  'PL',
+  'SE',
+  'SG',
+  'SK',
+] as const satisfies readonly Country[];
 const everyCountryListed: Exclude<Country, (typeof COUNTRIES)[number]> extends never ? true : never = true;
 void everyCountryListed;
 
@@ -35,18 +60,31 @@ export function Companies({ workspaceId }: { workspaceId: string }) {
 function CompanyCard({ id, words }: { id: string; words: Words }) {
   const { words: shared } = useLocale();
   const queryClient = useQueryClient();
-  const company = useQuery({ queryKey: ['company', id], queryFn: () => answer(api.GET('/v1/companies/{id}', { params: { path: { id } } })) });
+  const company = useQuery({
+    queryKey: ['company', id],
+    queryFn: () => answer(api.GET('/v1/companies/{id}', { params: { path: { id } } })),
+  });
   const [peppolId, setPeppolId] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => answer(api.PATCH('/v1/companies/{id}', { params: { path: { id } }, body: { peppol_id: peppolId?.trim() || null } })),
+    mutationFn: () =>
+      answer(
+        api.PATCH('/v1/companies/{id}', { params: { path: { id } }, body: { peppol_id: peppolId?.trim() || null } }),
+      ),
     onSuccess: (saved) => {
       queryClient.setQueryData(['company', id], saved);
       setPeppolId(null);
     },
   });
-  if (!company.data) return company.error ? <p role="alert">{`${shared.failedToLoad} ${company.error.message}`}</p> : null;
+  if (!company.data)
+    return company.error ? <p role="alert">{`${shared.failedToLoad} ${company.error.message}`}</p> : null;
   const shown = company.data;
-  const address = [shown.address?.street, [shown.address?.postal_code, shown.address?.city].filter(Boolean).join(' '), shown.country].filter(Boolean).join(', ');
+  const address = [
+    shown.address?.street,
+    [shown.address?.postal_code, shown.address?.city].filter(Boolean).join(' '),
+    shown.country,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();
@@ -60,7 +98,9 @@ function CompanyCard({ id, words }: { id: string; words: Words }) {
         <dt>{words.receiving}</dt>
         <dd>
           {words[`receiving_${shown.receiving?.status ?? 'none'}`]}
-          {shown.receiving?.error_message && <span className="field-problem">{` ${shown.receiving.error_message}`}</span>}
+          {shown.receiving?.error_message && (
+            <span className="field-problem">{` ${shown.receiving.error_message}`}</span>
+          )}
         </dd>
         <dt>{words.verifiedLive}</dt>
         <dd>{shown.is_live ? words.verifiedLive : words.sandboxOnly}</dd>
@@ -74,7 +114,13 @@ function CompanyCard({ id, words }: { id: string; words: Words }) {
         <dd>{shown.iban ?? '—'}</dd>
       </dl>
       <form className="inline" onSubmit={submit}>
-        <Field id={`peppol-${id}`} label={`${words.peppolId} (${shown.name})`} value={peppolId ?? shown.peppol_id ?? ''} onChange={setPeppolId} problem={save.error?.message} />
+        <Field
+          id={`peppol-${id}`}
+          label={`${words.peppolId} (${shown.name})`}
+          value={peppolId ?? shown.peppol_id ?? ''}
+          onChange={setPeppolId}
+          problem={save.error?.message}
+        />
         <button type="submit" disabled={peppolId === null || save.isPending}>
           {words.save}
         </button>
@@ -84,7 +130,17 @@ function CompanyCard({ id, words }: { id: string; words: Words }) {
   );
 }
 
-const EMPTY = { name: '', tax_id: '', company_registration_id: '', peppol_id: '', email: '', iban: '', street: '', city: '', postal_code: '' };
+const EMPTY = {
+  name: '',
+  tax_id: '',
+  company_registration_id: '',
+  peppol_id: '',
+  email: '',
+  iban: '',
+  street: '',
+  city: '',
+  postal_code: '',
+};
 
 function AddCompany({ workspaceId, words }: { workspaceId: string; words: Words }) {
   const queryClient = useQueryClient();
@@ -94,15 +150,28 @@ function AddCompany({ workspaceId, words }: { workspaceId: string; words: Words 
     mutationFn: () => {
       const { street, city, postal_code, name, ...rest } = fields;
       const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value.trim()));
-      const address = Object.fromEntries(Object.entries({ street, city, postal_code }).filter(([, value]) => value.trim()));
-      return answer(api.POST('/v1/companies', { body: { name, country, ...given, ...(Object.keys(address).length > 0 && { address }) } }));
+      const address = Object.fromEntries(
+        Object.entries({ street, city, postal_code }).filter(([, value]) => value.trim()),
+      );
+      return answer(
+        api.POST('/v1/companies', {
+          body: { name, country, ...given, ...(Object.keys(address).length > 0 && { address }) },
+        }),
+      );
     },
     onSuccess: async () => {
       setFields(EMPTY);
       await queryClient.invalidateQueries({ queryKey: ['companies', workspaceId] });
     },
   });
-  const field = (key: keyof typeof EMPTY, label: string) => <Field id={`new-${key}`} label={label} value={fields[key]} onChange={(value) => setFields({ ...fields, [key]: value })} />;
+  const field = (key: keyof typeof EMPTY, label: string) => (
+    <Field
+      id={`new-${key}`}
+      label={label}
+      value={fields[key]}
+      onChange={(value) => setFields({ ...fields, [key]: value })}
+    />
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     add.mutate();

@@ -10,7 +10,11 @@ import { WORKSPACE_WORDS } from './words';
 type Kyc = Schemas['KycState'];
 type DocType = Schemas['KycDocumentUpload']['doc_type'];
 type Words = (typeof WORKSPACE_WORDS)['en'];
-const WORKSPACE_DOC_TYPES = ['registry_extract', 'representative_id', 'authority_proof'] as const satisfies readonly DocType[];
+const WORKSPACE_DOC_TYPES = [
+  'registry_extract',
+  'representative_id',
+  'authority_proof',
+] as const satisfies readonly DocType[];
 
 /** A file's bytes as base64, as the upload takes them. */
 async function base64Of(file: File): Promise<string> {
@@ -64,7 +68,11 @@ export function GoingLive({ workspaceId }: { workspaceId: string }) {
           </>
         )}
         <dt>{words.documentsUploaded}</dt>
-        <dd>{state.documents.map((document) => `${words[`doc_${document.doc_type}`]} (${document.filename})`).join('; ') || '—'}</dd>
+        <dd>
+          {state.documents
+            .map((document) => `${words[`doc_${document.doc_type}`]} (${document.filename})`)
+            .join('; ') || '—'}
+        </dd>
         {open && state.requirements.missing_workspace_doc_types.length > 0 && (
           <>
             <dt>{words.stillNeeded}</dt>
@@ -83,7 +91,12 @@ function Upload({ words, missing }: { words: Words; missing: DocType[] }) {
   const [docType, setDocType] = useState<DocType>(missing[0] ?? 'registry_extract');
   const [file, setFile] = useState<File | null>(null);
   const upload = useMutation({
-    mutationFn: async () => answer(api.POST('/v1/kyc/documents', { body: { doc_type: docType, filename: file!.name, content: await base64Of(file!) } })),
+    mutationFn: async () =>
+      answer(
+        api.POST('/v1/kyc/documents', {
+          body: { doc_type: docType, filename: file!.name, content: await base64Of(file!) },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['kyc'] }),
   });
   const submit = (event: FormEvent) => {
@@ -101,7 +114,12 @@ function Upload({ words, missing }: { words: Words; missing: DocType[] }) {
         ))}
       </select>
       <label htmlFor="kyc-file">{words.file}</label>
-      <input id="kyc-file" type="file" accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+      <input
+        id="kyc-file"
+        type="file"
+        accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg"
+        onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+      />
       <button type="submit" disabled={!file || upload.isPending}>
         {words.upload}
       </button>
@@ -115,14 +133,35 @@ function Attestation({ state, words, workspaceId }: { state: Kyc; words: Words; 
   // The company the workspace is: the last submission's, else the one chosen (the first until another is).
   const picked = useCompanies(workspaceId);
   const companyId = state.requirements.own_company_id ?? picked.companyId;
-  const [fields, setFields] = useState({ kyc_legal_name: state.legal_name ?? '', kyc_enterprise_number: state.enterprise_number ?? '', attestation_name: '', attestation_role: '' });
+  const [fields, setFields] = useState({
+    kyc_legal_name: state.legal_name ?? '',
+    kyc_enterprise_number: state.enterprise_number ?? '',
+    attestation_name: '',
+    attestation_role: '',
+  });
   const [attested, setAttested] = useState(false);
   const submitted = useMutation({
     mutationFn: () =>
-      answer(api.POST('/v1/kyc/submit', { body: { ...fields, company_id: companyId!, attested: true, attestation_version: state.attestation.current_version } })),
+      answer(
+        api.POST('/v1/kyc/submit', {
+          body: {
+            ...fields,
+            company_id: companyId!,
+            attested: true,
+            attestation_version: state.attestation.current_version,
+          },
+        }),
+      ),
     onSuccess: (next) => queryClient.setQueryData(['kyc'], next),
   });
-  const field = (key: keyof typeof fields, label: string) => <Field id={`kyc-${key}`} label={label} value={fields[key]} onChange={(value) => setFields({ ...fields, [key]: value })} />;
+  const field = (key: keyof typeof fields, label: string) => (
+    <Field
+      id={`kyc-${key}`}
+      label={label}
+      value={fields[key]}
+      onChange={(value) => setFields({ ...fields, [key]: value })}
+    />
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     submitted.mutate();
@@ -138,7 +177,8 @@ function Attestation({ state, words, workspaceId }: { state: Kyc; words: Words; 
         {field('attestation_role', words.yourRole)}
         <blockquote className="attestation">{state.attestation.text}</blockquote>
         <label className="check-line">
-          <input type="checkbox" checked={attested} onChange={(event) => setAttested(event.target.checked)} /> {words.attest}
+          <input type="checkbox" checked={attested} onChange={(event) => setAttested(event.target.checked)} />{' '}
+          {words.attest}
         </label>
         <button type="submit" disabled={!attested || submitted.isPending}>
           {words.submit}

@@ -14,13 +14,22 @@ export function Members({ workspaceId }: { workspaceId: string }) {
   const words = useScreenWords(WORKSPACE_WORDS);
   const queryClient = useQueryClient();
   const path = { params: { path: { id: workspaceId } } };
-  const members = useQuery({ queryKey: ['members', workspaceId], queryFn: () => answer(api.GET('/v1/workspaces/{id}/members', path)) });
+  const members = useQuery({
+    queryKey: ['members', workspaceId],
+    queryFn: () => answer(api.GET('/v1/workspaces/{id}/members', path)),
+  });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const changed = () => queryClient.invalidateQueries({ queryKey: ['members', workspaceId] });
-  const invite = useMutation({ mutationFn: () => answer(api.POST('/v1/workspaces/{id}/members', { ...path, body: { email, role } })), onSuccess: () => (setEmail(''), changed()) });
+  const invite = useMutation({
+    mutationFn: () => answer(api.POST('/v1/workspaces/{id}/members', { ...path, body: { email, role } })),
+    onSuccess: () => (setEmail(''), changed()),
+  });
   const remove = useMutation({
-    mutationFn: (accountId: string) => answer(api.DELETE('/v1/workspaces/{id}/members/{accountId}', { params: { path: { id: workspaceId, accountId } } })),
+    mutationFn: (accountId: string) =>
+      answer(
+        api.DELETE('/v1/workspaces/{id}/members/{accountId}', { params: { path: { id: workspaceId, accountId } } }),
+      ),
     onSuccess: changed,
   });
   const submit = (event: FormEvent) => {
@@ -51,7 +60,13 @@ export function Members({ workspaceId }: { workspaceId: string }) {
                 <td data-label={words.joined}>{date(member.joined_at)}</td>
                 <td>
                   {member.role !== 'owner' && (
-                    <button type="button" className="secondary" onClick={() => remove.mutate(member.account_id)} disabled={remove.isPending} aria-label={`${words.remove} ${member.email}`}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => remove.mutate(member.account_id)}
+                      disabled={remove.isPending}
+                      aria-label={`${words.remove} ${member.email}`}
+                    >
                       {words.remove}
                     </button>
                   )}
@@ -64,7 +79,13 @@ export function Members({ workspaceId }: { workspaceId: string }) {
       <form className="answer" onSubmit={submit}>
         <p>{words.inviteIntro}</p>
         <label htmlFor="member-email">{words.email}</label>
-        <input id="member-email" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <input
+          id="member-email"
+          type="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         <label htmlFor="member-role">{words.role}</label>
         <select id="member-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
           {ROLES.map((each) => (

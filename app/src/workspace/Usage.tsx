@@ -8,12 +8,20 @@ import { WORKSPACE_WORDS } from './words';
 export function Usage({ workspaceId }: { workspaceId: string }) {
   const { words: shared, date, money } = useLocale();
   const words = useScreenWords(WORKSPACE_WORDS);
-  const workspace = useQuery({ queryKey: ['workspace', workspaceId], queryFn: () => answer(api.GET('/v1/workspaces/{id}', { params: { path: { id: workspaceId } } })) });
-  const usage = useQuery({ queryKey: ['usage'], queryFn: () => answer(api.GET('/v1/account/usage', { params: { query: { days: 30 } } })) });
+  const workspace = useQuery({
+    queryKey: ['workspace', workspaceId],
+    queryFn: () => answer(api.GET('/v1/workspaces/{id}', { params: { path: { id: workspaceId } } })),
+  });
+  const usage = useQuery({
+    queryKey: ['usage'],
+    queryFn: () => answer(api.GET('/v1/account/usage', { params: { query: { days: 30 } } })),
+  });
   const failed = workspace.error ?? usage.error;
   if (failed) return <p role="alert">{`${shared.failedToLoad} ${failed.message}`}</p>;
   if (!workspace.data || !usage.data) return <p role="status">{shared.loading}</p>;
-  const active = usage.data.data.filter((day) => day.api_calls + day.documents_sent + day.documents_received > 0).reverse();
+  const active = usage.data.data
+    .filter((day) => day.api_calls + day.documents_sent + day.documents_received > 0)
+    .reverse();
   return (
     <section aria-labelledby="usage-title">
       <h1 id="usage-title">{words.usage}</h1>

@@ -76,7 +76,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
 }> = {
   en: {
     companies: 'Companies',
-    companiesIntro: 'The companies this workspace sends and receives for. A Peppol id set or changed is reviewed before it is used live.',
+    companiesIntro:
+      'The companies this workspace sends and receives for. A Peppol id set or changed is reviewed before it is used live.',
     addCompany: 'Add a company',
     name: 'Legal name',
     country: 'Country',
@@ -100,7 +101,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
     verifiedLive: 'Verified for live',
     sandboxOnly: 'Sandbox only',
     goingLive: 'Going live',
-    goingLiveIntro: 'To send on the Peppol network, tell us who the company is and who you are, with the documents that show it. We review it, usually within a working day.',
+    goingLiveIntro:
+      'To send on the Peppol network, tell us who the company is and who you are, with the documents that show it. We review it, usually within a working day.',
     kyc_none: 'Not submitted yet',
     kyc_pending: 'Submitted: we are reviewing it',
     kyc_approved: 'Approved: the workspace is live',
@@ -149,7 +151,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
   },
   de: {
     companies: 'Unternehmen',
-    companiesIntro: 'Die Unternehmen, für die dieser Arbeitsbereich sendet und empfängt. Eine neue oder geänderte Peppol-ID wird geprüft, bevor sie live gilt.',
+    companiesIntro:
+      'Die Unternehmen, für die dieser Arbeitsbereich sendet und empfängt. Eine neue oder geänderte Peppol-ID wird geprüft, bevor sie live gilt.',
     addCompany: 'Unternehmen hinzufügen',
     name: 'Firmenname',
     country: 'Land',
@@ -173,7 +176,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
     verifiedLive: 'Für live geprüft',
     sandboxOnly: 'Nur Sandbox',
     goingLive: 'Live gehen',
-    goingLiveIntro: 'Um im Peppol-Netz zu senden, sagen Sie uns, wer das Unternehmen ist und wer Sie sind, mit den Nachweisen dafür. Wir prüfen das, meist innerhalb eines Werktags.',
+    goingLiveIntro:
+      'Um im Peppol-Netz zu senden, sagen Sie uns, wer das Unternehmen ist und wer Sie sind, mit den Nachweisen dafür. Wir prüfen das, meist innerhalb eines Werktags.',
     kyc_none: 'Noch nicht eingereicht',
     kyc_pending: 'Eingereicht: wir prüfen',
     kyc_approved: 'Genehmigt: der Arbeitsbereich ist live',
@@ -222,7 +226,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
   },
   fr: {
     companies: 'Entreprises',
-    companiesIntro: 'Les entreprises pour lesquelles cet espace envoie et reçoit. Un identifiant Peppol ajouté ou modifié est vérifié avant d’être utilisé en production.',
+    companiesIntro:
+      'Les entreprises pour lesquelles cet espace envoie et reçoit. Un identifiant Peppol ajouté ou modifié est vérifié avant d’être utilisé en production.',
     addCompany: 'Ajouter une entreprise',
     name: 'Dénomination',
     country: 'Pays',
@@ -246,7 +251,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
     verifiedLive: 'Vérifiée pour la production',
     sandboxOnly: 'Sandbox seulement',
     goingLive: 'Passer en production',
-    goingLiveIntro: 'Pour envoyer sur le réseau Peppol, dites-nous qui est l’entreprise et qui vous êtes, avec les pièces qui le montrent. Nous vérifions, en général sous un jour ouvrable.',
+    goingLiveIntro:
+      'Pour envoyer sur le réseau Peppol, dites-nous qui est l’entreprise et qui vous êtes, avec les pièces qui le montrent. Nous vérifions, en général sous un jour ouvrable.',
     kyc_none: 'Pas encore soumis',
     kyc_pending: 'Soumis : en cours de vérification',
     kyc_approved: 'Approuvé : l’espace est en production',
@@ -295,7 +301,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
   },
   nl: {
     companies: 'Bedrijven',
-    companiesIntro: 'De bedrijven waarvoor deze werkruimte verzendt en ontvangt. Een nieuw of gewijzigd Peppol-id wordt nagekeken voor het live gebruikt wordt.',
+    companiesIntro:
+      'De bedrijven waarvoor deze werkruimte verzendt en ontvangt. Een nieuw of gewijzigd Peppol-id wordt nagekeken voor het live gebruikt wordt.',
     addCompany: 'Bedrijf toevoegen',
     name: 'Officiële naam',
     country: 'Land',
@@ -319,7 +326,8 @@ export const WORKSPACE_WORDS: ScreenWords<{
     verifiedLive: 'Geverifieerd voor live',
     sandboxOnly: 'Alleen sandbox',
     goingLive: 'Live gaan',
-    goingLiveIntro: 'Om op het Peppol-netwerk te verzenden, vertel ons wie het bedrijf is en wie u bent, met de stukken die het tonen. We controleren het, meestal binnen een werkdag.',
+    goingLiveIntro:
+      'Om op het Peppol-netwerk te verzenden, vertel ons wie het bedrijf is en wie u bent, met de stukken die het tonen. We controleren het, meestal binnen een werkdag.',
     kyc_none: 'Nog niet ingediend',
     kyc_pending: 'Ingediend: we controleren het',
     kyc_approved: 'Goedgekeurd: de werkruimte is live',

@@ -20,7 +20,9 @@ export interface NationalContext {
 export type NationalRules = (context: NationalContext) => void;
 
 /** Every line, document allowance and document charge with its JSON path. */
-export function taxedItems(document: DocumentInput): { path: string; tax_category?: string | undefined; tax_rate?: string | undefined }[] {
+export function taxedItems(
+  document: DocumentInput,
+): { path: string; tax_category?: string | undefined; tax_rate?: string | undefined }[] {
   return [
     ...document.lines.map((item, index) => ({ ...item, path: `lines[${index}]` })),
     ...(document.allowances ?? []).map((item, index) => ({ ...item, path: `allowances[${index}]` })),
@@ -32,10 +34,20 @@ const ADDRESS_PART_NAMES = { street: 'street', city: 'city', postal_code: 'posta
 type AddressPart = keyof typeof ADDRESS_PART_NAMES;
 
 /** One violation per missing part of a party's address, each naming its own rule. */
-export function requireAddress(party: PartyInput, path: 'from' | 'to', rules: Partial<Record<AddressPart, string>>, who: string, out: Violation[]): void {
+export function requireAddress(
+  party: PartyInput,
+  path: 'from' | 'to',
+  rules: Partial<Record<AddressPart, string>>,
+  who: string,
+  out: Violation[],
+): void {
   for (const [part, rule] of Object.entries(rules) as [AddressPart, string][]) {
     if (!party.address?.[part]) {
-      out.push({ path: `${path}.address.${part}`, rule, message: `${who} needs the ${ADDRESS_PART_NAMES[part]} in the address (set it on the company or in ${path}.address).` });
+      out.push({
+        path: `${path}.address.${part}`,
+        rule,
+        message: `${who} needs the ${ADDRESS_PART_NAMES[part]} in the address (set it on the company or in ${path}.address).`,
+      });
     }
   }
 }

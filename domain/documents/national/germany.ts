@@ -23,36 +23,88 @@ export function germany(context: NationalContext): void {
   if (context.sellerAddressCountry !== 'DE' || context.buyerAddressCountry !== 'DE') return;
   const who = 'Between German parties, the seller';
   if (!document.buyer_reference) {
-    out.push({ path: 'buyer_reference', rule: 'DE-R-015', message: 'Between German parties the buyer reference (e.g. the Leitweg-ID of a public buyer) is required.' });
+    out.push({
+      path: 'buyer_reference',
+      rule: 'DE-R-015',
+      message: 'Between German parties the buyer reference (e.g. the Leitweg-ID of a public buyer) is required.',
+    });
   }
   const from = document.from;
   if (!from.contact_name && !from.phone && !from.email) {
-    out.push({ path: 'from.contact_name', rule: 'DE-R-002', message: `${who} names a contact: from.contact_name, from.phone and from.email.` });
+    out.push({
+      path: 'from.contact_name',
+      rule: 'DE-R-002',
+      message: `${who} names a contact: from.contact_name, from.phone and from.email.`,
+    });
   } else {
-    if (!from.contact_name) out.push({ path: 'from.contact_name', rule: 'DE-R-005', message: `${who} names a contact point: send from.contact_name.` });
-    if (!from.phone) out.push({ path: 'from.phone', rule: 'DE-R-006', message: `${who} gives a contact telephone number: send from.phone.` });
-    if (!from.email) out.push({ path: 'from.email', rule: 'DE-R-007', message: `${who} gives a contact email address: send from.email or set it on the company.` });
+    if (!from.contact_name)
+      out.push({
+        path: 'from.contact_name',
+        rule: 'DE-R-005',
+        message: `${who} names a contact point: send from.contact_name.`,
+      });
+    if (!from.phone)
+      out.push({
+        path: 'from.phone',
+        rule: 'DE-R-006',
+        message: `${who} gives a contact telephone number: send from.phone.`,
+      });
+    if (!from.email)
+      out.push({
+        path: 'from.email',
+        rule: 'DE-R-007',
+        message: `${who} gives a contact email address: send from.email or set it on the company.`,
+      });
   }
   requireAddress(from, 'from', { city: 'DE-R-003', postal_code: 'DE-R-004' }, 'Between German parties the seller', out);
-  requireAddress(document.to, 'to', { city: 'DE-R-008', postal_code: 'DE-R-009' }, 'Between German parties the buyer', out);
+  requireAddress(
+    document.to,
+    'to',
+    { city: 'DE-R-008', postal_code: 'DE-R-009' },
+    'Between German parties the buyer',
+    out,
+  );
   const delivery = document.delivery;
   if (delivery && (delivery.street || delivery.city || delivery.postal_code || delivery.country)) {
-    if (!delivery.city) out.push({ path: 'delivery.city', rule: 'DE-R-010', message: 'Between German parties a deliver-to address has its city.' });
-    if (!delivery.postal_code) out.push({ path: 'delivery.postal_code', rule: 'DE-R-011', message: 'Between German parties a deliver-to address has its postal code.' });
+    if (!delivery.city)
+      out.push({
+        path: 'delivery.city',
+        rule: 'DE-R-010',
+        message: 'Between German parties a deliver-to address has its city.',
+      });
+    if (!delivery.postal_code)
+      out.push({
+        path: 'delivery.postal_code',
+        rule: 'DE-R-011',
+        message: 'Between German parties a deliver-to address has its postal code.',
+      });
   }
 
   const code = paymentMeansCode(document);
   if (code === undefined) {
-    out.push({ path: 'payment.iban', rule: 'DE-R-001', message: 'Between German parties the document carries payment instructions: send payment.iban (or set an IBAN on the company).' });
+    out.push({
+      path: 'payment.iban',
+      rule: 'DE-R-001',
+      message:
+        'Between German parties the document carries payment instructions: send payment.iban (or set an IBAN on the company).',
+    });
   } else if (CARD_MEANS.has(code)) {
-    out.push({ path: 'payment.means_code', rule: 'DE-R-024-1', message: `Payment means ${code} (card) needs card details, which this API does not take; use 30 or 58.` });
+    out.push({
+      path: 'payment.means_code',
+      rule: 'DE-R-024-1',
+      message: `Payment means ${code} (card) needs card details, which this API does not take; use 30 or 58.`,
+    });
   }
   checkSkonto(context);
 
   const seen = new Set<string>();
   (document.attachments ?? []).forEach((attachment, index) => {
     if (seen.has(attachment.filename)) {
-      out.push({ path: `attachments[${index}].filename`, rule: 'DE-R-022', message: 'Between German parties every attachment has its own file name.' });
+      out.push({
+        path: `attachments[${index}].filename`,
+        rule: 'DE-R-022',
+        message: 'Between German parties every attachment has its own file name.',
+      });
     }
     seen.add(attachment.filename);
   });
@@ -66,7 +118,10 @@ export function germany(context: NationalContext): void {
 function checkSkonto({ document, out }: NationalContext): void {
   const terms = document.payment?.terms;
   if (!terms?.includes('#')) return;
-  const statements = terms.split(LINE_BREAK).map((line) => line.replace(SPACES, ' ').trim()).filter((line) => line.startsWith('#'));
+  const statements = terms
+    .split(LINE_BREAK)
+    .map((line) => line.replace(SPACES, ' ').trim())
+    .filter((line) => line.startsWith('#'));
   if (statements.length === 0) return;
   const wellFormed = statements.every((line) => SKONTO_LINE.test(line));
   const written = paymentTermsNote(terms);
@@ -75,7 +130,8 @@ function checkSkonto({ document, out }: NationalContext): void {
     out.push({
       path: 'payment.terms',
       rule: 'DE-R-018',
-      message: 'A cash discount is written on a line of its own as #SKONTO#TAGE=14#PROZENT=2.00# (optionally #BASISBETRAG=100.00# before the last #), in capitals, without spaces.',
+      message:
+        'A cash discount is written on a line of its own as #SKONTO#TAGE=14#PROZENT=2.00# (optionally #BASISBETRAG=100.00# before the last #), in capitals, without spaces.',
     });
   }
 }

@@ -13,7 +13,11 @@ import { requireAddress, type NationalContext } from './context';
 
 function requireKennitala(party: PartyInput, path: 'from' | 'to', rule: string, who: string, out: Violation[]): void {
   if (legalIdScheme('IS', party.company_registration_id) !== '0196') {
-    out.push({ path: `${path}.company_registration_id`, rule, message: `${who} states its kennitala (10 digits) as legal registration id.` });
+    out.push({
+      path: `${path}.company_registration_id`,
+      rule,
+      message: `${who} states its kennitala (10 digits) as legal registration id.`,
+    });
   }
 }
 
@@ -24,7 +28,13 @@ export function iceland(context: NationalContext): void {
   requireAddress(document.from, 'from', { street: 'IS-R-003', postal_code: 'IS-R-003' }, 'An Icelandic seller', out);
   if (context.buyerAddressCountry === 'IS') {
     requireKennitala(document.to, 'to', 'IS-R-004', 'An Icelandic buyer of an Icelandic seller', out);
-    requireAddress(document.to, 'to', { street: 'IS-R-005', postal_code: 'IS-R-005' }, 'An Icelandic buyer of an Icelandic seller', out);
+    requireAddress(
+      document.to,
+      'to',
+      { street: 'IS-R-005', postal_code: 'IS-R-005' },
+      'An Icelandic buyer of an Icelandic seller',
+      out,
+    );
   }
   const code = paymentMeansCode(document);
   const account = document.payment?.iban;

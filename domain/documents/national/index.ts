@@ -32,7 +32,8 @@ const RULES: Record<string, NationalRules> = {
 };
 
 /** The country a VAT id names by its prefix, upper-cased as the schematron reads it. */
-const vatCountry = (vatId: string | undefined) => (vatId && vatId.length >= 2 ? vatId.slice(0, 2).toUpperCase() : undefined);
+const vatCountry = (vatId: string | undefined) =>
+  vatId && vatId.length >= 2 ? vatId.slice(0, 2).toUpperCase() : undefined;
 
 export function checkNationalRules(document: DocumentInput, out: Violation[]): void {
   const sellerAddressCountry = document.from.address?.country;

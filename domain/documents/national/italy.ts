@@ -7,5 +7,11 @@ import { requireAddress, type NationalContext } from './context';
  */
 export function italy(context: NationalContext): void {
   if (context.supplierCountry !== 'IT') return;
-  requireAddress(context.document.from, 'from', { street: 'IT-R-002', city: 'IT-R-003', postal_code: 'IT-R-004' }, 'An Italian seller', context.out);
+  requireAddress(
+    context.document.from,
+    'from',
+    { street: 'IT-R-002', city: 'IT-R-003', postal_code: 'IT-R-004' },
+    'An Italian seller',
+    context.out,
+  );
 }

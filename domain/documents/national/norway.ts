@@ -16,7 +16,8 @@ export function norway(context: NationalContext): void {
     context.out.push({
       path: 'from.tax_id',
       rule: 'NO-R-001',
-      message: 'A Norwegian VAT identifier is NO, the 9-digit organisation number (with its check digit) and MVA, e.g. NO974760673MVA.',
+      message:
+        'A Norwegian VAT identifier is NO, the 9-digit organisation number (with its check digit) and MVA, e.g. NO974760673MVA.',
     });
   }
 }

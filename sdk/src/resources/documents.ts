@@ -41,10 +41,12 @@ const PENDING = new Set(['queued', 'sending']);
 
 export function documents(api: Client<paths>) {
   const page = (query: Query<'listDocuments'>) => unwrap(api.GET('/v1/documents', { params: { query } }));
-  const get = (id: string, companyId: string) => unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } }));
+  const get = (id: string, companyId: string) =>
+    unwrap(api.GET('/v1/documents/{id}', { params: { path: { id }, query: { company_id: companyId } } }));
   return {
     /** Accepts the document for delivery (202); it is delivered asynchronously. */
-    send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) => unwrap(api.POST('/v1/documents', { body, headers: keyed(options, body) })),
+    send: (body: JsonBody<'sendDocument'>, options: SendOptions = {}) =>
+      unwrap(api.POST('/v1/documents', { body, headers: keyed(options, body) })),
     /**
      * Accepts a UBL 2.1 Invoice or CreditNote the caller made (202), checked by the official Peppol rules first; it
      * is sent, and `ubl()` answers it, as given (its text in UTF-8, a byte order mark kept). A UN/CEFACT CII
@@ -57,7 +59,10 @@ export function documents(api: Client<paths>) {
           params: { query: { company_id: options.companyId } },
           body: ubl,
           bodySerializer: (xml) => xml,
-          headers: { 'Content-Type': 'application/xml', ...(options.idempotencyKey && { 'Idempotency-Key': options.idempotencyKey }) },
+          headers: {
+            'Content-Type': 'application/xml',
+            ...(options.idempotencyKey && { 'Idempotency-Key': options.idempotencyKey }),
+          },
         }),
       ),
     /** Up to 100 documents, each accepted or refused on its own (entries carry their `idempotency_key`; a UBL one is `{company_id, ubl: base64, idempotency_key}`). */
@@ -82,7 +87,8 @@ export function documents(api: Client<paths>) {
       }
     },
     /** Every document of the company matching the filters, page after page. */
-    list: (query: ListQuery<'listDocuments'>) => paginate((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) })),
+    list: (query: ListQuery<'listDocuments'>) =>
+      paginate((cursor) => page({ ...query, ...(cursor ? { cursor } : {}) })),
     /** One page as the API answers it, for a caller that keeps `next_cursor` itself (e.g. between requests). */
     page,
     /** The document's events, oldest first. */
@@ -93,13 +99,19 @@ export function documents(api: Client<paths>) {
     cii: (id: string) => unwrap(api.GET('/v1/documents/{id}/cii', { params: { path: { id } }, parseAs: 'text' })),
     /** The document as a PDF a person reads (sent or received); `lang` `en` (default), `de`, `fr` or `nl`. */
     pdf: async (id: string, query: Query<'getDocumentPdf'> = {}) =>
-      new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/pdf', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),
+      new Uint8Array(
+        await unwrap(api.GET('/v1/documents/{id}/pdf', { params: { path: { id }, query }, parseAs: 'arrayBuffer' })),
+      ),
     /**
      * The document as a Factur-X (ZUGFeRD 2, profile EN 16931): its PDF as a PDF/A-3 with the invoice as CII
      * embedded as `factur-x.xml`; `lang` as for `pdf()`.
      */
     facturx: async (id: string, query: Query<'getDocumentFacturX'> = {}) =>
-      new Uint8Array(await unwrap(api.GET('/v1/documents/{id}/facturx', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }))),
+      new Uint8Array(
+        await unwrap(
+          api.GET('/v1/documents/{id}/facturx', { params: { path: { id }, query }, parseAs: 'arrayBuffer' }),
+        ),
+      ),
     /** The document as an HTML page a person reads; `lang` `en` (default), `de`, `fr` or `nl`. */
     html: (id: string, query: Query<'getDocumentHtml'> = {}) =>
       unwrap(api.GET('/v1/documents/{id}/html', { params: { path: { id }, query }, parseAs: 'text' })),

@@ -14,6 +14,8 @@ export function inbox(api: Client<paths>) {
     page,
     /** Marks a received document processed. */
     acknowledge: (id: string, companyId: string) =>
-      unwrap(api.POST('/v1/documents/{id}/acknowledge', { params: { path: { id }, query: { company_id: companyId } } })),
+      unwrap(
+        api.POST('/v1/documents/{id}/acknowledge', { params: { path: { id }, query: { company_id: companyId } } }),
+      ),
   };
 }

@@ -8,4 +8,5 @@ import type { paths } from '../schema';
 export const signup = (api: Client<paths>) => (body: JsonBody<'signup'>) => unwrap(api.POST('/v1/signup', { body }));
 
 /** Where a Peppol participant receives (SML, SMP, certificates), as a sending access point would find it. Needs no key. */
-export const lookup = (api: Client<paths>) => (peppolId: string) => unwrap(api.GET('/v1/lookup/{peppol_id}', { params: { path: { peppol_id: peppolId } } }));
+export const lookup = (api: Client<paths>) => (peppolId: string) =>
+  unwrap(api.GET('/v1/lookup/{peppol_id}', { params: { path: { peppol_id: peppolId } } }));

@@ -13,7 +13,8 @@ export function webhooks(api: Client<paths>) {
     create: (body: JsonBody<'createWebhook'>) => unwrap(api.POST('/v1/webhooks', { body })),
     list: async () => (await unwrap(api.GET('/v1/webhooks'))).data,
     get: (id: string) => unwrap(api.GET('/v1/webhooks/{id}', byId(id))),
-    update: (id: string, body: JsonBody<'updateWebhook'>) => unwrap(api.PATCH('/v1/webhooks/{id}', { ...byId(id), body })),
+    update: (id: string, body: JsonBody<'updateWebhook'>) =>
+      unwrap(api.PATCH('/v1/webhooks/{id}', { ...byId(id), body })),
     delete: (id: string) => unwrap(api.DELETE('/v1/webhooks/{id}', byId(id))),
     /** A new secret, answered once; the previous one keeps signing during the overlap (pass both to verifyWebhook). */
     rotateSecret: (id: string) => unwrap(api.POST('/v1/webhooks/{id}/rotate-secret', byId(id))),
@@ -22,7 +23,11 @@ export function webhooks(api: Client<paths>) {
     /** Its deliveries, page after page; `{ status: 'failed' }` is the dead-letter list. */
     deliveries: (id: string, query: ListQuery<'listWebhookDeliveries'> = {}) =>
       paginate((cursor) =>
-        unwrap(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: { ...query, ...(cursor ? { cursor } : {}) } } })),
+        unwrap(
+          api.GET('/v1/webhooks/{id}/deliveries', {
+            params: { path: { id }, query: { ...query, ...(cursor ? { cursor } : {}) } },
+          }),
+        ),
       ),
     /** Sends a failed delivery again: same id, same body, new attempts. */
     redeliver: (id: string, deliveryId: string) =>

@@ -36,7 +36,9 @@ class ScriptedServer {
       request.on('end', () => {
         this.seen.push({ method: request.method!, url: request.url!, headers: request.headers, at: Date.now() });
         const answer = this.answers.shift() ?? { status: 200, body: {} };
-        response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+        response
+          .writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers })
+          .end(JSON.stringify(answer.body ?? {}));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -49,7 +51,9 @@ class ScriptedServer {
   }
 }
 
-const envelope = (code: string, message = 'no') => ({ error: { type: 'rate_limit_error', code, message, retry: { retryable: true } } });
+const envelope = (code: string, message = 'no') => ({
+  error: { type: 'rate_limit_error', code, message, retry: { retryable: true } },
+});
 const company = { id: 'cmp_1', name: 'Example', country: 'BE' };
 
 describe('the SDK client', () => {
@@ -61,7 +65,10 @@ describe('the SDK client', () => {
   afterEach(() => server.stop());
 
   it('when the API answers 429 with Retry-After: 1, then the request is sent again after a second, with the key and the same Idempotency-Key', async () => {
-    server.answer({ status: 429, headers: { 'Retry-After': '1' }, body: envelope('rate_limited') }, { status: 201, body: company });
+    server.answer(
+      { status: 429, headers: { 'Retry-After': '1' }, body: envelope('rate_limited') },
+      { status: 201, body: company },
+    );
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
     const created = await client.companies.create({ name: 'Example', country: 'BE', address: {} });
     expect(created).toEqual(company);
@@ -88,32 +95,74 @@ describe('the SDK client', () => {
   });
 
   it('when 5xx answers keep coming, then it tries maxRetries more times and throws the typed error with code, status and request id', async () => {
-    const failing = { status: 503, headers: { 'X-Request-Id': 'req_42' }, body: { error: { type: 'api_error', code: 'server_busy', message: 'busy', retry: { retryable: true }, details: { queued: 64 } } } };
+    const failing = {
+      status: 503,
+      headers: { 'X-Request-Id': 'req_42' },
+      body: {
+        error: {
+          type: 'api_error',
+          code: 'server_busy',
+          message: 'busy',
+          retry: { retryable: true },
+          details: { queued: 64 },
+        },
+      },
+    };
     server.answer(failing, failing, failing, failing);
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url, maxRetries: 2 });
     const error = await client.documents.get('doc_1', 'cmp_1').catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 503, code: 'server_busy', type: 'api_error', message: 'busy', requestId: 'req_42', retryable: true, details: { queued: 64 } });
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'server_busy',
+      type: 'api_error',
+      message: 'busy',
+      requestId: 'req_42',
+      retryable: true,
+      details: { queued: 64 },
+    });
     expect(server.seen).toHaveLength(3);
   });
 
   it('when a 4xx other than 429 answers, then nothing is retried and the error carries param', async () => {
-    server.answer({ status: 400, body: { error: { type: 'validation_error', code: 'invalid_field', message: 'bad', retry: { retryable: false }, param: 'address.city' } } });
+    server.answer({
+      status: 400,
+      body: {
+        error: {
+          type: 'validation_error',
+          code: 'invalid_field',
+          message: 'bad',
+          retry: { retryable: false },
+          param: 'address.city',
+        },
+      },
+    });
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
-    await expect(client.webhooks.get('whk_1')).rejects.toMatchObject({ status: 400, code: 'invalid_field', param: 'address.city' });
+    await expect(client.webhooks.get('whk_1')).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_field',
+      param: 'address.city',
+    });
     expect(server.seen).toHaveLength(1);
   });
 
   it('when Retry-After asks for longer than the longest wait, then the 429 is thrown at once', async () => {
     server.answer({ status: 429, headers: { 'Retry-After': '3600' }, body: envelope('rate_limited') });
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
-    await expect(client.webhooks.list()).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 3600 });
+    await expect(client.webhooks.list()).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      retryAfterSeconds: 3600,
+    });
     expect(server.seen).toHaveLength(1);
   });
 
   it('when a POST without an Idempotency-Key fails with 503, then it is never sent again', async () => {
     server.answer({ status: 503, body: envelope('server_busy') });
-    const fetchWithRetries = retryingFetch((request) => fetch(request), { maxRetries: 3, sleep: () => Promise.resolve() });
+    const fetchWithRetries = retryingFetch((request) => fetch(request), {
+      maxRetries: 3,
+      sleep: () => Promise.resolve(),
+    });
     const response = await fetchWithRetries(new Request(`${server.url}/v1/anything`, { method: 'POST', body: '{}' }));
     expect(response.status).toBe(503);
     expect(server.seen).toHaveLength(1);
@@ -125,7 +174,9 @@ describe('the SDK client', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('gave up')), 200);
     const started = Date.now();
-    await expect(fetchWithRetries(new Request(`${server.url}/v1/companies`, { signal: controller.signal }))).rejects.toThrow('gave up');
+    await expect(
+      fetchWithRetries(new Request(`${server.url}/v1/companies`, { signal: controller.signal })),
+    ).rejects.toThrow('gave up');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.seen).toHaveLength(1);
   });
@@ -139,22 +190,30 @@ describe('the SDK client', () => {
     const ids: string[] = [];
     for await (const document of client.documents.list({ company_id: 'cmp_1', limit: 2 })) ids.push(document.id);
     expect(ids).toEqual(['doc_1', 'doc_2', 'doc_3']);
-    expect(server.seen.map((request) => request.url)).toEqual(['/v1/documents?company_id=cmp_1&limit=2', '/v1/documents?company_id=cmp_1&limit=2&cursor=c2']);
+    expect(server.seen.map((request) => request.url)).toEqual([
+      '/v1/documents?company_id=cmp_1&limit=2',
+      '/v1/documents?company_id=cmp_1&limit=2&cursor=c2',
+    ]);
   });
 
-  it('when one page is asked for, then it is the API\'s answer as it came, cursor and all, and nothing more is fetched', async () => {
+  it("when one page is asked for, then it is the API's answer as it came, cursor and all, and nothing more is fetched", async () => {
     const answered = { data: [{ id: 'doc_3' }], has_more: true, next_cursor: 'c4' };
     server.answer({ status: 200, body: answered });
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
     expect(await client.inbox.page({ company_id: 'cmp_1', acknowledged: 'false', cursor: 'c3' })).toEqual(answered);
-    expect(server.seen.map((request) => request.url)).toEqual(['/v1/inbox?company_id=cmp_1&acknowledged=false&cursor=c3']);
+    expect(server.seen.map((request) => request.url)).toEqual([
+      '/v1/inbox?company_id=cmp_1&acknowledged=false&cursor=c3',
+    ]);
   });
 
   it('when a document is waited for, then it is read until delivered or failed and answered as last read', async () => {
     const read = (status: string) => ({ status: 200, body: { id: 'doc_1', status } });
     server.answer(read('queued'), read('sending'), read('sending'), read('failed'));
     const client = createClient({ apiKey: 'ps_test_abc', baseUrl: server.url });
-    expect(await client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 10 })).toEqual({ id: 'doc_1', status: 'failed' });
+    expect(await client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 10 })).toEqual({
+      id: 'doc_1',
+      status: 'failed',
+    });
     expect(server.seen.map((request) => request.url)).toEqual(Array(4).fill('/v1/documents/doc_1?company_id=cmp_1'));
   });
 
@@ -168,7 +227,9 @@ describe('the SDK client', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('gave up')), 50);
     const started = Date.now();
-    await expect(client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 60_000, signal: controller.signal })).rejects.toThrow('gave up');
+    await expect(
+      client.documents.outcome('doc_1', 'cmp_1', { intervalMs: 60_000, signal: controller.signal }),
+    ).rejects.toThrow('gave up');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

@@ -8,7 +8,9 @@ import path from 'node:path';
  * never the service's folders.
  */
 const SDK = path.resolve(__dirname, '../../../sdk');
-const manifest = JSON.parse(readFileSync(path.join(SDK, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(path.join(SDK, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -24,7 +26,8 @@ describe('the SDK package boundary', () => {
       [...readFileSync(file, 'utf8').matchAll(/(?:from|import|require\()\s*'([^']+)'/g)]
         .map((match) => match[1]!)
         .filter((target) => {
-          if (target.startsWith('.')) return !path.resolve(path.dirname(file), target).startsWith(path.join(SDK, 'src'));
+          if (target.startsWith('.'))
+            return !path.resolve(path.dirname(file), target).startsWith(path.join(SDK, 'src'));
           const name = target.startsWith('@') ? target.split('/').slice(0, 2).join('/') : target.split('/')[0]!;
           return !builtinModules.includes(name.replace(/^node:/, '')) && !(name in manifest.dependencies);
         })

@@ -11,7 +11,12 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 describe('the SDK types (sdk/src/schema.ts)', () => {
   it('when generated again from the API code, then they equal the committed file', () => {
-    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['sdk/codegen/generate.ts', '--check'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-    if (run.status !== 0) throw new Error(`drift check exited ${run.status ?? run.signal}: ${run.stderr.trim() || run.stdout.trim()}`);
+    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['sdk/codegen/generate.ts', '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 170_000,
+    });
+    if (run.status !== 0)
+      throw new Error(`drift check exited ${run.status ?? run.signal}: ${run.stderr.trim() || run.stdout.trim()}`);
   }, 180_000);
 });

@@ -9,7 +9,9 @@ import type { SendDocumentInput } from '../../../workflows/shared';
  */
 export * from '../../../workflows';
 
-const { noteNextBuild } = proxyActivities<{ noteNextBuild(documentId: string): Promise<void> }>({ startToCloseTimeout: '30 seconds' });
+const { noteNextBuild } = proxyActivities<{ noteNextBuild(documentId: string): Promise<void> }>({
+  startToCloseTimeout: '30 seconds',
+});
 
 export async function sendDocumentWorkflow(input: SendDocumentInput): ReturnType<typeof currentSendDocumentWorkflow> {
   await noteNextBuild(input.documentId);
