@@ -18,7 +18,7 @@ const isPermanentSmtpFailure = (err: unknown) => {
  * timeout, so an attempt always ends (and reports) before Temporal starts the
  * next one: two attempts never send at the same time.
  */
-export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 /** The SMTP URL with the client limits added as its options (nodemailer reads them from the query string). */
 function withTimeouts(smtpUrl: string): string {

@@ -34,7 +34,10 @@ type ActivitiesOf<Factory> = Factory extends (deps: never) => infer Made ? Made 
 type NamesOf<Factories> = Factories extends readonly [infer First, ...infer Rest]
   ? keyof ActivitiesOf<First> | NamesOf<Rest>
   : never;
-/** The names two factories both export: each factory's against all that follow it. */
+/**
+ * The names two factories both export: each factory's against all that follow it.
+ * @internal
+ */
 export type DuplicateActivityNames<Factories> = Factories extends readonly [infer First, ...infer Rest]
   ? (keyof ActivitiesOf<First> & NamesOf<Rest>) | DuplicateActivityNames<Rest>
   : never;

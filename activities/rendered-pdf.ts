@@ -16,6 +16,7 @@ import type { ActivityDependencies } from './dependencies';
  * The email's PDF waits for the renderer this long at most, queue included: under a burst beyond the
  * renderer's pace (about six PDFs a second on two cores) the email goes without it rather than wait longer.
  * Ten seconds proved too short on a loaded two-core CI machine, whose sandbox emails then went without a PDF.
+ * @internal
  */
 export const READABLE_PDF_LIMIT_MS = 30_000;
 

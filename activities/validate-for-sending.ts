@@ -5,8 +5,9 @@ import { officialValidation, type OfficialVerdict } from './official-validation'
 import { pdfRendering } from './rendered-pdf';
 
 /** Whether the sandbox email's PDF is ready: `not needed` for a refused or a live document. */
-export type ReadablePdfOutcome = 'rendered' | 'without' | 'not needed';
+type ReadablePdfOutcome = 'rendered' | 'without' | 'not needed';
 
+/** @internal */
 export interface SendingVerdict extends OfficialVerdict {
   readablePdf: ReadablePdfOutcome;
 }
@@ -22,6 +23,7 @@ interface SendingPreparation {
  * The verdict first: a validator that cannot answer throws, and the step's retry policy asks again. Then, for a
  * document the rules accept that goes by email, its PDF, once and best effort: the UBL is the document, and no
  * failure of its reading may fail, retry or delay the send beyond the renderer's own limit.
+ * @internal
  */
 export function validateForSendingWith({ validate, deliversByEmail, renderReadablePdf, logger }: SendingPreparation) {
   return async (documentId: string): Promise<SendingVerdict> => {

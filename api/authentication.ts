@@ -50,7 +50,7 @@ function activeAccount<T extends { status: string }>(account: T | null | undefin
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What the audit trail and a document's history name as the "key" of a change made in the web app. */
-export const SESSION_KEY_PREFIX = 'app';
+const SESSION_KEY_PREFIX = 'app';
 
 /**
  * The chain every non-public endpoint runs: who is calling (401/403), then

@@ -11,14 +11,14 @@ import { ApiError, bodyTooLarge } from './errors';
  * nested arrays cost the parser far more than their size suggests.
  */
 
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 /** The default limit of a route's body: forms of a few fields. */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The deepest nesting of arrays and objects in a JSON text, strings skipped. */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -56,7 +56,7 @@ export function readJson(bytes: Buffer): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-export function parseJsonBytes(bytes: Buffer): unknown {
+function parseJsonBytes(bytes: Buffer): unknown {
   const json = readJson(bytes);
   if (!json.ok) throw invalidJson(json.why);
   return json.value;

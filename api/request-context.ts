@@ -21,7 +21,7 @@ declare global {
   }
 }
 
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 const acceptableIncomingId = /^[A-Za-z0-9._:-]{8,64}$/;
 
 /** A caller-supplied request id is kept when it is sane, so traces can span systems. */

@@ -26,13 +26,13 @@ export interface ResponseSpec {
   headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
 }
 
-export interface Reply {
+interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
 }
 
-export interface HandlerInput<B extends ZodType, Q extends ZodType, P extends ZodType> {
+interface HandlerInput<B extends ZodType, Q extends ZodType, P extends ZodType> {
   body: z.output<B>;
   query: z.output<Q>;
   params: z.output<P>;
@@ -45,7 +45,7 @@ export interface HandlerInput<B extends ZodType, Q extends ZodType, P extends Zo
 }
 
 /** Versioning 4: an operation in its notice period. */
-export interface Deprecation {
+interface Deprecation {
   /** When it was deprecated. */
   since: Date;
   /** After this it may stop working. */
@@ -54,7 +54,7 @@ export interface Deprecation {
   notice: string;
 }
 
-export interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
+interface RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType> {
   method: Method;
   /** OpenAPI form: `/v1/workspaces/{id}`. */
   path: string;
@@ -138,7 +138,7 @@ const DEPRECATION_HEADERS: ResponseSpec['headers'] = {
 type AnyRoute = RouteSpec<ZodType, ZodType, ZodType>;
 
 /** Every error code the route can answer with: its own, and those its declaration implies. */
-export function errorCodesOf(spec: AnyRoute): ErrorCode[] {
+function errorCodesOf(spec: AnyRoute): ErrorCode[] {
   return [
     ...new Set<ErrorCode>([
       ...(spec.errors ?? []),

@@ -77,7 +77,7 @@ export function requireSomeField(body: object, updatable: { shape: object }): vo
 }
 
 /** Lists in error answers stop here, so an answer never grows much beyond the request that caused it. */
-export const MAX_LISTED_PROBLEMS = 50;
+const MAX_LISTED_PROBLEMS = 50;
 
 /** `{<name>: the first MAX_LISTED_PROBLEMS, total, truncated}`: every problem, up to a bound. */
 export function listedProblems<T>(name: string, problems: T[]): Record<string, unknown> {

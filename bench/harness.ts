@@ -80,7 +80,7 @@ export const withChildren = (pid: number, processes = processTable()): number[] 
   processes.filter((entry) => entry.pid === pid || entry.ppid === pid).map((entry) => entry.pid);
 
 /** CPU time (user + system, ms) each named component of the stack has used so far, its copies included. */
-export function componentCpuMs<Name extends ComponentName>(
+function componentCpuMs<Name extends ComponentName>(
   stack: EmbeddedStack,
   names: readonly Name[],
 ): Record<Name, number> {

@@ -12,7 +12,7 @@ import { randomBase62 } from './ids';
 const TOKEN_LENGTH = 43;
 export const API_KEY_PATTERN = /^ps_(test|live)_[0-9A-Za-z]{43}$/;
 
-export function keyPrefixFor(environment: Environment): 'ps_test_' | 'ps_live_' {
+function keyPrefixFor(environment: Environment): 'ps_test_' | 'ps_live_' {
   return environment === 'live' ? 'ps_live_' : 'ps_test_';
 }
 

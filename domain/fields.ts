@@ -26,6 +26,7 @@ export const xmlText = (max: number) =>
  * purpose: these addresses go into UBL, mail headers and operators' tables.
  * A local part has at most 64 characters and a domain label at most 63, as
  * SMTP (RFC 5321, 4.5.3.1) and DNS (RFC 1035, 2.3.4) allow.
+ * @internal
  */
 export const EMAIL_ADDRESS =
   /^(?=[^@]{1,64}@)[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;

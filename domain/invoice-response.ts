@@ -66,7 +66,7 @@ export interface InvoiceResponseContent {
 }
 
 /** Codes after which the seller expects nothing more (OP-BR111-R004). */
-export const FINAL_CODES: readonly ResponseCode[] = ['RE', 'PD'];
+const FINAL_CODES: readonly ResponseCode[] = ['RE', 'PD'];
 
 /** Statuses that need a clarification (status codes table, "Clarification required"; PEPPOL-T111-R001 wants a reason code). */
 const NEEDS_REASON: readonly ResponseCode[] = ['UQ', 'CA', 'RE'];

@@ -34,6 +34,7 @@ const MAX_COMMENT = 0xffff;
 /**
  * The entry names listed in a ZIP's central directory, or undefined when the
  * bytes hold no consistent one (every offset is checked against the buffer).
+ * @internal
  */
 export function zipEntryNames(bytes: Buffer): string[] | undefined {
   const lowest = Math.max(0, bytes.length - END_OF_DIRECTORY_SIZE - MAX_COMMENT);

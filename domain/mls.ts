@@ -1,3 +1,4 @@
+import type { MlsType } from './peppol-envelope';
 import { serviceProviderId } from './peppol-id';
 import { SPID_SCHEME, type MlsLine, type MlsCode } from './ubl/application-response';
 import { childNamed, childrenNamed, parseXml, XmlError } from './xml-tree';
@@ -13,8 +14,6 @@ const SBDH = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHea
 const SPID = /^[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i;
 /** Document types no MLS answers (an MLS never answers an MLS). */
 const MLS_DOCUMENT_TYPE_MARK = '##urn:peppol:edec:mls:';
-
-export type MlsType = 'FAILURE_ONLY' | 'ALWAYS_SEND';
 
 /** What a received SBDH says about the status its sender wants. */
 export interface MlsAsked {

@@ -5,6 +5,7 @@
  * doubled, replaced or two swapped.
  */
 
+/** @internal */
 export function editDistance(a: string, b: string): number {
   // d[i][j]: edits from the first i letters of a to the first j of b.
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>

@@ -56,7 +56,7 @@ interface SchemeSource {
 const SCHEMES: Record<string, SchemeSource> = sources.schemes;
 
 /** Registration ids and VAT numbers are written with spaces, dots, dashes and slashes, in either case. */
-export const normaliseNumber = (text: string | null): string | null => {
+const normaliseNumber = (text: string | null): string | null => {
   const normalised = text?.toUpperCase().replace(/[\s./-]/g, '') ?? '';
   return normalised === '' ? null : normalised;
 };
@@ -94,7 +94,7 @@ export function participantProof(peppolId: string, verified: CompanyIdentity | n
 }
 
 /** Legal names compare as a person reads them: Unicode-normalised, case and runs of white space aside. */
-export const normaliseName = (text: string | null): string | null => {
+const normaliseName = (text: string | null): string | null => {
   const normalised = text?.normalize('NFC').replace(/\s+/gu, ' ').trim().toLocaleUpperCase('en') ?? '';
   return normalised === '' ? null : normalised;
 };

@@ -168,7 +168,7 @@ export interface SignedMetadata {
   signature: SignatureCheck;
 }
 
-export interface CertificateInfo {
+interface CertificateInfo {
   subject: string;
   issuer: string;
   serialNumber: string;

@@ -14,7 +14,7 @@ import { childNamed, childrenNamed, parseXml } from './xml-tree';
  * business cards mandatory, so a company can stay out of it.
  */
 
-export const BUSINESS_CARD_NAMESPACE = 'http://www.peppol.eu/schema/pd/businesscard/20180621/';
+const BUSINESS_CARD_NAMESPACE = 'http://www.peppol.eu/schema/pd/businesscard/20180621/';
 
 export interface BusinessCard {
   /** The participant value (`0208:0123456749`), scheme iso6523-actorid-upis. */

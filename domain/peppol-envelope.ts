@@ -50,8 +50,7 @@ export type EnvelopeRouting = Omit<PeppolRouting, 'kind'>;
  * when (`MLS_TYPE`: `FAILURE_ONLY` is the network's default when absent,
  * `ALWAYS_SEND` asks for a positive status too). An MLS itself asks for none.
  */
-export const MLS_TYPES = ['ALWAYS_SEND', 'FAILURE_ONLY'] as const;
-export type MlsType = (typeof MLS_TYPES)[number];
+export type MlsType = 'ALWAYS_SEND' | 'FAILURE_ONLY';
 export interface MlsRequest {
   type: MlsType;
   /** The service provider to send it to, `0242:<SPID>`; absent: the sending access point's. */
@@ -241,7 +240,10 @@ export function replyRouting(ubl: string, service: PeppolService, countryC1: str
 /** The XML declaration and the line break after it: what an SBD cannot carry inside. */
 const XML_DECLARATION = /^\uFEFF?<\?xml[^?]*\?>\r?\n?/;
 
-/** The bytes of the UBL that travel inside the envelope: everything after its XML declaration. */
+/**
+ * The bytes of the UBL that travel inside the envelope: everything after its XML declaration.
+ * @internal
+ */
 export const envelopedPayload = (ubl: string): string => ubl.replace(XML_DECLARATION, '');
 
 /**

@@ -18,7 +18,10 @@ export const PRODUCTION_SML_ZONE = 'participant.sml.prod.tech.peppol.org';
 
 const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** RFC 4648 Base32 in lower case, without padding. */
+/**
+ * RFC 4648 Base32 in lower case, without padding.
+ * @internal
+ */
 export function base32(bytes: Uint8Array): string {
   let out = '';
   let buffer = 0;

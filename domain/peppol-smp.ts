@@ -43,7 +43,7 @@ export interface Endpoint {
   expiration?: string;
 }
 
-export interface Process {
+interface Process {
   process: Identifier;
   endpoints: Endpoint[];
 }

@@ -18,7 +18,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** A key's id: the first 8 bytes of its SHA-256, in hex. It names the key and tells nothing of it. */
+/**
+ * A key's id: the first 8 bytes of its SHA-256, in hex. It names the key and tells nothing of it.
+ * @internal
+ */
 export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest().subarray(0, 8).toString('hex');
 
 function decodeKey(keyBase64: string): Buffer {

@@ -14,8 +14,12 @@
 
 /** Failed attempts in a row, over all of an endpoint's deliveries, that open the breaker. */
 export const BREAKER_THRESHOLD = 10;
-/** The first pause; each failed probe doubles it, up to BREAKER_MAX_PAUSE_MS. */
+/**
+ * The first pause; each failed probe doubles it, up to BREAKER_MAX_PAUSE_MS.
+ * @internal
+ */
 export const BREAKER_FIRST_PAUSE_MS = 60_000;
+/** @internal */
 export const BREAKER_MAX_PAUSE_MS = 60 * 60_000;
 
 export interface BreakerState {

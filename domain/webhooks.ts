@@ -22,7 +22,6 @@ export const SUBSCRIBABLE_EVENTS = [
   'credits.low',
   'webhook.disabled',
 ] as const;
-export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export const TEST_EVENT = 'webhook.test';
 
 /** Whether a webhook subscribed to `events` receives an event of `type` (retries are in the feed, not webhooks). */
@@ -65,7 +64,10 @@ export function signatureHeaders(
   };
 }
 
-/** What a receiver does (and the tests do): any `v1=` matches, compared in constant time, the timestamp within the tolerance. */
+/**
+ * What a receiver does (and the tests do): any `v1=` matches, compared in constant time, the timestamp within the tolerance.
+ * @internal
+ */
 export function verifySignatureV2(
   header: string,
   body: string,

@@ -18,7 +18,7 @@ const asText = (value: unknown, isError: boolean): CallToolResult => ({
 export const answerResult = (data: unknown, refused = false): CallToolResult => asText(data, refused);
 
 /** The envelope as the API sent it, with what the HTTP answer added (status, request id, Retry-After). */
-export function apiErrorResult(error: ApiError): CallToolResult {
+function apiErrorResult(error: ApiError): CallToolResult {
   return asText(
     {
       error: {

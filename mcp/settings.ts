@@ -12,9 +12,15 @@ export interface McpSettings {
   liveBaseUrl?: string;
 }
 
-/** A local run of `npm start`: the API on port 3000, its sandbox host. */
+/**
+ * A local run of `npm start`: the API on port 3000, its sandbox host.
+ * @internal
+ */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
-/** The same run's live host, by a name Node resolves (`live.localhost` it does not). */
+/**
+ * The same run's live host, by a name Node resolves (`live.localhost` it does not).
+ * @internal
+ */
 export const DEFAULT_LIVE_BASE_URL = 'http://localhost:3000';
 
 export class SettingsError extends Error {

@@ -5,7 +5,10 @@ export class UsageError extends Error {}
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
-/** The options of each command that has any (without `--`); every other command takes none. */
+/**
+ * The options of each command that has any (without `--`); every other command takes none.
+ * @internal
+ */
 export const COMMAND_OPTIONS: Record<string, OptionSpec> = {
   'kyc list': { status: { type: 'string' } },
   stuck: { 'older-than': { type: 'string' } },

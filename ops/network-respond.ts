@@ -26,7 +26,7 @@ import { standInOf } from './network-send';
  */
 
 /** What the buyer answers: the response code, its reasons and actions (`CODE[:text]` each, in the order given) and a note. */
-export interface ResponseWords {
+interface ResponseWords {
   code: string;
   reasons: string[];
   actions: string[];
@@ -44,7 +44,10 @@ function clarification<C extends string>(value: string, codes: Record<C, string>
   return { code: code as C, text: separator < 0 ? null : value.slice(separator + 1) || null };
 }
 
-/** The response the arguments describe, or why they do not describe one. */
+/**
+ * The response the arguments describe, or why they do not describe one.
+ * @internal
+ */
 export function responseOf({ code, reasons, actions, note }: ResponseWords): InvoiceResponseContent {
   if (!(RESPONSE_CODES as readonly string[]).includes(code))
     throw new NetworkSendError(`response code ${code} is not one of ${RESPONSE_CODES.join(', ')}`);

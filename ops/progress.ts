@@ -3,6 +3,7 @@
  * a second: a quick command prints nothing more, a slow one (a JVM building reports, a workflow
  * recording a decision, an AS4 exchange) is never silent. Only to a terminal: a script reading
  * stderr for the refusal finds the refusal alone.
+ * @internal
  */
 export const SAY_AFTER_MS = 1_000;
 
@@ -24,7 +25,10 @@ export function done(): void {
   pending = undefined;
 }
 
-/** For tests: where the lines go. */
+/**
+ * For tests: where the lines go.
+ * @internal
+ */
 export function sayingTo(writer: (line: string) => void): void {
   write = writer;
 }

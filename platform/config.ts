@@ -20,7 +20,7 @@ import { RESOURCE_NAMES, type Resource } from '../workflows/task-queues';
 export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An empty variable means "not set", as it does in shells and compose files. */
-export const optional = <T extends z.ZodType>(schema: T) =>
+const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 const optionalUrl = optional(z.url());
 
@@ -179,7 +179,7 @@ const flag = (fallback: 'true' | 'false') =>
     .transform((value) => value === 'true');
 
 /** OpenPeppol's participant for Peppol reporting (peppol-reporting's CPeppolReporting.OPENPEPPOL_PARTICIPANT_ID). */
-export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
+const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
 /** Participant values are case-insensitive (OpenPeppol writes its own in lower case; the checks expect BE in upper case). */
 const participantId = z
   .string()
@@ -188,7 +188,7 @@ const participantId = z
     'expected a Peppol participant id such as 9925:be0848934496',
   );
 
-export const serviceConfigShape = {
+const serviceConfigShape = {
   PORT: port(3000).describe('HTTP port of the API'),
   BIND_HOST: z.string().default('127.0.0.1').describe('Interface the API listens on'),
   MONGODB_URI: mongodbUri.describe(
@@ -466,7 +466,10 @@ export type Config = Omit<ParsedServiceConfig, 'PUBLIC_SANDBOX_URL' | 'PUBLIC_LI
 /** Names of every variable the service reads; the deployment test checks they are all set. */
 export const configVariableNames = Object.keys(serviceConfigShape) as (keyof ParsedServiceConfig)[];
 
-/** Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages. */
+/**
+ * Variables the worker never needs: it does not touch KYC content (a deployment keeps those keys from it), read posted documents nor take inbound messages.
+ * @internal
+ */
 export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
   'KYC_ENCRYPTION_KEY',
   'KYC_ENCRYPTION_KEY_PREVIOUS',
@@ -484,7 +487,10 @@ export const apiOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
   'ACCESS_POINT_CERTIFICATE',
 ];
 
-/** Variables only the worker reads: the API has no use for them. */
+/**
+ * Variables only the worker reads: the API has no use for them.
+ * @internal
+ */
 export const workerOnlyVariableNames: (keyof ParsedServiceConfig)[] = [
   'WORKER_PROCESSES',
   'WORKER_METRICS_PORT',

@@ -9,13 +9,13 @@
  * platform/peppol-access-point.ts), not through this interface.
  */
 
-export interface ProviderWorkspace {
+interface ProviderWorkspace {
   workspaceId: string;
   legalName: string;
   enterpriseNumber: string;
 }
 
-export interface ProviderCompany {
+interface ProviderCompany {
   companyId: string;
   name: string;
   country: string;
@@ -41,6 +41,7 @@ export class ProviderError extends Error {
  * this: a company whose name contains it is never provisioned, and a
  * participant id containing it (e.g. `0060:provider-refuses`) is never taken.
  * That is how the tests (and a curious developer) reach the failure paths.
+ * @internal
  */
 export const EMBEDDED_REFUSAL_MARKER = 'provider-refuses';
 
@@ -51,7 +52,7 @@ const refuses = (value: string | null) => value !== null && value.toLowerCase().
  * own: its identifiers are derived from ours, which makes every call
  * idempotent; the service records what it answered (store/provider-tenants.ts).
  */
-export function embeddedLiveProvider(): LiveProvider {
+function embeddedLiveProvider(): LiveProvider {
   return {
     onboardWorkspace({ workspaceId }) {
       return Promise.resolve({ organisationId: `emb-org-${workspaceId}` });

@@ -19,13 +19,13 @@ import type { NaptrRecord } from '../domain/peppol-sml';
  * way, whose TTL node:dns does not tell either.
  */
 
-export interface NaptrAnswer {
+interface NaptrAnswer {
   records: NaptrRecord[];
   /** The smallest TTL of the answer's records, in seconds. */
   ttlSeconds: number;
 }
 
-export interface AddressAnswer {
+interface AddressAnswer {
   /** The IPv4 addresses the name's CNAME chain ends at; none when the server did not follow the chain to them. */
   addresses: string[];
   /** The smallest TTL of the answer's records (CNAMEs included), in seconds. */
@@ -52,7 +52,10 @@ const UDP_PAYLOAD_SIZE = 1232;
 const dnsError = (code: string, question: Question) =>
   Object.assign(new Error(`${question.type} ${question.name}: ${code}`), { code });
 
-/** `192.0.2.53`, `192.0.2.53:53`, `2001:db8::53` or `[2001:db8::53]:53` as host and port. */
+/**
+ * `192.0.2.53`, `192.0.2.53:53`, `2001:db8::53` or `[2001:db8::53]:53` as host and port.
+ * @internal
+ */
 export function serverAddress(server: string): { host: string; port: number } {
   const bracketed = /^\[(.+)\](?::(\d+))?$/.exec(server);
   if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 53) };

@@ -34,15 +34,7 @@ import { validationDuration } from './metrics';
  */
 
 /** The document kinds the validator knows, as its reports name them. */
-export const OFFICIAL_DOCUMENT_TYPES = [
-  'invoice',
-  'credit_note',
-  'invoice_response',
-  'mls',
-  'tsr',
-  'eusr',
-  'cii',
-] as const;
+const OFFICIAL_DOCUMENT_TYPES = ['invoice', 'credit_note', 'invoice_response', 'mls', 'tsr', 'eusr', 'cii'] as const;
 export type OfficialDocumentType = (typeof OFFICIAL_DOCUMENT_TYPES)[number];
 
 const findingSchema = z.object({
@@ -99,10 +91,10 @@ export class ValidationTimeLimitError extends ValidatorUnavailableError {
   }
 }
 
-export const VALIDATION_LANES = ['send', 'interactive', 'public', 'receive', 'render', 'view'] as const;
-export type ValidationLane = (typeof VALIDATION_LANES)[number];
+/** @internal */
+export type ValidationLane = 'send' | 'interactive' | 'public' | 'receive' | 'render' | 'view';
 
-export interface ValidationOptions {
+interface ValidationOptions {
   /**
    * `interactive` for authenticated requests from outside (a UBL posted to be
    * sent, validation without sending), `public` for the anonymous public
@@ -130,7 +122,7 @@ export type RenderFormat = keyof typeof RENDER_LANGUAGES;
 export type RenderLanguage<F extends RenderFormat = RenderFormat> = (typeof RENDER_LANGUAGES)[F][number];
 
 /** What a rendering asks for besides a validation's options. */
-export interface RenderOptions extends ValidationOptions {
+interface RenderOptions extends ValidationOptions {
   /** Stamped across the top of every page of a PDF (or Factur-X), by the renderer, in the layout's embedded font. */
   notice?: string;
 }
@@ -157,7 +149,7 @@ export interface OfficialValidator {
 }
 
 /** A large invoice with attachments takes a few hundred milliseconds; a minute means the document or the service is the problem. */
-export const MAX_VALIDATION_MS = 60_000;
+const MAX_VALIDATION_MS = 60_000;
 /** Validations asked from outside stop after this: a valid 1,000-line invoice takes a few seconds. */
 export const INTERACTIVE_VALIDATION_MS = 20_000;
 /**

@@ -115,7 +115,7 @@ export interface SmlAnswer {
   smlLookup?: 'cname';
 }
 
-export interface ServiceRead {
+interface ServiceRead {
   documentType: Identifier;
   url: string;
   /** Undefined when the SMP answered 404 for this document type. */

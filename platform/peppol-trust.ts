@@ -17,7 +17,7 @@ export interface PeppolTrust {
   accessPoint: TrustAnchors;
 }
 
-export function readTrustAnchors(setting: string, file: string | undefined): TrustAnchors {
+function readTrustAnchors(setting: string, file: string | undefined): TrustAnchors {
   if (!file) return { setting, problem: `${setting} is not set (the CAs to check it against)` };
   let text: string;
   try {

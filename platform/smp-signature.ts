@@ -36,12 +36,15 @@ export interface SmpSignatureRules {
 }
 
 /** SMP 1.3.0 (OpenPeppol, November 2023; every SMP by the end of May 2024): SHA-256 in place of SHA-1. What a lookup asks of an answer today. */
-export const SMP_1_3: SmpSignatureRules = {
+const SMP_1_3: SmpSignatureRules = {
   name: 'Peppol SMP 1.3.0',
   signatureMethod: RSA_SHA256,
   digestMethod: SHA256,
 };
-/** SMP 1.2.0, before it: what answers recorded from real SMPs until 2024 carry (the tests read such recordings). */
+/**
+ * SMP 1.2.0, before it: what answers recorded from real SMPs until 2024 carry (the tests read such recordings).
+ * @internal
+ */
 export const SMP_1_2: SmpSignatureRules = {
   name: 'Peppol SMP 1.2.0',
   signatureMethod: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',

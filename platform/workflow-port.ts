@@ -60,7 +60,7 @@ export async function signalWorkflow<Name extends keyof StartedWorkflowInputs>(
  * How long a request waits for a workflow started with an update to answer it. The first step it waits for is one
  * local activity of a few database writes; it waits this long only when the workers or the database are away.
  */
-export const UPDATE_ANSWER_WAIT_MS = 20_000;
+const UPDATE_ANSWER_WAIT_MS = 20_000;
 
 /** The update was not answered in time, or Temporal could not be reached: whether its step was done is not known. */
 export class UnansweredUpdateError extends Error {

@@ -6,7 +6,7 @@ import { recordAudit, type Actor } from './audit';
 import { RuleError } from './errors';
 
 /** Active keys an account may hold; enough for rotation and per-system keys, few enough that keys cannot multiply a budget. */
-export const MAX_ACTIVE_KEYS = 25;
+const MAX_ACTIVE_KEYS = 25;
 
 export interface NewApiKey {
   api_key: string;

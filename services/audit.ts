@@ -8,7 +8,7 @@ import { pageOf, type Page } from './paging';
  * event names who acted (account and key prefix), in which workspace, on what.
  */
 
-export type AuditAction =
+type AuditAction =
   | 'api_key.created'
   | 'api_key.revoked'
   | 'member.added'

@@ -13,7 +13,7 @@ import { RuleError } from './errors';
  */
 
 /** Each company's identity when the workspace submitted (store/kyc-submissions.ts). */
-export type SubmittedIdentity = CompanyIdentity & { company_id: string };
+type SubmittedIdentity = CompanyIdentity & { company_id: string };
 export type KycSubmission = Omit<KycSubmissionRow, 'company_identities'> & {
   _id: string;
   company_identities?: SubmittedIdentity[] | null;

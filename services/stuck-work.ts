@@ -19,9 +19,9 @@ import { receiveWorkflowId, responseWorkflowId, sendWorkflowId, webhookEndpointW
 /** What `ops stuck` and the `einvoice_stuck_work` gauge call stuck by default. */
 export const STUCK_AFTER_MS = 15 * 60_000;
 
-export type StuckKind = 'document' | 'invoice_response' | 'mls' | 'webhook_delivery';
+type StuckKind = 'document' | 'invoice_response' | 'mls' | 'webhook_delivery';
 
-export interface StuckItem {
+interface StuckItem {
   kind: StuckKind;
   id: string;
   /** queued, sending or receiving (a document), queued (a reply), pending (a delivery). */

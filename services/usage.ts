@@ -4,9 +4,9 @@ import { isDuplicateKey } from '../store/errors';
 import { writeBehind } from './write-behind';
 
 /** UTC day, `YYYY-MM-DD`. */
-export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-export type UsageCounter = 'api_calls' | 'documents_sent' | 'documents_received';
+type UsageCounter = 'api_calls' | 'documents_sent' | 'documents_received';
 
 export interface UsageCounters {
   /** Counts one call or document; written shortly after, without holding up the caller. */

@@ -24,11 +24,8 @@ const DELETION_LEASE_MS = 60_000;
 const isActive = (workspace: WorkspaceRow, now = Date.now()) =>
   !workspace.deleted_at && !(workspace.deleting_at && workspace.deleting_at.getTime() > now - DELETION_LEASE_MS);
 
-export const roleOf = (
-  workspace: Pick<WorkspaceRow, 'owner_ids'>,
-  accountId: string,
-  baseRole: 'admin' | 'member',
-): Role => (workspace.owner_ids.includes(accountId) ? 'owner' : baseRole);
+const roleOf = (workspace: Pick<WorkspaceRow, 'owner_ids'>, accountId: string, baseRole: 'admin' | 'member'): Role =>
+  workspace.owner_ids.includes(accountId) ? 'owner' : baseRole;
 
 /** The caller's membership of a workspace that is not deleted, with the caller's role; null otherwise. */
 export async function membershipOf(

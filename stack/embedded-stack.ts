@@ -63,6 +63,7 @@ import {
  */
 
 export type ServiceName = 'api' | 'worker';
+/** @internal */
 export type ComponentName =
   | 'postgres'
   | 'temporal'

@@ -12,6 +12,7 @@ import { privateDirectory } from './private-files';
  * made once and kept: losing it makes what it sealed unreadable.
  */
 
+/** @internal */
 export const WEBHOOK_KEY_FILE = 'webhook-secret.key';
 export const KYC_KEY_FILE = 'kyc-encryption.key';
 /** The bearer token our access point presents to the API's intake (INBOUND_TOKEN). */

@@ -25,7 +25,10 @@ const PICK_TO = 32_767;
  */
 const handedOut = new Set<number>();
 
-/** A port nothing listens on and not handed out before by this process, picked outside the ephemeral range where it can. */
+/**
+ * A port nothing listens on and not handed out before by this process, picked outside the ephemeral range where it can.
+ * @internal
+ */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const port = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM + 1));
@@ -43,7 +46,10 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** The first of `count` consecutive free ports (the Temporal server's services), picked like freePort. */
+/**
+ * The first of `count` consecutive free ports (the Temporal server's services), picked like freePort.
+ * @internal
+ */
 export async function freePortBlock(count: number, host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const first = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM - count));

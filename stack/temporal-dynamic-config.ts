@@ -7,7 +7,7 @@
  * default in the server; the SDK asks for it on every activity (`allowEagerDispatch`). It saves each activity
  * of a document's workflow a trip through the matching service (see docs/benchmarks.md, Cost per document).
  */
-export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number | string>> = {
+const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number | string>> = {
   'system.enableActivityEagerExecution': true,
   // Worker Versioning (worker/deployment.ts): workers are versions of a worker deployment, workflows pinned to theirs.
   'system.enableDeploymentVersions': true,

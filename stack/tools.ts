@@ -276,6 +276,7 @@ export const OPENTELEMETRY_JAVA_AGENT: Tool = {
   },
 };
 
+/** @internal */
 export function toolBinaryPath(toolsDir: string, tool: Tool): string {
   return path.join(toolsDir, `${tool.name}-${tool.version}`, tool.file);
 }
@@ -347,6 +348,7 @@ async function markUsed(binary: string): Promise<void> {
  * Before a new build, removes the tool's other builds unused for UNUSED_BUILD_DAYS
  * (each source change of the Java programs is a new version): the cache does not
  * grow without end, and a build another clone still starts is kept.
+ * @internal
  */
 export async function pruneUnused(toolsDir: string, tool: Tool, log: (line: string) => void): Promise<void> {
   const cutoff = Date.now() - UNUSED_BUILD_DAYS * 24 * 3_600_000;

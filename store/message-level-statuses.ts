@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 /**
  * `message_level_statuses`: the Message Level Status our access point sends
@@ -34,7 +34,5 @@ const messageLevelStatusSchema = new Schema(
 
 /** `ops stuck` and the stuck-work metric: statuses still queued, longest waiting first. */
 messageLevelStatusSchema.index({ status: 1, updated_at: 1 });
-
-export type MessageLevelStatusRow = InferSchemaType<typeof messageLevelStatusSchema>;
 
 export const messageLevelStatusModel = (db: Connection) => db.model('MessageLevelStatus', messageLevelStatusSchema);

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 /**
  * What the live provider holds for us: one organisation per approved
@@ -34,4 +34,3 @@ const providerTenantSchema = new Schema(
 export const providerOrganisationModel = (db: Connection) =>
   db.model('ProviderOrganisation', providerOrganisationSchema);
 export const providerTenantModel = (db: Connection) => db.model('ProviderTenant', providerTenantSchema);
-export type ProviderTenantRow = InferSchemaType<typeof providerTenantSchema>;

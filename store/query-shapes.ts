@@ -12,9 +12,9 @@ import type { MongooseQueryMiddleware, Schema } from 'mongoose';
  * the tests do), so any query shape without its index fails loudly.
  */
 
-export type IndexKey = [field: string, direction: 1 | -1][];
+type IndexKey = [field: string, direction: 1 | -1][];
 
-export interface QueryShape {
+interface QueryShape {
   /** Fields compared for equality (a value, `$eq` or `$in`). */
   equality: string[];
   /** Fields compared with `$gt`, `$gte`, `$lt` or `$lte`. */
@@ -35,6 +35,7 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
   );
 }
 
+/** @internal */
 export function shapeOf(filter: Record<string, unknown>, sort: Record<string, unknown> | undefined): QueryShape {
   const equality: string[] = [];
   const ranges: string[] = [];
@@ -56,6 +57,7 @@ export function shapeOf(filter: Record<string, unknown>, sort: Record<string, un
  * in the requested order: its leading keys are equality fields; the sort
  * follows them in the index's order (or all reversed); a range may take the
  * next key. The `_id` index serves every equality on `_id`.
+ * @internal
  */
 export function servedBy(shape: QueryShape, index: IndexKey): boolean {
   if (shape.equality.includes('_id') && index.length === 1 && index[0]![0] === '_id') return true;
@@ -78,6 +80,7 @@ export function servedBy(shape: QueryShape, index: IndexKey): boolean {
   return usesIndex;
 }
 
+/** @internal */
 export function declaredIndexes(schema: Schema): IndexKey[] {
   const declared = schema
     .indexes()
@@ -90,7 +93,7 @@ export function declaredIndexes(schema: Schema): IndexKey[] {
   return [[['_id', 1]], ...declared, ...unique];
 }
 
-export class UnindexedQueryError extends Error {
+class UnindexedQueryError extends Error {
   override name = 'UnindexedQueryError';
 }
 

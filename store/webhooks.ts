@@ -108,7 +108,7 @@ const fanoutMarkSchema = new Schema(
   { versionKey: false, collection: 'fanout_marks' },
 );
 
-export interface SealedSecret {
+interface SealedSecret {
   sealed: string;
   created_at: Date;
   expires_at: Date | null;

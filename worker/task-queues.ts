@@ -20,7 +20,7 @@ export interface QueueSlots {
 }
 
 /** Two chores at a time: the reconcilers are a safety net, never the service's main load. */
-export const HOUSEKEEPING_SLOTS = 2;
+const HOUSEKEEPING_SLOTS = 2;
 
 /**
  * The slots configured, or for validation what the validator takes: its `send` lane's permits (it reports them

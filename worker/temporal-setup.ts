@@ -22,7 +22,10 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   }
 }
 
-/** Adds the search attributes named (all of the project's by default) without asking which exist: a server that cannot list them (the time-skipping test server) still adds them. */
+/**
+ * Adds the search attributes named (all of the project's by default) without asking which exist: a server that cannot list them (the time-skipping test server) still adds them.
+ * @internal
+ */
 export async function addSearchAttributes(
   connection: Connection,
   namespace: string,

@@ -34,7 +34,10 @@ async function sourcesHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The bundler's logger when its report is not wanted. */
+/**
+ * The bundler's logger when its report is not wanted.
+ * @internal
+ */
 export const SILENT_BUNDLER = {
   log: () => undefined,
   trace: () => undefined,

@@ -42,7 +42,7 @@ import { movesToNewBuilds } from './versioning';
  * is taken. Operators find open reviews in the Web UI with `KycStatus = "pending"`.
  */
 
-export const reviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
+const reviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
 
 export interface KycReviewState {
   workspaceId: string;
@@ -54,7 +54,7 @@ export interface KycReviewState {
   provisioning: string[];
 }
 
-export const stateQuery = defineQuery<KycReviewState>(KYC_STATE_QUERY);
+const stateQuery = defineQuery<KycReviewState>(KYC_STATE_QUERY);
 
 const { recordKycReview, onboardKycWorkspace, companiesToProvision } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

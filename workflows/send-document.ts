@@ -120,6 +120,7 @@ function deliveryAttempts(channel: DeliveryChannel, deliveryWindowSeconds: numbe
   });
 }
 
+/** @internal */
 export const acceptUpdate = defineUpdate<AcceptanceOutcome>(ACCEPT_UPDATE);
 
 /** What a send workflow ends with: the document's last status, or that its first step recorded no document. */

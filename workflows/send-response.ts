@@ -16,7 +16,7 @@ import { GIVE_UPDATE, type SendResponseInput } from './shared';
  */
 
 /** Answered with the claim (services/replies/invoice-responses.ts, ResponseClaim). */
-export const giveUpdate = defineUpdate<Awaited<ReturnType<Activities['claimInvoiceResponse']>>>(GIVE_UPDATE);
+const giveUpdate = defineUpdate<Awaited<ReturnType<Activities['claimInvoiceResponse']>>>(GIVE_UPDATE);
 
 const { claimInvoiceResponse } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',

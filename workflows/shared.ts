@@ -13,7 +13,10 @@ import { taskQueueOf } from './task-queues';
 /** The service's base task queue: its workflows run on it, and every other queue's name derives from it (workflows/task-queues.ts). */
 export const TASK_QUEUE = 'einvoice';
 
-/** The monthly Peppol reporting schedule's id (Web UI: Schedules). */
+/**
+ * The monthly Peppol reporting schedule's id (Web UI: Schedules).
+ * @internal
+ */
 export const PEPPOL_REPORTING_SCHEDULE = 'peppol-reporting-monthly';
 
 /**
@@ -68,7 +71,7 @@ export const CHORES = {
   },
 } as const satisfies Record<string, { activity: string; every: string; startToCloseTimeout: string }>;
 
-export type Chore = keyof typeof CHORES;
+type Chore = keyof typeof CHORES;
 
 export interface HousekeepingInput {
   chore: Chore;

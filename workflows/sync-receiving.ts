@@ -37,8 +37,8 @@ const { registerReceiver, unregisterReceiver, syncBusinessCard, prepareMigration
   retry: REGISTRATION_RETRY,
 });
 
-export const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
-export const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
+const receivingChanged = defineSignal(RECEIVING_CHANGED_SIGNAL);
+const participantReviewSignal = defineSignal<[KycDecision]>(KYC_REVIEW_SIGNAL);
 
 const reasonOf = (err: unknown): string => {
   const cause = err instanceof ActivityFailure ? err.cause : err;

@@ -4,7 +4,7 @@
  * or a webhook from going). Every name derives from one base queue (`einvoice`; a test's own worker has its own),
  * and each workflow sends its activities to the queues of its own base. Pure: safe to import from workflow code.
  */
-export const RESOURCES = {
+const RESOURCES = {
   workflows:
     "every workflow except the webhook endpoints' own, their local activities (database moves), and the activities that only write the database or ask our own registration services",
   validation:

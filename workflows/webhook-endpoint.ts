@@ -29,8 +29,8 @@ import {
 } from './shared';
 import { movesToNewBuilds } from './versioning';
 
-export const wakeSignal = defineSignal<[WebhookWake]>(WEBHOOK_WAKE_SIGNAL);
-export const breakerQuery = defineQuery<WebhookEndpointState>(WEBHOOK_BREAKER_QUERY);
+const wakeSignal = defineSignal<[WebhookWake]>(WEBHOOK_WAKE_SIGNAL);
+const breakerQuery = defineQuery<WebhookEndpointState>(WEBHOOK_BREAKER_QUERY);
 
 /**
  * The steps are local activities (a few database reads and writes, one HTTP request of at most 10 s): a round of

@@ -59,9 +59,9 @@ export const optionalDocumentCompany = companyQuery.optional().openapi({
   description:
     "The document's company, optional: when named, a company this key sees (else 403 `not_company_member`) whose document this is (else 404 `document_not_found`)",
 });
-export const documentOptionalCompanyQuery = z.object({ company_id: optionalDocumentCompany }).strict();
+const documentOptionalCompanyQuery = z.object({ company_id: optionalDocumentCompany }).strict();
 /** A UBL document posted as the body has no JSON to name its company: the query does. */
-export const ublDocumentQuery = z
+const ublDocumentQuery = z
   .object({
     company_id: companyQuery.optional().openapi({
       description:
@@ -733,7 +733,7 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
  * RFC 6266: a plain ASCII `filename` for old clients and the exact name as
  * UTF-8 in `filename*` (a header can carry only Latin-1 as it is).
  */
-export function contentDisposition(filename: string): string {
+function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(
     /['()*]/g,

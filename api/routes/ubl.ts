@@ -13,7 +13,7 @@ import type { RouteTable } from '../route';
 import { findingsView, ruleSetIdSchema, ublFindingSchema } from '../views/ubl-validation';
 
 /** Largest UBL the public validator reads: a document with a few attachments, well short of what could tie up the validator. */
-export const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
+const PUBLIC_UBL_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The kinds the public validator judges: what a client sends or receives through this service (UBL, and CII

@@ -1,7 +1,7 @@
 import type { UsageReport } from '../../services/usage';
 import { z } from '../openapi';
 
-export const keySummarySchema = z
+const keySummarySchema = z
   .object({
     prefix: z.string().openapi({ example: 'ps_test_AbC1234...' }),
     label: z.string(),

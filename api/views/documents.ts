@@ -80,7 +80,7 @@ export const attachmentSchema = z
   })
   .openapi('DocumentAttachment');
 
-export const receivedSchema = z
+const receivedSchema = z
   .object({
     source: z.enum(['peppol', 'sandbox']).openapi({
       description: '`peppol`: arrived by AS4 at our access point; `sandbox`: posted to `POST /v1/sandbox/inbound`',

@@ -76,7 +76,7 @@ export const responseEventDataSchema = z
   })
   .openapi('DocumentResponseData');
 
-export const mlsSentDataSchema = z
+const mlsSentDataSchema = z
   .object({
     document_id: z.string().openapi({ description: 'The received document the status is about' }),
     company_id: z.string(),
@@ -89,14 +89,14 @@ export const mlsSentDataSchema = z
   })
   .openapi('DocumentMlsSentData');
 
-export const RECEIVING_EVENT_TYPES = [
+const RECEIVING_EVENT_TYPES = [
   'company.receiving_registered',
   'company.receiving_unregistered',
   'company.receiving_awaiting_review',
   'company.receiving_failed',
 ] as const;
 
-export const companyReceivingDataSchema = z
+const companyReceivingDataSchema = z
   .object({
     company_id: z.string(),
     participant_id: z.string().nullable().openapi({

@@ -46,7 +46,7 @@ export const documentResponseSchema = z
   })
   .openapi('DocumentResponse');
 
-export const mlsReasonSchema = z
+const mlsReasonSchema = z
   .object({
     code: z.string().openapi({
       description: `${MLS_REASONS.join(', ')}: business rule violation (fatal), business rule warning, failed delivery, syntax violation`,

@@ -553,7 +553,7 @@ const nl: Words = {
   companyOnly: 'Beperkt tot één bedrijf',
 };
 
-export const WORDS: Record<Language, Words> = { en, de, fr, nl };
+const WORDS: Record<Language, Words> = { en, de, fr, nl };
 
 const STORED = 'einvoice.language';
 

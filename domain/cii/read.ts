@@ -14,6 +14,7 @@ import { CII_NS, CII_SYNTAX } from './syntax';
  * and what the view does not carry named by CII path in `unmapped`.
  */
 
+/** @internal */
 export function readCii(xml: string | Buffer): UblReadResult {
   const parsed = parseBounded(xml, UBL_BOUNDS);
   return 'root' in parsed ? readCiiTree(parsed.root) : parsed;

@@ -2,13 +2,13 @@ import mimeCodes from '../data/mime-codes.json';
 import type { Violation } from './violation';
 
 /** Largest decoded attachment; Peppol sets no number, access points commonly cap messages well above this. */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const WHITESPACE = /\s+/g;
 
 /** The MIME types Peppol allows (data: domain/data/mime-codes.json). */
-export const ATTACHMENT_MIME_TYPES: ReadonlySet<string> = new Set(mimeCodes.codes);
+const ATTACHMENT_MIME_TYPES: ReadonlySet<string> = new Set(mimeCodes.codes);
 const ALLOWED_LIST = mimeCodes.codes.join(', ');
 
 /** The type the bytes themselves show, for the MIME types Peppol allows (BR-CL-24 / PEPPOL-EN16931-CL001). */

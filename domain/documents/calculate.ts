@@ -13,7 +13,7 @@ const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Amount = Decimal;
 
 /** Half-up, away from zero for negatives: the one rounding used everywhere. */
-export const round2 = (value: Decimal.Value): Amount => new Money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+const round2 = (value: Decimal.Value): Amount => new Money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 export const money = (value: Decimal.Value): Amount => new Money(value);
 export const formatAmount = (value: Amount): string => value.toFixed(2);
 /**
@@ -29,7 +29,7 @@ export const formatStatedAmount = (stated: string): string => {
 export const EXEMPT_CATEGORIES: ReadonlySet<TaxCategory> = new Set(['E', 'AE', 'K', 'G', 'O']);
 
 /** The reason Peppol pairs with categories that have a single canonical one. */
-export const DEFAULT_EXEMPTIONS: Partial<Record<TaxCategory, { code: string; reason: string }>> = {
+const DEFAULT_EXEMPTIONS: Partial<Record<TaxCategory, { code: string; reason: string }>> = {
   AE: { code: 'VATEX-EU-AE', reason: 'Reverse charge' },
   K: { code: 'VATEX-EU-IC', reason: 'Intra-community supply' },
   G: { code: 'VATEX-EU-G', reason: 'Export outside the EU' },
@@ -44,7 +44,7 @@ export interface TaxTreatment {
   exemptionReason?: string | undefined;
 }
 
-export interface CalculatedLine {
+interface CalculatedLine {
   input: LineInput;
   tax: TaxTreatment;
   allowanceTotal: Amount;
@@ -53,19 +53,19 @@ export interface CalculatedLine {
   net: Amount;
 }
 
-export interface CalculatedAllowanceCharge {
+interface CalculatedAllowanceCharge {
   input: DocumentAllowanceCharge;
   isCharge: boolean;
   tax: TaxTreatment;
   amount: Amount;
 }
 
-export interface TaxGroup extends TaxTreatment {
+interface TaxGroup extends TaxTreatment {
   taxable: Amount;
   tax: Amount;
 }
 
-export interface Totals {
+interface Totals {
   lineExtension: Amount;
   allowanceTotal: Amount;
   chargeTotal: Amount;
@@ -86,7 +86,7 @@ export interface CalculatedDocument {
 }
 
 /** `21.00` → `21`, `5.50` → `5.5`: equal rates compare equal and are written once. */
-export const normaliseRate = (rate: string): string => new Money(rate).toString();
+const normaliseRate = (rate: string): string => new Money(rate).toString();
 
 /** What a line, allowance or charge says about its VAT. */
 export interface TaxedItem {

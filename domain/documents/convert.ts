@@ -29,6 +29,7 @@ const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? 
  * subject to VAT (category O only), which states none (BR-O-02…04): the
  * company is not VAT-liable for what it invoices there. A VAT id sent in
  * `from` itself is kept, and refused by the checks.
+ * @internal
  */
 export function withCompanyDefaults(document: DocumentInput, company: SendingCompany): DocumentInput {
   const from = document.from;

@@ -16,7 +16,7 @@ import { isXmlSafe, XML_UNSAFE_MESSAGE } from '../text';
  * make the exact arithmetic expensive, and no exponent form, whose meaning
  * differs between readers (`1e21`).
  */
-export const DECIMAL_PATTERN = /^-?\d{1,15}(\.\d{1,10})?$/;
+const DECIMAL_PATTERN = /^-?\d{1,15}(\.\d{1,10})?$/;
 const DECIMAL_MESSAGE =
   'expected a decimal number such as 12.50: at most 15 digits before the point and 10 after, no exponent';
 
@@ -71,7 +71,7 @@ const ofAllowancesAndCharges = (field: string) =>
 const atMost = (limit: number, what: string) =>
   `at most ${limit.toLocaleString('en')} ${what} (this service's limit for one document)`;
 
-export const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
+const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
 export type TaxCategory = (typeof TAX_CATEGORIES)[number];
 
 const address = z

@@ -25,7 +25,7 @@ export const DOCUMENT_EVENT_TYPES = [
   'document.delivered',
   'document.failed',
 ] as const;
-export type DocumentEventType = (typeof DOCUMENT_EVENT_TYPES)[number];
+type DocumentEventType = (typeof DOCUMENT_EVENT_TYPES)[number];
 
 export interface Transition {
   /** Statuses the move starts from; empty for the move that creates the document. */

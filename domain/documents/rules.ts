@@ -198,7 +198,10 @@ export function checkDocument(document: DocumentInput): Violation[] {
   return out;
 }
 
-/** Our rule on the payable rounding amount (BT-114), which EN 16931 leaves unbounded. */
+/**
+ * Our rule on the payable rounding amount (BT-114), which EN 16931 leaves unbounded.
+ * @internal
+ */
 export const PAYABLE_ROUNDING_RULE = 'EINVOICE-BT114';
 
 /**

@@ -32,7 +32,7 @@ const FIELD_RULES: Readonly<Record<string, string>> = {
   'greece.mark': 'GR-R-004-1',
 };
 
-export const ruleOfField = (path: string): string | null => FIELD_RULES[path.replace(/\[\d+\]/g, '[]')] ?? null;
+const ruleOfField = (path: string): string | null => FIELD_RULES[path.replace(/\[\d+\]/g, '[]')] ?? null;
 
 /** A shape problem of `schema` as violations: one per unknown key (naming the nearest known one), else its path, the field's rule and our sentence. */
 export function issueViolations(issue: z.core.$ZodIssue, schema: z.ZodType): Violation[] {

@@ -39,8 +39,7 @@ const HUNDRED = new Decimal(100);
 const HIGHEST = Decimal.max(...KNOWN.keys());
 const isKnown = (rate: Decimal) => KNOWN.has(rate.toString());
 
-export type RateVerdict =
-  { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
+type RateVerdict = { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
 
 /** The slips that turn a real rate into one no country uses, each with what it looks like. */
 const SLIPS: { meant: (rate: Decimal) => Decimal; looksLike: (shown: string) => string }[] = [
@@ -64,7 +63,10 @@ function refusal(rate: Decimal, sellerCountry: string | undefined): string {
   return `${none} for standard-rated (S) items; a rate is in percent, such as 21.${hint}`;
 }
 
-/** How a standard-rated rate above 0 compares with the published rates; the seller's country decides what is usual. */
+/**
+ * How a standard-rated rate above 0 compares with the published rates; the seller's country decides what is usual.
+ * @internal
+ */
 export function judgeStandardRate(rate: Decimal, sellerCountry: string | undefined): RateVerdict {
   if (!isKnown(rate)) return { kind: 'refused', message: refusal(rate, sellerCountry) };
   const own = sellerCountry ? COUNTRIES.get(sellerCountry) : undefined;

@@ -4,7 +4,7 @@
  * `vat_rate_unusual` in vat-rates.ts, `duplicate_number` below.
  */
 export const WARNING_CODES = ['vat_rate_unusual', 'duplicate_number'] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
+type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface DocumentWarning {
   code: WarningCode;

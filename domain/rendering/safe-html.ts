@@ -13,6 +13,7 @@ type ParentNode = DefaultTreeAdapterMap['parentNode'];
  * them (BT-122 into an `onClick`) and into links (BT-124 into an `href`); those handlers are all
  * dropped, so this script attaches its own listeners. Fixed text: its hash is the page's only
  * `script-src`, so nothing a document holds can run beside it.
+ * @internal
  */
 export const VIEWER_SCRIPT = `(function () {
   var panels = { menueUebersicht: 'uebersicht', menueDetails: 'details', menueZusaetze: 'zusaetze', menueAnlagen: 'anlagen', menueLaufzettel: 'laufzettel' };
@@ -101,6 +102,7 @@ const textOf = (element: Element) =>
  * undefined for anything else (`javascript:`, `data:`, a relative path). The browser strips leading
  * and trailing blanks and tabs or newlines inside the scheme, as the WHATWG parser here does, so the
  * value checked and the value kept are the one the browser follows.
+ * @internal
  */
 export function safeUrl(value: string): string | undefined {
   if (value.startsWith('#')) return value;
@@ -117,6 +119,7 @@ export function safeUrl(value: string): string | undefined {
  * A file name that says nothing to the file system or to what opens the file: the last path part, only
  * letters, digits, dots, dashes and underscores, and an extension of a type Peppol allows (`.bin`
  * added otherwise), so a saved attachment does not open as a page or a program.
+ * @internal
  */
 export function safeFilename(declared: string): string {
   const base = declared.split(/[\\/]/).pop() ?? '';
@@ -197,6 +200,7 @@ function insertBanner(body: Element, text: string): void {
  * (a saved page, or an app showing the HTML the SDK or MCP server fetched): no document value reaches
  * a script or a URL other than http(s), attachments download as plain bytes, and the only script is
  * {@link VIEWER_SCRIPT}. A `notice` is shown as a banner above the document.
+ * @internal
  */
 export function safeRenderedHtml(html: string, notice?: string): string {
   const document = parse(html);

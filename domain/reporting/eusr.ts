@@ -14,17 +14,17 @@ import { REPORTING_PROFILE } from './tsr';
  */
 
 export const EUSR_NAMESPACE = 'urn:fdc:peppol:end-user-statistics-report:1.1';
-export const EUSR_CUSTOMIZATION = 'urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1';
+const EUSR_CUSTOMIZATION = 'urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1';
 
-export interface EndUserCounts {
+interface EndUserCounts {
   sending: number;
   receiving: number;
   sendingOrReceiving: number;
 }
 
 type KeyName = 'DT' | 'PR' | 'CC';
-export type SubsetType = 'PerDT-PR' | 'PerDT-EUC' | 'PerDT-PR-EUC' | 'PerEUC';
-export interface Subset extends EndUserCounts {
+type SubsetType = 'PerDT-PR' | 'PerDT-EUC' | 'PerDT-PR-EUC' | 'PerEUC';
+interface Subset extends EndUserCounts {
   type: SubsetType;
   keys: { metaSchemeID: KeyName; schemeID: string; value: string }[];
 }

@@ -14,24 +14,24 @@ import { monthPeriod } from './months';
  */
 
 export const TSR_NAMESPACE = 'urn:fdc:peppol:transaction-statistics-report:1.0';
-export const TSR_CUSTOMIZATION = 'urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0';
+const TSR_CUSTOMIZATION = 'urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0';
 export const REPORTING_PROFILE = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
 
 /** The scheme each key's metaSchemeID takes a value in. */
 type KeyName = 'TP' | 'SP' | 'DT' | 'PR' | 'CC';
-export interface SubtotalKey {
+interface SubtotalKey {
   metaSchemeID: KeyName;
   schemeID: string;
   value: string;
 }
 
-export interface Counts {
+interface Counts {
   incoming: number;
   outgoing: number;
 }
 
-export type SubtotalType = 'PerTP' | 'PerSP-DT-PR' | 'PerSP-DT-PR-CC';
-export interface Subtotal extends Counts {
+type SubtotalType = 'PerTP' | 'PerSP-DT-PR' | 'PerSP-DT-PR-CC';
+interface Subtotal extends Counts {
   type: SubtotalType;
   keys: SubtotalKey[];
 }

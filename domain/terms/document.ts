@@ -11,7 +11,7 @@ import type { DocumentJson, Party, ReceivedAllowanceCharge, ReceivedLine } from 
  * YYYY-MM-DD); a writer formats, never computes.
  */
 
-export interface TermTotals {
+interface TermTotals {
   line_extension: string;
   allowance_total?: string | undefined;
   charge_total?: string | undefined;

@@ -13,7 +13,7 @@ function jsonCell(term: Term): string {
 }
 
 /** Where every CII path of a part starts, shortened in the table (the page's legend says so). */
-export const CII_ABBREVIATIONS: Record<string, string> = {
+const CII_ABBREVIATIONS: Record<string, string> = {
   'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement': 'Agreement',
   'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeDelivery': 'Delivery',
   'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement': 'Settlement',

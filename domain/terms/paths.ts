@@ -22,7 +22,7 @@ export interface ElementStep {
   children: ChildCondition[];
 }
 
-export interface ChildCondition {
+interface ChildCondition {
   /** Qualified names from the element down (`cac:TaxScheme/cbc:ID`). */
   child: string;
   /** The attribute compared; without one, the text. */
@@ -31,7 +31,7 @@ export interface ChildCondition {
   has: boolean;
 }
 
-export interface AttributeStep {
+interface AttributeStep {
   kind: 'attribute';
   name: string;
 }

@@ -12,8 +12,7 @@
  * (`cac:CreditNoteLine`), the row gives the invoice's.
  */
 
-export type TermKind =
-  'text' | 'code' | 'date' | 'amount' | 'decimal' | 'quantity' | 'binary' | 'participant' | 'legal-id';
+type TermKind = 'text' | 'code' | 'date' | 'amount' | 'decimal' | 'quantity' | 'binary' | 'participant' | 'legal-id';
 
 export type GroupName =
   | 'document'
@@ -93,6 +92,7 @@ function allowancesOrCharges(
   };
 }
 
+/** @internal */
 export const TERM_GROUPS: readonly TermGroup[] = [
   { name: 'document', title: 'Invoice', json: '', repeats: false, ubl: '', cii: '' },
   {
@@ -1106,6 +1106,7 @@ function lineAllowanceChargeTerms(
   ]);
 }
 
+/** @internal */
 export const TERMS: readonly Term[] = [
   ...DOCUMENT,
   ...partyTerms(
@@ -1174,7 +1175,7 @@ export const childGroups = (parent: GroupName | undefined): TermGroup[] =>
   );
 
 /** The group and its ancestors, outermost first. */
-export function lineage(group: TermGroup): TermGroup[] {
+function lineage(group: TermGroup): TermGroup[] {
   return group.parent ? [...lineage(groupNamed(group.parent)), group] : [group];
 }
 

@@ -20,15 +20,15 @@ import { aggregate, cbc, NS } from './xml';
  */
 
 const APPLICATION_RESPONSE = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
-export const INVOICE_RESPONSE_CUSTOMIZATION = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';
+const INVOICE_RESPONSE_CUSTOMIZATION = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';
 const INVOICE_RESPONSE_PROFILE = 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3';
-export const MLS_CUSTOMIZATION = 'urn:peppol:edec:mls:1.0';
+const MLS_CUSTOMIZATION = 'urn:peppol:edec:mls:1.0';
 const MLS_PROFILE = 'urn:peppol:edec:mls';
 /** The ICD of Peppol service provider ids (SPIS): MLS parties are access points, not businesses. */
 export const SPID_SCHEME = '0242';
 
 /** A party by its Peppol participant id (`scheme:value`) and legal name. */
-export interface ResponseParty {
+interface ResponseParty {
   participantId: string;
   name: string;
 }
@@ -48,7 +48,7 @@ export const MLS_CODES = ['AP', 'AB', 'RE'] as const;
 export type MlsCode = (typeof MLS_CODES)[number];
 /** BV business rule violation (fatal), BW warning, FD failed delivery towards C4, SV syntax violation. */
 export const MLS_REASONS = ['BV', 'BW', 'FD', 'SV'] as const;
-export type MlsReason = (typeof MLS_REASONS)[number];
+type MlsReason = (typeof MLS_REASONS)[number];
 
 export interface MlsLine {
   reason: MlsReason;

@@ -24,15 +24,7 @@ import { NS } from './xml';
  * missing.
  */
 
-export type {
-  DocumentJson,
-  ReceivedAllowanceCharge,
-  ReceivedAttachment,
-  ReceivedLine,
-  ReceivedUbl,
-  StatedTotals,
-  UblReadResult,
-} from './received';
+export type { ReceivedUbl, StatedTotals, UblReadResult } from './received';
 
 const ROOTS: Record<string, { name: string; kind: ReceivedUbl['kind'] }> = {
   [NS.Invoice]: { name: 'Invoice', kind: 'invoice' },

@@ -9,7 +9,7 @@ import { fileStemOf } from '../text';
  * `cac:AdditionalDocumentReference` in the UBL order of both). Every value in it is the service's
  * own (a fixed id and description, a file name of safe characters, base64), so nothing needs escaping.
  */
-export const RENDERED_PDF_ID = 'RENDERED-PDF';
+const RENDERED_PDF_ID = 'RENDERED-PDF';
 /** The stored-document limit leaves a row about 1 MiB; a PDF this large takes at most 700 KiB of it in base64. */
 export const MAX_RENDERED_PDF_BYTES = 512 * 1024;
 const SELLER = '<cac:AccountingSupplierParty>';

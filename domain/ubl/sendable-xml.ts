@@ -21,7 +21,10 @@ import type { Violation } from '../documents/violation';
  * One streaming pass; every finding is a violation naming where it is.
  */
 
-/** The longest free text a JSON document takes (its `note`): no element's text of a client-made UBL is longer. */
+/**
+ * The longest free text a JSON document takes (its `note`): no element's text of a client-made UBL is longer.
+ * @internal
+ */
 export const MAX_FREE_TEXT = 2000;
 
 const BINARY_OBJECT = /BinaryObject$/;

@@ -15,8 +15,11 @@ export const NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
 };
 export const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
-export const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
-/** XRechnung 3.0's specification identifier, for a document whose `profile` is `xrechnung`. */
+const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+/**
+ * XRechnung 3.0's specification identifier, for a document whose `profile` is `xrechnung`.
+ * @internal
+ */
 export const XRECHNUNG_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
 /** Peppol International billing, Australia and New Zealand's specialisation (PINT A-NZ), for a document whose `profile` is `pint`. */
 export const PINT_AUNZ_CUSTOMIZATION_ID = 'urn:peppol:pint:billing-1@aunz-1';

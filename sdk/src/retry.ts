@@ -36,7 +36,10 @@ export const wait = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', aborted, { once: true });
   });
 
-/** `Retry-After` in milliseconds: seconds, or an HTTP date; undefined when absent or unreadable. */
+/**
+ * `Retry-After` in milliseconds: seconds, or an HTTP date; undefined when absent or unreadable.
+ * @internal
+ */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;
   const seconds = Number(header);

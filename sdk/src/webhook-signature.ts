@@ -39,8 +39,8 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-export const SIGNATURE_V2_HEADER = 'x-peppol-signature-v2';
-export const LEGACY_SIGNATURE_HEADER = 'x-peppol-signature';
+const SIGNATURE_V2_HEADER = 'x-peppol-signature-v2';
+const LEGACY_SIGNATURE_HEADER = 'x-peppol-signature';
 /** The service's own advice: five minutes. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 

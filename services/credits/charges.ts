@@ -24,7 +24,7 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-export const reservationId = (documentId: string) => `reserve:${documentId}`;
+const reservationId = (documentId: string) => `reserve:${documentId}`;
 const releaseId = (documentId: string) => `release:${documentId}`;
 
 /**

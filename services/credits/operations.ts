@@ -45,7 +45,7 @@ interface Mark {
   at: Date;
 }
 
-export class UnknownWorkspaceError extends Error {
+class UnknownWorkspaceError extends Error {
   override name = 'UnknownWorkspaceError';
 }
 

@@ -248,7 +248,7 @@ export async function recordAcceptance(
 }
 
 /** Removes the parts of a document that was not recorded, and gives back its reservation when it was charged; idempotent. */
-export async function discardParts(store: Store, documentId: string, chargedWorkspaceId?: string): Promise<void> {
+async function discardParts(store: Store, documentId: string, chargedWorkspaceId?: string): Promise<void> {
   if (chargedWorkspaceId) await releaseReservation(store, chargedWorkspaceId, documentId);
   await store.attachments.deleteMany({ document_id: documentId });
   await store.contents.deleteOne({ _id: documentId });

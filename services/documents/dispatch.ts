@@ -13,7 +13,7 @@ import type { AcceptanceOutcome, DocumentAcceptance } from '../../domain/documen
  * never reused and the update's id is fixed, so a repeated call (the client library's retry) is answered once.
  */
 
-export function documentSummary(
+function documentSummary(
   document: Pick<DocumentRow, '_id' | 'type' | 'number' | 'company_id' | 'environment' | 'recipient_email'>,
 ): string {
   const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';

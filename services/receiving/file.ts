@@ -60,9 +60,9 @@ export interface Filed {
 }
 
 /** The account a received document is recorded under: nobody posted it. */
-export const RECEIVING_ACCOUNT = 'system:receiving';
+const RECEIVING_ACCOUNT = 'system:receiving';
 
-export type ReceivedValidation = {
+type ReceivedValidation = {
   valid: boolean;
   rule_set: string | null;
   errors: OfficialReport['findings'];

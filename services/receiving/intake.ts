@@ -139,7 +139,7 @@ export async function takeInbound(
 }
 
 /** Starts the message's receive workflow (at most one ever: the id is the document's and is never reused) and marks it dispatched. */
-export async function dispatchReceived(
+async function dispatchReceived(
   deps: IntakeDependencies,
   message: Pick<ReceivedMessageRow, 'company_id' | 'workspace_id' | 'environment'> & { _id: string },
 ): Promise<void> {

@@ -40,6 +40,7 @@ export interface RegistrationDependencies {
 /**
  * What our SMP publishes for every registered company: the BIS Billing 3.0 invoice and credit note, and the
  * Invoice Response (BIS Invoice Response 3), so buyers can answer the invoices our companies send.
+ * @internal
  */
 export const RECEIVED_DOCUMENT_TYPES = [
   fullIdentifier(BIS_BILLING_INVOICE),
@@ -77,7 +78,7 @@ const registeredElsewhere = (participant: string, smlAnswer: string) =>
       `(${smlAnswer})`,
   );
 
-export type ReceivingStatus = NonNullable<CompanyRow['receiving']>['status'];
+type ReceivingStatus = NonNullable<CompanyRow['receiving']>['status'];
 
 export interface ReceivingPlan {
   /** The participant the company should be registered as (null: none). */

@@ -27,7 +27,7 @@ import { documentAs4MessageId } from '../../domain/peppol-envelope';
  * outcome are different facts.
  */
 
-export type ReplyKind = 'invoice_response' | 'mls';
+type ReplyKind = 'invoice_response' | 'mls';
 
 export interface FiledReply {
   kind: ReplyKind;

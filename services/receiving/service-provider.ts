@@ -12,7 +12,7 @@ import type { Store } from '../../store';
  * the MLS document type in our SMP and the SML.
  */
 
-export const MLS_DOCUMENT_TYPE = fullIdentifier(MESSAGE_LEVEL_STATUS.documentType);
+const MLS_DOCUMENT_TYPE = fullIdentifier(MESSAGE_LEVEL_STATUS.documentType);
 
 /**
  * Whom an MLS that names none of our sent documents is filed under: it is

@@ -77,13 +77,13 @@ export async function* itemsOfMonth(store: Store, month: string): AsyncGenerator
 }
 
 /** `scheme::value` as the envelope carries ids, split at the first `::`. */
-export function identifierOf(full: string): Identifier | undefined {
+function identifierOf(full: string): Identifier | undefined {
   const at = full.indexOf('::');
   return at > 0 ? { scheme: full.slice(0, at), value: full.slice(at + 2) } : undefined;
 }
 
 /** When the C1 country is unknown, the specification's replacement code. */
-export const UNKNOWN_COUNTRY = 'ZZ';
+const UNKNOWN_COUNTRY = 'ZZ';
 
 /**
  * Records a message the receive workflow filed, when it came by Peppol: C2 is the sending access point's seat,

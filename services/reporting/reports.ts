@@ -16,7 +16,7 @@ import { itemsOfMonth } from './items';
  * builders are not on the Maven repository this project builds from.
  */
 
-export interface ReportValidation {
+interface ReportValidation {
   valid: boolean;
   rule_set: string;
   errors: OfficialFinding[];

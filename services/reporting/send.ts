@@ -67,8 +67,7 @@ const REPORTS = {
 } as const;
 
 /** One AS4 message id per month and report, whoever sends it and however often. */
-export const reportMessageId = (month: string, kind: keyof typeof REPORTS) =>
-  `peppol-reporting-${month}-${kind}@einvoice`;
+const reportMessageId = (month: string, kind: keyof typeof REPORTS) => `peppol-reporting-${month}-${kind}@einvoice`;
 
 /** The reports' sender: the configured participant, else our service provider id by the Peppol SPIS (`0242:` + the seat's number). */
 const senderOf = (settings: ReportingSettings, seat: string) =>

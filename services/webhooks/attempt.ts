@@ -23,7 +23,7 @@ import { checkTarget, type TargetPolicy } from './target';
  * queue. Its endpoint's workflow is the one caller (workflows/webhook-endpoint.ts).
  */
 
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 4_096;
 /** Of the answer, this much is kept with the attempt: enough to read an error page's first line. */
 const EXCERPT_CHARACTERS = 256;

@@ -33,7 +33,7 @@ export interface FanOutDependencies {
 }
 
 /** The exact body of a delivery: the event as the feed shows it. */
-export const eventBody = (event: Pick<EventRow, 'type' | 'created_at' | 'data'> & { _id: string }) =>
+const eventBody = (event: Pick<EventRow, 'type' | 'created_at' | 'data'> & { _id: string }) =>
   JSON.stringify({
     id: event._id,
     type: event.type,
@@ -85,7 +85,7 @@ async function deliver(
 }
 
 /** One delivery per enabled webhook of the event's workspace and environment that subscribes to its kind. */
-export async function fanOut(deps: FanOutDependencies, event: EventRow & { _id: string }): Promise<number> {
+async function fanOut(deps: FanOutDependencies, event: EventRow & { _id: string }): Promise<number> {
   if (!isDeliverable(event.type)) return 0;
   const webhooks = (await listWebhooks(deps.store, event.workspace_id, event.environment)).filter(
     (webhook) => webhook.enabled && subscribes(webhook.events, event.type),
@@ -118,7 +118,7 @@ export async function sendTestEvent(deps: FanOutDependencies, webhook: WebhookRo
 }
 
 /** An event younger than this may still be fanned out by the process that recorded it. */
-export const FANOUT_GRACE_MS = 30_000;
+const FANOUT_GRACE_MS = 30_000;
 const MARK_ID = 'events';
 
 /**

@@ -23,7 +23,7 @@ export interface DisablingDependencies {
 
 const days = (ms: number) => Math.round((ms / 86_400_000) * 10) / 10;
 
-export const disabledReason = (failingSince: Date, disableAfterMs: number) =>
+const disabledReason = (failingSince: Date, disableAfterMs: number) =>
   `Its endpoint answered no delivery successfully from ${failingSince.toISOString()} on; disabled after ${days(disableAfterMs)} days of failures. Mend it, enable the webhook again and redeliver the failed deliveries.`;
 
 /** True when this call (or an earlier try of it) disabled the webhook; false when its owner disabled or deleted it first. */

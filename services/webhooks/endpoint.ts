@@ -38,7 +38,7 @@ export async function wakeEndpoint(
   );
 }
 
-export type EndpointState = 'active' | 'disabled' | 'gone';
+type EndpointState = 'active' | 'disabled' | 'gone';
 
 export interface DueDeliveries {
   endpoint: EndpointState;

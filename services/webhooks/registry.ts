@@ -15,7 +15,7 @@ import { checkTarget, type TargetPolicy } from './target';
  */
 
 /** How long a replaced secret keeps signing. */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookFields {
   url: string;

@@ -22,7 +22,10 @@ import { LOCAL_PKI_PASSWORD } from '../peppol-access-points';
  * directory put on the class path.
  */
 
-/** The seat of Oxalis' certificate in the local test PKI (TestPki.java): its service provider id is 000003. */
+/**
+ * The seat of Oxalis' certificate in the local test PKI (TestPki.java): its service provider id is 000003.
+ * @internal
+ */
 export const OXALIS_SEAT = 'POX000003';
 
 /** Oxalis' server as Oxalis wires it, on the one address it is given (oxalis/src: Oxalis' own Main listens on every interface). */
@@ -207,7 +210,10 @@ export const oxalisDirs = (dataDir: string) => {
   return { server: dir, inbound: path.join(dir, 'inbound'), sender: path.join(dir, 'sender') };
 };
 
-/** What Oxalis' server kept: each message's SBD file under `inbound`, by receiver and sender. */
+/**
+ * What Oxalis' server kept: each message's SBD file under `inbound`, by receiver and sender.
+ * @internal
+ */
 export async function oxalisArrivals(
   inboundDir: string,
 ): Promise<{ file: string; receiver: string; sender: string; sbd: string }[]> {

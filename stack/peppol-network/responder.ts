@@ -91,7 +91,10 @@ export async function readBusinessDocument(
   return businessDocumentOf(await readFile(path.join(inboxDir, `${entry.stem}.xml`)), entry);
 }
 
-/** An invoice or credit note an access point of the stand-in received, read from its SBD; undefined for anything else. */
+/**
+ * An invoice or credit note an access point of the stand-in received, read from its SBD; undefined for anything else.
+ * @internal
+ */
 export function businessDocumentOf(sbd: Buffer, entry: InboxEntry): ReceivedBusinessDocument | undefined {
   const payload = sbdPayload(sbd);
   const facts = sbdhFacts(sbd);
@@ -174,7 +177,10 @@ export async function sendInvoiceResponse(
   return `Invoice Response ${content.code} (${id}) about ${document.number} from ${buyer} to ${seller}: delivered, AS4 receipt ${receipt.receiptMessageId}`;
 }
 
-/** The positive MLS the document's SBDH asks for, if it asks for one on success; returns what was sent, or undefined. */
+/**
+ * The positive MLS the document's SBDH asks for, if it asks for one on success; returns what was sent, or undefined.
+ * @internal
+ */
 export async function sendMessageLevelStatus(
   standIn: StandIn,
   document: ReceivedBusinessDocument,

@@ -21,7 +21,10 @@ export interface SmpOwner {
   fingerprint: string;
 }
 
-/** A page of the List operation; BDMSL pages too. */
+/**
+ * A page of the List operation; BDMSL pages too.
+ * @internal
+ */
 export const LIST_PAGE_SIZE = 100;
 
 const fileSchema = z.object({

@@ -15,13 +15,16 @@ import { childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from '
  * 500, as SOAP 1.1 requires and DomiSML answers since 5.0 (issue 48).
  */
 
+/** @internal */
 export const SOAP_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+/** @internal */
 export const LOCATOR_NS = 'http://busdox.org/serviceMetadata/locator/1.0/';
+/** @internal */
 export const IDS_NS = 'http://busdox.org/transport/identifiers/1.0/';
 
 export type SmlService = 'manageservicemetadata' | 'manageparticipantidentifier';
 
-export interface SmpAddresses {
+interface SmpAddresses {
   logicalAddress: string;
   physicalAddress: string;
 }

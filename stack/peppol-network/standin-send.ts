@@ -59,6 +59,7 @@ const SENDER_PAUSE_MS = 2_000;
  * Sends as a sending access point does: an answer that says "try again later" (EBMS:0202 when the receiver could
  * not store the message yet, e.g. its database busy or restarting) is tried again with the same message, a few
  * seconds apart; an answer that would be the same again (`permanent`) ends it at once.
+ * @internal
  */
 export async function sendAsASenderWould<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -44,7 +44,10 @@ function platformPackageDir(): string {
 
 const binaries = (): string => path.join(platformPackageDir(), 'native', 'bin');
 
-/** The PostgreSQL release the package ships (its version is PostgreSQL's, e.g. 16.14.0-beta.17). */
+/**
+ * The PostgreSQL release the package ships (its version is PostgreSQL's, e.g. 16.14.0-beta.17).
+ * @internal
+ */
 export function postgresRelease(): string {
   return (
     JSON.parse(readFileSync(path.join(platformPackageDir(), 'package.json'), 'utf8')) as { version: string }
@@ -172,7 +175,10 @@ export async function databaseExists(port: number, name: string): Promise<boolea
   );
 }
 
-/** A query on one of the server's databases as its superuser (the tests read Temporal's visibility store with it). */
+/**
+ * A query on one of the server's databases as its superuser (the tests read Temporal's visibility store with it).
+ * @internal
+ */
 export async function queryPostgres<Row>(
   port: number,
   database: string,

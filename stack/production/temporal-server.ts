@@ -32,7 +32,10 @@ export interface TemporalServerSettings {
   historyShards: number;
 }
 
-/** The server's configuration (YAML is a superset of JSON; the server reads this as its `production` environment). */
+/**
+ * The server's configuration (YAML is a superset of JSON; the server reads this as its `production` environment).
+ * @internal
+ */
 export function temporalServerConfig(
   settings: TemporalServerSettings,
   dynamicConfigFile: string,

@@ -50,7 +50,7 @@ export async function liveSender(on?: StackAddress, seller?: SendingCompany) {
 }
 
 /** Records the company's identity as it stands now as verified, as a KYC approval does (services/receiving/participant-review.ts). */
-export async function verifyIdentity(store: Store, companyId: string): Promise<void> {
+async function verifyIdentity(store: Store, companyId: string): Promise<void> {
   const company = await store.companies.findById(companyId).lean();
   if (!company) throw new Error(`no company ${companyId}`);
   await store.companies.updateOne(

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 
 /** How long this thread's event loop was busy while `work` ran, in milliseconds. */
-export const eventLoopBusyDuring = async (work: () => unknown): Promise<number> => {
+const eventLoopBusyDuring = async (work: () => unknown): Promise<number> => {
   const start = performance.eventLoopUtilization();
   await work();
   return performance.eventLoopUtilization(start).active;

@@ -51,7 +51,7 @@ async function load(baseUrl: string): Promise<Description> {
 const withRefsTo = (schema: unknown): unknown =>
   JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/'));
 
-export class UndocumentedResponseError extends Error {
+class UndocumentedResponseError extends Error {
   override name = 'UndocumentedResponseError';
 }
 

@@ -13,7 +13,7 @@ import { until } from './until';
  * through the same client the send workflow uses.
  */
 
-export interface Finding {
+interface Finding {
   rule: string;
   message: string;
   location: string;
