@@ -65,7 +65,7 @@ export default tseslint.config(
               message: 'Workflows import only @temporalio/workflow and @temporalio/common.',
             },
             {
-              group: ['**/activities', '**/activities/*', '**/platform/*', '**/api/*'],
+              group: ['**/activities', '**/activities/**', '**/platform/**', '**/api/**'],
               allowTypeImports: true,
               message: 'Workflows reach side effects through proxyActivities only (type imports are fine).',
             },

@@ -1,12 +1,12 @@
 import type { Client } from '@temporalio/client';
 
-import type { MlsRequest } from '../domain/peppol-envelope';
+import type { MlsRequest } from '../domain/peppol/envelope';
 import type { SecretBox } from '../domain/secret-box';
 import type { Logger } from '../platform/logger';
 import type { OfficialValidator } from '../platform/official-validator';
-import type { PeppolAccessPoint } from '../platform/peppol-access-point';
-import type { CachedPeppolLookup } from '../platform/cached-peppol-lookup';
-import type { BusinessCardPublishing, SmlRegistration } from '../platform/network-registration';
+import type { PeppolAccessPoint } from '../platform/peppol/access-point';
+import type { CachedPeppolLookup } from '../platform/peppol/cached-lookup';
+import type { BusinessCardPublishing, SmlRegistration } from '../platform/peppol/network-registration';
 import type { FanOutDependencies } from '../services/webhooks/deliveries';
 import type { ReportingSettings } from '../services/reporting/send';
 import type { UsageCounters } from '../services/usage';

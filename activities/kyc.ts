@@ -1,6 +1,6 @@
-import type { ReviewStatus } from '../domain/kyc';
-import { liveProvider } from '../platform/live-provider';
-import { recordReviewOutcome, reconcileKycReviews, remindReviewers } from '../services/kyc-review';
+import type { ReviewStatus } from '../domain/kyc/verification';
+import { liveProvider } from '../platform/peppol/participant-onboarding';
+import { recordReviewOutcome, reconcileKycReviews, remindReviewers } from '../services/kyc/review';
 import { companiesAwaitingTenant, ensureOrganisation, provisionCompany } from '../services/provisioning';
 import type { KycDecision } from '../workflows/shared';
 import { syncReceiving } from '../services/receiving/sync';

@@ -6,7 +6,7 @@ import {
   BIS_BILLING_CII_SERVICE,
   PEPPOL_AS4,
   type Deliverable,
-} from '../domain/peppol-capabilities';
+} from '../domain/peppol/capabilities';
 import {
   documentAs4MessageId,
   nameBasedUuid,
@@ -15,10 +15,10 @@ import {
   standardBusinessDocument,
   type EnvelopeRouting,
   type PeppolRouting,
-} from '../domain/peppol-envelope';
+} from '../domain/peppol/envelope';
 import { as4Sends } from '../platform/metrics';
-import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol-access-point';
-import { receivingEndpoint } from '../platform/peppol-lookup';
+import { As4SendError, sendRequest, type As4Receipt } from '../platform/peppol/access-point';
+import { receivingEndpoint } from '../platform/peppol/lookup';
 import { postedCiiOf } from '../services/documents/queries';
 import { liveSenderRefusal } from '../services/documents/verified-sender';
 import { recordReportingItem } from '../services/reporting/items';

@@ -8,7 +8,7 @@ import {
   findReceivedMessage,
   markFiled,
   type Filed,
-} from '../services/receiving/file';
+} from '../services/receiving/filing';
 import { announceReply, type FiledReply } from '../services/receiving/replies';
 import { recordReceivedTransaction } from '../services/reporting/items';
 import {
@@ -21,8 +21,8 @@ import {
 } from '../services/receiving/registration';
 import { recordListingFailure, syncListing, type ListingStatus } from '../services/receiving/business-card';
 import { prepareOutgoingMigration, recordMigrationFailure } from '../services/receiving/migration';
-import type { CompanyIdentity } from '../domain/participant-proof';
-import { NetworkRegistrationError } from '../platform/network-registration';
+import type { CompanyIdentity } from '../domain/kyc/participant-proof';
+import { NetworkRegistrationError } from '../platform/peppol/network-registration';
 import {
   openParticipantReview,
   recordParticipantDecision,

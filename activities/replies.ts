@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 
-import { nameBasedUuid, replyRouting, RoutingError, standardBusinessDocument } from '../domain/peppol-envelope';
+import { nameBasedUuid, replyRouting, RoutingError, standardBusinessDocument } from '../domain/peppol/envelope';
 import type { ReplyOutcome, ReplyRef } from '../domain/reply-events';
 import { splitFindings } from '../platform/official-validator';
 import { findCompany } from '../services/companies';

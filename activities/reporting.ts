@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 
-import { As4SendError } from '../platform/peppol-access-point';
+import { As4SendError } from '../platform/peppol/access-point';
 import {
   ReportingRefusedError,
   sendMonthReports,

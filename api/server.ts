@@ -1,5 +1,5 @@
 // First: tracing, when on, instruments node:http as the imports below load it.
-import { tracing } from './tracing';
+import { tracing } from './http/tracing';
 
 import type { Server } from 'node:http';
 
@@ -16,13 +16,13 @@ import { connectTemporalClient, pingTemporal } from '../platform/temporal';
 import { SecretBox } from '../domain/secret-box';
 import { readWork } from '../services/stuck-work';
 import { usageCounters } from '../services/usage';
-import { serviceProviderParticipant } from '../domain/peppol-id';
+import { serviceProviderParticipant } from '../domain/peppol/ids';
 import { openStore, type Store } from '../store';
 import type { IntakeDependencies } from '../services/receiving/intake';
-import { createApp } from './app';
-import { inboundApp } from './inbound';
-import { ourSmpApp } from './our-smp';
-import { cpuPool } from './offload';
+import { createApp } from './public/app';
+import { inboundApp } from './intake/server';
+import { ourSmpApp } from './smp/server';
+import { cpuPool } from './public/cpu-pool';
 
 /**
  * Process entry of the API: connect, listen, and on SIGTERM/SIGINT drain and

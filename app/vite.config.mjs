@@ -1,4 +1,4 @@
-// The web app, built into dist/app and served by the API at /app (api/web-app.ts).
+// The web app, built into dist/app and served by the API at /app (api/public/web-app.ts).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 

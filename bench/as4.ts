@@ -7,11 +7,11 @@ import mongoose from 'mongoose';
 
 import { convertDocument } from '../domain/documents/convert';
 import { documentInputSchema } from '../domain/documents/input';
-import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol-envelope';
-import { peppolAccessPoint, sendRequest } from '../platform/peppol-access-point';
-import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
-import { peppolLookup, receivingEndpoint, type PeppolLookup } from '../platform/peppol-lookup';
-import { peppolTrust } from '../platform/peppol-trust';
+import { nameBasedUuid, routingOf, standardBusinessDocument } from '../domain/peppol/envelope';
+import { peppolAccessPoint, sendRequest } from '../platform/peppol/access-point';
+import { cachedPeppolLookup } from '../platform/peppol/cached-lookup';
+import { peppolLookup, receivingEndpoint, type PeppolLookup } from '../platform/peppol/lookup';
+import { peppolTrust } from '../platform/peppol/trust';
 import { RECEIVED_DOCUMENT_TYPES } from '../services/receiving/registration';
 import { loadStackConfig } from '../stack/config';
 import type { EmbeddedStack } from '../stack/embedded-stack';
@@ -35,7 +35,7 @@ import { closedLoop, ms, singleClient, throughput, versus } from './support';
  * `npm run bench:as4`: live delivery's own costs on the local Peppol network
  * of an embedded stack, each beside its floor measured in the same run:
  *   lookup  the receiver lookup (SML over DNS, then the SMP) vs the SML's DNS query alone
- *           and the same lookup kept by the worker's cache (platform/cached-peppol-lookup.ts)
+ *           and the same lookup kept by the worker's cache (platform/peppol/cached-lookup.ts)
  *   send    a live send as the worker makes it: the receiver's endpoint from the kept lookup,
  *           then one AS4 send through our access point to the stand-in receiving access point
  *           (sign, encrypt, post, the receiver's verify, decrypt and store, its signed receipt

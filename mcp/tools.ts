@@ -1,10 +1,14 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z, type ZodObject } from 'zod';
 
-import { documentCompanyQuery, documentListQuery, documentParams } from '../api/routes/documents';
-import { inboxQuery } from '../api/routes/inbox';
-import { lookupParams } from '../api/routes/lookup';
-import { pdfQuery } from '../api/routes/renderings';
+import {
+  documentCompanyQuery,
+  documentListQuery,
+  documentParams,
+  inboxQuery,
+  lookupParams,
+  pdfQuery,
+} from '../api/contract/queries';
 import { documentInputSchema } from '../domain/documents/input';
 import type { EinvoiceClient, JsonBody, Query } from '../sdk/src';
 import { answerResult } from './results';

@@ -8,8 +8,8 @@ import { escapeForTerminal } from '../domain/text';
 import { BREAKER_THRESHOLD } from '../domain/webhook-breaker';
 import { SecretBox } from '../domain/secret-box';
 import { ConfigError } from '../platform/config';
-import { readKyc, type KycSubmission } from '../services/kyc';
-import { readKycDocument, resealKycContent } from '../services/kyc-content';
+import { readKyc, type KycSubmission } from '../services/kyc/state';
+import { readKycDocument, resealKycContent } from '../services/kyc/content';
 import {
   OperatorError,
   addCredits,
@@ -20,11 +20,11 @@ import {
   setDocumentPrice,
   setSuspension,
   showCredits,
-} from '../services/operator';
-import { participantProof, type CompanyIdentity } from '../domain/participant-proof';
+} from '../services/operator/workspaces';
+import { participantProof, type CompanyIdentity } from '../domain/kyc/participant-proof';
 import type { Company } from '../services/companies';
-import { decide, decideParticipant, listSubmissions } from '../services/operator-kyc';
-import { inspectDelivery, type DeliveryInspection } from '../services/operator-webhooks';
+import { decide, decideParticipant, listSubmissions } from '../services/kyc/operator';
+import { inspectDelivery, type DeliveryInspection } from '../services/operator/webhooks';
 import { identityOf, pendingParticipantReviews } from '../services/receiving/participant-review';
 import { STUCK_AFTER_MS, stuckWork, type StuckWork } from '../services/stuck-work';
 import { unmatchedMessageLevelStatuses } from '../services/receiving/service-provider';

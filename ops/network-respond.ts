@@ -10,7 +10,7 @@ import {
   type ResponseCode,
   type StatusAction,
   type StatusReason,
-} from '../domain/invoice-response';
+} from '../domain/peppol/invoice-response';
 import type { StackConfig } from '../stack/config';
 import { inboxEntries, readBusinessDocument, sendInvoiceResponse } from '../stack/peppol-network/responder';
 import { NetworkSendError } from '../stack/peppol-network/standin-send';

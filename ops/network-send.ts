@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
-import { RoutingError, routingOf, type MlsRequest } from '../domain/peppol-envelope';
-import { peppolIdProblem } from '../domain/peppol-id';
+import { RoutingError, routingOf, type MlsRequest } from '../domain/peppol/envelope';
+import { peppolIdProblem } from '../domain/peppol/ids';
 import type { StackConfig } from '../stack/config';
 import {
   NetworkSendError,
@@ -18,7 +18,7 @@ export { NetworkSendError };
  * access point sends a UBL Invoice or CreditNote by AS4 to whatever access
  * point the receiver's SMP names (ours, for our live companies), the way a
  * foreign sender would: the envelope is built as our own live delivery
- * builds it (domain/peppol-envelope.ts, sender = the seller's EndpointID,
+ * builds it (domain/peppol/envelope.ts, sender = the seller's EndpointID,
  * receiver = the one named here), the receiver is found through the running
  * stack's stand-in SML, and the stand-in's POST /send does the AS4
  * (stack/peppol-network/standin-send.ts), or, `--via oxalis`, the

@@ -5,9 +5,9 @@ import { WorkflowFailedError, WorkflowIdReusePolicy, type Client } from '@tempor
 
 import { monthPeriod } from '../domain/reporting/months';
 import { officialValidator } from '../platform/official-validator';
-import { peppolAccessPoint } from '../platform/peppol-access-point';
+import { peppolAccessPoint } from '../platform/peppol/access-point';
 import { startWorkflow } from '../platform/workflow-port';
-import { OperatorError } from '../services/operator';
+import { OperatorError } from '../services/operator/workspaces';
 import { buildMonthReports, reportSummary, validationSummary } from '../services/reporting/reports';
 import { doing } from './progress';
 import type { ReportingOutcome } from '../services/reporting/send';

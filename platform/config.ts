@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 
 import { eurosToUnits } from '../domain/credits';
-import { peppolIdProblem } from '../domain/peppol-id';
-import { CNAME_SMP_PORT, PRODUCTION_SML_ZONE, SML_LOOKUPS } from '../domain/peppol-sml';
+import { peppolIdProblem } from '../domain/peppol/ids';
+import { CNAME_SMP_PORT, PRODUCTION_SML_ZONE, SML_LOOKUPS } from '../domain/peppol/sml';
 import { defaultProcessCount } from './process-copies';
 import { defaultThreadCount } from './thread-pool';
 import { RESOURCE_NAMES, type Resource } from '../workflows/task-queues';

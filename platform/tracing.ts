@@ -56,7 +56,7 @@ const OFF: Tracing = {
 
 /**
  * Starts tracing for the process when OTEL_EXPORTER_OTLP_ENDPOINT is set. Called before the process imports
- * anything else (api/tracing.ts, worker/tracing.ts): the HTTP instrumentation patches `node:http` as it loads.
+ * anything else (api/http/tracing.ts, worker/tracing.ts): the HTTP instrumentation patches `node:http` as it loads.
  */
 export function startTracing(service: keyof typeof SERVICE_NAMES, env: NodeJS.ProcessEnv = process.env): Tracing {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return OFF;

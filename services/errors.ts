@@ -1,8 +1,8 @@
-import type { KycRefusalCode } from '../domain/kyc';
+import type { KycRefusalCode } from '../domain/kyc/verification';
 
 /**
  * A business rule refused an operation. The code is the API's error code for
- * it (api/errors.ts gives each its status); services raise these, the API
+ * it (api/http/errors.ts gives each its status); services raise these, the API
  * turns them into the envelope.
  */
 export type RuleCode =

@@ -1,6 +1,6 @@
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 
-import { ProviderError, type LiveProvider } from '../platform/live-provider';
+import { ProviderError, type LiveProvider } from '../platform/peppol/participant-onboarding';
 import type { Logger } from '../platform/logger';
 import { startWorkflow } from '../platform/workflow-port';
 import type { Store } from '../store';
@@ -10,7 +10,7 @@ import { recordAudit, type Actor } from './audit';
 import { syncReceiving } from './receiving/sync';
 import { findCompany, listCompanies, type Company } from './companies';
 import { RuleError } from './errors';
-import { kycStatusOf, latestSubmission } from './kyc';
+import { kycStatusOf, latestSubmission } from './kyc/state';
 
 /**
  * Putting an approved workspace and its companies on the live provider, and

@@ -1,7 +1,7 @@
 import type { Store } from '../store';
 import { isDuplicateKey } from '../store/errors';
 import { insertRow, insertRows } from '../store/insert';
-import { serialPerKey } from './serial';
+import { serialPerKey } from './queue-by-key';
 
 export interface WindowState {
   limit: number;

@@ -254,7 +254,7 @@ export async function removeMember(
     requireOwnerFor(callerRole, 'remove an owner');
     await changeOwners(store, workspaceId, (owners) => owners.filter((owner) => owner !== accountId));
   }
-  // Keys first: a key that is not revoked vouches for its account's membership at home (api/access.ts).
+  // Keys first: a key that is not revoked vouches for its account's membership at home (api/public/access.ts).
   const revokedKeys = await revokeKeysOfMember(store, workspaceId, accountId);
   await store.memberships.deleteOne({ _id: membership._id });
   await recordAudit(store, actor, {

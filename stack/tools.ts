@@ -142,12 +142,7 @@ export const FERRETDB: Tool = {
   },
 };
 
-const VALIDATOR_SOURCE = path.resolve(__dirname, '..', 'validator');
-const ACCESS_POINT_SOURCE = path.resolve(__dirname, '..', 'access-point');
-const OXALIS_SOURCE = path.resolve(__dirname, '..', 'oxalis');
-
 const TEMPORAL_TEST_SERVER_SOURCE = path.resolve(__dirname, '..', 'temporal-test-server');
-const FACTURX_CHECKER_SOURCE = path.resolve(__dirname, '..', 'test', 'tools', 'facturx-checker');
 
 /** Digest of a Maven program's pom and sources (a pom alone packs a published program): a changed program is a new version, never a stale jar. */
 function mavenSourcesDigest(sourceDir: string): string {
@@ -172,43 +167,50 @@ async function buildMavenJar(mvn: BuildRunner, sourceDir: string, jarName: strin
   });
 }
 
-export const PEPPOL_VALIDATOR: Tool = {
-  name: 'peppol-validator',
-  version: `1.0.0-${mavenSourcesDigest(VALIDATOR_SOURCE)}`,
-  file: 'peppol-validator.jar',
-  builder: MAVEN,
-  alternative: 'VALIDATOR_URL',
-  async build(mvn, outputFile) {
-    await buildMavenJar(mvn, VALIDATOR_SOURCE, this.file, outputFile);
-  },
-};
+/**
+ * A program of ours built by Maven into one runnable jar, `<name>.jar` (its pom's finalName), from a folder of the
+ * checkout (path segments from the root). Its version is the release it packs plus its sources' digest.
+ */
+function mavenJar(name: Tool['name'], release: string, folder: string[], alternative: string): Tool {
+  const source = path.resolve(__dirname, '..', ...folder);
+  return {
+    name,
+    version: `${release}-${mavenSourcesDigest(source)}`,
+    file: `${name}.jar`,
+    builder: MAVEN,
+    alternative,
+    build: (mvn, outputFile) => buildMavenJar(mvn, source, `${name}.jar`, outputFile),
+  };
+}
 
-/** The Peppol AS4 access point (our sender, and the local network's receiving stand-in), built like the validator. */
-export const PEPPOL_ACCESS_POINT: Tool = {
-  name: 'peppol-access-point',
-  version: `1.0.0-${mavenSourcesDigest(ACCESS_POINT_SOURCE)}`,
-  file: 'peppol-access-point.jar',
-  builder: MAVEN,
-  alternative: 'ACCESS_POINT_URL',
-  async build(mvn, outputFile) {
-    await buildMavenJar(mvn, ACCESS_POINT_SOURCE, this.file, outputFile);
-  },
-};
+/** The official Peppol validation artefacts behind a small HTTP service (phive). */
+export const PEPPOL_VALIDATOR = mavenJar('peppol-validator', '1.0.0', ['validator'], 'VALIDATOR_URL');
+
+/** The Peppol AS4 access point (our sender, and the local network's receiving stand-in; a phase4 program). */
+export const PEPPOL_ACCESS_POINT = mavenJar('peppol-access-point', '1.0.0', ['access-point'], 'ACCESS_POINT_URL');
 
 /**
  * Oxalis-AS4, an independent Peppol access point (Apache CXF and WSS4J), for the local network stand-in only: its
- * inbound server and command-line sender in one jar (oxalis/pom.xml), built like the validator.
+ * inbound server and command-line sender in one jar (oxalis/pom.xml).
  */
-export const PEPPOL_OXALIS: Tool = {
-  name: 'peppol-oxalis',
-  version: `7.0.0-${mavenSourcesDigest(OXALIS_SOURCE)}`,
-  file: 'peppol-oxalis.jar',
-  builder: MAVEN,
-  alternative: 'PEPPOL_DNS_SERVER (a Peppol network of its own, without the local stand-in)',
-  async build(mvn, outputFile) {
-    await buildMavenJar(mvn, OXALIS_SOURCE, this.file, outputFile);
-  },
-};
+export const PEPPOL_OXALIS = mavenJar(
+  'peppol-oxalis',
+  '7.0.0',
+  ['oxalis'],
+  'PEPPOL_DNS_SERVER (a Peppol network of its own, without the local stand-in)',
+);
+
+/**
+ * Mustangproject's Factur-X/ZUGFeRD validator (Maven Central: veraPDF for PDF/A, the Factur-X schemas and
+ * schematrons for the embedded XML) behind a one-class command (test/tools/facturx-checker): the tests'
+ * independent reader of the Factur-X the renderer makes. Only the tests use it.
+ */
+export const FACTURX_CHECKER = mavenJar(
+  'facturx-checker',
+  '2.16.3',
+  ['test', 'tools', 'facturx-checker'],
+  'nothing (the Factur-X tests need it)',
+);
 
 /**
  * Temporal's time-skipping test server (the Java SDK's, from Maven Central, packed into one jar by
@@ -232,22 +234,6 @@ export const TEMPORAL_TEST_SERVER: Tool = {
     await writeFile(outputFile, '#!/bin/sh\nexec java -Xss1m -jar "$(dirname "$0")/temporal-test-server.jar" "$@"\n', {
       mode: 0o755,
     });
-  },
-};
-
-/**
- * Mustangproject's Factur-X/ZUGFeRD validator (Maven Central: veraPDF for PDF/A, the Factur-X schemas and
- * schematrons for the embedded XML) behind a one-class command (test/tools/facturx-checker): the tests'
- * independent reader of the Factur-X the renderer makes. Only the tests use it.
- */
-export const FACTURX_CHECKER: Tool = {
-  name: 'facturx-checker',
-  version: `2.16.3-${mavenSourcesDigest(FACTURX_CHECKER_SOURCE)}`,
-  file: 'facturx-checker.jar',
-  builder: MAVEN,
-  alternative: 'nothing (the Factur-X tests need it)',
-  async build(mvn, outputFile) {
-    await buildMavenJar(mvn, FACTURX_CHECKER_SOURCE, this.file, outputFile);
   },
 };
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { WEB_APP_DIR } from '../api/web-app';
+import { WEB_APP_DIR } from '../api/public/web-app';
 import { sourcesDigest } from './digest';
 
 /**

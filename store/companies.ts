@@ -1,7 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 
 /**
- * The identity a review verifies (domain/participant-proof.ts): the three fields that can prove a Peppol id, and the
+ * The identity a review verifies (domain/kyc/participant-proof.ts): the three fields that can prove a Peppol id, and the
  * legal name a live document states beside them (null where kept before names were).
  */
 export const identityFields = {
@@ -73,7 +73,7 @@ const companySchema = new Schema(
       default: null,
     },
     /**
-     * What a review proved of the company (domain/participant-proof.ts): its identity when its workspace's KYC
+     * What a review proved of the company (domain/kyc/participant-proof.ts): its identity when its workspace's KYC
      * was approved, or as an operator approved it since. Null until then. Written by the review only.
      */
     verified_identity: {

@@ -3,7 +3,7 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 /**
  * KYC documents, in two collections: the small metadata row that lists and
  * counts (`kyc_documents`, written once, then only marked deleted), and the content with the SHA-256
- * of its bytes (`kyc_blobs`), written first, sealed (services/kyc-content.ts),
+ * of its bytes (`kyc_blobs`), written first, sealed (services/kyc/content.ts),
  * read only by the operator, and rewritten only to seal it under a new key.
  * The blob's key and hash stay inside: no API answer carries them.
  */

@@ -8,7 +8,7 @@ import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 
 import { createActivities } from '../activities';
-import { serviceProviderParticipant } from '../domain/peppol-id';
+import { serviceProviderParticipant } from '../domain/peppol/ids';
 import { SecretBox } from '../domain/secret-box';
 import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
 import { connectDatabase, watchDatabase } from '../platform/database';
@@ -17,11 +17,10 @@ import { bindAddress, serveMetrics } from '../platform/metrics';
 import { officialValidator, validatorLanes } from '../platform/official-validator';
 import { copyIndex, processIdentity, runCopies } from '../platform/process-copies';
 import { exitIfStopStalls } from '../platform/shutdown';
-import { peppolAccessPoint } from '../platform/peppol-access-point';
-import { cachedPeppolLookup } from '../platform/cached-peppol-lookup';
-import { peppolLookup } from '../platform/peppol-lookup';
-import { businessCardPublishing, smlRegistration } from '../platform/network-registration';
-import { peppolTrust } from '../platform/peppol-trust';
+import { peppolAccessPoint } from '../platform/peppol/access-point';
+import { cachedPeppolLookup } from '../platform/peppol/cached-lookup';
+import { peppolLookupFrom } from '../platform/peppol/lookup';
+import { businessCardPublishing, smlRegistration } from '../platform/peppol/network-registration';
 import { startWorkflow } from '../platform/workflow-port';
 import { usageCounters } from '../services/usage';
 import { openStore } from '../store';
@@ -117,15 +116,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
       peppol: {
         // Kept in the process that sends: receivers sent to again within the TTL are not looked up again.
         lookup: cachedPeppolLookup(
-          peppolLookup({
-            zone: config.PEPPOL_SML_ZONE,
-            smlLookup: config.PEPPOL_SML_LOOKUP,
-            cnameSmpPort: config.PEPPOL_SML_CNAME_SMP_PORT,
-            httpSmp: config.PEPPOL_ALLOW_HTTP_SMP,
-            dnsServer: config.PEPPOL_DNS_SERVER,
-            smpAddresses: { allowPrivate: config.PEPPOL_ALLOW_PRIVATE_SMP },
-            trust: peppolTrust(config),
-          }),
+          peppolLookupFrom(config),
           { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
         ),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),

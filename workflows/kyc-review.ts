@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 
 import type { Activities } from '../activities';
-import type { ReviewStatus } from '../domain/kyc';
+import type { ReviewStatus } from '../domain/kyc/verification';
 import { isReviewDecision } from './review-decision';
 import {
   KYC_REVIEW_REMINDER_EVERY,

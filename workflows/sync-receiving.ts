@@ -85,7 +85,7 @@ async function prepareMigrationKey(companyId: string, plan: Plan): Promise<void>
  * A company's registration as a Peppol receiver (id `receiving-<company id>`),
  * brought in line with the company: registered in our SMP and the SML while
  * it is live, not deleted, its workspace not suspended and it has a Peppol id
- * proven to be its own (domain/participant-proof.ts); unregistered otherwise.
+ * proven to be its own (domain/kyc/participant-proof.ts); unregistered otherwise.
  * Started (or signalled, when it runs) whenever one of those changes; it plans
  * again after every pass until nothing is left to do.
  *

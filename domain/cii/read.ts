@@ -1,15 +1,15 @@
 import type { TermDocument } from '../terms/document';
 import { TermReader } from '../terms/read';
 import { documentView } from '../terms/view';
-import type { UblReadResult } from '../ubl/received';
-import { Reading } from '../ubl/reading';
+import type { UblReadResult } from '../ubl/received-view';
+import { Reading } from '../ubl/accounted-reader';
 import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
 import type { XmlElement } from '../xml-tree';
 import { CII_NS, CII_SYNTAX } from './syntax';
 
 /**
  * A UN/CEFACT CII CrossIndustryInvoice (EN 16931 CII syntax) read into the
- * JSON a client posts, as domain/ubl/read.ts reads UBL: the terms the table
+ * JSON a client posts, as domain/ubl/received-reader.ts reads UBL: the terms the table
  * maps (domain/terms/read.ts) made the JSON view (domain/terms/view.ts),
  * and what the view does not carry named by CII path in `unmapped`.
  */

@@ -1,6 +1,6 @@
 import type { TermDocument } from '../terms/document';
 import { termsOfReading } from '../terms/from-reading';
-import { readUbl } from '../ubl/read';
+import { readUbl } from '../ubl/received-reader';
 import { writeTerms } from '../terms/write';
 import { CII_SYNTAX } from './syntax';
 

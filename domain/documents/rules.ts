@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 
-import { peppolIdProblem } from '../peppol-id';
+import { peppolIdProblem } from '../peppol/ids';
 import { checkAttachments } from './attachments';
 import { isCurrencyCode } from './currencies';
 import type { DocumentInput, PartyInput } from './input';

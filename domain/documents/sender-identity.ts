@@ -1,4 +1,4 @@
-import { sameValue, type CompanyIdentity } from '../participant-proof';
+import { sameValue, type CompanyIdentity } from '../kyc/participant-proof';
 import { termJsonPath, termNamed, termPathFromRoot } from '../terms/table';
 import type { Violation } from './violation';
 

@@ -220,7 +220,7 @@ export function safeRenderedHtml(html: string, notice?: string): string {
 }
 
 /**
- * {@link safeRenderedHtml} as plain data in and out, for the API's worker threads (api/cpu-tasks.ts):
+ * {@link safeRenderedHtml} as plain data in and out, for the API's worker threads (api/public/cpu-tasks.ts):
  * the page grows about 12 KB a line of the document, and parsing it takes seconds at 1,000 lines.
  */
 export function safeRenderedPage({ html, notice }: { html: Uint8Array; notice: string | undefined }): string {

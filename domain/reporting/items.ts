@@ -2,8 +2,8 @@ import {
   END_USER_STATISTICS_REPORT,
   MESSAGE_LEVEL_STATUS,
   TRANSACTION_STATISTICS_REPORT,
-} from '../peppol-capabilities';
-import type { Identifier } from '../peppol-smp';
+} from '../peppol/capabilities';
+import type { Identifier } from '../peppol/smp';
 
 /**
  * One Peppol transaction as the Peppol Reporting specifications count it

@@ -1,4 +1,4 @@
-import type { DocumentJson, Party, ReceivedAllowanceCharge, ReceivedLine } from '../ubl/received';
+import type { DocumentJson, Party, ReceivedAllowanceCharge, ReceivedLine } from '../ubl/received-view';
 
 /**
  * A document as its EN 16931 business terms: what the term table

@@ -1,11 +1,11 @@
 import { profileIds } from '../ubl/xml';
-import type { ReceivedUbl } from '../ubl/received';
+import type { ReceivedUbl } from '../ubl/received-view';
 import { lineNet, money } from '../documents/calculate';
 import { paymentTermsNote } from '../documents/payment';
 import type { TermAttachment, TermDocument, TermLine, TermVatBreakdown } from './document';
 
 /**
- * A document as read (domain/ubl/read.ts, domain/cii/read.ts) as its terms: the JSON view
+ * A document as read (domain/ubl/received-reader.ts, domain/cii/read.ts) as its terms: the JSON view
  * with the totals, the VAT breakdown and the line nets the document states, kept
  * as stated, never computed again. So a document converted to another
  * syntax states the amounts it states, to the cent. Where it

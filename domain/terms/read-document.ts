@@ -1,7 +1,7 @@
 import { CII_NS } from '../cii/syntax';
 import { readCiiTree } from '../cii/read';
-import { readUblTree } from '../ubl/read';
-import type { ReceivedUbl } from '../ubl/received';
+import { readUblTree } from '../ubl/received-reader';
+import type { ReceivedUbl } from '../ubl/received-view';
 import { parseBounded, UBL_BOUNDS } from '../xml-bounds';
 
 /** The syntaxes a business document arrives in. */
@@ -11,7 +11,7 @@ export const WANTED_DOCUMENT = 'a UBL 2.1 Invoice or CreditNote, or a UN/CEFACT 
 
 /**
  * An invoice or credit note in either syntax, read into the JSON view: UBL
- * (domain/ubl/read.ts) or, by its root, CII (domain/cii/read.ts). The
+ * (domain/ubl/received-reader.ts) or, by its root, CII (domain/cii/read.ts). The
  * XML is measured and parsed once.
  */
 /** A business document as read: its JSON view and what comes with it, and its syntax; or why it is none. */

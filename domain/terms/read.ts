@@ -1,5 +1,5 @@
 import { legalIdScheme } from '../documents/legal-id';
-import type { JsonPath, Reading } from '../ubl/reading';
+import type { JsonPath, Reading } from '../ubl/accounted-reader';
 import type { XmlElement } from '../xml-tree';
 import { profileIds, profileOf } from '../ubl/xml';
 import {

@@ -1,7 +1,7 @@
 import { decodeBase64 } from '../documents/attachments';
 import { EXEMPT_CATEGORIES, money } from '../documents/calculate';
 import { documentInputSchema, type TaxCategory } from '../documents/input';
-import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals } from '../ubl/received';
+import type { DocumentJson, ReceivedAttachment, ReceivedUbl, StatedTotals } from '../ubl/received-view';
 import {
   implied,
   nonEmpty,
@@ -10,7 +10,7 @@ import {
   stated,
   type JsonPath,
   type Reading,
-} from '../ubl/reading';
+} from '../ubl/accounted-reader';
 import { CUSTOMIZATION_ID, profileIds, profileOf } from '../ubl/xml';
 import type { TermAttachment, TermDocument, TermLine, TermParty, TermVatBreakdown } from './document';
 import type { TermReader } from './read';

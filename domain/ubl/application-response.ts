@@ -5,7 +5,7 @@ import {
   type Clarification,
   type InvoiceResponseContent,
   type ResponseCode,
-} from '../invoice-response';
+} from '../peppol/invoice-response';
 import { childNamed, childrenNamed, parseXml, XmlError, type XmlElement } from '../xml-tree';
 import { aggregate, cbc, NS } from './xml';
 

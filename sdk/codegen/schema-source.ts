@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 
-import { describeApi } from '../../api/describe';
+import { describeApi } from '../../api/public/describe';
 
 /** Where the generated types live, relative to the repository root. */
 export const SCHEMA_FILE = 'sdk/src/schema.ts';
@@ -16,7 +16,7 @@ const HEADER = `/**
 
 /**
  * The TypeScript types of the API, as the SDK's src/schema.ts holds them.
- * Made in this process from the code (api/describe.ts): no server runs.
+ * Made in this process from the code (api/public/describe.ts): no server runs.
  */
 export async function schemaSource(): Promise<string> {
   // The generator's OpenAPI type is its own; the document is the same OpenAPI 3.1 JSON.

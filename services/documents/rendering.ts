@@ -10,7 +10,7 @@ import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
 import type { DocumentRow } from '../../store/documents';
-import { findReceivedMessage, receivedUbl } from '../receiving/file';
+import { findReceivedMessage, receivedUbl } from '../receiving/filing';
 import { ublOf } from './queries';
 
 /**

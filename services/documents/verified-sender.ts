@@ -1,11 +1,11 @@
-import { registrableParticipant, sameValue, type CompanyIdentity } from '../../domain/participant-proof';
+import { registrableParticipant, sameValue, type CompanyIdentity } from '../../domain/kyc/participant-proof';
 import type { Company } from '../companies';
 import { RuleError } from '../errors';
 import { identityOf, standingOf } from '../receiving/participant-review';
 
 /**
  * The identity a live document of the company is sent under: the company's
- * own while a review has verified it (domain/participant-proof.ts), else
+ * own while a review has verified it (domain/kyc/participant-proof.ts), else
  * nothing is sent, and the company is told why. A Peppol id the company set
  * since, or a changed legal name, registration id or VAT number, waits for
  * the operator's participant review (`ops participants`), which the

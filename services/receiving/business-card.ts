@@ -1,6 +1,6 @@
-import { businessCardFingerprint, companyBusinessCard, type BusinessCard } from '../../domain/peppol-directory';
+import { businessCardFingerprint, companyBusinessCard, type BusinessCard } from '../../domain/peppol/directory';
 import type { Logger } from '../../platform/logger';
-import type { BusinessCardPublishing } from '../../platform/network-registration';
+import type { BusinessCardPublishing } from '../../platform/peppol/network-registration';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import type { PeppolRegistrationRow } from '../../store/receiving';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 
 import type { Environment } from '../../domain/environment';
-import { sbdPayload } from '../../domain/received-payload';
+import { sbdPayload } from '../../domain/peppol/received-payload';
 import { newSortableId, sortableIdBound } from '../../domain/ids';
 import type { Logger } from '../../platform/logger';
 import { startWorkflow } from '../../platform/workflow-port';

@@ -1,7 +1,7 @@
-import { newMigrationKey } from '../../domain/peppol-migration-key';
+import { newMigrationKey } from '../../domain/peppol/migration-key';
 import type { SecretBox } from '../../domain/secret-box';
 import type { Logger } from '../../platform/logger';
-import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
+import { NetworkRegistrationError, type SmlRegistration } from '../../platform/peppol/network-registration';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import { recordAudit, type Actor } from '../audit';

@@ -4,7 +4,7 @@ import {
   type CompanyIdentity,
   type IdentityStanding,
   type ParticipantProof,
-} from '../../domain/participant-proof';
+} from '../../domain/kyc/participant-proof';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import type { KycDecision } from '../../workflows/shared';
@@ -13,7 +13,7 @@ import { listCompanies } from '../companies';
 
 /**
  * Proving that a live company's Peppol participant id is its own
- * (domain/participant-proof.ts), and the operator's review when nothing
+ * (domain/kyc/participant-proof.ts), and the operator's review when nothing
  * proves it. The company's receiving workflow is the one writer of the
  * review: it opens one when its plan meets an identity no proof covers, waits
  * for the operator's signal, and records the decision here. The API never

@@ -1,18 +1,18 @@
-import { fullIdentifier } from '../../domain/peppol-smp';
+import { fullIdentifier } from '../../domain/peppol/smp';
 import {
   BIS_BILLING_CII,
   BIS_BILLING_CREDIT_NOTE,
   BIS_BILLING_INVOICE,
   INVOICE_RESPONSE,
   PINT_AUNZ_SERVICES,
-} from '../../domain/peppol-capabilities';
+} from '../../domain/peppol/capabilities';
 import { PINT_AUNZ_COUNTRIES } from '../../domain/ubl/xml';
 import type { Logger } from '../../platform/logger';
-import { NetworkRegistrationError, type SmlRegistration } from '../../platform/network-registration';
+import { NetworkRegistrationError, type SmlRegistration } from '../../platform/peppol/network-registration';
 import type { Store } from '../../store';
 import type { CompanyRow } from '../../store/companies';
 import { isDuplicateKey } from '../../store/errors';
-import { registrableParticipant, type CompanyIdentity } from '../../domain/participant-proof';
+import { registrableParticipant, type CompanyIdentity } from '../../domain/kyc/participant-proof';
 import { recordAudit } from '../audit';
 import { recordEvent } from '../events';
 import type { SecretBox } from '../../domain/secret-box';
@@ -87,7 +87,7 @@ export interface ReceivingPlan {
   register: string | null;
   /** Participants registered for the company that it should no longer have. */
   unregister: string[];
-  /** An identity no proof covers (domain/participant-proof.ts): the operator reviews it before anything of it is registered. */
+  /** An identity no proof covers (domain/kyc/participant-proof.ts): the operator reviews it before anything of it is registered. */
   review: { identity: CompanyIdentity; why: string } | null;
   /** An identity the operator refused: the participant and why, said on the company's receiving status. */
   refused: { participant: string; reason: string } | null;

@@ -1,5 +1,5 @@
 import { MLS_RECEIVED_EVENT, RESPONSE_RECEIVED_EVENT } from '../../domain/reply-events';
-import { followUpRefusal, RESPONSE_CODE_NAMES, type ResponseCode } from '../../domain/invoice-response';
+import { followUpRefusal, RESPONSE_CODE_NAMES, type ResponseCode } from '../../domain/peppol/invoice-response';
 import type { ReadInvoiceResponse, ReadMessageLevelStatus } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
@@ -10,7 +10,7 @@ import { recordDocumentEvent } from '../events';
 import { replaceResponse, responseContent } from '../replies/invoice-responses';
 import { fanOutSoon, type FanOutDependencies } from '../webhooks/deliveries';
 import { sentDocumentOfInstance, UNMATCHED_MLS_OWNER } from './service-provider';
-import { documentAs4MessageId } from '../../domain/peppol-envelope';
+import { documentAs4MessageId } from '../../domain/peppol/envelope';
 
 /**
  * Filing a received reply about a document we sent, and announcing it:

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
-import { RoutingError, routingOf } from '../../domain/peppol-envelope';
-import type { InvoiceResponseContent } from '../../domain/invoice-response';
+import { fullIdentifier } from '../../domain/peppol/smp';
+import { INVOICE_RESPONSE } from '../../domain/peppol/capabilities';
+import { RoutingError, routingOf } from '../../domain/peppol/envelope';
+import type { InvoiceResponseContent } from '../../domain/peppol/invoice-response';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
 import type { Environment } from '../../domain/environment';
 import type { Store } from '../../store';

@@ -1,6 +1,6 @@
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { sbdPayload } from '../../domain/received-payload';
+import { fullIdentifier } from '../../domain/peppol/smp';
+import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol/capabilities';
+import { sbdPayload } from '../../domain/peppol/received-payload';
 import { readApplicationResponse } from '../../domain/ubl/application-response';
 import type { Store } from '../../store';
 

@@ -6,11 +6,11 @@ import {
   RESPONSE_CODE_NAMES,
   type InvoiceResponseContent,
   type ResponseCode,
-} from '../../domain/invoice-response';
-import { INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
+} from '../../domain/peppol/invoice-response';
+import { INVOICE_RESPONSE } from '../../domain/peppol/capabilities';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
-import { receivingEndpoint, type PeppolLookup } from '../../platform/peppol-lookup';
+import { receivingEndpoint, type PeppolLookup } from '../../platform/peppol/lookup';
 import { startWithUpdate } from '../../platform/workflow-port';
 import type { Store } from '../../store';
 import type { DocumentRow } from '../../store/documents';

@@ -5,15 +5,15 @@ import {
   mlsCountryC1,
   mlsVerdict,
   type FatalFinding,
-} from '../../domain/mls';
-import { serviceProviderId } from '../../domain/peppol-id';
+} from '../../domain/peppol/mls';
+import { serviceProviderId } from '../../domain/peppol/ids';
 import type { ReplyRef } from '../../domain/reply-events';
 import { SPID_SCHEME, writeMessageLevelStatus } from '../../domain/ubl/application-response';
 import type { Logger } from '../../platform/logger';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';
-import { findReceivedMessage } from '../receiving/file';
+import { findReceivedMessage } from '../receiving/filing';
 
 /**
  * The Message Level Status our access point owes the sending one for a

@@ -1,4 +1,4 @@
-import { MESSAGE_LEVEL_STATUS, INVOICE_RESPONSE, type PeppolService } from '../../domain/peppol-capabilities';
+import { MESSAGE_LEVEL_STATUS, INVOICE_RESPONSE, type PeppolService } from '../../domain/peppol/capabilities';
 import {
   MLS_FAILED_EVENT,
   MLS_SENT_EVENT,

@@ -1,7 +1,7 @@
 import { monthOf, type ReportingItem } from '../../domain/reporting/items';
 import { isReportable } from '../../domain/reporting/items';
-import { PEPPOL_AS4 } from '../../domain/peppol-capabilities';
-import type { Identifier } from '../../domain/peppol-smp';
+import { PEPPOL_AS4 } from '../../domain/peppol/capabilities';
+import type { Identifier } from '../../domain/peppol/smp';
 import type { Store } from '../../store';
 import { isDuplicateKey } from '../../store/errors';
 import { insertRow } from '../../store/insert';

@@ -5,7 +5,7 @@ import { newSortableId, sortableIdTime } from '../../domain/ids';
 import { retryDelayMs } from '../../domain/webhook-breaker';
 import type { SecretBox } from '../../domain/secret-box';
 import { signatureHeaders } from '../../domain/webhooks';
-import { pinnedLookup } from '../../platform/checked-host';
+import { pinnedLookup } from '../../platform/public-host';
 import { webhookAttempts, webhookDeliveries, webhookLag } from '../../platform/metrics';
 import type { Store } from '../../store';
 import type { AttemptRow, DeliveryRow } from '../../store/webhooks';

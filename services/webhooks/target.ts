@@ -1,10 +1,10 @@
 import type { Environment } from '../../domain/environment';
-import { checkHost, type AddressPolicy } from '../../platform/checked-host';
+import { checkHost, type AddressPolicy } from '../../platform/public-host';
 
 /**
  * Where a webhook may send: `https:` (and `http:` outside live), no
  * credentials in the URL, and a host whose every address is allowed
- * (platform/checked-host.ts). The addresses checked are the ones connected
+ * (platform/public-host.ts). The addresses checked are the ones connected
  * to (the request is pinned to them).
  */
 

@@ -2,7 +2,7 @@ import dgram from 'node:dgram';
 
 import * as dnsPacket from 'dns-packet';
 
-import { PARTICIPANT_SCHEME, smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
+import { PARTICIPANT_SCHEME, smlCnameDnsName, smlDnsName } from '../../domain/peppol/sml';
 
 /**
  * The stand-in SML: an authoritative DNS server (UDP) for one zone that

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { RESPONSE_CODES } from '../../domain/invoice-response';
-import { readSmpSigner } from '../../platform/smp-signature';
+import { RESPONSE_CODES } from '../../domain/peppol/invoice-response';
+import { readSmpSigner } from '../../platform/peppol/smp-signature';
 import { startDnsServer } from './dns-server';
 import { PARTICIPANTS_FILE, readParticipants } from './registry';
 import { StandInPeppolDirectory } from './peppol-directory';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import { readBusinessCard, type BusinessCard } from '../../domain/peppol-directory';
-import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
-import { identifierOfSegment } from '../../domain/peppol-smp';
+import { readBusinessCard, type BusinessCard } from '../../domain/peppol/directory';
+import { PARTICIPANT_SCHEME } from '../../domain/peppol/sml';
+import { identifierOfSegment } from '../../domain/peppol/smp';
 import type { SmlRegistrations, SmpOwner } from './sml-registrations';
 import { readStateFile, writeStateFile } from './state-file';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { peppolIdProblem, serviceProviderParticipantProblem } from '../../domain/peppol-id';
+import { peppolIdProblem, serviceProviderParticipantProblem } from '../../domain/peppol/ids';
 
 /**
  * Who is on the local Peppol network stand-in: participants.json beside this

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { RoutingError, routingOf, type EnvelopeRouting } from '../../domain/peppol-envelope';
-import { serviceProviderId } from '../../domain/peppol-id';
-import type { InvoiceResponseContent } from '../../domain/invoice-response';
-import { sbdhFacts, sbdPayload } from '../../domain/received-payload';
+import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol/capabilities';
+import { RoutingError, routingOf, type EnvelopeRouting } from '../../domain/peppol/envelope';
+import { serviceProviderId } from '../../domain/peppol/ids';
+import type { InvoiceResponseContent } from '../../domain/peppol/invoice-response';
+import { sbdhFacts, sbdPayload } from '../../domain/peppol/received-payload';
 import { SPID_SCHEME, writeInvoiceResponse, writeMessageLevelStatus } from '../../domain/ubl/application-response';
 import { childNamed, parseXml } from '../../domain/xml-tree';
 import { NetworkSendError, sendFromStandIn, type SendingAccessPoint, type StandIn } from './standin-send';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import { peppolIdProblem } from '../../domain/peppol-id';
-import { migrationKeyProblem } from '../../domain/peppol-migration-key';
-import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol-sml';
+import { peppolIdProblem } from '../../domain/peppol/ids';
+import { migrationKeyProblem } from '../../domain/peppol/migration-key';
+import { PARTICIPANT_SCHEME, smlDnsName } from '../../domain/peppol/sml';
 import { SmlFault, type SmlAnswer, type SmlRequest } from './sml-soap';
 import { readStateFile, writeStateFile } from './state-file';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import express from 'express';
 
-import { smpRouter, type SmpDirectory } from '../../api/smp';
+import { smpRouter, type SmpDirectory } from '../../api/smp/router';
 import {
   BIS_BILLING_CII_SERVICE,
   BIS_BILLING_CREDIT_NOTE,
@@ -14,16 +14,16 @@ import {
   MESSAGE_LEVEL_STATUS,
   PINT_AUNZ_SERVICES,
   TRANSACTION_STATISTICS_REPORT,
-} from '../../domain/peppol-capabilities';
-import { PARTICIPANT_SCHEME } from '../../domain/peppol-sml';
-import { serviceGroupUrl, type Identifier } from '../../domain/peppol-smp';
-import type { SmpSigner } from '../../platform/smp-signature';
-import type { SmpEndpoint } from '../../domain/peppol-smp-publishing';
+} from '../../domain/peppol/capabilities';
+import { PARTICIPANT_SCHEME } from '../../domain/peppol/sml';
+import { serviceGroupUrl, type Identifier } from '../../domain/peppol/smp';
+import type { SmpSigner } from '../../platform/peppol/smp-signature';
+import type { SmpEndpoint } from '../../domain/peppol/smp-publishing';
 import type { StandInPeppolDirectory } from './peppol-directory';
 import type { LocalParticipant } from './registry';
 
 /**
- * The stand-in SMP: our SMP server (api/smp.ts) over participants.json,
+ * The stand-in SMP: our SMP server (api/smp/router.ts) over participants.json,
  * serving a ServiceGroup per participant and a SignedServiceMetadata per
  * document kind it receives, pointing at the stand-in's receiving access
  * point (or, for the participants Oxalis serves, at Oxalis) and signed with

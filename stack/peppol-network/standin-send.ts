@@ -1,12 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 
-import type { EnvelopeRouting, MlsRequest } from '../../domain/peppol-envelope';
-import { standardBusinessDocument } from '../../domain/peppol-envelope';
-import type { Deliverable } from '../../domain/peppol-capabilities';
-import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol-access-point';
-import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
-import { peppolTrust } from '../../platform/peppol-trust';
+import type { EnvelopeRouting, MlsRequest } from '../../domain/peppol/envelope';
+import { standardBusinessDocument } from '../../domain/peppol/envelope';
+import type { Deliverable } from '../../domain/peppol/capabilities';
+import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol/access-point';
+import { DnsLookupError, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol/lookup';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { localPkiFiles } from '../peppol-access-points';
 import { ensureTool, PEPPOL_OXALIS } from '../tools';
 import { oxalisDirs, oxalisHome, OxalisSendError, sendByOxalis } from './oxalis';

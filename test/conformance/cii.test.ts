@@ -7,7 +7,7 @@ import { withCompanyDefaults } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { readBusinessDocument } from '../../domain/terms/read-document';
 import { termsOfReading } from '../../domain/terms/from-reading';
-import { readUbl, type ReceivedUbl } from '../../domain/ubl/read';
+import { readUbl, type ReceivedUbl } from '../../domain/ubl/received-reader';
 import { writeUbl } from '../../domain/ubl/write';
 import { EVERY_TERM } from '../support/every-term';
 import { ciiTotalsWritten, officialExamples, totalsWritten } from '../support/official-examples';

@@ -1,8 +1,8 @@
 import { convertDocument, type SendingCompany } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { billingDeliverable, PINT_AUNZ_SERVICES } from '../../domain/peppol-capabilities';
-import { routingOf } from '../../domain/peppol-envelope';
-import { readUbl } from '../../domain/ubl/read';
+import { billingDeliverable, PINT_AUNZ_SERVICES } from '../../domain/peppol/capabilities';
+import { routingOf } from '../../domain/peppol/envelope';
+import { readUbl } from '../../domain/ubl/received-reader';
 import { PINT_AUNZ_CUSTOMIZATION_ID, PINT_PROFILE_ID } from '../../domain/ubl/xml';
 import { australianSeller, belgianSeller, pintInvoice } from '../fixtures/documents';
 import { officialExamples } from '../support/official-examples';

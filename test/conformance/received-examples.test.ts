@@ -5,7 +5,7 @@ import { convertDocument, withCompanyDefaults, type SendingCompany } from '../..
 import { documentInputSchema, type DocumentInput } from '../../domain/documents/input';
 import { termsOfInput } from '../../domain/terms/from-input';
 import { writeUbl } from '../../domain/ubl/write';
-import { readUbl, type ReceivedUbl } from '../../domain/ubl/read';
+import { readUbl, type ReceivedUbl } from '../../domain/ubl/received-reader';
 import { officialExamples, totalsWritten, REFUSED_BY_OUR_CHECKS } from '../support/official-examples';
 import { validateUbl, type ValidationResult } from '../support/peppol-validator';
 

@@ -1,8 +1,8 @@
 import { ciiOfUbl } from '../../domain/cii/write';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { routingOf } from '../../domain/peppol-envelope';
-import { readUbl } from '../../domain/ubl/read';
+import { routingOf } from '../../domain/peppol/envelope';
+import { readUbl } from '../../domain/ubl/received-reader';
 import { XRECHNUNG_CUSTOMIZATION_ID } from '../../domain/ubl/xml';
 import { validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';

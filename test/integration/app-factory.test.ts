@@ -1,9 +1,9 @@
 import type { Connection as DbConnection } from 'mongoose';
 import request from 'supertest';
 
-import { z } from '../../api/openapi';
-import type { RouteTable } from '../../api/route';
-import type { HealthProbes } from '../../api/routes/plumbing';
+import { z } from '../../api/contract/openapi';
+import type { RouteTable } from '../../api/public/route-table';
+import type { HealthProbes } from '../../api/public/routes/plumbing';
 import { connectDatabase, pingDatabase } from '../../platform/database';
 import { officialValidator, type RuleSet } from '../../platform/official-validator';
 import { freePort } from '../../stack/ports';

@@ -8,9 +8,9 @@ import { promisify } from 'node:util';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol-access-point';
+import { routingOf, standardBusinessDocument } from '../../domain/peppol/envelope';
+import { fullIdentifier } from '../../domain/peppol/smp';
+import { As4SendError, peppolAccessPoint, sendRequest, type As4Receipt } from '../../platform/peppol/access-point';
 import { loadStackConfig } from '../../stack/config';
 import { ManagedProcess } from '../../stack/managed-process';
 import { ACCESS_POINT_HEAP, accessPointEnvironment } from '../../stack/peppol-access-points';

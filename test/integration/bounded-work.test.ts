@@ -4,10 +4,10 @@ import path from 'node:path';
 
 import type { Connection as DbConnection } from 'mongoose';
 
-import { convertForCompany, readDocumentBody } from '../../api/document-input';
-import { cpuPool, type CpuPool } from '../../api/offload';
+import { convertForCompany, readDocumentBody } from '../../api/public/document-input';
+import { cpuPool, type CpuPool } from '../../api/public/cpu-pool';
 import { DOCUMENT_LIMITS } from '../../domain/documents/input';
-import { routingOf } from '../../domain/peppol-envelope';
+import { routingOf } from '../../domain/peppol/envelope';
 import { checkXmlBounds, UBL_BOUNDS } from '../../domain/xml-bounds';
 import { connectDatabase } from '../../platform/database';
 import {

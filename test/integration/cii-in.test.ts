@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { writeCii } from '../../domain/cii/write';
 import type { TermDocument } from '../../domain/terms/document';
-import { readUbl } from '../../domain/ubl/read';
+import { readUbl } from '../../domain/ubl/received-reader';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { LIVE, liveSender, sendingAccount, waitForStatus } from '../support/documents';

@@ -1,7 +1,7 @@
 import { writeCii } from '../../domain/cii/write';
-import { envelopedPayload } from '../../domain/peppol-envelope';
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_CII } from '../../domain/peppol-capabilities';
+import { envelopedPayload } from '../../domain/peppol/envelope';
+import { fullIdentifier } from '../../domain/peppol/smp';
+import { BIS_BILLING_CII } from '../../domain/peppol/capabilities';
 import { callAs, fakeClientIp } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { EVERY_TERM } from '../support/every-term';

@@ -1,4 +1,4 @@
-import { addCredits, operatorActor } from '../../services/operator';
+import { addCredits, operatorActor } from '../../services/operator/workspaces';
 import { sendWorkflowId, type SendDocumentInput } from '../../workflows/shared';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';

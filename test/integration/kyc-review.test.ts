@@ -1,9 +1,9 @@
 import type { WorkflowHandle } from '@temporalio/client';
 
-import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
-import { EMBEDDED_REFUSAL_MARKER } from '../../platform/live-provider';
+import { ATTESTATION_VERSION } from '../../domain/kyc/attestation';
+import { EMBEDDED_REFUSAL_MARKER } from '../../platform/peppol/participant-onboarding';
 import { createLogger } from '../../platform/logger';
-import { reconcileKycReviews, remindReviewers } from '../../services/kyc-review';
+import { reconcileKycReviews, remindReviewers } from '../../services/kyc/review';
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { kycWorkflowId, provisionWorkflowId, SEARCH_ATTRIBUTES } from '../../workflows/shared';
 import { callAs, withStore } from '../support/accounts';

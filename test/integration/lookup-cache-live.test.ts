@@ -1,4 +1,4 @@
-import { smlDnsName } from '../../domain/peppol-sml';
+import { smlDnsName } from '../../domain/peppol/sml';
 import { validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp } from '../support/accounts';
 import { LIVE, liveSender, postLive, waitForStatus } from '../support/documents';

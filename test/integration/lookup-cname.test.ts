@@ -1,14 +1,14 @@
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
-import { dnsLookupView } from '../../api/views/lookup';
-import { smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE } from '../../domain/peppol/capabilities';
+import { dnsLookupView } from '../../api/contract/views/lookup';
+import { smlCnameDnsName, smlDnsName } from '../../domain/peppol/sml';
 import {
   discoverParticipant,
   peppolLookup,
   receivingEndpoint,
   type Discovery,
   type PeppolLookupOptions,
-} from '../../platform/peppol-lookup';
-import { peppolTrust } from '../../platform/peppol-trust';
+} from '../../platform/peppol/lookup';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { sharedStack } from '../support/test-stack';
 
 /**

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { Connection as DbConnection } from 'mongoose';
 
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol-capabilities';
-import { smlDnsName } from '../../domain/peppol-sml';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, INVOICE_RESPONSE } from '../../domain/peppol/capabilities';
+import { smlDnsName } from '../../domain/peppol/sml';
 import { connectDatabase } from '../../platform/database';
-import { discoverParticipant, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol-lookup';
-import { peppolTrust } from '../../platform/peppol-trust';
+import { discoverParticipant, peppolLookup, receivingEndpoint, SmpLookupError } from '../../platform/peppol/lookup';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 import { freePort } from '../../stack/ports';
 import { fakeClientIp } from '../support/accounts';

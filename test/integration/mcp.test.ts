@@ -6,8 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-import { documentListQuery } from '../../api/routes/documents';
-import { inboxQuery } from '../../api/routes/inbox';
+import { documentListQuery, inboxQuery } from '../../api/contract/queries';
 import { documentInputSchema } from '../../domain/documents/input';
 import { createClient, type EinvoiceClient, type JsonBody } from '../../sdk/src';
 import { belgianBuyerCompany, belgianSeller, validFixtures } from '../fixtures/documents';

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { connectDatabase } from '../../platform/database';
-import { uploadKycDocument } from '../../services/kyc-documents';
-import { operatorActor } from '../../services/operator';
+import { uploadKycDocument } from '../../services/kyc/documents';
+import { operatorActor } from '../../services/operator/workspaces';
 import { openStore, type Store } from '../../store';
 import { kycSubmissionId } from '../../store/kyc-submissions';
 import { belgianSeller, validFixtures } from '../fixtures/documents';

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
-import { sbdPayload } from '../../domain/received-payload';
+import { routingOf, standardBusinessDocument } from '../../domain/peppol/envelope';
+import { sbdPayload } from '../../domain/peppol/received-payload';
 import { localPkiFiles } from '../../stack/peppol-access-points';
 import {
   oxalisArrivals,

@@ -1,5 +1,5 @@
-import { readBusinessCard } from '../../domain/peppol-directory';
-import { businessCardPublishing, type NetworkRegistrationError } from '../../platform/network-registration';
+import { readBusinessCard } from '../../domain/peppol/directory';
+import { businessCardPublishing, type NetworkRegistrationError } from '../../platform/peppol/network-registration';
 import { receivingWorkflowId } from '../../workflows/shared';
 import { callAs } from '../support/accounts';
 import { ops } from '../support/ops';

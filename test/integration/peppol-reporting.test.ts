@@ -9,7 +9,7 @@ import {
   INVOICE_RESPONSE,
   MESSAGE_LEVEL_STATUS,
   PEPPOL_AS4,
-} from '../../domain/peppol-capabilities';
+} from '../../domain/peppol/capabilities';
 import { endUserStatistics, endUserStatisticsReportXml } from '../../domain/reporting/eusr';
 import { monthOf, type ReportingItem } from '../../domain/reporting/items';
 import { transactionStatistics, transactionStatisticsReportXml } from '../../domain/reporting/tsr';

@@ -1,7 +1,7 @@
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { PINT_AUNZ_SERVICES } from '../../domain/peppol-capabilities';
-import { fullIdentifier } from '../../domain/peppol-smp';
+import { PINT_AUNZ_SERVICES } from '../../domain/peppol/capabilities';
+import { fullIdentifier } from '../../domain/peppol/smp';
 import { australianSeller, pintInvoice } from '../fixtures/documents';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';

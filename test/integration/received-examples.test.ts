@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { envelopedPayload } from '../../domain/peppol-envelope';
+import { envelopedPayload } from '../../domain/peppol/envelope';
 import { callAs } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import {

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { envelopedPayload } from '../../domain/peppol-envelope';
-import { As4SendError } from '../../platform/peppol-access-point';
+import { envelopedPayload } from '../../domain/peppol/envelope';
+import { As4SendError } from '../../platform/peppol/access-point';
 import { callAs, fakeClientIp, withStore } from '../support/accounts';
 import { LIVE } from '../support/documents';
 import { callApi } from '../support/http';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import { newSortableId } from '../../domain/ids';
-import type { InvoiceResponseContent } from '../../domain/invoice-response';
-import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
+import type { InvoiceResponseContent } from '../../domain/peppol/invoice-response';
+import { MESSAGE_LEVEL_STATUS } from '../../domain/peppol/capabilities';
 import {
   readApplicationResponse,
   writeInvoiceResponse,

@@ -4,16 +4,16 @@ import path from 'node:path';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { sbdPayload } from '../../domain/received-payload';
+import { sbdPayload } from '../../domain/peppol/received-payload';
 import { readApplicationResponse } from '../../domain/ubl/application-response';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 
 import { connectDatabase } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
-import type { InvoiceResponseContent } from '../../domain/invoice-response';
-import { peppolLookup } from '../../platform/peppol-lookup';
-import { peppolTrust } from '../../platform/peppol-trust';
+import type { InvoiceResponseContent } from '../../domain/peppol/invoice-response';
+import { peppolLookup } from '../../platform/peppol/lookup';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { findCompany } from '../../services/companies';
 import {
   discardUnclaimedResponses,

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
 
-import { smlRegistration, NetworkRegistrationError } from '../../platform/network-registration';
+import { smlRegistration, NetworkRegistrationError } from '../../platform/peppol/network-registration';
 import { localPkiFiles } from '../../stack/peppol-access-points';
 import { smlRecord } from '../support/receiving';
 import { sharedStack } from '../support/test-stack';

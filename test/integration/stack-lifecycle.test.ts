@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 
 import type { StackConfig } from '../../stack/config';
-import { addCredits, operatorActor } from '../../services/operator';
+import { addCredits, operatorActor } from '../../services/operator/workspaces';
 import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 
 import { validateXML } from 'xmllint-wasm';
 
-import { fullIdentifier } from '../../domain/peppol-smp';
-import { BIS_BILLING_INVOICE } from '../../domain/peppol-capabilities';
+import { fullIdentifier } from '../../domain/peppol/smp';
+import { BIS_BILLING_INVOICE } from '../../domain/peppol/capabilities';
 import { childNamed, parseXml } from '../../domain/xml-tree';
 import { loadStackConfig } from '../../stack/config';
 import { LOCAL_PKI_PASSWORD, localPkiFiles } from '../../stack/peppol-access-points';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 
-import { addCredits, operatorActor } from '../../services/operator';
+import { addCredits, operatorActor } from '../../services/operator/workspaces';
 import type { StackConfig } from '../../stack/config';
 import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { ACCEPT_UPDATE, sendWorkflowId } from '../../workflows/shared';

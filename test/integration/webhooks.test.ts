@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 
-import { createApp } from '../../api/app';
+import { createApp } from '../../api/public/app';
 import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { loadConfig } from '../../platform/config';
 import { connectDatabase } from '../../platform/database';

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import mongoose, { type Connection } from 'mongoose';
 
-import { operatorActor, setAccountRateLimit, setAccountStatus } from '../../services/operator';
+import { operatorActor, setAccountRateLimit, setAccountStatus } from '../../services/operator/workspaces';
 import { createStore, type Store } from '../../store';
 import { callApi, type ApiResponse } from './http';
 import { sharedStack } from './test-stack';

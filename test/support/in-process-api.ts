@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Express } from 'express';
 import type { Connection as DbConnection } from 'mongoose';
 
-import { createApp, type AppDependencies } from '../../api/app';
+import { createApp, type AppDependencies } from '../../api/public/app';
 import { newSecretKey, SecretBox } from '../../domain/secret-box';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 
-import { ATTESTATION_VERSION } from '../../domain/kyc-attestation';
+import { ATTESTATION_VERSION } from '../../domain/kyc/attestation';
 import { callAs, signUp, type TestAccount } from './accounts';
 import { until } from './until';
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
-import { routingOf, standardBusinessDocument, type PeppolRouting } from '../../domain/peppol-envelope';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol/capabilities';
+import { routingOf, standardBusinessDocument, type PeppolRouting } from '../../domain/peppol/envelope';
 import { CII_NS } from '../../domain/cii/syntax';
 import { parseXml } from '../../domain/xml-tree';
-import { peppolAccessPoint, sendRequest } from '../../platform/peppol-access-point';
+import { peppolAccessPoint, sendRequest } from '../../platform/peppol/access-point';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, fakeClientIp } from './accounts';
 import { callApi } from './http';
@@ -162,7 +162,7 @@ export async function sendToUs(
 }
 
 /**
- * How a document is addressed to `receiver`: a CII one as the service addresses one (domain/peppol-envelope.ts); a
+ * How a document is addressed to `receiver`: a CII one as the service addresses one (domain/peppol/envelope.ts); a
  * UBL one as BIS Billing, from what it states, so that examples without a ProfileID or EndpointID travel too.
  */
 function routingToUs(ubl: string, receiver: string): PeppolRouting {

@@ -1,4 +1,4 @@
-import { followUpRefusal, contentProblems } from '../../domain/invoice-response';
+import { followUpRefusal, contentProblems } from '../../domain/peppol/invoice-response';
 import {
   readApplicationResponse,
   writeInvoiceResponse,

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 
 import { isDatabaseUnavailable } from '../../platform/database';
 
-/** What a request meets while the database is away is 503, never 500 (api/errors.ts); these are the signs. */
+/** What a request meets while the database is away is 503, never 500 (api/http/errors.ts); these are the signs. */
 describe('a database away, as the server says it', () => {
   const serverError = (code: number, errmsg: string) => new mongoose.mongo.MongoServerError({ ok: 0, code, errmsg });
 

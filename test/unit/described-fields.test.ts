@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { EMAIL_ADDRESS, emailAddress, xmlText } from '../../domain/fields';
 import { WRITTEN_IBAN, isValidIban } from '../../domain/iban';
-import { PEPPOL_ID_PATTERN, peppolIdProblem } from '../../domain/peppol-id';
+import { PEPPOL_ID_PATTERN, peppolIdProblem } from '../../domain/peppol/ids';
 import { isSingleLineText, isXmlSafe, SINGLE_LINE_TEXT, XML_TEXT } from '../../domain/text';
 import { matching } from '../support/schema-arbitrary';
 

@@ -1,10 +1,10 @@
 import express, { type Request } from 'express';
 import request from 'supertest';
 
-import { answerFor, ApiError, errorHandler, routeNotFound } from '../../api/errors';
-import { requestLogging } from '../../api/request-context';
+import { answerFor, ApiError, errorHandler, routeNotFound } from '../../api/http/errors';
+import { requestLogging } from '../../api/http/request-context';
 import { createLogger } from '../../platform/logger';
-import { SmpLookupError } from '../../platform/peppol-lookup';
+import { SmpLookupError } from '../../platform/peppol/lookup';
 
 describe('the error envelope', () => {
   it('when an ApiError is made, then status, type and retry advice come from its code', () => {

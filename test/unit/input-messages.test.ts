@@ -4,7 +4,7 @@ import { documentInputSchema } from '../../domain/documents/input';
 import { issueViolations } from '../../domain/documents/shape-rules';
 import { fieldsAt, inputMessage } from '../../domain/input-messages';
 import { editDistance, nearestWord } from '../../domain/nearest';
-import { parseInput } from '../../api/validation';
+import { parseInput } from '../../api/http/validation';
 import { validFixtures } from '../fixtures/documents';
 
 const base = validFixtures[0]!.body;

@@ -1,5 +1,5 @@
-import { sniffKycFile, zipEntryNames } from '../../domain/kyc-files';
-import { checkKycUpload } from '../../domain/kyc-upload';
+import { sniffKycFile, zipEntryNames } from '../../domain/kyc/file-types';
+import { checkKycUpload } from '../../domain/kyc/upload-checks';
 import { files, zipOf } from '../support/kyc';
 
 describe('KYC files by their bytes', () => {

@@ -32,6 +32,6 @@ describe('lint rules', () => {
 
   it('when a promise is left floating, then lint fails', () => {
     const code = 'export function run(): void {\n  Promise.resolve(1);\n}\n';
-    expect(ruleIds(code, 'api/app.ts')).toContain('@typescript-eslint/no-floating-promises');
+    expect(ruleIds(code, 'api/public/app.ts')).toContain('@typescript-eslint/no-floating-promises');
   });
 });

@@ -3,20 +3,20 @@ import {
   BIS_BILLING_PROCESS,
   PEPPOL_AS4,
   type SignatureCheck,
-} from '../../domain/peppol-capabilities';
-import type { Identifier, ServiceMetadata } from '../../domain/peppol-smp';
-import { cachedPeppolLookup } from '../../platform/cached-peppol-lookup';
+} from '../../domain/peppol/capabilities';
+import type { Identifier, ServiceMetadata } from '../../domain/peppol/smp';
+import { cachedPeppolLookup } from '../../platform/peppol/cached-lookup';
 import {
   discoverParticipant,
   SmpLookupError,
   type PeppolLookup,
   type SmlAnswer,
   type SmpAnswer,
-} from '../../platform/peppol-lookup';
+} from '../../platform/peppol/lookup';
 import { DAY, issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /**
- * The lookup cache of the sending worker (platform/cached-peppol-lookup.ts)
+ * The lookup cache of the sending worker (platform/peppol/cached-lookup.ts)
  * over a lookup that counts what it is asked, with a clock the test moves:
  * no waiting, no network.
  */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { loadConfig } from '../../platform/config';
-import { peppolTrust } from '../../platform/peppol-trust';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { issuedBy, testCa } from '../support/test-pki';
 
 describe('participant lookup configuration', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
-import { answersWithMls, mlsAddressee, mlsAskedIn, mlsCountryC1, mlsVerdict } from '../../domain/mls';
-import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol-capabilities';
-import { replyRouting, routingOf, standardBusinessDocument } from '../../domain/peppol-envelope';
+import { answersWithMls, mlsAddressee, mlsAskedIn, mlsCountryC1, mlsVerdict } from '../../domain/peppol/mls';
+import { INVOICE_RESPONSE, MESSAGE_LEVEL_STATUS } from '../../domain/peppol/capabilities';
+import { replyRouting, routingOf, standardBusinessDocument } from '../../domain/peppol/envelope';
 import { writeInvoiceResponse } from '../../domain/ubl/application-response';
 import { ublTo } from '../support/receiving';
 

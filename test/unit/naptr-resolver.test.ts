@@ -2,12 +2,12 @@ import dgram from 'node:dgram';
 
 import * as dnsPacket from 'dns-packet';
 
-import { smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
-import { naptrResolver, serverAddress } from '../../platform/naptr-resolver';
+import { smlCnameDnsName, smlDnsName } from '../../domain/peppol/sml';
+import { naptrResolver, serverAddress } from '../../platform/peppol/naptr';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 
 /**
- * NAPTR queries that tell their TTL (platform/naptr-resolver.ts), against the
+ * NAPTR queries that tell their TTL (platform/peppol/naptr.ts), against the
  * local network stand-in's DNS server on a free port (it publishes TTL 60):
  * the records and TTL, and node:dns's error codes for every other answer.
  * Likewise the A question the legacy SML scheme asks.

@@ -5,7 +5,7 @@ import {
   participantProof,
   registrableParticipant,
   type CompanyIdentity,
-} from '../../domain/participant-proof';
+} from '../../domain/kyc/participant-proof';
 
 const verified: CompanyIdentity = {
   peppol_id: '0208:0123456749',

@@ -8,7 +8,7 @@ import {
   businessCardXml,
   companyBusinessCard,
   readBusinessCard,
-} from '../../domain/peppol-directory';
+} from '../../domain/peppol/directory';
 
 /** Our business cards, against the Directory's published schema (test/fixtures/third-party/directory/). */
 

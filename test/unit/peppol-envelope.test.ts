@@ -1,13 +1,13 @@
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol/capabilities';
 import {
   envelopedPayload,
   nameBasedUuid,
   RoutingError,
   routingOf,
   standardBusinessDocument,
-} from '../../domain/peppol-envelope';
+} from '../../domain/peppol/envelope';
 import { childrenNamed, parseXml } from '../../domain/xml-tree';
 import { validFixtures } from '../fixtures/documents';
 

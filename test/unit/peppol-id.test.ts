@@ -1,4 +1,4 @@
-import { peppolIdProblem } from '../../domain/peppol-id';
+import { peppolIdProblem } from '../../domain/peppol/ids';
 
 describe('Peppol participant ids', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { migrationKeyProblem, newMigrationKey } from '../../domain/peppol-migration-key';
+import { migrationKeyProblem, newMigrationKey } from '../../domain/peppol/migration-key';
 
 /** The SML's rule for migration keys (SML 1.3.0, 2.2), and the keys we make. */
 describe('SMP migration keys', () => {

@@ -2,9 +2,9 @@ import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { cnameSmpUrl, smlCnameDnsName, smlDnsName } from '../../domain/peppol-sml';
-import { discoverParticipant, DnsLookupError, peppolLookup } from '../../platform/peppol-lookup';
-import { peppolTrust } from '../../platform/peppol-trust';
+import { cnameSmpUrl, smlCnameDnsName, smlDnsName } from '../../domain/peppol/sml';
+import { discoverParticipant, DnsLookupError, peppolLookup } from '../../platform/peppol/lookup';
+import { peppolTrust } from '../../platform/peppol/trust';
 import { startDnsServer, type RunningDnsServer } from '../../stack/peppol-network/dns-server';
 
 /**

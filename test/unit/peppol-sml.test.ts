@@ -8,7 +8,7 @@ import {
   smpRecord,
   smpUrlFromRegexp,
   type NaptrRecord,
-} from '../../domain/peppol-sml';
+} from '../../domain/peppol/sml';
 
 /** The SML step against the reference's worked example (part C.6) and its other vectors (C.2, C.6). */
 describe('the SML DNS name of a participant', () => {

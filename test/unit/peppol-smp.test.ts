@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 
-import type { TrustAnchors } from '../../domain/certificate-trust';
+import type { TrustAnchors } from '../../domain/peppol/certificate-trust';
 import {
   BIS_BILLING_CREDIT_NOTE,
   BIS_BILLING_INVOICE,
@@ -10,15 +10,15 @@ import {
   receiveSummary,
   type Capability,
   type SignatureCheck,
-} from '../../domain/peppol-capabilities';
+} from '../../domain/peppol/capabilities';
 import {
   parseServiceGroup,
   parseServiceMetadata,
   serviceMetadataUrl,
   SmpFormatError,
   type Identifier,
-} from '../../domain/peppol-smp';
-import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml } from '../../domain/peppol-smp-publishing';
+} from '../../domain/peppol/smp';
+import { documentTypesOf, processesFor, serviceGroupXml, serviceMetadataXml } from '../../domain/peppol/smp-publishing';
 import { DAY, issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /** Reading SMP 1.x answers (reference C.7) and the rule that says whether BIS Billing 3.0 documents can be sent. */

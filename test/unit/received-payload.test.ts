@@ -1,4 +1,4 @@
-import { sbdPayload } from '../../domain/received-payload';
+import { sbdPayload } from '../../domain/peppol/received-payload';
 
 const ubl =
   '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID xmlns:cbc="x">Ä-1</cbc:ID></Invoice>';

@@ -4,10 +4,10 @@ import {
   BIS_BILLING_PROCESS,
   BIS_BILLING_INVOICE,
   processOf,
-} from '../../domain/peppol-capabilities';
-import { standardBusinessDocument, type EnvelopeRouting } from '../../domain/peppol-envelope';
-import { serviceProviderParticipant } from '../../domain/peppol-id';
-import { sbdhFacts, sbdPayload } from '../../domain/received-payload';
+} from '../../domain/peppol/capabilities';
+import { standardBusinessDocument, type EnvelopeRouting } from '../../domain/peppol/envelope';
+import { serviceProviderParticipant } from '../../domain/peppol/ids';
+import { sbdhFacts, sbdPayload } from '../../domain/peppol/received-payload';
 import { responseOf } from '../../ops/network-respond';
 
 const routing: EnvelopeRouting = {

@@ -9,7 +9,7 @@ import {
   END_USER_STATISTICS_REPORT,
   MESSAGE_LEVEL_STATUS,
   PEPPOL_AS4,
-} from '../../domain/peppol-capabilities';
+} from '../../domain/peppol/capabilities';
 
 /** The pure part of Peppol reporting: what a month's items count to, and the XML it becomes. */
 

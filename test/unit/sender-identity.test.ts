@@ -1,5 +1,5 @@
 import { sellerIdentityViolations } from '../../domain/documents/sender-identity';
-import type { CompanyIdentity } from '../../domain/participant-proof';
+import type { CompanyIdentity } from '../../domain/kyc/participant-proof';
 import type { Company } from '../../services/companies';
 import { liveSenderRefusal, replySenderRefusal, requireVerifiedSender } from '../../services/documents/verified-sender';
 

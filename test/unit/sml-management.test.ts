@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { smlDnsName } from '../../domain/peppol-sml';
+import { smlDnsName } from '../../domain/peppol/sml';
 import { childNamed, parseXml } from '../../domain/xml-tree';
 import { LIST_PAGE_SIZE, SmlRegistrations, type SmpOwner } from '../../stack/peppol-network/sml-registrations';
 import {

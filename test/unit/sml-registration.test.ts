@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { smlRegistration, NetworkRegistrationError } from '../../platform/network-registration';
+import { smlRegistration, NetworkRegistrationError } from '../../platform/peppol/network-registration';
 import { freePort } from '../../stack/ports';
 
 /** The client of our access point's /sml endpoint against a stand-in that answers what each test sets. */

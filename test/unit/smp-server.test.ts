@@ -3,10 +3,10 @@ import { X509Certificate } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
 
-import { smpRouter, type SmpDirectory } from '../../api/smp';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
-import { parseServiceGroup, parseServiceMetadata, serviceGroupUrl, serviceMetadataUrl } from '../../domain/peppol-smp';
-import { verifyServiceMetadata } from '../../platform/smp-signature';
+import { smpRouter, type SmpDirectory } from '../../api/smp/router';
+import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol/capabilities';
+import { parseServiceGroup, parseServiceMetadata, serviceGroupUrl, serviceMetadataUrl } from '../../domain/peppol/smp';
+import { verifyServiceMetadata } from '../../platform/peppol/smp-signature';
 import { issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /** Our SMP server in this process, over a directory of one participant (reference C.7). */

@@ -5,11 +5,11 @@ import path from 'node:path';
 
 import { SignedXml } from 'xml-crypto';
 
-import type { TrustAnchors } from '../../domain/certificate-trust';
-import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol-capabilities';
-import { parseServiceMetadata } from '../../domain/peppol-smp';
-import { serviceMetadataXml } from '../../domain/peppol-smp-publishing';
-import { readSmpSigner, signServiceMetadata, verifyServiceMetadata } from '../../platform/smp-signature';
+import type { TrustAnchors } from '../../domain/peppol/certificate-trust';
+import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../domain/peppol/capabilities';
+import { parseServiceMetadata } from '../../domain/peppol/smp';
+import { serviceMetadataXml } from '../../domain/peppol/smp-publishing';
+import { readSmpSigner, signServiceMetadata, verifyServiceMetadata } from '../../platform/peppol/smp-signature';
 import { DAY, issuedBy, testCa, type TestCertificate } from '../support/test-pki';
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { businessCardXml } from '../../domain/peppol-directory';
+import { businessCardXml } from '../../domain/peppol/directory';
 import { StandInPeppolDirectory } from '../../stack/peppol-network/peppol-directory';
 import { SmlRegistrations } from '../../stack/peppol-network/sml-registrations';
 

@@ -3,7 +3,7 @@ import { readCii } from '../../domain/cii/read';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
 import { parsePath } from '../../domain/terms/paths';
-import { readUbl, type ReceivedUbl, type UblReadResult } from '../../domain/ubl/read';
+import { readUbl, type ReceivedUbl, type UblReadResult } from '../../domain/ubl/received-reader';
 import { validFixtures } from '../fixtures/documents';
 
 /** Where a syntax repeats an element, which one the table's reader takes, and what it names. */

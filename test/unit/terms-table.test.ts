@@ -2,7 +2,7 @@ import { readCii } from '../../domain/cii/read';
 import { writeCii } from '../../domain/cii/write';
 import { parsePath, valueAt } from '../../domain/terms/paths';
 import { TERMS, TERM_GROUPS, childGroups } from '../../domain/terms/table';
-import { readUbl } from '../../domain/ubl/read';
+import { readUbl } from '../../domain/ubl/received-reader';
 import { writeUbl } from '../../domain/ubl/write';
 import { EVERY_TERM } from '../support/every-term';
 

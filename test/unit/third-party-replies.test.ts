@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { followUpRefusal, type ResponseCode } from '../../domain/invoice-response';
+import { followUpRefusal, type ResponseCode } from '../../domain/peppol/invoice-response';
 import {
   readApplicationResponse,
   type ReadInvoiceResponse,

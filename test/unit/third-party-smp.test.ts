@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { TrustAnchors } from '../../domain/certificate-trust';
-import { parseServiceMetadata } from '../../domain/peppol-smp';
-import { SMP_1_2, verifyServiceMetadata } from '../../platform/smp-signature';
+import type { TrustAnchors } from '../../domain/peppol/certificate-trust';
+import { parseServiceMetadata } from '../../domain/peppol/smp';
+import { SMP_1_2, verifyServiceMetadata } from '../../platform/peppol/smp-signature';
 
 /**
  * Signed SMP answers recorded from real Peppol SMPs (production and test; see

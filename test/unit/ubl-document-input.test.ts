@@ -1,4 +1,4 @@
-import { readPostedUbl } from '../../api/ubl-document-input';
+import { readPostedUbl } from '../../api/public/ubl-document-input';
 import { formatStatedAmount } from '../../domain/documents/calculate';
 import { clientMadeUbl, officialExamples } from '../support/official-examples';
 

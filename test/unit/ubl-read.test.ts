@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { calculate } from '../../domain/documents/calculate';
 import { convertDocument } from '../../domain/documents/convert';
 import { documentInputSchema } from '../../domain/documents/input';
-import { readUbl, type ReceivedUbl, type UblReadResult } from '../../domain/ubl/read';
+import { readUbl, type ReceivedUbl, type UblReadResult } from '../../domain/ubl/received-reader';
 import { validFixtures } from '../fixtures/documents';
 import { embeddedFileCount, officialExamples, totalsWritten } from '../support/official-examples';
 

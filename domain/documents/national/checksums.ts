@@ -1,7 +1,7 @@
 /**
  * Check-digit tests exactly as the national rules of the Peppol schematron
  * compute them (their own functions, which differ in details from the
- * identifier checks of domain/peppol-id.ts).
+ * identifier checks of domain/peppol/ids.ts).
  */
 
 const ZERO = 48;
