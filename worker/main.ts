@@ -115,10 +115,10 @@ async function main(config: Config, logger: Logger): Promise<void> {
       validator: officialValidator(addresses.validatorUrl),
       peppol: {
         // Kept in the process that sends: receivers sent to again within the TTL are not looked up again.
-        lookup: cachedPeppolLookup(
-          peppolLookupFrom(config),
-          { maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS, maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES },
-        ),
+        lookup: cachedPeppolLookup(peppolLookupFrom(config), {
+          maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
+          maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES,
+        }),
         accessPoint: peppolAccessPoint(addresses.accessPointUrl),
         ...(config.PEPPOL_SEAT_ID && {
           mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE },

@@ -6,7 +6,9 @@ import path from 'node:path';
  * platform/store/domain; worker → activities → services; workflows →
  * workflows/shared and activity types; services start workflows through
  * platform/workflow-port.ts; the MCP server (mcp/) is a client: it calls the
- * API through the SDK and reads only the API's input schemas. Type-only imports count too: a circle of types
+ * API through the SDK and reads only the API's contract (api/contract/). The
+ * API's three servers (api/public/, api/intake/, api/smp/) share only api/http/
+ * and api/contract/. Type-only imports count too: a circle of types
  * is still a circle to read.
  */
 
@@ -99,12 +101,28 @@ describe('the direction of imports', () => {
     expect(importsOf('domain').filter((arrow) => !/→ domain\//.test(arrow))).toEqual([]);
   });
 
-  it("when the MCP server imports, then only its own files, the SDK, the API's routes (for their schemas) and domain code; and nothing imports it", () => {
-    expect(importsOf('mcp').filter((arrow) => !/→ (mcp\/|sdk\/src\/|api\/routes\/|domain\/)/.test(arrow))).toEqual([]);
+  it("when the MCP server imports, then only its own files, the SDK, the API's contract (for its schemas) and domain code; and nothing imports it", () => {
+    expect(importsOf('mcp').filter((arrow) => !/→ (mcp\/|sdk\/src\/|api\/contract\/|domain\/)/.test(arrow))).toEqual(
+      [],
+    );
     expect(
       [...graph].flatMap(([file, targets]) =>
         file.startsWith('mcp/') ? [] : targets.filter((target) => target.startsWith('mcp/')),
       ),
     ).toEqual([]);
+  });
+
+  it("when the API's contract imports, then no server's code: the schemas stand without a route", () => {
+    expect(importsOf('api/contract').filter((arrow) => /→ api\/(public|intake|smp)\//.test(arrow))).toEqual([]);
+  });
+
+  it('when one of the three servers imports, then none of the other two: each stands on the shared plumbing and the contract', () => {
+    const servers = ['public', 'intake', 'smp'];
+    const crossing = servers.flatMap((server) =>
+      importsOf(`api/${server}`).filter((arrow) =>
+        servers.some((other) => other !== server && arrow.includes(`→ api/${other}/`)),
+      ),
+    );
+    expect(crossing).toEqual([]);
   });
 });
