@@ -31,13 +31,22 @@ const createKeyBody = z
       'A key limited to one company can create only keys limited to that same company, in its own workspace and environment.',
   });
 
-export function accountRoutes(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
-  /** A report includes every call this process has counted so far (its writes are batched). */
-  const report = async (accountId: string, days: number) => {
-    await usageCounters.flush();
-    return usageReport(store, accountId, days);
-  };
+/** The account's usage, with the counts this process still holds written first. */
+async function flushedUsageReport(store: Store, usageCounters: UsageCounters, accountId: string, days: number) {
+  await usageCounters.flush();
+  return usageReport(store, accountId, days);
+}
 
+export function accountRoutes(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
+  getAccountRoute(routes, store, usageCounters);
+  createApiKeyRoute(routes, store);
+  revokeApiKeyRoute(routes, store);
+  listAccountAuditRoute(routes, store);
+  getAccountUsageRoute(routes, store, usageCounters);
+}
+
+/** A report includes every call this process has counted so far (its writes are batched). */
+function getAccountRoute(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
   routes.add({
     method: 'get',
     path: '/v1/account',
@@ -51,13 +60,15 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       const [account, keys, usage] = await Promise.all([
         findAccount(store, auth.accountId),
         activeKeysOf(store, auth.accountId),
-        report(auth.accountId, 30),
+        flushedUsageReport(store, usageCounters, auth.accountId, 30),
       ]);
       const visibleKeys = auth.companyId ? keys.filter((key) => key.company_id === auth.companyId) : keys;
       return { status: 200, body: accountView(account!, visibleKeys, usage) };
     },
   });
+}
 
+function createApiKeyRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'post',
     path: '/v1/account/keys',
@@ -99,7 +110,9 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       return { status: 201, body: key };
     },
   });
+}
 
+function revokeApiKeyRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'delete',
     path: '/v1/account/keys/{prefix}',
@@ -124,7 +137,9 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       return { status: 200, body: { revoked: true, prefix: params.prefix } };
     },
   });
+}
 
+function listAccountAuditRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'get',
     path: '/v1/account/audit',
@@ -144,7 +159,9 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       return { status: 200, body: pageView(page, auditEventView) };
     },
   });
+}
 
+function getAccountUsageRoute(routes: RouteTable, store: Store, usageCounters: UsageCounters): void {
   routes.add({
     method: 'get',
     path: '/v1/account/usage',
@@ -157,6 +174,9 @@ export function accountRoutes(routes: RouteTable, store: Store, usageCounters: U
       })
       .strict(),
     responses: { 200: { description: 'Daily usage, oldest day first', schema: usageSchema } },
-    handler: async ({ auth, query }) => ({ status: 200, body: await report(auth.accountId, query.days) }),
+    handler: async ({ auth, query }) => ({
+      status: 200,
+      body: await flushedUsageReport(store, usageCounters, auth.accountId, query.days),
+    }),
   });
 }

@@ -1,3 +1,4 @@
+import type { Store } from '../../../store';
 import type { SecretBox } from '../../../domain/secret-box';
 import { MIGRATION_KEY_LENGTH, migrationKeyProblem } from '../../../domain/peppol/migration-key';
 import {
@@ -109,14 +110,26 @@ const migrationKeySchema = z
   })
   .openapi('MigrationKey');
 
-export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies & { secretBox: SecretBox }): void {
-  const { store } = deps;
-  const isLive = async (companyId: string) => (await liveCompanyIds(store, [companyId])).has(companyId);
-  /** The migration key is not a company field: kept sealed apart from the others. */
-  const supplied = async (actor: Actor, company: Company, key: string | undefined) => {
-    if (key !== undefined) await supplyMigrationKey(store, deps.secretBox, actor, company, key);
-  };
+const isLive = async (store: Store, companyId: string) => (await liveCompanyIds(store, [companyId])).has(companyId);
 
+/** The migration key is not a company field: kept sealed apart from the others. */
+async function supplied(deps: CompanyRouteDependencies, actor: Actor, company: Company, key: string | undefined) {
+  if (key !== undefined) await supplyMigrationKey(deps.store, deps.secretBox, actor, company, key);
+}
+
+type CompanyRouteDependencies = ProvisioningDependencies & { secretBox: SecretBox };
+
+export function companyRoutes(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  createCompanyRoute(routes, deps);
+  listCompaniesRoute(routes, deps);
+  getCompanyRoute(routes, deps);
+  updateCompanyRoute(routes, deps);
+  createMigrationKeyRoute(routes, deps);
+  deleteCompanyRoute(routes, deps);
+}
+
+function createCompanyRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/companies',
@@ -138,7 +151,7 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       requireRole(callerRole, ['owner', 'admin'], 'create companies');
       const { migration_key: migrationKey, ...fields } = body;
       const company = await createCompany(store, auth.actor, auth.workspaceId, fields);
-      await supplied(auth.actor, company, migrationKey);
+      await supplied(deps, auth.actor, company, migrationKey);
       const { updated_at: _updatedAt, ...created } = companyView(
         (await findCompany(store, company._id)) ?? company,
         await provisionOnCreate(deps, company),
@@ -146,7 +159,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       return { status: 201, body: { ...created, role: callerRole } };
     },
   });
+}
 
+function listCompaniesRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/companies',
@@ -175,7 +191,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       };
     },
   });
+}
 
+function getCompanyRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/companies/{id}',
@@ -188,10 +207,13 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
     errors: ['company_not_found'],
     handler: async ({ auth, params }) => {
       const { company } = await requireCompany(store, auth, params.id);
-      return { status: 200, body: companyView(company, await isLive(company._id)) };
+      return { status: 200, body: companyView(company, await isLive(store, company._id)) };
     },
   });
+}
 
+function updateCompanyRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'patch',
     path: '/v1/companies/{id}',
@@ -215,7 +237,7 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       requireSomeField(body, updateBody);
       if (body.peppol_id !== undefined) await pushParticipantChange(deps, company._id, body.peppol_id);
       const { migration_key: migrationKey, ...changes } = body;
-      await supplied(auth.actor, company, migrationKey);
+      await supplied(deps, auth.actor, company, migrationKey);
       const updated =
         Object.keys(changes).length > 0
           ? await updateCompany(store, auth.actor, company, changes)
@@ -227,10 +249,13 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       // what the business card of a company that receives shows changed: the workflow has the Directory read it again.
       if (migrationKey !== undefined || changed(IDENTITY_FIELDS) || (updated.receiving && changed(CARD_FIELDS)))
         await changedForReceiving(deps, updated);
-      return { status: 200, body: companyView(updated, await isLive(updated._id)) };
+      return { status: 200, body: companyView(updated, await isLive(store, updated._id)) };
     },
   });
+}
 
+function createMigrationKeyRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/companies/{id}/receiving/migration-key',
@@ -261,7 +286,10 @@ export function companyRoutes(routes: RouteTable, deps: ProvisioningDependencies
       };
     },
   });
+}
 
+function deleteCompanyRoute(routes: RouteTable, deps: CompanyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'delete',
     path: '/v1/companies/{id}',

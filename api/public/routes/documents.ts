@@ -250,8 +250,19 @@ function creditsHeader(deps: DocumentRouteDependencies, balanceUnits: number | u
 const BATCH_CONCURRENCY = 8;
 
 export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependencies): void {
-  const { store } = deps;
+  sendDocumentRoute(routes, deps);
+  sendDocumentBatchRoute(routes, deps);
+  validateDocumentRoute(routes, deps);
+  listDocumentsRoute(routes, deps);
+  getDocumentRoute(routes, deps);
+  getDocumentHistoryRoute(routes, deps);
+  getDocumentUblRoute(routes, deps);
+  getDocumentCiiRoute(routes, deps);
+  listDocumentAttachmentsRoute(routes, deps);
+  getDocumentAttachmentRoute(routes, deps);
+}
 
+function sendDocumentRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
   routes.add({
     method: 'post',
     path: '/v1/documents',
@@ -315,7 +326,9 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       };
     },
   });
+}
 
+function sendDocumentBatchRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
   routes.add({
     method: 'post',
     path: '/v1/documents/batch',
@@ -405,7 +418,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
     },
   });
+}
 
+function validateDocumentRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/documents/validate',
@@ -494,7 +510,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       };
     },
   });
+}
 
+function listDocumentsRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents',
@@ -526,7 +545,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       return { status: 200, body: pageView(page, documentSummary) };
     },
   });
+}
 
+function getDocumentRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}',
@@ -552,7 +574,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       };
     },
   });
+}
 
+function getDocumentHistoryRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/history',
@@ -569,7 +594,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       return { status: 200, body: historyView(document, await eventsOfDocument(store, document._id)) };
     },
   });
+}
 
+function getDocumentUblRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/ubl',
@@ -601,7 +629,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       res.status(200).type('application/xml').send(ubl);
     },
   });
+}
 
+function getDocumentCiiRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/cii',
@@ -637,7 +668,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       res.status(200).type('application/xml').send(written.cii);
     },
   });
+}
 
+function listDocumentAttachmentsRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/attachments',
@@ -659,7 +693,10 @@ export function documentRoutes(routes: RouteTable, deps: DocumentRouteDependenci
       return { status: 200, body: { data: (await attachmentsOf(store, document._id)).map(attachmentView) } };
     },
   });
+}
 
+function getDocumentAttachmentRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/attachments/{attachmentId}',

@@ -36,9 +36,62 @@ export function requireSandbox(auth: AuthContext, refusal: string): void {
   if (auth.environment !== 'sandbox') throw new ApiError('sandbox_only', refusal);
 }
 
-export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): void {
-  const { store } = deps;
+// Acknowledging (POST) and undoing it (DELETE): one route each way, the same checks.
+const ACKNOWLEDGING = [
+  {
+    method: 'post',
+    operationId: 'acknowledgeDocument',
+    summary: 'Mark a received document processed',
+    description:
+      'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
+    answered: 'The document, acknowledged',
+    what: 'acknowledged',
+    read: true,
+  },
+  {
+    method: 'delete',
+    operationId: 'unacknowledgeDocument',
+    summary: 'Mark a received document not processed again (unread)',
+    description:
+      'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
+    answered: 'The document, not acknowledged',
+    what: 'marked unread',
+    read: false,
+  },
+] as const;
 
+function acknowledgementRoutes(routes: RouteTable, store: Store): void {
+  for (const { method, operationId, summary, description, answered, what, read } of ACKNOWLEDGING) {
+    routes.add({
+      method,
+      path: '/v1/documents/{id}/acknowledge',
+      operationId,
+      summary,
+      description,
+      tags: ['Inbox'],
+      limitedKeys: true,
+      params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
+      query: z.object({ company_id: companyQuery }).strict(),
+      responses: { 200: { description: answered, schema: documentSchema } },
+      errors: ['not_company_member', 'document_not_found', 'not_received_document'],
+      handler: async ({ auth, params, query, req }) => {
+        await requireDocumentCompany(store, auth, query.company_id);
+        const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), what);
+        const marked = await markAcknowledged(store, document, read);
+        return { status: 200, body: documentView(marked, [], req.origin, await receivedContentOf(store, marked)) };
+      },
+    });
+  }
+}
+
+export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): void {
+  listInboxRoute(routes, deps);
+  acknowledgementRoutes(routes, deps.store);
+  sandboxInboundRoute(routes, deps);
+}
+
+function listInboxRoute(routes: RouteTable, deps: InboxRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/inbox',
@@ -67,52 +120,10 @@ export function inboxRoutes(routes: RouteTable, deps: InboxRouteDependencies): v
       return { status: 200, body: pageView(page, documentSummary) };
     },
   });
+}
 
-  // Acknowledging (POST) and undoing it (DELETE): one route each way, the same checks.
-  const acknowledging = [
-    {
-      method: 'post',
-      operationId: 'acknowledgeDocument',
-      summary: 'Mark a received document processed',
-      description:
-        'It then leaves `GET /v1/inbox?acknowledged=false`. Acknowledging again changes nothing (200 with the same `acknowledged_at`).',
-      answered: 'The document, acknowledged',
-      what: 'acknowledged',
-      read: true,
-    },
-    {
-      method: 'delete',
-      operationId: 'unacknowledgeDocument',
-      summary: 'Mark a received document not processed again (unread)',
-      description:
-        'It is back in `GET /v1/inbox?acknowledged=false` (the web app\u2019s "Mark as unread"), `acknowledged_at` null again. Undoing again changes nothing.',
-      answered: 'The document, not acknowledged',
-      what: 'marked unread',
-      read: false,
-    },
-  ] as const;
-  for (const { method, operationId, summary, description, answered, what, read } of acknowledging) {
-    routes.add({
-      method,
-      path: '/v1/documents/{id}/acknowledge',
-      operationId,
-      summary,
-      description,
-      tags: ['Inbox'],
-      limitedKeys: true,
-      params: z.object({ id: idParam('document', 'doc_0mhx3k2a1bQ8sV7yT2nR4kLp') }),
-      query: z.object({ company_id: companyQuery }).strict(),
-      responses: { 200: { description: answered, schema: documentSchema } },
-      errors: ['not_company_member', 'document_not_found', 'not_received_document'],
-      handler: async ({ auth, params, query, req }) => {
-        await requireDocumentCompany(store, auth, query.company_id);
-        const document = requireReceivedDocument(await requireDocument(store, auth, params.id, query.company_id), what);
-        const marked = await markAcknowledged(store, document, read);
-        return { status: 200, body: documentView(marked, [], req.origin, await receivedContentOf(store, marked)) };
-      },
-    });
-  }
-
+function sandboxInboundRoute(routes: RouteTable, deps: InboxRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/sandbox/inbound',

@@ -149,8 +149,14 @@ async function requireWriter(store: Store, auth: AuthContext, action: string): P
 }
 
 export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void {
-  const { store } = deps;
+  getKycRoute(routes, deps);
+  uploadKycDocumentRoute(routes, deps);
+  deleteKycDocumentRoute(routes, deps);
+  submitKycRoute(routes, deps);
+}
 
+function getKycRoute(routes: RouteTable, deps: KycRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/kyc',
@@ -164,7 +170,10 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
       return { status: 200, body: kycStateView(await readKyc(store, auth.workspaceId)) };
     },
   });
+}
 
+function uploadKycDocumentRoute(routes: RouteTable, deps: KycRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/kyc/documents',
@@ -206,7 +215,10 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
       return { status: 201, body: kycDocumentView(document) };
     },
   });
+}
 
+function deleteKycDocumentRoute(routes: RouteTable, deps: KycRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'delete',
     path: '/v1/kyc/documents/{id}',
@@ -226,7 +238,10 @@ export function kycRoutes(routes: RouteTable, deps: KycRouteDependencies): void 
       return { status: 200, body: { deleted: true as const, id: params.id } };
     },
   });
+}
 
+function submitKycRoute(routes: RouteTable, deps: KycRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/kyc/submit',

@@ -37,14 +37,25 @@ function notFound(sml: SmlAnswer, why: string): ApiError {
   });
 }
 
+const limitNote = (lookupsPerHour: number) =>
+  `At most ${lookupsPerHour} lookups per IP address per hour on this endpoint.`;
+
 export function lookupRoutes(
   routes: RouteTable,
   lookup: PeppolLookup,
   limiter: RateLimiter,
   lookupsPerHour: number,
 ): void {
-  const limitNote = `At most ${lookupsPerHour} lookups per IP address per hour on this endpoint.`;
+  lookupParticipantDnsRoute(routes, lookup, limiter, lookupsPerHour);
+  lookupParticipantRoute(routes, lookup, limiter, lookupsPerHour);
+}
 
+function lookupParticipantDnsRoute(
+  routes: RouteTable,
+  lookup: PeppolLookup,
+  limiter: RateLimiter,
+  lookupsPerHour: number,
+): void {
   routes.add({
     method: 'get',
     path: '/v1/lookup/{peppol_id}/dns',
@@ -53,7 +64,7 @@ export function lookupRoutes(
     description:
       'No key needed. Queries the SML for the participant: the DNS name (SHA-256 of the lower-cased participant value, ' +
       'Base32, the scheme and the SML zone), the NAPTR records found and the SMP URL the `Meta:SMP` record yields. ' +
-      `200 whether or not the participant is registered. ${limitNote}`,
+      `200 whether or not the participant is registered. ${limitNote(lookupsPerHour)}`,
     tags: ['Public'],
     public: true,
     before: [perIpLimit(limiter, 'lookup-dns', lookupsPerHour, 3_600_000, 'DNS lookups per IP address per hour')],
@@ -68,7 +79,14 @@ export function lookupRoutes(
     errors: ['invalid_peppol_id', 'rate_limit_exceeded', 'lookup_dns_failed'],
     handler: async ({ params: { peppol_id } }) => ({ status: 200, body: dnsLookupView(await lookup.sml(peppol_id)) }),
   });
+}
 
+function lookupParticipantRoute(
+  routes: RouteTable,
+  lookup: PeppolLookup,
+  limiter: RateLimiter,
+  lookupsPerHour: number,
+): void {
   routes.add({
     method: 'get',
     path: '/v1/lookup/{peppol_id}',
@@ -79,7 +97,7 @@ export function lookupRoutes(
       'No key needed. The SML step (as `/dns`), then the SMP: the service group and every service metadata entry, each ' +
       'endpoint listed as a capability (document type, process, transport profile, endpoint URL, access point ' +
       'certificate), and `can_receive`: whether a BIS Billing 3.0 invoice and credit note can be sent now. ' +
-      `404 when the participant is not registered. ${limitNote}`,
+      `404 when the participant is not registered. ${limitNote(lookupsPerHour)}`,
     tags: ['Public'],
     public: true,
     before: [perIpLimit(limiter, 'lookup', lookupsPerHour, 3_600_000, 'participant lookups per IP address per hour')],

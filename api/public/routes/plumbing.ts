@@ -54,6 +54,12 @@ export function plumbingRoutes(
   openApiDocument: (servers: string[]) => OpenApiDocument,
   probes: HealthProbes,
 ): void {
+  getProtectedResourceMetadataRoute(routes);
+  getHealthRoute(routes, probes);
+  getOpenApiRoute(routes, openApiDocument);
+}
+
+function getProtectedResourceMetadataRoute(routes: RouteTable): void {
   routes.add({
     method: 'get',
     path: '/.well-known/oauth-protected-resource',
@@ -72,7 +78,9 @@ export function plumbingRoutes(
       },
     }),
   });
+}
 
+function getHealthRoute(routes: RouteTable, probes: HealthProbes): void {
   routes.add({
     method: 'get',
     path: '/v1/health',
@@ -107,7 +115,9 @@ export function plumbingRoutes(
       return { status: 503, body: { ...body, ...degraded } };
     },
   });
+}
 
+function getOpenApiRoute(routes: RouteTable, openApiDocument: (servers: string[]) => OpenApiDocument): void {
   routes.add({
     method: 'get',
     path: '/v1/openapi.json',

@@ -140,84 +140,91 @@ async function renderedDocumentOf(cpu: CpuPool, asked: RenderingAsked): Promise<
 }
 
 /** `GET /v1/documents/{id}/pdf`, `/html` and `/facturx`: every document, sent or received, as a person reads it. */
-export function renderingRoutes(routes: RouteTable, { store, validator, cpu }: RenderingRouteDependencies): void {
-  for (const format of ['pdf', 'html', 'facturx'] as const) {
-    const { contentType, name, operationId, extension } = FORMATS[format];
-    routes.add({
-      method: 'get',
-      path: `/v1/documents/{id}/${format}`,
-      operationId,
-      summary: `The document as a ${name} a person reads`,
-      description:
-        `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
-        `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
-        `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
-        `rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) ` +
-        `is answered from what was kept. A received document past the XML bounds, with more than ${MAX_RENDERED_LINES.toLocaleString('en')} lines, ` +
-        `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
-        `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
-        `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
-        FORMAT_NOTES[format],
-      tags: ['Documents'],
-      limitedKeys: true,
-      params: documentParams,
-      query: format === 'pdf' ? pdfQuery : languageQuery(format),
-      responses: {
-        200: {
-          description: name,
-          schema: z.string().openapi({ format: 'binary' }),
-          contentType: contentType.split(';')[0]!,
-          headers: {
-            ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
-            'Cache-Control': {
-              description: '`private, no-cache`: keep it, and ask again with `If-None-Match`',
-              schema: { type: 'string' },
-            },
+export function renderingRoutes(routes: RouteTable, deps: RenderingRouteDependencies): void {
+  for (const format of ['pdf', 'html', 'facturx'] as const) renderingRoute(routes, deps, format);
+}
+
+/** The document rendered in one format: the same checks, limits and keeping for every format. */
+function renderingRoute(
+  routes: RouteTable,
+  { store, validator, cpu }: RenderingRouteDependencies,
+  format: RenderFormat,
+): void {
+  const { contentType, name, operationId, extension } = FORMATS[format];
+  routes.add({
+    method: 'get',
+    path: `/v1/documents/{id}/${format}`,
+    operationId,
+    summary: `The document as a ${name} a person reads`,
+    description:
+      `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
+      `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
+      `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
+      `rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) ` +
+      `is answered from what was kept. A received document past the XML bounds, with more than ${MAX_RENDERED_LINES.toLocaleString('en')} lines, ` +
+      `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
+      `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
+      `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
+      FORMAT_NOTES[format],
+    tags: ['Documents'],
+    limitedKeys: true,
+    params: documentParams,
+    query: format === 'pdf' ? pdfQuery : languageQuery(format),
+    responses: {
+      200: {
+        description: name,
+        schema: z.string().openapi({ format: 'binary' }),
+        contentType: contentType.split(';')[0]!,
+        headers: {
+          ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
+          'Cache-Control': {
+            description: '`private, no-cache`: keep it, and ask again with `If-None-Match`',
+            schema: { type: 'string' },
           },
         },
-        304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
       },
-      errors: [
-        'not_company_member',
-        'document_not_found',
-        'ubl_not_available',
-        'document_not_renderable',
-        'rendering_in_progress',
-        'validator_unavailable',
-      ],
-      handler: async ({ auth, params, query, req, res, signal }) => {
-        const document = await requireDocumentOf(store, auth, params.id, query.company_id);
-        const ubl = await requireBusinessDocument(store, document);
-        const tag = renderingTag(ubl, format, query.lang);
-        res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
-        if (req.headers['if-none-match']?.split(',').some((candidate) => candidate.trim() === tag)) {
-          res.status(304).end();
-          return;
-        }
-        let rendered: Buffer;
-        try {
-          const asked = {
-            documentId: document._id,
-            ubl,
-            tag,
-            format,
-            lang: query.lang,
-            holder: auth.keyPrefix,
-            signal,
-            environment: document.environment,
-          };
-          rendered = await renderingOf({ store, validator, cpu }, asked);
-        } catch (err) {
-          if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
-          throw err;
-        }
-        if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
-        res
-          .status(200)
-          .type(contentType)
-          .set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${extension}"`)
-          .send(rendered);
-      },
-    });
-  }
+      304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
+    },
+    errors: [
+      'not_company_member',
+      'document_not_found',
+      'ubl_not_available',
+      'document_not_renderable',
+      'rendering_in_progress',
+      'validator_unavailable',
+    ],
+    handler: async ({ auth, params, query, req, res, signal }) => {
+      const document = await requireDocumentOf(store, auth, params.id, query.company_id);
+      const ubl = await requireBusinessDocument(store, document);
+      const tag = renderingTag(ubl, format, query.lang);
+      res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
+      if (req.headers['if-none-match']?.split(',').some((candidate) => candidate.trim() === tag)) {
+        res.status(304).end();
+        return;
+      }
+      let rendered: Buffer;
+      try {
+        const asked = {
+          documentId: document._id,
+          ubl,
+          tag,
+          format,
+          lang: query.lang,
+          holder: auth.keyPrefix,
+          signal,
+          environment: document.environment,
+        };
+        rendered = await renderingOf({ store, validator, cpu }, asked);
+      } catch (err) {
+        if (err instanceof NotRenderableError) throw notRenderable(document._id, err.message);
+        throw err;
+      }
+      if (format === 'html') res.set('Content-Security-Policy', HTML_POLICY);
+      res
+        .status(200)
+        .type(contentType)
+        .set('Content-Disposition', `inline; filename="${fileStemOf(document.number)}.${extension}"`)
+        .send(rendered);
+    },
+  });
 }

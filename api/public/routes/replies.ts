@@ -48,8 +48,12 @@ const unmatchedResponseSchema = z
   .openapi('UnmatchedInvoiceResponse');
 
 export function replyRoutes(routes: RouteTable, deps: ReplyRouteDependencies): void {
-  const { store } = deps;
+  sandboxDocumentResponseRoute(routes, deps);
+  listUnmatchedResponsesRoute(routes, deps);
+}
 
+function sandboxDocumentResponseRoute(routes: RouteTable, deps: ReplyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/sandbox/documents/{id}/response',
@@ -94,7 +98,10 @@ export function replyRoutes(routes: RouteTable, deps: ReplyRouteDependencies): v
       return { status: 202, body: { id: intake.documentId, document_id: document._id, status: 'receiving' as const } };
     },
   });
+}
 
+function listUnmatchedResponsesRoute(routes: RouteTable, deps: ReplyRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/unmatched-responses',

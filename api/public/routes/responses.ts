@@ -20,8 +20,12 @@ import { documentParams } from '../../contract/queries';
 const companyQuery = z.object({ company_id: idParam('company', 'com_0mhx3k2a1bQ8sV7yT2nR4kLp') }).strict();
 
 export function responseRoutes(routes: RouteTable, deps: ResponseDependencies): void {
-  const { store } = deps;
+  respondToDocumentRoute(routes, deps);
+  listDocumentResponsesRoute(routes, deps);
+}
 
+function respondToDocumentRoute(routes: RouteTable, deps: ResponseDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/documents/{id}/responses',
@@ -58,7 +62,10 @@ export function responseRoutes(routes: RouteTable, deps: ResponseDependencies): 
       return { status: 202, body: invoiceResponseView(response) };
     },
   });
+}
 
+function listDocumentResponsesRoute(routes: RouteTable, deps: ResponseDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'get',
     path: '/v1/documents/{id}/responses',

@@ -78,21 +78,29 @@ function setSessionCookies(req: Request, res: Response, session: { token: string
   res.append('Set-Cookie', setCookie(CSRF_COOKIE, session?.csrfToken ?? '', { maxAgeMs, secure, httpOnly: false }));
 }
 
-export function sessionRoutes(
-  routes: RouteTable,
-  deps: {
-    store: Store;
-    limiter: RateLimiter;
-    logger: Logger;
-    smtpUrl: string | undefined;
-    mailFrom: string;
-    limits: SessionLimits;
-    origins: Record<Environment, string>;
-  },
-): void {
-  const { store, limiter, logger, limits } = deps;
-  const perIp = perIpLimit(limiter, 'sign-in', limits.perIp, 3_600_000, 'sign-in requests per IP address per hour');
+/** Sign-in requests per IP address and hour: one counter, whichever route counts. */
+const signInPerIp = (limiter: RateLimiter, limits: SessionLimits) =>
+  perIpLimit(limiter, 'sign-in', limits.perIp, 3_600_000, 'sign-in requests per IP address per hour');
 
+interface SessionRouteDependencies {
+  store: Store;
+  limiter: RateLimiter;
+  logger: Logger;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  limits: SessionLimits;
+  origins: Record<Environment, string>;
+}
+
+export function sessionRoutes(routes: RouteTable, deps: SessionRouteDependencies): void {
+  requestSignInLinkRoute(routes, deps);
+  startSessionRoute(routes, deps);
+  getSignedInRoute(routes, deps);
+  endSessionRoute(routes, deps);
+}
+
+function requestSignInLinkRoute(routes: RouteTable, deps: SessionRouteDependencies): void {
+  const { store, limiter, logger, limits } = deps;
   routes.add({
     method: 'post',
     path: '/v1/sign-in-links',
@@ -104,7 +112,7 @@ export function sessionRoutes(
       'The link opens `/app/sign-in` on this host, with its token after `#token=`.',
     tags: ['Sessions'],
     public: true,
-    before: [perIp],
+    before: [signInPerIp(limiter, limits)],
     body: linkRequest,
     input: { missingCode: 'invalid_field' },
     responses: {
@@ -139,7 +147,10 @@ export function sessionRoutes(
       return { status: 202, body: { message: LINK_SENT } };
     },
   });
+}
 
+function startSessionRoute(routes: RouteTable, deps: SessionRouteDependencies): void {
+  const { store, limiter, limits } = deps;
   routes.add({
     method: 'post',
     path: '/v1/sessions',
@@ -152,7 +163,7 @@ export function sessionRoutes(
       `each request that changes something sends the \`${CSRF_COOKIE}\` cookie's value as \`X-CSRF-Token\`, or is refused with \`csrf_token_invalid\`.`,
     tags: ['Sessions'],
     public: true,
-    before: [perIp],
+    before: [signInPerIp(limiter, limits)],
     body: sessionRequest,
     input: { missingCode: 'invalid_field' },
     responses: { 201: { description: 'Signed in; the cookies are set', schema: sessionAnswer } },
@@ -176,7 +187,9 @@ export function sessionRoutes(
       };
     },
   });
+}
 
+function getSignedInRoute(routes: RouteTable, deps: SessionRouteDependencies): void {
   routes.add({
     method: 'get',
     path: '/v1/sessions/current',
@@ -198,7 +211,10 @@ export function sessionRoutes(
       },
     }),
   });
+}
 
+function endSessionRoute(routes: RouteTable, deps: SessionRouteDependencies): void {
+  const { store } = deps;
   routes.add({
     method: 'delete',
     path: '/v1/sessions/current',

@@ -1,3 +1,4 @@
+import type { Store } from '../../../store';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 
 import { idPattern } from '../../../domain/ids';
@@ -171,33 +172,49 @@ export function describeWebhookDeliveries(registry: OpenAPIRegistry): void {
 const webhookNotFound = (webhookId: string) =>
   new ApiError('webhook_not_found', `No webhook ${webhookId} is visible to this API key.`, { param: 'id' });
 
+const policy = (deps: WebhookRouteDependencies, auth: AuthContext) => ({
+  environment: auth.environment,
+  allowPrivate: deps.allowPrivateTargets,
+});
+
+/** A webhook of the caller's workspace and environment; anything else is 404. */
+async function requireWebhook(store: Store, auth: AuthContext, webhookId: string, manage: boolean) {
+  const { role } = await requireMembership(store, auth, auth.workspaceId);
+  if (manage) requireRole(role, ['owner', 'admin'], 'manage webhooks');
+  const webhook = idPattern('webhook').test(webhookId) ? await findWebhook(store, webhookId) : null;
+  if (!webhook || webhook.workspace_id !== auth.workspaceId || webhook.environment !== auth.environment) {
+    throw webhookNotFound(webhookId);
+  }
+  return webhook;
+}
+
+/** One of the webhook's deliveries, by its id; anything else is 404. */
+async function requireDelivery(store: Store, webhook: WebhookRow, deliveryId: string) {
+  const delivery = idPattern('webhookDelivery').test(deliveryId)
+    ? await findDelivery(store, webhook._id, deliveryId)
+    : null;
+  if (!delivery)
+    throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${deliveryId}.`, {
+      param: 'deliveryId',
+    });
+  return delivery;
+}
+
 export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  createWebhookRoute(routes, deps);
+  listWebhooksRoute(routes, deps);
+  getWebhookRoute(routes, deps);
+  updateWebhookRoute(routes, deps);
+  deleteWebhookRoute(routes, deps);
+  rotateWebhookSecretRoute(routes, deps);
+  testWebhookRoute(routes, deps);
+  listWebhookDeliveriesRoute(routes, deps);
+  redeliverWebhookDeliveryRoute(routes, deps);
+  getWebhookDeliveryRoute(routes, deps);
+}
+
+function createWebhookRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
   const { store } = deps.fanOut;
-  const policy = (auth: AuthContext) => ({ environment: auth.environment, allowPrivate: deps.allowPrivateTargets });
-
-  /** A webhook of the caller's workspace and environment; anything else is 404. */
-  const requireWebhook = async (auth: AuthContext, webhookId: string, manage: boolean) => {
-    const { role } = await requireMembership(store, auth, auth.workspaceId);
-    if (manage) requireRole(role, ['owner', 'admin'], 'manage webhooks');
-    const webhook = idPattern('webhook').test(webhookId) ? await findWebhook(store, webhookId) : null;
-    if (!webhook || webhook.workspace_id !== auth.workspaceId || webhook.environment !== auth.environment) {
-      throw webhookNotFound(webhookId);
-    }
-    return webhook;
-  };
-
-  /** One of the webhook's deliveries, by its id; anything else is 404. */
-  const requireDelivery = async (webhook: WebhookRow, deliveryId: string) => {
-    const delivery = idPattern('webhookDelivery').test(deliveryId)
-      ? await findDelivery(store, webhook._id, deliveryId)
-      : null;
-    if (!delivery)
-      throw new ApiError('delivery_not_found', `Webhook ${webhook._id} has no delivery ${deliveryId}.`, {
-        param: 'deliveryId',
-      });
-    return delivery;
-  };
-
   routes.add({
     method: 'post',
     path: '/v1/webhooks',
@@ -218,12 +235,15 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
         auth.actor,
         { workspaceId: auth.workspaceId, environment: auth.environment },
         body,
-        policy(auth),
+        policy(deps, auth),
       );
       return { status: 201, body: { ...webhookView(webhook), secret } };
     },
   });
+}
 
+function listWebhooksRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'get',
     path: '/v1/webhooks',
@@ -247,7 +267,10 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       };
     },
   });
+}
 
+function getWebhookRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'get',
     path: '/v1/webhooks/{id}',
@@ -259,10 +282,13 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     errors: ['workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => ({
       status: 200,
-      body: webhookView(await requireWebhook(auth, params.id, false)),
+      body: webhookView(await requireWebhook(store, auth, params.id, false)),
     }),
   });
+}
 
+function updateWebhookRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'patch',
     path: '/v1/webhooks/{id}',
@@ -280,16 +306,19 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       'no_fields_to_update',
     ],
     handler: async ({ auth, params, body }) => {
-      const webhook = await requireWebhook(auth, params.id, true);
+      const webhook = await requireWebhook(store, auth, params.id, true);
       requireSomeField(body, updateBody);
-      const updated = await updateWebhook(store, auth.actor, webhook, body, policy(auth));
+      const updated = await updateWebhook(store, auth.actor, webhook, body, policy(deps, auth));
       if (!updated) throw webhookNotFound(params.id);
       // Enabled (again): its pending deliveries go now, and a pause of its breaker ends.
       if (body.enabled === true) await wakeSoon(deps.fanOut, updated._id, true);
       return { status: 200, body: webhookView(updated) };
     },
   });
+}
 
+function deleteWebhookRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'delete',
     path: '/v1/webhooks/{id}',
@@ -300,12 +329,15 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true), id: z.string() }) } },
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => {
-      const webhook = await requireWebhook(auth, params.id, true);
+      const webhook = await requireWebhook(store, auth, params.id, true);
       if (!(await deleteWebhook(store, auth.actor, webhook))) throw webhookNotFound(params.id);
       return { status: 200, body: { deleted: true, id: params.id } };
     },
   });
+}
 
+function rotateWebhookSecretRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'post',
     path: '/v1/webhooks/{id}/rotate-secret',
@@ -326,7 +358,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     },
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => {
-      const webhook = await requireWebhook(auth, params.id, true);
+      const webhook = await requireWebhook(store, auth, params.id, true);
       const rotated = await rotateSecret(store, deps.secretBox, auth.actor, webhook);
       if (!rotated) throw webhookNotFound(params.id);
       return {
@@ -339,7 +371,10 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       };
     },
   });
+}
 
+function testWebhookRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'post',
     path: '/v1/webhooks/{id}/test',
@@ -350,11 +385,14 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 202: { description: 'The delivery, on its way', schema: deliverySchema } },
     errors: ['insufficient_role', 'workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params }) => {
-      const webhook = await requireWebhook(auth, params.id, true);
+      const webhook = await requireWebhook(store, auth, params.id, true);
       return { status: 202, body: deliveryView({ ...(await sendTestEvent(deps.fanOut, webhook)), attempts: [] }) };
     },
   });
+}
 
+function listWebhookDeliveriesRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'get',
     path: '/v1/webhooks/{id}/deliveries',
@@ -372,7 +410,7 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 200: { description: 'A page of deliveries', schema: deliveryPageSchema } },
     errors: ['workspace_not_found', 'webhook_not_found'],
     handler: async ({ auth, params, query }) => {
-      const webhook = await requireWebhook(auth, params.id, false);
+      const webhook = await requireWebhook(store, auth, params.id, false);
       const page = await listDeliveries(store, webhook._id, {
         status: query.status,
         limit: query.limit,
@@ -381,7 +419,10 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       return { status: 200, body: pageView(page, deliveryView) };
     },
   });
+}
 
+function redeliverWebhookDeliveryRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'post',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
@@ -399,12 +440,19 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
       'delivery_not_redeliverable',
     ],
     handler: async ({ auth, params }) => {
-      const delivery = await requireDelivery(await requireWebhook(auth, params.id, true), params.deliveryId);
+      const delivery = await requireDelivery(
+        store,
+        await requireWebhook(store, auth, params.id, true),
+        params.deliveryId,
+      );
       const [reopened] = await withAttempts(store, [await redeliver(deps.fanOut, delivery)]);
       return { status: 202, body: deliveryView(reopened!) };
     },
   });
+}
 
+function getWebhookDeliveryRoute(routes: RouteTable, deps: WebhookRouteDependencies): void {
+  const { store } = deps.fanOut;
   routes.add({
     method: 'get',
     path: '/v1/webhooks/{id}/deliveries/{deliveryId}',
@@ -416,7 +464,11 @@ export function webhookRoutes(routes: RouteTable, deps: WebhookRouteDependencies
     responses: { 200: { description: 'The delivery', schema: deliverySchema } },
     errors: ['workspace_not_found', 'webhook_not_found', 'delivery_not_found'],
     handler: async ({ auth, params }) => {
-      const delivery = await requireDelivery(await requireWebhook(auth, params.id, false), params.deliveryId);
+      const delivery = await requireDelivery(
+        store,
+        await requireWebhook(store, auth, params.id, false),
+        params.deliveryId,
+      );
       const [found] = await withAttempts(store, [delivery]);
       return { status: 200, body: deliveryView(found!) };
     },

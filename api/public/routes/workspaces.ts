@@ -72,6 +72,20 @@ export function workspaceRoutes(
   invitesByEmailPerDay: number,
   priceUnits: number,
 ): void {
+  createWorkspaceRoute(routes, store, priceUnits);
+  listWorkspacesRoute(routes, store, priceUnits);
+  getWorkspaceRoute(routes, store, priceUnits);
+  updateWorkspaceRoute(routes, store, priceUnits);
+  deleteWorkspaceRoute(routes, store);
+  listMembersRoute(routes, store);
+  addMemberRoute(routes, store, limiter, invitesByEmailPerDay);
+  changeMemberRoleRoute(routes, store);
+  removeMemberRoute(routes, store);
+  transferOwnershipRoute(routes, store);
+  listWorkspaceAuditRoute(routes, store);
+}
+
+function createWorkspaceRoute(routes: RouteTable, store: Store, priceUnits: number): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces',
@@ -85,7 +99,9 @@ export function workspaceRoutes(
       body: workspaceView(await createWorkspace(store, auth.actor, body.name), priceUnits),
     }),
   });
+}
 
+function listWorkspacesRoute(routes: RouteTable, store: Store, priceUnits: number): void {
   routes.add({
     method: 'get',
     path: '/v1/workspaces',
@@ -102,7 +118,9 @@ export function workspaceRoutes(
       },
     }),
   });
+}
 
+function getWorkspaceRoute(routes: RouteTable, store: Store, priceUnits: number): void {
   routes.add({
     method: 'get',
     path: '/v1/workspaces/{id}',
@@ -117,7 +135,9 @@ export function workspaceRoutes(
       body: workspaceView(await requireMembership(store, auth, params.id), priceUnits),
     }),
   });
+}
 
+function updateWorkspaceRoute(routes: RouteTable, store: Store, priceUnits: number): void {
   routes.add({
     method: 'patch',
     path: '/v1/workspaces/{id}',
@@ -136,7 +156,9 @@ export function workspaceRoutes(
       return { status: 200, body: workspaceView(await requireMembership(store, auth, params.id), priceUnits) };
     },
   });
+}
 
+function deleteWorkspaceRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'delete',
     path: '/v1/workspaces/{id}',
@@ -156,7 +178,9 @@ export function workspaceRoutes(
       return { status: 200, body: { deleted: true } };
     },
   });
+}
 
+function listMembersRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'get',
     path: '/v1/workspaces/{id}/members',
@@ -173,7 +197,9 @@ export function workspaceRoutes(
       return { status: 200, body: { data: (await listMembers(store, workspace)).map(memberView) } };
     },
   });
+}
 
+function addMemberRoute(routes: RouteTable, store: Store, limiter: RateLimiter, invitesByEmailPerDay: number): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces/{id}/members',
@@ -218,7 +244,9 @@ export function workspaceRoutes(
       return { status: 201, body: { account_id: accountId, workspace_id: params.id, role: body.role } };
     },
   });
+}
 
+function changeMemberRoleRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'patch',
     path: '/v1/workspaces/{id}/members/{accountId}',
@@ -236,7 +264,9 @@ export function workspaceRoutes(
       return { status: 200, body: { account_id: params.accountId, role: body.role } };
     },
   });
+}
 
+function removeMemberRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'delete',
     path: '/v1/workspaces/{id}/members/{accountId}',
@@ -256,7 +286,9 @@ export function workspaceRoutes(
       return { status: 200, body: { removed: true, account_id: params.accountId } };
     },
   });
+}
 
+function transferOwnershipRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'post',
     path: '/v1/workspaces/{id}/transfer-ownership',
@@ -280,7 +312,9 @@ export function workspaceRoutes(
       return { status: 200, body: { transferred: true, new_owner: body.account_id } };
     },
   });
+}
 
+function listWorkspaceAuditRoute(routes: RouteTable, store: Store): void {
   routes.add({
     method: 'get',
     path: '/v1/workspaces/{id}/audit',
