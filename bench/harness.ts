@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 
-import { startStack, type ComponentName, type EmbeddedStack } from '../stack/embedded-stack';
+import type { ComponentName } from '../stack/components';
+import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
 import { isolatedStackConfig } from '../stack/isolated-config';
 import { ms } from './support';
 

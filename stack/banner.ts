@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import type { StackConfig } from './config';
-import type { StackUrls } from './embedded-stack';
+import type { StackUrls } from './components';
 
 /** A directory as a person types it: relative to where `npm start` ran when it lies below it (`./data/logs`). */
 function shownDir(dir: string, cwd: string): string {

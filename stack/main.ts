@@ -2,7 +2,8 @@ import { ConfigError } from '../platform/config';
 import { onParentGone } from '../platform/shutdown';
 import { loadStackConfig } from './config';
 import { readyBanner } from './banner';
-import { startStack, type EmbeddedStack, type ServiceName } from './embedded-stack';
+import type { ServiceName } from './components';
+import { startStack, type EmbeddedStack } from './embedded-stack';
 import { StackError } from './errors';
 
 /**

@@ -5,7 +5,8 @@ import mongoose from 'mongoose';
 
 import type { StackConfig } from '../../stack/config';
 import { addCredits, operatorActor } from '../../services/operator/workspaces';
-import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
+import type { ComponentName } from '../../stack/components';
+import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { TASK_QUEUE } from '../../workflows/shared';
 import { belgianSeller, validFixtures } from '../fixtures/documents';
 import { callAs, withStore } from '../support/accounts';

@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 import type { StackConfig } from '../../stack/config';
-import { startStack, type ComponentName, type EmbeddedStack } from '../../stack/embedded-stack';
+import type { ComponentName } from '../../stack/components';
+import { startStack, type EmbeddedStack } from '../../stack/embedded-stack';
 import { isolatedStackConfig } from '../support/test-stack';
 import {
   documentsDeliveredOnceUnderKills,

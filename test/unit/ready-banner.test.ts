@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { readyBanner } from '../../stack/banner';
 import { loadStackConfig } from '../../stack/config';
-import type { StackUrls } from '../../stack/embedded-stack';
+import type { StackUrls } from '../../stack/components';
 
 const projectRoot = path.resolve(__dirname, '../..');
 

@@ -25,7 +25,7 @@ import { emailAddress } from '../../contract/schemas';
  * session cookie instead of a key.
  */
 
-export interface SessionLimits {
+interface SessionLimits {
   /** Sign-in emails per address per hour. */
   linksPerAddress: number;
   /** Sign-in requests (links asked for, links spent) per IP address per hour. */
