@@ -190,6 +190,14 @@ const postgres: Component = {
   },
 };
 
+/** The production shape's Temporal server and Web UI, prepared once (its schemas set up) for both components. */
+const temporalServers = new WeakMap<StackContext, ReturnType<typeof ensureTemporalServer>>();
+function temporalServerOf(ctx: StackContext): ReturnType<typeof ensureTemporalServer> {
+  const prepared = temporalServers.get(ctx) ?? ensureTemporalServer(ctx.config, ctx.log);
+  temporalServers.set(ctx, prepared);
+  return prepared;
+}
+
 /** The production shape's Temporal: the server on PostgreSQL, its Web UI a process of its own. */
 const temporalServer: Component = {
   name: 'temporal',
@@ -202,8 +210,9 @@ const temporalServer: Component = {
     ]),
     [config.TEMPORAL_PORT, 'TEMPORAL_PORT'],
   ],
-  async prepare({ config, log, urls }) {
-    const server = await ensureTemporalServer(config, log);
+  async prepare(ctx) {
+    const { config, urls } = ctx;
+    const server = await temporalServerOf(ctx);
     return {
       spec: infrastructure('temporal', server.binary, server.args, 'the Temporal server', server.ready),
       banner:
@@ -218,8 +227,9 @@ const temporalUi: Component = {
   runs: (ctx) => ctx.runs.temporal && ctx.production,
   needs: ['temporal'],
   ports: ({ config }) => [[config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT']],
-  async prepare({ config, log, urls }) {
-    const { ui } = await ensureTemporalServer(config, log);
+  async prepare(ctx) {
+    const { ui } = await temporalServerOf(ctx);
+    const { urls } = ctx;
     return {
       spec: infrastructure('temporal-ui', ui.binary, ui.args, 'the Temporal Web UI', () => httpOk(urls.temporalUi!)),
     };
