@@ -10,7 +10,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { serviceProviderParticipant } from '../domain/peppol/ids';
 import { SecretBox } from '../domain/secret-box';
-import { loadConfig, requireServiceAddresses, type Config } from '../platform/config';
+import { loadConfig, requireServiceAddresses, type Config, type ServiceAddresses } from '../platform/config';
 import { connectDatabase, watchDatabase } from '../platform/database';
 import { createLogger, type Logger } from '../platform/logger';
 import { bindAddress, serveMetrics } from '../platform/metrics';
@@ -22,8 +22,8 @@ import { cachedPeppolLookup } from '../platform/peppol/cached-lookup';
 import { peppolLookupFrom } from '../platform/peppol/lookup';
 import { businessCardPublishing, smlRegistration } from '../platform/peppol/network-registration';
 import { startWorkflow } from '../platform/workflow-port';
-import { usageCounters } from '../services/usage';
-import { openStore } from '../store';
+import { usageCounters, type UsageCounters } from '../services/usage';
+import { openStore, type Store } from '../store';
 import { serviceProviderWorkflowId, TASK_QUEUE } from '../workflows/shared';
 import { buildIdOf, takeOverIfNewest, WORKER_DEPLOYMENT_NAME } from './deployment';
 import { configuredSlots, QueueWorkers } from './task-queues';
@@ -44,20 +44,7 @@ import { ensureSchedules, ensureSearchAttributes } from './temporal-setup';
  */
 async function main(config: Config, logger: Logger): Promise<void> {
   const addresses = requireServiceAddresses(config, 'worker');
-  Runtime.install({
-    logger: temporalLogger(logger),
-    shutdownSignals: ['SIGINT', 'SIGTERM'],
-    // The SDK's own metrics (task slots, poll and schedule-to-start latencies, sticky cache), served by its core
-    // on a port of each copy's own: copies share no socket with it, so each takes the next port.
-    telemetryOptions: {
-      metrics: {
-        prometheus: {
-          bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()),
-          useSecondsForDurations: true,
-        },
-      },
-    },
-  });
+  installRuntime(config, logger);
   // The runtime drains on the signal; a drain that hangs (its Temporal server gone too) ends at the deadline.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => exitIfStopStalls(logger));
 
@@ -101,44 +88,7 @@ async function main(config: Config, logger: Logger): Promise<void> {
     slots,
     version,
     shared: tracing.worker,
-    activities: createActivities({
-      store,
-      logger,
-      smtpUrl: addresses.smtpUrl,
-      mailFrom: config.MAIL_FROM,
-      operatorEmail: config.OPERATOR_EMAIL,
-      usage,
-      temporal: temporalClient,
-      deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
-      secretBox: new SecretBox(addresses.webhookSecretKey),
-      allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      validator: officialValidator(addresses.validatorUrl),
-      peppol: {
-        // Kept in the process that sends: receivers sent to again within the TTL are not looked up again.
-        lookup: cachedPeppolLookup(peppolLookupFrom(config), {
-          maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
-          maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES,
-        }),
-        accessPoint: peppolAccessPoint(addresses.accessPointUrl),
-        ...(config.PEPPOL_SEAT_ID && {
-          mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE },
-        }),
-      },
-      sml,
-      directory: businessCardPublishing(addresses.accessPointUrl),
-      reporting: {
-        receiver: config.PEPPOL_REPORTING_RECEIVER,
-        sender: config.PEPPOL_REPORTING_SENDER,
-        country: config.PEPPOL_REPORTING_COUNTRY,
-      },
-      fanOut: {
-        store,
-        temporal: temporalClient,
-        retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL,
-        disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
-        logger,
-      },
-    }),
+    activities: activitiesOf(config, addresses, { store, logger, usage, temporal: temporalClient, sml }),
   });
   logger.info({ taskQueues: config.WORKER_TASK_QUEUES, slots, bundle: codePath, ...version }, 'worker running');
   const stopping = new AbortController();
@@ -167,6 +117,79 @@ async function main(config: Config, logger: Logger): Promise<void> {
   await usage.flush();
   await Promise.all([db.close(), connection.close(), clientConnection.close(), tracing.shutdown()]);
   logger.info('worker stopped');
+}
+
+/** The activities this worker runs, each given the clients it uses. */
+function activitiesOf(
+  config: Config,
+  addresses: ServiceAddresses & { accessPointUrl: string },
+  { store, logger, usage, temporal, sml }: ActivityProcessParts,
+) {
+  return createActivities({
+    store,
+    logger,
+    smtpUrl: addresses.smtpUrl,
+    mailFrom: config.MAIL_FROM,
+    operatorEmail: config.OPERATOR_EMAIL,
+    usage,
+    temporal,
+    deliveryWindows: { sandbox: config.DELIVERY_WINDOW_SECONDS, live: config.LIVE_DELIVERY_WINDOW_SECONDS },
+    secretBox: new SecretBox(addresses.webhookSecretKey),
+    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    validator: officialValidator(addresses.validatorUrl),
+    peppol: {
+      // Kept in the process that sends: receivers sent to again within the TTL are not looked up again.
+      lookup: cachedPeppolLookup(peppolLookupFrom(config), {
+        maxSeconds: config.PEPPOL_LOOKUP_CACHE_SECONDS,
+        maxEntries: config.PEPPOL_LOOKUP_CACHE_ENTRIES,
+      }),
+      accessPoint: peppolAccessPoint(addresses.accessPointUrl),
+      ...(config.PEPPOL_SEAT_ID && {
+        mls: { to: serviceProviderParticipant(config.PEPPOL_SEAT_ID), type: config.PEPPOL_MLS_TYPE },
+      }),
+    },
+    sml,
+    directory: businessCardPublishing(addresses.accessPointUrl),
+    reporting: {
+      receiver: config.PEPPOL_REPORTING_RECEIVER,
+      sender: config.PEPPOL_REPORTING_SENDER,
+      country: config.PEPPOL_REPORTING_COUNTRY,
+    },
+    fanOut: {
+      store,
+      temporal,
+      retryInitialMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL,
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+      logger,
+    },
+  });
+}
+
+/** What the worker process made before its activities: its store, log, counters, Temporal client and SML client. */
+interface ActivityProcessParts {
+  store: Store;
+  logger: Logger;
+  usage: UsageCounters;
+  temporal: Client;
+  sml: ReturnType<typeof smlRegistration>;
+}
+
+/** Temporal's runtime: its log into ours, shutdown on the signals, and the SDK's metrics on this copy's port. */
+function installRuntime(config: Config, logger: Logger): void {
+  Runtime.install({
+    logger: temporalLogger(logger),
+    shutdownSignals: ['SIGINT', 'SIGTERM'],
+    // The SDK's own metrics (task slots, poll and schedule-to-start latencies, sticky cache), served by its core
+    // on a port of each copy's own: copies share no socket with it, so each takes the next port.
+    telemetryOptions: {
+      metrics: {
+        prometheus: {
+          bindAddress: bindAddress(config.METRICS_BIND, config.TEMPORAL_METRICS_PORT + copyIndex()),
+          useSecondsForDurations: true,
+        },
+      },
+    },
+  });
 }
 
 function failed(err: unknown): never {

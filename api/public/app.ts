@@ -8,7 +8,7 @@ import { liveProvider } from '../../platform/peppol/participant-onboarding';
 import type { Logger } from '../../platform/logger';
 import type { OfficialValidator } from '../../platform/official-validator';
 import { peppolLookupFrom } from '../../platform/peppol/lookup';
-import { rateLimiter } from '../../services/rate-limits';
+import { rateLimiter, type RateLimiter } from '../../services/rate-limits';
 import type { UsageCounters } from '../../services/usage';
 import type { Store } from '../../store';
 import { authentication } from './authentication';
@@ -69,19 +69,9 @@ export interface Api {
 }
 
 /** The app and its OpenAPI description, made from the same route declarations. */
-export function createApi({
-  config,
-  logger,
-  store,
-  temporal,
-  probes,
-  usage,
-  secretBox,
-  kycBox,
-  validator,
-  cpu = cpuPool(config.API_WORKER_THREADS),
-  extraRoutes,
-}: AppDependencies): Api {
+export function createApi(dependencies: AppDependencies): Api {
+  const { config, logger, store, usage } = dependencies;
+  const deps = { ...dependencies, cpu: dependencies.cpu ?? cpuPool(config.API_WORKER_THREADS) };
   const app = express();
   app.disable('x-powered-by');
   // Only the configured proxies may name the client address (X-Forwarded-For); by default none may.
@@ -107,7 +97,22 @@ export function createApi({
   app.use(requireBodyMediaType((method, path) => routes.bodyKinds(method, path)));
 
   const openApiDocument = openApiDocumentFactory(registry);
-  plumbingRoutes(routes, openApiDocument, probes);
+  plumbingRoutes(routes, openApiDocument, deps.probes);
+  serviceRoutes(routes, deps, limiter);
+  describeWebhookDeliveries(registry);
+  deps.extraRoutes?.(routes);
+  app.use(router);
+  serveReferencePage(app);
+  serveWebApp(app);
+
+  app.use(routeNotFound((path) => routes.allowedMethods(path)));
+  app.use(errorHandler);
+  return { app, openApiDocument };
+}
+
+/** Every route of the public API but the plumbing, each group given the dependencies it uses. */
+function serviceRoutes(routes: RouteTable, deps: AppDependencies & { cpu: CpuPool }, limiter: RateLimiter): void {
+  const { config, logger, store, temporal, usage, secretBox, kycBox, validator, cpu } = deps;
   signupRoutes(routes, store, limiter, config.SIGNUP_LIMIT);
   sessionRoutes(routes, {
     store,
@@ -165,13 +170,4 @@ export function createApi({
   replyRoutes(routes, { store, temporal, logger });
   eventRoutes(routes, store);
   webhookRoutes(routes, { fanOut, secretBox, allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
-  describeWebhookDeliveries(registry);
-  extraRoutes?.(routes);
-  app.use(router);
-  serveReferencePage(app);
-  serveWebApp(app);
-
-  app.use(routeNotFound((path) => routes.allowedMethods(path)));
-  app.use(errorHandler);
-  return { app, openApiDocument };
 }
