@@ -54,12 +54,20 @@ const sameToken = (given: string | undefined, token: string) => {
 };
 
 export function inboundApp(options: InboundOptions): Express {
-  const { store, logger } = options;
   const app = express();
   app.disable('x-powered-by');
-  // The token and the declared length are checked before any of the body is read: nothing unauthenticated or oversized costs a parse.
-  const admit: express.RequestHandler = (req, res, next) => {
-    if (!sameToken(req.get('authorization'), options.token)) {
+  app.post('/inbound', admission(options.token), express.json({ limit: MAX_BODY_BYTES }), receiveMessage(options));
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', message: 'The intake has POST /inbound only.' });
+  });
+  app.use(unreadableBody);
+  return app;
+}
+
+/** The token and the declared length are checked before any of the body is read: nothing unauthenticated or oversized costs a parse. */
+function admission(token: string): express.RequestHandler {
+  return (req, res, next) => {
+    if (!sameToken(req.get('authorization'), token)) {
       res
         .set('Connection', 'close')
         .status(401)
@@ -75,7 +83,12 @@ export function inboundApp(options: InboundOptions): Express {
     }
     next();
   };
-  app.post('/inbound', admit, express.json({ limit: MAX_BODY_BYTES }), async (req, res) => {
+}
+
+/** Stores the message for the company it is for, then answers; only a stored message is receipted. */
+function receiveMessage(options: InboundOptions): express.RequestHandler {
+  const { store, logger } = options;
+  return async (req, res) => {
     const parsed = messageSchema.safeParse(req.body);
     if (!parsed.success) {
       res.status(400).json({
@@ -103,23 +116,7 @@ export function inboundApp(options: InboundOptions): Express {
         });
         return;
       }
-      const intake = await takeInbound(
-        options,
-        {
-          source: 'peppol',
-          messageId: message.messageId,
-          senderId: message.senderId,
-          receiverId: message.receiverId,
-          documentTypeId: message.documentTypeId,
-          processId: message.processId,
-          countryC1: message.countryC1 ?? null,
-          accessPoint: message.fromPartyId ?? null,
-          accessPointCertificate: message.senderCertificate ?? null,
-          payload: Buffer.from(message.sbd, 'base64'),
-          receivedAt: message.receivedAt ? new Date(message.receivedAt) : new Date(),
-        },
-        { ...recipient, environment: 'live' },
-      );
+      const intake = await takeInbound(options, arrivalOf(message), { ...recipient, environment: 'live' });
       as4Received.inc({ outcome: intake.created ? 'stored' : 'repeated' });
       logger.info(
         { documentId: intake.documentId, messageId: message.messageId, created: intake.created },
@@ -140,25 +137,37 @@ export function inboundApp(options: InboundOptions): Express {
       logger.error({ err, messageId: message.messageId }, 'a received message could not be stored; no receipt');
       res.status(503).json({ error: 'not_stored', message: 'The message could not be stored; try again.' });
     }
+  };
+}
+
+/** What the access point tells of a message, as the intake stores it. */
+function arrivalOf(message: z.infer<typeof messageSchema>): Parameters<typeof takeInbound>[1] {
+  return {
+    source: 'peppol',
+    messageId: message.messageId,
+    senderId: message.senderId,
+    receiverId: message.receiverId,
+    documentTypeId: message.documentTypeId,
+    processId: message.processId,
+    countryC1: message.countryC1 ?? null,
+    accessPoint: message.fromPartyId ?? null,
+    accessPointCertificate: message.senderCertificate ?? null,
+    payload: Buffer.from(message.sbd, 'base64'),
+    receivedAt: message.receivedAt ? new Date(message.receivedAt) : new Date(),
+  };
+}
+
+/** A body too large or not JSON: not stored, said in JSON (express would answer HTML). */
+function unreadableBody(
+  err: { status?: number; message?: string },
+  _req: express.Request,
+  res: express.Response,
+  _next: express.NextFunction,
+): void {
+  res.status(err.status === 413 ? 413 : 400).json({
+    error: err.status === 413 ? 'too_large' : 'invalid_message',
+    message: err.message ?? 'unreadable body',
   });
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found', message: 'The intake has POST /inbound only.' });
-  });
-  // A body too large or not JSON: not stored, said in JSON (express would answer HTML).
-  app.use(
-    (
-      err: { status?: number; message?: string },
-      _req: express.Request,
-      res: express.Response,
-      _next: express.NextFunction,
-    ) => {
-      res.status(err.status === 413 ? 413 : 400).json({
-        error: err.status === 413 ? 'too_large' : 'invalid_message',
-        message: err.message ?? 'unreadable body',
-      });
-    },
-  );
-  return app;
 }
 
 function logRefusal(logger: Logger, message: z.infer<typeof messageSchema>): void {
