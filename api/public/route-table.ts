@@ -265,78 +265,89 @@ export function routeTable(router: Router, registry: OpenAPIRegistry, authentica
       });
       const templated = spec.path.includes('{');
       if (!templated) concretePaths.add(spec.path);
-      registry.registerPath({
-        method: spec.method,
-        path: spec.path,
-        operationId: spec.operationId,
-        summary: spec.summary,
-        ...(spec.description && { description: spec.description }),
-        ...(spec.deprecated && { deprecated: true }),
-        tags: spec.tags,
-        security: spec.public ? [] : [{ [BEARER_AUTH]: [] }, { [SESSION_AUTH]: [] }],
-        request: {
-          ...(spec.params && { params: spec.params as unknown as ZodObject }),
-          ...(spec.query && { query: spec.query as unknown as ZodObject }),
-          ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody ?? spec.xmlBody) && {
-            body: {
-              required: true,
-              content: {
-                ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && {
-                  'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! },
-                }),
-                ...(spec.xmlBody && { 'application/xml': { schema: spec.xmlBody } }),
-              },
-            },
-          }),
-        },
-        responses: documentedResponses(generic),
-      });
-
-      const handle: RequestHandler = async (req, res) => {
-        const gone = new AbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) gone.abort();
-        });
-        const input = {
-          body: spec.body ? parseInput(spec.body, req.body, 'body', spec.input) : (req.body as unknown),
-          query: spec.query ? parseInput(spec.query, req.query, 'query', spec.input) : undefined,
-          params: spec.params ? parseInput(spec.params, req.params, 'path', spec.input) : undefined,
-          auth: req.auth!,
-          req,
-          res,
-          signal: gone.signal,
-        };
-        const reply = await generic.handler(input);
-        if (!reply) return;
-        for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-        res.status(reply.status).json(reply.body);
-      };
-      // Every response of a deprecated operation says so, errors included.
-      const deprecation: RequestHandler[] = spec.deprecated
-        ? [
-            (_req, res, next) => {
-              for (const [name, value] of Object.entries(deprecationHeaders(spec.deprecated!)))
-                res.setHeader(name, value);
-              next();
-            },
-          ]
-        : [];
+      registerOperation(registry, generic);
       const access = spec.public ? [] : [authenticate, ...(spec.limitedKeys ? [] : [refuseLimitedKeys])];
-      const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
-      const body =
-        spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
-      // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
-      const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
       router[spec.method](
         toExpressPath(spec.path),
         ...(templated ? [skipShadowed] : []),
-        ...deprecation,
-        ...declaredSize,
-        ...access,
-        ...(spec.before ?? []),
-        ...body,
-        handle,
+        ...beforeHandler(generic, access),
+        handlerOf(generic),
       );
     },
   };
+}
+
+/** The operation in the OpenAPI description, from the same declaration that drives Express. */
+function registerOperation(registry: OpenAPIRegistry, spec: AnyRoute): void {
+  registry.registerPath({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description && { description: spec.description }),
+    ...(spec.deprecated && { deprecated: true }),
+    tags: spec.tags,
+    security: spec.public ? [] : [{ [BEARER_AUTH]: [] }, { [SESSION_AUTH]: [] }],
+    request: {
+      ...(spec.params && { params: spec.params as unknown as ZodObject }),
+      ...(spec.query && { query: spec.query as unknown as ZodObject }),
+      ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody ?? spec.xmlBody) && {
+        body: {
+          required: true,
+          content: {
+            ...((spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody) && {
+              'application/json': { schema: (spec.body ?? spec.unparsedBody ?? spec.jsonBytesBody)! },
+            }),
+            ...(spec.xmlBody && { 'application/xml': { schema: spec.xmlBody } }),
+          },
+        },
+      }),
+    },
+    responses: documentedResponses(spec),
+  });
+}
+
+/** Runs the route's handler on its parsed input and answers its reply; a closed connection aborts the handler's signal. */
+function handlerOf(spec: AnyRoute): RequestHandler {
+  return async (req, res) => {
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const input = {
+      body: spec.body ? parseInput(spec.body, req.body, 'body', spec.input) : (req.body as unknown),
+      query: spec.query ? parseInput(spec.query, req.query, 'query', spec.input) : undefined,
+      params: spec.params ? parseInput(spec.params, req.params, 'path', spec.input) : undefined,
+      auth: req.auth!,
+      req,
+      res,
+      signal: gone.signal,
+    };
+    const reply = await spec.handler(input);
+    if (!reply) return;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    res.status(reply.status).json(reply.body);
+  };
+}
+
+/**
+ * What runs before a route's handler, in order: its deprecation headers, the declared body size, the access checks,
+ * the route's own, then reading the body.
+ */
+function beforeHandler(spec: AnyRoute, access: RequestHandler[]): RequestHandler[] {
+  // Every response of a deprecated operation says so, errors included.
+  const deprecation: RequestHandler[] = spec.deprecated
+    ? [
+        (_req, res, next) => {
+          for (const [name, value] of Object.entries(deprecationHeaders(spec.deprecated!))) res.setHeader(name, value);
+          next();
+        },
+      ]
+    : [];
+  const limit = spec.bodyLimit ?? SMALL_BODY_BYTES;
+  const body =
+    spec.body || spec.unparsedBody ? jsonBody(limit) : spec.xmlBody || spec.jsonBytesBody ? rawBody(limit) : [];
+  // An oversized declared body is refused before authentication and the route's own checks: it costs nothing to say.
+  const declaredSize = body.length > 0 ? [refuseDeclaredOversize(limit)] : [];
+  return [...deprecation, ...declaredSize, ...access, ...(spec.before ?? []), ...body];
 }
