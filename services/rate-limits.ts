@@ -55,26 +55,77 @@ interface Claim {
  * requests never race each other. A full window answers without writing.
  */
 export function rateLimiter(store: Store): RateLimiter {
-  const serial = serialPerKey();
+  return new StoredWindows(store);
+}
+
+class StoredWindows implements RateLimiter {
+  private readonly serial = serialPerKey();
   /** Per subject: the window last used and the highest slot seen taken in it. */
-  const lastSeen = new Map<string, { window: string; taken: number }>();
-  const count = (window: string) => store.rateSlots.countDocuments({ window });
-  const slot = (claim: Claim) => ({
-    _id: `${claim.window}#${claim.taken + 1}`,
-    window: claim.window,
-    expires_at: new Date(claim.resetAt),
-  });
-  const state = (claim: Claim, exceeded: boolean): WindowState => ({
-    limit: claim.limit,
-    remaining: Math.max(0, claim.limit - claim.taken),
-    resetAt: claim.resetAt,
-    exceeded,
-  });
+  private readonly lastSeen = new Map<string, { window: string; taken: number }>();
+
+  constructor(private readonly store: Store) {}
+
+  readonly hit: RateLimiter['hit'] = (windows, { now = Date.now() } = {}) => {
+    if (this.lastSeen.size > 100_000) this.lastSeen.clear();
+    const claims = windows.map(({ subject, limit, windowMs }) => {
+      const start = Math.floor(now / windowMs) * windowMs;
+      return { subject, window: `${subject}@${start}`, limit, resetAt: start + windowMs, taken: 0 };
+    });
+    return this.inTurn(
+      claims.map((claim) => claim.subject),
+      () => this.claimAll(claims),
+    );
+  };
+
+  readonly admitDistinct: RateLimiter['admitDistinct'] = async (subject, item, perDay, now = Date.now()) => {
+    const itemSubject = `${subject}:${item}`;
+    const [first] = await this.hit([{ subject: itemSubject, limit: 1, windowMs: DAY_MS }], { now });
+    if (first!.exceeded) return { limit: perDay, remaining: perDay, resetAt: first!.resetAt, exceeded: false };
+    const [counted] = await this.hit([{ subject, limit: perDay, windowMs: DAY_MS }], { now });
+    if (counted!.exceeded) {
+      await this.store.rateSlots.deleteOne({ _id: `${itemSubject}@${first!.resetAt - DAY_MS}#1` });
+      this.lastSeen.delete(itemSubject);
+    }
+    return counted!;
+  };
+
+  /** Runs `task` holding the serial turn of every subject, taken in one order. */
+  private inTurn<T>(subjects: string[], task: () => Promise<T>): Promise<T> {
+    return subjects.length === 0 ? task() : this.serial(subjects[0]!, () => this.inTurn(subjects.slice(1), task));
+  }
+
+  private async claimAll(claims: Claim[]): Promise<WindowState[]> {
+    const open: Claim[] = [];
+    let full: Claim | undefined;
+    for (const claim of claims) {
+      const seen = this.lastSeen.get(claim.subject);
+      claim.taken = seen?.window === claim.window ? seen.taken : await this.count(claim.window);
+      if (claim.taken >= claim.limit) {
+        full = claim;
+        break;
+      }
+      open.push(claim);
+    }
+    const lost = open.length > 0 ? await this.insertSlots(open) : new Set<Claim>();
+    const states: WindowState[] = [];
+    for (const claim of open) {
+      const claimed = lost.has(claim) ? await this.claimAfterRace(claim) : true;
+      if (claimed) claim.taken += 1;
+      this.lastSeen.set(claim.subject, { window: claim.window, taken: claim.taken });
+      states.push(stateOf(claim, !claimed));
+      if (!claimed) return states;
+    }
+    if (full) {
+      this.lastSeen.set(full.subject, { window: full.window, taken: full.taken });
+      states.push(stateOf(full, true));
+    }
+    return states;
+  }
 
   /** Slots of the windows that have room, all in one write: the claims another process beat to their slot. */
-  async function insertSlots(claims: Claim[]): Promise<Set<Claim>> {
+  private async insertSlots(claims: Claim[]): Promise<Set<Claim>> {
     if (claims.length === 1)
-      return insertRow(store.rateSlots, slot(claims[0]!)).then(
+      return insertRow(this.store.rateSlots, slotOf(claims[0]!)).then(
         () => new Set(),
         (err: unknown) => {
           if (!isDuplicateKey(err)) throw err;
@@ -82,7 +133,7 @@ export function rateLimiter(store: Store): RateLimiter {
         },
       );
     try {
-      await insertRows(store.rateSlots, claims.map(slot));
+      await insertRows(this.store.rateSlots, claims.map(slotOf));
       return new Set();
     } catch (err) {
       const failures = (err as { writeErrors?: { index: number; code: number }[] }).writeErrors;
@@ -92,73 +143,35 @@ export function rateLimiter(store: Store): RateLimiter {
   }
 
   /** A window whose slot was taken by another process: recount and claim the first free one. */
-  async function claimAfterRace(claim: Claim): Promise<boolean> {
-    for (claim.taken = await count(claim.window); claim.taken < claim.limit; claim.taken = await count(claim.window)) {
-      const lost = await insertSlots([claim]);
+  private async claimAfterRace(claim: Claim): Promise<boolean> {
+    for (
+      claim.taken = await this.count(claim.window);
+      claim.taken < claim.limit;
+      claim.taken = await this.count(claim.window)
+    ) {
+      const lost = await this.insertSlots([claim]);
       if (lost.size === 0) return true;
     }
     return false;
   }
 
-  async function claimAll(claims: Claim[]): Promise<WindowState[]> {
-    const open: Claim[] = [];
-    let full: Claim | undefined;
-    for (const claim of claims) {
-      const seen = lastSeen.get(claim.subject);
-      claim.taken = seen?.window === claim.window ? seen.taken : await count(claim.window);
-      if (claim.taken >= claim.limit) {
-        full = claim;
-        break;
-      }
-      open.push(claim);
-    }
-    const lost = open.length > 0 ? await insertSlots(open) : new Set<Claim>();
-    const states: WindowState[] = [];
-    for (const claim of open) {
-      const claimed = lost.has(claim) ? await claimAfterRace(claim) : true;
-      if (claimed) claim.taken += 1;
-      lastSeen.set(claim.subject, { window: claim.window, taken: claim.taken });
-      states.push(state(claim, !claimed));
-      if (!claimed) return states;
-    }
-    if (full) {
-      lastSeen.set(full.subject, { window: full.window, taken: full.taken });
-      states.push(state(full, true));
-    }
-    return states;
+  private count(window: string): Promise<number> {
+    return this.store.rateSlots.countDocuments({ window });
   }
-
-  /** Runs `task` holding the serial turn of every subject, taken in one order. */
-  const inTurn = <T>(subjects: string[], task: () => Promise<T>): Promise<T> =>
-    subjects.length === 0 ? task() : serial(subjects[0]!, () => inTurn(subjects.slice(1), task));
-
-  const hit: RateLimiter['hit'] = (windows, { now = Date.now() } = {}) => {
-    if (lastSeen.size > 100_000) lastSeen.clear();
-    const claims = windows.map(({ subject, limit, windowMs }) => {
-      const start = Math.floor(now / windowMs) * windowMs;
-      return { subject, window: `${subject}@${start}`, limit, resetAt: start + windowMs, taken: 0 };
-    });
-    return inTurn(
-      claims.map((claim) => claim.subject),
-      () => claimAll(claims),
-    );
-  };
-
-  return {
-    hit,
-    async admitDistinct(subject, item, perDay, now = Date.now()) {
-      const itemSubject = `${subject}:${item}`;
-      const [first] = await hit([{ subject: itemSubject, limit: 1, windowMs: DAY_MS }], { now });
-      if (first!.exceeded) return { limit: perDay, remaining: perDay, resetAt: first!.resetAt, exceeded: false };
-      const [counted] = await hit([{ subject, limit: perDay, windowMs: DAY_MS }], { now });
-      if (counted!.exceeded) {
-        await store.rateSlots.deleteOne({ _id: `${itemSubject}@${first!.resetAt - DAY_MS}#1` });
-        lastSeen.delete(itemSubject);
-      }
-      return counted!;
-    },
-  };
 }
+
+const slotOf = (claim: Claim) => ({
+  _id: `${claim.window}#${claim.taken + 1}`,
+  window: claim.window,
+  expires_at: new Date(claim.resetAt),
+});
+
+const stateOf = (claim: Claim, exceeded: boolean): WindowState => ({
+  limit: claim.limit,
+  remaining: Math.max(0, claim.limit - claim.taken),
+  resetAt: claim.resetAt,
+  exceeded,
+});
 
 /** Removes slots of windows that have ended; run on a schedule because FerretDB has no TTL indexes. */
 export async function deleteExpiredWindows(store: Store, now = new Date()): Promise<number> {
