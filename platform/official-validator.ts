@@ -161,76 +161,11 @@ export const VIEW_RENDERING_MS = MAX_VALIDATION_MS;
 const ANSWER_MARGIN_MS = 5_000;
 
 export function officialValidator(baseUrl: string): OfficialValidator {
-  const url = (path: string) => new URL(path, baseUrl).toString();
-
-  /**
-   * One piece of work under a lane: posted with an id of its own, so a caller that goes away
-   * stops it in the validator too; answered by the validator's own time limit.
-   */
-  async function underLane(
-    path: string,
-    query: Record<string, string>,
-    body: string | Buffer,
-    { lane = 'send', limitMs = MAX_VALIDATION_MS, signal }: ValidationOptions,
-  ) {
-    const limit = Math.min(limitMs, MAX_VALIDATION_MS);
-    const id = randomUUID();
-    const cancel = () => {
-      // The caller is gone: stop the work in the validator, so its permit comes back now.
-      void fetch(url(`/validations/${id}`), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(
-        () => undefined,
-      );
-    };
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      const timeout = AbortSignal.timeout(limit + ANSWER_MARGIN_MS);
-      const search = new URLSearchParams({ ...query, lane, id, limit_ms: String(limit) });
-      const response = await fetch(url(`${path}?${search.toString()}`), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/xml' },
-        body,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (response.status === 503 && bytes.includes('"stopped":"time_limit"')) {
-        throw new ValidationTimeLimitError(
-          `the official validator stopped the work at its time limit: ${bytes.subarray(0, 500).toString()}`,
-          limit,
-        );
-      }
-      return { status: response.status, bytes };
-    } catch (err) {
-      if (err instanceof ValidatorUnavailableError) throw err;
-      if (!signal?.aborted) cancel();
-      throw new ValidatorUnavailableError(
-        `the official validator at ${baseUrl} did not answer: ${(err as Error).message}`,
-        { cause: err },
-      );
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-    }
-  }
-
-  const unavailable = (status: number, bytes: Buffer) =>
-    new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
-
-  async function validateUnderLane(xml: string | Buffer, options: ValidationOptions): Promise<OfficialReport> {
-    const { status, bytes } = await underLane('/validate', {}, xml, options);
-    if (status !== 200) throw unavailable(status, bytes);
-    // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
-    const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
-    if (!parsed.success)
-      throw new ValidatorUnavailableError(
-        `the official validator answered in an unknown shape: ${parsed.error.message}`,
-      );
-    return parsed.data;
-  }
-
   return {
     async validate(xml, options = {}) {
       const timer = validationDuration.startTimer({ lane: options.lane ?? 'send' });
       try {
-        const report = await validateUnderLane(xml, options);
+        const report = await validateUnderLane(baseUrl, xml, options);
         timer({ outcome: report.problem?.code ?? (report.valid ? 'valid' : 'invalid') });
         return report;
       } catch (err) {
@@ -241,6 +176,7 @@ export function officialValidator(baseUrl: string): OfficialValidator {
 
     async render(document, format, lang, { notice, ...options } = {}) {
       const { status, bytes } = await underLane(
+        baseUrl,
         '/render',
         { format, lang, ...(notice && { notice }) },
         document,
@@ -253,12 +189,80 @@ export function officialValidator(baseUrl: string): OfficialValidator {
     },
 
     async ruleSet(timeoutMs = 2_000) {
-      const response = await fetch(url('/health'), { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+      const response = await fetch(new URL('/health', baseUrl), { signal: AbortSignal.timeout(timeoutMs) }).catch(
+        () => undefined,
+      );
       if (!response?.ok) return undefined;
       const parsed = healthSchema.safeParse(await response.json().catch(() => undefined));
       return parsed.success ? parsed.data.rule_set : undefined;
     },
   };
+}
+
+/**
+ * One piece of work under a lane: posted with an id of its own, so a caller that goes away
+ * stops it in the validator too; answered by the validator's own time limit.
+ */
+async function underLane(
+  baseUrl: string,
+  path: string,
+  query: Record<string, string>,
+  body: string | Buffer,
+  { lane = 'send', limitMs = MAX_VALIDATION_MS, signal }: ValidationOptions,
+) {
+  const limit = Math.min(limitMs, MAX_VALIDATION_MS);
+  const id = randomUUID();
+  const cancel = () => {
+    // The caller is gone: stop the work in the validator, so its permit comes back now.
+    void fetch(new URL(`/validations/${id}`, baseUrl), { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(
+      () => undefined,
+    );
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const timeout = AbortSignal.timeout(limit + ANSWER_MARGIN_MS);
+    const search = new URLSearchParams({ ...query, lane, id, limit_ms: String(limit) });
+    const response = await fetch(new URL(`${path}?${search.toString()}`, baseUrl), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/xml' },
+      body,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (response.status === 503 && bytes.includes('"stopped":"time_limit"')) {
+      throw new ValidationTimeLimitError(
+        `the official validator stopped the work at its time limit: ${bytes.subarray(0, 500).toString()}`,
+        limit,
+      );
+    }
+    return { status: response.status, bytes };
+  } catch (err) {
+    if (err instanceof ValidatorUnavailableError) throw err;
+    if (!signal?.aborted) cancel();
+    throw new ValidatorUnavailableError(
+      `the official validator at ${baseUrl} did not answer: ${(err as Error).message}`,
+      { cause: err },
+    );
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
+const unavailable = (status: number, bytes: Buffer) =>
+  new ValidatorUnavailableError(`the official validator answered ${status}: ${bytes.subarray(0, 500).toString()}`);
+
+async function validateUnderLane(
+  baseUrl: string,
+  xml: string | Buffer,
+  options: ValidationOptions,
+): Promise<OfficialReport> {
+  const { status, bytes } = await underLane(baseUrl, '/validate', {}, xml, options);
+  if (status !== 200) throw unavailable(status, bytes);
+  // Checked rather than trusted: a silent change of its answer would otherwise pass every document.
+  const parsed = reportSchema.safeParse(JSON.parse(bytes.toString()));
+  if (!parsed.success)
+    throw new ValidatorUnavailableError(`the official validator answered in an unknown shape: ${parsed.error.message}`);
+  return parsed.data;
 }
 
 /** One lane of the validator: its permits, jobs running now, and how many since it started were answered, stopped (time limit, cancel) or lost (their worker died). */
