@@ -32,7 +32,7 @@ import {
   type ServiceMetadata,
 } from '../../domain/peppol/smp';
 import { checkHost, pinnedLookup, type AddressPolicy } from '../public-host';
-import { naptrResolver } from './naptr';
+import { naptrResolver, type NaptrResolver } from './naptr';
 import { peppolTrust, type PeppolTrust } from './trust';
 import type { Config } from '../config';
 import { verifyServiceMetadata } from './smp-signature';
@@ -277,108 +277,125 @@ export function peppolLookup(options: PeppolLookupOptions): PeppolLookup {
       ? { resolve: async (host) => (await resolver.resolveAddresses(host)).addresses, ...options.smpAddresses }
       : options.smpAddresses;
 
-  const naptrSml = async (participant: Identifier): Promise<SmlAnswer> => {
-    const dnsName = smlDnsName(participant.value, options.zone);
-    const { records, ttlSeconds } = (await querySml(dnsName, () => resolver.resolveNaptr(dnsName))) ?? {
-      records: [],
-      ttlSeconds: undefined,
-    };
-    const record = smpRecord(records);
-    const answer: SmlAnswer = {
-      participant,
-      zone: options.zone,
-      dnsName,
-      records,
-      ...(record && { record }),
-      ...(ttlSeconds !== undefined && { ttlSeconds }),
-    };
-    if (!record) return answer;
-    const result = smpUrlFromRegexp(record.regexp);
-    if (!('url' in result)) return { ...answer, problem: result.problem };
-    if (result.url.startsWith('http:') && !options.httpSmp)
-      return {
-        ...answer,
-        problem: `the NAPTR record names ${result.url}, but Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0)`,
-      };
-    return { ...answer, smpUrl: result.url };
-  };
-
-  const cnameSml = async (participant: Identifier): Promise<SmlAnswer> => {
-    const dnsName = smlCnameDnsName(participant.value, options.zone);
-    const resolved = await querySml(dnsName, () => resolver.resolveAddresses(dnsName));
-    const answer: SmlAnswer = { participant, zone: options.zone, dnsName, records: [], smlLookup: 'cname' };
-    return resolved
-      ? { ...answer, smpUrl: cnameSmpUrl(dnsName, options.cnameSmpPort), ttlSeconds: resolved.ttlSeconds }
-      : answer;
-  };
-
-  const readService = async (
-    smpUrl: string,
-    addresses: string[],
-    agent: http.Agent,
-    participant: Identifier,
-    documentType: Identifier,
-  ): Promise<ServiceRead> => {
-    const url = serviceMetadataUrl(smpUrl, participant, documentType);
-    const xml = await getXml(url, addresses, agent);
-    if (xml === undefined) return { documentType, url };
-    const metadata = parsed(url, () => parseServiceMetadata(xml));
-    if (
-      metadata.kind === 'metadata' &&
-      (!sameParticipant(metadata.participant, participant) ||
-        fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))
-    ) {
-      throw new SmpLookupError(
-        url,
-        'notSmp',
-        `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`,
-      );
-    }
-    return { documentType, url, metadata, signature: verifyServiceMetadata(xml, options.trust.smp, new Date()) };
-  };
-
   return {
     accessPointAddresses: options.accessPointAddresses ?? options.smpAddresses,
     accessPointTrust: options.trust.accessPoint,
 
     sml(participantValue) {
       const participant = { scheme: PARTICIPANT_SCHEME, value: participantValue };
-      return cname ? cnameSml(participant) : naptrSml(participant);
+      return cname ? cnameSml(options, resolver, participant) : naptrSml(options, resolver, participant);
     },
 
-    async smp(smpUrl, participant) {
-      const url = serviceGroupUrl(smpUrl, participant);
-      const base = new URL(smpUrl);
-      const host = await checkHost(base, smpAddresses);
-      if (!host.ok) {
-        throw host.problem === 'not_public'
-          ? new SmpLookupError(url, 'notPublic', `is not at a public address: ${host.reason}`)
-          : new SmpLookupError(url, 'noAnswer', `could not be reached: ${host.reason}`);
-      }
-      // Connections of this lookup only, kept for its requests and closed after them.
-      const agent = new (base.protocol === 'https:' ? https : http).Agent({ keepAlive: true });
-      try {
-        const xml = await getXml(url, host.addresses, agent);
-        if (xml === undefined) return undefined;
-        const serviceGroup = parsed(url, () => parseServiceGroup(xml));
-        if (!sameParticipant(serviceGroup.participant, participant)) {
-          throw new SmpLookupError(
-            url,
-            'notSmp',
-            `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`,
-          );
-        }
-        const services = await boundedMap(
-          serviceGroup.documentTypes.slice(0, MAX_SERVICES),
-          SMP_CONCURRENCY,
-          (documentType) => readService(smpUrl, host.addresses, agent, participant, documentType),
-        );
-        return { url, serviceGroup, services };
-      } finally {
-        agent.destroy();
-      }
-    },
+    smp: (smpUrl, participant) => readSmp(smpAddresses, options.trust, smpUrl, participant),
   };
+}
+
+async function naptrSml(
+  options: PeppolLookupOptions,
+  resolver: NaptrResolver,
+  participant: Identifier,
+): Promise<SmlAnswer> {
+  const dnsName = smlDnsName(participant.value, options.zone);
+  const { records, ttlSeconds } = (await querySml(dnsName, () => resolver.resolveNaptr(dnsName))) ?? {
+    records: [],
+    ttlSeconds: undefined,
+  };
+  const record = smpRecord(records);
+  const answer: SmlAnswer = {
+    participant,
+    zone: options.zone,
+    dnsName,
+    records,
+    ...(record && { record }),
+    ...(ttlSeconds !== undefined && { ttlSeconds }),
+  };
+  if (!record) return answer;
+  const result = smpUrlFromRegexp(record.regexp);
+  if (!('url' in result)) return { ...answer, problem: result.problem };
+  if (result.url.startsWith('http:') && !options.httpSmp)
+    return {
+      ...answer,
+      problem: `the NAPTR record names ${result.url}, but Peppol SMPs are https only since 2026-02-01 (SMP 1.4.0)`,
+    };
+  return { ...answer, smpUrl: result.url };
+}
+
+async function cnameSml(
+  options: PeppolLookupOptions,
+  resolver: NaptrResolver,
+  participant: Identifier,
+): Promise<SmlAnswer> {
+  const dnsName = smlCnameDnsName(participant.value, options.zone);
+  const resolved = await querySml(dnsName, () => resolver.resolveAddresses(dnsName));
+  const answer: SmlAnswer = { participant, zone: options.zone, dnsName, records: [], smlLookup: 'cname' };
+  return resolved
+    ? { ...answer, smpUrl: cnameSmpUrl(dnsName, options.cnameSmpPort), ttlSeconds: resolved.ttlSeconds }
+    : answer;
+}
+
+async function readService(
+  trust: PeppolTrust,
+  smpUrl: string,
+  addresses: string[],
+  agent: http.Agent,
+  participant: Identifier,
+  documentType: Identifier,
+): Promise<ServiceRead> {
+  const url = serviceMetadataUrl(smpUrl, participant, documentType);
+  const xml = await getXml(url, addresses, agent);
+  if (xml === undefined) return { documentType, url };
+  const metadata = parsed(url, () => parseServiceMetadata(xml));
+  if (
+    metadata.kind === 'metadata' &&
+    (!sameParticipant(metadata.participant, participant) ||
+      fullIdentifier(metadata.documentType) !== fullIdentifier(documentType))
+  ) {
+    throw new SmpLookupError(
+      url,
+      'notSmp',
+      `answered with the metadata of ${fullIdentifier(metadata.participant)} for ${fullIdentifier(metadata.documentType)}`,
+    );
+  }
+  return { documentType, url, metadata, signature: verifyServiceMetadata(xml, trust.smp, new Date()) };
+}
+
+/** The participant's service group at its SMP, and the metadata of each document type it lists (at most MAX_SERVICES). */
+async function readSmp(
+  smpAddresses: AddressPolicy,
+  trust: PeppolTrust,
+  smpUrl: string,
+  participant: Identifier,
+): Promise<SmpAnswer | undefined> {
+  const url = serviceGroupUrl(smpUrl, participant);
+  const base = new URL(smpUrl);
+  const host = await checkHost(base, smpAddresses);
+  if (!host.ok) {
+    throw host.problem === 'not_public'
+      ? new SmpLookupError(url, 'notPublic', `is not at a public address: ${host.reason}`)
+      : new SmpLookupError(url, 'noAnswer', `could not be reached: ${host.reason}`);
+  }
+  // Connections of this lookup only, kept for its requests and closed after them.
+  const agent = new (base.protocol === 'https:' ? https : http).Agent({ keepAlive: true });
+  try {
+    const xml = await getXml(url, host.addresses, agent);
+    if (xml === undefined) return undefined;
+    const serviceGroup = parsed(url, () => parseServiceGroup(xml));
+    if (!sameParticipant(serviceGroup.participant, participant)) {
+      throw new SmpLookupError(
+        url,
+        'notSmp',
+        `answered with the service group of ${fullIdentifier(serviceGroup.participant)}`,
+      );
+    }
+    const services = await boundedMap(
+      serviceGroup.documentTypes.slice(0, MAX_SERVICES),
+      SMP_CONCURRENCY,
+      (documentType) => readService(trust, smpUrl, host.addresses, agent, participant, documentType),
+    );
+    return { url, serviceGroup, services };
+  } finally {
+    agent.destroy();
+  }
 }
 
 export type Discovery =
