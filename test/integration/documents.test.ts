@@ -335,18 +335,24 @@ describe('documents on the real stack', () => {
       warnings: [{ code: 'duplicate_number', message: expect.stringContaining(second.body.id) }],
     });
 
-    // A batch's entries carry their own warnings: the second names the first, accepted just before it.
+    // A batch's entries carry their own warnings, although they are submitted side by side: each repeat names the
+    // entry accepted just before it; an entry with another number is not held up by them.
     const batch = await callAs(sender.key, '/v1/documents/batch', {
       method: 'POST',
       body: [
         { ...invoice, number: 'INV-DUP-2' },
         { ...invoice, number: 'INV-DUP-2' },
+        { ...invoice, number: 'INV-DUP-3' },
+        { ...invoice, number: 'INV-DUP-2' },
       ],
     });
     expect(batch.status).toBe(202);
-    expect(batch.body[0].warnings).toEqual([]);
+    expect(batch.body.map((entry: { warnings: unknown[] }) => entry.warnings.length)).toEqual([0, 1, 0, 1]);
     expect(batch.body[1].warnings).toEqual([
       { code: 'duplicate_number', path: 'number', message: expect.stringContaining(batch.body[0].id) },
+    ]);
+    expect(batch.body[3].warnings).toEqual([
+      { code: 'duplicate_number', path: 'number', message: expect.stringContaining(batch.body[1].id) },
     ]);
   });
 

@@ -387,22 +387,31 @@ function sendDocumentBatchRoute(routes: RouteTable, deps: DocumentRouteDependenc
       // Each document waits mostly for its own workflow's answer, so they are submitted side by side; the answers keep the batch's order.
       // Ids in the batch's order (a millisecond apart), as its documents are listed.
       const started = Date.now();
+      const earlierOf = sameNumberBefore(batch.entries);
+      const submissions: Promise<unknown>[] = [];
       const answers = await mapConcurrently(
         batch.entries,
         checked.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1,
-        async (entry, index) => {
-          try {
-            return {
-              ok: true as const,
-              submitted: await submitOne(deps, req, entry, undefined, {
-                company: checked,
-                id: newSortableId('document', started + index),
-              }),
-            };
-          } catch (err) {
-            // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
-            return { ok: false as const, refused: answerFor(err, req) };
-          }
+        (entry, index) => {
+          const answer = (async () => {
+            // An entry repeating an earlier one's number waits for it: its duplicate_number then names that entry.
+            const earlier = earlierOf[index];
+            if (earlier !== undefined) await submissions[earlier];
+            try {
+              return {
+                ok: true as const,
+                submitted: await submitOne(deps, req, entry, undefined, {
+                  company: checked,
+                  id: newSortableId('document', started + index),
+                }),
+              };
+            } catch (err) {
+              // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
+              return { ok: false as const, refused: answerFor(err, req) };
+            }
+          })();
+          submissions[index] = answer;
+          return answer;
         },
       );
       const results = answers.map((answer) => (answer.ok ? answer.submitted.body : answer.refused.toEnvelope()));
@@ -417,6 +426,22 @@ function sendDocumentBatchRoute(routes: RouteTable, deps: DocumentRouteDependenc
       if (accepted.length === 0 && unpaid) throw unpaid;
       return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
     },
+  });
+}
+
+/**
+ * For each entry of a batch, the index of the last entry before it with the same type and number, if any. A batch's
+ * documents are submitted side by side; one that repeats an earlier entry waits for it, so that its
+ * `duplicate_number` warning names the entry accepted just before it, as when they are sent one at a time.
+ */
+function sameNumberBefore(entries: EntryReading[]): (number | undefined)[] {
+  const last = new Map<string, number>();
+  return entries.map((entry, index) => {
+    if (!('shape' in entry) || !entry.shape.ok) return undefined;
+    const key = `${entry.shape.input.type}\u0000${entry.shape.input.number}`;
+    const earlier = last.get(key);
+    last.set(key, index);
+    return earlier;
   });
 }
 
