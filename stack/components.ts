@@ -123,6 +123,10 @@ export interface StackContext {
   pki: () => Promise<LocalPki>;
   /** The token our access point presents to the API's intake. */
   inboundToken: () => Promise<string>;
+  /** The keys only the API and worker hold: the intake token, the webhook secrets' key, the KYC key. */
+  serviceKeys: () => Promise<Record<'INBOUND_TOKEN' | 'WEBHOOK_SECRET_KEY' | 'KYC_ENCRYPTION_KEY', string>>;
+  /** The production shape's Temporal server and Web UI, prepared once (its schemas set up) for both components. */
+  temporalServer: () => ReturnType<typeof ensureTemporalServer>;
 }
 
 /** What a component's preparation gives: how to spawn it, the banner's line, and what to do once it is ready. */
@@ -190,14 +194,6 @@ const postgres: Component = {
   },
 };
 
-/** The production shape's Temporal server and Web UI, prepared once (its schemas set up) for both components. */
-const temporalServers = new WeakMap<StackContext, ReturnType<typeof ensureTemporalServer>>();
-function temporalServerOf(ctx: StackContext): ReturnType<typeof ensureTemporalServer> {
-  const prepared = temporalServers.get(ctx) ?? ensureTemporalServer(ctx.config, ctx.log);
-  temporalServers.set(ctx, prepared);
-  return prepared;
-}
-
 /** The production shape's Temporal: the server on PostgreSQL, its Web UI a process of its own. */
 const temporalServer: Component = {
   name: 'temporal',
@@ -212,7 +208,7 @@ const temporalServer: Component = {
   ],
   async prepare(ctx) {
     const { config, urls } = ctx;
-    const server = await temporalServerOf(ctx);
+    const server = await ctx.temporalServer();
     return {
       spec: infrastructure('temporal', server.binary, server.args, 'the Temporal server', server.ready),
       banner:
@@ -228,7 +224,7 @@ const temporalUi: Component = {
   needs: ['temporal'],
   ports: ({ config }) => [[config.TEMPORAL_UI_PORT, 'TEMPORAL_UI_PORT']],
   async prepare(ctx) {
-    const { ui } = await temporalServerOf(ctx);
+    const { ui } = await ctx.temporalServer();
     const { urls } = ctx;
     return {
       spec: infrastructure('temporal-ui', ui.binary, ui.args, 'the Temporal Web UI', () => httpOk(urls.temporalUi!)),
@@ -531,12 +527,9 @@ const accessPoint: Component = {
   },
 };
 
-/** The keys the API and worker hold, and nobody else: the intake token, the webhook secrets' key, the KYC key. */
+/** Gives the services' environment the keys the API and worker hold, and nobody else (read once, however often asked). */
 export async function withServiceKeys(ctx: StackContext): Promise<void> {
-  const { config, serviceEnv } = ctx;
-  serviceEnv.INBOUND_TOKEN = await ctx.inboundToken();
-  serviceEnv.WEBHOOK_SECRET_KEY = config.WEBHOOK_SECRET_KEY ?? (await webhookKey(config.DATA_DIR, config.KEYS_DIR));
-  serviceEnv.KYC_ENCRYPTION_KEY = config.KYC_ENCRYPTION_KEY ?? (await stackKey(config.KEYS_DIR, KYC_KEY_FILE));
+  Object.assign(ctx.serviceEnv, await ctx.serviceKeys());
 }
 
 /** Where the API processes listen: PORT, or behind the production shape's front proxy. */
@@ -659,23 +652,33 @@ export const COMPONENTS: readonly Component[] = [
   api,
 ];
 
-/** Keys and the PKI a stack's components share, each made once however many components ask. */
+/** What a stack's components share (keys, the PKI, the production shape's Temporal server), each made once however many ask. */
 export function sharedMaterial(
   config: StackConfig,
   log: (line: string) => void,
-): Pick<StackContext, 'pki' | 'inboundToken'> {
+): Pick<StackContext, 'pki' | 'inboundToken' | 'serviceKeys' | 'temporalServer'> {
   let pki: Promise<LocalPki> | undefined;
   let token: Promise<string> | undefined;
+  let keys: ReturnType<StackContext['serviceKeys']> | undefined;
+  let temporalServer: ReturnType<StackContext['temporalServer']> | undefined;
+  const inboundToken = () =>
+    (token ??= config.INBOUND_TOKEN
+      ? Promise.resolve(config.INBOUND_TOKEN)
+      : stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE));
+  const readKeys = async () => ({
+    INBOUND_TOKEN: await inboundToken(),
+    WEBHOOK_SECRET_KEY: config.WEBHOOK_SECRET_KEY ?? (await webhookKey(config.DATA_DIR, config.KEYS_DIR)),
+    KYC_ENCRYPTION_KEY: config.KYC_ENCRYPTION_KEY ?? (await stackKey(config.KEYS_DIR, KYC_KEY_FILE)),
+  });
   return {
     pki: () =>
       (pki ??= ensureTool(config.TOOLS_DIR, PEPPOL_ACCESS_POINT, log).then((jar) =>
         ensureLocalPki(jar, path.join(config.DATA_DIR, 'peppol-pki')),
       )),
     // Our access point presents it and the API checks it; no other process gets it (the stand-in plays foreign parties).
-    inboundToken: () =>
-      (token ??= config.INBOUND_TOKEN
-        ? Promise.resolve(config.INBOUND_TOKEN)
-        : stackKey(config.KEYS_DIR, INBOUND_TOKEN_FILE)),
+    inboundToken,
+    serviceKeys: () => (keys ??= readKeys()),
+    temporalServer: () => (temporalServer ??= ensureTemporalServer(config, log)),
   };
 }
 
