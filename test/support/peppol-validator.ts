@@ -74,20 +74,22 @@ export async function validatorLanes(): Promise<Record<ValidationLane, LaneCount
 
 /**
  * Waits until every worker process of the shared stack's validator is warm: it listens once the first of each kind
- * is, and the others warm one after another; until then a lane's job may wait for a worker, so what holds lanes
- * apart is tested once none is warming.
+ * is, and the others warm one after another; a worker killed at a time limit is replaced the same way. Until then a
+ * lane's job may wait for a worker, so what holds lanes apart (or what a rendering keeps) is tested once none is
+ * warming and none is missing (a replacement is alive from its start, before it is warm).
  */
 export async function validatorWarm(): Promise<void> {
   const pools = async () =>
     (
       (await (await fetch(`${sharedStack().validatorUrl}/health`)).json()) as {
-        pools: Record<'validate' | 'render', { warming: number; started: number; workers: number }>;
+        pools: Record<'validate' | 'render', { warming: number; workers: number; pids: number[] }>;
       }
     ).pools;
   await until(
     'every validator worker warm',
     pools,
-    ({ validate, render }) => [validate, render].every((pool) => pool.warming === 0 && pool.started >= pool.workers),
+    ({ validate, render }) =>
+      [validate, render].every((pool) => pool.warming === 0 && pool.pids.length >= pool.workers),
     300_000,
     500,
   );
