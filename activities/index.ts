@@ -4,7 +4,7 @@ import { kycActivities } from './kyc';
 import { lifecycleActivities } from './lifecycle';
 import { maintenanceActivities } from './maintenance';
 import { peppolDeliveryActivities } from './peppol-delivery';
-import { receivingActivities } from './receiving';
+import { receivedDocumentActivities, registrationActivities } from './receiving';
 import { attachedPdfActivities } from './rendered-pdf';
 import { reportingActivities } from './reporting';
 import { validateForSendingActivities } from './validate-for-sending';
@@ -25,7 +25,8 @@ const FACTORIES = [
   peppolDeliveryActivities,
   webhookActivities,
   kycActivities,
-  receivingActivities,
+  receivedDocumentActivities,
+  registrationActivities,
   reportingActivities,
   replyActivities,
 ] as const;

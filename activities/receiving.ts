@@ -43,12 +43,9 @@ async function refusalsFinal<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The receive and registration workflows' side effects; each safe to repeat. */
-export function receivingActivities(
-  deps: Pick<
-    ActivityDependencies,
-    'store' | 'logger' | 'validator' | 'usage' | 'temporal' | 'fanOut' | 'peppol' | 'secretBox' | 'sml' | 'directory'
-  >,
+/** The receive workflow's side effects: filing a received message and announcing it; each safe to repeat. */
+export function receivedDocumentActivities(
+  deps: Pick<ActivityDependencies, 'store' | 'logger' | 'validator' | 'usage' | 'temporal' | 'fanOut' | 'peppol'>,
 ) {
   const { store, logger } = deps;
   return {
@@ -81,6 +78,19 @@ export function receivingActivities(
       await announceReply({ store, fanOut: deps.fanOut, logger }, message, reply);
     },
 
+    /** Starts the receive workflow of every stored message the intake could not. */
+    async startMissingReceiveWorkflows(): Promise<number> {
+      return reconcileReceived({ store, temporal: deps.temporal, logger });
+    },
+  };
+}
+
+/** The registration workflows' side effects: a company's receiving on the network and in the Directory; each safe to repeat. */
+export function registrationActivities(
+  deps: Pick<ActivityDependencies, 'store' | 'logger' | 'secretBox' | 'sml' | 'directory'>,
+) {
+  const { store, logger } = deps;
+  return {
     async planReceiving(companyId: string): Promise<ReceivingPlan> {
       return planReceiving(store, companyId);
     },
@@ -148,11 +158,6 @@ export function receivingActivities(
         `${workflowExecution?.runId ?? companyId}:${step}`,
         logger,
       );
-    },
-
-    /** Starts the receive workflow of every stored message the intake could not. */
-    async startMissingReceiveWorkflows(): Promise<number> {
-      return reconcileReceived({ store, temporal: deps.temporal, logger });
     },
   };
 }
