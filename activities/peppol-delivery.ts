@@ -25,6 +25,7 @@ import { recordReportingItem } from '../services/reporting/items';
 import { documentToSend, heartbeating, noteSent, permanentDeliveryFailure, recordRetry } from './delivery-attempt';
 import type { ActivityDependencies } from './dependencies';
 import type { DeliveryReceipt } from './lifecycle';
+import type { DocumentRow } from '../store/documents';
 
 /** One message to send on Peppol: its routing, what the receiver is looked up for, the AS4 message id and the SBD. */
 export interface As4Message {
@@ -137,14 +138,9 @@ async function ciiOf(store: ActivityDependencies['store'], documentId: string, u
   return 'cii' in written ? written.cii : null;
 }
 
-export function peppolDeliveryActivities({
-  store,
-  logger,
-  peppol,
-}: Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>) {
-  const described = (messageId: string, detail = '') =>
-    `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
+type PeppolDeliveryDependencies = Pick<ActivityDependencies, 'store' | 'logger' | 'peppol'>;
 
+export function peppolDeliveryActivities(deps: PeppolDeliveryDependencies) {
   return {
     /**
      * Live delivery (reference part E): the sender and receiver are read from
@@ -155,80 +151,110 @@ export function peppolDeliveryActivities({
      * for good, fails the document at once; a DNS, SMP or access point that
      * does not answer is tried again within the delivery window.
      */
-    async deliverOnPeppol(documentId: string): Promise<DeliveryReceipt> {
-      const found = await documentToSend(store, documentId);
-      if ('sent' in found) return { ...found.sent, description: described(found.sent.messageId) };
-      const { document, ubl } = found;
-      let routing: PeppolRouting;
-      try {
-        routing = routingOf(ubl);
-      } catch (err) {
-        if (err instanceof RoutingError)
-          throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
-        throw err;
-      }
-      // The envelope's sender is the one our certificate vouches for: the company's verified Peppol id, checked again here for a document accepted before a change.
-      const company = await store.companies.findById(document.company_id).lean();
-      const refusal = company
-        ? liveSenderRefusal(company, routing.sender)
-        : `Company ${document.company_id} does not exist.`;
-      if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
-
-      const messageId = documentAs4MessageId(document._id);
-      const instanceId = nameBasedUuid(document._id);
-      // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
-      await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });
-      // The envelope is the same for every attempt: its id and time come from the document.
-      const envelope = { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) };
-      const deliverable = billingDeliverable(routing);
-      let receipt;
-      try {
-        receipt = await sendByAs4(
-          { store, peppol },
-          {
-            routing,
-            deliverable,
-            messageId,
-            sbd: standardBusinessDocument(ubl, routing, envelope),
-            // BIS Billing in CII for a receiver that takes only that; a PINT document has no CII form to go as.
-            ...(deliverable === routing.kind && {
-              alternative: {
-                deliverable: BIS_BILLING_CII_SERVICE,
-                make: async () => {
-                  const cii = await ciiOf(store, document._id, ubl);
-                  if (cii === null) return null;
-                  const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
-                  return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
-                },
-              },
-            }),
-            what: 'document',
-            endUserId: document.company_id,
-          },
-        );
-      } catch (err) {
-        if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
-        logger.warn(
-          { err, documentId, attempt: Context.current().info.attempt },
-          'Peppol delivery attempt failed; retrying',
-        );
-        await recordRetry(store, documentId, err, logger);
-        throw err;
-      }
-      const sentAt = receiptTime(receipt);
-      await noteSent(store, documentId, { sent_at: sentAt, message_id: messageId }, logger);
-      logger.info(
-        { documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver },
-        'delivered on Peppol',
-      );
-      return {
-        messageId,
-        sentAt: sentAt.toISOString(),
-        description: described(
-          messageId,
-          ` to ${routing.receiver} (access point ${receipt.receiverSeat})${receipt.alternative ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`,
-        ),
-      };
-    },
+    deliverOnPeppol: (documentId: string): Promise<DeliveryReceipt> => deliverOnPeppol(deps, documentId),
   };
+}
+
+const described = (messageId: string, detail = '') =>
+  `Delivered on the Peppol network by AS4; message id ${messageId}${detail}`;
+
+async function deliverOnPeppol(deps: PeppolDeliveryDependencies, documentId: string): Promise<DeliveryReceipt> {
+  const { store, logger, peppol } = deps;
+  const found = await documentToSend(store, documentId);
+  if ('sent' in found) return { ...found.sent, description: described(found.sent.messageId) };
+  const { document, ubl } = found;
+  const routing = await verifiedRouting(store, document, ubl);
+  const messageId = documentAs4MessageId(document._id);
+  const instanceId = nameBasedUuid(document._id);
+  // Before the send: the receiver's Message Level Status names this id (its DocumentReference), and may come back at once.
+  await store.documents.updateOne({ _id: document._id }, { $set: { sbdh_instance_id: instanceId } });
+  // The envelope is the same for every attempt: its id and time come from the document.
+  const envelope = { instanceId, createdAt: document.created_at, ...(peppol.mls && { mls: peppol.mls }) };
+  const receipt = await sendAttempt(deps, { document, ubl, routing, messageId, envelope });
+  const sentAt = receiptTime(receipt);
+  await noteSent(store, documentId, { sent_at: sentAt, message_id: messageId }, logger);
+  logger.info(
+    { documentId, messageId, receipt: receipt.receiptMessageId, receiver: routing.receiver },
+    'delivered on Peppol',
+  );
+  return {
+    messageId,
+    sentAt: sentAt.toISOString(),
+    description: described(
+      messageId,
+      ` to ${routing.receiver} (access point ${receipt.receiverSeat})${receipt.alternative ? ' as CII, the syntax it takes' : ''}; AS4 receipt ${receipt.receiptMessageId}`,
+    ),
+  };
+}
+
+/**
+ * The document's routing, read from its UBL; its sender must be the one our certificate vouches for: the company's
+ * verified Peppol id, checked again here for a document accepted before a change.
+ */
+async function verifiedRouting(
+  store: PeppolDeliveryDependencies['store'],
+  document: DocumentRow,
+  ubl: string,
+): Promise<PeppolRouting> {
+  let routing: PeppolRouting;
+  try {
+    routing = routingOf(ubl);
+  } catch (err) {
+    if (err instanceof RoutingError)
+      throw permanentDeliveryFailure(`The document cannot be routed on Peppol: ${err.message}.`);
+    throw err;
+  }
+  const company = await store.companies.findById(document.company_id).lean();
+  const refusal = company
+    ? liveSenderRefusal(company, routing.sender)
+    : `Company ${document.company_id} does not exist.`;
+  if (refusal) throw permanentDeliveryFailure(`Not sent on Peppol: ${refusal}`);
+  return routing;
+}
+
+interface Sending {
+  document: DocumentRow;
+  ubl: string;
+  routing: PeppolRouting;
+  messageId: string;
+  envelope: Parameters<typeof standardBusinessDocument>[2];
+}
+
+/** One attempt by AS4; a failure that may pass is recorded on the document and thrown for the retry policy. */
+async function sendAttempt({ store, logger, peppol }: PeppolDeliveryDependencies, sending: Sending) {
+  const { document, ubl, routing, messageId, envelope } = sending;
+  const deliverable = billingDeliverable(routing);
+  try {
+    return await sendByAs4(
+      { store, peppol },
+      {
+        routing,
+        deliverable,
+        messageId,
+        sbd: standardBusinessDocument(ubl, routing, envelope),
+        // BIS Billing in CII for a receiver that takes only that; a PINT document has no CII form to go as.
+        ...(deliverable === routing.kind && {
+          alternative: {
+            deliverable: BIS_BILLING_CII_SERVICE,
+            make: async () => {
+              const cii = await ciiOf(store, document._id, ubl);
+              if (cii === null) return null;
+              const ciiRouting = { ...routingOf(cii), receiver: routing.receiver };
+              return { routing: ciiRouting, sbd: standardBusinessDocument(cii, ciiRouting, envelope) };
+            },
+          },
+        }),
+        what: 'document',
+        endUserId: document.company_id,
+      },
+    );
+  } catch (err) {
+    if (err instanceof ApplicationFailure || Context.current().cancellationSignal.aborted) throw err;
+    logger.warn(
+      { err, documentId: document._id, attempt: Context.current().info.attempt },
+      'Peppol delivery attempt failed; retrying',
+    );
+    await recordRetry(store, document._id, err, logger);
+    throw err;
+  }
 }
