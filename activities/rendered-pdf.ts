@@ -33,24 +33,7 @@ interface PdfAsked {
 }
 
 /** The two renderings a sent document can need: the one `attach_pdf` embeds, and the sandbox email's. */
-export function pdfRendering({ store, validator, logger }: RenderingDependencies) {
-  const render = ({ ubl, input, notice, facturx, limitMs }: PdfAsked) => {
-    const lang = renderingLanguageOf((input.from as { country?: string } | undefined)?.country);
-    const options = { lane: 'render', notice, ...(limitMs && { limitMs }) } as const;
-    if (!facturx) return validator.render(ubl, 'pdf', lang, options);
-    const written = ciiOfUbl(ubl, { facturx: true });
-    if ('unsupported' in written) throw new NotRenderableError(`it cannot be written as CII: ${written.unsupported}`);
-    return validator.render(written.cii, 'facturx', lang, options);
-  };
-
-  /** What the document's workspace wants its sandbox emails to carry: its PDF, or its Factur-X. */
-  const emailPdfOf = async (documentId: string) => {
-    const document = await store.documents.findById(documentId, { workspace_id: 1 }).lean();
-    const workspace =
-      document && (await store.workspaces.findById(document.workspace_id, { sandbox_email_pdf: 1 }).lean());
-    return workspace?.sandbox_email_pdf ?? 'pdf';
-  };
-
+export function pdfRendering(deps: RenderingDependencies) {
   return {
     /**
      * `attach_pdf`: the stored UBL gains its own rendering as a supporting document, before it is
@@ -58,34 +41,7 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
      * left alone, and the change is written only over the UBL it was made from. A sandbox document's
      * rendering is stamped as every sandbox rendering is (its sender is unverified).
      */
-    async embedRenderedPdf(documentId: string): Promise<void> {
-      const content = await sendableContentOf(store, documentId);
-      const document = await store.documents.findById(documentId, { environment: 1 }).lean();
-      if (!content || !document) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
-      if (hasRenderedPdf(content.ubl)) return;
-      let pdf: Buffer;
-      try {
-        pdf = await render({
-          ubl: content.ubl,
-          input: content.input,
-          notice: renderingNoticeFor(document.environment),
-        });
-      } catch (err) {
-        if (err instanceof NotRenderableError)
-          throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
-        throw err;
-      }
-      if (pdf.length > MAX_RENDERED_PDF_BYTES) {
-        throw permanentDeliveryFailure(
-          `The rendered PDF takes ${pdf.length} bytes, over the ${MAX_RENDERED_PDF_BYTES} a document keeps room for; send it without attach_pdf, or split it.`,
-        );
-      }
-      const number = (content.input.number as string | undefined) ?? documentId;
-      await store.contents.updateOne(
-        { _id: documentId, ubl: content.ubl },
-        { $set: { ubl: withRenderedPdf(content.ubl, pdf, number) } },
-      );
-    },
+    embedRenderedPdf: (documentId: string): Promise<void> => embedRenderedPdf(deps, documentId),
 
     /**
      * The PDF the sandbox email carries beside the UBL, made in the validating step before delivery so
@@ -95,35 +51,86 @@ export function pdfRendering({ store, validator, logger }: RenderingDependencies
      * renderer refuses goes without one: the UBL is the invoice, the PDF only a reading of it. Only
      * sandbox documents go by email, so a fresh rendering is stamped as from a sender nobody verified.
      */
-    async renderReadablePdf(documentId: string): Promise<{ rendered: boolean }> {
-      const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
-      if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
-      if (content.readable_pdf) return { rendered: true };
-      const facturx = (await emailPdfOf(documentId)) === 'facturx';
-      let pdf = facturx ? null : renderedPdfIn(content.ubl);
-      if (!pdf) {
-        try {
-          const input = (content.input ?? {}) as Record<string, unknown>;
-          pdf = await render({
-            ubl: content.ubl,
-            input,
-            notice: SANDBOX_NOTICE,
-            facturx,
-            limitMs: READABLE_PDF_LIMIT_MS,
-          });
-        } catch (err) {
-          if (!(err instanceof NotRenderableError)) throw err;
-          logger.warn(
-            { documentId, reason: err.message },
-            'the sandbox email goes without a PDF: the renderer refused the document',
-          );
-          return { rendered: false };
-        }
-      }
-      await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: pdf } });
-      return { rendered: true };
-    },
+    renderReadablePdf: (documentId: string): Promise<{ rendered: boolean }> => renderReadablePdf(deps, documentId),
   };
+}
+
+function render(validator: RenderingDependencies['validator'], { ubl, input, notice, facturx, limitMs }: PdfAsked) {
+  const lang = renderingLanguageOf((input.from as { country?: string } | undefined)?.country);
+  const options = { lane: 'render', notice, ...(limitMs && { limitMs }) } as const;
+  if (!facturx) return validator.render(ubl, 'pdf', lang, options);
+  const written = ciiOfUbl(ubl, { facturx: true });
+  if ('unsupported' in written) throw new NotRenderableError(`it cannot be written as CII: ${written.unsupported}`);
+  return validator.render(written.cii, 'facturx', lang, options);
+}
+
+/** What the document's workspace wants its sandbox emails to carry: its PDF, or its Factur-X. */
+async function emailPdfOf(store: RenderingDependencies['store'], documentId: string) {
+  const document = await store.documents.findById(documentId, { workspace_id: 1 }).lean();
+  const workspace =
+    document && (await store.workspaces.findById(document.workspace_id, { sandbox_email_pdf: 1 }).lean());
+  return workspace?.sandbox_email_pdf ?? 'pdf';
+}
+
+async function embedRenderedPdf({ store, validator }: RenderingDependencies, documentId: string): Promise<void> {
+  const content = await sendableContentOf(store, documentId);
+  const document = await store.documents.findById(documentId, { environment: 1 }).lean();
+  if (!content || !document) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
+  if (hasRenderedPdf(content.ubl)) return;
+  let pdf: Buffer;
+  try {
+    pdf = await render(validator, {
+      ubl: content.ubl,
+      input: content.input,
+      notice: renderingNoticeFor(document.environment),
+    });
+  } catch (err) {
+    if (err instanceof NotRenderableError)
+      throw permanentDeliveryFailure(`The PDF to attach could not be rendered: ${err.message}.`);
+    throw err;
+  }
+  if (pdf.length > MAX_RENDERED_PDF_BYTES) {
+    throw permanentDeliveryFailure(
+      `The rendered PDF takes ${pdf.length} bytes, over the ${MAX_RENDERED_PDF_BYTES} a document keeps room for; send it without attach_pdf, or split it.`,
+    );
+  }
+  const number = (content.input.number as string | undefined) ?? documentId;
+  await store.contents.updateOne(
+    { _id: documentId, ubl: content.ubl },
+    { $set: { ubl: withRenderedPdf(content.ubl, pdf, number) } },
+  );
+}
+
+async function renderReadablePdf(
+  { store, validator, logger }: RenderingDependencies,
+  documentId: string,
+): Promise<{ rendered: boolean }> {
+  const content = await store.contents.findById(documentId, { ubl: 1, input: 1, readable_pdf: 1 }).lean();
+  if (!content) throw permanentDeliveryFailure(`Document ${documentId} has no stored UBL.`);
+  if (content.readable_pdf) return { rendered: true };
+  const facturx = (await emailPdfOf(store, documentId)) === 'facturx';
+  let pdf = facturx ? null : renderedPdfIn(content.ubl);
+  if (!pdf) {
+    try {
+      const input = (content.input ?? {}) as Record<string, unknown>;
+      pdf = await render(validator, {
+        ubl: content.ubl,
+        input,
+        notice: SANDBOX_NOTICE,
+        facturx,
+        limitMs: READABLE_PDF_LIMIT_MS,
+      });
+    } catch (err) {
+      if (!(err instanceof NotRenderableError)) throw err;
+      logger.warn(
+        { documentId, reason: err.message },
+        'the sandbox email goes without a PDF: the renderer refused the document',
+      );
+      return { rendered: false };
+    }
+  }
+  await store.contents.updateOne({ _id: documentId, readable_pdf: null }, { $set: { readable_pdf: pdf } });
+  return { rendered: true };
 }
 
 /** The activity: `embedRenderedPdf` (the email's PDF is rendered inside `validateForSending`). */
