@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
 import { BIS_BILLING_PROCESS, type BillingDocument, type PeppolService } from './capabilities';
 import { PARTICIPANT_SCHEME } from './sml';
@@ -274,85 +275,36 @@ export function standardBusinessDocument(
   routing: EnvelopeRouting,
   envelope: { instanceId: string; createdAt: Date; mls?: MlsRequest },
 ): string {
-  const scopes = create()
-    .ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader')
-    .ele('HeaderVersion')
-    .txt('1.0')
-    .up()
-    .ele('Sender')
-    .ele('Identifier', { Authority: PARTICIPANT_SCHEME })
-    .txt(routing.sender)
-    .up()
-    .up()
-    .ele('Receiver')
-    .ele('Identifier', { Authority: PARTICIPANT_SCHEME })
-    .txt(routing.receiver)
-    .up()
-    .up()
-    .ele('DocumentIdentification')
-    .ele('Standard')
-    .txt(routing.root.namespace)
-    .up()
-    .ele('TypeVersion')
-    .txt(typeVersionOf(routing.documentType.value))
-    .up()
-    .ele('InstanceIdentifier')
-    .txt(envelope.instanceId)
-    .up()
-    .ele('Type')
-    .txt(routing.root.name)
-    .up()
-    .ele('CreationDateAndTime')
-    .txt(envelope.createdAt.toISOString())
-    .up()
-    .up()
-    .ele('BusinessScope')
-    .ele('Scope')
-    .ele('Type')
-    .txt('DOCUMENTID')
-    .up()
-    .ele('InstanceIdentifier')
-    .txt(routing.documentType.value)
-    .up()
-    .ele('Identifier')
-    .txt(routing.documentType.scheme)
-    .up()
-    .up()
-    .ele('Scope')
-    .ele('Type')
-    .txt('PROCESSID')
-    .up()
-    .ele('InstanceIdentifier')
-    .txt(routing.process.value)
-    .up()
-    .ele('Identifier')
-    .txt(routing.process.scheme)
-    .up()
-    .up()
-    .ele('Scope')
-    .ele('Type')
-    .txt('COUNTRY_C1')
-    .up()
-    .ele('InstanceIdentifier')
-    .txt(routing.countryC1)
-    .up()
-    .up();
+  const root = create().ele(SBDH_NAMESPACE, 'StandardBusinessDocumentHeader');
+  textElement(root, 'HeaderVersion', '1.0');
+  textElement(root.ele('Sender'), 'Identifier', routing.sender, { Authority: PARTICIPANT_SCHEME });
+  textElement(root.ele('Receiver'), 'Identifier', routing.receiver, { Authority: PARTICIPANT_SCHEME });
+  const identification = root.ele('DocumentIdentification');
+  textElement(identification, 'Standard', routing.root.namespace);
+  textElement(identification, 'TypeVersion', typeVersionOf(routing.documentType.value));
+  textElement(identification, 'InstanceIdentifier', envelope.instanceId);
+  textElement(identification, 'Type', routing.root.name);
+  textElement(identification, 'CreationDateAndTime', envelope.createdAt.toISOString());
+  const scopes = root.ele('BusinessScope');
+  scope(scopes, 'DOCUMENTID', routing.documentType.value, routing.documentType.scheme);
+  scope(scopes, 'PROCESSID', routing.process.value, routing.process.scheme);
+  scope(scopes, 'COUNTRY_C1', routing.countryC1);
   // Scopes of the MLS specification (section on the SBDH), only when a status is asked for.
-  if (envelope.mls) {
-    if (envelope.mls.to)
-      scopes
-        .ele('Scope')
-        .ele('Type')
-        .txt('MLS_TO')
-        .up()
-        .ele('InstanceIdentifier')
-        .txt(envelope.mls.to)
-        .up()
-        .ele('Identifier')
-        .txt(PARTICIPANT_SCHEME)
-        .up();
-    scopes.ele('Scope').ele('Type').txt('MLS_TYPE').up().ele('InstanceIdentifier').txt(envelope.mls.type).up();
-  }
-  const header = scopes.up().end({ headless: true });
+  if (envelope.mls?.to) scope(scopes, 'MLS_TO', envelope.mls.to, PARTICIPANT_SCHEME);
+  if (envelope.mls) scope(scopes, 'MLS_TYPE', envelope.mls.type);
+  const header = root.end({ headless: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<StandardBusinessDocument xmlns="${SBDH_NAMESPACE}">${header}${envelopedPayload(ubl)}</StandardBusinessDocument>\n`;
+}
+
+/** An element holding text (and attributes), added to `parent`. */
+function textElement(parent: XMLBuilder, name: string, text: string, attributes: Record<string, string> = {}): void {
+  parent.ele(name, attributes).txt(text);
+}
+
+/** One scope of the header's BusinessScope: its type, its value, and the scheme of that value where it has one. */
+function scope(scopes: XMLBuilder, type: string, instance: string, identifier?: string): void {
+  const element = scopes.ele('Scope');
+  textElement(element, 'Type', type);
+  textElement(element, 'InstanceIdentifier', instance);
+  if (identifier !== undefined) textElement(element, 'Identifier', identifier);
 }
