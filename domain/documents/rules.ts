@@ -107,6 +107,19 @@ export const currencyViolations = (currency: string, path: string): Violation[] 
 
 export function checkDocument(document: DocumentInput): Violation[] {
   const out: Violation[] = [];
+  checkHeader(document, out);
+  checkParties(document, out);
+  checkLines(document, out);
+  checkDocumentAmounts(document, out);
+  checkVat(document, out);
+  checkPayment(document, out);
+  checkAttachments(document.attachments ?? [], out);
+  checkNationalRules(document, out);
+  return out;
+}
+
+/** References, the profile's own needs, the currency and the invoicing period. */
+function checkHeader(document: DocumentInput, out: Violation[]): void {
   if (!document.buyer_reference && !document.order_reference) {
     out.push({
       path: 'buyer_reference',
@@ -132,6 +145,10 @@ export function checkDocument(document: DocumentInput): Violation[] {
   out.push(...currencyViolations(document.currency, 'currency'));
   if (document.period && document.period.end < document.period.start)
     out.push({ path: 'period.end', rule: 'BR-29', message: 'The period ends before it starts.' });
+}
+
+/** The seller and buyer, the seller's identifier, and the deliver-to address. */
+function checkParties(document: DocumentInput, out: Violation[]): void {
   checkParty(document.from, 'from', out);
   checkParty(document.to, 'to', out);
   if (!document.from.tax_id && !document.from.company_registration_id) {
@@ -145,7 +162,10 @@ export function checkDocument(document: DocumentInput): Violation[] {
   if (delivery && (delivery.street || delivery.city || delivery.postal_code) && !delivery.country) {
     out.push({ path: 'delivery.country', rule: 'BR-57', message: 'A deliver-to address needs its country.' });
   }
+}
 
+/** Each line's price, unit, and its allowances and charges. */
+function checkLines(document: DocumentInput, out: Violation[]): void {
   document.lines.forEach((line, index) => {
     const path = `lines[${index}]`;
     if (new Decimal(line.unit_price).isNegative())
@@ -172,6 +192,10 @@ export function checkDocument(document: DocumentInput): Violation[] {
       });
     }
   });
+}
+
+/** The document level allowances and charges, and the amounts of the payment. */
+function checkDocumentAmounts(document: DocumentInput, out: Violation[]): void {
   for (const kind of ['allowances', 'charges'] as const) {
     (document[kind] ?? []).forEach((entry, index) => {
       if (decimals(entry.amount) > 2)
@@ -190,12 +214,6 @@ export function checkDocument(document: DocumentInput): Violation[] {
     out.push({ path: 'payment.rounding_amount', rule: 'BR-DEC-17', message: 'Amounts have at most 2 decimals.' });
   }
   out.push(...payableRoundingViolations(document.payment?.rounding_amount, 'payment.rounding_amount'));
-
-  checkVat(document, out);
-  checkPayment(document, out);
-  checkAttachments(document.attachments ?? [], out);
-  checkNationalRules(document, out);
-  return out;
 }
 
 /**
