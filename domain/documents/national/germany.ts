@@ -21,7 +21,6 @@ const STARTS_WITH_LINE_BREAK = /^\s*\n/;
 export function germany(context: NationalContext): void {
   const { document, out } = context;
   if (context.sellerAddressCountry !== 'DE' || context.buyerAddressCountry !== 'DE') return;
-  const who = 'Between German parties, the seller';
   if (!document.buyer_reference) {
     out.push({
       path: 'buyer_reference',
@@ -29,6 +28,16 @@ export function germany(context: NationalContext): void {
       message: 'Between German parties the buyer reference (e.g. the Leitweg-ID of a public buyer) is required.',
     });
   }
+  sellerContact(document, out);
+  addresses(document, out);
+  paymentMeans(document, out);
+  checkSkonto(context);
+  distinctAttachmentNames(document, out);
+}
+
+/** DE-R-002, -005, -006, -007: the seller's contact point, telephone and email. */
+function sellerContact(document: NationalContext['document'], out: NationalContext['out']): void {
+  const who = 'Between German parties, the seller';
   const from = document.from;
   if (!from.contact_name && !from.phone && !from.email) {
     out.push({
@@ -56,6 +65,11 @@ export function germany(context: NationalContext): void {
         message: `${who} gives a contact email address: send from.email or set it on the company.`,
       });
   }
+}
+
+/** DE-R-003, -004, -008 to -011: the parties' cities and postal codes, and a deliver-to address's. */
+function addresses(document: NationalContext['document'], out: NationalContext['out']): void {
+  const from = document.from;
   requireAddress(from, 'from', { city: 'DE-R-003', postal_code: 'DE-R-004' }, 'Between German parties the seller', out);
   requireAddress(
     document.to,
@@ -79,7 +93,10 @@ export function germany(context: NationalContext): void {
         message: 'Between German parties a deliver-to address has its postal code.',
       });
   }
+}
 
+/** DE-R-001, DE-R-024-1: payment instructions, and no card payment without its details. */
+function paymentMeans(document: NationalContext['document'], out: NationalContext['out']): void {
   const code = paymentMeansCode(document);
   if (code === undefined) {
     out.push({
@@ -95,8 +112,10 @@ export function germany(context: NationalContext): void {
       message: `Payment means ${code} (card) needs card details, which this API does not take; use 30 or 58.`,
     });
   }
-  checkSkonto(context);
+}
 
+/** DE-R-022: every attachment has its own file name. */
+function distinctAttachmentNames(document: NationalContext['document'], out: NationalContext['out']): void {
   const seen = new Set<string>();
   (document.attachments ?? []).forEach((attachment, index) => {
     if (seen.has(attachment.filename)) {
