@@ -362,9 +362,22 @@ function partyTerms(
 ): Term[] {
   const [name, tradingName, identifier, endpoint, vat, legal, contact, phone, email, street, city, postcode, country] =
     ids;
+  return inGroup(group, [
+    ...partyIdentityTerms(group, [name, tradingName, identifier, endpoint, vat, legal], example),
+    ...partyContactTerms(group, [contact, phone, email]),
+    ...partyAddressTerms(group, [street, city, postcode, country]),
+  ]);
+}
+
+/** A party's names and identifiers: its name, trading name, identifier, electronic address, VAT and legal ids. */
+function partyIdentityTerms(
+  group: 'seller' | 'buyer',
+  [name, tradingName, identifier, endpoint, vat, legal]: [string, string, string, string, string, string],
+  example: string,
+): Row[] {
   // A UBL party identification in scheme SEPA is the creditor id (BT-90, in the payment group), not the party's identifier.
   const identification = 'cac:PartyIdentification[cbc:ID@schemeID!=SEPA]/cbc:ID';
-  return inGroup(group, [
+  return [
     {
       id: name,
       name: `${group === 'seller' ? 'Seller' : 'Buyer'} name`,
@@ -436,6 +449,12 @@ function partyTerms(
       cii: 'ram:SpecifiedLegalOrganization/ram:ID',
       example: '0123456749',
     },
+  ];
+}
+
+/** A party's contact: a person or department, a telephone number and an email address. */
+function partyContactTerms(group: 'seller' | 'buyer', [contact, phone, email]: [string, string, string]): Row[] {
+  return [
     {
       id: contact,
       name: 'Contact point',
@@ -466,6 +485,15 @@ function partyTerms(
       rules: group === 'seller' ? ['DE-R-007'] : [],
       example: 'billing@example.com',
     },
+  ];
+}
+
+/** A party's postal address. */
+function partyAddressTerms(
+  group: 'seller' | 'buyer',
+  [street, city, postcode, country]: [string, string, string, string],
+): Row[] {
+  return [
     {
       id: street,
       name: 'Address line 1',
@@ -504,7 +532,7 @@ function partyTerms(
       rules: [group === 'seller' ? 'BR-09' : 'BR-11', 'BR-CL-14'],
       example: 'BE',
     },
-  ]);
+  ];
 }
 
 const DELIVERY = inGroup('delivery', [
