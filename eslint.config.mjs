@@ -1,11 +1,42 @@
 // Lint rules that protect the layering: no floating promises anywhere, and
 // workflow code (replayed deterministically by Temporal) may not touch Node
-// built-ins, the database or the network.
+// built-ins, the database or the network; no function longer than a screen.
 import js from '@eslint/js';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+/** Calls whose callback is a list of test cases (`describe`, `describe.each(…)`, the browser tests' `inBrowser`). */
+const CASE_LISTS = new Set(['describe', 'inBrowser']);
+
+const calleeRoot = (callee) =>
+  callee.type === 'MemberExpression'
+    ? calleeRoot(callee.object)
+    : callee.type === 'CallExpression'
+      ? calleeRoot(callee.callee)
+      : callee.name;
+
+const isCaseList = (node) =>
+  node.parent?.type === 'CallExpression' &&
+  node.parent.arguments.includes(node) &&
+  CASE_LISTS.has(calleeRoot(node.parent.callee));
+
+/**
+ * ESLint's max-lines-per-function, except for a list of test cases: it reads as a table of contents, and each
+ * case in it is a function held to the limit like any other.
+ */
+const coreMaxLines = builtinRules.get('max-lines-per-function');
+const maxLinesPerFunction = {
+  meta: coreMaxLines.meta,
+  create: (context) =>
+    coreMaxLines.create(
+      Object.create(context, {
+        report: { value: (descriptor) => isCaseList(descriptor.node) || context.report(descriptor) },
+      }),
+    ),
+};
 
 export default tseslint.config(
   {
@@ -27,7 +58,9 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
+    plugins: { house: { rules: { 'max-lines-per-function': maxLinesPerFunction } } },
     rules: {
+      'house/max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
