@@ -100,107 +100,137 @@ async function prepareMigrationKey(companyId: string, plan: Plan): Promise<void>
  *              the company changes meanwhile ──▶ plan again (the decision was about something else)
  *   a step that keeps failing (about half an hour of backoff) or is refused ──▶ failed, saying why
  */
-export async function syncReceivingWorkflow({
-  companyId,
-}: SyncReceivingInput): Promise<'registered' | 'unregistered' | 'awaiting_review' | 'failed'> {
-  let changed = true;
-  let reviewOpen = false;
-  let decision: KycDecision | undefined;
+export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): Promise<Outcome> {
+  const said = listenForSignals();
+  const record = outcomeRecorder(companyId);
+  let outcome: Outcome = 'unregistered';
+  while (said.changed) {
+    said.changed = false;
+    const plan: Plan = await planReceiving(companyId);
+    outcome = await applyPlan(companyId, plan, record);
+    if (plan.refused && !plan.desired) outcome = await sayRefused(plan.refused, record);
+    if (plan.review) {
+      outcome = (await awaitReview(companyId, plan.review, !plan.desired, said, record)) ?? outcome;
+      // Approved, refused, or the company changed: the next plan registers it, says the refusal, or reviews anew.
+      said.changed = true;
+      continue;
+    }
+    // A change signalled while the last step ran is planned for before the workflow ends.
+    await condition(() => said.changed, 1);
+  }
+  setCurrentDetails(`Done: ${outcome}`);
+  return outcome;
+}
+
+type Outcome = 'registered' | 'unregistered' | 'awaiting_review' | 'failed';
+
+/** What the signals said since the workflow last looked: a change of the company, an operator's decision. */
+interface Signalled {
+  changed: boolean;
+  /** A review is shown as pending: a decision signalled from now on is taken. */
+  reviewOpen: boolean;
+  decision?: KycDecision;
+}
+
+function listenForSignals(): Signalled {
+  const said: Signalled = { changed: true, reviewOpen: false };
   setHandler(receivingChanged, () => {
-    changed = true;
+    said.changed = true;
   });
   setHandler(
     participantReviewSignal,
     (input) => {
       // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
-      if (!reviewOpen) log.warn('no review is open; signal ignored', { input });
+      if (!said.reviewOpen) log.warn('no review is open; signal ignored', { input });
       else if (!isReviewDecision(input))
         log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
-      else decision = input;
+      else said.decision = input;
     },
     {
       description:
         'The decision on the company’s Peppol id under review: {"decision": "approve"} or {"decision": "reject", "reason": "…"}; "operator" names who decided',
     },
   );
-  let outcome: 'registered' | 'unregistered' | 'awaiting_review' | 'failed' = 'unregistered';
+  return said;
+}
+
+type ReceivingOutcome = Parameters<Activities['recordReceivingOutcome']>[1];
+type RecordOutcome = (outcome: ReceivingOutcome) => Promise<unknown>;
+
+/** Records each outcome on the company with the next step number, so a retried record is the same row. */
+function outcomeRecorder(companyId: string): RecordOutcome {
   let step = 0;
-  while (changed) {
-    changed = false;
-    const plan: Plan = await planReceiving(companyId);
-    let participant: string | null = plan.register;
-    try {
-      for (const old of plan.unregister) {
-        participant = old;
-        await syncListing(companyId, old, plan);
-        setCurrentDetails(`Unregistering ${old} from the SML and our SMP`);
-        await unregisterReceiver(companyId, old);
-        await recordReceivingOutcome(companyId, { status: 'unregistered', participant: old }, step++);
-      }
-      participant = plan.register;
-      if (plan.register) {
-        setCurrentDetails(`Registering ${plan.register} in our SMP and the SML`);
-        await registerReceiver(companyId, plan.register);
-        await recordReceivingOutcome(companyId, { status: 'registered', participant: plan.register }, step++);
-      }
-      if (plan.desired) await syncListing(companyId, plan.desired, plan);
-      await prepareMigrationKey(companyId, plan);
-      outcome = plan.desired ? 'registered' : 'unregistered';
-    } catch (err) {
-      const reason = reasonOf(err);
-      await recordReceivingOutcome(companyId, { status: 'failed', participant, error_message: reason }, step++);
-      setCurrentDetails(`Failed: ${reason}`);
-      outcome = 'failed';
+  return (outcome) => recordReceivingOutcome(companyId, outcome, step++);
+}
+
+/** Unregisters what the plan drops and registers what it wants, the listing and migration key beside; a failure is said. */
+async function applyPlan(companyId: string, plan: Plan, record: RecordOutcome): Promise<Outcome> {
+  let participant: string | null = plan.register;
+  try {
+    for (const old of plan.unregister) {
+      participant = old;
+      await syncListing(companyId, old, plan);
+      setCurrentDetails(`Unregistering ${old} from the SML and our SMP`);
+      await unregisterReceiver(companyId, old);
+      await record({ status: 'unregistered', participant: old });
     }
-    if (plan.refused && !plan.desired) {
-      const reason = `The review refused ${plan.refused.participant}: ${plan.refused.reason}`;
-      await recordReceivingOutcome(
-        companyId,
-        { status: 'failed', participant: plan.refused.participant, error_message: reason },
-        step++,
-      );
-      setCurrentDetails(reason);
-      outcome = 'failed';
+    participant = plan.register;
+    if (plan.register) {
+      setCurrentDetails(`Registering ${plan.register} in our SMP and the SML`);
+      await registerReceiver(companyId, plan.register);
+      await record({ status: 'registered', participant: plan.register });
     }
-    if (plan.review) {
-      const { identity, why } = plan.review;
-      // Open from here on: a decision the operator signals once the review shows as pending is taken.
-      reviewOpen = true;
-      if (await openParticipantReview(companyId, identity, why)) {
-        if (!plan.desired) {
-          await recordReceivingOutcome(
-            companyId,
-            {
-              status: 'awaiting_review',
-              participant: identity.peppol_id,
-              error_message: `An operator reviews ${identity.peppol_id} before it is registered: ${why}`,
-            },
-            step++,
-          );
-          outcome = 'awaiting_review';
-        }
-        upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }]);
-        setCurrentDetails(
-          `Waiting for a review of ${identity.peppol_id} (registration id ${identity.company_registration_id ?? 'none'}, VAT number ${identity.tax_id ?? 'none'}): ${why}. ` +
-            `Signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`,
-        );
-        await condition(() => decision !== undefined || changed);
-        const given = decision;
-        decision = undefined;
-        // A change that came with the decision wins: the operator decided about an identity the company no longer has.
-        const decided = given && !changed ? await recordParticipantDecision(companyId, identity, given) : 'stale';
-        if (decided !== 'stale') upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: decided }]);
-      }
-      reviewOpen = false;
-      // Approved, refused, or the company changed: the next plan registers it, says the refusal, or reviews anew.
-      changed = true;
-      continue;
-    }
-    // A change signalled while the last step ran is planned for before the workflow ends.
-    await condition(() => changed, 1);
+    if (plan.desired) await syncListing(companyId, plan.desired, plan);
+    await prepareMigrationKey(companyId, plan);
+    return plan.desired ? 'registered' : 'unregistered';
+  } catch (err) {
+    const reason = reasonOf(err);
+    await record({ status: 'failed', participant, error_message: reason });
+    setCurrentDetails(`Failed: ${reason}`);
+    return 'failed';
   }
-  setCurrentDetails(`Done: ${outcome}`);
-  return outcome;
+}
+
+/** The review refused the participant, and the company wants no other: said as the failure it is. */
+async function sayRefused({ participant, reason }: NonNullable<Plan['refused']>, record: RecordOutcome): Promise<Outcome> {
+  const said = `The review refused ${participant}: ${reason}`;
+  await record({ status: 'failed', participant, error_message: said });
+  setCurrentDetails(said);
+  return 'failed';
+}
+
+/**
+ * Opens the review of an identity no proof covers and waits for an operator's decision, or a change of the company
+ * (which wins: the decision was about an identity the company no longer has). `awaiting_review` when the company
+ * waits for it to receive at all.
+ */
+async function awaitReview(
+  companyId: string,
+  { identity, why }: NonNullable<Plan['review']>,
+  waitsToReceive: boolean,
+  said: Signalled,
+  record: RecordOutcome,
+): Promise<'awaiting_review' | undefined> {
+  said.reviewOpen = true;
+  const opened = await openParticipantReview(companyId, identity, why);
+  if (opened) {
+    if (waitsToReceive) {
+      const waiting = `An operator reviews ${identity.peppol_id} before it is registered: ${why}`;
+      await record({ status: 'awaiting_review', participant: identity.peppol_id, error_message: waiting });
+    }
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: 'pending' }]);
+    setCurrentDetails(
+      `Waiting for a review of ${identity.peppol_id} (registration id ${identity.company_registration_id ?? 'none'}, VAT number ${identity.tax_id ?? 'none'}): ${why}. ` +
+        `Signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`,
+    );
+    await condition(() => said.decision !== undefined || said.changed);
+    const given = said.decision;
+    said.decision = undefined;
+    const decided = given && !said.changed ? await recordParticipantDecision(companyId, identity, given) : 'stale';
+    if (decided !== 'stale') upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: decided }]);
+  }
+  said.reviewOpen = false;
+  return opened && waitsToReceive ? 'awaiting_review' : undefined;
 }
 
 movesToNewBuilds(syncReceivingWorkflow);
