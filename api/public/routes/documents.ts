@@ -371,62 +371,71 @@ function sendDocumentBatchRoute(routes: RouteTable, deps: DocumentRouteDependenc
     ],
     handler: async ({ auth, body, req }) => {
       const batch = await readBody(deps, body as Buffer, true);
-      if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
-      if (batch.length > MAX_BATCH)
-        throw new ApiError(
-          'batch_too_large',
-          `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`,
-        );
-      const companies = new Set(batch.entries.map((entry) => (entry.object ? entry.companyId : undefined)));
-      const [companyId] = companies;
-      if (companies.size !== 1)
-        throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
-      if (typeof companyId !== 'string')
-        throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
-      const checked = await companyOf(deps, auth, companyId);
-      // Each document waits mostly for its own workflow's answer, so they are submitted side by side; the answers keep the batch's order.
-      // Ids in the batch's order (a millisecond apart), as its documents are listed.
-      const started = Date.now();
-      const earlierOf = sameNumberBefore(batch.entries);
-      const submissions: Promise<unknown>[] = [];
-      const answers = await mapConcurrently(
-        batch.entries,
-        checked.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1,
-        (entry, index) => {
-          const answer = (async () => {
-            // An entry repeating an earlier one's number waits for it: its duplicate_number then names that entry.
-            const earlier = earlierOf[index];
-            if (earlier !== undefined) await submissions[earlier];
-            try {
-              return {
-                ok: true as const,
-                submitted: await submitOne(deps, req, entry, undefined, {
-                  company: checked,
-                  id: newSortableId('document', started + index),
-                }),
-              };
-            } catch (err) {
-              // One document's failure, whatever it is (402 too: each entry is charged on its own), is that entry's answer: the others stand.
-              return { ok: false as const, refused: answerFor(err, req) };
-            }
-          })();
-          submissions[index] = answer;
-          return answer;
-        },
-      );
-      const results = answers.map((answer) => (answer.ok ? answer.submitted.body : answer.refused.toEnvelope()));
+      const company = await companyOf(deps, auth, batchCompanyId(batch));
+      const answers = await submitBatch(deps, req, batch.entries, company);
       const accepted = answers.flatMap((answer) => (answer.ok ? [answer.submitted] : []));
       const unpaid = answers.flatMap((answer) =>
         !answer.ok && answer.refused.code === 'insufficient_credits' ? [answer.refused] : [],
       )[0];
-      // The lowest balance a reservation left is the balance after the batch.
-      const balances = accepted.flatMap(({ balanceUnits }) => (balanceUnits === undefined ? [] : [balanceUnits]));
-      const balanceUnits = balances.length > 0 ? Math.min(...balances) : undefined;
       // The balance covered none of it: nothing was queued or charged, so the whole request is refused as a single document would be.
       if (accepted.length === 0 && unpaid) throw unpaid;
-      return { status: 202, body: results, headers: creditsHeader(deps, balanceUnits) };
+      // The lowest balance a reservation left is the balance after the batch.
+      const balances = accepted.flatMap(({ balanceUnits }) => (balanceUnits === undefined ? [] : [balanceUnits]));
+      return {
+        status: 202,
+        body: answers.map((answer) => (answer.ok ? answer.submitted.body : answer.refused.toEnvelope())),
+        headers: creditsHeader(deps, balances.length > 0 ? Math.min(...balances) : undefined),
+      };
     },
   });
+}
+
+/** The one company a batch's documents name; a batch of none, of too many, or of several companies is refused whole. */
+function batchCompanyId(batch: Awaited<ReturnType<typeof readBody>>): string {
+  if (!batch.array || batch.length === 0) throw invalidField('body', 'Send a JSON array of 1 to 100 documents.');
+  if (batch.length > MAX_BATCH)
+    throw new ApiError(
+      'batch_too_large',
+      `A batch holds at most ${MAX_BATCH} documents; this one has ${batch.length}.`,
+    );
+  const companies = new Set(batch.entries.map((entry) => (entry.object ? entry.companyId : undefined)));
+  const [companyId] = companies;
+  if (companies.size !== 1)
+    throw invalidField('[].company_id', 'Every document of a batch must have the same company_id.');
+  if (typeof companyId !== 'string')
+    throw missingField('[0].company_id', 'Every document of a batch needs the company_id.');
+  return companyId;
+}
+
+type BatchAnswer = { ok: true; submitted: Awaited<ReturnType<typeof submitOne>> } | { ok: false; refused: ApiError };
+
+/**
+ * Each document of a batch submitted on its own, its refusal (402 too: each entry is charged on its own) its answer
+ * while the others stand. Each waits mostly for its own workflow's answer, so they are submitted side by side; the
+ * answers, and the ids (a millisecond apart), keep the batch's order.
+ */
+async function submitBatch(
+  deps: DocumentRouteDependencies,
+  req: Request,
+  entries: EntryReading[],
+  company: SendingCompany,
+): Promise<BatchAnswer[]> {
+  const started = Date.now();
+  const earlierOf = sameNumberBefore(entries);
+  const submissions: Promise<BatchAnswer>[] = [];
+  const submit = async (entry: EntryReading, index: number): Promise<BatchAnswer> => {
+    // An entry repeating an earlier one's number waits for it: its duplicate_number then names that entry.
+    const earlier = earlierOf[index];
+    if (earlier !== undefined) await submissions[earlier];
+    try {
+      const id = newSortableId('document', started + index);
+      return { ok: true, submitted: await submitOne(deps, req, entry, undefined, { company, id }) };
+    } catch (err) {
+      return { ok: false, refused: answerFor(err, req) };
+    }
+  };
+  const concurrency = company.livePriceUnits === undefined ? BATCH_CONCURRENCY : 1;
+  return mapConcurrently(entries, concurrency, (entry, index) => (submissions[index] = submit(entry, index)));
 }
 
 /**
@@ -445,8 +454,32 @@ function sameNumberBefore(entries: EntryReading[]): (number | undefined)[] {
   });
 }
 
+const documentValidationSchema = z
+  .object({
+    valid: z.boolean(),
+    violations: z.array(violationSchema),
+    warnings: z.array(warningSchema).openapi({
+      description: 'What sending would warn about (see DocumentAccepted); empty when our checks refuse the document',
+    }),
+    official: z
+      .object({
+        rule_set: ruleSetIdSchema,
+        errors: z.array(ublFindingSchema),
+        warnings: z.array(ublFindingSchema),
+      })
+      .nullable()
+      .openapi({
+        description: "What the official rules found; null when the API's own checks refused the document first",
+      }),
+    ubl: z.string().nullable(),
+    totals: totalsSchema.nullable().openapi({
+      description:
+        'The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused',
+    }),
+  })
+  .openapi('DocumentValidation');
+
 function validateDocumentRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
-  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/documents/validate',
@@ -463,31 +496,7 @@ function validateDocumentRoute(routes: RouteTable, deps: DocumentRouteDependenci
     responses: {
       200: {
         description: 'The verdict: the UBL when valid, every violation when not',
-        schema: z
-          .object({
-            valid: z.boolean(),
-            violations: z.array(violationSchema),
-            warnings: z.array(warningSchema).openapi({
-              description:
-                'What sending would warn about (see DocumentAccepted); empty when our checks refuse the document',
-            }),
-            official: z
-              .object({
-                rule_set: ruleSetIdSchema,
-                errors: z.array(ublFindingSchema),
-                warnings: z.array(ublFindingSchema),
-              })
-              .nullable()
-              .openapi({
-                description: "What the official rules found; null when the API's own checks refused the document first",
-              }),
-            ubl: z.string().nullable(),
-            totals: totalsSchema.nullable().openapi({
-              description:
-                'The totals as sending would compute them; also for a JSON document refused by meaning (a missing reference, a wrong VAT category), so a form shows them as it is filled in; null when the shape is wrong (no number where an amount goes) or for a UBL or CII body refused',
-            }),
-          })
-          .openapi('DocumentValidation'),
+        schema: documentValidationSchema,
       },
     },
     errors: [
@@ -499,42 +508,40 @@ function validateDocumentRoute(routes: RouteTable, deps: DocumentRouteDependenci
       'validator_unavailable',
       'server_busy',
     ],
-    handler: async ({ auth, body, signal }) => {
-      const [entry] = (await readBody(deps, body as Buffer, false)).entries;
-      let prepared, company;
-      try {
-        ({ prepared, company } = await prepareEntry(deps, auth, entry!));
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
-        const violations = (err.options.details as { violations: unknown[] }).violations;
-        return {
-          status: 200,
-          body: {
-            valid: false,
-            violations,
-            warnings: [],
-            official: null,
-            ubl: null,
-            totals: totalsWhileRefused(entry!),
-          },
-        };
-      }
-      const warnings = await documentWarnings(store, prepared.document, {
-        companyId: company._id,
-        environment: auth.environment,
-      });
-      const report = await deps.validator.validate(prepared.ubl, {
-        lane: 'interactive',
-        limitMs: INTERACTIVE_VALIDATION_MS,
-        signal,
-      });
-      const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
-      return {
-        status: 200,
-        body: { valid: report.valid, violations: [], warnings, official, ubl: prepared.ubl, totals: prepared.totals },
-      };
-    },
+    handler: async ({ auth, body, signal }) => ({
+      status: 200,
+      body: await validateDocument(deps, auth, body as Buffer, signal),
+    }),
   });
+}
+
+/** The verdict on a posted document: our checks, then (when they pass) the official rules, nothing stored. */
+async function validateDocument(
+  deps: DocumentRouteDependencies,
+  auth: AuthContext,
+  body: Buffer,
+  signal: AbortSignal,
+): Promise<z.input<typeof documentValidationSchema>> {
+  const [entry] = (await readBody(deps, body, false)).entries;
+  let prepared, company;
+  try {
+    ({ prepared, company } = await prepareEntry(deps, auth, entry!));
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'document_invalid') throw err;
+    const violations = (err.options.details as { violations: z.input<typeof violationSchema>[] }).violations;
+    return { valid: false, violations, warnings: [], official: null, ubl: null, totals: totalsWhileRefused(entry!) };
+  }
+  const warnings = await documentWarnings(deps.store, prepared.document, {
+    companyId: company._id,
+    environment: auth.environment,
+  });
+  const report = await deps.validator.validate(prepared.ubl, {
+    lane: 'interactive',
+    limitMs: INTERACTIVE_VALIDATION_MS,
+    signal,
+  });
+  const official = { rule_set: report.rule_set, ...findingsView(report.findings) };
+  return { valid: report.valid, violations: [], warnings, official, ubl: prepared.ubl, totals: prepared.totals };
 }
 
 function listDocumentsRoute(routes: RouteTable, deps: DocumentRouteDependencies): void {
