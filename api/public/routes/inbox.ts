@@ -122,8 +122,16 @@ function listInboxRoute(routes: RouteTable, deps: InboxRouteDependencies): void 
   });
 }
 
+const sandboxInboundAcceptedSchema = z
+  .object({
+    id: z.string(),
+    direction: z.literal('received'),
+    company_id: z.string(),
+    status: z.literal('receiving'),
+  })
+  .openapi('SandboxInboundAccepted');
+
 function sandboxInboundRoute(routes: RouteTable, deps: InboxRouteDependencies): void {
-  const { store } = deps;
   routes.add({
     method: 'post',
     path: '/v1/sandbox/inbound',
@@ -144,14 +152,7 @@ function sandboxInboundRoute(routes: RouteTable, deps: InboxRouteDependencies): 
     responses: {
       202: {
         description: 'Stored; being validated and filed',
-        schema: z
-          .object({
-            id: z.string(),
-            direction: z.literal('received'),
-            company_id: z.string(),
-            status: z.literal('receiving'),
-          })
-          .openapi('SandboxInboundAccepted'),
+        schema: sandboxInboundAcceptedSchema,
       },
     },
     errors: [
@@ -162,56 +163,51 @@ function sandboxInboundRoute(routes: RouteTable, deps: InboxRouteDependencies): 
       'recipient_not_found',
       'server_busy',
     ],
-    handler: async ({ auth, body }) => {
-      requireSandbox(
-        auth,
-        'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.',
-      );
-      const xml = body as Buffer;
-      await requireMeasurableUbl(deps.cpu, xml);
-      // Read on a worker thread, as the bounds were: a large document never holds the event loop.
-      const routed = await deps.cpu.run('routeUbl', { xml });
-      if (!routed.ok) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${routed.problem}.`);
-      const { routing } = routed;
-      const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
-      const company = companies.find(
-        (candidate) => candidate.peppol_id?.toLowerCase() === routing.receiver.toLowerCase(),
-      );
-      if (!company) {
-        throw new ApiError(
-          'recipient_not_found',
-          `The buyer's EndpointID is ${routing.receiver}, which is the peppol_id of none of this workspace's companies${auth.companyId ? ' visible to this key' : ''}.`,
-          {
-            details: { receiver_id: routing.receiver },
-          },
-        );
-      }
-      const intake = await takeInbound(
-        deps,
-        {
-          source: 'sandbox',
-          messageId: `${randomUUID()}@sandbox.einvoice`,
-          senderId: routing.sender,
-          receiverId: routing.receiver,
-          documentTypeId: `${routing.documentType.scheme}::${routing.documentType.value}`,
-          processId: `${routing.process.scheme}::${routing.process.value}`,
-          countryC1: routing.countryC1,
-          accessPoint: null,
-          accessPointCertificate: null,
-          payload: xml,
-          receivedAt: new Date(),
-        },
-        { companyId: company._id, workspaceId: company.workspace_id, environment: 'sandbox' },
-      );
-      return {
-        status: 202,
-        body: {
-          id: intake.documentId,
-          direction: 'received' as const,
-          company_id: company._id,
-          status: 'receiving' as const,
-        },
-      };
-    },
+    handler: async ({ auth, body }) => ({ status: 202, body: await receiveInSandbox(deps, auth, body as Buffer) }),
   });
+}
+
+/** A sandbox document taken in as if it had come by AS4: stored now, validated and filed by its receive workflow. */
+async function receiveInSandbox(
+  deps: InboxRouteDependencies,
+  auth: AuthContext,
+  xml: Buffer,
+): Promise<z.output<typeof sandboxInboundAcceptedSchema>> {
+  requireSandbox(auth, 'POST /v1/sandbox/inbound takes test keys only; live documents arrive on the Peppol network.');
+  await requireMeasurableUbl(deps.cpu, xml);
+  // Read on a worker thread, as the bounds were: a large document never holds the event loop.
+  const routed = await deps.cpu.run('routeUbl', { xml });
+  if (!routed.ok) throw new ApiError('ubl_not_routable', `The document cannot be addressed: ${routed.problem}.`);
+  const { routing } = routed;
+  const company = await addressedCompany(deps.store, auth, routing.receiver);
+  const intake = await takeInbound(
+    deps,
+    {
+      source: 'sandbox',
+      messageId: `${randomUUID()}@sandbox.einvoice`,
+      senderId: routing.sender,
+      receiverId: routing.receiver,
+      documentTypeId: `${routing.documentType.scheme}::${routing.documentType.value}`,
+      processId: `${routing.process.scheme}::${routing.process.value}`,
+      countryC1: routing.countryC1,
+      accessPoint: null,
+      accessPointCertificate: null,
+      payload: xml,
+      receivedAt: new Date(),
+    },
+    { companyId: company._id, workspaceId: company.workspace_id, environment: 'sandbox' },
+  );
+  return { id: intake.documentId, direction: 'received', company_id: company._id, status: 'receiving' };
+}
+
+/** The company of this workspace (visible to the key) whose peppol_id the buyer's address is; otherwise 422 naming it. */
+async function addressedCompany(store: Store, auth: AuthContext, receiver: string) {
+  const companies = await listCompanies(store, auth.workspaceId, auth.companyId);
+  const company = companies.find((candidate) => candidate.peppol_id?.toLowerCase() === receiver.toLowerCase());
+  if (company) return company;
+  throw new ApiError(
+    'recipient_not_found',
+    `The buyer's EndpointID is ${receiver}, which is the peppol_id of none of this workspace's companies${auth.companyId ? ' visible to this key' : ''}.`,
+    { details: { receiver_id: receiver } },
+  );
 }
