@@ -19,7 +19,7 @@ import { requireDocumentOf } from '../access';
 import { ApiError } from '../../http/errors';
 import type { CpuPool } from '../cpu-pool';
 import { z } from '../../contract/openapi';
-import type { RouteTable } from '../route-table';
+import type { ResponseSpec, RouteTable } from '../route-table';
 import { documentParams, languageQuery, pdfQuery } from '../../contract/queries';
 
 /**
@@ -144,6 +144,41 @@ export function renderingRoutes(routes: RouteTable, deps: RenderingRouteDependen
   for (const format of ['pdf', 'html', 'facturx'] as const) renderingRoute(routes, deps, format);
 }
 
+/** What the OpenAPI description says of a rendering format: the same words for each, and the format's own notes. */
+function renderingDescription(format: RenderFormat): string {
+  return (
+    `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
+    `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
+    `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
+    `rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) ` +
+    `is answered from what was kept. A received document past the XML bounds, with more than ${MAX_RENDERED_LINES.toLocaleString('en')} lines, ` +
+    `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
+    `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
+    `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
+    FORMAT_NOTES[format]
+  );
+}
+
+/** A rendering's answers: the bytes with the tag that names them, or 304 when the client has them. */
+function renderingResponses(format: RenderFormat): Record<number, ResponseSpec> {
+  const { contentType, name } = FORMATS[format];
+  return {
+    200: {
+      description: name,
+      schema: z.string().openapi({ format: 'binary' }),
+      contentType: contentType.split(';')[0]!,
+      headers: {
+        ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
+        'Cache-Control': {
+          description: '`private, no-cache`: keep it, and ask again with `If-None-Match`',
+          schema: { type: 'string' },
+        },
+      },
+    },
+    304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
+  };
+}
+
 /** The document rendered in one format: the same checks, limits and keeping for every format. */
 function renderingRoute(
   routes: RouteTable,
@@ -156,35 +191,12 @@ function renderingRoute(
     path: `/v1/documents/{id}/${format}`,
     operationId,
     summary: `The document as a ${name} a person reads`,
-    description:
-      `Any document, sent or received, invoice or credit note, rendered from its UBL by KoSIT's XRechnung visualization ` +
-      `(EN 16931 terms, every business term the document carries). A sent document renders from acceptance on, from the UBL ` +
-      `that is (or will be) sent. The answer carries an \`ETag\`; with \`If-None-Match\` the same tag is answered 304 without ` +
-      `rendering again. A rendering is made once and kept: the same one asked for again (the same UBL, format and language) ` +
-      `is answered from what was kept. A received document past the XML bounds, with more than ${MAX_RENDERED_LINES.toLocaleString('en')} lines, ` +
-      `or that is no UBL invoice or credit note, is 422 \`document_not_renderable\`. ` +
-      `One rendering at a time per API key: while one is being made, another that is not kept yet is 429 \`rendering_in_progress\` ` +
-      `with \`Retry-After\`. A rendering stops after ${VIEW_RENDERING_MS / 1000} s (503 \`validator_unavailable\`).` +
-      FORMAT_NOTES[format],
+    description: renderingDescription(format),
     tags: ['Documents'],
     limitedKeys: true,
     params: documentParams,
     query: format === 'pdf' ? pdfQuery : languageQuery(format),
-    responses: {
-      200: {
-        description: name,
-        schema: z.string().openapi({ format: 'binary' }),
-        contentType: contentType.split(';')[0]!,
-        headers: {
-          ETag: { description: 'Names this rendering (the UBL, format and language)', schema: { type: 'string' } },
-          'Cache-Control': {
-            description: '`private, no-cache`: keep it, and ask again with `If-None-Match`',
-            schema: { type: 'string' },
-          },
-        },
-      },
-      304: { description: 'Not modified: the `If-None-Match` tag names this rendering' },
-    },
+    responses: renderingResponses(format),
     errors: [
       'not_company_member',
       'document_not_found',
