@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
@@ -16,24 +16,9 @@ const REASONS: Reason[] = ['REF', 'LEG', 'REC', 'QUA', 'DEL', 'PRI', 'QTY', 'ITM
 export function AnswerPanel({ id, companyId, acknowledged }: { id: string; companyId: string; acknowledged: boolean }) {
   const { words } = useLocale();
   const queryClient = useQueryClient();
-  const given = useQuery({
-    queryKey: ['responses', id],
-    queryFn: () =>
-      answer(api.GET('/v1/documents/{id}/responses', { params: { path: { id }, query: { company_id: companyId } } })),
-    // An answer on its way is asked after until it is sent or has failed.
-    refetchInterval: (query) =>
-      query.state.data?.data.some((response) => response.status === 'queued') ? 1000 : false,
-  });
-  // The document's timeline shows each answer's step: read again whenever the answers change.
-  useEffect(() => {
-    void queryClient.invalidateQueries({ queryKey: ['history', id] });
-  }, [given.dataUpdatedAt, queryClient, id]);
+  const given = useGivenAnswers(id, companyId);
   const [reason, setReason] = useState<Reason>('REF');
   const [text, setText] = useState('');
-  const refresh = () =>
-    queryClient.invalidateQueries({
-      predicate: ({ queryKey }) => ['responses', 'history', 'document', 'inbox'].includes(queryKey[0] as string),
-    });
   const respond = useMutation({
     mutationFn: (code: Code) =>
       answer(
@@ -45,17 +30,7 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
           },
         }),
       ),
-    onSuccess: refresh,
-  });
-  // Read marks it processed (it leaves the pull queue); unread puts it back.
-  const acknowledge = useMutation({
-    mutationFn: (read: boolean) => {
-      const path = { params: { path: { id }, query: { company_id: companyId } } };
-      return answer(
-        read ? api.POST('/v1/documents/{id}/acknowledge', path) : api.DELETE('/v1/documents/{id}/acknowledge', path),
-      );
-    },
-    onSuccess: refresh,
+    onSuccess: () => refreshAnswered(queryClient),
   });
   const submit = (code: Code) => (event: FormEvent) => {
     event.preventDefault();
@@ -65,14 +40,7 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
   return (
     <section aria-labelledby="answer-title">
       <h2 id="answer-title">{words.answer}</h2>
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => acknowledge.mutate(!acknowledged)}
-        disabled={acknowledge.isPending}
-      >
-        {acknowledged ? words.markUnread : words.markRead}
-      </button>
+      <MarkReadButton id={id} companyId={companyId} acknowledged={acknowledged} />
       <form className="answer" onSubmit={submit('AP')}>
         <button type="submit" disabled={respond.isPending}>
           {words.accept}
@@ -102,6 +70,56 @@ export function AnswerPanel({ id, companyId, acknowledged }: { id: string; compa
       {respond.error && <p role="alert">{respond.error.message}</p>}
       {given.data && given.data.data.length > 0 && <GivenAnswers responses={given.data.data} words={words} />}
     </section>
+  );
+}
+
+/** What an answer or a read mark changes: the answers, the timeline, the document and the inbox. */
+const refreshAnswered = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({
+    predicate: ({ queryKey }) => ['responses', 'history', 'document', 'inbox'].includes(queryKey[0] as string),
+  });
+
+/** The answers given to the document so far. */
+function useGivenAnswers(id: string, companyId: string) {
+  const queryClient = useQueryClient();
+  const given = useQuery({
+    queryKey: ['responses', id],
+    queryFn: () =>
+      answer(api.GET('/v1/documents/{id}/responses', { params: { path: { id }, query: { company_id: companyId } } })),
+    // An answer on its way is asked after until it is sent or has failed.
+    refetchInterval: (query) =>
+      query.state.data?.data.some((response) => response.status === 'queued') ? 1000 : false,
+  });
+  // The document's timeline shows each answer's step: read again whenever the answers change.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: ['history', id] });
+  }, [given.dataUpdatedAt, queryClient, id]);
+  return given;
+}
+
+/** Marks the document read, or unread again. */
+function MarkReadButton({ id, companyId, acknowledged }: { id: string; companyId: string; acknowledged: boolean }) {
+  const { words } = useLocale();
+  const queryClient = useQueryClient();
+  // Read marks it processed (it leaves the pull queue); unread puts it back.
+  const acknowledge = useMutation({
+    mutationFn: (read: boolean) => {
+      const path = { params: { path: { id }, query: { company_id: companyId } } };
+      return answer(
+        read ? api.POST('/v1/documents/{id}/acknowledge', path) : api.DELETE('/v1/documents/{id}/acknowledge', path),
+      );
+    },
+    onSuccess: () => refreshAnswered(queryClient),
+  });
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => acknowledge.mutate(!acknowledged)}
+      disabled={acknowledge.isPending}
+    >
+      {acknowledged ? words.markUnread : words.markRead}
+    </button>
   );
 }
 

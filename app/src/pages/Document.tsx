@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { answer, api } from '../api';
+import { answer, api, type Schemas } from '../api';
 import { useLocale, type Words } from '../i18n';
 import { hrefOf } from '../router';
 import { AnswerPanel } from './Answer';
@@ -15,8 +15,7 @@ const UNSETTLED = new Set(['queued', 'sending']);
  * the downloads, and the rendering a person reads, in the app's language.
  */
 export function DocumentPage({ id, companyId }: { id: string; companyId: string }) {
-  const locale = useLocale();
-  const { words, language } = locale;
+  const { words, language } = useLocale();
   const document = useQuery({
     queryKey: ['document', id],
     queryFn: () =>
@@ -42,22 +41,7 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
         <a href={hrefOf('/documents')}>{`← ${words.back}`}</a>
       </p>
       <h1 id="document-title">{`${words[`type_${shown.type}`]} ${shown.number}`}</h1>
-      <dl className="facts">
-        <dt>{words.status}</dt>
-        <dd>
-          <span className={`status status-${shown.status}`}>{words[`status_${shown.status}`]}</span>
-        </dd>
-        <dt>{words.issued}</dt>
-        <dd>{locale.date(shown.issue_date)}</dd>
-        {shown.due_date && (
-          <>
-            <dt>{words.due}</dt>
-            <dd>{locale.date(shown.due_date)}</dd>
-          </>
-        )}
-        <dt>{words.amount}</dt>
-        <dd>{shown.payable === null ? '—' : locale.money(shown.payable, shown.currency)}</dd>
-      </dl>
+      <DocumentFacts document={shown} />
       {shown.error_message && (
         <section className="problem" aria-labelledby="failed-title">
           <h2 id="failed-title">{words.reasonFailed}</h2>
@@ -68,49 +52,8 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
       {shown.direction === 'received' && shown.received && (
         <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />
       )}
-      <section aria-labelledby="timeline-title">
-        <h2 id="timeline-title">{words.timeline}</h2>
-        {history.data ? (
-          <ol className="timeline">
-            {history.data.map((entry, index) => (
-              <li key={`${entry.step}-${index}`} className={`step-${entry.step}`}>
-                <time dateTime={entry.at}>{locale.dateTime(entry.at)}</time>
-                <strong>{words[`step_${entry.step}` as Step]}</strong>
-                {entry.attempt !== null && <span>{` (${words.attempt} ${entry.attempt})`}</span>}
-                {(entry.error_message ?? entry.message) && <p>{entry.error_message ?? entry.message}</p>}
-                {entry.step === 'validated' && shown.official_warnings.length > 0 && (
-                  <>
-                    <p>{words.officialWarnings}</p>
-                    <ul className="findings">
-                      {shown.official_warnings.map((warning, at) => (
-                        <li key={at}>
-                          <code>{warning.rule}</code> {warning.message}
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                )}
-              </li>
-            ))}
-          </ol>
-        ) : (
-          <p role="status">{words.loading}</p>
-        )}
-      </section>
-      <section aria-labelledby="downloads-title">
-        <h2 id="downloads-title">{words.download}</h2>
-        <ul className="downloads">
-          <li>
-            <a href={`${base}/pdf?lang=${language}`}>{words.pdf}</a>
-          </li>
-          <li>
-            <a href={`${base}/ubl`}>{words.ubl}</a>
-          </li>
-          <li>
-            <a href={`${base}/cii`}>{words.cii}</a>
-          </li>
-        </ul>
-      </section>
+      <Timeline entries={history.data} warnings={shown.official_warnings} />
+      <Downloads base={base} />
       <section aria-labelledby="rendered-title">
         <h2 id="rendered-title">{words.rendered}</h2>
         <iframe
@@ -121,5 +64,93 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
         />
       </section>
     </article>
+  );
+}
+
+/** What the document is: its status, when it was issued (and is due), and what it asks to be paid. */
+function DocumentFacts({ document }: { document: Schemas['Document'] }) {
+  const locale = useLocale();
+  const { words } = locale;
+  return (
+    <dl className="facts">
+      <dt>{words.status}</dt>
+      <dd>
+        <span className={`status status-${document.status}`}>{words[`status_${document.status}`]}</span>
+      </dd>
+      <dt>{words.issued}</dt>
+      <dd>{locale.date(document.issue_date)}</dd>
+      {document.due_date && (
+        <>
+          <dt>{words.due}</dt>
+          <dd>{locale.date(document.due_date)}</dd>
+        </>
+      )}
+      <dt>{words.amount}</dt>
+      <dd>{document.payable === null ? '—' : locale.money(document.payable, document.currency)}</dd>
+    </dl>
+  );
+}
+
+/** The lifecycle, each step with its time (a failure with its reason, validation with the official rules' warnings). */
+function Timeline({
+  entries,
+  warnings,
+}: {
+  entries: Schemas['DocumentHistoryEntry'][] | undefined;
+  warnings: Schemas['UblFinding'][];
+}) {
+  const locale = useLocale();
+  const { words } = locale;
+  return (
+    <section aria-labelledby="timeline-title">
+      <h2 id="timeline-title">{words.timeline}</h2>
+      {entries ? (
+        <ol className="timeline">
+          {entries.map((entry, index) => (
+            <li key={`${entry.step}-${index}`} className={`step-${entry.step}`}>
+              <time dateTime={entry.at}>{locale.dateTime(entry.at)}</time>
+              <strong>{words[`step_${entry.step}` as Step]}</strong>
+              {entry.attempt !== null && <span>{` (${words.attempt} ${entry.attempt})`}</span>}
+              {(entry.error_message ?? entry.message) && <p>{entry.error_message ?? entry.message}</p>}
+              {entry.step === 'validated' && warnings.length > 0 && (
+                <>
+                  <p>{words.officialWarnings}</p>
+                  <ul className="findings">
+                    {warnings.map((warning, at) => (
+                      <li key={at}>
+                        <code>{warning.rule}</code> {warning.message}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p role="status">{words.loading}</p>
+      )}
+    </section>
+  );
+}
+
+/** The document as a PDF (in the app's language), as UBL and as CII. */
+function Downloads({ base }: { base: string }) {
+  const { words, language } = useLocale();
+  return (
+    <section aria-labelledby="downloads-title">
+      <h2 id="downloads-title">{words.download}</h2>
+      <ul className="downloads">
+        <li>
+          <a href={`${base}/pdf?lang=${language}`}>{words.pdf}</a>
+        </li>
+        <li>
+          <a href={`${base}/ubl`}>{words.ubl}</a>
+        </li>
+        <li>
+          <a href={`${base}/cii`}>{words.cii}</a>
+        </li>
+      </ul>
+    </section>
   );
 }

@@ -7,6 +7,7 @@ import { hrefOf } from '../router';
 import { WEBHOOK_WORDS } from './words';
 
 type EventType = Schemas['CreateWebhookRequest']['events'][number];
+type WebhookWords = (typeof WEBHOOK_WORDS)['en'];
 
 /** The event kinds to choose from, `*` (every one) first; the compiler checks that none of the API's is missing. */
 const EVENT_TYPES = [
@@ -28,10 +29,60 @@ void everyKindListed;
 
 /** The workspace's webhooks (this environment's), each opening its deliveries; a new one added, its secret shown once. */
 export function Webhooks() {
-  const { words: shared, dateTime } = useLocale();
+  const { words: shared } = useLocale();
   const words = useScreenWords(WEBHOOK_WORDS);
-  const queryClient = useQueryClient();
   const webhooks = useQuery({ queryKey: ['webhooks'], queryFn: () => answer(api.GET('/v1/webhooks')) });
+
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h1 id="webhooks-title">{shared.webhooks}</h1>
+      <p>{words.webhooksIntro}</p>
+      {webhooks.error && <p role="alert">{`${shared.failedToLoad} ${webhooks.error.message}`}</p>}
+      {webhooks.data && webhooks.data.data.length === 0 && <p>{words.noWebhooks}</p>}
+      {webhooks.data && webhooks.data.data.length > 0 && <WebhookTable webhooks={webhooks.data.data} words={words} />}
+      <AddWebhook words={words} />
+    </section>
+  );
+}
+
+/** Each webhook's address (a link to its page), events, whether it is on (if off, why) and when it was added. */
+function WebhookTable({ webhooks, words }: { webhooks: Schemas['Webhook'][]; words: WebhookWords }) {
+  const { words: shared, dateTime } = useLocale();
+  return (
+    <table className="documents">
+      <thead>
+        <tr>
+          <th scope="col">{words.url}</th>
+          <th scope="col">{words.events}</th>
+          <th scope="col">{shared.status}</th>
+          <th scope="col">{shared.date}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {webhooks.map((webhook) => (
+          <tr key={webhook.id}>
+            <td data-label={words.url}>
+              <a href={hrefOf(`/webhooks/${encodeURIComponent(webhook.id)}`)}>{webhook.description || webhook.url}</a>
+            </td>
+            <td data-label={words.events}>
+              {webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}
+            </td>
+            <td data-label={shared.status}>
+              {webhook.enabled
+                ? words.enabled
+                : `${words.disabled}${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`}
+            </td>
+            <td data-label={shared.date}>{dateTime(webhook.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A new webhook: its address, a description, the events it is sent (every one to start with); then its secret, once. */
+function AddWebhook({ words }: { words: WebhookWords }) {
+  const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<EventType[]>(['*']);
@@ -47,43 +98,7 @@ export function Webhooks() {
   };
 
   return (
-    <section aria-labelledby="webhooks-title">
-      <h1 id="webhooks-title">{shared.webhooks}</h1>
-      <p>{words.webhooksIntro}</p>
-      {webhooks.error && <p role="alert">{`${shared.failedToLoad} ${webhooks.error.message}`}</p>}
-      {webhooks.data && webhooks.data.data.length === 0 && <p>{words.noWebhooks}</p>}
-      {webhooks.data && webhooks.data.data.length > 0 && (
-        <table className="documents">
-          <thead>
-            <tr>
-              <th scope="col">{words.url}</th>
-              <th scope="col">{words.events}</th>
-              <th scope="col">{shared.status}</th>
-              <th scope="col">{shared.date}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {webhooks.data.data.map((webhook) => (
-              <tr key={webhook.id}>
-                <td data-label={words.url}>
-                  <a href={hrefOf(`/webhooks/${encodeURIComponent(webhook.id)}`)}>
-                    {webhook.description || webhook.url}
-                  </a>
-                </td>
-                <td data-label={words.events}>
-                  {webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}
-                </td>
-                <td data-label={shared.status}>
-                  {webhook.enabled
-                    ? words.enabled
-                    : `${words.disabled}${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`}
-                </td>
-                <td data-label={shared.date}>{dateTime(webhook.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+    <>
       <form className="answer" onSubmit={submit}>
         <label htmlFor="webhook-url">{words.url}</label>
         <input
@@ -125,6 +140,6 @@ export function Webhooks() {
         </div>
       )}
       {add.error && <p role="alert">{add.error.message}</p>}
-    </section>
+    </>
   );
 }

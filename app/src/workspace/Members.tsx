@@ -6,11 +6,12 @@ import { useLocale, useScreenWords } from '../i18n';
 import { WORKSPACE_WORDS } from './words';
 
 type Role = Schemas['WorkspaceMember']['role'];
+type Words = (typeof WORKSPACE_WORDS)['en'];
 const ROLES = ['member', 'admin', 'owner'] as const satisfies readonly Role[];
 
 /** The workspace's members and their roles; one added by the email of their account, one removed (owners and admins may). */
 export function Members({ workspaceId }: { workspaceId: string }) {
-  const { words: shared, date } = useLocale();
+  const { words: shared } = useLocale();
   const words = useScreenWords(WORKSPACE_WORDS);
   const queryClient = useQueryClient();
   const path = { params: { path: { id: workspaceId } } };
@@ -41,40 +42,12 @@ export function Members({ workspaceId }: { workspaceId: string }) {
     <section aria-labelledby="members-title">
       <h1 id="members-title">{words.members}</h1>
       {members.data && (
-        <table className="documents">
-          <thead>
-            <tr>
-              <th scope="col">{words.email}</th>
-              <th scope="col">{words.role}</th>
-              <th scope="col">{words.joined}</th>
-              <th scope="col">
-                <span className="visually-hidden">{words.remove}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.data.map((member) => (
-              <tr key={member.account_id}>
-                <td data-label={words.email}>{member.name ? `${member.name} <${member.email}>` : member.email}</td>
-                <td data-label={words.role}>{words[`role_${member.role}`]}</td>
-                <td data-label={words.joined}>{date(member.joined_at)}</td>
-                <td>
-                  {member.role !== 'owner' && (
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() => remove.mutate(member.account_id)}
-                      disabled={remove.isPending}
-                      aria-label={`${words.remove} ${member.email}`}
-                    >
-                      {words.remove}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MemberTable
+          members={members.data.data}
+          onRemove={(accountId) => remove.mutate(accountId)}
+          busy={remove.isPending}
+          words={words}
+        />
       )}
       <form className="answer" onSubmit={submit}>
         <p>{words.inviteIntro}</p>
@@ -100,5 +73,56 @@ export function Members({ workspaceId }: { workspaceId: string }) {
       </form>
       {failure && <p role="alert">{`${shared.failedToLoad} ${failure.message}`}</p>}
     </section>
+  );
+}
+
+/** Each member by name and email, their role and since when; everyone but an owner with a button to remove them. */
+function MemberTable({
+  members,
+  onRemove,
+  busy,
+  words,
+}: {
+  members: Schemas['WorkspaceMember'][];
+  onRemove: (accountId: string) => void;
+  busy: boolean;
+  words: Words;
+}) {
+  const { date } = useLocale();
+  return (
+    <table className="documents">
+      <thead>
+        <tr>
+          <th scope="col">{words.email}</th>
+          <th scope="col">{words.role}</th>
+          <th scope="col">{words.joined}</th>
+          <th scope="col">
+            <span className="visually-hidden">{words.remove}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {members.map((member) => (
+          <tr key={member.account_id}>
+            <td data-label={words.email}>{member.name ? `${member.name} <${member.email}>` : member.email}</td>
+            <td data-label={words.role}>{words[`role_${member.role}`]}</td>
+            <td data-label={words.joined}>{date(member.joined_at)}</td>
+            <td>
+              {member.role !== 'owner' && (
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => onRemove(member.account_id)}
+                  disabled={busy}
+                  aria-label={`${words.remove} ${member.email}`}
+                >
+                  {words.remove}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
