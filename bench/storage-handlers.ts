@@ -20,6 +20,9 @@ import { closedLoop, ms, type Measurement } from './support';
  * the service's `documents` collection. Our FerretDB changes (index
  * expressions, filter and sort pushdown, compare-and-swap updates) live in the
  * SQLite backend: the PostgreSQL handler runs as released.
+ * BENCH_HANDLERS (`sqlite,postgresql`) names the columns: those two, and any other database speaking MongoDB's
+ * protocol as `name=mongodb://host:port`, already running (FerretDB 2, MongoDB), measured on a `bench` database it
+ * empties first and drops after.
  * Sizes: BENCH_HANDLER_DOCS (20000), BENCH_HANDLER_SECONDS (5, per update run),
  * BENCH_HANDLER_CAP_SECONDS (120: any step stops there and reports what it reached).
  */
@@ -118,6 +121,33 @@ async function postgresql(dir: string): Promise<Server> {
   return { url: ferretdb.url, stop: () => ferretdb.stop().finally(() => pg.stop()), indexes };
 }
 
+/** A database already running, named by its URI: the bench only empties its `bench` database, before and after. */
+async function external(uri: string): Promise<Server> {
+  const url = new URL('bench', uri.endsWith('/') ? uri : `${uri}/`).toString();
+  const dropBench = async () => {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+    await client
+      .db('bench')
+      .dropDatabase()
+      .finally(() => client.close());
+  };
+  await dropBench();
+  return { url, stop: dropBench };
+}
+
+const BUILT_IN: Record<string, (dir: string) => Promise<Server>> = { sqlite, postgresql };
+
+/** The columns BENCH_HANDLERS names, in its order: each a name and how its server starts. */
+function handlersAsked(): [string, (dir: string) => Promise<Server>][] {
+  return (process.env.BENCH_HANDLERS ?? 'sqlite,postgresql').split(',').map((asked) => {
+    const [name, uri] = asked.split(/=(.*)/s) as [string, string | undefined];
+    if (uri) return [name, () => external(uri)];
+    const start = BUILT_IN[name];
+    if (!start) throw new Error(`BENCH_HANDLERS: ${name} is neither sqlite, postgresql nor name=mongodb://…`);
+    return [name, start];
+  });
+}
+
 /** A row of the service's `documents` collection, padded to ~2 KB with a plausible note. */
 function row(i: number, now: number): Row & Document {
   const company = `com_${String(i % COMPANIES).padStart(24, '0')}`;
@@ -183,7 +213,12 @@ async function explain(documents: Collection<Row>, find: Document): Promise<stri
     explain: { find: documents.collectionName, ...find },
     verbosity: 'queryPlanner',
   });
-  return `filter pushdown ${String(answer.filterPushdown)}, sort pushdown ${String(answer.sortPushdown)}: ${plan(answer.queryPlanner as Document)}`;
+  // FerretDB v1 says what it pushed down to SQL; FerretDB 2 (DocumentDB) plans everything in PostgreSQL, so the plan tells.
+  const pushdown =
+    'filterPushdown' in answer
+      ? `filter pushdown ${String(answer.filterPushdown)}, sort pushdown ${String(answer.sortPushdown)}: `
+      : '';
+  return `${pushdown}${plan(answer.queryPlanner as Document)}`;
 }
 
 /** Every step on one handler; the figures by row label. */
@@ -292,10 +327,7 @@ async function main(): Promise<void> {
 
   const columns = new Map<string, Map<string, string>>();
   try {
-    for (const [name, start] of [
-      ['sqlite', sqlite],
-      ['postgresql', postgresql],
-    ] as const) {
+    for (const [name, start] of handlersAsked()) {
       say(`${name}: starting, then ${DOCS} documents …`);
       await mkdir(path.join(root, name));
       const server = (running = await start(path.join(root, name)));
@@ -312,20 +344,28 @@ async function main(): Promise<void> {
   } finally {
     await cleanUp();
   }
+  say(`\nFerretDB ${FERRETDB.version} (sqlite, postgresql), ${DOCS} documents of ~2 KB over ${COMPANIES} companies\n`);
+  report(columns);
+}
 
-  say(`\nFerretDB ${FERRETDB.version}, ${DOCS} documents of ~2 KB over ${COMPANIES} companies\n`);
-  const [sqliteResults, pgResults] = [columns.get('sqlite')!, columns.get('postgresql')!];
-  const labels = [...sqliteResults.keys()].filter((label) => !label.startsWith('explain'));
+/** One row per step, one column per handler; then each plan, handler by handler. */
+function report(columns: Map<string, Map<string, string>>): void {
+  const names = [...columns.keys()];
+  const labels = [...new Set([...columns.values()].flatMap((results) => [...results.keys()]))];
+  const steps = labels.filter((label) => !label.startsWith('explain'));
+  const cell = (name: string, label: string) => columns.get(name)!.get(label) ?? '-';
   const widths = [
-    Math.max(...labels.map((label) => label.length)),
-    Math.max(...labels.map((label) => sqliteResults.get(label)!.length)),
+    Math.max(...steps.map((label) => label.length)),
+    ...names.map((name) => Math.max(name.length, ...steps.map((label) => cell(name, label).length))),
   ];
-  say(`${''.padEnd(widths[0]!)}  ${'sqlite'.padEnd(widths[1]!)}  postgresql`);
-  for (const label of labels)
-    say(`${label.padEnd(widths[0]!)}  ${sqliteResults.get(label)!.padEnd(widths[1]!)}  ${pgResults.get(label) ?? '-'}`);
-  for (const label of new Set(
-    [...sqliteResults.keys(), ...pgResults.keys()].filter((label) => label.startsWith('explain')),
-  )) {
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => text.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  say(line(['', ...names]));
+  for (const label of steps) say(line([label, ...names.map((name) => cell(name, label))]));
+  for (const label of labels.filter((label) => label.startsWith('explain'))) {
     say(`\n${label}:`);
     for (const [name, results] of columns) if (results.has(label)) say(`  ${name.padEnd(10)}  ${results.get(label)}`);
   }
