@@ -45,112 +45,137 @@ const itemsOf = async (month: string, endUsers: string[]) =>
     return items;
   });
 
+/** A live sender, funded, whose two invoices (REP-1, REP-2) are delivered on the local network. */
+async function sendTwoLiveInvoices() {
+  const sender = await liveSender();
+  expect((await ops('credits', 'add', sender.workspaceId, '5.00')).code).toBe(0);
+  const sent = [];
+  for (const number of ['REP-1', 'REP-2']) {
+    const posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number });
+    expect(posted.status).toBe(202);
+    sent.push(
+      await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, {
+        host: LIVE,
+      }),
+    );
+  }
+  expect(sent.map((document) => document.status)).toEqual(['delivered', 'delivered']);
+  return sender;
+}
+
+/** A live receiver, sent one invoice twice by the stand-in. */
+async function receiveOneMessageTwice() {
+  const receiver = await liveReceiver();
+  const messageId = `${randomUUID()}@reporting-test`;
+  await sendToUs(ublTo('standard rate S, one line', receiver.peppolId), receiver.peppolId, messageId);
+  // The same message again (a sender that missed our receipt): still one transaction.
+  await sendToUs(ublTo('standard rate S, one line', receiver.peppolId), receiver.peppolId, messageId);
+  return receiver;
+}
+
+/**
+ * The month's reporting items of the two companies: one for each invoice sent, one for the invoice received (once),
+ * and one for each MLS that came back.
+ */
+async function expectOneItemPerTransaction(month: string, senderId: string, receiverId: string) {
+  const endUsers = [senderId, receiverId];
+  // Each live send comes back as the Message Level Status our envelope asks for, a Peppol transaction of ours too.
+  // (The stand-in buyer's Invoice Response goes to the invoice's seller, a participant of the stand-in's own.)
+  const items = await until(
+    'the reporting items',
+    () => itemsOf(month, endUsers),
+    (found) => found.length >= 5,
+  );
+  expect(items).toHaveLength(5);
+  const receiverCountry = await withStore(
+    async (store) => (await store.companies.findById(receiverId, { country: 1 }).lean())!.country,
+  );
+  const billing = items.filter((item) => item.documentType.value === BIS_BILLING_INVOICE.value);
+  expect(billing.filter((item) => item.direction === 'sending')).toEqual([
+    expect.objectContaining({
+      c2Id: OUR_SEAT,
+      c3Id: STAND_IN_SEAT,
+      documentType: BIS_BILLING_INVOICE,
+      process: BIS_BILLING_PROCESS,
+      transportProtocol: PEPPOL_AS4,
+      c1Country: 'BE',
+      c4Country: null,
+      endUserId: senderId,
+    }),
+    expect.objectContaining({ endUserId: senderId }),
+  ]);
+  expect(billing.filter((item) => item.direction === 'receiving')).toEqual([
+    expect.objectContaining({
+      c2Id: STAND_IN_SEAT,
+      c3Id: OUR_SEAT,
+      documentType: BIS_BILLING_INVOICE,
+      c1Country: 'BE',
+      c4Country: receiverCountry,
+      endUserId: receiverId,
+    }),
+  ]);
+  const replies = items.filter((item) => item.documentType.value !== BIS_BILLING_INVOICE.value);
+  expect(
+    replies
+      .map(
+        (item) =>
+          `${item.direction} ${item.documentType.value === MESSAGE_LEVEL_STATUS.documentType.value ? 'mls' : item.documentType.value === INVOICE_RESPONSE.documentType.value ? 'invoice_response' : item.documentType.value} ${item.endUserId}`,
+      )
+      .sort(),
+  ).toEqual([`receiving mls ${senderId}`, `receiving mls ${senderId}`]);
+  return items;
+}
+
+/** The reports of these items: exactly their numbers, valid under the official rules. */
+async function expectReportsCountingExactlyThem(month: string, items: ReportingItem[]): Promise<void> {
+  const validator = officialValidator(sharedStack().validatorUrl);
+  const tsr = transactionStatistics(items);
+  expect(tsr.total).toEqual({ incoming: 3, outgoing: 2 });
+  // The MLS counts for transactions, not for end users (the MLS operational guideline).
+  const eusr = endUserStatistics(items);
+  expect(eusr.fullSet).toEqual({ sending: 1, receiving: 1, sendingOrReceiving: 2 });
+  for (const [kind, xml] of [
+    ['tsr', transactionStatisticsReportXml(month, OUR_SEAT, tsr)],
+    ['eusr', endUserStatisticsReportXml(month, OUR_SEAT, eusr)],
+  ] as const) {
+    const report = await validator.validate(xml);
+    expect(report).toMatchObject({ document_type: kind, valid: true, problem: null });
+  }
+}
+
+/** The whole month (other tests' transactions too), as an operator builds it: valid, and at least these. */
+async function expectTheMonthBuiltByOps(month: string): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'peppol-reporting-'));
+  try {
+    // The test stack's validator and access point, not the default ports of `npm start`.
+    const built = await opsWith(
+      { VALIDATOR_URL: sharedStack().validatorUrl, ACCESS_POINT_URL: sharedStack().accessPointUrl },
+      'reporting',
+      month,
+      '--out',
+      dir,
+    );
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    expect(built.stdout).toMatch(/^TSR valid under eu\.peppol\.reporting:tsr:1\.0\.\d+$/m);
+    expect(built.stdout).toMatch(/^EUSR valid under eu\.peppol\.reporting:eusr:1\.1\.\d+$/m);
+    expect(built.stdout).toContain('not sent yet');
+    const written = await readFile(path.join(dir, `peppol-tsr-${month}.xml`), 'utf8');
+    const incoming = Number(/<Total>\s*<Incoming>(\d+)<\/Incoming>/.exec(written)![1]);
+    expect(incoming).toBeGreaterThanOrEqual(1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('Peppol reporting', () => {
   it('when live documents are sent and received, then each is one reporting item, and the reports built from them are valid and count exactly them', async () => {
-    const sender = await liveSender();
-    expect((await ops('credits', 'add', sender.workspaceId, '5.00')).code).toBe(0);
-    const sent = [];
-    for (const number of ['REP-1', 'REP-2']) {
-      const posted = await postLive(sender.liveKey, { ...invoice, company_id: sender.companyId, number });
-      expect(posted.status).toBe(202);
-      sent.push(
-        await waitForStatus(sender.liveKey, posted.body.id, sender.companyId, ['delivered', 'failed'], 60_000, {
-          host: LIVE,
-        }),
-      );
-    }
-    expect(sent.map((document) => document.status)).toEqual(['delivered', 'delivered']);
-
-    const receiver = await liveReceiver();
-    const messageId = `${randomUUID()}@reporting-test`;
-    await sendToUs(ublTo('standard rate S, one line', receiver.peppolId), receiver.peppolId, messageId);
-    // The same message again (a sender that missed our receipt): still one transaction.
-    await sendToUs(ublTo('standard rate S, one line', receiver.peppolId), receiver.peppolId, messageId);
-
+    const sender = await sendTwoLiveInvoices();
+    const receiver = await receiveOneMessageTwice();
     const month = monthOf(new Date());
-    const endUsers = [sender.companyId, receiver.companyId];
-    // Each live send comes back as the Message Level Status our envelope asks for, a Peppol transaction of ours too.
-    // (The stand-in buyer's Invoice Response goes to the invoice's seller, a participant of the stand-in's own.)
-    const items = await until(
-      'the reporting items',
-      () => itemsOf(month, endUsers),
-      (found) => found.length >= 5,
-    );
-    expect(items).toHaveLength(5);
-    const receiverCountry = await withStore(
-      async (store) => (await store.companies.findById(receiver.companyId, { country: 1 }).lean())!.country,
-    );
-    const billing = items.filter((item) => item.documentType.value === BIS_BILLING_INVOICE.value);
-    expect(billing.filter((item) => item.direction === 'sending')).toEqual([
-      expect.objectContaining({
-        c2Id: OUR_SEAT,
-        c3Id: STAND_IN_SEAT,
-        documentType: BIS_BILLING_INVOICE,
-        process: BIS_BILLING_PROCESS,
-        transportProtocol: PEPPOL_AS4,
-        c1Country: 'BE',
-        c4Country: null,
-        endUserId: sender.companyId,
-      }),
-      expect.objectContaining({ endUserId: sender.companyId }),
-    ]);
-    expect(billing.filter((item) => item.direction === 'receiving')).toEqual([
-      expect.objectContaining({
-        c2Id: STAND_IN_SEAT,
-        c3Id: OUR_SEAT,
-        documentType: BIS_BILLING_INVOICE,
-        c1Country: 'BE',
-        c4Country: receiverCountry,
-        endUserId: receiver.companyId,
-      }),
-    ]);
-    const replies = items.filter((item) => item.documentType.value !== BIS_BILLING_INVOICE.value);
-    expect(
-      replies
-        .map(
-          (item) =>
-            `${item.direction} ${item.documentType.value === MESSAGE_LEVEL_STATUS.documentType.value ? 'mls' : item.documentType.value === INVOICE_RESPONSE.documentType.value ? 'invoice_response' : item.documentType.value} ${item.endUserId}`,
-        )
-        .sort(),
-    ).toEqual([`receiving mls ${sender.companyId}`, `receiving mls ${sender.companyId}`]);
-
-    // The reports of this test's transactions: exactly their numbers, valid under the official rules.
-    const validator = officialValidator(sharedStack().validatorUrl);
-    const tsr = transactionStatistics(items);
-    expect(tsr.total).toEqual({ incoming: 3, outgoing: 2 });
-    // The MLS counts for transactions, not for end users (the MLS operational guideline).
-    const eusr = endUserStatistics(items);
-    expect(eusr.fullSet).toEqual({ sending: 1, receiving: 1, sendingOrReceiving: 2 });
-    for (const [kind, xml] of [
-      ['tsr', transactionStatisticsReportXml(month, OUR_SEAT, tsr)],
-      ['eusr', endUserStatisticsReportXml(month, OUR_SEAT, eusr)],
-    ] as const) {
-      const report = await validator.validate(xml);
-      expect(report).toMatchObject({ document_type: kind, valid: true, problem: null });
-    }
-
-    // The whole month (other tests' transactions too), as an operator builds it: valid, and at least these.
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'peppol-reporting-'));
-    try {
-      // The test stack's validator and access point, not the default ports of `npm start`.
-      const built = await opsWith(
-        { VALIDATOR_URL: sharedStack().validatorUrl, ACCESS_POINT_URL: sharedStack().accessPointUrl },
-        'reporting',
-        month,
-        '--out',
-        dir,
-      );
-      expect(built.stderr).toBe('');
-      expect(built.code).toBe(0);
-      expect(built.stdout).toMatch(/^TSR valid under eu\.peppol\.reporting:tsr:1\.0\.\d+$/m);
-      expect(built.stdout).toMatch(/^EUSR valid under eu\.peppol\.reporting:eusr:1\.1\.\d+$/m);
-      expect(built.stdout).toContain('not sent yet');
-      const written = await readFile(path.join(dir, `peppol-tsr-${month}.xml`), 'utf8');
-      const incoming = Number(/<Total>\s*<Incoming>(\d+)<\/Incoming>/.exec(written)![1]);
-      expect(incoming).toBeGreaterThanOrEqual(1);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const items = await expectOneItemPerTransaction(month, sender.companyId, receiver.companyId);
+    await expectReportsCountingExactlyThem(month, items);
+    await expectTheMonthBuiltByOps(month);
   }, 240_000);
 
   it('when a month is sent with ops reporting --send, then both reports arrive at the reporting receiver by AS4, once, and a second send is refused as done', async () => {

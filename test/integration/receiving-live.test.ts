@@ -42,109 +42,144 @@ const lookupFromAnywhere = (path: string) => callApi(path, { headers: { 'X-Forwa
 
 const inbox = (key: string, companyId: string) => callAs(key, `/v1/inbox?company_id=${companyId}`, { host: LIVE });
 
+/** A live receiver, as liveReceiver makes it. */
+type Receiver = Awaited<ReturnType<typeof liveReceiver>>;
+
+/** A message sent to the receiver: its AS4 message id, its UBL and the document type it should be filed as. */
+interface SentMessage {
+  messageId: string;
+  ubl: string;
+  type: string;
+}
+
+/** Its registration is announced in the live feed. */
+async function expectRegistrationAnnounced(receiver: Receiver): Promise<void> {
+  const registered = await until(
+    'the registration event',
+    () => callAs(receiver.liveKey, '/v1/events?type=company.receiving_registered', { host: LIVE }),
+    (response) => response.body.data?.length === 1,
+  );
+  expect(registered.body.data[0].data).toEqual({
+    company_id: receiver.companyId,
+    participant_id: receiver.peppolId,
+    status: 'registered',
+    error_message: null,
+  });
+}
+
+/** Our lookup finds it, able to receive both, with each service's SMP signature verified. */
+async function expectFindableWithSignedMetadata(receiver: Receiver): Promise<void> {
+  const lookup = await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`);
+  expect(lookup.status).toBe(200);
+  expect(lookup.body.can_receive).toEqual({ invoice: true, credit_note: true });
+  for (const service of lookup.body.smp.services) expect(service.smp_signature).toMatchObject({ verified: true });
+}
+
+/** An invoice and a credit note sent to it by the stand-in's access point (`ops network send`), from files in workDir (a repeat sends the invoice's again). */
+async function sendAnInvoiceAndACreditNote(receiver: Receiver): Promise<SentMessage[]> {
+  const sent: SentMessage[] = [];
+  for (const [fixture, type] of [
+    ['standard rate S, one line', 'invoice'],
+    ['credit note with invoice reference and due date', 'credit_note'],
+  ] as const) {
+    const ubl = ublTo(fixture, receiver.peppolId);
+    const file = path.join(workDir, `${type}-${receiver.peppolId.replace(':', '-')}.xml`);
+    await writeFile(file, ubl);
+    const messageId = `${type}-${Date.now()}@receiving-live`;
+    const result = await networkSend(receiver.peppolId, file, '--message-id', messageId);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('(access point PBE000001)');
+    sent.push({ messageId, ubl, type });
+  }
+  return sent;
+}
+
+/** Both are in its inbox as sent: received, live, valid, with their amounts and their UBL as sent. */
+async function expectBothInTheInbox(receiver: Receiver, sent: SentMessage[]): Promise<void> {
+  const listed = await until(
+    'the inbox',
+    () => inbox(receiver.liveKey, receiver.companyId),
+    (response) => response.body.data?.length === 2,
+  );
+  for (const { messageId, ubl, type } of sent) {
+    const summary = listed.body.data.find((entry: { type: string }) => entry.type === type);
+    const document = await callAs(receiver.liveKey, `/v1/documents/${summary.id}?company_id=${receiver.companyId}`, {
+      host: LIVE,
+    });
+    expect(document.body).toMatchObject({
+      direction: 'received',
+      environment: 'live',
+      status: 'received',
+      totals: {
+        payable: statedAmount(ubl, 'PayableAmount'),
+        tax_exclusive: statedAmount(ubl, 'TaxExclusiveAmount'),
+        tax_inclusive: statedAmount(ubl, 'TaxInclusiveAmount'),
+      },
+      received: {
+        source: 'peppol',
+        sender_id: '0208:0123456749',
+        receiver_id: receiver.peppolId,
+        access_point: 'PBE000002',
+        as4_message_id: messageId,
+        validation: { valid: true },
+      },
+    });
+    const bytes = await callAs(receiver.liveKey, `/v1/documents/${summary.id}/ubl`, { host: LIVE });
+    expect(bytes.text).toBe(envelopedPayload(ubl).trim());
+  }
+}
+
+/** Announced in the live feed (and to live webhooks, which must be https: the sandbox test follows a delivery). */
+async function expectBothAnnounced(receiver: Receiver): Promise<void> {
+  const announced = await until(
+    'the document.received events',
+    () => callAs(receiver.liveKey, '/v1/events?type=document.received', { host: LIVE }),
+    (response) => response.body.data?.length === 2,
+  );
+  for (const event of announced.body.data)
+    expect(event.data).toMatchObject({
+      company_id: receiver.companyId,
+      sender_id: '0208:0123456749',
+      json_view: true,
+    });
+}
+
+/** The sender did not get our receipt and sends the same message again: a receipt, nothing new. */
+async function expectARepeatCreatesNothing(receiver: Receiver, firstMessageId: string): Promise<void> {
+  const repeat = await networkSend(
+    receiver.peppolId,
+    path.join(workDir, `invoice-${receiver.peppolId.replace(':', '-')}.xml`),
+    '--message-id',
+    firstMessageId,
+  );
+  expect(repeat.code).toBe(0);
+  // The count is final at once: a message is stored before its receipt, and filed under the stored message's id.
+  const stored = await withStore((store) => store.receivedMessages.countDocuments({ company_id: receiver.companyId }));
+  expect(stored).toBe(2);
+  expect((await inbox(receiver.liveKey, receiver.companyId)).body.data).toHaveLength(2);
+}
+
+/** Deleting the company unregisters it: the SML drops its NAPTR record. */
+async function expectDeletingUnregisters(receiver: Receiver): Promise<void> {
+  expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'DELETE' })).status).toBe(200);
+  await until(
+    'the NAPTR record',
+    () => lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}/dns`),
+    (response) => response.body.registered === false,
+  );
+  expect((await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`)).status).toBe(404);
+}
+
 describe('receiving on the Peppol network', () => {
   it('when a company goes live, then it is findable with signed SMP metadata, an invoice and a credit note sent to it by AS4 land in its inbox as sent and are announced, a repeated message creates nothing, and deleting it removes its NAPTR record', async () => {
     const receiver = await liveReceiver();
-    const registered = await until(
-      'the registration event',
-      () => callAs(receiver.liveKey, '/v1/events?type=company.receiving_registered', { host: LIVE }),
-      (response) => response.body.data?.length === 1,
-    );
-    expect(registered.body.data[0].data).toEqual({
-      company_id: receiver.companyId,
-      participant_id: receiver.peppolId,
-      status: 'registered',
-      error_message: null,
-    });
-
-    const lookup = await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`);
-    expect(lookup.status).toBe(200);
-    expect(lookup.body.can_receive).toEqual({ invoice: true, credit_note: true });
-    for (const service of lookup.body.smp.services) expect(service.smp_signature).toMatchObject({ verified: true });
-
-    const sent: { messageId: string; ubl: string; type: string }[] = [];
-    for (const [fixture, type] of [
-      ['standard rate S, one line', 'invoice'],
-      ['credit note with invoice reference and due date', 'credit_note'],
-    ] as const) {
-      const ubl = ublTo(fixture, receiver.peppolId);
-      const file = path.join(workDir, `${type}-${receiver.peppolId.replace(':', '-')}.xml`);
-      await writeFile(file, ubl);
-      const messageId = `${type}-${Date.now()}@receiving-live`;
-      const result = await networkSend(receiver.peppolId, file, '--message-id', messageId);
-      expect(result).toMatchObject({ code: 0, stderr: '' });
-      expect(result.stdout).toContain('(access point PBE000001)');
-      sent.push({ messageId, ubl, type });
-    }
-
-    const listed = await until(
-      'the inbox',
-      () => inbox(receiver.liveKey, receiver.companyId),
-      (response) => response.body.data?.length === 2,
-    );
-    for (const { messageId, ubl, type } of sent) {
-      const summary = listed.body.data.find((entry: { type: string }) => entry.type === type);
-      const document = await callAs(receiver.liveKey, `/v1/documents/${summary.id}?company_id=${receiver.companyId}`, {
-        host: LIVE,
-      });
-      expect(document.body).toMatchObject({
-        direction: 'received',
-        environment: 'live',
-        status: 'received',
-        totals: {
-          payable: statedAmount(ubl, 'PayableAmount'),
-          tax_exclusive: statedAmount(ubl, 'TaxExclusiveAmount'),
-          tax_inclusive: statedAmount(ubl, 'TaxInclusiveAmount'),
-        },
-        received: {
-          source: 'peppol',
-          sender_id: '0208:0123456749',
-          receiver_id: receiver.peppolId,
-          access_point: 'PBE000002',
-          as4_message_id: messageId,
-          validation: { valid: true },
-        },
-      });
-      const bytes = await callAs(receiver.liveKey, `/v1/documents/${summary.id}/ubl`, { host: LIVE });
-      expect(bytes.text).toBe(envelopedPayload(ubl).trim());
-    }
-
-    // Announced in the live feed (and to live webhooks, which must be https: the sandbox test follows a delivery).
-    const announced = await until(
-      'the document.received events',
-      () => callAs(receiver.liveKey, '/v1/events?type=document.received', { host: LIVE }),
-      (response) => response.body.data?.length === 2,
-    );
-    for (const event of announced.body.data)
-      expect(event.data).toMatchObject({
-        company_id: receiver.companyId,
-        sender_id: '0208:0123456749',
-        json_view: true,
-      });
-
-    // The sender did not get our receipt and sends the same message again: a receipt, nothing new.
-    const repeat = await networkSend(
-      receiver.peppolId,
-      path.join(workDir, `invoice-${receiver.peppolId.replace(':', '-')}.xml`),
-      '--message-id',
-      sent[0]!.messageId,
-    );
-    expect(repeat.code).toBe(0);
-    // The count is final at once: a message is stored before its receipt, and filed under the stored message's id.
-    const stored = await withStore((store) =>
-      store.receivedMessages.countDocuments({ company_id: receiver.companyId }),
-    );
-    expect(stored).toBe(2);
-    expect((await inbox(receiver.liveKey, receiver.companyId)).body.data).toHaveLength(2);
-
-    // Deleting the company unregisters it: the SML drops its NAPTR record.
-    expect((await callAs(receiver.key, `/v1/companies/${receiver.companyId}`, { method: 'DELETE' })).status).toBe(200);
-    await until(
-      'the NAPTR record',
-      () => lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}/dns`),
-      (response) => response.body.registered === false,
-    );
-    expect((await lookupFromAnywhere(`/v1/lookup/${receiver.peppolId}`)).status).toBe(404);
+    await expectRegistrationAnnounced(receiver);
+    await expectFindableWithSignedMetadata(receiver);
+    const sent = await sendAnInvoiceAndACreditNote(receiver);
+    await expectBothInTheInbox(receiver, sent);
+    await expectBothAnnounced(receiver);
+    await expectARepeatCreatesNothing(receiver, sent[0]!.messageId);
+    await expectDeletingUnregisters(receiver);
   }, 240_000);
 
   it("when the front page's company goes live and the inbound example of the docs is sent to it, then it lands valid in its inbox, and the Invoice Response the company gives reaches the example's seller on the stand-in", async () => {

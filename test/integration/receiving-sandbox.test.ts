@@ -78,6 +78,99 @@ async function storedButNotDispatched(
   return documentId;
 }
 
+/** An account of the fixture's buyer, as buyerAccount makes it. */
+type BuyerAccount = Awaited<ReturnType<typeof buyerAccount>>;
+
+/** The posted invoice is filed: in the inbox not yet acknowledged, with its totals and JSON view, and its bytes as posted. */
+async function expectFiledWithItsTotalsAndBytes(account: BuyerAccount, id: string): Promise<void> {
+  const inbox = await until(
+    'the inbox',
+    () => callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`),
+    (response) => response.body.data.some((entry: { id: string }) => entry.id === id),
+  );
+  expect(inbox.body.data.find((entry: { id: string }) => entry.id === id)).toMatchObject({
+    direction: 'received',
+    status: 'received',
+    type: 'invoice',
+    number: fixture.number,
+    payable: stated('PayableAmount'),
+  });
+
+  const document = await callAs(account.key, `/v1/documents/${id}?company_id=${account.buyerId}`);
+  expect(document.body).toMatchObject({
+    direction: 'received',
+    environment: 'sandbox',
+    totals: {
+      payable: stated('PayableAmount'),
+      tax_exclusive: stated('TaxExclusiveAmount'),
+      tax_inclusive: stated('TaxInclusiveAmount'),
+      tax: stated('TaxAmount'),
+    },
+    received: {
+      source: 'sandbox',
+      sender_id: belgianSeller.peppol_id,
+      receiver_id: buyerPeppolId,
+      acknowledged_at: null,
+      json_view_problem: null,
+      validation: { valid: true, errors: [] },
+    },
+  });
+  expect(document.body.received.json_view).toMatchObject({
+    number: fixture.number,
+    to: { peppol_id: buyerPeppolId },
+  });
+
+  const bytes = await callAs(account.key, `/v1/documents/${id}/ubl`);
+  expect(bytes.text).toBe(ubl);
+}
+
+/** Announced by one webhook, signed with the endpoint's secret. */
+async function expectAnnouncedBySignedWebhook(
+  hooks: WebhookReceiver,
+  secret: string,
+  account: BuyerAccount,
+  id: string,
+): Promise<void> {
+  const [delivery] = await hooks.waitFor(1);
+  expect(
+    verifySignatureV2(
+      String(delivery!.headers['x-peppol-signature-v2']),
+      delivery!.raw,
+      secret,
+      Math.floor(Date.now() / 1000),
+    ),
+  ).toBe(true);
+  expect(JSON.parse(delivery!.raw)).toMatchObject({
+    type: 'document.received',
+    data: { document_id: id, company_id: account.buyerId, direction: 'received', json_view: true },
+  });
+}
+
+/** Acknowledging takes it off the pull queue (onto the acknowledged one); a sent document cannot be acknowledged. */
+async function expectAcknowledgingTakesItOffTheQueue(account: BuyerAccount, id: string): Promise<void> {
+  const acknowledged = await callAs(account.key, `/v1/documents/${id}/acknowledge?company_id=${account.buyerId}`, {
+    method: 'POST',
+  });
+  expect(acknowledged.status).toBe(200);
+  expect(acknowledged.body.received.acknowledged_at).toEqual(expect.any(String));
+  const pending = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`);
+  expect(pending.body.data.map((entry: { id: string }) => entry.id)).not.toContain(id);
+  const done = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=true`);
+  expect(done.body.data.map((entry: { id: string }) => entry.id)).toContain(id);
+  // Sent documents are not in the inbox, and a sent one cannot be acknowledged.
+  const sent = await callAs(account.key, '/v1/documents', {
+    method: 'POST',
+    body: { ...fixture, company_id: account.companyId },
+  });
+  const refused = await callAs(
+    account.key,
+    `/v1/documents/${sent.body.id}/acknowledge?company_id=${account.companyId}`,
+    { method: 'POST' },
+  );
+  expect(refused.status).toBe(409);
+  expect(refused.body.error.code).toBe('not_received_document');
+}
+
 describe('sandbox inbound', () => {
   const hooks = new WebhookReceiver();
   beforeAll(() => hooks.start());
@@ -101,81 +194,9 @@ describe('sandbox inbound', () => {
     });
     const id: string = posted.body.id;
 
-    const inbox = await until(
-      'the inbox',
-      () => callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`),
-      (response) => response.body.data.some((entry: { id: string }) => entry.id === id),
-    );
-    expect(inbox.body.data.find((entry: { id: string }) => entry.id === id)).toMatchObject({
-      direction: 'received',
-      status: 'received',
-      type: 'invoice',
-      number: fixture.number,
-      payable: stated('PayableAmount'),
-    });
-
-    const document = await callAs(account.key, `/v1/documents/${id}?company_id=${account.buyerId}`);
-    expect(document.body).toMatchObject({
-      direction: 'received',
-      environment: 'sandbox',
-      totals: {
-        payable: stated('PayableAmount'),
-        tax_exclusive: stated('TaxExclusiveAmount'),
-        tax_inclusive: stated('TaxInclusiveAmount'),
-        tax: stated('TaxAmount'),
-      },
-      received: {
-        source: 'sandbox',
-        sender_id: belgianSeller.peppol_id,
-        receiver_id: buyerPeppolId,
-        acknowledged_at: null,
-        json_view_problem: null,
-        validation: { valid: true, errors: [] },
-      },
-    });
-    expect(document.body.received.json_view).toMatchObject({
-      number: fixture.number,
-      to: { peppol_id: buyerPeppolId },
-    });
-
-    const bytes = await callAs(account.key, `/v1/documents/${id}/ubl`);
-    expect(bytes.text).toBe(ubl);
-
-    const [delivery] = await hooks.waitFor(1);
-    expect(
-      verifySignatureV2(
-        String(delivery!.headers['x-peppol-signature-v2']),
-        delivery!.raw,
-        webhook.body.secret,
-        Math.floor(Date.now() / 1000),
-      ),
-    ).toBe(true);
-    expect(JSON.parse(delivery!.raw)).toMatchObject({
-      type: 'document.received',
-      data: { document_id: id, company_id: account.buyerId, direction: 'received', json_view: true },
-    });
-
-    const acknowledged = await callAs(account.key, `/v1/documents/${id}/acknowledge?company_id=${account.buyerId}`, {
-      method: 'POST',
-    });
-    expect(acknowledged.status).toBe(200);
-    expect(acknowledged.body.received.acknowledged_at).toEqual(expect.any(String));
-    const pending = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=false`);
-    expect(pending.body.data.map((entry: { id: string }) => entry.id)).not.toContain(id);
-    const done = await callAs(account.key, `/v1/inbox?company_id=${account.buyerId}&acknowledged=true`);
-    expect(done.body.data.map((entry: { id: string }) => entry.id)).toContain(id);
-    // Sent documents are not in the inbox, and a sent one cannot be acknowledged.
-    const sent = await callAs(account.key, '/v1/documents', {
-      method: 'POST',
-      body: { ...fixture, company_id: account.companyId },
-    });
-    const refused = await callAs(
-      account.key,
-      `/v1/documents/${sent.body.id}/acknowledge?company_id=${account.companyId}`,
-      { method: 'POST' },
-    );
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('not_received_document');
+    await expectFiledWithItsTotalsAndBytes(account, id);
+    await expectAnnouncedBySignedWebhook(hooks, webhook.body.secret, account, id);
+    await expectAcknowledgingTakesItOffTheQueue(account, id);
   });
 
   it('when a test key posts a CII invoice for one of its companies, then the CII rules judge it, it is filed with its JSON view and stated totals, kept as it came, and read as UBL, PDF and HTML', async () => {

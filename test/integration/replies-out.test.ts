@@ -112,13 +112,8 @@ describe('replies to documents received on the Peppol network', () => {
     return listed.body.data.find((entry: { id: string }) => !before.includes(entry.id)).id;
   }
 
-  beforeAll(async () => {
-    receiver = await liveReceiver();
-  }, 120_000);
-
-  it('when the stand-in asks for MLS always, then it gets AB; when our company answers AP through the API, then the seller receives that Invoice Response by AS4 and the document says so', async () => {
-    const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'ap', '--mls', 'always');
-
+  /** The MLS our access point owes the stand-in's for the received document (its SBDH asked for one always): AB, with no lines. */
+  async function expectAnAbMls(documentId: string) {
     const mls = await arrivedReply(`${documentId}@einvoice`);
     expect(mls.arrival).toMatchObject({
       receiverId: '0242:000002',
@@ -131,6 +126,55 @@ describe('replies to documents received on the Peppol network', () => {
       receiverSpid: '000002',
       lines: [],
     });
+    return mls;
+  }
+
+  /** The Invoice Response given, as the seller's access point received it by AS4: AP, from our company to the seller, about an invoice. */
+  async function expectTheApArrived(responseId: string) {
+    const arrived = await arrivedReply(`${responseId}@einvoice`);
+    expect(arrived.arrival).toMatchObject({
+      receiverId: '0208:0123456749',
+      documentTypeId: expect.stringContaining('invoice_response:3'),
+    });
+    expect(arrived.reply).toMatchObject({
+      kind: 'invoice_response',
+      code: 'AP',
+      note: 'Approved for payment',
+      sender: { participantId: receiver.peppolId },
+      receiver: { participantId: '0208:0123456749' },
+      reference: { typeCode: '380' },
+    });
+    return arrived;
+  }
+
+  /** The response sent is announced (document.response_sent) and written in the document's history, beside its MLS. */
+  async function expectTheResponseSentAnnounced(documentId: string, responseId: string): Promise<void> {
+    const events = await until(
+      'document.response_sent',
+      () =>
+        callAs(receiver.liveKey, `/v1/events?type=document.response_sent&document_id=${documentId}`, { host: LIVE }),
+      (response) => response.body.data?.length === 1,
+    );
+    expect(events.body.data[0].data).toMatchObject({
+      response_id: responseId,
+      code: 'AP',
+      status: 'sent',
+      as4_message_id: `${responseId}@einvoice`,
+    });
+    const history = await callAs(receiver.liveKey, `/v1/documents/${documentId}/history`, { host: LIVE });
+    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(
+      expect.arrayContaining(['received', 'mls_sent', 'response_sent']),
+    );
+  }
+
+  beforeAll(async () => {
+    receiver = await liveReceiver();
+  }, 120_000);
+
+  it('when the stand-in asks for MLS always, then it gets AB; when our company answers AP through the API, then the seller receives that Invoice Response by AS4 and the document says so', async () => {
+    const documentId = await receive(ublTo('standard rate S, one line', receiver.peppolId), 'ap', '--mls', 'always');
+
+    const mls = await expectAnAbMls(documentId);
 
     const given = await respond(
       receiver.liveKey,
@@ -160,38 +204,11 @@ describe('replies to documents received on the Peppol network', () => {
       expect.objectContaining({ id: given.body.id, status: 'sent', error_message: null }),
     ]);
 
-    const arrived = await arrivedReply(`${given.body.id}@einvoice`);
-    expect(arrived.arrival).toMatchObject({
-      receiverId: '0208:0123456749',
-      documentTypeId: expect.stringContaining('invoice_response:3'),
-    });
-    expect(arrived.reply).toMatchObject({
-      kind: 'invoice_response',
-      code: 'AP',
-      note: 'Approved for payment',
-      sender: { participantId: receiver.peppolId },
-      receiver: { participantId: '0208:0123456749' },
-      reference: { typeCode: '380' },
-    });
+    const arrived = await expectTheApArrived(given.body.id);
     await expectOfficiallyValid(arrived.xml, 'invoice_response');
     await expectOfficiallyValid(mls.xml, 'mls');
 
-    const events = await until(
-      'document.response_sent',
-      () =>
-        callAs(receiver.liveKey, `/v1/events?type=document.response_sent&document_id=${documentId}`, { host: LIVE }),
-      (response) => response.body.data?.length === 1,
-    );
-    expect(events.body.data[0].data).toMatchObject({
-      response_id: given.body.id,
-      code: 'AP',
-      status: 'sent',
-      as4_message_id: `${given.body.id}@einvoice`,
-    });
-    const history = await callAs(receiver.liveKey, `/v1/documents/${documentId}/history`, { host: LIVE });
-    expect(history.body.map((entry: { step: string }) => entry.step)).toEqual(
-      expect.arrayContaining(['received', 'mls_sent', 'response_sent']),
-    );
+    await expectTheResponseSentAnnounced(documentId, given.body.id);
 
     // After AP only PD (OP-BR111-R005).
     const refused = await respond(

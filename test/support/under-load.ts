@@ -49,6 +49,14 @@ export async function documentsDeliveredOnceUnderKills(
   email: string,
   kills: Kill[],
 ): Promise<void> {
+  const { key, companyId, receiver } = await accountWithAWebhook(stack, email);
+  const run = await postThroughKills(stack.api, key, companyId, kills);
+  await expectEachEmailedOnce(stack, key, companyId, run);
+  await expectEachEventAtTheWebhookOnce(receiver, run.accepted);
+}
+
+/** A fresh account on the stack with a company, and a webhook of every event to a receiver of the test's own. */
+async function accountWithAWebhook(stack: StackUnderTest, email: string) {
   const { api } = stack;
   const signup = await callApi('/v1/signup', {
     baseUrl: api,
@@ -65,6 +73,20 @@ export async function documentsDeliveredOnceUnderKills(
     (await callAs(key, '/v1/webhooks', { baseUrl: api, method: 'POST', body: { url: receiver.url, events: ['*'] } }))
       .status,
   ).toBe(201);
+  return { key, companyId: company.body.id as string, receiver };
+}
+
+/** What a load run came to: the documents accepted, and when each kill happened. */
+interface LoadRun {
+  accepted: string[];
+  killed: { kill: Kill; at: number }[];
+}
+
+/**
+ * Posts documents every POST_INTERVAL_MS while each kill happens in turn, and on until ENOUGH_DOCUMENTS were
+ * accepted; no answer meanwhile is a 500.
+ */
+async function postThroughKills(api: string, key: string, companyId: string, kills: Kill[]): Promise<LoadRun> {
   const accepted: string[] = [];
   const failedAnswers: { status: number; code?: string }[] = [];
   /** The first answers that were not 202, for a run that accepts too few to say why. */
@@ -75,7 +97,7 @@ export async function documentsDeliveredOnceUnderKills(
     for (let n = 0; posting; n += 1) {
       const body = {
         ...validFixtures[0]!.body,
-        company_id: company.body.id,
+        company_id: companyId,
         number: `LOAD-${n}`,
         to: { ...(validFixtures[0]!.body.to as object), email: 'load@example.com' },
       };
@@ -114,13 +136,23 @@ export async function documentsDeliveredOnceUnderKills(
   await poster;
   // While a part is away the API says "try again" (503), or the front that its process is gone (502); never 500.
   expect(failedAnswers.filter((answer) => answer.status === 500)).toEqual([]);
+  return { accepted, killed };
+}
 
+/** Every accepted document delivered, by email, once (a second copy only where a kill could cut an SMTP attempt off). */
+async function expectEachEmailedOnce(
+  stack: StackUnderTest,
+  key: string,
+  companyId: string,
+  { accepted, killed }: LoadRun,
+): Promise<void> {
+  const { api } = stack;
   // One deadline for them all: the first waits out the recovery (a validator killed under load warms for minutes on
   // a loaded two-core machine), the rest follow it. Read in order, from the first not yet seen delivered.
   const undelivered = [...accepted];
   const deliveredSoFar = async () => {
     while (undelivered.length > 0) {
-      const document = await callAs(key, `/v1/documents/${undelivered[0]}?company_id=${company.body.id}`, {
+      const document = await callAs(key, `/v1/documents/${undelivered[0]}?company_id=${companyId}`, {
         baseUrl: api,
       });
       if (document.body?.status !== 'delivered') break;
@@ -153,7 +185,10 @@ export async function documentsDeliveredOnceUnderKills(
     return sent.length > 1 && !killed.some(cutOff);
   });
   expect(copyWithoutItsKill).toEqual([]);
+}
 
+/** Every event of every accepted document at the webhook, one body per delivery id; the receiver stopped once they are. */
+async function expectEachEventAtTheWebhookOnce(receiver: WebhookReceiver, accepted: string[]): Promise<void> {
   // Three events a document (queued, sending, delivered), one delivery each, whatever was killed when: what a
   // crash interrupted, the activity's retry or the fan-out reconciler finishes.
   const kinds = ['document.queued', 'document.sending', 'document.delivered'];

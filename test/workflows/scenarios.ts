@@ -95,12 +95,13 @@ export async function eventTypesOf(handle: WorkflowHandle): Promise<string[]> {
   return (history.events ?? []).map((event) => temporal.api.enums.v1.EventType[event.eventType ?? 0]!);
 }
 
-export async function runScenario(temporalAddress: string, scenario: Scenario): Promise<ScenarioRun> {
-  const calls: string[] = [];
+/**
+ * The send workflow's activities, stubbed as the scenario scripts them: each call noted in `calls` (numbered per
+ * delivery attempt and per validation), the reason of a failure given to `failed`.
+ */
+function scriptedActivities(scenario: Scenario, calls: string[], failed: (reason: string) => void) {
   let attempts = 0;
   let validations = 0;
-  let failedWith: string | null = null;
-  let accepted: AcceptanceOutcome | undefined;
   const record = (call: string) => {
     calls.push(call);
     return Promise.resolve();
@@ -124,7 +125,7 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
       return Promise.reject(new Error('the official validator did not answer: connection refused'));
     return Promise.resolve({ ruleSet: RULE_SET, refusal: outcome === 'refuse' ? REFUSAL : null });
   };
-  const activities = {
+  return {
     recordAcceptance: async (acceptance: DocumentAcceptance): Promise<AcceptanceOutcome> => {
       await record(`recordAcceptance ${acceptance.row._id}`);
       return scenario.repeatedKey ? { outcome: 'repeat', documentId: 'doc_first' } : recordedAsAccepted(acceptance);
@@ -145,10 +146,18 @@ export async function runScenario(temporalAddress: string, scenario: Scenario): 
     markDelivered: (documentId: string, receipt: DeliveryReceipt) =>
       record(`markDelivered ${documentId} ${receipt.messageId}`),
     markFailed: (documentId: string, reason: string, ruleSet?: string) => {
-      failedWith = reason;
+      failed(reason);
       return record(`markFailed ${documentId}${ruleSet ? ` ${ruleSet}` : ''}`);
     },
   };
+}
+
+/** Runs the scenario on a worker of its own, the workflow started as the API starts it, and tells what the run did. */
+export async function runScenario(temporalAddress: string, scenario: Scenario): Promise<ScenarioRun> {
+  const calls: string[] = [];
+  let failedWith: string | null = null;
+  let accepted: AcceptanceOutcome | undefined;
+  const activities = scriptedActivities(scenario, calls, (reason) => (failedWith = reason));
   return runOnOwnWorker(
     temporalAddress,
     `workflow-test-${scenario.name}`,

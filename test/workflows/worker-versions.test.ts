@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
 import { buildIdOf, takeOverIfNewest, type WorkerVersion } from '../../worker/deployment';
@@ -44,6 +44,70 @@ function stubbedActivities(build: string, calls: string[], deliveryGate: Promise
   };
 }
 
+/** Temporal's runtime, logging errors only, unless this process installed one already. */
+function installQuietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already in this process.
+  }
+}
+
+/** Build N (the workflow bundle of this code) and build N+1 (./next-build, bundled into `scratch`), as versions of the deployment. */
+async function bothBuilds(deploymentName: string, scratch: string) {
+  const bundleN = await cachedWorkflowBundle();
+  const bundleNext = path.join(scratch, 'next-build.js');
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./next-build'),
+    logger: SILENT_BUNDLER,
+  });
+  await writeFile(bundleNext, code);
+  const versionN: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleN) };
+  const versionNext: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleNext) };
+  expect(versionNext.buildId).not.toBe(versionN.buildId);
+  return { bundleN, bundleNext, versionN, versionNext };
+}
+
+/** The build a workflow ran on, as the server describes it. */
+const buildOf = async (handle: {
+  describe(): Promise<{
+    raw: {
+      workflowExecutionInfo?: {
+        versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null;
+      } | null;
+    };
+  }>;
+}) => (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
+
+/** Once the gate is open, the workflow started after the takeover completes on N+1, each one in flight on N. */
+async function expectEachDeliveredOnItsBuild(
+  after: WorkflowHandle,
+  inFlight: WorkflowHandle[],
+  versionN: WorkerVersion,
+  versionNext: WorkerVersion,
+): Promise<void> {
+  await expect(after.result()).resolves.toBe('delivered');
+  expect(await buildOf(after)).toBe(versionNext.buildId);
+  for (const handle of inFlight) {
+    await expect(handle.result()).resolves.toBe('delivered');
+    expect(await buildOf(handle)).toBe(versionN.buildId);
+  }
+}
+
+/** Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break. */
+async function expectInFlightStepsOnlyOnN(calls: string[], inFlight: WorkflowHandle[], bundleNext: string) {
+  for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
+    expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([
+      `N: validateForSending ${id}`,
+      `N: deliverByEmail ${id}`,
+      `N: markDelivered ${id}`,
+    ]);
+  }
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory()),
+  ).rejects.toThrow(/[Nn]ondeterminism/);
+}
+
 /**
  * Deploying build N+1 beside build N with workflows in flight (docs/operations.md, Deploying with work in
  * flight), on the shared stack's Temporal server, in a worker deployment of the test's own. Build N+1 changes the
@@ -52,11 +116,7 @@ function stubbedActivities(build: string, calls: string[], deliveryGate: Promise
  */
 describe('worker versioning', () => {
   it('when build N+1 starts beside build N with send workflows in flight, then it takes over new workflows and every workflow in flight completes on N', async () => {
-    try {
-      Runtime.install({ logger: new DefaultLogger('ERROR') });
-    } catch {
-      // Installed already in this process.
-    }
+    installQuietRuntime();
     const address = sharedStack().temporalAddress;
     const deploymentName = `versions-test-${randomUUID().slice(0, 8)}`;
     const taskQueue = `${deploymentName}-queue`;
@@ -70,16 +130,7 @@ describe('worker versioning', () => {
     const stopping = new AbortController();
     const workers: [QueueWorkers, Promise<void>][] = [];
     try {
-      const bundleN = await cachedWorkflowBundle();
-      const bundleNext = path.join(scratch, 'next-build.js');
-      const { code } = await bundleWorkflowCode({
-        workflowsPath: require.resolve('./next-build'),
-        logger: SILENT_BUNDLER,
-      });
-      await writeFile(bundleNext, code);
-      const versionN: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleN) };
-      const versionNext: WorkerVersion = { deploymentName, buildId: await buildIdOf(bundleNext) };
-      expect(versionNext.buildId).not.toBe(versionN.buildId);
+      const { bundleN, bundleNext, versionN, versionNext } = await bothBuilds(deploymentName, scratch);
 
       const workerOf = (version: WorkerVersion, codePath: string, build: string) =>
         QueueWorkers.create({
@@ -96,15 +147,6 @@ describe('worker versioning', () => {
           workflowId: `${deploymentName}-${documentId}`,
           args: [{ documentId, acceptance: stubAcceptance(documentId), deliveryWindowSeconds: 60 }],
         });
-      const buildOf = async (handle: {
-        describe(): Promise<{
-          raw: {
-            workflowExecutionInfo?: {
-              versioningInfo?: { deploymentVersion?: { buildId?: string | null } | null } | null;
-            } | null;
-          };
-        }>;
-      }) => (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId;
 
       const workerN = await workerOf(versionN, bundleN, 'N');
       workers.push([workerN, workerN.run()]);
@@ -133,23 +175,8 @@ describe('worker versioning', () => {
         30_000,
       );
       openGate();
-      await expect(after.result()).resolves.toBe('delivered');
-      expect(await buildOf(after)).toBe(versionNext.buildId);
-      for (const handle of inFlight) {
-        await expect(handle.result()).resolves.toBe('delivered');
-        expect(await buildOf(handle)).toBe(versionN.buildId);
-      }
-      // Every step of the workflows in flight ran on N, none on N+1; replayed on N+1's code, one would break.
-      for (const id of ['doc_n1', 'doc_n2', 'doc_n3']) {
-        expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([
-          `N: validateForSending ${id}`,
-          `N: deliverByEmail ${id}`,
-          `N: markDelivered ${id}`,
-        ]);
-      }
-      await expect(
-        Worker.runReplayHistory({ workflowBundle: { codePath: bundleNext } }, await inFlight[0]!.fetchHistory()),
-      ).rejects.toThrow(/[Nn]ondeterminism/);
+      await expectEachDeliveredOnItsBuild(after, inFlight, versionN, versionNext);
+      await expectInFlightStepsOnlyOnN(calls, inFlight, bundleNext);
     } finally {
       openGate();
       for (const [worker, running] of workers) {
