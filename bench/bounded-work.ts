@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { convertDocument } from '../domain/documents/convert';
-import { DOCUMENT_LIMITS, documentInputSchema } from '../domain/documents/input';
+import { DOCUMENT_LIMITS } from '../domain/documents/input';
 import { UBL_BOUNDS } from '../domain/xml-bounds';
 import {
   belgianBuyerCompany,
@@ -10,7 +9,16 @@ import {
   largestInvoice,
   validFixtures,
 } from '../test/fixtures/documents';
-import { benchStack, envNumber, json, runBenchmark, say, signUpWithCompany } from './harness';
+import {
+  benchStack,
+  envNumber,
+  fixtureInvoiceUbl,
+  json,
+  postXml,
+  runBenchmark,
+  say,
+  signUpWithCompany,
+} from './harness';
 import { closedLoop, ms, singleClient, summarize, type Measurement } from './support';
 
 /**
@@ -39,11 +47,9 @@ const deeplyNested = `${UBL_HEAD}${'<cbc:Note>'.repeat(60_000)}x${'</cbc:Note>'.
 
 /** A valid invoice to the fixtures' buyer of about 2 MB, within the bounds: 20,000 notes of 100 characters. */
 function twoMegabytesReceived(): string {
-  const fixture = validFixtures[0]!;
-  const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
-  if (!converted.ok) throw new Error('the fixture does not convert');
+  const ubl = fixtureInvoiceUbl();
   const notes = `<cbc:Note>${'n'.repeat(100)}</cbc:Note>`.repeat(20_000);
-  return converted.ubl.replace('<cbc:DocumentCurrencyCode>', `${notes}<cbc:DocumentCurrencyCode>`);
+  return ubl.replace('<cbc:DocumentCurrencyCode>', `${notes}<cbc:DocumentCurrencyCode>`);
 }
 
 const line = (label: string, measured: Measurement, alone: Measurement) =>
@@ -69,108 +75,119 @@ async function during(clients: number, attack: () => Promise<unknown>, measure: 
   }
 }
 
+type Tenant = Awaited<ReturnType<typeof signUpWithCompany>>;
+
+/** POST → `delivered` of a sandbox invoice of `sender`'s, its status polled until then. */
+function sendAndWaitFor(api: string, sender: Tenant): () => Promise<void> {
+  const invoice = { ...validFixtures[0]!.body, company_id: sender.companyId };
+  return async () => {
+    const posted = await json(`${api}/v1/documents`, {
+      method: 'POST',
+      headers: sender.auth,
+      body: JSON.stringify(invoice),
+    });
+    if (posted.status !== 202) throw new Error(`send answered ${posted.status}`);
+    for (;;) {
+      const read = await json(`${api}/v1/documents/${String(posted.body.id)}?company_id=${sender.companyId}`, {
+        headers: sender.auth,
+      });
+      if (read.body.status === 'delivered') return;
+      if (read.body.status === 'failed') throw new Error('the document failed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+}
+
+/**
+ * Sends alone, then while the public validator is posted deeply nested UBL, then invoices just under the element
+ * bound; the sends alone are what every later figure is set against.
+ */
+async function sendsDuringPublicValidations(api: string, sendAndWait: () => Promise<void>): Promise<Measurement> {
+  const publicValidation = (xml: string) => () => postXml(`${api}/v1/ubl/validate`, xml);
+  say(
+    `stack on ${api}; ${ATTACKERS} attacking clients; bounds: depth ${UBL_BOUNDS.maxDepth}, ${UBL_BOUNDS.maxElements} elements`,
+  );
+  await singleClient(3, sendAndWait);
+  const sendsAlone = await singleClient(REQUESTS, sendAndWait);
+  const deep = await during(ATTACKERS, publicValidation(deeplyNested), () => singleClient(REQUESTS, sendAndWait));
+  say(line('POST → delivered during deeply nested public validations', deep.measured, sendsAlone));
+  say(
+    `  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`,
+  );
+  const heavyXml = invoiceNearTheElementBound();
+  const heavy = await during(ATTACKERS, publicValidation(heavyXml), () => singleClient(REQUESTS, sendAndWait));
+  say(line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone));
+  say(
+    `  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`,
+  );
+  return sendsAlone;
+}
+
+/** Sends after another tenant received large documents at once, and while it receives them without pause. */
+async function sendsWhileAnotherTenantReceives(
+  api: string,
+  sendAndWait: () => Promise<void>,
+  sendsAlone: Measurement,
+): Promise<void> {
+  const receiver = await signUpWithCompany(api, 'bench-receiver', belgianBuyerCompany);
+  const received = twoMegabytesReceived();
+  const postReceived = async () => {
+    const status = await postXml(`${api}/v1/sandbox/inbound`, received, receiver.auth);
+    if (status !== 202) throw new Error(`sandbox inbound answered ${status}`);
+  };
+  // The security probe's load: a few large documents received at once, then another tenant's sends.
+  await Promise.all(Array.from({ length: ATTACKERS }, postReceived));
+  const afterReceiving = await singleClient(REQUESTS, sendAndWait);
+  say(
+    line(
+      `POST → delivered while another tenant's ${ATTACKERS} ${(received.length / 1e6).toFixed(1)} MB documents received at once are filed`,
+      afterReceiving,
+      sendsAlone,
+    ),
+  );
+  // Past the probe: the same documents without pause, limited by no rate (what a flood costs the database and the cores).
+  const receiving = await during(ATTACKERS, postReceived, () => singleClient(REQUESTS, sendAndWait));
+  say(
+    line(
+      `POST → delivered while another tenant receives ${(received.length / 1e6).toFixed(1)} MB documents without pause`,
+      receiving.measured,
+      sendsAlone,
+    ),
+  );
+  say(
+    `  each received document posted: p50 ${ms(receiving.attack.p50)}, p99 ${ms(receiving.attack.p99)}, ${receiving.attack.count} stored (filed afterwards, validated in the receive lane)`,
+  );
+}
+
+/** `other`'s account reads, alone and while three of `sender`'s clients validate the largest documents allowed. */
+async function accountDuringLargeValidations(api: string, sender: Tenant, other: Tenant): Promise<void> {
+  const readAccount = () =>
+    fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
+  const large = JSON.stringify(largestInvoice(sender.companyId));
+  const validateLarge = () =>
+    json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
+  const accountAlone = await closedLoop(200, 1, readAccount);
+  const busy = await during(3, validateLarge, () => closedLoop(200, 1, readAccount));
+  say(
+    line(
+      `GET /v1/account while 3 clients validate ${DOCUMENT_LIMITS.lines}-line documents (${large.length} bytes)`,
+      busy.measured,
+      accountAlone,
+    ),
+  );
+  say(`  each large validation: p50 ${ms(busy.attack.p50)}, p99 ${ms(busy.attack.p99)}`);
+}
+
 async function main(): Promise<void> {
   const { stack, stop } = await benchStack({ UBL_VALIDATIONS_PER_IP: '1000000' });
   try {
     const api = stack.urls.api!;
     const sender = await signUpWithCompany(api, 'bench-sender', belgianSeller);
     const other = await signUpWithCompany(api, 'bench-other', belgianSeller);
-    const invoice = { ...validFixtures[0]!.body, company_id: sender.companyId };
-
-    const sendAndWait = async () => {
-      const posted = await json(`${api}/v1/documents`, {
-        method: 'POST',
-        headers: sender.auth,
-        body: JSON.stringify(invoice),
-      });
-      if (posted.status !== 202) throw new Error(`send answered ${posted.status}`);
-      for (;;) {
-        const read = await json(`${api}/v1/documents/${String(posted.body.id)}?company_id=${sender.companyId}`, {
-          headers: sender.auth,
-        });
-        if (read.body.status === 'delivered') return;
-        if (read.body.status === 'failed') throw new Error('the document failed');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const publicValidation = (xml: string) => async () => {
-      const response = await fetch(`${api}/v1/ubl/validate`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/xml' },
-        body: xml,
-      });
-      await response.arrayBuffer();
-      return response.status;
-    };
-
-    say(
-      `stack on ${api}; ${ATTACKERS} attacking clients; bounds: depth ${UBL_BOUNDS.maxDepth}, ${UBL_BOUNDS.maxElements} elements`,
-    );
-    await singleClient(3, sendAndWait);
-    const sendsAlone = await singleClient(REQUESTS, sendAndWait);
-    const deep = await during(ATTACKERS, publicValidation(deeplyNested), () => singleClient(REQUESTS, sendAndWait));
-    say(line('POST → delivered during deeply nested public validations', deep.measured, sendsAlone));
-    say(
-      `  the deeply nested document (${deeplyNested.length} bytes) refused: p50 ${ms(deep.attack.p50)}, p99 ${ms(deep.attack.p99)}, ${deep.attack.count} refused`,
-    );
-    const heavyXml = invoiceNearTheElementBound();
-    const heavy = await during(ATTACKERS, publicValidation(heavyXml), () => singleClient(REQUESTS, sendAndWait));
-    say(
-      line('POST → delivered during validations of invoices just under the element bound', heavy.measured, sendsAlone),
-    );
-    say(
-      `  such an invoice (${heavyXml.length} bytes) validated or stopped: p50 ${ms(heavy.attack.p50)}, p99 ${ms(heavy.attack.p99)}, ${heavy.attack.count} answered`,
-    );
-
-    const receiver = await signUpWithCompany(api, 'bench-receiver', belgianBuyerCompany);
-    const received = twoMegabytesReceived();
-    const postReceived = async () => {
-      const response = await fetch(`${api}/v1/sandbox/inbound`, {
-        method: 'POST',
-        headers: { ...receiver.auth, 'Content-Type': 'application/xml' },
-        body: received,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 202) throw new Error(`sandbox inbound answered ${response.status}`);
-    };
-    // The security probe's load: a few large documents received at once, then another tenant's sends.
-    await Promise.all(Array.from({ length: ATTACKERS }, postReceived));
-    const afterReceiving = await singleClient(REQUESTS, sendAndWait);
-    say(
-      line(
-        `POST → delivered while another tenant's ${ATTACKERS} ${(received.length / 1e6).toFixed(1)} MB documents received at once are filed`,
-        afterReceiving,
-        sendsAlone,
-      ),
-    );
-    // Past the probe: the same documents without pause, limited by no rate (what a flood costs the database and the cores).
-    const receiving = await during(ATTACKERS, postReceived, () => singleClient(REQUESTS, sendAndWait));
-    say(
-      line(
-        `POST → delivered while another tenant receives ${(received.length / 1e6).toFixed(1)} MB documents without pause`,
-        receiving.measured,
-        sendsAlone,
-      ),
-    );
-    say(
-      `  each received document posted: p50 ${ms(receiving.attack.p50)}, p99 ${ms(receiving.attack.p99)}, ${receiving.attack.count} stored (filed afterwards, validated in the receive lane)`,
-    );
-
-    const readAccount = () =>
-      fetch(`${api}/v1/account`, { headers: other.auth }).then((response) => response.arrayBuffer());
-    const large = JSON.stringify(largestInvoice(sender.companyId));
-    const validateLarge = () =>
-      json(`${api}/v1/documents/validate`, { method: 'POST', headers: sender.auth, body: large });
-    const accountAlone = await closedLoop(200, 1, readAccount);
-    const busy = await during(3, validateLarge, () => closedLoop(200, 1, readAccount));
-    say(
-      line(
-        `GET /v1/account while 3 clients validate ${DOCUMENT_LIMITS.lines}-line documents (${large.length} bytes)`,
-        busy.measured,
-        accountAlone,
-      ),
-    );
-    say(`  each large validation: p50 ${ms(busy.attack.p50)}, p99 ${ms(busy.attack.p99)}`);
+    const sendAndWait = sendAndWaitFor(api, sender);
+    const sendsAlone = await sendsDuringPublicValidations(api, sendAndWait);
+    await sendsWhileAnotherTenantReceives(api, sendAndWait, sendsAlone);
+    await accountDuringLargeValidations(api, sender, other);
   } finally {
     await stop();
   }

@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 
+import { convertDocument } from '../domain/documents/convert';
+import { documentInputSchema } from '../domain/documents/input';
 import type { ComponentName } from '../stack/components';
 import { startStack, type EmbeddedStack } from '../stack/embedded-stack';
 import { isolatedStackConfig } from '../stack/isolated-config';
+import { validFixtures } from '../test/fixtures/documents';
 import { ms } from './support';
 
-/** Running a benchmark: its output, its settings, its own stack, and cleaning up however it ends. */
+/**
+ * Running a benchmark: its output, its settings, its own stack, and cleaning up however it ends; the requests and
+ * the invoice the benchmarks share.
+ */
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -41,6 +47,25 @@ export async function benchStack(
 export async function json(url: string, init: RequestInit = {}) {
   const response = await fetch(url, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** An XML document POSTed: the answer's status, its body read to the end (the request is over only then). */
+export async function postXml(url: string, xml: string, headers: Record<string, string> = {}): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/xml' },
+    body: xml,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** The first valid fixture, an invoice, as the UBL the service converts it to. */
+export function fixtureInvoiceUbl(): string {
+  const fixture = validFixtures[0]!;
+  const converted = convertDocument(documentInputSchema.parse(fixture.body), fixture.company);
+  if (!converted.ok) throw new Error('the fixture does not convert');
+  return converted.ubl;
 }
 
 /** A new account (`<label>-<time>@example.com`) with the given company: its authorization header, the company's id and its workspace's. */

@@ -178,6 +178,111 @@ async function shapeFloors(stack: EmbeddedStack): Promise<{ perDelivery: ShapeFl
 const lagsOf = (...receivers: Receiver[]) =>
   receivers.flatMap((target) => [...target.succeeded.values()].map(({ at, eventAt }) => at - eventAt));
 
+/** A webhook for every event, delivered to `url`: its id. */
+async function createWebhook(api: string, auth: Record<string, string>, url: string): Promise<string> {
+  const created = await json(`${api}/v1/webhooks`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ url, events: ['*'] }),
+  });
+  if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
+  return String(created.body.id);
+}
+
+/**
+ * Documents sent until EVENTS of their events are fanned out to the steady and the flaky receiver's webhooks, and
+ * every delivery succeeded (or the wait gave up): the rate, the lag and what never succeeded, with the CPU.
+ */
+async function documentEventsToTwoWebhooks(
+  stack: EmbeddedStack,
+  api: string,
+  seller: { auth: Record<string, string>; companyId: string },
+  steady: Receiver,
+  flaky: Receiver,
+): Promise<void> {
+  // Three deliverable events a document: queued, sending, delivered.
+  const documents = Math.ceil(EVENTS / 3);
+  const expected = documents * 3;
+  const started = performance.now();
+  let n = 0;
+  const [, cpu] = await withCpu(stack, COMPONENTS, async () => {
+    await closedLoop(documents, 8, async () => {
+      const response = await json(`${api}/v1/documents`, {
+        method: 'POST',
+        headers: seller.auth,
+        body: JSON.stringify({
+          company_id: seller.companyId,
+          number: `HOOK-${(n += 1)}`,
+          issue_date: '2026-11-20',
+          buyer_reference: 'BENCH',
+          to: {
+            name: 'Buyer NV',
+            tax_id: 'BE0987654394',
+            peppol_id: '0208:0987654394',
+            email: 'bench@seller.example',
+            address: { country: 'BE' },
+          },
+          lines: [{ description: 'Item', quantity: 1, unit_price: '10.00', tax_rate: 21 }],
+        }),
+      });
+      if (response.status !== 202) throw new Error(`POST answered ${response.status}`);
+    });
+    await until(() => steady.succeeded.size >= expected && flaky.succeeded.size >= expected);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const lag = summarize(lagsOf(steady, flaky), seconds);
+  const never = 2 * expected - steady.succeeded.size - flaky.succeeded.size;
+  say(
+    `${expected} events to 2 webhooks (one answering 500 to half of first attempts): ${((2 * expected) / seconds).toFixed(1)} deliveries/s ` +
+      `(${steady.requests + flaky.requests} requests in ${seconds.toFixed(0)} s); lag event → first success p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)} (target p99 ≤ 2 s) ${lag.p99 <= 2_000 ? 'MET' : 'NOT MET'}; ` +
+      `${never} delivery ids never succeeded ${never === 0 ? 'MET' : 'NOT MET'}`,
+  );
+  say(`  CPU per delivery, the documents' own work included: ${cpuView(cpu, 2 * expected, seconds)}`);
+}
+
+/**
+ * EVENTS test events to a webhook of `alone`'s, nothing else running: the rate, the lag and the CPU per delivery,
+ * which is returned for the floors.
+ */
+async function testEventsAlone(
+  stack: EmbeddedStack,
+  api: string,
+  auth: Record<string, string>,
+  alone: Receiver,
+): Promise<number> {
+  const testUrl = `${api}/v1/webhooks/${await createWebhook(api, auth, alone.url)}/test`;
+  const aloneStarted = performance.now();
+  const [, aloneCpu] = await withCpu(stack, COMPONENTS, async () => {
+    await closedLoop(EVENTS, 8, async () => {
+      const response = await json(testUrl, { method: 'POST', headers: auth });
+      if (response.status !== 202) throw new Error(`test event answered ${response.status}`);
+    });
+    await until(() => alone.succeeded.size >= EVENTS);
+  });
+  const aloneSeconds = (performance.now() - aloneStarted) / 1000;
+  const aloneLag = summarize(lagsOf(alone), aloneSeconds);
+  const perDeliveryMs = cpuPerOperation(aloneCpu, alone.succeeded.size);
+  say(
+    `${EVENTS} test events to 1 webhook, nothing else running: ${(alone.succeeded.size / aloneSeconds).toFixed(1)} deliveries/s; ` +
+      `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)} ` +
+      `(target ≤ 10 ms in all) ${perDeliveryMs <= 10 ? 'MET' : 'NOT MET'}`,
+  );
+  return perDeliveryMs;
+}
+
+/** The delivery shapes' floors: what a real delivery (`perDeliveryMs` of CPU) and the service's shape cost against them. */
+async function compareWithShapeFloors(stack: EmbeddedStack, perDeliveryMs: number): Promise<void> {
+  const floors = await shapeFloors(stack);
+  say(
+    `  floor, the service's shape with steps that do nothing (one workflow per endpoint, woken per delivery, attempts local activities): ` +
+      `${floors.perEndpoint.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perEndpoint.view}; a real delivery costs ${(perDeliveryMs / floors.perEndpoint.cpuMs).toFixed(2)}× it`,
+  );
+  say(
+    `  the replaced shape, one workflow per delivery (its attempt a local activity): ` +
+      `${floors.perDelivery.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perDelivery.view}; the service's shape costs ${(floors.perEndpoint.cpuMs / floors.perDelivery.cpuMs).toFixed(2)}× it`,
+  );
+}
+
 async function main(): Promise<void> {
   const { stack, stop } = await benchStack({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -186,95 +291,20 @@ async function main(): Promise<void> {
   const [steady, flaky] = [await receiver(false), await receiver(true)];
   try {
     const api = stack.urls.api!;
-    const { auth, companyId } = await signUpWithCompany(api, 'hooks', {
+    const seller = await signUpWithCompany(api, 'hooks', {
       name: 'Bench Seller SRL',
       country: 'BE',
       tax_id: 'BE0123456749',
       peppol_id: '0208:0123456749',
       email: 'bench@seller.example',
     });
-    for (const target of [steady, flaky]) {
-      const created = await json(`${api}/v1/webhooks`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ url: target.url, events: ['*'] }),
-      });
-      if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
-    }
-    // Three deliverable events a document: queued, sending, delivered.
-    const documents = Math.ceil(EVENTS / 3);
-    const expected = documents * 3;
-    const started = performance.now();
-    let n = 0;
-    const [, cpu] = await withCpu(stack, COMPONENTS, async () => {
-      await closedLoop(documents, 8, async () => {
-        const response = await json(`${api}/v1/documents`, {
-          method: 'POST',
-          headers: auth,
-          body: JSON.stringify({
-            company_id: companyId,
-            number: `HOOK-${(n += 1)}`,
-            issue_date: '2026-11-20',
-            buyer_reference: 'BENCH',
-            to: {
-              name: 'Buyer NV',
-              tax_id: 'BE0987654394',
-              peppol_id: '0208:0987654394',
-              email: 'bench@seller.example',
-              address: { country: 'BE' },
-            },
-            lines: [{ description: 'Item', quantity: 1, unit_price: '10.00', tax_rate: 21 }],
-          }),
-        });
-        if (response.status !== 202) throw new Error(`POST answered ${response.status}`);
-      });
-      await until(() => steady.succeeded.size >= expected && flaky.succeeded.size >= expected);
-    });
-    const seconds = (performance.now() - started) / 1000;
-    const lag = summarize(lagsOf(steady, flaky), seconds);
-    const never = 2 * expected - steady.succeeded.size - flaky.succeeded.size;
-    say(
-      `${expected} events to 2 webhooks (one answering 500 to half of first attempts): ${((2 * expected) / seconds).toFixed(1)} deliveries/s ` +
-        `(${steady.requests + flaky.requests} requests in ${seconds.toFixed(0)} s); lag event → first success p50 ${ms(lag.p50)}, p99 ${ms(lag.p99)} (target p99 ≤ 2 s) ${lag.p99 <= 2_000 ? 'MET' : 'NOT MET'}; ` +
-        `${never} delivery ids never succeeded ${never === 0 ? 'MET' : 'NOT MET'}`,
-    );
-    say(`  CPU per delivery, the documents' own work included: ${cpuView(cpu, 2 * expected, seconds)}`);
+    for (const target of [steady, flaky]) await createWebhook(api, seller.auth, target.url);
+    await documentEventsToTwoWebhooks(stack, api, seller, steady, flaky);
 
     // The deliveries alone: test events to a webhook of their own, nothing else running.
     const alone = await receiver(false);
     try {
-      const created = await json(`${api}/v1/webhooks`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ url: alone.url, events: ['*'] }),
-      });
-      if (created.status !== 201) throw new Error(`webhook: ${JSON.stringify(created.body)}`);
-      const testUrl = `${api}/v1/webhooks/${String(created.body.id)}/test`;
-      const aloneStarted = performance.now();
-      const [, aloneCpu] = await withCpu(stack, COMPONENTS, async () => {
-        await closedLoop(EVENTS, 8, async () => {
-          const response = await json(testUrl, { method: 'POST', headers: auth });
-          if (response.status !== 202) throw new Error(`test event answered ${response.status}`);
-        });
-        await until(() => alone.succeeded.size >= EVENTS);
-      });
-      const aloneSeconds = (performance.now() - aloneStarted) / 1000;
-      const aloneLag = summarize(lagsOf(alone), aloneSeconds);
-      const perDeliveryMs = cpuPerOperation(aloneCpu, alone.succeeded.size);
-      say(
-        `${EVENTS} test events to 1 webhook, nothing else running: ${(alone.succeeded.size / aloneSeconds).toFixed(1)} deliveries/s; ` +
-          `lag p50 ${ms(aloneLag.p50)}, p99 ${ms(aloneLag.p99)}; CPU per delivery: ${cpuView(aloneCpu, alone.succeeded.size, aloneSeconds)} ` +
-          `(target ≤ 10 ms in all) ${perDeliveryMs <= 10 ? 'MET' : 'NOT MET'}`,
-      );
-      const floors = await shapeFloors(stack);
-      say(
-        `  floor, the service's shape with steps that do nothing (one workflow per endpoint, woken per delivery, attempts local activities): ` +
-          `${floors.perEndpoint.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perEndpoint.view}; a real delivery costs ${(perDeliveryMs / floors.perEndpoint.cpuMs).toFixed(2)}× it`,
-      );
-      say(
-        `  the replaced shape, one workflow per delivery (its attempt a local activity): ` +
-          `${floors.perDelivery.rate.perSecond.toFixed(1)}/s, CPU per delivery ${floors.perDelivery.view}; the service's shape costs ${(floors.perEndpoint.cpuMs / floors.perDelivery.cpuMs).toFixed(2)}× it`,
-      );
+      await compareWithShapeFloors(stack, await testEventsAlone(stack, api, seller.auth, alone));
     } finally {
       await alone.close();
     }

@@ -46,74 +46,98 @@ export interface RunningDnsServer {
   close(): Promise<void>;
 }
 
-export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsServer> {
-  const zone = options.zone.toLowerCase();
-  const registered = new Set(options.participants.map((value) => smlDnsName(value, zone)));
-  // The management interface's registrations are asked by NAPTR name, which a legacy name cannot be traced back to: static participants only.
-  const legacyNames = new Set(options.participants.map((value) => smlCnameDnsName(value, zone).toLowerCase()));
-  const smpHost = `smp.${zone}`;
-  const smpAddress: dnsPacket.Answer = { type: 'A', name: smpHost, ttl: TTL_SECONDS, data: SMP_ADDRESS };
-  // The scheme label exists (it has names below it) but holds no records itself.
-  const emptyNonTerminal = `${PARTICIPANT_SCHEME}.${zone}`;
-  const soa: dnsPacket.Answer = {
-    type: 'SOA',
-    name: zone,
-    ttl: TTL_SECONDS,
-    data: {
-      mname: `ns.${zone}`,
-      rname: `hostmaster.${zone}`,
-      serial: 1,
-      refresh: 3600,
-      retry: 600,
-      expire: 86400,
-      minimum: TTL_SECONDS,
+/** What the zone holds besides the registrations, worked out once from the options. */
+interface Zone {
+  /** The zone's name, lower case (names are compared so). */
+  name: string;
+  /** The static participants' NAPTR names. */
+  registered: Set<string>;
+  /** The static participants' legacy (`B-<MD5>`) names. */
+  legacyNames: Set<string>;
+  smpHost: string;
+  smpAddress: dnsPacket.Answer;
+  /** The scheme label exists (it has names below it) but holds no records itself. */
+  emptyNonTerminal: string;
+  soa: dnsPacket.Answer;
+}
+
+function zoneOf(options: DnsServerOptions): Zone {
+  const name = options.zone.toLowerCase();
+  const smpHost = `smp.${name}`;
+  return {
+    name,
+    registered: new Set(options.participants.map((value) => smlDnsName(value, name))),
+    // The management interface's registrations are asked by NAPTR name, which a legacy name cannot be traced back to: static participants only.
+    legacyNames: new Set(options.participants.map((value) => smlCnameDnsName(value, name).toLowerCase())),
+    smpHost,
+    smpAddress: { type: 'A', name: smpHost, ttl: TTL_SECONDS, data: SMP_ADDRESS },
+    emptyNonTerminal: `${PARTICIPANT_SCHEME}.${name}`,
+    soa: {
+      type: 'SOA',
+      name,
+      ttl: TTL_SECONDS,
+      data: {
+        mname: `ns.${name}`,
+        rname: `hostmaster.${name}`,
+        serial: 1,
+        refresh: 3600,
+        retry: 600,
+        expire: 86400,
+        minimum: TTL_SECONDS,
+      },
     },
   };
+}
 
-  const answer = (query: dnsPacket.DecodedPacket): Buffer => {
-    const question = query.questions?.[0];
-    const name = question?.name.toLowerCase() ?? '';
-    const respond = (rcode: number, answers: dnsPacket.Answer[] = [], authorities: dnsPacket.Answer[] = []) =>
-      dnsPacket.encode({
-        type: 'response',
-        id: query.id,
-        flags:
-          (rcode === RCODE.REFUSED ? 0 : dnsPacket.AUTHORITATIVE_ANSWER) |
-          (query.flags! & dnsPacket.RECURSION_DESIRED) |
-          rcode,
-        questions: query.questions,
-        answers,
-        authorities,
-      });
-    if (!question || (name !== zone && !name.endsWith(`.${zone}`))) return respond(RCODE.REFUSED);
-    if (name === zone && question.type === 'SOA') return respond(RCODE.NOERROR, [soa]);
-    if (legacyNames.has(name)) {
-      const alias: dnsPacket.Answer = { type: 'CNAME', name: question.name, ttl: TTL_SECONDS, data: smpHost };
-      // A CNAME answers every question at its name; the target is in this zone, so an A question gets its address too (RFC 1034 4.3.2).
-      return respond(RCODE.NOERROR, question.type === 'A' ? [alias, smpAddress] : [alias]);
-    }
-    if (name === smpHost && question.type === 'A') return respond(RCODE.NOERROR, [smpAddress]);
-    const smpUrl = registered.has(name) ? options.smpUrl : options.registrations?.smpUrlAt(name);
-    if (smpUrl !== undefined && question.type === 'NAPTR') {
-      const naptr: dnsPacket.Answer = {
-        type: 'NAPTR',
-        name: question.name,
-        ttl: TTL_SECONDS,
-        data: {
-          order: 100,
-          preference: 10,
-          flags: 'U',
-          services: 'Meta:SMP',
-          regexp: options.regexp ?? `!.*!${smpUrl}!`,
-          replacement: '',
-        },
-      };
-      return respond(RCODE.NOERROR, [naptr]);
-    }
-    const exists = smpUrl !== undefined || name === zone || name === emptyNonTerminal || name === smpHost;
-    return respond(exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [soa]);
-  };
+/** The response to `query`: authoritative unless refused, echoing its question and whether it asked for recursion. */
+function response(
+  query: dnsPacket.DecodedPacket,
+  rcode: number,
+  answers: dnsPacket.Answer[] = [],
+  authorities: dnsPacket.Answer[] = [],
+): Buffer {
+  return dnsPacket.encode({
+    type: 'response',
+    id: query.id,
+    flags:
+      (rcode === RCODE.REFUSED ? 0 : dnsPacket.AUTHORITATIVE_ANSWER) |
+      (query.flags! & dnsPacket.RECURSION_DESIRED) |
+      rcode,
+    questions: query.questions,
+    answers,
+    authorities,
+  });
+}
 
+/** The U-NAPTR record an SML publishes at a participant's name, pointing at its SMP. */
+const naptrRecord = (name: string, regexp: string): dnsPacket.Answer => ({
+  type: 'NAPTR',
+  name,
+  ttl: TTL_SECONDS,
+  data: { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp, replacement: '' },
+});
+
+/** What the zone answers to one query (its first question). */
+function answer(query: dnsPacket.DecodedPacket, zone: Zone, options: DnsServerOptions): Buffer {
+  const question = query.questions?.[0];
+  const name = question?.name.toLowerCase() ?? '';
+  if (!question || (name !== zone.name && !name.endsWith(`.${zone.name}`))) return response(query, RCODE.REFUSED);
+  if (name === zone.name && question.type === 'SOA') return response(query, RCODE.NOERROR, [zone.soa]);
+  if (zone.legacyNames.has(name)) {
+    const alias: dnsPacket.Answer = { type: 'CNAME', name: question.name, ttl: TTL_SECONDS, data: zone.smpHost };
+    // A CNAME answers every question at its name; the target is in this zone, so an A question gets its address too (RFC 1034 4.3.2).
+    return response(query, RCODE.NOERROR, question.type === 'A' ? [alias, zone.smpAddress] : [alias]);
+  }
+  if (name === zone.smpHost && question.type === 'A') return response(query, RCODE.NOERROR, [zone.smpAddress]);
+  const smpUrl = zone.registered.has(name) ? options.smpUrl : options.registrations?.smpUrlAt(name);
+  if (smpUrl !== undefined && question.type === 'NAPTR')
+    return response(query, RCODE.NOERROR, [naptrRecord(question.name, options.regexp ?? `!.*!${smpUrl}!`)]);
+  const exists = smpUrl !== undefined || name === zone.name || name === zone.emptyNonTerminal || name === zone.smpHost;
+  return response(query, exists ? RCODE.NOERROR : RCODE.NXDOMAIN, [], [zone.soa]);
+}
+
+export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsServer> {
+  const zone = zoneOf(options);
   const queries = new Map<string, number>();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message, sender) => {
@@ -125,7 +149,7 @@ export function startDnsServer(options: DnsServerOptions): Promise<RunningDnsSer
     }
     const asked = query.questions?.[0]?.name.toLowerCase();
     if (asked !== undefined) queries.set(asked, (queries.get(asked) ?? 0) + 1);
-    socket.send(answer(query), sender.port, sender.address);
+    socket.send(answer(query, zone, options), sender.port, sender.address);
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);

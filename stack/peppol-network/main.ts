@@ -33,7 +33,9 @@ import { startSmpServer } from './smp-server';
  *     --sml-port 8087 --sml-certificate ./data/peppol-pki/sml-server.pem --sml-key ./data/peppol-pki/sml-server-key.pem \
  *     --ca ./data/peppol-pki/ca.pem --sml-registrations ./data/peppol-network/sml-registrations.json
  */
-async function main(): Promise<void> {
+
+/** The command line; a required option missing is an error naming each one missing. */
+function readArguments() {
   const { values } = parseArgs({
     options: {
       zone: { type: 'string' },
@@ -77,7 +79,16 @@ async function main(): Promise<void> {
   ];
   const missing = required.filter((name) => !values[name as keyof typeof values]);
   if (missing.length > 0) throw new Error(`missing ${missing.map((name) => `--${name}`).join(', ')}`);
+  return values;
+}
 
+type Arguments = ReturnType<typeof readArguments>;
+
+/**
+ * The SML's registrations and the Directory read, then the SMP, the SML's management interface and its DNS
+ * started in that order, and announced.
+ */
+async function startNetwork(values: Arguments) {
   const participants = await readParticipants();
   const staticIds = participants.map((entry) => entry.id);
   const registrations = await SmlRegistrations.open(values['sml-registrations']!, values.zone!, staticIds);
@@ -120,12 +131,16 @@ async function main(): Promise<void> {
       `${participants.length} participants from ${PARTICIPANTS_FILE}; access point ${values['ap-url']}; ` +
       `SML management interface ${sml.url} (registrations in ${values['sml-registrations']}); Peppol Directory indexer ${sml.url}/indexer/1.0/, search ${smp.url}/stand-in/directory?q=\n`,
   );
+  return { dns, smp, sml };
+}
 
+/** The responder, when the stand-in access point's inbox and the rest it needs are given; announced. */
+function startAskedResponder(values: Arguments, dnsPort: number) {
   const responder =
     values.inbox && values['ap-control'] && values['data-dir'] && values.seat
       ? startResponder({
           standIn: {
-            dnsServer: `127.0.0.1:${dns.port}`,
+            dnsServer: `127.0.0.1:${dnsPort}`,
             accessPointUrl: values['ap-control'],
             dataDir: values['data-dir'],
           },
@@ -140,6 +155,13 @@ async function main(): Promise<void> {
     process.stdout.write(
       `responder: answers every invoice and credit note in ${values.inbox} with ${values.respond} and the MLS its envelope asks for\n`,
     );
+  return responder;
+}
+
+async function main(): Promise<void> {
+  const values = readArguments();
+  const { dns, smp, sml } = await startNetwork(values);
+  const responder = startAskedResponder(values, dns.port);
 
   const stop = () => {
     void Promise.all([dns.close(), smp.close(), sml.close(), responder?.close()]).then(() => process.exit(0));

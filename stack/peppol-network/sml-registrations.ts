@@ -75,6 +75,200 @@ function checkAddresses(request: { logicalAddress: string; physicalAddress: stri
     throw badRequest(`The physical address '${request.physicalAddress}' must be an IPv4 address`);
 }
 
+/** The request of one operation. */
+type RequestOf<O extends SmlRequest['operation']> = SmlRequest & { operation: O };
+/** The operations on an SMP that exists, by the certificate that owns it: every one but creating an SMP. */
+type OnOwnSmp = Exclude<SmlRequest['operation'], 'createSmp'>;
+const isOnOwnSmp = (request: SmlRequest): request is RequestOf<OnOwnSmp> => request.operation !== 'createSmp';
+
+/** What an operation on an owned SMP works on. */
+interface OwnSmpContext {
+  state: State;
+  /** Participants published statically (participants.json): registered, but by no SMP of this interface. */
+  reserved: readonly string[];
+  /** The caller's SMP the request names. */
+  smp: Smp;
+}
+
+/** What an operation comes to: its answer, and the state to write before answering when it changes any. */
+interface Outcome {
+  answer: SmlAnswer;
+  next?: State;
+}
+
+const EMPTY: SmlAnswer = { kind: 'empty' };
+
+function createSmp(
+  request: { smpId: string; logicalAddress: string; physicalAddress: string },
+  state: State,
+  caller: SmpOwner,
+): Outcome {
+  if (!SMP_ID.test(request.smpId))
+    throw badRequest(`The SMP ID '${request.smpId}' must be letters, digits and inner hyphens (at most 63)`);
+  checkAddresses(request);
+  if (state.smps.some((smp) => sameValue(smp.id, request.smpId)))
+    throw badRequest(`The SMP '${request.smpId}' already exists`);
+  const { logicalAddress, physicalAddress } = request;
+  return {
+    answer: EMPTY,
+    next: { ...state, smps: [...state.smps, { id: request.smpId, logicalAddress, physicalAddress, owner: caller }] },
+  };
+}
+
+function readSmp(_request: RequestOf<'readSmp'>, { smp }: OwnSmpContext): Outcome {
+  return {
+    answer: {
+      kind: 'smp',
+      smpId: smp.id,
+      addresses: { logicalAddress: smp.logicalAddress, physicalAddress: smp.physicalAddress },
+    },
+  };
+}
+
+function updateSmp(request: RequestOf<'updateSmp'>, { state, smp }: OwnSmpContext): Outcome {
+  checkAddresses(request);
+  const updated = { ...smp, logicalAddress: request.logicalAddress, physicalAddress: request.physicalAddress };
+  return { answer: EMPTY, next: { ...state, smps: state.smps.map((entry) => (entry === smp ? updated : entry)) } };
+}
+
+function deleteSmp(_request: RequestOf<'deleteSmp'>, { state, smp }: OwnSmpContext): Outcome {
+  // Its participants go with it: nothing may point at an SMP that is gone.
+  return {
+    answer: EMPTY,
+    next: {
+      smps: state.smps.filter((entry) => entry !== smp),
+      participants: state.participants.filter((entry) => entry.smpId !== smp.id),
+      migrations: state.migrations.filter((entry) => entry.smpId !== smp.id),
+    },
+  };
+}
+
+function createParticipant(request: RequestOf<'createParticipant'>, context: OwnSmpContext): Outcome {
+  const { state, smp } = context;
+  const { scheme, value } = request.participant;
+  if (scheme.toLowerCase() !== PARTICIPANT_SCHEME)
+    throw badRequest(`The participant identifier scheme '${scheme}' is not ${PARTICIPANT_SCHEME}`);
+  const problem = peppolIdProblem(value);
+  if (problem) throw badRequest(`The participant identifier [${value}] is not valid: ${problem}`);
+  if (
+    context.reserved.some((entry) => sameValue(entry, value)) ||
+    state.participants.some((entry) => sameValue(entry.value, value))
+  ) {
+    throw badRequest(`The participant identifier [${value}] with scheme: [${scheme}] already exist`);
+  }
+  return { answer: EMPTY, next: { ...state, participants: [...state.participants, { value, smpId: smp.id }] } };
+}
+
+/**
+ * The participant as the caller's SMP registered it. Another SMP's participant is not found under this one: an
+ * SMP can only see and touch its own.
+ */
+function ownParticipant(
+  { scheme, value }: { scheme: string; value: string },
+  { state, smp }: OwnSmpContext,
+): State['participants'][number] {
+  const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
+  if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
+    throw new SmlFault(
+      'NotFoundFault',
+      `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`,
+    );
+  }
+  return registered;
+}
+
+function deleteParticipant(request: RequestOf<'deleteParticipant'>, context: OwnSmpContext): Outcome {
+  const { state } = context;
+  const registered = ownParticipant(request.participant, context);
+  return {
+    answer: EMPTY,
+    next: {
+      ...state,
+      participants: state.participants.filter((entry) => entry !== registered),
+      migrations: state.migrations.filter((entry) => !sameValue(entry.value, request.participant.value)),
+    },
+  };
+}
+
+function prepareMigration(request: RequestOf<'prepareMigration'>, context: OwnSmpContext): Outcome {
+  const { state, smp } = context;
+  const { value } = request.participant;
+  // Only the SMP that publishes the participant now can let it go.
+  const registered = ownParticipant(request.participant, context);
+  const problem = migrationKeyProblem(request.migrationKey);
+  if (problem) throw badRequest(`The migration key is not valid: ${problem}`);
+  // A new key replaces the one prepared before.
+  const migration = {
+    value: registered.value,
+    smpId: smp.id,
+    key: request.migrationKey,
+    preparedAt: new Date().toISOString(),
+  };
+  return {
+    answer: EMPTY,
+    next: { ...state, migrations: [...state.migrations.filter((entry) => !sameValue(entry.value, value)), migration] },
+  };
+}
+
+function migrate(request: RequestOf<'migrate'>, { state, smp }: OwnSmpContext): Outcome {
+  const { scheme, value } = request.participant;
+  const migration = state.migrations.find(
+    (entry) => sameValue(entry.value, value) && entry.key === request.migrationKey && entry.smpId !== smp.id,
+  );
+  if (!migration || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
+    throw new SmlFault(
+      'NotFoundFault',
+      `No migration of the participant identifier [${value}] with scheme: [${scheme}] was prepared with this migration key`,
+    );
+  }
+  // The participant moves to the new SMP (its NAPTR record names it from now on); the key is used up.
+  return {
+    answer: EMPTY,
+    next: {
+      ...state,
+      participants: state.participants.map((entry) =>
+        sameValue(entry.value, value) ? { value: entry.value, smpId: smp.id } : entry,
+      ),
+      migrations: state.migrations.filter((entry) => entry !== migration),
+    },
+  };
+}
+
+function listParticipants(request: RequestOf<'listParticipants'>, { state, smp }: OwnSmpContext): Outcome {
+  const start = request.nextPageId === '' ? 0 : Number(request.nextPageId);
+  if (!Number.isSafeInteger(start) || start < 0)
+    throw badRequest(`The page identifier '${request.nextPageId}' is not one this SML gave`);
+  const own = state.participants.filter((entry) => entry.smpId === smp.id).map((entry) => entry.value);
+  const next = start + LIST_PAGE_SIZE < own.length ? String(start + LIST_PAGE_SIZE) : undefined;
+  return {
+    answer: {
+      kind: 'page',
+      smpId: smp.id,
+      scheme: PARTICIPANT_SCHEME,
+      participantValues: own.slice(start, start + LIST_PAGE_SIZE),
+      ...(next && { nextPageId: next }),
+    },
+  };
+}
+
+/** Each operation on an owned SMP, as BDMSL carries it out. */
+const ON_OWN_SMP: { [O in OnOwnSmp]: (request: RequestOf<O>, context: OwnSmpContext) => Outcome } = {
+  readSmp,
+  updateSmp,
+  deleteSmp,
+  createParticipant,
+  deleteParticipant,
+  prepareMigration,
+  migrate,
+  listParticipants,
+};
+
+/** Hands the request to its operation's handler (the table's type pairs each operation with its request). */
+function onOwnSmp<O extends OnOwnSmp>(request: RequestOf<O>, context: OwnSmpContext): Outcome {
+  const operation: O = request.operation;
+  return ON_OWN_SMP[operation](request, context);
+}
+
 export class SmlRegistrations {
   /** Changes one at a time: each is written before the next one reads the state. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -122,135 +316,12 @@ export class SmlRegistrations {
   }
 
   private async apply(request: SmlRequest, caller: SmpOwner): Promise<SmlAnswer> {
-    const { state } = this;
-    if (request.operation === 'createSmp') {
-      if (!SMP_ID.test(request.smpId))
-        throw badRequest(`The SMP ID '${request.smpId}' must be letters, digits and inner hyphens (at most 63)`);
-      checkAddresses(request);
-      if (state.smps.some((smp) => sameValue(smp.id, request.smpId)))
-        throw badRequest(`The SMP '${request.smpId}' already exists`);
-      const { logicalAddress, physicalAddress } = request;
-      await this.save({
-        ...state,
-        smps: [...state.smps, { id: request.smpId, logicalAddress, physicalAddress, owner: caller }],
-      });
-      return { kind: 'empty' };
-    }
-    const smp = this.ownSmp(request.smpId, caller);
-    switch (request.operation) {
-      case 'readSmp':
-        return {
-          kind: 'smp',
-          smpId: smp.id,
-          addresses: { logicalAddress: smp.logicalAddress, physicalAddress: smp.physicalAddress },
-        };
-      case 'updateSmp': {
-        checkAddresses(request);
-        const updated = { ...smp, logicalAddress: request.logicalAddress, physicalAddress: request.physicalAddress };
-        await this.save({ ...state, smps: state.smps.map((entry) => (entry === smp ? updated : entry)) });
-        return { kind: 'empty' };
-      }
-      case 'deleteSmp':
-        // Its participants go with it: nothing may point at an SMP that is gone.
-        await this.save({
-          smps: state.smps.filter((entry) => entry !== smp),
-          participants: state.participants.filter((entry) => entry.smpId !== smp.id),
-          migrations: state.migrations.filter((entry) => entry.smpId !== smp.id),
-        });
-        return { kind: 'empty' };
-      case 'createParticipant': {
-        const { scheme, value } = request.participant;
-        if (scheme.toLowerCase() !== PARTICIPANT_SCHEME)
-          throw badRequest(`The participant identifier scheme '${scheme}' is not ${PARTICIPANT_SCHEME}`);
-        const problem = peppolIdProblem(value);
-        if (problem) throw badRequest(`The participant identifier [${value}] is not valid: ${problem}`);
-        if (
-          this.reserved.some((entry) => sameValue(entry, value)) ||
-          state.participants.some((entry) => sameValue(entry.value, value))
-        ) {
-          throw badRequest(`The participant identifier [${value}] with scheme: [${scheme}] already exist`);
-        }
-        await this.save({ ...state, participants: [...state.participants, { value, smpId: smp.id }] });
-        return { kind: 'empty' };
-      }
-      case 'deleteParticipant': {
-        const { scheme, value } = request.participant;
-        const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
-        // Another SMP's participant is not found under this one: an SMP can only see and touch its own.
-        if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault(
-            'NotFoundFault',
-            `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`,
-          );
-        }
-        await this.save({
-          ...state,
-          participants: state.participants.filter((entry) => entry !== registered),
-          migrations: state.migrations.filter((entry) => !sameValue(entry.value, value)),
-        });
-        return { kind: 'empty' };
-      }
-      case 'prepareMigration': {
-        const { scheme, value } = request.participant;
-        const registered = state.participants.find((entry) => entry.smpId === smp.id && sameValue(entry.value, value));
-        // Only the SMP that publishes the participant now can let it go.
-        if (!registered || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault(
-            'NotFoundFault',
-            `The participant identifier [${value}] with scheme: [${scheme}] doesn't exist for the SMP '${smp.id}'`,
-          );
-        }
-        const problem = migrationKeyProblem(request.migrationKey);
-        if (problem) throw badRequest(`The migration key is not valid: ${problem}`);
-        // A new key replaces the one prepared before.
-        const migration = {
-          value: registered.value,
-          smpId: smp.id,
-          key: request.migrationKey,
-          preparedAt: new Date().toISOString(),
-        };
-        await this.save({
-          ...state,
-          migrations: [...state.migrations.filter((entry) => !sameValue(entry.value, value)), migration],
-        });
-        return { kind: 'empty' };
-      }
-      case 'migrate': {
-        const { scheme, value } = request.participant;
-        const migration = state.migrations.find(
-          (entry) => sameValue(entry.value, value) && entry.key === request.migrationKey && entry.smpId !== smp.id,
-        );
-        if (!migration || scheme.toLowerCase() !== PARTICIPANT_SCHEME) {
-          throw new SmlFault(
-            'NotFoundFault',
-            `No migration of the participant identifier [${value}] with scheme: [${scheme}] was prepared with this migration key`,
-          );
-        }
-        // The participant moves to the new SMP (its NAPTR record names it from now on); the key is used up.
-        await this.save({
-          ...state,
-          participants: state.participants.map((entry) =>
-            sameValue(entry.value, value) ? { value: entry.value, smpId: smp.id } : entry,
-          ),
-          migrations: state.migrations.filter((entry) => entry !== migration),
-        });
-        return { kind: 'empty' };
-      }
-      case 'listParticipants': {
-        const start = request.nextPageId === '' ? 0 : Number(request.nextPageId);
-        if (!Number.isSafeInteger(start) || start < 0)
-          throw badRequest(`The page identifier '${request.nextPageId}' is not one this SML gave`);
-        const own = state.participants.filter((entry) => entry.smpId === smp.id).map((entry) => entry.value);
-        const next = start + LIST_PAGE_SIZE < own.length ? String(start + LIST_PAGE_SIZE) : undefined;
-        return {
-          kind: 'page',
-          smpId: smp.id,
-          scheme: PARTICIPANT_SCHEME,
-          participantValues: own.slice(start, start + LIST_PAGE_SIZE),
-          ...(next && { nextPageId: next }),
-        };
-      }
-    }
+    // Every operation but creating an SMP is refused (not found, not the caller's) before its request is looked at.
+    const outcome = isOnOwnSmp(request)
+      ? onOwnSmp(request, { state: this.state, reserved: this.reserved, smp: this.ownSmp(request.smpId, caller) })
+      : createSmp(request, this.state, caller);
+    if (outcome.next) await this.save(outcome.next);
+    return outcome.answer;
   }
 
   /** The SMP, when it exists and the caller's certificate owns it. */

@@ -77,110 +77,101 @@ function send(
   response.end(body);
 }
 
-export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlServer> {
-  const log = options.log ?? (() => undefined);
+/** A plain-text answer: what the indexer answers, and the refusals of what is no SOAP request. */
+const sendText = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) =>
+  send(response, status, 'text/plain; charset=utf-8', body, headers);
 
-  /** PUT /indexer/1.0/ (the participant id as the body) and DELETE /indexer/1.0/{participant id}. */
-  const indexer = async (
-    directory: StandInPeppolDirectory,
-    request: IncomingMessage,
-    response: ServerResponse,
-    rest: string,
-  ) => {
-    const caller = callerOf(request);
-    let answer;
-    if (request.method === 'PUT' && rest === '') {
-      const body = await readBody(request);
-      if (body === undefined)
-        return send(
-          response,
-          413,
-          'text/plain; charset=utf-8',
-          `an indexer request is at most ${MAX_REQUEST_BYTES} bytes\n`,
-        );
-      answer = await directory.index(body, caller);
-    } else if (request.method === 'DELETE' && rest !== '') {
-      let participant: string;
-      try {
-        participant = decodeURIComponent(rest);
-      } catch {
-        return send(
-          response,
-          400,
-          'text/plain; charset=utf-8',
-          'the participant id in the path is not percent-encoded correctly\n',
-        );
-      }
-      answer = await directory.remove(participant, caller);
-    } else {
-      return send(
-        response,
-        405,
-        'text/plain; charset=utf-8',
-        `PUT ${INDEXER} with a participant id, or DELETE ${INDEXER}{participant id}\n`,
-        { Allow: 'PUT, DELETE' },
-      );
-    }
-    log(`Directory: ${request.method} by ${caller.subject}: ${answer.status} ${answer.message}`);
-    send(response, answer.status, 'text/plain; charset=utf-8', answer.status === 204 ? '' : `${answer.message}\n`);
-  };
+type Log = (line: string) => void;
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const pathname = new URL(request.url ?? '/', 'https://sml.invalid').pathname;
-    if (options.directory && pathname.startsWith(INDEXER))
-      return indexer(options.directory, request, response, pathname.slice(INDEXER.length));
-    const service = pathname.replace(/^\/+|\/+$/g, '');
-    if (!SERVICES.includes(service))
-      return send(
-        response,
-        404,
-        'text/plain; charset=utf-8',
-        `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`,
-      );
-    if (request.method !== 'POST')
-      return send(response, 405, 'text/plain; charset=utf-8', 'SOAP requests are POSTed\n', { Allow: 'POST' });
+/** PUT /indexer/1.0/ (the participant id as the body) and DELETE /indexer/1.0/{participant id}. */
+async function indexer(
+  directory: StandInPeppolDirectory,
+  request: IncomingMessage,
+  response: ServerResponse,
+  rest: string,
+  log: Log,
+): Promise<void> {
+  const caller = callerOf(request);
+  let answer;
+  if (request.method === 'PUT' && rest === '') {
     const body = await readBody(request);
     if (body === undefined)
-      return send(
-        response,
-        413,
-        'text/plain; charset=utf-8',
-        `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`,
-      );
-    options.observe?.(service as SmlService, body);
-    const caller = callerOf(request);
-    let what = `${service} by ${caller.subject}`;
+      return sendText(response, 413, `an indexer request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+    answer = await directory.index(body, caller);
+  } else if (request.method === 'DELETE' && rest !== '') {
+    let participant: string;
     try {
-      const parsed = parseSmlRequest(service as SmlService, body);
-      what = `${parsed.operation} ${'participant' in parsed ? `${parsed.participant.value} ` : ''}for SMP ${parsed.smpId} by ${caller.subject}`;
-      const answer = await options.registrations.handle(parsed, caller);
-      log(`SML: ${what}: done`);
-      send(response, 200, 'text/xml; charset=utf-8', answerEnvelope(answer));
-    } catch (err) {
-      const fault =
-        err instanceof SmlFault ? err : new SmlFault('InternalErrorFault', `internal error: ${(err as Error).message}`);
-      log(`SML: ${what}: ${fault.kind} ${fault.message}`);
-      send(response, 500, 'text/xml; charset=utf-8', faultEnvelope(fault));
+      participant = decodeURIComponent(rest);
+    } catch {
+      return sendText(response, 400, 'the participant id in the path is not percent-encoded correctly\n');
     }
-  };
+    answer = await directory.remove(participant, caller);
+  } else {
+    return sendText(response, 405, `PUT ${INDEXER} with a participant id, or DELETE ${INDEXER}{participant id}\n`, {
+      Allow: 'PUT, DELETE',
+    });
+  }
+  log(`Directory: ${request.method} by ${caller.subject}: ${answer.status} ${answer.message}`);
+  sendText(response, answer.status, answer.status === 204 ? '' : `${answer.message}\n`);
+}
 
-  const server = https.createServer(
-    // A client without a certificate of the CA fails the handshake: nothing reaches the handler unauthenticated.
-    { cert: options.certificate, key: options.key, ca: options.ca, requestCert: true, rejectUnauthorized: true },
-    (request, response) => {
-      handle(request, response).catch((err: unknown) => {
-        log(`SML: ${(err as Error).message}`);
-        response.destroy();
-      });
-    },
-  );
+/**
+ * A SOAP message POSTed to one of the management services: carried out by the registrations and answered with
+ * its envelope, or its fault's (any other error an InternalErrorFault), each logged with what was asked.
+ */
+async function manage(
+  service: SmlService,
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: SmlServerOptions,
+  log: Log,
+): Promise<void> {
+  if (request.method !== 'POST') return sendText(response, 405, 'SOAP requests are POSTed\n', { Allow: 'POST' });
+  const body = await readBody(request);
+  if (body === undefined)
+    return sendText(response, 413, `a management request is at most ${MAX_REQUEST_BYTES} bytes\n`);
+  options.observe?.(service, body);
+  const caller = callerOf(request);
+  let what = `${service} by ${caller.subject}`;
+  try {
+    const parsed = parseSmlRequest(service, body);
+    what = `${parsed.operation} ${'participant' in parsed ? `${parsed.participant.value} ` : ''}for SMP ${parsed.smpId} by ${caller.subject}`;
+    const answer = await options.registrations.handle(parsed, caller);
+    log(`SML: ${what}: done`);
+    send(response, 200, 'text/xml; charset=utf-8', answerEnvelope(answer));
+  } catch (err) {
+    const fault =
+      err instanceof SmlFault ? err : new SmlFault('InternalErrorFault', `internal error: ${(err as Error).message}`);
+    log(`SML: ${what}: ${fault.kind} ${fault.message}`);
+    send(response, 500, 'text/xml; charset=utf-8', faultEnvelope(fault));
+  }
+}
+
+/** Sends a request to the Directory's indexer or to the management service its path names. */
+async function route(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: SmlServerOptions,
+  log: Log,
+): Promise<void> {
+  const pathname = new URL(request.url ?? '/', 'https://sml.invalid').pathname;
+  if (options.directory && pathname.startsWith(INDEXER))
+    return indexer(options.directory, request, response, pathname.slice(INDEXER.length), log);
+  const service = pathname.replace(/^\/+|\/+$/g, '');
+  if (!SERVICES.includes(service))
+    return sendText(response, 404, `not found: the services are ${SERVICES.map((name) => `/${name}`).join(' and ')}\n`);
+  return manage(service as SmlService, request, response, options, log);
+}
+
+/** Listens: the running server's management base URL and how to close it. */
+function listen(server: https.Server, port: number, host: string): Promise<RunningSmlServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
+      const address = server.address() as AddressInfo;
       resolve({
-        url: `https://127.0.0.1:${port}`,
+        url: `https://127.0.0.1:${address.port}`,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();
@@ -189,4 +180,19 @@ export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlSer
       });
     });
   });
+}
+
+export function startSmlServer(options: SmlServerOptions): Promise<RunningSmlServer> {
+  const log = options.log ?? (() => undefined);
+  const server = https.createServer(
+    // A client without a certificate of the CA fails the handshake: nothing reaches the handler unauthenticated.
+    { cert: options.certificate, key: options.key, ca: options.ca, requestCert: true, rejectUnauthorized: true },
+    (request, response) => {
+      route(request, response, options, log).catch((err: unknown) => {
+        log(`SML: ${(err as Error).message}`);
+        response.destroy();
+      });
+    },
+  );
+  return listen(server, options.port, options.host ?? '127.0.0.1');
 }
