@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Context } from '@temporalio/activity';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 
@@ -36,7 +37,11 @@ function stubbedActivities(build: string, calls: string[], deliveryGate: Promise
     markSending: () => Promise.resolve({ channel: 'email' as const }),
     deliverByEmail: async (documentId: string) => {
       await note(`deliverByEmail ${documentId}`);
-      await deliveryGate;
+      // A delivery heartbeats while it works (DELIVERY_HEARTBEAT_TIMEOUT_MS); waiting at the gate without it, a wait
+      // longer than that (two busy cores) timed the attempt out, and the retry was a second delivery.
+      const activity = Context.current();
+      const beating = setInterval(() => activity.heartbeat(), 1_000);
+      await deliveryGate.finally(() => clearInterval(beating));
       return { messageId: `<${documentId}@einvoice.localhost>`, sentAt: '2026-12-05T10:00:00.000Z' };
     },
     markDelivered: (documentId: string) => note(`markDelivered ${documentId}`),
