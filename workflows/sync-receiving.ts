@@ -192,7 +192,10 @@ async function applyPlan(companyId: string, plan: Plan, record: RecordOutcome): 
 }
 
 /** The review refused the participant, and the company wants no other: said as the failure it is. */
-async function sayRefused({ participant, reason }: NonNullable<Plan['refused']>, record: RecordOutcome): Promise<Outcome> {
+async function sayRefused(
+  { participant, reason }: NonNullable<Plan['refused']>,
+  record: RecordOutcome,
+): Promise<Outcome> {
   const said = `The review refused ${participant}: ${reason}`;
   await record({ status: 'failed', participant, error_message: said });
   setCurrentDetails(said);
