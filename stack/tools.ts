@@ -38,7 +38,11 @@ interface Tool {
   build: (run: BuildRunner, outputFile: string) => Promise<void>;
 }
 
-type BuildRunner = (args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }) => Promise<string>;
+/** Runs the tool's builder with these arguments; resolves to its standard output. `echo` shows that output as it comes too. */
+type BuildRunner = (
+  args: string[],
+  options?: { cwd?: string; env?: NodeJS.ProcessEnv; echo?: boolean },
+) => Promise<string>;
 
 const GO = { command: 'go', probe: ['version'], install: 'Go (https://go.dev/dl/)' } as const;
 const MAVEN = { command: 'mvn', probe: ['-v'], install: 'Java 17 and Maven' } as const;
@@ -289,7 +293,7 @@ export async function ensureTool(toolsDir: string, tool: Tool, log: (line: strin
   const dir = path.dirname(binary);
   await mkdir(dir, { recursive: true });
   const buildLog = path.join(dir, 'build.log');
-  const run = buildRunner(tool.builder.command, buildLog);
+  const run = commandRunner(tool.builder.command, buildLog);
   try {
     await run([...tool.builder.probe]);
   } catch {
@@ -353,29 +357,33 @@ export async function pruneUnused(toolsDir: string, tool: Tool, log: (line: stri
   }
 }
 
-/** Runs the builder with output appended to the build log; resolves to stdout. */
-function buildRunner(command: string, buildLog: string): BuildRunner {
+/**
+ * Runs `command` with its output appended to `buildLog`, or without one, its standard error shown as it comes;
+ * resolves to its standard output.
+ */
+export function commandRunner(command: string, buildLog?: string): BuildRunner {
   return (args, options = {}) =>
     new Promise((resolve, reject) => {
-      const logStream = createWriteStream(buildLog, { flags: 'a' });
-      logStream.write(`$ ${command} ${args.join(' ')}\n`);
+      const logStream = buildLog ? createWriteStream(buildLog, { flags: 'a' }) : undefined;
+      logStream?.write(`$ ${command} ${args.join(' ')}\n`);
       const child = spawn(command, args, {
         cwd: options.cwd,
         env: { ...process.env, ...options.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', logStream ? 'pipe' : 'inherit'],
       });
       let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        logStream.write(chunk);
+        logStream?.write(chunk);
+        if (options.echo) process.stdout.write(chunk);
       });
-      child.stderr.pipe(logStream, { end: false });
+      if (logStream) child.stderr?.pipe(logStream, { end: false });
       child.on('error', (err) => {
-        logStream.end();
+        logStream?.end();
         reject(err);
       });
       child.on('close', (code) => {
-        logStream.end();
+        logStream?.end();
         if (code === 0) resolve(stdout);
         else reject(new StackError(`${command} ${args[0]} exited with code ${code}`));
       });

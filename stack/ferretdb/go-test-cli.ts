@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { StackError } from '../errors';
+import { commandRunner } from '../tools';
 import { FERRETDB_BUILD_TAG, FERRETDB_RELEASE, writeEinvoiceSource } from './build';
 
 /**
@@ -13,6 +12,8 @@ import { FERRETDB_BUILD_TAG, FERRETDB_RELEASE, writeEinvoiceSource } from './bui
  * packages whose tests need a PostgreSQL server (the production shape's engines test covers that handler).
  */
 const PACKAGES = ['./internal/backends/sqlite/', './internal/handler/common/'];
+
+const go = commandRunner('go');
 
 /** `npm run test:ferretdb`: builds the einvoice FerretDB source tree in a scratch directory and runs `go test` in it. */
 async function main(): Promise<void> {
@@ -25,22 +26,6 @@ async function main(): Promise<void> {
   } finally {
     await rm(source, { recursive: true, force: true });
   }
-}
-
-/** Runs go; resolves to its standard output, or shows it as it comes when echo is set. */
-function go(args: string[], options: { cwd?: string; echo?: boolean } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('go', args, {
-      cwd: options.cwd,
-      stdio: ['ignore', options.echo ? 'inherit' : 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(stdout) : reject(new StackError(`go ${args[0]} exited with code ${code}`)),
-    );
-  });
 }
 
 main().catch((err: unknown) => {
