@@ -101,22 +101,22 @@ async function prepareMigrationKey(companyId: string, plan: Plan): Promise<void>
  *   a step that keeps failing (about half an hour of backoff) or is refused ──▶ failed, saying why
  */
 export async function syncReceivingWorkflow({ companyId }: SyncReceivingInput): Promise<Outcome> {
-  const said = listenForSignals();
+  const signalled = listenForSignals();
   const record = outcomeRecorder(companyId);
   let outcome: Outcome = 'unregistered';
-  while (said.changed) {
-    said.changed = false;
+  while (signalled.changed) {
+    signalled.changed = false;
     const plan: Plan = await planReceiving(companyId);
     outcome = await applyPlan(companyId, plan, record);
     if (plan.refused && !plan.desired) outcome = await sayRefused(plan.refused, record);
     if (plan.review) {
-      outcome = (await awaitReview(companyId, plan.review, !plan.desired, said, record)) ?? outcome;
+      outcome = (await awaitReview(companyId, plan.review, !plan.desired, signalled, record)) ?? outcome;
       // Approved, refused, or the company changed: the next plan registers it, says the refusal, or reviews anew.
-      said.changed = true;
+      signalled.changed = true;
       continue;
     }
     // A change signalled while the last step ran is planned for before the workflow ends.
-    await condition(() => said.changed, 1);
+    await condition(() => signalled.changed, 1);
   }
   setCurrentDetails(`Done: ${outcome}`);
   return outcome;
@@ -133,25 +133,25 @@ interface Signalled {
 }
 
 function listenForSignals(): Signalled {
-  const said: Signalled = { changed: true, reviewOpen: false };
+  const signalled: Signalled = { changed: true, reviewOpen: false };
   setHandler(receivingChanged, () => {
-    said.changed = true;
+    signalled.changed = true;
   });
   setHandler(
     participantReviewSignal,
     (input) => {
       // A signal cannot be refused to its sender; one that decides nothing is logged and dropped.
-      if (!said.reviewOpen) log.warn('no review is open; signal ignored', { input });
+      if (!signalled.reviewOpen) log.warn('no review is open; signal ignored', { input });
       else if (!isReviewDecision(input))
         log.warn('signal ignored: expected {"decision": "approve" | "reject", "reason"?: string}', { input });
-      else said.decision = input;
+      else signalled.decision = input;
     },
     {
       description:
         'The decision on the company’s Peppol id under review: {"decision": "approve"} or {"decision": "reject", "reason": "…"}; "operator" names who decided',
     },
   );
-  return said;
+  return signalled;
 }
 
 type ReceivingOutcome = Parameters<Activities['recordReceivingOutcome']>[1];
@@ -196,9 +196,9 @@ async function sayRefused(
   { participant, reason }: NonNullable<Plan['refused']>,
   record: RecordOutcome,
 ): Promise<Outcome> {
-  const said = `The review refused ${participant}: ${reason}`;
-  await record({ status: 'failed', participant, error_message: said });
-  setCurrentDetails(said);
+  const refusal = `The review refused ${participant}: ${reason}`;
+  await record({ status: 'failed', participant, error_message: refusal });
+  setCurrentDetails(refusal);
   return 'failed';
 }
 
@@ -211,10 +211,10 @@ async function awaitReview(
   companyId: string,
   { identity, why }: NonNullable<Plan['review']>,
   waitsToReceive: boolean,
-  said: Signalled,
+  signalled: Signalled,
   record: RecordOutcome,
 ): Promise<'awaiting_review' | undefined> {
-  said.reviewOpen = true;
+  signalled.reviewOpen = true;
   const opened = await openParticipantReview(companyId, identity, why);
   if (opened) {
     if (waitsToReceive) {
@@ -226,13 +226,13 @@ async function awaitReview(
       `Waiting for a review of ${identity.peppol_id} (registration id ${identity.company_registration_id ?? 'none'}, VAT number ${identity.tax_id ?? 'none'}): ${why}. ` +
         `Signal \`${KYC_REVIEW_SIGNAL}\` with {"decision": "approve"} or {"decision": "reject", "reason": "…"}`,
     );
-    await condition(() => said.decision !== undefined || said.changed);
-    const given = said.decision;
-    said.decision = undefined;
-    const decided = given && !said.changed ? await recordParticipantDecision(companyId, identity, given) : 'stale';
+    await condition(() => signalled.decision !== undefined || signalled.changed);
+    const given = signalled.decision;
+    signalled.decision = undefined;
+    const decided = given && !signalled.changed ? await recordParticipantDecision(companyId, identity, given) : 'stale';
     if (decided !== 'stale') upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.kycStatus, value: decided }]);
   }
-  said.reviewOpen = false;
+  signalled.reviewOpen = false;
   return opened && waitsToReceive ? 'awaiting_review' : undefined;
 }
 

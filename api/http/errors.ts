@@ -214,10 +214,10 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /** The service's own parts are away: a retry soon is safe with the same idempotency key. */
-function serviceUnavailable(what: string, err: Error): ApiError {
+function serviceUnavailable(unreachable: string, err: Error): ApiError {
   return new ApiError(
     'service_unavailable',
-    `${what} Retry in a few seconds; with the same idempotency key a document is never created twice.`,
+    `${unreachable} Retry in a few seconds; with the same idempotency key a document is never created twice.`,
     {
       headers: { 'Retry-After': '5' },
       cause: err.message,

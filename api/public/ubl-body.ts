@@ -12,11 +12,11 @@ import type { CpuPool } from './cpu-pool';
 export const notWellFormedXml = (why: string) =>
   new ApiError('invalid_xml', `The body is not well-formed XML: ${why}.`);
 
-/** A body in another encoding than UTF-8 (`what` says which, or that the bytes are not UTF-8). */
-export const notUtf8Xml = (what: string) =>
+/** A body in another encoding than UTF-8 (`encoding` says which, or that the bytes are not UTF-8). */
+export const notUtf8Xml = (encoding: string) =>
   new ApiError(
     'invalid_xml',
-    `The body is ${what}; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.`,
+    `The body is ${encoding}; Peppol BIS Billing 3.0 documents are UTF-8 only: re-encode it as UTF-8 and send it again.`,
   );
 
 /** XML that is none of the kinds the route takes; `wanted` names them ("a UBL 2.1 Invoice or CreditNote"). */
@@ -25,13 +25,13 @@ export const notUblDocument = (why: string, wanted: string) =>
 
 /** Why a UBL document from outside is refused: the bound it passed, and where. */
 function tooComplex(check: Extract<XmlBoundsCheck, { problem: 'too_deep' | 'too_many_elements' }>): ApiError {
-  const what =
+  const passedBound =
     check.problem === 'too_deep'
       ? `nests elements deeper than ${check.limit} levels`
       : `holds more than ${check.limit} elements`;
   return new ApiError(
     'xml_too_complex',
-    `The document ${what} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`,
+    `The document ${passedBound} (line ${check.line}, column ${check.column}); this service validates UBL up to ${UBL_BOUNDS.maxDepth} levels deep and ${UBL_BOUNDS.maxElements} elements.`,
     {
       details: {
         limit: check.problem === 'too_deep' ? 'depth' : 'elements',

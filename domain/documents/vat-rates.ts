@@ -42,24 +42,24 @@ const isKnown = (rate: Decimal) => KNOWN.has(rate.toString());
 type RateVerdict = { kind: 'usual' } | { kind: 'refused'; message: string } | { kind: 'unusual'; message: string };
 
 /** The slips that turn a real rate into one no country uses, each with what it looks like. */
-const SLIPS: { meant: (rate: Decimal) => Decimal; looksLike: (shown: string) => string }[] = [
+const SLIPS: { meant: (rate: Decimal) => Decimal; looksLike: (written: string) => string }[] = [
   { meant: (rate) => rate.times(HUNDRED), looksLike: () => 'a fraction' },
-  { meant: (rate) => rate.minus(1).times(HUNDRED), looksLike: (shown) => `a multiplier (net × ${shown})` },
+  { meant: (rate) => rate.minus(1).times(HUNDRED), looksLike: (written) => `a multiplier (net × ${written})` },
   { meant: (rate) => rate.minus(HUNDRED), looksLike: () => 'the gross as a percentage of the net' },
 ];
 
 function refusal(rate: Decimal, sellerCountry: string | undefined): string {
-  const shown = rate.toString();
+  const written = rate.toString();
   for (const slip of SLIPS) {
     const meant = slip.meant(rate);
     if (meant.greaterThan(0) && isKnown(meant))
-      return `${shown} looks like ${slip.looksLike(shown)}: VAT rates are in percent, ${meant.toString()} means ${meant.toString()} %; send ${meant.toString()}.`;
+      return `${written} looks like ${slip.looksLike(written)}: VAT rates are in percent, ${meant.toString()} means ${meant.toString()} %; send ${meant.toString()}.`;
   }
   const own = sellerCountry ? COUNTRIES.get(sellerCountry) : undefined;
   const hint = own ? ` The seller's country (${sellerCountry}) uses ${own.join(', ')}.` : '';
   const none = rate.greaterThan(HIGHEST)
     ? `No country uses a VAT rate above ${HIGHEST.toString()} % (${KNOWN.get(HIGHEST.toString())!.join(', ')})`
-    : `No country uses a VAT rate of ${shown} %`;
+    : `No country uses a VAT rate of ${written} %`;
   return `${none} for standard-rated (S) items; a rate is in percent, such as 21.${hint}`;
 }
 
@@ -92,7 +92,7 @@ function judgedRates(document: DocumentInput): { path: string; rate: string; ver
     ...(document.charges ?? []).map((item, index) => ({ item, path: `charges[${index}]` })),
   ];
   const verdicts = new Map<string, { rate: string; verdict: RateVerdict } | null>();
-  const judged = [];
+  const rateVerdicts = [];
   for (const { item, path } of items) {
     // Without a category, a rate above 0 is S (calculate.ts, categoryOf).
     if (item.tax_rate === undefined || (item.tax_category !== undefined && item.tax_category !== 'S')) continue;
@@ -106,9 +106,9 @@ function judgedRates(document: DocumentInput): { path: string; rate: string; ver
       );
     }
     const entry = verdicts.get(item.tax_rate);
-    if (entry) judged.push({ path: `${path}.tax_rate`, ...entry });
+    if (entry) rateVerdicts.push({ path: `${path}.tax_rate`, ...entry });
   }
-  return judged;
+  return rateVerdicts;
 }
 
 /** Refuses every standard rate no country uses (no official rule says so: `rule` is null). */

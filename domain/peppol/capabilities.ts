@@ -150,7 +150,8 @@ export function billingDeliverable(routing: { kind: BillingDocument; documentTyp
   return same(pint.documentType, routing.documentType) ? pint : routing.kind;
 }
 
-const serviceOf = (what: Deliverable): PeppolService => (typeof what === 'string' ? BILLING_SERVICES[what] : what);
+const serviceOf = (deliverable: Deliverable): PeppolService =>
+  typeof deliverable === 'string' ? BILLING_SERVICES[deliverable] : deliverable;
 
 /** Schemes and values compare exactly: document type and process ids are case-sensitive (B.1). */
 const same = (a: Identifier, b: Identifier) => a.scheme === b.scheme && a.value === b.value;
@@ -293,8 +294,8 @@ export function capabilitiesOf(found: SignedMetadata[], now: Date, accessPointTr
   );
 }
 
-function serves(entry: Capability, what: Deliverable): boolean {
-  const service = serviceOf(what);
+function serves(entry: Capability, deliverable: Deliverable): boolean {
+  const service = serviceOf(deliverable);
   return (
     same(entry.documentType, service.documentType) &&
     same(entry.process, service.process) &&
@@ -317,17 +318,17 @@ export function canReceive(capabilities: Capability[]): Record<BillingDocument, 
 
 /** Where a document of this kind is sent now: the endpoint and the certificate to encrypt to; undefined when it cannot be. */
 export function endpointFor(
-  what: Deliverable,
+  deliverable: Deliverable,
   capabilities: Capability[],
 ): { url: string; certificate: string } | undefined {
-  const entry = capabilities.find((candidate) => serves(candidate, what));
+  const entry = capabilities.find((candidate) => serves(candidate, deliverable));
   // An entry that serves has a readable certificate (a missing one is among its problems).
   return entry?.certificateData ? { url: entry.endpointUrl, certificate: entry.certificateData } : undefined;
 }
 
 /** Why the participant cannot be sent this kind of document, for a person. */
-function whyNot(what: Deliverable, capabilities: Capability[]): string {
-  const { documentType } = serviceOf(what);
+function whyNot(deliverable: Deliverable, capabilities: Capability[]): string {
+  const { documentType } = serviceOf(deliverable);
   const entries = capabilities.filter((entry) => same(entry.documentType, documentType));
   if (entries.length === 0) return 'its SMP does not list the document type';
   const broken = entries.find((entry) => entry.problems.length > 0);
@@ -338,8 +339,8 @@ function whyNot(what: Deliverable, capabilities: Capability[]): string {
 const PLURAL: Record<BillingDocument, string> = { invoice: 'invoices', credit_note: 'credit notes' };
 
 /** The refusal for one kind, for a person: `cannot receive BIS Billing 3.0 credit notes on Peppol: <why>`. */
-export const cannotReceive = (what: Deliverable, capabilities: Capability[]): string =>
-  `cannot receive ${serviceOf(what).name} on Peppol: ${whyNot(what, capabilities)}`;
+export const cannotReceive = (deliverable: Deliverable, capabilities: Capability[]): string =>
+  `cannot receive ${serviceOf(deliverable).name} on Peppol: ${whyNot(deliverable, capabilities)}`;
 
 /** One sentence for a person: can the participant be sent an invoice and a credit note, and if not, why. */
 export function receiveSummary(participant: string, capabilities: Capability[]): string {

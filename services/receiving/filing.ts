@@ -129,17 +129,17 @@ async function judgeReceived(validator: OfficialValidator, ubl: Buffer): Promise
  */
 export function totalsOf(stated: StatedTotals): DocumentTotals | null {
   if (stated.payable === null) return null;
-  const shown = (amount: string | null) => formatStatedAmount(amount ?? '0');
+  const statedOrZero = (amount: string | null) => formatStatedAmount(amount ?? '0');
   return {
-    line_extension: shown(stated.line_extension),
-    allowance_total: shown(stated.allowance_total),
-    charge_total: shown(stated.charge_total),
-    tax_exclusive: shown(stated.tax_exclusive),
-    tax: shown(stated.tax),
-    tax_inclusive: shown(stated.tax_inclusive),
-    prepaid: shown(stated.prepaid),
-    payable_rounding: shown(stated.payable_rounding),
-    payable: shown(stated.payable),
+    line_extension: statedOrZero(stated.line_extension),
+    allowance_total: statedOrZero(stated.allowance_total),
+    charge_total: statedOrZero(stated.charge_total),
+    tax_exclusive: statedOrZero(stated.tax_exclusive),
+    tax: statedOrZero(stated.tax),
+    tax_inclusive: statedOrZero(stated.tax_inclusive),
+    prepaid: statedOrZero(stated.prepaid),
+    payable_rounding: statedOrZero(stated.payable_rounding),
+    payable: statedOrZero(stated.payable),
   };
 }
 

@@ -53,8 +53,13 @@ export function responseContent<Code extends string>(row: {
   actions: Clarifications;
   note?: string | null;
 }) {
-  const shown = (items: Clarifications) => items.map(({ code, text }) => ({ code, text: text ?? null }));
-  return { code: row.code, reasons: shown(row.reasons), actions: shown(row.actions), note: row.note ?? null };
+  const withTextOrNull = (items: Clarifications) => items.map(({ code, text }) => ({ code, text: text ?? null }));
+  return {
+    code: row.code,
+    reasons: withTextOrNull(row.reasons),
+    actions: withTextOrNull(row.actions),
+    note: row.note ?? null,
+  };
 }
 
 /** The 409 of a code the document's earlier responses forbid, naming the OP-BR111 rule. */

@@ -32,7 +32,7 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
 
   if (document.isPending) return <p role="status">{words.loading}</p>;
   if (document.error) return <p role="alert">{`${words.failedToLoad} ${document.error.message}`}</p>;
-  const shown = document.data;
+  const stored = document.data;
   const base = `/v1/documents/${encodeURIComponent(id)}`;
 
   return (
@@ -40,25 +40,25 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
       <p>
         <a href={hrefOf('/documents')}>{`← ${words.back}`}</a>
       </p>
-      <h1 id="document-title">{`${words[`type_${shown.type}`]} ${shown.number}`}</h1>
-      <DocumentFacts document={shown} />
-      {shown.error_message && (
+      <h1 id="document-title">{`${words[`type_${stored.type}`]} ${stored.number}`}</h1>
+      <DocumentFacts document={stored} />
+      {stored.error_message && (
         <section className="problem" aria-labelledby="failed-title">
           <h2 id="failed-title">{words.reasonFailed}</h2>
-          <p>{shown.error_message}</p>
+          <p>{stored.error_message}</p>
           <p>{words.whatToDo}</p>
         </section>
       )}
-      {shown.direction === 'received' && shown.received && (
-        <AnswerPanel id={id} companyId={companyId} acknowledged={shown.received.acknowledged_at !== null} />
+      {stored.direction === 'received' && stored.received && (
+        <AnswerPanel id={id} companyId={companyId} acknowledged={stored.received.acknowledged_at !== null} />
       )}
-      <Timeline entries={history.data} warnings={shown.official_warnings} />
+      <Timeline entries={history.data} warnings={stored.official_warnings} />
       <Downloads base={base} />
       <section aria-labelledby="rendered-title">
         <h2 id="rendered-title">{words.rendered}</h2>
         <iframe
           className="rendered"
-          title={`${words[`type_${shown.type}`]} ${shown.number}`}
+          title={`${words[`type_${stored.type}`]} ${stored.number}`}
           src={`${base}/html?lang=${language}`}
           sandbox="allow-scripts"
         />

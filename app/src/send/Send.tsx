@@ -273,9 +273,9 @@ function PeppolLookup({ peppolId, kind, words }: { peppolId: string; kind: Draft
   // A new id forgets the old id's answer.
   const { reset } = lookup;
   useEffect(() => reset(), [peppolId, reset]);
-  let said: string | null = null;
-  if (lookup.data) said = lookup.data.can_receive[kind] ? words.canReceive : words.cannotReceive;
-  else if (lookup.error) said = statusOf(lookup.error) === 404 ? words.notOnPeppol : lookup.error.message;
+  let lookupAnswer: string | null = null;
+  if (lookup.data) lookupAnswer = lookup.data.can_receive[kind] ? words.canReceive : words.cannotReceive;
+  else if (lookup.error) lookupAnswer = statusOf(lookup.error) === 404 ? words.notOnPeppol : lookup.error.message;
   return (
     <>
       <button
@@ -286,9 +286,9 @@ function PeppolLookup({ peppolId, kind, words }: { peppolId: string; kind: Draft
       >
         {words.lookUp}
       </button>
-      {said && (
+      {lookupAnswer && (
         <span role="status" className="muted">
-          {said}
+          {lookupAnswer}
         </span>
       )}
     </>

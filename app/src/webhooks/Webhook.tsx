@@ -25,25 +25,25 @@ export function WebhookPage({ id }: { id: string }) {
 
   if (webhook.isPending) return <p role="status">{shared.loading}</p>;
   if (webhook.error) return <p role="alert">{`${shared.failedToLoad} ${webhook.error.message}`}</p>;
-  const shown = webhook.data;
+  const stored = webhook.data;
   return (
     <article aria-labelledby="webhook-title">
       <p>
         <a href={hrefOf('/webhooks')}>{`← ${words.back}`}</a>
       </p>
-      <h1 id="webhook-title">{shown.description || shown.url}</h1>
-      <WebhookFacts webhook={shown} words={words} />
+      <h1 id="webhook-title">{stored.description || stored.url}</h1>
+      <WebhookFacts webhook={stored} words={words} />
       <div className="actions">
-        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !shown.enabled}>
+        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !stored.enabled}>
           {words.sendTest}
         </button>
         <button
           type="button"
           className="secondary"
-          onClick={() => switchTo.mutate(!shown.enabled)}
+          onClick={() => switchTo.mutate(!stored.enabled)}
           disabled={switchTo.isPending}
         >
-          {shown.enabled ? words.disable : words.enable}
+          {stored.enabled ? words.disable : words.enable}
         </button>
         <button type="button" className="secondary" onClick={() => remove.mutate()} disabled={remove.isPending}>
           {words.remove}

@@ -77,11 +77,11 @@ function CompanyCard({ id, words }: { id: string; words: Words }) {
   });
   if (!company.data)
     return company.error ? <p role="alert">{`${shared.failedToLoad} ${company.error.message}`}</p> : null;
-  const shown = company.data;
+  const stored = company.data;
   const address = [
-    shown.address?.street,
-    [shown.address?.postal_code, shown.address?.city].filter(Boolean).join(' '),
-    shown.country,
+    stored.address?.street,
+    [stored.address?.postal_code, stored.address?.city].filter(Boolean).join(' '),
+    stored.country,
   ]
     .filter(Boolean)
     .join(', ');
@@ -91,33 +91,33 @@ function CompanyCard({ id, words }: { id: string; words: Words }) {
   };
   return (
     <section className="card" aria-labelledby={`company-${id}`}>
-      <h2 id={`company-${id}`}>{shown.name}</h2>
+      <h2 id={`company-${id}`}>{stored.name}</h2>
       <dl className="facts">
         <dt>{words.peppolId}</dt>
-        <dd>{shown.peppol_id ?? '—'}</dd>
+        <dd>{stored.peppol_id ?? '—'}</dd>
         <dt>{words.receiving}</dt>
         <dd>
-          {words[`receiving_${shown.receiving?.status ?? 'none'}`]}
-          {shown.receiving?.error_message && (
-            <span className="field-problem">{` ${shown.receiving.error_message}`}</span>
+          {words[`receiving_${stored.receiving?.status ?? 'none'}`]}
+          {stored.receiving?.error_message && (
+            <span className="field-problem">{` ${stored.receiving.error_message}`}</span>
           )}
         </dd>
         <dt>{words.verifiedLive}</dt>
-        <dd>{shown.is_live ? words.verifiedLive : words.sandboxOnly}</dd>
+        <dd>{stored.is_live ? words.verifiedLive : words.sandboxOnly}</dd>
         <dt>{words.taxId}</dt>
-        <dd>{shown.tax_id ?? '—'}</dd>
+        <dd>{stored.tax_id ?? '—'}</dd>
         <dt>{words.registrationId}</dt>
-        <dd>{shown.company_registration_id ?? '—'}</dd>
+        <dd>{stored.company_registration_id ?? '—'}</dd>
         <dt>{words.street}</dt>
         <dd>{address}</dd>
         <dt>{words.iban}</dt>
-        <dd>{shown.iban ?? '—'}</dd>
+        <dd>{stored.iban ?? '—'}</dd>
       </dl>
       <form className="inline" onSubmit={submit}>
         <Field
           id={`peppol-${id}`}
-          label={`${words.peppolId} (${shown.name})`}
-          value={peppolId ?? shown.peppol_id ?? ''}
+          label={`${words.peppolId} (${stored.name})`}
+          value={peppolId ?? stored.peppol_id ?? ''}
           onChange={setPeppolId}
           problem={save.error?.message}
         />
