@@ -205,6 +205,9 @@ final class Validations {
         laneCounts.completed.incrementAndGet();
         return answer;
       } catch (java.io.IOException e) {
+        // Its pipe broke: the worker is dead or no longer answers, and is never taken again. Java may not have reaped
+        // a process killed from outside yet (isAlive() still true), which would have put the corpse back among the idle.
+        child.kill();
         String reason = run.stopReason();
         if (reason == null) {
           laneCounts.lost.incrementAndGet();
