@@ -18,6 +18,15 @@ function quietRuntime(): void {
 /** For the worker's takeover as the current build (worker/deployment.ts), whose lines a test has no use for. */
 export const QUIET_LOGGER = { info: () => undefined, debug: () => undefined };
 
+/**
+ * How a stubbed recording step notes its call: once. A local activity runs at least once: when a workflow task
+ * times out on a loaded machine, its retry replays the workflow and runs the step again. The real recording steps
+ * are conditional updates that change nothing the second time; a stub, like them, leaves its mark once.
+ */
+export function recorderOnce(calls: string[]): (call: string) => Promise<void> {
+  return (call) => Promise.resolve(void (calls.includes(call) || calls.push(call)));
+}
+
 /** Where a scenario's run goes: a task queue of its own and the one workflow id on it. */
 export interface OwnRun {
   taskQueue: string;

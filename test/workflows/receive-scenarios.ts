@@ -1,6 +1,6 @@
 import type { receiveDocumentWorkflow } from '../../workflows/receive-document';
 import { responseWorkflowId, type ResponseSendStart } from '../../workflows/shared';
-import { runOnOwnWorker } from './own-worker';
+import { recorderOnce, runOnOwnWorker } from './own-worker';
 
 /**
  * The receive workflow with its activities stubbed, on a real Temporal
@@ -46,6 +46,7 @@ const filedReply = (kind: 'invoice_response' | 'mls') => ({
 
 export async function runReceiveScenario(temporalAddress: string, scenario: ReceiveScenario) {
   const calls: string[] = [];
+  const recordOnce = recorderOnce(calls);
   let attempts = 0;
   // A response's workflow id is never reused: each run gives one of its own.
   const acknowledgement: ResponseSendStart = {
@@ -66,14 +67,16 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       if (outcome === 'unreadable') return Promise.reject(new RangeError('Maximum call stack size exceeded'));
       return Promise.resolve(scenario.reply ? filedReply(scenario.reply) : FILED);
     },
-    fileUnreadDocument: (documentId: string, why: string) => {
-      calls.push(`fileUnreadDocument ${documentId} (${why})`);
-      return Promise.resolve({ type: 'other', number: '', valid: false, jsonView: false });
-    },
-    announceReceivedDocument: (documentId: string) =>
-      Promise.resolve(void calls.push(`announceReceivedDocument ${documentId}`)),
+    fileUnreadDocument: (documentId: string, why: string) =>
+      recordOnce(`fileUnreadDocument ${documentId} (${why})`).then(() => ({
+        type: 'other',
+        number: '',
+        valid: false,
+        jsonView: false,
+      })),
+    announceReceivedDocument: (documentId: string) => recordOnce(`announceReceivedDocument ${documentId}`),
     announceReceivedReply: (documentId: string, reply: { kind: string; documentId: string | null }) =>
-      Promise.resolve(void calls.push(`announceReceivedReply ${documentId} (${reply.kind} on ${reply.documentId})`)),
+      recordOnce(`announceReceivedReply ${documentId} (${reply.kind} on ${reply.documentId})`),
     planMessageLevelStatus: (documentId: string) => {
       calls.push(`planMessageLevelStatus ${documentId}`);
       return Promise.resolve(scenario.mls ? { kind: 'mls', id: 'mls_test' } : null);
@@ -86,7 +89,7 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
         description: 'receipted',
       })),
     recordReplyOutcome: (reply: { kind: string }, outcome: { status: string }) =>
-      Promise.resolve(void calls.push(`recordReplyOutcome ${reply.kind} ${outcome.status}`)),
+      recordOnce(`recordReplyOutcome ${reply.kind} ${outcome.status}`),
     acknowledgeOnReceipt: (documentId: string) => {
       // Recorded only when it gives a response: it runs beside the MLS, in either order.
       if (!scenario.acknowledged) return Promise.resolve(null);
@@ -94,10 +97,8 @@ export async function runReceiveScenario(temporalAddress: string, scenario: Rece
       return Promise.resolve(acknowledgement);
     },
     claimInvoiceResponse: (responseId: string) =>
-      Promise.resolve(
-        void calls.push(
-          `claimInvoiceResponse ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`,
-        ),
+      recordOnce(
+        `claimInvoiceResponse ${responseId === acknowledgement.input.responseId ? 'rsp_test' : responseId}`,
       ).then(() => ({ given: true })),
   };
   return runOnOwnWorker(

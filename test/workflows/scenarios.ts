@@ -14,7 +14,7 @@ import {
   type DeliveryChannel,
 } from '../../workflows/shared';
 import { recordedAsAccepted, stubAcceptance } from '../support/stub-acceptance';
-import { runOnOwnWorker } from './own-worker';
+import { recorderOnce, runOnOwnWorker } from './own-worker';
 
 /**
  * The send workflow with its activities stubbed, on a real Temporal server
@@ -102,10 +102,7 @@ export async function eventTypesOf(handle: WorkflowHandle): Promise<string[]> {
 function scriptedActivities(scenario: Scenario, calls: string[], failed: (reason: string) => void) {
   let attempts = 0;
   let validations = 0;
-  const record = (call: string) => {
-    calls.push(call);
-    return Promise.resolve();
-  };
+  const record = recorderOnce(calls);
   /** Both channels' deliveries follow the scenario's script. */
   const attempt = (activity: string, documentId: string): Promise<DeliveryReceipt> => {
     attempts += 1;
