@@ -26,9 +26,7 @@ import { Companies } from './workspace/Companies';
 import { GoingLive } from './workspace/GoingLive';
 import { Members } from './workspace/Members';
 import { Usage } from './workspace/Usage';
-import { WORKSPACE_WORDS } from './workspace/words';
-
-type WorkspaceWords = (typeof WORKSPACE_WORDS)['en'];
+import { WORKSPACE_WORDS, type WorkspaceWords } from './workspace/words';
 import { hrefOf, navigate, usePath } from './router';
 
 /** Signed in or not (the account answers, or 401), then the screen the path names. */

@@ -4,6 +4,7 @@ import { answer, api, type Schemas } from '../api';
 import { useLocale, type Words } from '../i18n';
 import { hrefOf } from '../router';
 import { AnswerPanel } from './Answer';
+import { StatusBadge } from './Documents';
 
 type Step = keyof Words & `step_${string}`;
 
@@ -75,7 +76,7 @@ function DocumentFacts({ document }: { document: Schemas['Document'] }) {
     <dl className="facts">
       <dt>{words.status}</dt>
       <dd>
-        <span className={`status status-${document.status}`}>{words[`status_${document.status}`]}</span>
+        <StatusBadge status={document.status} words={words} />
       </dd>
       <dt>{words.issued}</dt>
       <dd>{locale.date(document.issue_date)}</dd>

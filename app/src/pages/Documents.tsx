@@ -168,6 +168,7 @@ export function DocumentTable({
   );
 }
 
-const StatusBadge = ({ status, words }: { status: Status; words: Words }) => (
+/** A document's status as a coloured label, the same in the list and on the document's page. */
+export const StatusBadge = ({ status, words }: { status: Status; words: Words }) => (
   <span className={`status status-${status}`}>{words[`status_${status}`]}</span>
 );

@@ -8,9 +8,8 @@ import { useLocale, useScreenWords } from '../i18n';
 import { navigate } from '../router';
 import { useSettled } from '../settled';
 import { emptyDraft, emptyLine, fieldOf, requestOf, type Draft, type LineDraft } from './draft';
-import { SEND_WORDS } from './words';
+import { SEND_WORDS, type SendWords } from './words';
 
-type SendWords = (typeof SEND_WORDS)['en'];
 type Problem = { field: string; text: string };
 
 const today = () => new Date().toLocaleDateString('sv-SE');

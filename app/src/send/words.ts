@@ -213,3 +213,6 @@ export const SEND_WORDS: ScreenWords<{
     chooseFile: 'Kies of sleep een XML-bestand',
   },
 };
+
+/** The words one screen of these is given, in the reader's language. */
+export type SendWords = (typeof SEND_WORDS)['en'];

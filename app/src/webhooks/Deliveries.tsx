@@ -3,11 +3,10 @@ import { useState } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale } from '../i18n';
-import type { WEBHOOK_WORDS } from './words';
+import type { WebhookWords } from './words';
 
 type Delivery = Schemas['WebhookDelivery'];
 type DeliveryStatus = Delivery['status'];
-type WebhookWords = (typeof WEBHOOK_WORDS)['en'];
 
 /**
  * A webhook's deliveries newest first, of the status chosen (all until another is). Read again every 2 s while one

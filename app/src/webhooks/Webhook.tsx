@@ -4,9 +4,7 @@ import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
 import { hrefOf, navigate } from '../router';
 import { Deliveries, useDeliveries } from './Deliveries';
-import { WEBHOOK_WORDS } from './words';
-
-type WebhookWords = (typeof WEBHOOK_WORDS)['en'];
+import { eventsText, WEBHOOK_WORDS, type WebhookWords } from './words';
 
 /**
  * One webhook: switch it on or off, send it a test event, delete it; its deliveries newest first (all, or those
@@ -104,7 +102,7 @@ function WebhookFacts({ webhook, words }: { webhook: Schemas['Webhook']; words: 
         <code>{webhook.url}</code>
       </dd>
       <dt>{words.events}</dt>
-      <dd>{webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}</dd>
+      <dd>{eventsText(webhook.events, words)}</dd>
       <dt>{shared.status}</dt>
       <dd>
         {webhook.enabled

@@ -4,10 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
 import { hrefOf } from '../router';
-import { WEBHOOK_WORDS } from './words';
+import { eventsText, WEBHOOK_WORDS, type WebhookWords } from './words';
 
 type EventType = Schemas['CreateWebhookRequest']['events'][number];
-type WebhookWords = (typeof WEBHOOK_WORDS)['en'];
 
 /** The event kinds to choose from, `*` (every one) first; the compiler checks that none of the API's is missing. */
 const EVENT_TYPES = [
@@ -64,9 +63,7 @@ function WebhookTable({ webhooks, words }: { webhooks: Schemas['Webhook'][]; wor
             <td data-label={words.url}>
               <a href={hrefOf(`/webhooks/${encodeURIComponent(webhook.id)}`)}>{webhook.description || webhook.url}</a>
             </td>
-            <td data-label={words.events}>
-              {webhook.events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ')}
-            </td>
+            <td data-label={words.events}>{eventsText(webhook.events, words)}</td>
             <td data-label={shared.status}>
               {webhook.enabled
                 ? words.enabled

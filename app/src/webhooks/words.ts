@@ -190,3 +190,10 @@ export const WEBHOOK_WORDS: ScreenWords<{
     noAnswer: 'geen antwoord',
   },
 };
+
+/** The words one screen of these is given, in the reader's language. */
+export type WebhookWords = (typeof WEBHOOK_WORDS)['en'];
+
+/** A webhook's events as a reader sees them: `*` is every event. */
+export const eventsText = (events: readonly string[], words: WebhookWords): string =>
+  events.map((kind) => (kind === '*' ? words.everyEvent : kind)).join(', ');

@@ -4,10 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { answer, api, type Schemas } from '../api';
 import { Field } from '../field';
 import { useLocale, useScreenWords } from '../i18n';
-import { WORKSPACE_WORDS } from './words';
+import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Country = Schemas['CreateCompanyRequest']['country'];
-type Words = (typeof WORKSPACE_WORDS)['en'];
 
 /** The countries a company can be in; the compiler checks that none of the API's is missing. */
 const COUNTRIES = [
@@ -57,7 +56,7 @@ export function Companies({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function CompanyCard({ id, words }: { id: string; words: Words }) {
+function CompanyCard({ id, words }: { id: string; words: WorkspaceWords }) {
   const { words: shared } = useLocale();
   const queryClient = useQueryClient();
   const company = useQuery({
@@ -142,7 +141,7 @@ const EMPTY = {
   postal_code: '',
 };
 
-function AddCompany({ workspaceId, words }: { workspaceId: string; words: Words }) {
+function AddCompany({ workspaceId, words }: { workspaceId: string; words: WorkspaceWords }) {
   const queryClient = useQueryClient();
   const [fields, setFields] = useState(EMPTY);
   const [country, setCountry] = useState<Country>('BE');

@@ -5,11 +5,10 @@ import { answer, api, type Schemas } from '../api';
 import { CompanyPicker, useCompanies } from '../companies';
 import { Field } from '../field';
 import { useLocale, useScreenWords } from '../i18n';
-import { WORKSPACE_WORDS } from './words';
+import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Kyc = Schemas['KycState'];
 type DocType = Schemas['KycDocumentUpload']['doc_type'];
-type Words = (typeof WORKSPACE_WORDS)['en'];
 const WORKSPACE_DOC_TYPES = [
   'registry_extract',
   'representative_id',
@@ -86,7 +85,7 @@ export function GoingLive({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function Upload({ words, missing }: { words: Words; missing: DocType[] }) {
+function Upload({ words, missing }: { words: WorkspaceWords; missing: DocType[] }) {
   const queryClient = useQueryClient();
   const [docType, setDocType] = useState<DocType>(missing[0] ?? 'registry_extract');
   const [file, setFile] = useState<File | null>(null);
@@ -128,7 +127,7 @@ function Upload({ words, missing }: { words: Words; missing: DocType[] }) {
   );
 }
 
-function Attestation({ state, words, workspaceId }: { state: Kyc; words: Words; workspaceId: string }) {
+function Attestation({ state, words, workspaceId }: { state: Kyc; words: WorkspaceWords; workspaceId: string }) {
   const queryClient = useQueryClient();
   // The company the workspace is: the last submission's, else the one chosen (the first until another is).
   const picked = useCompanies(workspaceId);

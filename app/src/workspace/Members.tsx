@@ -3,10 +3,9 @@ import { useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
-import { WORKSPACE_WORDS } from './words';
+import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Role = Schemas['WorkspaceMember']['role'];
-type Words = (typeof WORKSPACE_WORDS)['en'];
 const ROLES = ['member', 'admin', 'owner'] as const satisfies readonly Role[];
 
 /** The workspace's members and their roles; one added by the email of their account, one removed (owners and admins may). */
@@ -86,7 +85,7 @@ function MemberTable({
   members: Schemas['WorkspaceMember'][];
   onRemove: (accountId: string) => void;
   busy: boolean;
-  words: Words;
+  words: WorkspaceWords;
 }) {
   const { date } = useLocale();
   return (

@@ -375,3 +375,6 @@ export const WORKSPACE_WORDS: ScreenWords<{
     when: 'Wanneer',
   },
 };
+
+/** The words one screen of these is given, in the reader's language. */
+export type WorkspaceWords = (typeof WORKSPACE_WORDS)['en'];
