@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale } from '../i18n';
+import { QueryState } from '../query-state';
 
 /**
  * The account's API keys: each active one by its prefix, revocable; a new one (sandbox or live) made for the
@@ -55,6 +56,7 @@ export function Keys({ workspaceId }: { workspaceId: string }) {
         </div>
       )}
       {(create.error ?? revoke.error) && <p role="alert">{(create.error ?? revoke.error)!.message}</p>}
+      <QueryState query={account} />
       {account.data && (
         <KeyTable keys={account.data.api_keys} onRevoke={(prefix) => revoke.mutate(prefix)} busy={revoke.isPending} />
       )}

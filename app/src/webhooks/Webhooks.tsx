@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { hrefOf } from '../router';
 import { eventsText, WEBHOOK_WORDS, type WebhookWords } from './words';
 
@@ -36,7 +37,7 @@ export function Webhooks() {
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">{shared.webhooks}</h1>
       <p>{words.webhooksIntro}</p>
-      {webhooks.error && <p role="alert">{`${shared.failedToLoad} ${webhooks.error.message}`}</p>}
+      <QueryState query={webhooks} />
       {webhooks.data && webhooks.data.data.length === 0 && <p>{words.noWebhooks}</p>}
       {webhooks.data && webhooks.data.data.length > 0 && <WebhookTable webhooks={webhooks.data.data} words={words} />}
       <AddWebhook words={words} />

@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 
 import { answer, api } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { WORKSPACE_WORDS } from './words';
 
 /** The workspace's audit trail, newest first, a page at a time: what was done, by which account (and key), on what. */
@@ -19,12 +20,12 @@ export function Audit({ workspaceId }: { workspaceId: string }) {
     initialPageParam: '',
     getNextPageParam: (page) => (page.has_more ? (page.next_cursor ?? undefined) : undefined),
   });
-  if (audit.error) return <p role="alert">{`${shared.failedToLoad} ${audit.error.message}`}</p>;
   const events = audit.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{words.audit}</h1>
       <p>{words.auditIntro}</p>
+      <QueryState query={audit} />
       <table className="documents">
         <thead>
           <tr>

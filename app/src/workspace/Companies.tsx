@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { Field } from '../field';
-import { useLocale, useScreenWords } from '../i18n';
+import { useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Country = Schemas['CreateCompanyRequest']['country'];
@@ -40,14 +41,13 @@ void everyCountryListed;
 
 /** The workspace's companies, each with its details, its Peppol id (which can be changed) and where its receiving stands; a new one added. */
 export function Companies({ workspaceId }: { workspaceId: string }) {
-  const { words: shared } = useLocale();
   const words = useScreenWords(WORKSPACE_WORDS);
   const companies = useQuery({ queryKey: ['companies', workspaceId], queryFn: () => answer(api.GET('/v1/companies')) });
   return (
     <section aria-labelledby="companies-title">
       <h1 id="companies-title">{words.companies}</h1>
       <p>{words.companiesIntro}</p>
-      {companies.error && <p role="alert">{`${shared.failedToLoad} ${companies.error.message}`}</p>}
+      <QueryState query={companies} />
       {companies.data?.data.map((company) => (
         <CompanyCard key={company.id} id={company.id} words={words} />
       ))}
@@ -57,7 +57,6 @@ export function Companies({ workspaceId }: { workspaceId: string }) {
 }
 
 function CompanyCard({ id, words }: { id: string; words: WorkspaceWords }) {
-  const { words: shared } = useLocale();
   const queryClient = useQueryClient();
   const company = useQuery({
     queryKey: ['company', id],
@@ -74,8 +73,7 @@ function CompanyCard({ id, words }: { id: string; words: WorkspaceWords }) {
       setPeppolId(null);
     },
   });
-  if (!company.data)
-    return company.error ? <p role="alert">{`${shared.failedToLoad} ${company.error.message}`}</p> : null;
+  if (!company.data) return <QueryState query={company} />;
   const stored = company.data;
   const address = [
     stored.address?.street,

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Role = Schemas['WorkspaceMember']['role'];
@@ -36,10 +37,11 @@ export function Members({ workspaceId }: { workspaceId: string }) {
     event.preventDefault();
     invite.mutate();
   };
-  const failure = invite.error ?? remove.error ?? members.error;
+  const failure = invite.error ?? remove.error;
   return (
     <section aria-labelledby="members-title">
       <h1 id="members-title">{words.members}</h1>
+      <QueryState query={members} />
       {members.data && (
         <MemberTable
           members={members.data.data}
