@@ -12,7 +12,7 @@ import { ops } from '../support/ops';
 import { callApi } from '../support/http';
 import { clientMadeUbl } from '../support/official-examples';
 import { until } from '../support/until';
-import { receiversOfThisFile } from '../support/webhook-receiver';
+import { receiversOfThisFile, registerWebhook } from '../support/webhook-receiver';
 import { describeInBrowser, launchChromium } from '../support/browser';
 import { sendingAccount, waitForStatus } from '../support/documents';
 import { signInLinksFor } from '../support/sessions';
@@ -209,6 +209,9 @@ inBrowser('the web app in headless Chromium', () => {
       method: 'POST',
       body: { ...validFixtures[0]!.body, company_id: sender.companyId },
     });
+    // A value that is one long token, here a webhook's address, must break rather than widen its screen.
+    const hooks = await receiver();
+    await registerWebhook(sender.key, `${hooks.url}?token=${'0123456789abcdef'.repeat(6)}`, ['webhook.disabled']);
     const narrow = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'de-DE' });
     const page = await narrow.newPage();
     await signIn(page, app, sender.email, {
