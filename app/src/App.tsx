@@ -27,6 +27,7 @@ import { GoingLive } from './workspace/GoingLive';
 import { Members } from './workspace/Members';
 import { Usage } from './workspace/Usage';
 import { WORKSPACE_WORDS, type WorkspaceWords } from './workspace/words';
+import { QueryState } from './query-state';
 import { hrefOf, navigate, usePath } from './router';
 
 /** Signed in or not (the account answers, or 401), then the screen the path names. */
@@ -46,8 +47,7 @@ export function App() {
 
   let screen;
   if (path === '/sign-in' || statusOf(account.error) === 401) screen = <SignIn />;
-  else if (account.isPending) screen = <p role="status">{locale.words.loading}</p>;
-  else if (account.error) screen = <p role="alert">{`${locale.words.failedToLoad} ${account.error.message}`}</p>;
+  else if (account.isPending || account.error) screen = <QueryState query={account} />;
   else screen = <Shell email={account.data.email} path={path} />;
 
   return (

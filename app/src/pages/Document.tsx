@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, type Words } from '../i18n';
+import { QueryState } from '../query-state';
 import { hrefOf } from '../router';
 import { AnswerPanel } from './Answer';
 import { StatusBadge } from './Documents';
@@ -31,8 +32,7 @@ export function DocumentPage({ id, companyId }: { id: string; companyId: string 
     placeholderData: keepPreviousData,
   });
 
-  if (document.isPending) return <p role="status">{words.loading}</p>;
-  if (document.error) return <p role="alert">{`${words.failedToLoad} ${document.error.message}`}</p>;
+  if (document.isPending || document.error) return <QueryState query={document} />;
   const stored = document.data;
   const base = `/v1/documents/${encodeURIComponent(id)}`;
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, type Words } from '../i18n';
+import { QueryState } from '../query-state';
 import { CompanyPicker } from '../companies';
 import { hrefOf } from '../router';
 import { useSettled } from '../settled';
@@ -29,8 +30,7 @@ export function Documents({ workspaceId }: { workspaceId: string }) {
   const [unread, setUnread] = useState(false);
   const q = useSettled(search.trim(), 300);
 
-  if (companies.isPending) return <p role="status">{words.loading}</p>;
-  if (companies.error) return <p role="alert">{`${words.failedToLoad} ${companies.error.message}`}</p>;
+  if (companies.isPending || companies.error) return <QueryState query={companies} />;
   if (companies.data.data.length === 0) return <p>{words.noCompanies}</p>;
 
   const query = {
@@ -112,8 +112,7 @@ export function DocumentTable({
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   });
 
-  if (pages.isPending) return <p role="status">{words.loading}</p>;
-  if (pages.error) return <p role="alert">{`${words.failedToLoad} ${pages.error.message}`}</p>;
+  if (pages.isPending || pages.error) return <QueryState query={pages} />;
   const documents = pages.data.pages.flatMap((page) => page.data);
   if (documents.length === 0) return <p>{words.noDocuments}</p>;
 

@@ -1,6 +1,7 @@
 import { answer, api } from '../api';
 import { CompanyPicker, useCompanies } from '../companies';
 import { useLocale } from '../i18n';
+import { QueryState } from '../query-state';
 import { DocumentTable } from './Documents';
 
 /** What arrived for a company: the documents not yet read first, then those read. Each opens to be answered. */
@@ -9,8 +10,7 @@ export function Inbox({ workspaceId }: { workspaceId: string }) {
   const picked = useCompanies(workspaceId);
   const { companies, companyId } = picked;
 
-  if (companies.isPending) return <p role="status">{words.loading}</p>;
-  if (companies.error) return <p role="alert">{`${words.failedToLoad} ${companies.error.message}`}</p>;
+  if (companies.isPending || companies.error) return <QueryState query={companies} />;
   if (!companyId) return <p>{words.noCompanies}</p>;
 
   const inbox = (acknowledged: 'true' | 'false') => (cursor: string) =>

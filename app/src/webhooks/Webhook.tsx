@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { answer, api, type Schemas } from '../api';
 import { useLocale, useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { hrefOf, navigate } from '../router';
 import { Deliveries, useDeliveries } from './Deliveries';
 import { eventsText, WEBHOOK_WORDS, type WebhookWords } from './words';
@@ -12,7 +13,6 @@ import { eventsText, WEBHOOK_WORDS, type WebhookWords } from './words';
  * delivered again. Read again every 2 s while one is being delivered.
  */
 export function WebhookPage({ id }: { id: string }) {
-  const { words: shared } = useLocale();
   const words = useScreenWords(WEBHOOK_WORDS);
   const webhook = useQuery({
     queryKey: ['webhook', id],
@@ -21,8 +21,7 @@ export function WebhookPage({ id }: { id: string }) {
   const listed = useDeliveries(id);
   const { test, switchTo, remove, redeliver, failure } = useWebhookActions(id);
 
-  if (webhook.isPending) return <p role="status">{shared.loading}</p>;
-  if (webhook.error) return <p role="alert">{`${shared.failedToLoad} ${webhook.error.message}`}</p>;
+  if (webhook.isPending || webhook.error) return <QueryState query={webhook} />;
   const stored = webhook.data;
   return (
     <article aria-labelledby="webhook-title">

@@ -5,6 +5,7 @@ import { answer, api, type Schemas } from '../api';
 import { CompanyPicker, useCompanies } from '../companies';
 import { Field } from '../field';
 import { useLocale, useScreenWords } from '../i18n';
+import { QueryState } from '../query-state';
 import { WORKSPACE_WORDS, type WorkspaceWords } from './words';
 
 type Kyc = Schemas['KycState'];
@@ -41,8 +42,7 @@ export function GoingLive({ workspaceId }: { workspaceId: string }) {
   useEffect(() => {
     if (approved) void queryClient.invalidateQueries({ queryKey: ['workspaces'] });
   }, [approved, queryClient]);
-  if (kyc.isPending) return <p role="status">{shared.loading}</p>;
-  if (kyc.error) return <p role="alert">{`${shared.failedToLoad} ${kyc.error.message}`}</p>;
+  if (kyc.isPending || kyc.error) return <QueryState query={kyc} />;
   const state = kyc.data;
   const open = state.status === 'none' || state.status === 'rejected';
   return (
